@@ -1,0 +1,56 @@
+"""Command syntax checking with mecha's offline 1.21 command tree (FACTS §6: mecha 0.101.0 = 1.21.11).
+
+mecha checks syntax only (not item ids or component values); component keys are checked by our own tests.
+One parser per thread: ``Mecha`` objects are not shared across threads.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from mecha import DiagnosticError, Mecha
+
+_local = threading.local()
+
+
+def _mecha() -> Mecha:
+    mc = getattr(_local, "mecha", None)
+    if mc is None:
+        mc = Mecha(version="1.21")
+        _local.mecha = mc
+    return mc
+
+
+class CommandSyntaxError(ValueError):
+    """A command does not parse with mecha's 1.21 tree. ``detail`` is mecha's first diagnostic."""
+
+    def __init__(self, command: str, detail: str) -> None:
+        self.command = command
+        self.detail = detail
+        super().__init__(f"{detail}: {command!r}")
+
+
+def check_command(command: str) -> None:
+    """Parse one command (no leading slash needed; one is accepted) with mecha.
+
+    Args:
+        command: one complete command line.
+
+    Raises:
+        CommandSyntaxError: mecha rejected it; ``detail`` says why.
+    """
+    text = command[1:] if command.startswith("/") else command
+    try:
+        _mecha().parse(text, multiline=False)
+    except DiagnosticError as exc:
+        first = exc.diagnostics.exceptions[0] if exc.diagnostics.exceptions else exc
+        raise CommandSyntaxError(command, str(first).strip() or "invalid command") from None
+
+
+def is_valid_command(command: str) -> bool:
+    """True when ``check_command`` would not raise."""
+    try:
+        check_command(command)
+    except CommandSyntaxError:
+        return False
+    return True

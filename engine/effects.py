@@ -1,0 +1,180 @@
+"""Outputs of the engine: what happens, in game words, never Minecraft syntax.
+
+Hidden information has one door: every effect names its recipients. ``to=None`` means public (everyone in
+the castle); otherwise ``to`` is the exact set of contestants allowed to receive it, resolved inside the
+engine, so the bridge never needs to know roles to deliver a message (``shared/DESIGN.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.ids import Allegiance, Item, Place
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.outcome import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A player-facing message: a catalogue key plus its parameters.
+
+    Args:
+        key: a key of ``engine.messages.CATALOG`` (also the client translation key, prefixed ``traitors.``).
+        params: ``(name, value)`` pairs filling the key's ``{name}`` placeholders; values are plain text.
+    """
+
+    key: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The English text."""
+        from engine.messages import render
+
+        return render(self.key, dict(self.params))
+
+
+def msg(key: str, **params: object) -> Message:
+    """Shorthand: ``msg("vote.cast", target="Alex")``. Values are turned into strings."""
+    return Message(key, tuple((k, str(v)) for k, v in params.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """Base of every effect. ``to`` is ``None`` for public effects, else the recipients."""
+
+    @property
+    def recipients(self) -> frozenset[str] | None:
+        """Who may receive this effect; ``None`` = everyone."""
+        return getattr(self, "to", None)
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Effect):
+    """The host says something to everyone (public chat)."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Whisper(Effect):
+    """Something only ``to`` may read (private chat; rulebook: "tells each player only what they may know")."""
+
+    to: frozenset[str]
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One clickable option of a ``Prompt``: a label and the exact input it sends."""
+
+    label: str
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt(Effect):
+    """Ask one contestant to choose: the bridge shows ``choices`` as clickable options (dialog or chat)."""
+
+    to: frozenset[str]
+    message: Message
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowTitle(Effect):
+    """A big title on screen; ``to=None`` for everyone."""
+
+    title: Message
+    subtitle: Message | None = None
+    to: frozenset[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo(Effect):
+    """Teleport contestants to a place. ``seats`` gives, per contestant, the seat number (1-based) used for
+    per-seat places (``ROUND_TABLE``, ``HOME``); it is public information (the seating is public)."""
+
+    players: tuple[str, ...]
+    place: Place
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GiveItem(Effect):
+    """Put one item in a contestant's inventory. ``label`` names it where the item carries a name
+    (the contestant written on a cast vote paper); only the holder is told (``to``)."""
+
+    to: frozenset[str]
+    item: Item
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeItem(Effect):
+    """Remove every item of this kind from ``players`` (``None`` = from everyone)."""
+
+    item: Item
+    players: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockStarted(Effect):
+    """A phase clock starts: show ``label`` counting down ``seconds`` (public). ``phase_seq`` identifies the
+    phase; the service schedules ``TimerExpired(phase_seq)`` at ``deadline`` (same unit as ``now``)."""
+
+    phase_seq: int
+    label: Message
+    seconds: float
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed(Effect):
+    """A banished contestant reveals their allegiance (public; rulebook §4)."""
+
+    player: str
+    allegiance: Allegiance
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminated(Effect):
+    """A contestant is out of the series. ``to`` is who may know it now: ``None`` for a banishment (public);
+    for a murder, only the victim until breakfast announces it."""
+
+    player: str
+    how: str
+    """``"banished"`` or ``"murdered"``."""
+    to: frozenset[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesOver(Effect):
+    """The series has ended (public)."""
+
+    outcome: Outcome
+
+
+PUBLIC: None = None
+"""Spelled-out recipients for public effects."""
+
+__all__ = [
+    "Announce",
+    "Choice",
+    "ClockStarted",
+    "Effect",
+    "Eliminated",
+    "GiveItem",
+    "Message",
+    "MoveTo",
+    "Prompt",
+    "Revealed",
+    "SeriesOver",
+    "ShowTitle",
+    "TakeItem",
+    "Whisper",
+    "msg",
+]

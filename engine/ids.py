@@ -1,0 +1,159 @@
+"""Names used everywhere: contestants, allegiances, powers, places, items, torches.
+
+All enums carry the rulebook's words (``shared/rules/traitors.md``). Values are stable strings: they appear in
+scenario files, the JSON game log and the bridge's item ``custom_data``.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NewType
+
+PlayerId = NewType("PlayerId", str)
+"""A contestant's (or the host's) Minecraft name, e.g. ``"Alex"``. Validated by the bridge at the edge."""
+
+
+class Allegiance(enum.Enum):
+    """Which side a contestant is on (rulebook §1)."""
+
+    FAITHFUL = "faithful"
+    TRAITOR = "traitor"
+
+    @property
+    def title(self) -> str:
+        """The rulebook's word: ``"Faithful"`` or ``"Traitor"``."""
+        return "Faithful" if self is Allegiance.FAITHFUL else "Traitor"
+
+
+class Power(enum.Enum):
+    """Every power of rulebook §5 and §6. ``title`` is the name as written in game logs ("The Sober")."""
+
+    # Traitor powers
+    BARTENDER = "bartender"
+    FALSIFIER = "falsifier"
+    SILENCER = "silencer"
+    # Faithful powers (dealt)
+    ANALYST = "analyst"
+    RESEARCHER = "researcher"
+    SHERIFF = "sheriff"
+    CLEANSER = "cleanser"
+    DETECTIVE = "detective"
+    HISTORIAN = "historian"
+    MIMIC = "mimic"
+    SOBER = "sober"
+    SPY = "spy"
+    SURVIVOR = "survivor"
+    JUDGE = "judge"
+    GUARDIAN = "guardian"
+    # offered, never dealt
+    JOKER = "joker"
+
+    @property
+    def title(self) -> str:
+        """``"The Analyst"`` etc."""
+        return "The " + self.value.capitalize()
+
+    def drunk_title(self) -> str:
+        """The game-log name of this power held drunk: ``"The Drunk Cleanser"`` (rulebook §2)."""
+        return "The Drunk " + self.value.capitalize()
+
+    @property
+    def is_traitor_power(self) -> bool:
+        """True for The Bartender, The Falsifier and The Silencer."""
+        return self in TRAITOR_POWERS
+
+
+TRAITOR_POWERS: tuple[Power, ...] = (Power.BARTENDER, Power.FALSIFIER, Power.SILENCER)
+"""Rulebook §1: the Traitor powers, in the order of the example deal."""
+
+FAITHFUL_POWERS: tuple[Power, ...] = (
+    Power.ANALYST,
+    Power.RESEARCHER,
+    Power.SHERIFF,
+    Power.CLEANSER,
+    Power.DETECTIVE,
+    Power.HISTORIAN,
+    Power.MIMIC,
+    Power.SOBER,
+    Power.SPY,
+    Power.SURVIVOR,
+    Power.JUDGE,
+    Power.GUARDIAN,
+)
+"""Rulebook §1: the dealt Faithful powers (The Guardian is [house]); The Joker is never dealt."""
+
+
+class Place(enum.Enum):
+    """The castle's places (rulebook §10). Coordinates live in ``world_config/castle.toml``, never here.
+
+    ``ROUND_TABLE`` and ``HOME`` are per contestant: the effect carries the seat number.
+    ``GATE`` is outside the castle, where banished contestants leave to ([house]).
+    """
+
+    ROUND_TABLE = "round_table"
+    BREAKFAST_ROOM = "breakfast_room"
+    FOYER = "foyer"
+    LIBRARY = "library"
+    BAR = "bar"
+    KITCHEN = "kitchen"
+    BILLIARDS_ROOM = "billiards_room"
+    DIARY_ROOM = "diary_room"
+    FINALE_AREA = "finale_area"
+    OATH_SPOT = "oath_spot"
+    TURRET = "turret"
+    CONFESSION_ROOM = "confession_room"
+    HOME = "home"
+    GATE = "gate"
+
+
+class Item(enum.Enum):
+    """The castle's items (rulebook §10). The bridge gives them with components and ``custom_data``."""
+
+    NOTES_BOOK = "notes_book"
+    VOTE_PAPER = "vote_paper"
+    DOUBLE_VOTE_PAPER = "double_vote_paper"
+    CAST_VOTE_PAPER = "cast_vote_paper"
+    """A vote paper after casting: renamed to the chosen contestant (rulebook §4)."""
+    BANISH_TORCH = "banish_torch"
+    """Red finale torch (``redstone_torch``): banish again."""
+    END_TORCH = "end_torch"
+    """Green finale torch (``copper_torch``): end game."""
+    SACRED_SWORD = "sacred_sword"
+    MURDER_SHIELD = "murder_shield"
+    DEADLOCK_SHIELD = "deadlock_shield"
+    TRAITORS_CLOAK = "traitors_cloak"
+    LANTERN = "lantern"
+    RESPONSE_BOOK = "response_book"
+    SEER_BOOK = "seer_book"
+    DIARY_BOOK = "diary_book"
+
+
+class Torch(enum.Enum):
+    """A finalist's torch vote (rulebook §9)."""
+
+    BANISH_AGAIN = "banish_again"
+    END_GAME = "end_game"
+
+    @property
+    def title(self) -> str:
+        """``"Banish Again"`` or ``"End Game"``, as in the rulebook's finale table."""
+        return "Banish Again" if self is Torch.BANISH_AGAIN else "End Game"
+
+
+class NightEvent(enum.Enum):
+    """What the Traitors choose in the Turret (rulebook §7.2)."""
+
+    MURDER = "murder"
+    SEDUCE = "seduce"
+    ULTIMATUM = "ultimatum"
+
+
+class Twist(enum.Enum):
+    """Twists of rulebook §8. Only ``DOUBLE_VOTE`` acts in this version of the engine."""
+
+    DOUBLE_VOTE = "double_vote"
+    MURDER = "murder"
+    CONFESSION = "confession"
+    GUESS = "guess"
+    SEER = "seer"
+    TRIAL = "trial"

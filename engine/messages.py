@@ -1,0 +1,151 @@
+"""The English message catalogue: every text a contestant or the host sees, by key.
+
+Keys are stable: the bridge sends ``traitors.<key>`` as a client translation key with this English text as
+the fallback (``datapack`` language files carry the other languages). Placeholders are ``{name}``; values
+are plain text, escaped by the bridge's text builder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+CATALOG: dict[str, str] = {
+    # series start and the deal
+    "series.welcome": "Welcome to the castle. {count} contestants, {traitors} Traitors among you.",
+    "series.drunk.none": "In this series nobody is drunk.",
+    "series.drunk.possible": "In this series one Faithful may be drunk.",
+    "series.drunk.always": "In this series one Faithful is drunk.",
+    "deal.faithful": "You are Faithful. Your power: {power}.",
+    "deal.faithful.no_power": "You are Faithful.",
+    "deal.traitor": "You have been chosen as a Traitor. Take the Traitors' Oath tonight to learn your power.",
+    "title.faithful": "Faithful",
+    "title.traitor": "Traitor",
+    "title.series_over": "{winner}",
+    # phases
+    "phase.day_zero": "Day 0: the contestants arrive at the castle.",
+    "phase.breakfast": "Day {day}: breakfast.",
+    "phase.discussion": "Day {day}: discussion. Talk freely.",
+    "phase.round_table": "Day {day}: the round table. Speeches, then the vote.",
+    "phase.night": "Night {day}: everyone goes home.",
+    "phase.turret": "Night {day}: the Traitors' Turret.",
+    "phase.finale": "The finale begins.",
+    "clock.day_zero": "Arrival",
+    "clock.breakfast": "Breakfast",
+    "clock.discussion": "Discussion",
+    "clock.round_table": "Round table",
+    "clock.vote": "Vote",
+    "clock.oath": "Traitors' Oath",
+    "clock.turret": "Traitors' Turret",
+    "clock.offer": "The offer",
+    "clock.night": "Night",
+    "clock.torches": "Finale torches",
+    # breakfast
+    "breakfast.arrives": "{player} arrives at breakfast.",
+    "breakfast.murdered": "{player} was murdered in the night.",
+    "breakfast.no_murder": "Nobody was murdered last night.",
+    # round table and votes
+    "vote.open": "The vote is open. Write a name on your vote paper.",
+    "vote.open.double": "{player} holds the double vote at this round table.",
+    "vote.revote": "Everyone is tied on one vote. A little extra time, then everyone votes again.",
+    "vote.second": "A tie between {players}. Second vote: the tied do not vote.",
+    "vote.prompt": "Who do you banish?",
+    "vote.cast": "You wrote {target} on your vote paper.",
+    "vote.closed": "The vote is closed.",
+    "vote.reveal": "{voter}: {target}",
+    "vote.reveal.double": "{voter}: {target} (double vote)",
+    "vote.reveal.none": "{voter}: no vote",
+    "vote.count": "Vote count: {count}.",
+    "deadlock.start": "Deadlock between {players}. Each draws from {count} chests; one holds no shield.",
+    "deadlock.shield": "{player} draws a deadlock shield.",
+    "deadlock.empty": "{player} draws the empty chest.",
+    "banish.result": "{player} is banished.",
+    "banish.reveal": "{player} was {allegiance}.",
+    "banish.no_reveal": "{player} leaves without revealing.",
+    # night
+    "night.home": "Go home. The Traitors meet in the Turret.",
+    "oath.question.1": "Do you swear to lie and deceive?",
+    "oath.question.2": "Are you prepared to murder every night?",
+    "oath.question.3": "Do you swear to keep the identities of the Traitors secret?",
+    "oath.answer.1": "I do",
+    "oath.answer.2": "I am",
+    "oath.answer.3": "I do",
+    "oath.sworn": "You are a Traitor. Your power: {power}. Your false power: {false_power}.",
+    "oath.sworn.no_power": "You are a Traitor. You hold no Traitor power. Your false power: {false_power}.",
+    "oath.sworn.no_false": "You are a Traitor. Your power: {power}.",
+    "turret.traitors": "The Traitors: {players}.",
+    "turret.choose.murder": "Choose tonight's murder.",
+    "turret.choose.seduce_or_murder": "Murder a Faithful, or seduce one to join you.",
+    "turret.choose.ultimatum": "You are the last Traitor: give an ultimatum.",
+    "turret.no_event": "No murder tonight.",
+    "turret.choice": "{traitor} chooses to {event} {target}.",
+    "turret.decided": "Tonight's event: {event} {target}.",
+    "turret.nominate.double_vote": "Choose who holds the double vote at the next round table.",
+    "turret.nominated": "{player} will hold the double vote.",
+    "offer.seduce": "The Traitors offer you a place among them. Join them?",
+    "offer.ultimatum": "The last Traitor gives you an ultimatum: join them, or be murdered tonight.",
+    "offer.accept": "Join the Traitors",
+    "offer.decline": "Decline",
+    "offer.accepted": "{player} accepted.",
+    "offer.declined": "{player} declined.",
+    "recruit.welcome": "You are now a Traitor. You will take the Oath tomorrow night.",
+    "diary.murdered": "You have been murdered. Go to the diary room.",
+    "diary.double_vote": "You will hold the double vote at the next round table.",
+    # finale
+    "finale.torch.prompt": "Banish again (red torch) or end the game (green torch)?",
+    "finale.torch.chosen": "You hold up the {torch} torch.",
+    "finale.torch.reveal": "{player}: {torch}",
+    "finale.torch.none": "{player}: no torch",
+    "finale.banish_again": "Not everyone agrees to end the game: another banishment.",
+    "finale.agreed": "Everyone agrees to end the game.",
+    "finale.two_left": "Only two finalists remain.",
+    # end
+    "series.over": "{winner}! Winners: {winners}.",
+    "series.over.nobody": "{winner}!",
+    "series.no_traitors": "No Traitor remains in the castle.",
+    # illegal inputs (private replies)
+    "illegal.phase": "You can't do that now.",
+    "illegal.not_contestant": "{player} is not a contestant in this series.",
+    "illegal.not_host": "Only the host can do that.",
+    "illegal.out": "You are out of the series.",
+    "illegal.vote.not_open": "The vote is not open.",
+    "illegal.vote.not_eligible": "You have no vote paper in this vote.",
+    "illegal.vote.twice": "You have already cast your vote; a cast vote cannot be changed.",
+    "illegal.vote.self": "You cannot vote for yourself.",
+    "illegal.vote.target": "{target} is not someone you can vote for.",
+    "illegal.not_traitor": "Only the Traitors can do that.",
+    "illegal.oath.not_you": "It is not your turn to take the Oath.",
+    "illegal.turret.closed": "The Turret is not open.",
+    "illegal.turret.unsworn": "Take the Traitors' Oath first.",
+    "illegal.turret.already": "You have already made that choice tonight.",
+    "illegal.turret.event": "You cannot {event} tonight.",
+    "illegal.turret.target": "{target} cannot be chosen for that.",
+    "illegal.turret.no_twist": "There is no double vote to give tonight.",
+    "illegal.offer.none": "You have no offer to answer.",
+    "illegal.torch.closed": "The torches are not open.",
+    "illegal.torch.not_finalist": "Only finalists hold torches.",
+    "illegal.unknown_player": "There is no contestant called {player}.",
+    # malformed input
+    "invalid.action.kind": "Unknown input {kind}.",
+    "invalid.action.fields": "Input {kind} needs the fields: {fields}.",
+    "invalid.action.value": "Bad value {value} for {field}.",
+}
+
+
+def render(key: str, params: Mapping[str, str] | None = None) -> str:
+    """The English text of a message.
+
+    Args:
+        key: a ``CATALOG`` key.
+        params: placeholder values.
+
+    Returns:
+        The filled text; an unknown key or placeholder renders as the key itself (never raises), so a
+        missing catalogue entry can never stop the service.
+    """
+    template = CATALOG.get(key)
+    if template is None:
+        return key
+    try:
+        return template.format(**dict(params or {}))
+    except (KeyError, IndexError, ValueError):
+        return template

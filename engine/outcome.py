@@ -1,0 +1,47 @@
+"""How a series ended (rulebook §9; python-chess ``Outcome`` style): a value, never an exception."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Winner(enum.Enum):
+    """The winning side."""
+
+    FAITHFUL = "faithful"
+    TRAITORS = "traitors"
+    JOKER = "joker"
+
+    @property
+    def title(self) -> str:
+        """``"Faithful win"``, ``"Traitors win"`` or ``"The Joker wins"``."""
+        return {"faithful": "Faithful win", "traitors": "Traitors win", "joker": "The Joker wins"}[self.value]
+
+
+class Termination(enum.Enum):
+    """Why the series ended."""
+
+    FINALE_AGREED = "finale_agreed"
+    """Every finalist held up the end-game torch (rulebook §9)."""
+    TWO_LEFT = "two_left"
+    """Only two finalists remain (rulebook §9)."""
+    NO_TRAITORS = "no_traitors"
+    """At breakfast no Traitor is left and none can be recruited ([house] §9)."""
+    JOKER_BANISHED = "joker_banished"
+    """The Joker was banished (rulebook §6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a series.
+
+    Args:
+        winner: the winning side.
+        termination: why it ended.
+        winners: the contestants who win, in seat order.
+    """
+
+    winner: Winner
+    termination: Termination
+    winners: tuple[str, ...]

@@ -1,0 +1,50 @@
+"""The phases of a Traitors series and what ends each one (rulebook §3, §4, §7, §9).
+
+House rules for this file (h11 ``_state.py`` style):
+
+1. Every phase has a clock (``Settings.durations``). When it runs out, or the host moves on early
+   (``Advance``), the phase ends as ``ON_CLOCK`` says. A phase never ends twice: each clock carries the
+   phase sequence number and a ``TimerExpired`` for any other number is ignored.
+2. Some phases also end early when everyone has acted: the vote when every paper is cast, the Oath after the
+   third answer, the Turret when every Traitor has chosen, the offer when it is answered. The finale torches
+   never end early: a torch can be changed until the host (or the clock) locks them.
+3. Day zero has no round table. The night after day zero is for the Oath and the Turret's nominations; it
+   has a murder only with ``first_night_murder``.
+4. A night that begins with ``finalists + 1`` or fewer contestants has no event (no murder, seduction or
+   ultimatum), so that the final round table always leaves ``finalists`` contestants for the finale.
+5. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
+   finalist holds the end-game torch or two remain (rulebook §9).
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Phase(enum.Enum):
+    """Where the series is."""
+
+    DAY_ZERO = "day_zero"
+    BREAKFAST = "breakfast"
+    DISCUSSION = "discussion"
+    ROUND_TABLE = "round_table"
+    VOTE = "vote"
+    OATH = "oath"
+    TURRET = "turret"
+    OFFER = "offer"
+    TORCHES = "torches"
+    OVER = "over"
+
+
+ON_CLOCK: dict[Phase, str] = {
+    Phase.DAY_ZERO: "begin_night",
+    Phase.BREAKFAST: "begin_discussion",
+    Phase.DISCUSSION: "begin_round_table",
+    Phase.ROUND_TABLE: "open_first_vote",
+    Phase.VOTE: "close_vote",
+    Phase.OATH: "finish_oath",
+    Phase.TURRET: "close_turret",
+    Phase.OFFER: "offer_lapses",
+    Phase.TORCHES: "lock_torches",
+}
+"""What the end of each phase's clock (or the host's ``Advance``) does: a ``Game`` method name."""

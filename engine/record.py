@@ -1,0 +1,183 @@
+"""The game record: what happened, kept as data for the game log (``docs/game-log.md``).
+
+The record is the after-the-series truth (it names every allegiance and power, with "The Drunk X" for a drunk
+power, rulebook §2). It is never shown to contestants during a series: views (``engine.views``) are the only
+door for what a contestant may know. ``to_dict`` gives the JSON game log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class ContestantRecord:
+    """One contestant as dealt, with how their series ended."""
+
+    name: str
+    seat: int
+    allegiance: str
+    """``"faithful"`` or ``"traitor"`` as dealt."""
+    power: str | None
+    """Game-log power name, e.g. ``"The Sober"``, ``"The Drunk Cleanser"``; ``None`` without a power."""
+    false_power: str | None = None
+    recruited_day: int | None = None
+    """The night on which a Faithful joined the Traitors."""
+    out: str | None = None
+    """``"banished"``, ``"murdered"`` or ``None`` while in (or at the end, a finalist)."""
+    out_day: int | None = None
+    winner: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "seat": self.seat,
+            "allegiance": self.allegiance,
+            "power": self.power,
+            "false_power": self.false_power,
+            "recruited_day": self.recruited_day,
+            "out": self.out,
+            "out_day": self.out_day,
+            "winner": self.winner,
+        }
+
+
+@dataclass(slots=True)
+class VoteRound:
+    """One vote at a round table (first vote, everyone-on-one revote, or second vote between the tied).
+
+    ``votes`` maps every contestant present (seat order) to the name they wrote, or ``None`` for "No vote";
+    ``weights`` is 2 for the double vote paper.
+    """
+
+    kind: str
+    """``"first"``, ``"revote"`` or ``"second"``."""
+    votes: dict[str, str | None]
+    weights: dict[str, int]
+    candidates: list[str]
+    count: str = ""
+    """Vote counts high to low joined by "-", e.g. ``"4-4-1-1"`` (rulebook §4)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "votes": [
+                {"voter": v, "target": t, "weight": self.weights.get(v, 1)} for v, t in self.votes.items()
+            ],
+            "candidates": list(self.candidates),
+            "count": self.count,
+        }
+
+
+@dataclass(slots=True)
+class RoundTableRecord:
+    """One round table (or one banishment vote of the finale)."""
+
+    day: int
+    present: list[str]
+    """Contestants at the table, in seat order."""
+    finale: bool = False
+    double_vote: str | None = None
+    rounds: list[VoteRound] = field(default_factory=list)
+    deadlock: list[str] | None = None
+    """The contestants who drew from the deadlock chests, if it came to that."""
+    banished: str | None = None
+    revealed: str | None = None
+    """``"faithful"`` / ``"traitor"`` when the banished revealed, else ``None``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "day": self.day,
+            "finale": self.finale,
+            "present": list(self.present),
+            "double_vote": self.double_vote,
+            "rounds": [r.to_dict() for r in self.rounds],
+            "deadlock": self.deadlock,
+            "banished": self.banished,
+            "revealed": self.revealed,
+        }
+
+
+@dataclass(slots=True)
+class TorchRound:
+    """One finale torch vote: each finalist's torch (``None`` = no torch when locked)."""
+
+    choices: dict[str, str | None]
+    """finalist → ``"banish_again"`` / ``"end_game"`` / ``None``."""
+    count: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"choices": [{"finalist": f, "torch": t} for f, t in self.choices.items()], "count": self.count}
+
+
+@dataclass(slots=True)
+class NightRecord:
+    """One night: the Oath, the Turret's event and its outcome, nominations."""
+
+    day: int
+    sworn: list[str] = field(default_factory=list)
+    event: str | None = None
+    """``"murder"``, ``"seduce"``, ``"ultimatum"`` or ``None``."""
+    target: str | None = None
+    result: str | None = None
+    """``"murdered"``, ``"recruited"``, ``"declined"`` or ``None``."""
+    double_vote: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "day": self.day,
+            "sworn": list(self.sworn),
+            "event": self.event,
+            "target": self.target,
+            "result": self.result,
+            "double_vote": self.double_vote,
+        }
+
+
+@dataclass(slots=True)
+class BreakfastRecord:
+    """One breakfast: arrival order and the night's news."""
+
+    day: int
+    arrivals: list[str]
+    murdered: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"day": self.day, "arrivals": list(self.arrivals), "murdered": list(self.murdered)}
+
+
+@dataclass(slots=True)
+class SeriesRecord:
+    """The whole record of one series, in the order things happened."""
+
+    ruleset: str
+    seed: int
+    contestants: list[ContestantRecord]
+    settings: dict[str, Any]
+    events: list[BreakfastRecord | RoundTableRecord | NightRecord | TorchRound] = field(default_factory=list)
+    winner: str | None = None
+    termination: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON game log (``docs/game-log.md``), format version 1."""
+        events: list[dict[str, Any]] = []
+        for e in self.events:
+            kind = {
+                BreakfastRecord: "breakfast",
+                RoundTableRecord: "round_table",
+                NightRecord: "night",
+                TorchRound: "torches",
+            }[type(e)]
+            events.append({"type": kind, **e.to_dict()})
+        return {
+            "format": "castle-game-log",
+            "version": 1,
+            "ruleset": self.ruleset,
+            "seed": self.seed,
+            "settings": self.settings,
+            "contestants": [c.to_dict() for c in self.contestants],
+            "events": events,
+            "winner": self.winner,
+            "termination": self.termination,
+        }

@@ -1,0 +1,202 @@
+"""Series settings for the ruleset ``traitors`` and the deal (rulebook §1, [house] settings).
+
+Settings are plain frozen dataclasses; the bridge loads them from TOML with pydantic and converts them here.
+``Settings.validate()`` raises ``ConfigError`` naming the field, so a bad series file never starts a series.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.errors import ConfigError
+from engine.ids import FAITHFUL_POWERS, Allegiance, Power, Twist
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,16}$")
+"""Current Java Edition player names: 3–16 of ``[A-Za-z0-9_]``."""
+
+DRUNK_SETTINGS = ("none", "possible", "always")
+
+DEFAULT_DURATIONS: dict[str, float] = {
+    "day_zero": 300.0,
+    "breakfast": 60.0,
+    "discussion": 600.0,
+    "round_table": 300.0,
+    "vote": 120.0,
+    "revote": 45.0,
+    "oath": 90.0,
+    "turret": 180.0,
+    "offer": 90.0,
+    "torches": 120.0,
+}
+"""Seconds per phase ([house] rulebook §3). ``revote`` is the "little extra time" before an everyone-on-one
+vote is voted again (rulebook §4)."""
+
+SUPPORTED_TWISTS = frozenset({Twist.DOUBLE_VOTE})
+"""Twists this version of the engine runs; the others are refused with a clear ConfigError."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealEntry:
+    """One contestant's hand in an explicit deal (scenario files; rulebook §1 example deal).
+
+    Args:
+        name: the contestant.
+        allegiance: Faithful or Traitor.
+        power: their unique power (a Traitor power for a Traitor, or ``None`` when they hold none).
+        false_power: a Traitor's false power (a Faithful power nobody holds), else ``None``.
+        drunk: whether this Faithful is drunk.
+    """
+
+    name: str
+    allegiance: Allegiance
+    power: Power | None = None
+    false_power: Power | None = None
+    drunk: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything that shapes one series of ``traitors``.
+
+    Args:
+        contestants: names in seat order (seat 1 first); 6–16 ([house] §1).
+        traitors: number of Traitors, ≥ 1 and fewer than a third of contestants ([house] §1).
+        hosts: who may use host controls (``Advance``); never contestants.
+        drunk: ``none`` | ``possible`` (50 %) | ``always`` (rulebook §1).
+        powers: deal powers at all. With more than 12 contestants the default pool is too small for unique
+            powers; a series may then turn powers off.
+        power_pool: the dealt Faithful powers.
+        first_night_murder: whether the Traitors murder on the night after day zero. [house] default False:
+            that night is for the Oath and nominations, which is what the rulebook's Day One table needs
+            (all nine contestants still vote on day one).
+        no_reveal_from: banished contestants stop revealing when this many or fewer remain at the round table
+            (rulebook §4, §9: five).
+        finalists: the finale begins when a round table leaves this many or fewer (rulebook §9: four).
+        twists: day number → twists at that day's round table (only the Double Vote in this version).
+        durations: seconds per phase; missing keys take ``DEFAULT_DURATIONS``.
+        deal: an explicit deal (scenarios) instead of the seeded random one; checked for consistency only.
+    """
+
+    contestants: tuple[str, ...]
+    traitors: int = 3
+    hosts: tuple[str, ...] = ()
+    drunk: str = "none"
+    powers: bool = True
+    power_pool: tuple[Power, ...] = FAITHFUL_POWERS
+    first_night_murder: bool = False
+    no_reveal_from: int = 5
+    finalists: int = 4
+    twists: Mapping[int, tuple[Twist, ...]] = field(default_factory=dict)
+    durations: Mapping[str, float] = field(default_factory=dict)
+    deal: tuple[DealEntry, ...] | None = None
+
+    def duration(self, phase: str) -> float:
+        """Seconds for a phase clock (``DEFAULT_DURATIONS`` keys)."""
+        return float(self.durations.get(phase, DEFAULT_DURATIONS[phase]))
+
+    def twists_on(self, day: int) -> tuple[Twist, ...]:
+        """The twists scheduled for ``day``'s round table."""
+        return tuple(self.twists.get(day, ()))
+
+    def validate(self) -> None:
+        """Check every field.
+
+        Raises:
+            ConfigError: the message starts with the field name, e.g. ``traitors: 4 Traitors …``.
+        """
+        names = self.contestants
+        n = len(names)
+        for i, name in enumerate(names):
+            if not NAME_RE.match(name):
+                raise ConfigError(f"contestants[{i}]: {name!r} is not a Minecraft name (3-16 of A-Z a-z 0-9 _)")
+        if len(set(names)) != n:
+            dupes = sorted({x for x in names if names.count(x) > 1})
+            raise ConfigError(f"contestants: duplicate names {', '.join(dupes)}")
+        for h in self.hosts:
+            if not NAME_RE.match(h):
+                raise ConfigError(f"hosts: {h!r} is not a Minecraft name")
+            if h in names:
+                raise ConfigError(f"hosts: {h} is a contestant; the host is not a contestant (rulebook §1)")
+        if self.drunk not in DRUNK_SETTINGS:
+            raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
+        for key, value in self.durations.items():
+            if key not in DEFAULT_DURATIONS:
+                raise ConfigError(f"durations.{key}: unknown phase (known: {', '.join(DEFAULT_DURATIONS)})")
+            if not isinstance(value, (int, float)) or value <= 0:
+                raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
+        for day, twists in self.twists.items():
+            if not isinstance(day, int) or day < 1:
+                raise ConfigError(f"twists: day {day!r} must be a day number from 1 (no round table on day 0)")
+            for t in twists:
+                if t not in SUPPORTED_TWISTS:
+                    raise ConfigError(f"twists.{day}: the {t.value} twist is not available in this version")
+        if not 2 <= self.finalists < n:
+            raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
+        if self.no_reveal_from < self.finalists:
+            raise ConfigError(f"no_reveal_from: {self.no_reveal_from} must be at least finalists ({self.finalists})")
+        if len(set(self.power_pool)) != len(self.power_pool):
+            raise ConfigError("power_pool: a power is listed twice")
+        for p in self.power_pool:
+            if p not in FAITHFUL_POWERS:
+                raise ConfigError(f"power_pool: {p.title} is not a dealt Faithful power")
+        if self.deal is not None:
+            self._validate_deal()
+            return
+        if not 6 <= n <= 16:
+            raise ConfigError(f"contestants: {n} contestants; a series has 6-16 ([house] rulebook §1)")
+        if not 1 <= self.traitors or not 3 * self.traitors < n:
+            raise ConfigError(
+                f"traitors: {self.traitors} Traitors with {n} contestants; need at least 1 and fewer than a "
+                f"third ({(n - 1) // 3} at most)"
+            )
+        if self.powers:
+            need = n  # every Faithful holds one, every Traitor has a false one, all distinct
+            if len(self.power_pool) < need:
+                raise ConfigError(
+                    f"power_pool: {len(self.power_pool)} Faithful powers cannot deal {n - self.traitors} Faithful "
+                    f"powers plus {self.traitors} false powers ({need - len(self.power_pool)} short); "
+                    "use fewer contestants or set powers = false"
+                )
+
+    def _validate_deal(self) -> None:
+        deal = self.deal or ()
+        if tuple(e.name for e in deal) != self.contestants:
+            raise ConfigError("deal: must list exactly the contestants, in seat order")
+        if not 4 <= len(deal) <= 16:
+            raise ConfigError(f"deal: {len(deal)} contestants; an explicit deal needs 4-16")
+        traitors = [e for e in deal if e.allegiance is Allegiance.TRAITOR]
+        if not traitors:
+            raise ConfigError("deal: at least one contestant must be a Traitor")
+        if len(traitors) * 2 >= len(deal):
+            raise ConfigError("deal: the Traitors must be fewer than the Faithful")
+        held: list[Power] = []
+        for i, e in enumerate(deal):
+            where = f"deal[{i}] ({e.name})"
+            if e.allegiance is Allegiance.TRAITOR:
+                if e.power is not None and not e.power.is_traitor_power:
+                    raise ConfigError(f"{where}: a Traitor's power must be a Traitor power, not {e.power.title}")
+                if e.false_power is not None and e.false_power not in FAITHFUL_POWERS:
+                    raise ConfigError(f"{where}: a false power must be a Faithful power")
+                if e.drunk:
+                    raise ConfigError(f"{where}: Traitors are never drunk ([house] rulebook §1)")
+            else:
+                if e.power is not None and e.power not in FAITHFUL_POWERS:
+                    raise ConfigError(f"{where}: {e.power.title} is not a dealt Faithful power")
+                if e.false_power is not None:
+                    raise ConfigError(f"{where}: only Traitors have a false power")
+                if e.drunk and e.power is Power.SOBER:
+                    raise ConfigError(f"{where}: The Sober is never drunk ([house] rulebook §1)")
+            if e.power is not None:
+                held.append(e.power)
+        if len(set(held)) != len(held):
+            raise ConfigError("deal: every power is unique; a power is dealt twice")
+        falses = [e.false_power for e in deal if e.false_power is not None]
+        if len(set(falses)) != len(falses):
+            raise ConfigError("deal: two Traitors share a false power")
+        for f in falses:
+            if f in held:
+                raise ConfigError(f"deal: false power {f.title} is held by a contestant (rulebook §1: nobody holds it)")
+        if sum(1 for e in deal if e.drunk) > 1:
+            raise ConfigError("deal: at most one contestant is drunk")
