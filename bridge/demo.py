@@ -1,0 +1,222 @@
+"""``traitors demo``: a whole series in the built-in sandbox, driven by bot contestants over real loopback RCON.
+
+The pieces are the real ones: the sandbox server (``bridge/sandbox``) on 127.0.0.1, the service
+(``bridge/service.py``) talking to it with our RCON client, and one bot per contestant. A bot knows only what
+its player was shown: it reads its own chat in the sandbox, and when a message offers clickable options it
+clicks one (a ``/trigger`` command, as a player clicking a chat link would). The datapack's tick function (a
+Python stand-in inside the sandbox for now) moves the trigger into the input queue; the service polls it.
+
+Phase clocks are shortened so a series finishes in well under a minute. Interactive phases (vote, Oath,
+Turret, offer) end as soon as everyone has answered, and bots choose with generators seeded from the series
+seed, the contestant and the prompt number, so the same seed gives the same game log run after run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from bridge.config import default_castle
+from bridge.export import format_record
+from bridge.rcon import RconClient
+from bridge.sandbox.server import SandboxThread
+from bridge.service import SeriesService
+from engine.effects import Announce, Effect
+from engine.game import Game
+from engine.ids import Twist
+from engine.settings import Settings
+
+DEMO_NAMES = (
+    "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
+    "Makena", "Lena", "Omar", "Rhea", "Tomas", "Ines", "Yuki", "Bram",
+)  # fmt: skip
+"""Contestant names in seat order (the rulebook's example names first)."""
+
+DEMO_DURATIONS: dict[str, float] = {
+    "day_zero": 0.3,
+    "breakfast": 0.2,
+    "discussion": 0.2,
+    "round_table": 0.2,
+    "vote": 20.0,
+    "revote": 20.0,
+    "oath": 20.0,
+    "turret": 20.0,
+    "offer": 20.0,
+    "torches": 1.5,
+}
+"""Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
+only a safety net, so a slow machine never turns a bot's answer into "No vote"."""
+
+END_TORCH_BIAS = 0.75
+"""A bot holds up the end-game torch with this probability."""
+
+
+def default_traitors(n: int) -> int:
+    """About a quarter of the contestants, at least 1 and fewer than a third ([house] rulebook §1)."""
+    return max(1, min(n // 4, (n - 1) // 3))
+
+
+def demo_settings(contestants: int) -> Settings:
+    """The demo's series: ``contestants`` bots, the Double Vote on day one, shortened clocks.
+
+    With more than 12 contestants the power pool is too small for unique powers, so powers are off.
+
+    Raises:
+        ConfigError: ``contestants`` is outside 6–16.
+    """
+    from engine.errors import ConfigError
+
+    if not 6 <= contestants <= 16:
+        raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
+    names = DEMO_NAMES[:contestants]
+    return Settings(
+        contestants=names,
+        traitors=default_traitors(contestants),
+        powers=contestants <= 12,
+        drunk="possible" if contestants <= 12 else "none",
+        twists={1: (Twist.DOUBLE_VOTE,)},
+        durations=DEMO_DURATIONS,
+    )
+
+
+@dataclass
+class Bot:
+    """One bot contestant: reads its own chat in the sandbox and clicks offered options."""
+
+    name: str
+    seed: int
+    seen: int = 0
+    """How many chat messages the bot has read."""
+    prompts: int = 0
+    """How many prompts it has answered (part of its choice seed)."""
+    pending: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
+    """Prompts waiting for a click: (polls to wait, click events)."""
+
+    def read(self, messages: list[Any]) -> None:
+        """Queue every new message that offers clickable ``/trigger`` options."""
+        for m in messages:
+            clicks = [c for c in m.click_events() if str(c.get("command", "")).startswith("/trigger ")]
+            if clicks:
+                rng = self._rng(len(self.pending) + self.prompts, "delay")
+                self.pending.append((rng.randint(0, 3), clicks))
+        self.seen += len(messages)
+
+    def due(self) -> dict[str, Any] | None:
+        """The click to make now, if the first waiting prompt's delay is over."""
+        if not self.pending:
+            return None
+        wait, clicks = self.pending[0]
+        if wait > 0:
+            self.pending[0] = (wait - 1, clicks)
+            return None
+        self.pending.pop(0)
+        rng = self._rng(self.prompts, "choice")
+        self.prompts += 1
+        torches = [c for c in clicks if "traitors.torch" in c["command"]]
+        if torches:
+            want = "set 2" if rng.random() < END_TORCH_BIAS else "set 1"
+            return next((c for c in torches if c["command"].endswith(want)), torches[0])
+        return rng.choice(clicks)
+
+    def _rng(self, k: int, what: str) -> random.Random:
+        return random.Random(f"{self.seed}:{self.name}:{what}:{k}")
+
+
+async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
+    while not stop.is_set():
+        for bot in bots:
+            new = sandbox.call(lambda b=bot: list(sandbox.world.player(b.name).chat[b.seen :]))
+            bot.read(new)
+            click = bot.due()
+            if click is not None:
+                sandbox.click(bot.name, click)
+        try:
+            await asyncio.wait_for(stop.wait(), interval)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def play_demo(
+    contestants: int = 12,
+    seed: int = 1,
+    *,
+    out: TextIO | None = None,
+    keep_sandbox: bool = False,
+) -> tuple[Game, SandboxThread, SeriesService]:
+    """Play one demo series to its end.
+
+    Args:
+        contestants: 6–16 bots.
+        seed: seed of the series and of the bots' choices.
+        out: where to print public announcements live (``None``: print nothing).
+        keep_sandbox: leave the sandbox running (tests inspect its world); the caller then stops it.
+
+    Returns:
+        The finished game, the sandbox thread and the service.
+
+    Raises:
+        ConfigError: bad ``contestants``.
+        RconUnavailable: the sandbox could not be reached.
+    """
+    settings = demo_settings(contestants)
+    game = Game(settings, seed)
+    password = secrets.token_urlsafe(18)
+    sandbox = SandboxThread(password)
+    port = sandbox.start()
+    try:
+        for name in settings.contestants:
+            sandbox.join(name)
+        bots = [Bot(name, seed) for name in settings.contestants]
+        started = time.monotonic()
+
+        def observe(effect: Effect) -> None:
+            if out is not None and isinstance(effect, Announce):
+                print(f"[{time.monotonic() - started:6.2f}s] {effect.message.text}", file=out, flush=True)
+
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe)
+            stop = asyncio.Event()
+            driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+            try:
+                await service.run()
+            finally:
+                stop.set()
+                await driver
+    finally:
+        if not keep_sandbox:
+            sandbox.stop()
+    return game, sandbox, service
+
+
+def run_demo(contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: bool = False) -> int:
+    """The ``traitors demo`` command: play a series, print the game log and the winner.
+
+    Returns:
+        Exit code 0 when the series finished, 1 otherwise.
+    """
+    started = time.monotonic()
+    out = None if quiet else sys.stdout
+    if out is not None:
+        print(f"Castle demo: {contestants} bot contestants, seed {seed}, sandbox server on 127.0.0.1\n", file=out)
+    game, _, service = asyncio.run(play_demo(contestants, seed, out=out))
+    if out is not None:
+        print("\n=== Game log ===\n", file=out)
+    print(format_record(game.record, fmt))
+    if game.outcome is None:
+        print("The series did not finish.", file=sys.stderr)
+        return 1
+    if out is not None:
+        winners = ", ".join(game.outcome.winners) or "nobody"
+        print(
+            f"\nWinner: {game.outcome.winner.title} ({winners}). "
+            f"{game.day} days, {len(game.log)} inputs, {time.monotonic() - started:.1f} s.",
+            file=out,
+        )
+        if service.failed_commands:
+            print(f"{len(service.failed_commands)} commands were refused by the server.", file=sys.stderr)
+    return 0

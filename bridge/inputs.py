@@ -1,0 +1,222 @@
+"""Trigger inputs both ways: engine Action ⇄ (trigger objective, value) (FACTS §5; DESIGN "data flow").
+
+A contestant clicks a chat link or dialog button → ``/trigger traitors.<input> set N`` → the datapack appends
+``{seq, player, input, value}`` to ``storage traitors:io queue`` → the bridge reads it and ``decode`` turns it
+into an engine ``Action``. ``encode``/``trigger_command`` go the other way, for the click events of a prompt.
+
+The trigger table (every objective has criterion ``trigger``; a seat is 1-based, as on the round table):
+
+=====================  =====================================  ===================================
+objective              value                                  engine action
+=====================  =====================================  ===================================
+``traitors.vote``      seat of the target                     ``CastVote(voter, target)``
+``traitors.oath``      1 = answer the current Oath question   ``SwearOath(traitor)``
+``traitors.murder``    seat of the target                     ``ChooseEvent(traitor, MURDER, t)``
+``traitors.seduce``    seat of the target                     ``ChooseEvent(traitor, SEDUCE, t)``
+``traitors.ultimatum`` seat of the target                     ``ChooseEvent(traitor, ULTIMATUM, t)``
+``traitors.nominate``  seat of the target                     ``NominateDoubleVote(traitor, t)``
+``traitors.offer``     1 accept, 2 decline                    ``AnswerOffer(contestant, accept)``
+``traitors.torch``     1 banish again, 2 end game             ``ChooseTorch(finalist, torch)``
+``traitors.host``      1 = advance                            ``Advance(host)``
+=====================  =====================================  ===================================
+
+Decoding checks only the shape (known input, a player name, a value that means something); whether the
+action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
+never a secret (STYLE §2.3).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import (
+    Action,
+    Advance,
+    AnswerOffer,
+    CastVote,
+    ChooseEvent,
+    ChooseTorch,
+    NominateDoubleVote,
+    SwearOath,
+)
+from engine.effects import Message
+from engine.ids import NightEvent, Torch
+
+PREFIX = "traitors."
+
+VOTE = "traitors.vote"
+OATH = "traitors.oath"
+MURDER = "traitors.murder"
+SEDUCE = "traitors.seduce"
+ULTIMATUM = "traitors.ultimatum"
+NOMINATE = "traitors.nominate"
+OFFER = "traitors.offer"
+TORCH = "traitors.torch"
+HOST = "traitors.host"
+
+TRIGGERS: tuple[str, ...] = (VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, HOST)
+"""Every trigger objective the datapack and the bridge use, in table order."""
+
+TRIGGER_TITLES: dict[str, str] = {
+    VOTE: "Vote",
+    OATH: "Oath",
+    MURDER: "Murder",
+    SEDUCE: "Seduce",
+    ULTIMATUM: "Ultimatum",
+    NOMINATE: "Nominate",
+    OFFER: "Offer",
+    TORCH: "Torch",
+    HOST: "Host",
+}
+"""Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
+
+_EVENT_TRIGGER: dict[NightEvent, str] = {
+    NightEvent.MURDER: MURDER,
+    NightEvent.SEDUCE: SEDUCE,
+    NightEvent.ULTIMATUM: ULTIMATUM,
+}
+_TRIGGER_EVENT = {v: k for k, v in _EVENT_TRIGGER.items()}
+_TORCH_VALUE: dict[Torch, int] = {Torch.BANISH_AGAIN: 1, Torch.END_GAME: 2}
+_VALUE_TORCH = {v: k for k, v in _TORCH_VALUE.items()}
+
+_NAME_RE = re.compile(r"[A-Za-z0-9_]{3,16}")
+
+
+class InputError(ValueError):
+    """A queued trigger entry cannot become an engine action.
+
+    The text is meant for a private message to the player who pressed the trigger (when the name is valid).
+
+    Args:
+        key: a message key of ``engine.messages.CATALOG`` (``invalid.action.*``).
+        params: values for the key's placeholders.
+
+    Attributes:
+        message: the ``Message`` (key + params) to whisper; ``text`` its English text.
+    """
+
+    def __init__(self, key: str, **params: str) -> None:
+        self.key = key
+        self.params = params
+        self.message = Message(key, tuple(params.items()))
+        super().__init__(self.message.text)
+
+    @property
+    def text(self) -> str:
+        """The English text of the message."""
+        return self.message.text
+
+
+def _seat_of(name: str, seats: Mapping[str, int]) -> int:
+    seat = seats.get(name)
+    if seat is None:
+        raise InputError("illegal.unknown_player", player=name)
+    return seat
+
+
+def encode(action: Action, seats: Mapping[str, int]) -> tuple[str, int]:
+    """The trigger (objective, value) that sends ``action``.
+
+    Args:
+        action: a contestant or host action from ``engine.actions``.
+        seats: contestant name → seat number (1-based).
+
+    Returns:
+        ``(objective, value)``, e.g. ``("traitors.vote", 3)``.
+
+    Raises:
+        InputError: the target has no seat.
+        TypeError: the action is not sent by a trigger (``TimerExpired``).
+    """
+    if isinstance(action, CastVote):
+        return VOTE, _seat_of(action.target, seats)
+    if isinstance(action, SwearOath):
+        return OATH, 1
+    if isinstance(action, ChooseEvent):
+        return _EVENT_TRIGGER[action.event], _seat_of(action.target, seats)
+    if isinstance(action, NominateDoubleVote):
+        return NOMINATE, _seat_of(action.target, seats)
+    if isinstance(action, AnswerOffer):
+        return OFFER, 1 if action.accept else 2
+    if isinstance(action, ChooseTorch):
+        return TORCH, _TORCH_VALUE[action.torch]
+    if isinstance(action, Advance):
+        return HOST, 1
+    raise TypeError(f"{type(action).__name__} is not sent by a trigger")
+
+
+def trigger_command(action: Action, seats: Mapping[str, int]) -> str:
+    """The chat command a click event runs for ``action``: ``/trigger <objective> set <value>``.
+
+    Raises:
+        InputError, TypeError: as ``encode``.
+    """
+    objective, value = encode(action, seats)
+    return f"/trigger {objective} set {value}"
+
+
+def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
+    """Turn one queued input entry into an engine action.
+
+    Args:
+        entry: ``{"seq": int, "player": str, "input": "vote", "value": 3}`` (``input`` is the objective without
+            the ``traitors.`` prefix; nbtlib ``Int``/``String`` values are fine).
+        seats: contestant name → seat number (1-based).
+
+    Returns:
+        The action, with ``entry["player"]`` as its actor.
+
+    Raises:
+        InputError: missing fields, a bad player name, an unknown input, a value that means nothing for that
+            input, or a seat with nobody in it.
+    """
+    if not isinstance(entry, Mapping) or not {"player", "input", "value"} <= set(entry):
+        raise InputError("invalid.action.fields", kind="trigger", fields="player, input, value")
+    player = entry["player"]
+    if not isinstance(player, str) or not _NAME_RE.fullmatch(player):
+        raise InputError("invalid.action.value", field="player", value=str(player))
+    player = str(player)
+    name = entry["input"]
+    if not isinstance(name, str):
+        raise InputError("invalid.action.kind", kind=str(name))
+    objective = PREFIX + str(name)
+    if objective not in TRIGGERS:
+        raise InputError("invalid.action.kind", kind=str(name))
+    value = entry["value"]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError("invalid.action.value", field=str(name), value=str(value))
+    value = int(value)
+
+    def bad() -> InputError:
+        return InputError("invalid.action.value", field=str(name), value=str(value))
+
+    def target() -> str:
+        for contestant, seat in seats.items():
+            if seat == value:
+                return contestant
+        raise bad()
+
+    if objective == VOTE:
+        return CastVote(voter=player, target=target())
+    if objective == OATH:
+        if value != 1:
+            raise bad()
+        return SwearOath(traitor=player)
+    if objective in _TRIGGER_EVENT:
+        return ChooseEvent(traitor=player, event=_TRIGGER_EVENT[objective], target=target())
+    if objective == NOMINATE:
+        return NominateDoubleVote(traitor=player, target=target())
+    if objective == OFFER:
+        if value not in (1, 2):
+            raise bad()
+        return AnswerOffer(contestant=player, accept=value == 1)
+    if objective == TORCH:
+        if value not in _VALUE_TORCH:
+            raise bad()
+        return ChooseTorch(finalist=player, torch=_VALUE_TORCH[value])
+    # HOST
+    if value != 1:
+        raise bad()
+    return Advance(host=player)

@@ -1,0 +1,225 @@
+"""Engine effects → Minecraft commands (pure; STYLE §2.4). The only module that knows castle coordinates.
+
+House rules:
+
+1. Secrets only ever go to one named player (STYLE §2.3): a ``Whisper``, ``Prompt``, ``GiveItem`` or private
+   ``ShowTitle`` becomes one command per recipient, each naming that one player (``tellraw Alice …``), never
+   ``@a``; nothing is written into team colours, sidebars, tags, or item names others can see.
+2. Public effects (``Announce``, ``Revealed``, ``SeriesOver``, a public ``ShowTitle``, ``ClockStarted``) go to
+   ``@a``.
+3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
+   ``traitors.<key>`` with the English fallback) or a name passed through ``commands.text_component``.
+4. An effect type this module does not know raises ``TypeError``; it is never silently dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from bridge import commands as mc
+from bridge.commands import Component, McCommand, RunCommand
+from bridge.config import CastleConfig
+from bridge.inputs import HOST, TRIGGER_TITLES, TRIGGERS, trigger_command
+from engine.effects import (
+    Announce,
+    ClockStarted,
+    Effect,
+    Eliminated,
+    GiveItem,
+    MoveTo,
+    Prompt,
+    Revealed,
+    SeriesOver,
+    ShowTitle,
+    TakeItem,
+    Whisper,
+    msg,
+)
+from engine.ids import Allegiance, Place
+
+CLOCK_BAR = "traitors:clock"
+"""The bossbar that shows the phase clock."""
+
+ANNOUNCE_PREFIX = "[Castle] "
+WHISPER_PREFIX = "[Castle, to you] "
+
+
+@dataclass(frozen=True, slots=True)
+class RenderContext:
+    """What rendering needs besides the effect.
+
+    Args:
+        castle: the castle's coordinates.
+        seats: contestant name → seat number (1-based; public information).
+    """
+
+    castle: CastleConfig
+    seats: Mapping[str, int]
+
+
+def _sorted(names: Iterable[str]) -> list[str]:
+    """Recipients in a stable order (validated one by one when commands are built)."""
+    return sorted(names)
+
+
+def _announce(component: Component) -> list[McCommand]:
+    return mc.tellraw("@a", mc.joined(mc.text_component(ANNOUNCE_PREFIX, color="gold", bold=True), component))
+
+
+def _whisper(name: str, component: Component | list[Component]) -> list[McCommand]:
+    parts = component if isinstance(component, list) else [component]
+    prefix = mc.text_component(WHISPER_PREFIX, color="light_purple", italic=True)
+    return mc.tellraw(mc.player_name(name), mc.joined(prefix, *parts))
+
+
+def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
+    """The commands that show one effect in the castle.
+
+    Args:
+        effect: an engine effect.
+        ctx: castle coordinates and seating.
+
+    Returns:
+        Commands in the order to send them (possibly none).
+
+    Raises:
+        TypeError: an effect type this module does not render.
+        ValueError: a bad player name, a seat the castle lacks, or an unsplittable over-long command.
+    """
+    if isinstance(effect, Announce):
+        return _announce(mc.message_component(effect.message, color="yellow", bold=False))
+    if isinstance(effect, Whisper):
+        component = mc.message_component(effect.message, color="white", italic=False)
+        return [c for name in _sorted(effect.to) for c in _whisper(name, component)]
+    if isinstance(effect, Prompt):
+        return _prompt(effect, ctx)
+    if isinstance(effect, ShowTitle):
+        t = mc.message_component(effect.title, color="gold", bold=True)
+        s = mc.message_component(effect.subtitle, color="white") if effect.subtitle is not None else None
+        audience = ["@a"] if effect.to is None else [mc.player_name(n) for n in _sorted(effect.to)]
+        return [c for a in audience for c in mc.title(a, title=t, subtitle=s)]
+    if isinstance(effect, MoveTo):
+        return _move(effect, ctx)
+    if isinstance(effect, GiveItem):
+        stack = mc.item_stack(effect.item, label=effect.label)
+        return [mc.give(name, stack) for name in _sorted(effect.to)]
+    if isinstance(effect, TakeItem):
+        if effect.players is None:
+            return [mc.clear("@a", effect.item)]
+        return [mc.clear(mc.player_name(name), effect.item) for name in effect.players]
+    if isinstance(effect, ClockStarted):
+        seconds = max(1, math.ceil(effect.seconds))
+        return [
+            mc.bossbar_set_name(CLOCK_BAR, mc.message_component(effect.label, color="white")),
+            mc.bossbar_set_max(CLOCK_BAR, seconds),
+            mc.bossbar_set_value(CLOCK_BAR, seconds),
+            mc.bossbar_set_players(CLOCK_BAR, "@a"),
+            mc.bossbar_set_visible(CLOCK_BAR, True),
+        ]
+    if isinstance(effect, Revealed):
+        return _revealed(effect)
+    if isinstance(effect, Eliminated):
+        # The engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
+        # breakfast. No game-mode change: a spectator could watch the Turret.
+        return []
+    if isinstance(effect, SeriesOver):
+        return _series_over(effect)
+    raise TypeError(f"render: unknown effect type {type(effect).__name__}")
+
+
+def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
+    """The question, then one clickable ``[label]`` per choice running ``/trigger traitors.<obj> set <n>``."""
+    parts: list[Component] = [mc.message_component(effect.message, color="white", italic=False)]
+    for choice in effect.choices:
+        command = trigger_command(choice.action, ctx.seats)
+        parts.append(mc.text_component(" "))
+        parts.append(
+            mc.text_component(
+                f"[{choice.label}]",
+                color="aqua",
+                bold=True,
+                italic=False,
+                click=RunCommand(command),
+                hover=mc.text_component(f"Choose {choice.label}", color="gray"),
+            )
+        )
+    return [c for name in _sorted(effect.to) for c in _whisper(name, parts)]
+
+
+def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
+    out: list[McCommand] = []
+    per_seat = effect.place in (Place.ROUND_TABLE, Place.HOME)
+    if per_seat and effect.seats and len(effect.seats) != len(effect.players):
+        raise ValueError(f"MoveTo {effect.place.value}: {len(effect.players)} players but {len(effect.seats)} seats")
+    for i, name in enumerate(effect.players):
+        seat: int | None = None
+        if per_seat:
+            seat = effect.seats[i] if effect.seats else ctx.seats.get(name)
+        loc = ctx.castle.location(effect.place, seat)
+        out.append(mc.teleport(name, loc.x, loc.y, loc.z, loc.yaw, loc.pitch))
+    return out
+
+
+def _revealed(effect: Revealed) -> list[McCommand]:
+    traitor = effect.allegiance is Allegiance.TRAITOR
+    word = "a Traitor" if traitor else Allegiance.FAITHFUL.title
+    message = msg("banish.reveal", player=effect.player, allegiance=word)
+    headline = mc.text_component(effect.allegiance.title, color="dark_red" if traitor else "green", bold=True)
+    return [
+        *mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white")),
+        *_announce(mc.message_component(message, color="yellow", bold=False)),
+    ]
+
+
+def _series_over(effect: SeriesOver) -> list[McCommand]:
+    outcome = effect.outcome
+    if outcome.winners:
+        message = msg("series.over", winner=outcome.winner.title, winners=", ".join(outcome.winners))
+    else:
+        message = msg("series.over.nobody", winner=outcome.winner.title)
+    headline = mc.text_component(outcome.winner.title, color="gold", bold=True)
+    subtitle = mc.text_component(", ".join(outcome.winners), color="white") if outcome.winners else None
+    return [
+        *mc.title("@a", title=headline, subtitle=subtitle),
+        *_announce(mc.message_component(message, color="yellow", bold=False)),
+    ]
+
+
+def clock_update(remaining_seconds: float) -> McCommand:
+    """The clock bossbar's value, called by the service each second: ``bossbar set traitors:clock value <n>``.
+
+    Args:
+        remaining_seconds: seconds left; rounded up, never below 0.
+    """
+    return mc.bossbar_set_value(CLOCK_BAR, max(0, math.ceil(remaining_seconds)))
+
+
+def clock_hidden() -> McCommand:
+    """Hide the clock bossbar: ``bossbar set traitors:clock visible false``."""
+    return mc.bossbar_set_visible(CLOCK_BAR, False)
+
+
+def setup_commands(ctx: RenderContext) -> list[McCommand]:
+    """The commands that prepare the server for a series (safe to send again).
+
+    * ``gamerule send_command_feedback false`` and ``gamerule log_admin_commands false``: trigger feedback
+      would otherwise show every vote to op players (FACTS §5);
+    * one ``trigger`` objective per input (``bridge.inputs.TRIGGERS``); a reply "An objective already exists"
+      is harmless (``commands.is_already_exists``);
+    * the clock bossbar (same for "A bossbar already exists");
+    * every trigger enabled for every contestant by name (works for offline players too), and the host
+      trigger for ``@a`` (the engine checks who is host).
+    """
+    out = [
+        mc.gamerule("send_command_feedback", False),
+        mc.gamerule("log_admin_commands", False),
+    ]
+    out += [mc.objective_add_trigger(obj, mc.text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
+    out.append(mc.bossbar_add(CLOCK_BAR, mc.text_component("Clock")))
+    for name in sorted(ctx.seats, key=lambda n: (ctx.seats[n], n)):
+        player = mc.player_name(name)
+        out += [mc.enable_trigger(player, obj) for obj in TRIGGERS]
+    out.append(mc.enable_trigger("@a", HOST))
+    return out

@@ -1,0 +1,11 @@
+"""The built-in stand-in server for the demo and the tests: vanilla RCON framing on loopback in front of a
+small world model. It is not Minecraft and never claims to be.
+
+Modules: ``rcon_server`` (framing), ``world`` (world model + command execution), ``nbt``/``text`` (helpers),
+``datapack_sim`` (Python stand-in for the datapack's tick function), ``server`` (``Sandbox``, ``SandboxThread``).
+"""
+
+from bridge.sandbox.server import Sandbox, SandboxThread
+from bridge.sandbox.world import World
+
+__all__ = ["Sandbox", "SandboxThread", "World"]

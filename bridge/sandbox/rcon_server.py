@@ -1,0 +1,142 @@
+"""An RCON server with vanilla's framing and its faults (FACTS §2), for the sandbox. Not Minecraft.
+
+House rules of this file (each one is vanilla behaviour we reproduce on purpose):
+
+1. Each request is taken from ONE ``read(1460)``. If fewer than 10 bytes arrive, or the declared length is
+   not ``bytes_read - 4`` (a packet split over two reads, two packets in one read, a payload over 1446
+   bytes), the connection is closed without a word.
+2. Login is type 3. A wrong or empty password gets a type-2 reply with id -1 (and logs the connection out);
+   success gets an empty type-2 reply with the request id.
+3. A command (type 2) before login gets the id -1 reply; the socket stays open.
+4. Replies are split into 4096-character (UTF-16 unit) chunks, each a type-0 packet with the request id,
+   with no end marker. An empty reply is one empty packet.
+5. Any other type gets a type-0 reply ``Unknown request <hex type>`` with the same id.
+6. Commands run one at a time on the event loop thread (vanilla's main thread); the payload is read up to
+   its first NUL byte and decoded as UTF-8.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+from typing import Callable
+
+__all__ = ["RconServer", "split_reply"]
+
+log = logging.getLogger(__name__)
+
+READ_SIZE = 1460
+CHUNK_UNITS = 4096
+
+
+def split_reply(text: str) -> list[bytes]:
+    """Split a reply like vanilla's ``sendCmdResponse``: 4096 UTF-16 units per chunk, each UTF-8 encoded.
+
+    A surrogate pair cut in two becomes ``?`` on each side, as Java's encoder does.
+    """
+    units = text.encode("utf-16-le", "surrogatepass")
+    chunks: list[bytes] = []
+    step = CHUNK_UNITS * 2
+    for start in range(0, max(len(units), 1), step):
+        part = units[start:start + step].decode("utf-16-le", "surrogatepass")
+        chunks.append(part.encode("utf-8", "replace"))
+    return chunks
+
+
+def _packet(request_id: int, packet_type: int, payload: bytes) -> bytes:
+    body = struct.pack("<ii", request_id, packet_type) + payload + b"\x00\x00"
+    return struct.pack("<i", len(body)) + body
+
+
+class RconServer:
+    """Serves RCON on one address; ``execute(command) -> reply`` runs each command.
+
+    Args:
+        password: the only accepted password (must be non-empty to ever authenticate).
+        execute: called on the event loop for each authenticated command (leading ``/`` left in place).
+    """
+
+    def __init__(self, password: str, execute: Callable[[str], str]) -> None:
+        self._password = password
+        self._execute = execute
+        self._server: asyncio.AbstractServer | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+        self.closed_connections = 0  # connections the server dropped on a framing violation
+
+    def __repr__(self) -> str:
+        return f"<RconServer port={self.port}>"
+
+    @property
+    def port(self) -> int | None:
+        """The bound port, or None when not serving."""
+        if self._server is None or not self._server.sockets:
+            return None
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Start listening; returns the bound port (``port=0`` picks a free one)."""
+        self._server = await asyncio.start_server(self._handle, host, port, reuse_address=True)
+        bound = self.port
+        assert bound is not None
+        return bound
+
+    async def stop(self) -> None:
+        """Stop listening and close every open connection."""
+        if self._server is not None:
+            self._server.close()
+        for writer in list(self._writers):
+            writer.close()
+        for writer in list(self._writers):
+            try:
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+            except (OSError, TimeoutError):
+                pass
+        if self._server is not None:
+            try:
+                await asyncio.wait_for(self._server.wait_closed(), 1.0)
+            except TimeoutError:
+                pass
+        self._server = None
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
+        authed = False
+        try:
+            while True:
+                data = await reader.read(READ_SIZE)
+                if not data:
+                    return
+                if len(data) < 10:
+                    self.closed_connections += 1
+                    return
+                (length,) = struct.unpack_from("<i", data, 0)
+                if length != len(data) - 4 or len(data) < 12:
+                    self.closed_connections += 1
+                    return
+                request_id, packet_type = struct.unpack_from("<ii", data, 4)
+                raw = data[12:]
+                nul = raw.find(b"\x00")
+                text = (raw if nul < 0 else raw[:nul]).decode("utf-8", "replace")
+                if packet_type == 3:
+                    authed = bool(text) and text == self._password
+                    writer.write(_packet(request_id if authed else -1, 2, b""))
+                elif packet_type == 2:
+                    if not authed:
+                        writer.write(_packet(-1, 2, b""))
+                    else:
+                        try:
+                            reply = self._execute(text)
+                        except Exception as exc:  # vanilla's RconClient does the same
+                            log.exception("sandbox command failed")
+                            reply = f"Error executing: {text} ({exc})"
+                        for chunk in split_reply(reply):
+                            writer.write(_packet(request_id, 0, chunk))
+                else:
+                    writer.write(_packet(request_id, 0, f"Unknown request {packet_type & 0xFFFFFFFF:x}".encode()))
+                await writer.drain()
+        except (ConnectionError, OSError):
+            return
+        finally:
+            self._writers.discard(writer)
+            writer.close()

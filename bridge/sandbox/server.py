@@ -1,0 +1,214 @@
+"""The sandbox facade: an RCON stand-in server on loopback plus its world, ticking at 20 Hz.
+
+``Sandbox`` lives on an asyncio loop (tests use it inside ``asyncio.run``); ``SandboxThread`` runs one in a
+daemon thread for the demo and gives thread-safe helpers. It is not Minecraft and never claims to be.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copy
+import threading
+from typing import Any, Callable, TypeVar
+
+from bridge.sandbox.datapack_sim import input_tick
+from bridge.sandbox.rcon_server import RconServer
+from bridge.sandbox.world import ChatMessage, World
+
+__all__ = ["Sandbox", "SandboxThread"]
+
+T = TypeVar("T")
+
+
+class Sandbox:
+    """A stand-in server: vanilla RCON framing (FACTS §2) in front of a small :class:`World`.
+
+    Args:
+        password: the RCON password (never shown in ``repr``).
+        tick_rate: game ticks per second; the world (and the datapack stand-in) ticks this often.
+            ``0`` means no automatic ticks: call ``world.tick()`` yourself (handy in tests).
+        simulate_datapack: register :func:`bridge.sandbox.datapack_sim.input_tick` as a tick function.
+    """
+
+    def __init__(self, password: str, *, tick_rate: float = 20.0, simulate_datapack: bool = True) -> None:
+        self.world = World()
+        if simulate_datapack:
+            self.world.tick_functions.append(input_tick)
+        self.tick_rate = tick_rate
+        self._rcon = RconServer(password, self.world.execute)
+        self._ticker: asyncio.Task[None] | None = None
+        self.host = "127.0.0.1"
+        self.port: int | None = None
+
+    def __repr__(self) -> str:
+        return f"<Sandbox {self.host}:{self.port}>"
+
+    @property
+    def rcon(self) -> RconServer:
+        """The RCON listener (``closed_connections`` counts framing drops)."""
+        return self._rcon
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen for RCON on ``host:port`` (loopback only) and start ticking.
+
+        Args:
+            host: a loopback address.
+            port: TCP port; 0 picks a free one.
+
+        Returns:
+            The bound port.
+
+        Raises:
+            ValueError: ``host`` is not a loopback address.
+            OSError: the port cannot be bound.
+        """
+        if not (host.startswith("127.") or host in ("localhost", "::1")):
+            raise ValueError("the sandbox listens on loopback only")
+        self.host = host
+        self.port = await self._rcon.start(host, port)
+        if self.tick_rate > 0 and self._ticker is None:
+            self._ticker = asyncio.create_task(self._tick_loop())
+        return self.port
+
+    async def stop(self) -> None:
+        """Stop ticking, stop listening and close every RCON connection. The world is kept."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            try:
+                await self._ticker
+            except asyncio.CancelledError:
+                pass
+            self._ticker = None
+        await self._rcon.stop()
+
+    async def __aenter__(self) -> Sandbox:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def _tick_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        period = 1.0 / self.tick_rate
+        next_at = loop.time()
+        while True:
+            self.world.tick()
+            next_at += period
+            delay = next_at - loop.time()
+            if delay < -1.0:  # fell far behind (a paused process): skip ahead, as vanilla does
+                next_at = loop.time()
+                delay = 0.0
+            await asyncio.sleep(max(0.0, delay))
+
+
+class SandboxThread:
+    """A :class:`Sandbox` on its own event loop in a daemon thread, for the demo.
+
+    Every helper hands its work to the sandbox loop (``call_soon_threadsafe``), so the world is only ever
+    touched by that one thread, like vanilla's main thread.
+
+    Example::
+
+        sb = SandboxThread("secret")
+        port = sb.start()
+        sb.join("Alice")
+        ...  # connect an RconClient to 127.0.0.1:port
+        sb.press_trigger("Alice", "traitors.vote", 3)
+        sb.stop()
+
+    Args:
+        password: the RCON password.
+        tick_rate: ticks per second (see :class:`Sandbox`).
+    """
+
+    def __init__(self, password: str, *, tick_rate: float = 20.0) -> None:
+        self.sandbox = Sandbox(password, tick_rate=tick_rate)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def world(self) -> World:
+        """The world; read it only through :meth:`call` from other threads."""
+        return self.sandbox.world
+
+    def start(self, host: str = "127.0.0.1", port: int = 0, *, timeout: float = 10.0) -> int:
+        """Start the loop thread and the sandbox; returns the bound RCON port.
+
+        Raises:
+            RuntimeError: already started.
+            OSError/ValueError: from :meth:`Sandbox.start`.
+        """
+        if self._thread is not None:
+            raise RuntimeError("sandbox thread already started")
+        ready: concurrent.futures.Future[asyncio.AbstractEventLoop] = concurrent.futures.Future()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            ready.set_result(loop)
+            try:
+                loop.run_forever()
+            finally:
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="castle-sandbox", daemon=True)
+        self._thread.start()
+        self._loop = ready.result(timeout)
+        return asyncio.run_coroutine_threadsafe(self.sandbox.start(host, port), self._loop).result(timeout)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the sandbox and its loop thread (idempotent)."""
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self.sandbox.stop(), loop).result(timeout)
+        finally:
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(timeout)
+            self._loop = self._thread = None
+
+    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 10.0, **kwargs: Any) -> T:
+        """Run ``fn(*args, **kwargs)`` on the sandbox thread and return its result (or raise its error)."""
+        if self._loop is None:
+            raise RuntimeError("sandbox thread not started")
+        fut: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                fut.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the caller
+                fut.set_exception(exc)
+
+        self._loop.call_soon_threadsafe(run)
+        return fut.result(timeout)
+
+    def join(self, name: str) -> None:
+        """A player comes online. Raises ``ValueError`` for a bad or duplicate name."""
+        self.call(self.sandbox.world.join, name)
+
+    def leave(self, name: str) -> None:
+        """A player goes offline. Raises ``KeyError`` when not online."""
+        self.call(self.sandbox.world.leave, name)
+
+    def press_trigger(self, player: str, objective: str, value: int | None = None) -> str:
+        """The player runs ``/trigger <objective> set <value>``; returns the feedback they saw."""
+        return self.call(self.sandbox.world.press_trigger, player, objective, value)
+
+    def click(self, player: str, event: dict[str, Any]) -> str:
+        """The player clicks a chat ``click_event`` (``run_command`` ``/trigger …`` only)."""
+        return self.call(self.sandbox.world.click, player, event)
+
+    def chat(self, player: str) -> list[ChatMessage]:
+        """Copies of the chat messages ``player`` has received, oldest first."""
+        return self.call(lambda: copy.deepcopy(self.world.player(player).chat))
+
+    def command_log(self) -> list[tuple[str, str, str]]:
+        """Every command received so far as ``(text, reply, outcome)``."""
+        return self.call(lambda: [(r.text, r.reply, r.outcome) for r in self.world.command_log])
+
+    def snapshot(self) -> dict[str, Any]:
+        """A plain copy of the world state (see :meth:`World.snapshot`)."""
+        return self.call(self.world.snapshot)

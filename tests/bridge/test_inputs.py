@@ -1,0 +1,175 @@
+"""bridge/inputs.py: the trigger table, encode/decode round trips, rejection of bad queue entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mecha import Mecha
+from mecha.ast import AstNbt
+
+from bridge import inputs
+from bridge.inputs import TRIGGERS, InputError, decode, encode, trigger_command
+from bridge.syntax import check_command
+from engine.actions import (
+    Action,
+    Advance,
+    AnswerOffer,
+    CastVote,
+    ChooseEvent,
+    ChooseTorch,
+    NominateDoubleVote,
+    SwearOath,
+    TimerExpired,
+)
+from engine.ids import NightEvent, Torch
+
+SEATS = {"Alex": 1, "Bea": 2, "Cal": 3, "Dee_4": 4, "Eve": 16}
+
+
+def entry_for(action: Action, seats: dict[str, int] = SEATS, seq: int = 1) -> dict[str, Any]:
+    objective, value = encode(action, seats)
+    return {"seq": seq, "player": action.actor, "input": objective.removeprefix("traitors."), "value": value}
+
+
+def test_trigger_table() -> None:
+    assert TRIGGERS == (
+        "traitors.vote",
+        "traitors.oath",
+        "traitors.murder",
+        "traitors.seduce",
+        "traitors.ultimatum",
+        "traitors.nominate",
+        "traitors.offer",
+        "traitors.torch",
+        "traitors.host",
+    )
+    assert set(inputs.TRIGGER_TITLES) == set(TRIGGERS)
+
+
+EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
+    (CastVote(voter="Alex", target="Cal"), ("traitors.vote", 3)),
+    (CastVote(voter="Alex", target="Eve"), ("traitors.vote", 16)),
+    (SwearOath(traitor="Bea"), ("traitors.oath", 1)),
+    (ChooseEvent(traitor="Bea", event=NightEvent.MURDER, target="Alex"), ("traitors.murder", 1)),
+    (ChooseEvent(traitor="Bea", event=NightEvent.SEDUCE, target="Dee_4"), ("traitors.seduce", 4)),
+    (ChooseEvent(traitor="Bea", event=NightEvent.ULTIMATUM, target="Cal"), ("traitors.ultimatum", 3)),
+    (NominateDoubleVote(traitor="Bea", target="Cal"), ("traitors.nominate", 3)),
+    (AnswerOffer(contestant="Cal", accept=True), ("traitors.offer", 1)),
+    (AnswerOffer(contestant="Cal", accept=False), ("traitors.offer", 2)),
+    (ChooseTorch(finalist="Alex", torch=Torch.BANISH_AGAIN), ("traitors.torch", 1)),
+    (ChooseTorch(finalist="Alex", torch=Torch.END_GAME), ("traitors.torch", 2)),
+    (Advance(host="Host_1"), ("traitors.host", 1)),
+]
+
+
+@pytest.mark.parametrize(("action", "expected"), EXAMPLES, ids=[type(a).__name__ for a, _ in EXAMPLES])
+def test_encode_and_round_trip(action: Action, expected: tuple[str, int]) -> None:
+    assert encode(action, SEATS) == expected
+    assert decode(entry_for(action), SEATS) == action
+    command = trigger_command(action, SEATS)
+    assert command == f"/trigger {expected[0]} set {expected[1]}"
+    check_command(command)
+
+
+def test_every_contestant_action_type_is_covered() -> None:
+    from engine.actions import ACTION_TYPES
+
+    covered = {type(a) for a, _ in EXAMPLES}
+    # contestant/host actions override Action.actor; system inputs (TimerExpired, StartSeries…) do not
+    with_actor = {cls for cls in ACTION_TYPES.values() if cls.actor is not Action.actor}
+    assert covered == with_actor
+
+
+_NAMES = st.from_regex(r"[A-Za-z0-9_]{3,16}", fullmatch=True)
+
+
+@st.composite
+def seated_actions(draw: st.DrawFn) -> tuple[Action, dict[str, int]]:
+    names = draw(st.lists(_NAMES, min_size=2, max_size=16, unique=True))
+    seat_numbers = draw(st.permutations(range(1, 17)))
+    seats = dict(zip(names, seat_numbers))
+    actor, target = draw(st.sampled_from(names)), draw(st.sampled_from(names))
+    action = draw(
+        st.sampled_from(
+            [
+                CastVote(voter=actor, target=target),
+                SwearOath(traitor=actor),
+                *(ChooseEvent(traitor=actor, event=e, target=target) for e in NightEvent),
+                NominateDoubleVote(traitor=actor, target=target),
+                AnswerOffer(contestant=actor, accept=True),
+                AnswerOffer(contestant=actor, accept=False),
+                *(ChooseTorch(finalist=actor, torch=t) for t in Torch),
+                Advance(host=actor),
+            ]
+        )
+    )
+    return action, seats
+
+
+@settings(max_examples=200, deadline=None)
+@given(seated_actions())
+def test_round_trip_property(case: tuple[Action, dict[str, int]]) -> None:
+    action, seats = case
+    assert decode(entry_for(action, seats), seats) == action
+
+
+def test_decode_accepts_nbtlib_values_from_the_queue() -> None:
+    queue = Mecha().parse(
+        '[{seq:1,player:"Alex",input:"vote",value:3},{seq:2,player:"Cal",input:"offer",value:2}]', type=AstNbt
+    ).evaluate()
+    assert [decode(e, SEATS) for e in queue] == [
+        CastVote(voter="Alex", target="Cal"),
+        AnswerOffer(contestant="Cal", accept=False),
+    ]
+
+
+BAD: list[tuple[dict[str, Any], str]] = [
+    ({"seq": 1, "player": "Alex", "input": "dance", "value": 1}, "invalid.action.kind"),
+    ({"seq": 1, "player": "Alex", "input": "traitors.vote", "value": 1}, "invalid.action.kind"),
+    ({"seq": 1, "player": "Alex", "input": "", "value": 1}, "invalid.action.kind"),
+    ({"seq": 1, "player": "Alex", "input": 5, "value": 1}, "invalid.action.kind"),
+    ({"seq": 1, "player": "Alex", "input": "vote", "value": 9}, "invalid.action.value"),  # empty seat
+    ({"seq": 1, "player": "Alex", "input": "vote", "value": 0}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "murder", "value": -3}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "vote", "value": "3"}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "vote", "value": True}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "vote", "value": 2.0}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "oath", "value": 2}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "offer", "value": 3}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "torch", "value": 0}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "host", "value": 2}, "invalid.action.value"),
+    ({"seq": 1, "player": "Al", "input": "vote", "value": 1}, "invalid.action.value"),
+    ({"seq": 1, "player": "@a", "input": "vote", "value": 1}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex Smith", "input": "vote", "value": 1}, "invalid.action.value"),
+    ({"seq": 1, "player": 42, "input": "vote", "value": 1}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "vote"}, "invalid.action.fields"),
+    ({"seq": 1}, "invalid.action.fields"),
+]
+
+
+@pytest.mark.parametrize(("entry", "key"), BAD, ids=[repr(e) for e, _ in BAD])
+def test_decode_rejects_bad_entries(entry: dict[str, Any], key: str) -> None:
+    with pytest.raises(InputError) as info:
+        decode(entry, SEATS)
+    error = info.value
+    assert isinstance(error, ValueError)
+    assert error.key == key
+    assert error.message.key == key
+    assert error.text and error.text != key  # English text from the catalogue, fit for a private message
+    assert str(error) == error.text
+
+
+def test_decode_rejects_a_non_mapping() -> None:
+    with pytest.raises(InputError):
+        decode(["vote", 1], SEATS)  # type: ignore[arg-type]
+
+
+def test_encode_rejects_timer_and_unseated_target() -> None:
+    with pytest.raises(TypeError):
+        encode(TimerExpired(phase_seq=3), SEATS)
+    with pytest.raises(InputError) as info:
+        encode(CastVote(voter="Alex", target="Nobody"), SEATS)
+    assert info.value.key == "illegal.unknown_player"

@@ -1,0 +1,129 @@
+"""world_config/castle.toml and bridge/config.py: the shipped castle loads; broken files name file and key."""
+
+from __future__ import annotations
+
+import importlib.resources
+import math
+from pathlib import Path
+
+import pytest
+
+from bridge.config import (
+    PER_SEAT_PLACES,
+    CastleConfig,
+    ConfigFileError,
+    default_castle,
+    load_castle,
+    parse_castle,
+)
+from engine.errors import ConfigError
+from engine.ids import Place
+
+SHIPPED = importlib.resources.files("world_config").joinpath("castle.toml")
+
+
+def shipped_text() -> str:
+    return SHIPPED.read_text(encoding="utf-8")
+
+
+def test_shipped_castle_loads() -> None:
+    castle = default_castle()
+    assert isinstance(castle, CastleConfig)
+    assert len(castle.seats) == 16
+    assert len(castle.homes) == 16
+    for place in Place:
+        if place in PER_SEAT_PLACES:
+            for seat in range(1, 17):
+                castle.location(place, seat)
+        else:
+            assert castle.location(place) == getattr(castle.places, place.value)
+
+
+def test_load_castle_from_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "castle.toml"
+    path.write_text(shipped_text(), encoding="utf-8")
+    assert load_castle(path) == default_castle()
+
+
+def test_round_table_is_a_circle_facing_its_centre() -> None:
+    seats = default_castle().seats
+    cx = sum(s.x for s in seats) / len(seats)
+    cz = sum(s.z for s in seats) / len(seats)
+    for s in seats:
+        assert math.hypot(s.x - cx, s.z - cz) == pytest.approx(6.0, abs=0.05)
+        # Minecraft yaw: facing direction is (-sin(yaw), cos(yaw)) in (x, z)
+        fx, fz = -math.sin(math.radians(s.yaw)), math.cos(math.radians(s.yaw))
+        dx, dz = cx - s.x, cz - s.z
+        dist = math.hypot(dx, dz)
+        assert fx * dx / dist + fz * dz / dist > 0.999
+    assert len({(s.x, s.z) for s in seats}) == 16
+
+
+def test_homes_are_distinct() -> None:
+    homes = default_castle().homes
+    assert len({(h.x, h.y, h.z) for h in homes}) == 16
+
+
+def test_per_seat_place_needs_a_seat() -> None:
+    castle = default_castle()
+    with pytest.raises(ValueError):
+        castle.location(Place.ROUND_TABLE)
+    with pytest.raises(ValueError):
+        castle.location(Place.HOME, 17)
+
+
+def _broken(tmp_path: Path, text: str) -> ConfigFileError:
+    path = tmp_path / "castle.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigFileError) as info:
+        load_castle(path)
+    error = info.value
+    assert isinstance(error, ConfigError)
+    for line in str(error).splitlines():
+        assert line.startswith(f"{path}: ")
+    return error
+
+
+def _without_line(text: str, start: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith(start)) + "\n"
+
+
+def test_missing_place_names_file_and_key(tmp_path: Path) -> None:
+    error = _broken(tmp_path, _without_line(shipped_text(), "diary_room ="))
+    assert str(error) == f"{tmp_path / 'castle.toml'}: places.diary_room: field required"
+    assert error.problems == ["places.diary_room: field required"]
+
+
+def test_wrong_type_names_file_and_key(tmp_path: Path) -> None:
+    text = shipped_text().replace("foyer = { x = 100.5", 'foyer = { x = "east"')
+    error = _broken(tmp_path, text)
+    assert error.problems == ["places.foyer.x: input should be a valid number"]
+
+
+def test_several_problems_are_all_reported(tmp_path: Path) -> None:
+    text = _without_line(shipped_text(), "turret =").replace("pitch = 10.0\n", "pitch = 100.0\n", 1)
+    text = text.replace("kitchen = {", "kitchen = { colour = 1,")
+    error = _broken(tmp_path, text)
+    assert "places.turret: field required" in error.problems
+    assert "places.kitchen.colour: unknown key" in error.problems
+    assert any(p.startswith("seats[0].pitch: ") for p in error.problems)
+
+
+def test_too_many_seats(tmp_path: Path) -> None:
+    text = shipped_text() + "\n[[seats]]\nx = 0.0\ny = 64.0\nz = 0.0\n"
+    error = _broken(tmp_path, text)
+    assert any(p.startswith("seats: ") for p in error.problems)
+
+
+def test_bad_toml_and_missing_file(tmp_path: Path) -> None:
+    error = _broken(tmp_path, "[places\n")
+    assert "not valid TOML" in str(error)
+    missing = tmp_path / "nope.toml"
+    with pytest.raises(ConfigFileError, match="nope.toml: cannot read"):
+        load_castle(missing)
+
+
+def test_parse_castle_uses_the_given_name() -> None:
+    with pytest.raises(ConfigFileError) as info:
+        parse_castle("", "castle.toml")
+    assert "castle.toml: places: field required" in str(info.value)
