@@ -1,0 +1,562 @@
+"""Scenario files: a scripted series as TOML (``docs/scenarios.md``), played through the engine alone.
+
+A scenario is the series settings (contestants in seat order, an optional explicit deal, twists, …), a seed
+and a list of inputs. ``load_scenario`` reads and validates a file with pydantic (STYLE §2.6: pydantic at the
+edge only) and converts it at once into engine types (``Settings``, ``DealEntry``, ``Action``).
+``play_scenario`` feeds the inputs to ``engine.game.Game`` and returns the game.
+
+Design notes:
+
+* **Inputs mirror ``Action.to_dict()``.** ``{ action = "cast_vote", voter = "Kai", target = "Sunny" }`` is
+  exactly the JSON form of the engine's input, so an outside script can write scenarios from the engine's
+  input log (``Game.log``: rename ``now`` to ``at``).
+* **Shorthands** make hand-written play practical; each expands to ordinary engine inputs:
+  ``advance`` without a host (the first host), ``timer`` (the current phase's clock runs out),
+  ``oath`` (a Traitor's three Oath answers, rulebook §7.1), ``votes`` (several ``cast_vote`` in the order
+  written, rulebook §4) and ``torches`` (several ``choose_torch``, rulebook §9).
+* **Time** is an input (STYLE §2.2): the series starts at 0 s; an input without ``at`` comes 1 s after the
+  previous one, except ``timer``, which comes at the phase's deadline.
+* **An explicit deal is only checked for consistency** (``Settings._validate_deal``), never against the
+  random deal's limits: the rulebook's own example deal (§1) has 3 Traitors among 9 contestants.
+* **Errors never escape as tracebacks.** Every problem is a ``ScenarioError`` (a ``ConfigError``) whose
+  message names the file and the key path (``day_one.toml: input[12].target: field required``), or the file,
+  the input index and the engine's refusal.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+
+from engine.actions import (
+    Action,
+    Advance,
+    AnswerOffer,
+    CastVote,
+    ChooseEvent,
+    ChooseTorch,
+    NominateDoubleVote,
+    StartSeries,
+    SwearOath,
+    TimerExpired,
+    action_from_dict,
+)
+from engine.errors import ConfigError, IllegalAction, InvalidCommand
+from engine.game import Game
+from engine.ids import Allegiance, NightEvent, Power, Torch, Twist
+from engine.settings import DealEntry, Settings
+
+OATH_ANSWERS = 3
+"""Rulebook §7.1: the host asks three questions; the ``oath`` shorthand answers all three."""
+
+SHORTHANDS: tuple[str, ...] = ("timer", "oath", "votes", "torches")
+"""Input forms that are not engine inputs themselves (``advance`` without ``host`` is a shorthand too)."""
+
+
+class ScenarioError(ConfigError):
+    """A scenario file cannot be read, is invalid, or the engine refused one of its inputs.
+
+    Every line of the message starts with the file as given, then the key path or input index::
+
+        day_one.toml: input[12].target: field required
+        day_one.toml: input[14]: the engine refused cast_vote(voter=Kai, target=Kai): You cannot vote for
+        yourself. [illegal.vote.self]
+
+    Args:
+        path: the file as given (or the name given to ``parse_scenario``).
+        problems: one ``"<where>: <what is wrong>"`` per problem.
+    """
+
+    def __init__(self, path: str, problems: Sequence[str]) -> None:
+        self.path = path
+        self.problems = list(problems)
+        super().__init__("\n".join(f"{path}: {p}" for p in self.problems))
+
+
+# ---------------------------------------------------------------------------------------------- engine values
+
+
+def _words(value: str) -> str:
+    return " ".join(value.strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+def _parse_power(value: object) -> Power:
+    """``"bartender"``, ``"The Bartender"`` or ``"the bartender"`` → ``Power.BARTENDER``."""
+    if isinstance(value, Power):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("a power is a name such as \"The Bartender\"")
+    key = _words(value).removeprefix("the ").strip()
+    try:
+        return Power(key)
+    except ValueError:
+        known = ", ".join(p.title for p in Power)
+        raise ValueError(f"unknown power {value!r} (known: {known})") from None
+
+
+def _parse_allegiance(value: object) -> Allegiance:
+    if isinstance(value, Allegiance):
+        return value
+    if isinstance(value, str):
+        try:
+            return Allegiance(_words(value))
+        except ValueError:
+            pass
+    raise ValueError(f"{value!r} is not an allegiance (faithful or traitor)")
+
+
+def _parse_twist(value: object) -> Twist:
+    if isinstance(value, Twist):
+        return value
+    if isinstance(value, str):
+        try:
+            return Twist(_words(value).replace(" ", "_"))
+        except ValueError:
+            pass
+    raise ValueError(f"unknown twist {value!r} (known: {', '.join(t.value for t in Twist)})")
+
+
+PowerName = Annotated[Power, PlainValidator(_parse_power)]
+AllegianceName = Annotated[Allegiance, PlainValidator(_parse_allegiance)]
+TwistName = Annotated[Twist, PlainValidator(_parse_twist)]
+EventName = Literal["murder", "seduce", "ultimatum"]
+TorchName = Literal["banish_again", "end_game"]
+
+
+# ---------------------------------------------------------------------------------------------- file models
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+class DealModel(_Model):
+    """One ``[[deal]]`` table: a contestant's hand (rulebook §1 example deal)."""
+
+    name: str
+    allegiance: AllegianceName
+    power: PowerName | None = None
+    false_power: PowerName | None = None
+    drunk: bool = False
+
+
+class ScenarioModel(_Model):
+    """The top level of a scenario file. ``input`` items are validated one by one (``_INPUT_MODELS``)."""
+
+    seed: int = 0
+    contestants: list[str] | None = None
+    traitors: int | None = None
+    hosts: list[str] = Field(default_factory=list)
+    drunk: Literal["none", "possible", "always"] | None = None
+    powers: bool | None = None
+    power_pool: list[PowerName] | None = None
+    first_night_murder: bool | None = None
+    no_reveal_from: int | None = None
+    finalists: int | None = None
+    twists: dict[str, list[TwistName]] = Field(default_factory=dict)
+    durations: dict[str, float] = Field(default_factory=dict)
+    deal: list[DealModel] | None = None
+    input: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class _InputModel(_Model):
+    action: str
+    at: float | None = Field(default=None, ge=0)
+
+
+class StartSeriesIn(_InputModel):
+    """``start_series``: optional as the first input (it is implied otherwise)."""
+
+
+class TimerExpiredIn(_InputModel):
+    phase_seq: int
+
+
+class TimerIn(_InputModel):
+    """``timer``: the clock of the phase current when the input is played runs out."""
+
+
+class AdvanceIn(_InputModel):
+    host: str | None = None
+
+
+class CastVoteIn(_InputModel):
+    voter: str
+    target: str
+
+
+class SwearOathIn(_InputModel):
+    traitor: str
+
+
+class OathIn(_InputModel):
+    """``oath``: the Traitor's three Oath answers."""
+
+    traitor: str
+
+
+class ChooseEventIn(_InputModel):
+    traitor: str
+    event: EventName
+    target: str
+
+
+class NominateDoubleVoteIn(_InputModel):
+    traitor: str
+    target: str
+
+
+class AnswerOfferIn(_InputModel):
+    contestant: str
+    accept: bool
+
+
+class ChooseTorchIn(_InputModel):
+    finalist: str
+    torch: TorchName
+
+
+class VotesIn(_InputModel):
+    """``votes``: voter → target, cast in the order written."""
+
+    votes: dict[str, str] = Field(min_length=1)
+
+
+class TorchesIn(_InputModel):
+    """``torches``: finalist → torch, held up in the order written."""
+
+    torches: dict[str, TorchName] = Field(min_length=1)
+
+
+_INPUT_MODELS: dict[str, type[_InputModel]] = {
+    "start_series": StartSeriesIn,
+    "timer_expired": TimerExpiredIn,
+    "advance": AdvanceIn,
+    "cast_vote": CastVoteIn,
+    "swear_oath": SwearOathIn,
+    "choose_event": ChooseEventIn,
+    "nominate_double_vote": NominateDoubleVoteIn,
+    "answer_offer": AnswerOfferIn,
+    "choose_torch": ChooseTorchIn,
+    "timer": TimerIn,
+    "oath": OathIn,
+    "votes": VotesIn,
+    "torches": TorchesIn,
+}
+"""Every input form by its ``action`` value: the engine's inputs (``ACTION_TYPES``, each a key here, as a test
+checks) and the shorthands."""
+
+
+# ---------------------------------------------------------------------------------------------- the scenario
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInput:
+    """One engine input to play, from the file's ``input[index]``.
+
+    Args:
+        index: position of the ``[[input]]`` table in the file (0-based); a shorthand that expands to several
+            engine inputs gives them all the same index.
+        action: the engine input; ``None`` for ``timer`` (``TimerExpired`` for the phase current when played).
+        at: seconds since the series started; ``None``: 1 s after the previous input (``timer``: the phase's
+            deadline).
+        part: for an expanded shorthand, which part this is (e.g. ``"votes.Kai"``); else ``""``.
+    """
+
+    index: int
+    action: Action | None
+    at: float | None = None
+    part: str = ""
+
+    @property
+    def where(self) -> str:
+        """The position for messages: ``input[12]`` or ``input[12].votes.Kai``."""
+        return f"input[{self.index}]" + (f".{self.part}" if self.part else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A loaded scenario: engine settings, seed and inputs, ready for ``play_scenario``.
+
+    Args:
+        path: the file as given (used in every error message).
+        settings: the series settings (already validated).
+        seed: the seed of the series' random generator.
+        inputs: the engine inputs in order, shorthands expanded.
+    """
+
+    path: str
+    settings: Settings
+    seed: int
+    inputs: tuple[ScenarioInput, ...]
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read, validate and convert a scenario file (``docs/scenarios.md``).
+
+    Args:
+        path: a TOML scenario file.
+
+    Returns:
+        The scenario, with engine ``Settings`` already validated.
+
+    Raises:
+        ScenarioError: the file cannot be read, is not TOML, or has invalid or missing keys (every problem is
+            listed, each naming the file and the key path), or the settings fail ``Settings.validate``.
+    """
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(name, [f"cannot read the file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError:
+        raise ScenarioError(name, ["not UTF-8 text"]) from None
+    return parse_scenario(text, name)
+
+
+def parse_scenario(text: str, name: str) -> Scenario:
+    """Validate and convert the TOML text of a scenario.
+
+    Args:
+        text: the file's content.
+        name: how to name the file in error messages.
+
+    Raises:
+        ScenarioError: as for ``load_scenario``.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(name, [f"not valid TOML: {exc}"]) from None
+    try:
+        model = ScenarioModel.model_validate(data)
+    except ValidationError as exc:
+        problems = _problems(exc)
+        # Report bad inputs too, so one run shows every problem of the file.
+        raw_inputs = data.get("input")
+        if isinstance(raw_inputs, list) and not any(p.startswith("input") for p in problems):
+            problems += _input_problems(raw_inputs, data.get("hosts"))[1]
+        raise ScenarioError(name, problems) from None
+    inputs, problems = _input_problems(model.input, model.hosts)
+    settings, more = _settings(model)
+    problems += more
+    if problems:
+        raise ScenarioError(name, problems)
+    assert settings is not None
+    try:
+        settings.validate()
+    except ConfigError as exc:
+        raise ScenarioError(name, [str(exc)]) from None
+    return Scenario(path=name, settings=settings, seed=model.seed, inputs=tuple(inputs))
+
+
+def play_scenario(scenario: Scenario) -> Game:
+    """Play a scenario's inputs through the engine.
+
+    The series starts with ``StartSeries`` at 0 s (implied unless the first input is ``start_series``). Each
+    input happens at its ``at``, or 1 s after the previous input; a ``timer`` without ``at`` happens at the
+    current phase's deadline (or 1 s after the previous input, if that is later).
+
+    Args:
+        scenario: a loaded scenario.
+
+    Returns:
+        The game after the last input (the series may or may not be over).
+
+    Raises:
+        ScenarioError: an input the engine refuses (``IllegalAction`` / ``InvalidCommand``; the message names the
+            file, the input index and the engine's message with its key), an ``at`` earlier than the previous
+            input, or a ``timer`` after the series is over.
+    """
+    game = Game(scenario.settings, scenario.seed)
+    inputs = list(scenario.inputs)
+    prev: float | None = None
+    if not inputs or not isinstance(inputs[0].action, StartSeries):
+        game.handle(StartSeries(), now=0.0)
+        prev = 0.0
+    for item in inputs:
+        if item.action is None and game.is_over:
+            raise ScenarioError(scenario.path, [f"{item.where}: timer: the series is over; no phase clock runs"])
+        now = _time_of(item, prev, game)
+        if prev is not None and now < prev:
+            raise ScenarioError(
+                scenario.path, [f"{item.where}.at: {now:g} is earlier than the previous input ({prev:g})"]
+            )
+        action = item.action if item.action is not None else TimerExpired(game.phase_seq)
+        try:
+            game.handle(action, now=now)
+        except (IllegalAction, InvalidCommand) as exc:
+            raise ScenarioError(
+                scenario.path,
+                [f"{item.where}: the engine refused {_describe(action)}: {exc} [{exc.reason}]"],
+            ) from None
+        prev = now
+    return game
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _time_of(item: ScenarioInput, prev: float | None, game: Game) -> float:
+    if item.at is not None:
+        return item.at
+    if prev is None:
+        return 0.0
+    if item.action is None and game.deadline is not None and game.deadline >= prev:
+        return game.deadline
+    return prev + 1.0
+
+
+def _describe(action: Action) -> str:
+    fields = {k: v for k, v in action.to_dict().items() if k != "action"}
+    return f"{action.kind}(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")"
+
+
+def _key_path(loc: Sequence[int | str]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def _problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str]:
+    problems: list[str] = []
+    for err in exc.errors(include_url=False):
+        kind = err["type"]
+        if kind == "missing":
+            text = "field required"
+        elif kind == "extra_forbidden":
+            text = "unknown key"
+        elif kind == "value_error":
+            text = str(err.get("ctx", {}).get("error", err["msg"]))
+        else:
+            text = err["msg"][:1].lower() + err["msg"][1:]
+        problems.append(f"{_key_path([*prefix, *err['loc']])}: {text}")
+    return problems
+
+
+def _input_problems(raw: Sequence[Any], hosts: object) -> tuple[list[ScenarioInput], list[str]]:
+    """Validate every ``[[input]]`` table and expand it into engine inputs."""
+    first_host = hosts[0] if isinstance(hosts, list) and hosts and isinstance(hosts[0], str) else None
+    inputs: list[ScenarioInput] = []
+    problems: list[str] = []
+    for i, entry in enumerate(raw):
+        where = f"input[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{where}: an input is a table such as {{ action = \"advance\" }}")
+            continue
+        kind = entry.get("action")
+        if kind is None:
+            problems.append(f"{where}.action: field required")
+            continue
+        model = _INPUT_MODELS.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            known = ", ".join(_INPUT_MODELS)
+            problems.append(f"{where}.action: unknown action {kind!r} (known: {known})")
+            continue
+        try:
+            parsed = model.model_validate(dict(entry))
+        except ValidationError as exc:
+            problems += _problems(exc, ("input", i))
+            continue
+        try:
+            inputs += _expand(i, parsed, first_host)
+        except ValueError as exc:
+            problems.append(f"{where}{exc}")
+    return inputs, problems
+
+
+def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInput]:
+    """One validated input table → the engine inputs it stands for.
+
+    Raises:
+        ValueError: ``".<key>: <problem>"`` (the caller prefixes ``input[i]``).
+    """
+    at = m.at
+    if isinstance(m, TimerIn):
+        return [ScenarioInput(i, None, at)]
+    if isinstance(m, AdvanceIn):
+        host = m.host if m.host is not None else first_host
+        if host is None:
+            raise ValueError(".host: no host given and the scenario sets no hosts")
+        return [ScenarioInput(i, Advance(host), at)]
+    if isinstance(m, OathIn):
+        return [
+            ScenarioInput(i, SwearOath(m.traitor), at if n == 0 else None, f"oath[{n}]") for n in range(OATH_ANSWERS)
+        ]
+    if isinstance(m, VotesIn):
+        return [
+            ScenarioInput(i, CastVote(voter, target), at if n == 0 else None, f"votes.{voter}")
+            for n, (voter, target) in enumerate(m.votes.items())
+        ]
+    if isinstance(m, TorchesIn):
+        return [
+            ScenarioInput(i, ChooseTorch(finalist, Torch(torch)), at if n == 0 else None, f"torches.{finalist}")
+            for n, (finalist, torch) in enumerate(m.torches.items())
+        ]
+    builders: dict[type[_InputModel], Callable[[Any], Action]] = {
+        StartSeriesIn: lambda _: StartSeries(),
+        TimerExpiredIn: lambda x: TimerExpired(x.phase_seq),
+        CastVoteIn: lambda x: CastVote(x.voter, x.target),
+        SwearOathIn: lambda x: SwearOath(x.traitor),
+        ChooseEventIn: lambda x: ChooseEvent(x.traitor, NightEvent(x.event), x.target),
+        NominateDoubleVoteIn: lambda x: NominateDoubleVote(x.traitor, x.target),
+        AnswerOfferIn: lambda x: AnswerOffer(x.contestant, x.accept),
+        ChooseTorchIn: lambda x: ChooseTorch(x.finalist, Torch(x.torch)),
+    }
+    action = builders[type(m)](m)
+    # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.
+    assert action_from_dict(action.to_dict()) == action
+    return [ScenarioInput(i, action, at)]
+
+
+def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
+    """Convert the validated file into engine ``Settings`` (engine defaults for keys not written)."""
+    problems: list[str] = []
+    deal: tuple[DealEntry, ...] | None = None
+    if m.deal is not None:
+        deal = tuple(DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal)
+    contestants = m.contestants
+    if contestants is None:
+        if deal is None:
+            problems.append("contestants: field required (or give an explicit [[deal]])")
+        else:
+            contestants = [d.name for d in deal]
+    if deal is not None and m.traitors is not None:
+        dealt = sum(d.allegiance is Allegiance.TRAITOR for d in deal)
+        if dealt != m.traitors:
+            problems.append(f"traitors: {m.traitors}, but the deal has {dealt} Traitors")
+    twists: dict[int, tuple[Twist, ...]] = {}
+    for key, names in m.twists.items():
+        if not key.isdigit():
+            problems.append(f"twists.{key}: a key is a day number, e.g. twists = {{ 1 = [\"double_vote\"] }}")
+            continue
+        twists[int(key)] = tuple(names)
+    if problems:
+        return None, problems
+    assert contestants is not None
+    kwargs: dict[str, Any] = {
+        "contestants": tuple(contestants),
+        "hosts": tuple(m.hosts),
+        "twists": twists,
+        "durations": dict(m.durations),
+        "deal": deal,
+    }
+    for key in ("traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists"):
+        value = getattr(m, key)
+        if value is not None:
+            kwargs[key] = value
+    if m.power_pool is not None:
+        kwargs["power_pool"] = tuple(m.power_pool)
+    return Settings(**kwargs), []
+
+
+__all__ = ["Scenario", "ScenarioError", "ScenarioInput", "load_scenario", "parse_scenario", "play_scenario"]
