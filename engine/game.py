@@ -1020,6 +1020,8 @@ def _power_name(power: Power | None, drunk: bool) -> str | None:
 def _settings_dict(s: Settings) -> dict[str, Any]:
     return {
         "contestants": list(s.contestants),
+        "hosts": list(s.hosts),
+        "power_pool": [p.value for p in s.power_pool],
         "traitors": s.traitors if s.deal is None else sum(e.allegiance is Allegiance.TRAITOR for e in s.deal),
         "drunk": s.drunk,
         "powers": s.powers,
