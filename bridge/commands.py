@@ -830,6 +830,14 @@ def clear(to: str, item: Item) -> McCommand:
     return _command(f"clear {targets(to)} *[custom_data~{snbt(custom_data(item))}]")
 
 
+def clear_castle_items(to: str) -> McCommand:
+    """``clear <to> *[custom_data~{traitors:{}}]``: removes every castle item (any ``Item``) and nothing else.
+
+    Used to re-sync an inventory from the engine's state after a server restart or a contestant's return.
+    """
+    return _command(f"clear {targets(to)} *[custom_data~{{traitors:{{}}}}]")
+
+
 def is_already_exists(reply: str) -> bool:
     """True for the reply of an ``objectives add``/``bossbar add`` whose target already exists."""
     return any(reply.startswith(p) for p in ALREADY_EXISTS_REPLIES)

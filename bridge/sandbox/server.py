@@ -82,6 +82,18 @@ class Sandbox:
             self._ticker = None
         await self._rcon.stop()
 
+    async def restart(self, downtime: float = 0.0) -> None:
+        """Stop and start again on the same port(s), as a server restart does (the world is kept).
+
+        Args:
+            downtime: seconds to stay down in between.
+        """
+        host, port = self.host, self.port
+        await self.stop()
+        if downtime > 0:
+            await asyncio.sleep(downtime)
+        await self.start(host, port or 0)
+
     async def __aenter__(self) -> Sandbox:
         await self.start()
         return self
