@@ -34,6 +34,7 @@ from bridge import commands as mc
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed
 from bridge.inputs import InputError, decode
+from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.rcon import RconClient, check_reply
 from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands
 from engine.actions import Action, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
@@ -330,6 +331,23 @@ class SeriesService:
         await self.apply(ContestantReturned(name))
         if self.game.started:
             await self.resync([name])
+
+    def attach_msmp(self, msmp: MsmpClient) -> None:
+        """Turn MSMP ``players/left`` / ``players/joined`` notifications (live, or recovered after a reconnect)
+        into ``on_player_left`` / ``on_player_joined``. Call once per client (handlers are never bound twice)."""
+
+        async def left(params: dict[str, Any]) -> None:
+            name = (params.get("player") or {}).get("name")
+            if isinstance(name, str):
+                await self.on_player_left(name)
+
+        async def joined(params: dict[str, Any]) -> None:
+            name = (params.get("player") or {}).get("name")
+            if isinstance(name, str):
+                await self.on_player_joined(name)
+
+        msmp.on(LEFT, left)
+        msmp.on(JOINED, joined)
 
     # ------------------------------------------------------------------ the phase clock
 

@@ -112,3 +112,43 @@ def test_returning_contestant_is_back_in_and_resynced() -> None:
             await sb.stop()
 
     asyncio.run(main())
+
+
+def test_msmp_leave_and_join_reach_the_engine_through_the_service() -> None:
+    from bridge.msmp import MsmpClient
+
+    secret = "A" * 40
+
+    async def main() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=secret)
+        port = await sb.start()
+        for n in NAMES:
+            sb.world.join(n)
+        game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
+        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
+        msmp = MsmpClient(f"ws://127.0.0.1:{sb.msmp_port}", secret, timeout=2)
+        service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
+        service.attach_msmp(msmp)
+        try:
+            await msmp.start()
+            await service.start()
+            sb.world.leave("Zuri")
+            for _ in range(300):
+                if not game.players["Zuri"].present:
+                    break
+                await asyncio.sleep(0.01)
+            assert not game.players["Zuri"].present
+            sb.world.join("Zuri")
+            for _ in range(300):
+                if game.players["Zuri"].present:
+                    break
+                await asyncio.sleep(0.01)
+            assert game.players["Zuri"].present
+            assert [e["action"] for e in game.log[-2:]] == ["contestant_left", "contestant_returned"]
+        finally:
+            await msmp.close()
+            await service.stop()
+            await rcon.close()
+            await sb.stop()
+
+    asyncio.run(main())
