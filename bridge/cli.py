@@ -3,6 +3,7 @@
 Subcommands:
     demo   the built-in sandbox server, the service over loopback RCON and bot contestants: a whole series.
     play   a scripted series (``docs/scenarios.md``) through the engine alone; prints the game log.
+    doctor checks a server's settings over RCON and MSMP and says how to fix each (``docs/operator.md``).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else.
 """
@@ -36,6 +37,22 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a scripted scenario through the engine and print the game log")
     play.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
     play.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
+
+    doctor = sub.add_parser(
+        "doctor",
+        help="check a server's settings over RCON and MSMP",
+        description="Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or --secrets-file, never from "
+        "the command line. Exit code 1 when a check fails.",
+    )
+    doctor.add_argument("--rcon", metavar="HOST:PORT", help="RCON address (default from server.properties, "
+                        "else 127.0.0.1:25575)")  # fmt: skip
+    doctor.add_argument("--msmp", metavar="URL", help="MSMP address, ws://HOST:PORT or wss://HOST:PORT")
+    doctor.add_argument("--server-dir", metavar="DIR", help="the server's folder, to read server.properties")
+    doctor.add_argument("--secrets-file", metavar="FILE", help="KEY=value lines (CASTLE_RCON_PASSWORD, "
+                        "CASTLE_MSMP_SECRET); chmod 600")  # fmt: skip
+    doctor.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
+    doctor.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
+    doctor.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
     return parser
 
 
@@ -52,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _play(args)
+        if args.command == "doctor":
+            return _doctor(args)
         if args.command == "demo":
             from bridge.demo import run_demo
 
@@ -74,6 +93,42 @@ def _play(args: argparse.Namespace) -> int:
     game = play_scenario(scenario)
     print(format_record(game.record, args.format))
     return EXIT_OK
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    import asyncio
+    import os
+    from pathlib import Path
+
+    from bridge.doctor import (
+        DoctorOptions,
+        format_report,
+        load_secrets,
+        options_from_properties,
+        read_properties,
+        run_doctor,
+    )
+
+    rcon_password, msmp_secret = load_secrets(os.environ, Path(args.secrets_file) if args.secrets_file else None)
+    opts = DoctorOptions(rcon_password=rcon_password, msmp_secret=msmp_secret, datapack=args.datapack,
+                         fix=args.fix, timeout=args.timeout)  # fmt: skip
+    if args.server_dir:
+        opts.server_dir = Path(args.server_dir)
+        props_path = opts.server_dir / "server.properties"
+        if props_path.exists():
+            opts.rcon_host, opts.rcon_port, opts.msmp_url = options_from_properties(read_properties(props_path))
+    if args.rcon:
+        host, sep, port = args.rcon.rpartition(":")
+        if not sep or not port.isdigit():
+            raise ConfigError(f"--rcon: {args.rcon!r}; expected HOST:PORT")
+        opts.rcon_host, opts.rcon_port = host or "127.0.0.1", int(port)
+    if args.msmp:
+        if not args.msmp.startswith(("ws://", "wss://")):
+            raise ConfigError(f"--msmp: {args.msmp!r}; expected ws://HOST:PORT or wss://HOST:PORT")
+        opts.msmp_url = args.msmp
+    checks = asyncio.run(run_doctor(opts))
+    print(format_report(checks))
+    return EXIT_ERROR if any(c.status == "FAIL" for c in checks) else EXIT_OK
 
 
 if __name__ == "__main__":

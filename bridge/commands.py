@@ -779,16 +779,20 @@ def custom_data(item: Item) -> dict[str, SnbtValue]:
     return {"traitors": {"item": item.value}}
 
 
-def item_stack(item: Item, *, label: str | None = None, count: int = 1) -> ItemStack:
+def item_stack(
+    item: Item, *, label: str | None = None, count: int = 1, pages: Sequence[str] | None = None
+) -> ItemStack:
     """The stack for one castle item (from ``ITEMS``).
 
     Args:
         item: which item.
         label: for a ``labelled`` item (the cast vote paper) the name written on it; ignored otherwise.
         count: how many (1..99).
+        pages: for a ``written_book`` item, free text for its pages (each page one text component built by
+            ``text_component``, so any text shows literally); ``None`` keeps the neutral default page.
 
     Raises:
-        ValueError: a bad count, or a labelled item without a label.
+        ValueError: a bad count, a labelled item without a label, or pages for an item that is no written book.
     """
     spec = ITEMS[item]
     _count(count, "item count", 1)
@@ -809,7 +813,13 @@ def item_stack(item: Item, *, label: str | None = None, count: int = 1) -> ItemS
         comps.append(("enchantment_glint_override", "true"))
     if spec.max_stack_size is not None:
         comps.append(("max_stack_size", str(spec.max_stack_size)))
-    comps.extend((k, snbt(v)) for k, v in spec.extra)
+    extra = dict(spec.extra)
+    if pages is not None:
+        content = extra.get("written_book_content")
+        if not isinstance(content, Mapping):
+            raise ValueError(f"{item.value} is not a written book; it has no pages")
+        extra["written_book_content"] = {**content, "pages": [text_component(p).to_nbt() for p in pages]}
+    comps.extend((k, snbt(v)) for k, v in extra.items())
     return ItemStack(spec.item_id, tuple(comps), count)
 
 
@@ -828,6 +838,14 @@ def clear(to: str, item: Item) -> McCommand:
     ``~`` is the partial custom_data predicate (FACTS §4), so a renamed cast vote paper still matches.
     """
     return _command(f"clear {targets(to)} *[custom_data~{snbt(custom_data(item))}]")
+
+
+def clear_castle_items(to: str) -> McCommand:
+    """``clear <to> *[custom_data~{traitors:{}}]``: removes every castle item (any ``Item``) and nothing else.
+
+    Used to re-sync an inventory from the engine's state after a server restart or a contestant's return.
+    """
+    return _command(f"clear {targets(to)} *[custom_data~{{traitors:{{}}}}]")
 
 
 def is_already_exists(reply: str) -> bool:

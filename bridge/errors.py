@@ -8,10 +8,14 @@ The tree::
     │   └── RconTimeout          no (complete) reply within the client's timeout
     ├── RconCommandTooLong       the command is over vanilla's 1446-byte RCON limit (also a ValueError)
     ├── RconCommandFailed        the server answered, but with a vanilla error text
+    ├── MsmpUnavailable          cannot talk to the management server (MSMP): refused, closed, ping timeout
+    │   ├── MsmpAuthError        the server answered the websocket upgrade with HTTP 401 (wrong secret)
+    │   └── MsmpTimeout          no JSON-RPC response within the client's timeout
+    ├── MsmpError                the server answered a JSON-RPC call with an error object (code, message)
     └── ClientMessageError       a websocket payload failed validation
 
 A ``BridgeError`` never reaches the engine: the service logs it and retries or tells the operator.
-No error text ever contains the RCON password.
+No error text ever contains the RCON password or the MSMP secret.
 """
 
 from __future__ import annotations
@@ -64,3 +68,31 @@ class RconCommandFailed(BridgeError):
 
 class ClientMessageError(BridgeError):
     """A websocket payload failed validation."""
+
+
+class MsmpUnavailable(BridgeError):
+    """The MSMP websocket cannot be opened, was closed, or stopped answering pings (FACTS §1)."""
+
+
+class MsmpAuthError(MsmpUnavailable):
+    """The management server refused the secret: HTTP 401 before the websocket upgrade (FACTS §1)."""
+
+
+class MsmpTimeout(MsmpUnavailable):
+    """No JSON-RPC response arrived within the timeout."""
+
+
+class MsmpError(BridgeError):
+    """A JSON-RPC error response (e.g. ``-32601`` method not found, ``-32602`` invalid params).
+
+    Args:
+        method: the method that was called.
+        code: the JSON-RPC error code.
+        message: the server's error message.
+    """
+
+    def __init__(self, method: str, code: int, message: str) -> None:
+        self.method = method
+        self.code = code
+        self.message = message
+        super().__init__(f"MSMP {method} failed: {code} {message}")

@@ -14,17 +14,25 @@ House rules of this file:
    dropped, because its byte stream can no longer be trusted; the next ``command()`` reconnects with capped
    exponential backoff and logs in again. A command is never re-sent by this module: it might have run.
 6. The password is never logged, never in an exception text and never in ``repr``.
+7. A client belongs to the event loop that first used it (its lock and socket live there). A coroutine
+   awaited from another loop (another thread's ``asyncio.run``) is handed to the owner loop with
+   ``run_coroutine_threadsafe``, so one connection serves every thread and task; when the owner loop has
+   ended, the next user's loop adopts the client. ``BlockingRcon`` is the synchronous facade for plain threads.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import threading
 import random
 import struct
 import time
 from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from types import TracebackType
+from typing import TypeVar
 
 from bridge.errors import (
     RconAuthError,
@@ -36,12 +44,14 @@ from bridge.errors import (
 
 __all__ = [
     "MAX_COMMAND_BYTES",
+    "BlockingRcon",
     "RconClient",
     "check_reply",
     "encode_packet",
 ]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Largest command payload vanilla accepts: a 1460-byte read minus 14 bytes of framing (FACTS §2).
 MAX_COMMAND_BYTES = 1446
@@ -147,8 +157,9 @@ class RconClient:
     """An asyncio RCON client: one connection, one command in flight, multi-packet safe (FACTS §2, §3).
 
     Use it as ``async with RconClient(host, port, password) as rcon: reply = await rcon.command("list")``.
-    It may be created and used in any thread that runs an asyncio loop (no signals), but one client
-    belongs to one event loop.
+    It uses no signals, so it may be created in any thread. It belongs to the loop that first uses it;
+    awaiting it from another thread's loop forwards the call to the owner loop (house rule 7), so any thread
+    or task may share one client. From a thread without a loop, use :class:`BlockingRcon`.
 
     Args:
         host: server host name or address.
@@ -181,6 +192,9 @@ class RconClient:
         self._failures = 0  # consecutive failed connection attempts
         self._retry_at = 0.0  # time.monotonic() before which no new attempt is made
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.connections = 0
+        """Successful logins so far; the service compares it to notice a reconnect (e.g. a server restart)."""
 
     def __repr__(self) -> str:
         state = "connected" if self.is_connected else "disconnected"
@@ -216,8 +230,36 @@ class RconClient:
             RconUnavailable: no connection could be made within ``timeout`` seconds.
         """
         self._closed = False
+        await self._on_owner(self._connect)
+
+    async def _connect(self) -> None:
         async with self._lock:
             await self._ensure_connected()
+
+    async def _on_owner(self, make: Callable[[], Awaitable[T]]) -> T:
+        """Run ``make()`` on the owner loop (house rule 7), adopting the current loop if there is no live owner."""
+        loop = asyncio.get_running_loop()
+        owner = self._loop
+        if owner is None or owner.is_closed() or (owner is not loop and not owner.is_running()):
+            self._adopt(loop)
+        elif owner is not loop:
+            async def run() -> T:
+                return await make()
+
+            return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(run(), owner))
+        return await make()
+
+    def _adopt(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Make ``loop`` the owner: a fresh lock; a socket of a dead loop is abandoned (reconnect on use)."""
+        writer = self._writer
+        self._reader = self._writer = None
+        if writer is not None:
+            try:
+                writer.transport.abort()
+            except Exception:  # noqa: BLE001 - the old loop is gone; nothing more to release
+                pass
+        self._lock = asyncio.Lock()
+        self._loop = loop
 
     async def command(self, text: str) -> str:
         """Run one command and return its whole reply text (all 4096-character chunks joined).
@@ -241,6 +283,9 @@ class RconClient:
             raise RconCommandTooLong(len(payload), MAX_COMMAND_BYTES)
         if self._closed:
             raise RconUnavailable("RCON client is closed")
+        return await self._on_owner(lambda: self._command(payload))
+
+    async def _command(self, payload: bytes) -> str:
         async with self._lock:
             await self._ensure_connected()
             try:
@@ -260,7 +305,9 @@ class RconClient:
     async def close(self) -> None:
         """Close the connection; later ``command()`` calls raise ``RconUnavailable`` until ``connect()``."""
         self._closed = True
-        await self._drop()
+        if self._loop is None or self._loop.is_closed():
+            return
+        await self._on_owner(self._drop)
 
     # -- internals ---------------------------------------------------------------------------------
 
@@ -338,6 +385,7 @@ class RconClient:
                 continue
             self._failures = 0
             self._retry_at = 0.0
+            self.connections += 1
             log.info("RCON connected to %s:%s", self.host, self.port)
             return
 
@@ -364,3 +412,75 @@ class RconClient:
             await asyncio.wait_for(writer.wait_closed(), 1.0)
         except (OSError, TimeoutError):
             pass
+
+
+class BlockingRcon:
+    """A synchronous, thread-safe facade: an :class:`RconClient` on its own event loop in a daemon thread.
+
+    Any thread may call :meth:`command`; calls are serialised on the one connection (house rule 1).
+
+    Example::
+
+        with BlockingRcon("127.0.0.1", 25575, password, timeout=5.0) as rcon:
+            print(rcon.command("list"))
+
+    Args:
+        host, port, password, timeout, max_backoff: as for :class:`RconClient` (seconds).
+    """
+
+    def __init__(
+        self, host: str, port: int, password: str, *, timeout: float = 5.0, max_backoff: float = 10.0
+    ) -> None:
+        self.client = RconClient(host, port, password, timeout=timeout, max_backoff=max_backoff)
+        ready: concurrent.futures.Future[asyncio.AbstractEventLoop] = concurrent.futures.Future()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            ready.set_result(loop)
+            try:
+                loop.run_forever()
+            finally:
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="castle-rcon", daemon=True)
+        self._thread.start()
+        self._loop = ready.result(10.0)
+
+    def __repr__(self) -> str:
+        return f"<BlockingRcon {self.client!r}>"
+
+    def _call(self, make: Callable[[], Awaitable[T]]) -> T:
+        if self._loop.is_closed():
+            raise RconUnavailable("RCON client is closed")
+
+        async def run() -> T:
+            return await make()
+
+        # The client's own timeout ends every call; the extra seconds only guard against a dead loop thread.
+        fut = asyncio.run_coroutine_threadsafe(run(), self._loop)
+        return fut.result(self.client.timeout * 3 + 5.0)
+
+    def connect(self) -> None:
+        """Connect and log in now (see :meth:`RconClient.connect`)."""
+        self._call(self.client.connect)
+
+    def command(self, text: str) -> str:
+        """Run one command from any thread and return its whole reply (see :meth:`RconClient.command`)."""
+        return self._call(lambda: self.client.command(text))
+
+    def close(self) -> None:
+        """Close the connection and stop the loop thread (idempotent)."""
+        if self._loop.is_closed():
+            return
+        try:
+            self._call(self.client.close)
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5.0)
+
+    def __enter__(self) -> BlockingRcon:
+        self.connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -40,6 +40,8 @@ from engine.actions import (
     CastVote,
     ChooseEvent,
     ChooseTorch,
+    ContestantLeft,
+    ContestantReturned,
     NominateDoubleVote,
     StartSeries,
     SwearOath,
@@ -221,6 +223,12 @@ class ChooseTorchIn(_InputModel):
     torch: TorchName
 
 
+class PresenceIn(_InputModel):
+    """``contestant_left`` / ``contestant_returned``: a contestant's player leaves or rejoins the server."""
+
+    contestant: str
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -243,6 +251,8 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "nominate_double_vote": NominateDoubleVoteIn,
     "answer_offer": AnswerOfferIn,
     "choose_torch": ChooseTorchIn,
+    "contestant_left": PresenceIn,
+    "contestant_returned": PresenceIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -511,6 +521,7 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         NominateDoubleVoteIn: lambda x: NominateDoubleVote(x.traitor, x.target),
         AnswerOfferIn: lambda x: AnswerOffer(x.contestant, x.accept),
         ChooseTorchIn: lambda x: ChooseTorch(x.finalist, Torch(x.torch)),
+        PresenceIn: lambda x: (ContestantLeft if x.action == "contestant_left" else ContestantReturned)(x.contestant),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.

@@ -13,6 +13,9 @@ House rules of this file:
    error text is logged (never with secrets) and the next command is sent.
 5. The phase clock is an APScheduler job per phase carrying the phase sequence number; the engine ignores a
    stale or repeated ``TimerExpired``, so a late or duplicate job is harmless.
+6. When the RCON client has logged in again (a server restart, a dropped connection), the world is re-synced
+   from the engine's state before the next input is applied: set-up, the clock bossbar, every contestant's
+   position and castle items (``resync``). A contestant who returns is re-synced the same way.
 """
 
 from __future__ import annotations
@@ -31,12 +34,14 @@ from bridge import commands as mc
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed
 from bridge.inputs import InputError, decode
+from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.rcon import RconClient, check_reply
 from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands
-from engine.actions import Action, StartSeries, TimerExpired
-from engine.effects import ClockStarted, Effect, Message, SeriesOver, Whisper
+from engine.actions import Action, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
+from engine.effects import ClockStarted, Effect, GiveItem, Message, MoveTo, SeriesOver, Whisper, msg
 from engine.errors import IllegalAction, InvalidCommand
 from engine.game import Game
+from engine.messages import CATALOG
 from engine.outcome import Outcome
 
 log = logging.getLogger(__name__)
@@ -118,6 +123,11 @@ class SeriesService:
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
+        self._seen_connections: int | None = None
+        """``rcon.connections`` when the world was last known to be in sync (house rule 6)."""
+        self._last_clock: ClockStarted | None = None
+        self.resyncs = 0
+        """How many times the world was re-synced after a reconnect."""
 
     async def run(self) -> Outcome | None:
         """Prepare the server, start the series if needed, and apply inputs until the series ends.
@@ -147,6 +157,7 @@ class SeriesService:
     async def start(self) -> None:
         """Send the setup commands, start the scheduler, and start the series if it has not started."""
         await self.send_commands(setup_commands(self.ctx))
+        self._seen_connections = self.rcon.connections
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
         if not self.game.started:
@@ -177,6 +188,7 @@ class SeriesService:
             How many entries were applied.
         """
         reply = await self.rcon.command(mc.queue_get().text)
+        await self.resync_if_reconnected()
         applied = 0
         for entry in sorted(parse_queue(reply), key=lambda e: int(e["seq"])):
             seq = int(entry["seq"])
@@ -230,6 +242,7 @@ class SeriesService:
                 self.observer(effect)
             await self.send_commands(render(effect, self.ctx))
             if isinstance(effect, ClockStarted):
+                self._last_clock = effect
                 self._schedule(effect.phase_seq, effect.deadline)
             elif isinstance(effect, SeriesOver):
                 self._unschedule()
@@ -246,6 +259,95 @@ class SeriesService:
                     continue
                 self.failed_commands.append((cmd.text, exc.reply))
                 log.warning("server refused a command: %s", exc.reply[:200])
+
+    # ------------------------------------------------------------------ re-sync and presence (house rule 6)
+
+    async def resync_if_reconnected(self) -> bool:
+        """Re-sync the world when the RCON client has logged in again since the last check.
+
+        Returns:
+            True when a re-sync was sent.
+        """
+        seen = self.rcon.connections
+        if self._seen_connections is None:
+            self._seen_connections = seen
+            return False
+        if seen == self._seen_connections:
+            return False
+        log.info("RCON reconnected: re-syncing the world from the series state")
+        await self.resync()
+        self._seen_connections = seen
+        self.resyncs += 1
+        return True
+
+    async def resync(self, players: Iterable[str] | None = None) -> None:
+        """Re-send the world from the engine's state: positions, castle items and the clock bossbar.
+
+        Every castle item the contestant holds is cleared and the engine's list is given again, so nothing is
+        held twice. Commands to players who are offline fail harmlessly (kept in ``failed_commands``); they
+        are re-synced when they return (``on_player_joined``).
+
+        Args:
+            players: only these contestants (and no set-up commands); ``None`` = set-up plus every contestant.
+        """
+        async with self.lock:
+            commands: list[mc.McCommand] = setup_commands(self.ctx) if players is None else []
+            commands += self._clock_commands()
+            names = self.game.contestants() if players is None else list(players)
+            for name in names:
+                where = self.game.positions.get(name)
+                if where is not None:
+                    place, seat = where
+                    commands += render(MoveTo((name,), place, (seat,) if seat is not None else ()), self.ctx)
+                commands.append(mc.clear_castle_items(name))
+                for item, label in self.game.items.get(name, []):
+                    commands += render(GiveItem(frozenset({name}), item, label), self.ctx)
+            await self.send_commands(commands)
+
+    def _clock_commands(self) -> list[mc.McCommand]:
+        """The clock bossbar as the engine's deadline says now (hidden when no clock runs)."""
+        deadline = self.game.deadline
+        if deadline is None or self.game.is_over or self.game.phase is None:
+            return [clock_hidden()]
+        remaining = max(0.0, deadline - self.clock())
+        last = self._last_clock
+        if last is not None and last.phase_seq == self.game.phase_seq:
+            label, seconds = last.label, last.seconds
+        else:
+            key = f"clock.{self.game.phase.value}"
+            label, seconds = (msg(key) if key in CATALOG else msg("clock.night")), remaining
+        shown = ClockStarted(self.game.phase_seq, label, max(seconds, remaining), deadline)
+        return [*render(shown, self.ctx), clock_update(remaining)]
+
+    async def on_player_left(self, name: str) -> None:
+        """A player left the server (MSMP ``players/left``): a contestant becomes absent (engine)."""
+        if name in self.ctx.seats:
+            await self.apply(ContestantLeft(name))
+
+    async def on_player_joined(self, name: str) -> None:
+        """A player joined (MSMP ``players/joined``): a returning contestant is back in and re-synced."""
+        if name not in self.ctx.seats:
+            return
+        await self.apply(ContestantReturned(name))
+        if self.game.started:
+            await self.resync([name])
+
+    def attach_msmp(self, msmp: MsmpClient) -> None:
+        """Turn MSMP ``players/left`` / ``players/joined`` notifications (live, or recovered after a reconnect)
+        into ``on_player_left`` / ``on_player_joined``. Call once per client (handlers are never bound twice)."""
+
+        async def left(params: dict[str, Any]) -> None:
+            name = (params.get("player") or {}).get("name")
+            if isinstance(name, str):
+                await self.on_player_left(name)
+
+        async def joined(params: dict[str, Any]) -> None:
+            name = (params.get("player") or {}).get("name")
+            if isinstance(name, str):
+                await self.on_player_joined(name)
+
+        msmp.on(LEFT, left)
+        msmp.on(JOINED, joined)
 
     # ------------------------------------------------------------------ the phase clock
 

@@ -154,10 +154,38 @@ class ChooseTorch(Action):
         return self.finalist
 
 
+@dataclass(frozen=True, slots=True)
+class ContestantLeft(Action):
+    """System input: a contestant's player left the server mid-series (MSMP ``players/left``).
+
+    The contestant stays in the series but is not present: a vote they have not cast counts as No vote once
+    everyone still present has voted, host visiting skips them, and the hosts are told (docs/house-rules.md).
+    Sent by the service, never by a player (``actor`` is ``None``).
+    """
+
+    kind: ClassVar[str] = "contestant_left"
+    contestant: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContestantReturned(Action):
+    """System input: a contestant who had left joins the server again (MSMP ``players/joined``).
+
+    They are back in: present again, the hosts are told, and an open vote they have not cast is offered to
+    them again; the service re-syncs their items and position from the engine's state.
+    """
+
+    kind: ClassVar[str] = "contestant_returned"
+    contestant: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (StartSeries, TimerExpired, Advance, CastVote, SwearOath, ChooseEvent, NominateDoubleVote, AnswerOffer, ChooseTorch)
-}
+    for cls in (
+        StartSeries, TimerExpired, Advance, CastVote, SwearOath, ChooseEvent, NominateDoubleVote, AnswerOffer,
+        ChooseTorch, ContestantLeft, ContestantReturned,
+    )
+}  # fmt: skip
 """Every input type by its stable ``kind`` name."""
 
 _ENUM_FIELDS: dict[str, type[Any]] = {"event": NightEvent, "torch": Torch}

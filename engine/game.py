@@ -23,6 +23,8 @@ from engine.actions import (
     CastVote,
     ChooseEvent,
     ChooseTorch,
+    ContestantLeft,
+    ContestantReturned,
     NominateDoubleVote,
     StartSeries,
     SwearOath,
@@ -85,6 +87,9 @@ class PlayerState:
     recruited_day: int | None = None
     out: str | None = None
     out_day: int | None = None
+    present: bool = True
+    """False while the contestant's player is off the server (``ContestantLeft`` until ``ContestantReturned``).
+    Absent contestants are skipped where the rules wait for everyone (the vote; host visiting)."""
 
 
 @dataclass(slots=True)
@@ -155,6 +160,9 @@ class Game:
         self.outcome: Outcome | None = None
         self.items: dict[str, list[tuple[Item, str | None]]] = {}
         """What the engine has put in each contestant's inventory (kept from GiveItem/TakeItem effects)."""
+        self.positions: dict[str, tuple[Place, int | None]] = {}
+        """Where the engine last sent each contestant: (place, seat or None), kept from MoveTo effects; the
+        service re-syncs positions from it after a server restart."""
         self.inbox: dict[str, list[str]] = {}
         """Every message text each contestant (and host) was sent, in order."""
         self.log: list[dict[str, Any]] = []
@@ -269,6 +277,8 @@ class Game:
             if action.host not in self.hosts:
                 raise IllegalAction("illegal.not_host")
             return self._on_clock
+        if isinstance(action, (ContestantLeft, ContestantReturned)):
+            return self._check_presence(action)
         actor = action.actor
         if actor is None or actor not in self.players:
             raise InvalidCommand("illegal.unknown_player", player=str(actor))
@@ -397,6 +407,9 @@ class Game:
             elif isinstance(e, TakeItem):
                 for n in e.players if e.players is not None else list(self.items):
                     self.items[n] = [(i, lab) for i, lab in self.items.get(n, []) if i is not e.item]
+            elif isinstance(e, MoveTo):
+                for i, n in enumerate(e.players):
+                    self.positions[n] = (e.place, e.seats[i] if i < len(e.seats) else None)
 
     # ------------------------------------------------------------------ the deal and day zero
 
@@ -805,7 +818,7 @@ class Game:
         self._emit(TakeItem(paper, (action.voter,)))
         self._emit(GiveItem(frozenset({action.voter}), Item.CAST_VOTE_PAPER, action.target))
         self._whisper([action.voter], "vote.cast", target=action.target)
-        if len(b.votes) == len(b.voters):
+        if self._everyone_present_voted(b):
             self._close_vote()
 
     def _close_vote(self) -> None:
@@ -971,6 +984,54 @@ class Game:
         self.revote_used = False
         self._move(finalists, Place.ROUND_TABLE)
         self._open_vote("first", tuple(finalists), tuple(finalists))
+
+    # ------------------------------------------------------------------ presence (players leaving and returning)
+
+    def _everyone_present_voted(self, b: Ballot) -> bool:
+        """The vote closes early when every voter still present has cast a paper; an absent voter's paper then
+        counts as No vote. With no voter present at all it waits for its clock or the host, so a server
+        restart (everyone gone at once) never closes a vote by itself (docs/house-rules.md)."""
+        here = [v for v in b.voters if self.players[v].present]
+        return bool(here) and all(v in b.votes for v in here)
+
+    def _check_presence(self, action: ContestantLeft | ContestantReturned) -> Callable[[], None]:
+        """Validate a leave/return; raises InvalidCommand (not a contestant) or IllegalAction (no change)."""
+        name = action.contestant
+        p = self.players.get(name)
+        if p is None:
+            raise InvalidCommand("illegal.unknown_player", player=name)
+        leaving = isinstance(action, ContestantLeft)
+        if leaving and not p.present:
+            raise IllegalAction("illegal.presence.away", player=name)
+        if not leaving and p.present:
+            raise IllegalAction("illegal.presence.here", player=name)
+        return (lambda: self._apply_left(name)) if leaving else (lambda: self._apply_returned(name))
+
+    def _apply_left(self, name: str) -> None:
+        self.players[name].present = False
+        self._whisper(self.hosts, "presence.left", player=name)
+        b = self.ballot
+        if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
+            if self._everyone_present_voted(b):
+                self._close_vote()
+
+    def _apply_returned(self, name: str) -> None:
+        self.players[name].present = True
+        self._whisper(self.hosts, "presence.returned", player=name)
+        self._whisper([name], "presence.welcome_back")
+        b = self.ballot
+        if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
+            self._emit(
+                Prompt(
+                    frozenset({name}),
+                    msg("vote.prompt"),
+                    tuple(Choice(c, CastVote(name, c)) for c in b.candidates if c != name),
+                )
+            )
+
+    def present(self) -> list[str]:
+        """Contestants still in the series whose players are on the server, in seat order."""
+        return [p.name for p in self.players.values() if p.alive and p.present]
 
     # ------------------------------------------------------------------ the end
 

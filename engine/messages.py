@@ -123,6 +123,11 @@ CATALOG: dict[str, str] = {
     "illegal.offer.none": "You have no offer to answer.",
     "illegal.torch.closed": "The torches are not open.",
     "illegal.torch.not_finalist": "Only finalists hold torches.",
+    "illegal.presence.away": "{player} has already left the castle.",
+    "illegal.presence.here": "{player} is already in the castle.",
+    "presence.left": "{player} has left the castle (disconnected).",
+    "presence.returned": "{player} is back in the castle.",
+    "presence.welcome_back": "Welcome back to the castle.",
     "illegal.unknown_player": "There is no contestant called {player}.",
     # malformed input
     "invalid.action.kind": "Unknown input {kind}.",

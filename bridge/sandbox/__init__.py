@@ -1,7 +1,7 @@
 """The built-in stand-in server for the demo and the tests: vanilla RCON framing on loopback in front of a
 small world model. It is not Minecraft and never claims to be.
 
-Modules: ``rcon_server`` (framing), ``world`` (world model + command execution), ``nbt``/``text`` (helpers),
+Modules: ``rcon_server`` (framing and fault switches), ``msmp_server`` (MSMP 2.0.0 from the saved schema), ``world`` (world model + command execution), ``nbt``/``text`` (helpers),
 ``datapack_sim`` (Python stand-in for the datapack's tick function), ``server`` (``Sandbox``, ``SandboxThread``).
 """
 

@@ -13,6 +13,10 @@ House rules of this file (each one is vanilla behaviour we reproduce on purpose)
 5. Any other type gets a type-0 reply ``Unknown request <hex type>`` with the same id.
 6. Commands run one at a time on the event loop thread (vanilla's main thread); the payload is read up to
    its first NUL byte and decoded as UTF-8.
+
+Misbehaviour on purpose (``RconServer.faults``, for tests of the client; all off by default): pauses between
+reply packets, replies written to TCP in small pieces at odd offsets, a connection closed half-way through a
+reply, a server that runs the command but never answers, and (``Sandbox.restart``) a restart.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
+from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["RconServer", "split_reply"]
+__all__ = ["RconFaults", "RconServer", "split_reply"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,26 @@ def _packet(request_id: int, packet_type: int, payload: bytes) -> bytes:
     return struct.pack("<i", len(body)) + body
 
 
+@dataclass
+class RconFaults:
+    """Switches that make the sandbox RCON server misbehave (each applies to every reply to a command).
+
+    Attributes:
+        chunk_delay: seconds to wait before each reply packet after the first.
+        split_writes: when > 0, write each reply packet in pieces of this many bytes (pick an odd number to cut
+            UTF-8 characters and headers apart), with ``split_delay`` seconds between pieces.
+        split_delay: pause between pieces, in seconds.
+        close_mid_reply: send the first half of the reply's bytes, then close the connection.
+        stall: run the command but never answer (the connection stays open).
+    """
+
+    chunk_delay: float = 0.0
+    split_writes: int = 0
+    split_delay: float = 0.001
+    close_mid_reply: bool = False
+    stall: bool = False
+
+
 class RconServer:
     """Serves RCON on one address; ``execute(command) -> reply`` runs each command.
 
@@ -63,6 +88,8 @@ class RconServer:
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self.closed_connections = 0  # connections the server dropped on a framing violation
+        self.faults = RconFaults()
+        self.commands_run = 0  # commands executed (also those whose reply a fault withheld)
 
     def __repr__(self) -> str:
         return f"<RconServer port={self.port}>"
@@ -99,6 +126,32 @@ class RconServer:
                 pass
         self._server = None
 
+    async def _send_reply(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, packets: list[bytes]
+    ) -> bool:
+        """Write one reply's packets, applying ``faults``; False when the connection must end now."""
+        f = self.faults
+        if f.stall:  # never answer; swallow whatever comes until the client gives up and closes
+            while await reader.read(4096):
+                pass
+            return False
+        if f.close_mid_reply:
+            data = b"".join(packets)
+            writer.write(data[: max(1, len(data) // 2)])
+            await writer.drain()
+            return False
+        for i, packet in enumerate(packets):
+            if i and f.chunk_delay:
+                await asyncio.sleep(f.chunk_delay)
+            if f.split_writes > 0:
+                for start in range(0, len(packet), f.split_writes):
+                    writer.write(packet[start : start + f.split_writes])
+                    await writer.drain()
+                    await asyncio.sleep(f.split_delay)
+            else:
+                writer.write(packet)
+        return True
+
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
         authed = False
@@ -130,8 +183,10 @@ class RconServer:
                         except Exception as exc:  # vanilla's RconClient does the same
                             log.exception("sandbox command failed")
                             reply = f"Error executing: {text} ({exc})"
-                        for chunk in split_reply(reply):
-                            writer.write(_packet(request_id, 0, chunk))
+                        self.commands_run += 1
+                        packets = [_packet(request_id, 0, chunk) for chunk in split_reply(reply)]
+                        if not await self._send_reply(reader, writer, packets):
+                            return
                 else:
                     writer.write(_packet(request_id, 0, f"Unknown request {packet_type & 0xFFFFFFFF:x}".encode()))
                 await writer.drain()

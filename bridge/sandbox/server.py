@@ -13,6 +13,7 @@ import threading
 from typing import Any, Callable, TypeVar
 
 from bridge.sandbox.datapack_sim import input_tick
+from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
 from bridge.sandbox.world import ChatMessage, World
 
@@ -29,10 +30,20 @@ class Sandbox:
         tick_rate: game ticks per second; the world (and the datapack stand-in) ticks this often.
             ``0`` means no automatic ticks: call ``world.tick()`` yourself (handy in tests).
         simulate_datapack: register :func:`bridge.sandbox.datapack_sim.input_tick` as a tick function.
+        msmp_secret: when given, also serve MSMP (``bridge.sandbox.msmp_server``) with this secret.
     """
 
-    def __init__(self, password: str, *, tick_rate: float = 20.0, simulate_datapack: bool = True) -> None:
+    def __init__(
+        self,
+        password: str,
+        *,
+        tick_rate: float = 20.0,
+        simulate_datapack: bool = True,
+        msmp_secret: str | None = None,
+    ) -> None:
         self.world = World()
+        self.msmp: MsmpServer | None = MsmpServer(self.world, msmp_secret) if msmp_secret is not None else None
+        self.msmp_port: int | None = None
         if simulate_datapack:
             self.world.tick_functions.append(input_tick)
         self.tick_rate = tick_rate
@@ -49,12 +60,13 @@ class Sandbox:
         """The RCON listener (``closed_connections`` counts framing drops)."""
         return self._rcon
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
-        """Listen for RCON on ``host:port`` (loopback only) and start ticking.
+    async def start(self, host: str = "127.0.0.1", port: int = 0, msmp_port: int = 0) -> int:
+        """Listen for RCON on ``host:port`` (and MSMP on ``msmp_port`` when enabled; loopback only) and tick.
 
         Args:
             host: a loopback address.
             port: TCP port; 0 picks a free one.
+            msmp_port: TCP port of the MSMP websocket; 0 picks a free one (see ``msmp_port`` after start).
 
         Returns:
             The bound port.
@@ -67,6 +79,9 @@ class Sandbox:
             raise ValueError("the sandbox listens on loopback only")
         self.host = host
         self.port = await self._rcon.start(host, port)
+        if self.msmp is not None:
+            self.msmp_port = await self.msmp.start(host, msmp_port)
+            self.msmp.notify("server/started", {})
         if self.tick_rate > 0 and self._ticker is None:
             self._ticker = asyncio.create_task(self._tick_loop())
         return self.port
@@ -80,7 +95,21 @@ class Sandbox:
             except asyncio.CancelledError:
                 pass
             self._ticker = None
+        if self.msmp is not None and self.msmp.port is not None:
+            await self.msmp.stop()
         await self._rcon.stop()
+
+    async def restart(self, downtime: float = 0.0) -> None:
+        """Stop and start again on the same port(s), as a server restart does (the world is kept).
+
+        Args:
+            downtime: seconds to stay down in between.
+        """
+        host, port, msmp_port = self.host, self.port, self.msmp_port
+        await self.stop()
+        if downtime > 0:
+            await asyncio.sleep(downtime)
+        await self.start(host, port or 0, msmp_port or 0)
 
     async def __aenter__(self) -> Sandbox:
         await self.start()
@@ -123,8 +152,8 @@ class SandboxThread:
         tick_rate: ticks per second (see :class:`Sandbox`).
     """
 
-    def __init__(self, password: str, *, tick_rate: float = 20.0) -> None:
-        self.sandbox = Sandbox(password, tick_rate=tick_rate)
+    def __init__(self, password: str, *, tick_rate: float = 20.0, msmp_secret: str | None = None) -> None:
+        self.sandbox = Sandbox(password, tick_rate=tick_rate, msmp_secret=msmp_secret)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 

@@ -20,10 +20,12 @@ House rules of this file:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import re
 import threading
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -88,6 +90,13 @@ def _mecha() -> Mecha:
 def _rl(node: Any) -> str:
     """A resource location node as ``namespace:path`` (default namespace ``minecraft``)."""
     return f"{node.namespace or 'minecraft'}:{node.path}"
+
+
+def offline_uuid(name: str) -> str:
+    """The UUID an offline-mode server gives ``name``: version 3 from the MD5 of ``"OfflinePlayer:" + name``
+    (vanilla's ``UUIDUtil.createOfflinePlayerUUID``), as a hyphenated string."""
+    digest = hashlib.md5(("OfflinePlayer:" + name).encode("utf-8")).digest()
+    return str(uuid.UUID(bytes=digest, version=3))
 
 
 def _title(ident: str) -> str:
@@ -188,6 +197,11 @@ class Player:
     title_times: tuple[int, int, int] = (10, 70, 20)
     effects: dict[str, tuple[int, int]] = field(default_factory=dict)
 
+    @property
+    def uuid(self) -> str:
+        """The player's stable UUID (offline-mode style, see ``offline_uuid``)."""
+        return offline_uuid(self.name)
+
     def count_items(self, custom_item: str | None = None, *, item: str | None = None) -> int:
         """Count stacks' items, optionally only those with ``custom_data.traitors.item == custom_item``."""
         total = 0
@@ -281,6 +295,10 @@ class World:
         self.tick_functions: list[Callable[[World], None]] = []
         self.ticks = 0
         self.spawn: tuple[float, float, float] = (0.5, 64.0, 0.5)
+        self.presence_listeners: list[Callable[[str, Player], None]] = []
+        """Called with ("joined" | "left", player) after a player joins or leaves (the MSMP server listens)."""
+        self.datapacks: dict[str, bool] = {"vanilla": True, "file/traitors": True}
+        """Data pack id → enabled, answered by ``datapack list`` like vanilla (the castle's pack on by default)."""
 
     # -- players ---------------------------------------------------------------------------------
 
@@ -296,6 +314,8 @@ class World:
             raise ValueError(f"{name} is already online")
         player = self._departed.pop(name, None) or Player(name, pos=self.spawn)
         self.players[name] = player
+        for listener in list(self.presence_listeners):
+            listener("joined", player)
         return player
 
     def leave(self, name: str) -> None:
@@ -304,6 +324,8 @@ class World:
         self._departed[name] = player
         for bar in self.bossbars.values():
             bar.players.discard(name)
+        for listener in list(self.presence_listeners):
+            listener("left", player)
 
     def player(self, name: str) -> Player:
         """The online player called ``name``. Raises ``KeyError``."""
@@ -1093,3 +1115,35 @@ class World:
         for p in targets:
             self.leave(p.name)
         return "".join(f"Kicked {p.name}: {reason}" for p in targets)
+
+    def _cmd_datapack(self, parts: list[str], args: list[Any], text: str) -> str:
+        """``datapack list [enabled|available]`` and ``datapack enable|disable <id>`` (vanilla en_us texts;
+        a pack is shown as ``[id (source)]``: ``(built-in)`` for vanilla, ``(world)`` for ``file/…``)."""
+
+        def shown(pid: str) -> str:
+            return f"[{pid} ({'built-in' if pid == 'vanilla' else 'world'})]"
+
+        if parts[1] == "list":
+            which = parts[2] if len(parts) > 2 else "all"
+            out = []
+            if which in ("all", "enabled"):
+                on = [p for p, en in self.datapacks.items() if en]
+                out.append(f"There are {len(on)} data pack(s) enabled: " + ", ".join(shown(p) for p in on)
+                           if on else "There are no data packs enabled")  # fmt: skip
+            if which in ("all", "available"):
+                avail = [p for p, on in self.datapacks.items() if not on]
+                out.append(f"There are {len(avail)} data pack(s) available: " + ", ".join(shown(p) for p in avail)
+                           if avail else "There are no more data packs available")  # fmt: skip
+            return "".join(out)
+        if parts[1] in ("enable", "disable"):
+            pid = self._src(args[0], text).strip('"')
+            if pid not in self.datapacks:
+                raise CommandFailure(f"Unknown data pack '{pid}'")
+            want = parts[1] == "enable"
+            if self.datapacks[pid] == want:
+                state = "already enabled" if want else "not enabled"
+                raise CommandFailure(f"Pack '{pid}' is {state}!")
+            self.datapacks[pid] = want
+            verb = "Enabling" if want else "Disabling"
+            return f"{verb} data pack {shown(pid)}...Reloading!"
+        raise Unsupported(f"datapack {parts[1]}")
