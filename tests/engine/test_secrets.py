@@ -35,9 +35,9 @@ TEAM_KEYS = {"turret.traitors", "turret.no_event", "turret.choice", "turret.deci
 """Messages sent to the Traitors together (every recipient must be a Traitor)."""
 OWN_RESULTS = {"result.", "oath.sworn", "deal.", "vote.cast", "joker.", "guess.lost", "survivor.alerted",
                "shield.used", "power.", "diary.", "recruit.welcome", "finale.torch.chosen"}
+"""Private messages about the recipient's own hand, choices or power answers."""
 HOLDER_UNNAMED = {"judge.protects": "The Judge", "sheriff.accuses": "The Sheriff"}
 """Public messages that name a power but never its holder."""
-"""Private messages about the recipient's own hand, choices or power answers."""
 
 
 def random_settings(rng: random.Random) -> Settings:
