@@ -12,11 +12,14 @@ What is shown (one section per record event, in order):
 * **Cast**: seat, contestant, allegiance (and recruitment), power ("The Drunk X" for a drunk power, rulebook
   §2; "(false: …)" for a Traitor's false power, as the rulebook's example deal writes it), how and when they
   left the series, and "Winner".
-* **Night N**: who took the Oath, the Turret's event, its target and result, the double vote holder named.
+* **Night N**: who took the Oath, the Turret's event, its target and result, the double vote holder named,
+  the Joker offer, and every power used in the night order with its targets and the answer given ("The Drunk
+  X" for a use while drunk or intoxicated).
 * **Breakfast, day N**: arrival order and who was murdered.
 * **Round table, day N** (rulebook §4): Day, Result ("Sunny banished (Traitor)" / "Noor banished (no
   reveal)"), Vote count per vote round ("4-4-1-1", "6-2"), then one row per contestant present (seat order)
-  with one column per vote round ("First vote", "Revote", "Second vote"); a contestant without a paper or who
+  with one column per vote round (plus the silenced, the Sheriff's accusation, the Judge's protection, the
+  Survivor's murder and the Joker when they happen) ("First vote", "Revote", "Second vote"); a contestant without a paper or who
   did not vote is "No vote"; a double vote paper is written "Sunny×2".
 * **Finale** (rulebook §9): one row per finalist; columns "Vote 1", "Banishment", "Vote 2", … in the order
   they happened (torch votes as "Banish Again" / "End Game", banishment votes as the name written),
@@ -197,6 +200,17 @@ def _night(n: NightRecord) -> _Section:
         facts.append(("Event", ["None"]))
     if n.double_vote:
         facts.append(("Double vote", [n.double_vote]))
+    if n.joker:
+        answer = "accepted" if n.joker.get("accepted") else "declined"
+        facts.append(("Joker", [f"offered to {n.joker.get('contestant')}, {answer}"]))
+    for use in n.powers:
+        # Rulebook §2: the record names an impaired use "The Drunk X".
+        power = str(use.get("power", "")).capitalize()
+        label = f"The Drunk {power}" if use.get("drunk") else f"The {power}"
+        line = f"{use.get('contestant')}: {', '.join(use.get('targets') or []) or 'nobody named'}"
+        if use.get("result"):
+            line += f" — {use['result']}"
+        facts.append((label, [line]))
     return _Section(f"Night {n.day}", facts)
 
 
@@ -231,8 +245,18 @@ def _round_table(t: RoundTableRecord) -> _Section:
     ]
     if t.double_vote:
         facts.append(("Double vote", [t.double_vote]))
+    if t.silenced:
+        facts.append(("Silenced", [_names(t.silenced)]))
+    if t.accused:
+        facts.append(("Sheriff's accusation", [f"{t.accused}: {t.accusation}"]))
+    if t.protected and t.protection_used:
+        facts.append(("Judge's protection", [f"{t.protected} protected; next most votes banished"]))
     if t.deadlock:
         facts.append(("Deadlock", [f"{_names(t.deadlock)}; {t.banished} drew the empty chest"]))
+    if t.survivor_murdered:
+        facts.append(("Survivor", [f"{t.survivor_murdered} murdered after the round table"]))
+    if t.joker:
+        facts.append(("Joker", [f"{t.banished} was the Joker: the series ends"]))
     rows = [[voter, *(_vote_cell(r, voter) for r in t.rounds)] for voter in t.present]
     table = _Table(["Voter", *columns], rows, row_headers=True) if t.rounds else None
     return _Section(f"Round table, day {t.day}", facts, table)

@@ -17,8 +17,15 @@ objective              value                                  engine action
 ``traitors.nominate``  seat of the target                     ``NominateDoubleVote(traitor, t)``
 ``traitors.offer``     1 accept, 2 decline                    ``AnswerOffer(contestant, accept)``
 ``traitors.torch``     1 banish again, 2 end game             ``ChooseTorch(finalist, torch)``
+``traitors.power``     seat of the target                     ``UsePower(contestant, target)``
+``traitors.power2``    100 × first seat + second seat         ``UsePower(contestant, a, b)`` (Analyst)
+``traitors.pass``      1 = do not use the power tonight       ``SkipPower(contestant)``
+``traitors.joker``     1 accept, 2 decline                    ``AnswerJoker(contestant, accept)``
 ``traitors.host``      1 = advance                            ``Advance(host)``
 =====================  =====================================  ===================================
+
+The Analyst names two contestants in one click: ``traitors.power2`` packs both seats in one value (seats are
+1–16, so ``100 × a + b`` is unambiguous), so one queued entry is still one engine input.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
@@ -34,12 +41,15 @@ from typing import Any
 from engine.actions import (
     Action,
     Advance,
+    AnswerJoker,
     AnswerOffer,
     CastVote,
     ChooseEvent,
     ChooseTorch,
     NominateDoubleVote,
+    SkipPower,
     SwearOath,
+    UsePower,
 )
 from engine.effects import Message
 from engine.ids import NightEvent, Torch
@@ -55,8 +65,14 @@ NOMINATE = "traitors.nominate"
 OFFER = "traitors.offer"
 TORCH = "traitors.torch"
 HOST = "traitors.host"
+POWER = "traitors.power"
+POWER2 = "traitors.power2"
+PASS = "traitors.pass"
+JOKER = "traitors.joker"
+PAIR = 100
+"""``traitors.power2`` value = ``PAIR`` × first seat + second seat."""
 
-TRIGGERS: tuple[str, ...] = (VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, HOST)
+TRIGGERS: tuple[str, ...] = (VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, POWER, POWER2, PASS, JOKER, HOST)
 """Every trigger objective the datapack and the bridge use, in table order."""
 
 TRIGGER_TITLES: dict[str, str] = {
@@ -68,6 +84,10 @@ TRIGGER_TITLES: dict[str, str] = {
     NOMINATE: "Nominate",
     OFFER: "Offer",
     TORCH: "Torch",
+    POWER: "Power",
+    POWER2: "Power",
+    PASS: "Pass",
+    JOKER: "Joker",
     HOST: "Host",
 }
 """Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
@@ -142,6 +162,14 @@ def encode(action: Action, seats: Mapping[str, int]) -> tuple[str, int]:
         return OFFER, 1 if action.accept else 2
     if isinstance(action, ChooseTorch):
         return TORCH, _TORCH_VALUE[action.torch]
+    if isinstance(action, UsePower):
+        if action.second is None:
+            return POWER, _seat_of(action.target, seats)
+        return POWER2, PAIR * _seat_of(action.target, seats) + _seat_of(action.second, seats)
+    if isinstance(action, SkipPower):
+        return PASS, 1
+    if isinstance(action, AnswerJoker):
+        return JOKER, 1 if action.accept else 2
     if isinstance(action, Advance):
         return HOST, 1
     raise TypeError(f"{type(action).__name__} is not sent by a trigger")
@@ -192,9 +220,10 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
     def bad() -> InputError:
         return InputError("invalid.action.value", field=str(name), value=str(value))
 
-    def target() -> str:
+    def target(seat_value: int | None = None) -> str:
+        wanted = value if seat_value is None else seat_value
         for contestant, seat in seats.items():
-            if seat == value:
+            if seat == wanted:
                 return contestant
         raise bad()
 
@@ -216,6 +245,18 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
         if value not in _VALUE_TORCH:
             raise bad()
         return ChooseTorch(finalist=player, torch=_VALUE_TORCH[value])
+    if objective == POWER:
+        return UsePower(contestant=player, target=target())
+    if objective == POWER2:
+        return UsePower(contestant=player, target=target(value // PAIR), second=target(value % PAIR))
+    if objective == PASS:
+        if value != 1:
+            raise bad()
+        return SkipPower(contestant=player)
+    if objective == JOKER:
+        if value not in (1, 2):
+            raise bad()
+        return AnswerJoker(contestant=player, accept=value == 1)
     # HOST
     if value != 1:
         raise bad()

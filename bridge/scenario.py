@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 from engine.actions import (
     Action,
     Advance,
+    AnswerJoker,
     AnswerOffer,
     CastVote,
     ChooseEvent,
@@ -43,9 +44,11 @@ from engine.actions import (
     ContestantLeft,
     ContestantReturned,
     NominateDoubleVote,
+    SkipPower,
     StartSeries,
     SwearOath,
     TimerExpired,
+    UsePower,
     action_from_dict,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
@@ -158,6 +161,8 @@ class ScenarioModel(_Model):
     powers: bool | None = None
     power_pool: list[PowerName] | None = None
     first_night_murder: bool | None = None
+    joker_night: int | None = None
+    joker_outcome: Literal["joker_wins", "traitors_win"] | None = None
     no_reveal_from: int | None = None
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
@@ -229,6 +234,21 @@ class PresenceIn(_InputModel):
     contestant: str
 
 
+class UsePowerIn(_InputModel):
+    contestant: str
+    target: str
+    second: str | None = None
+
+
+class SkipPowerIn(_InputModel):
+    contestant: str
+
+
+class AnswerJokerIn(_InputModel):
+    contestant: str
+    accept: bool
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -253,6 +273,9 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "choose_torch": ChooseTorchIn,
     "contestant_left": PresenceIn,
     "contestant_returned": PresenceIn,
+    "use_power": UsePowerIn,
+    "skip_power": SkipPowerIn,
+    "answer_joker": AnswerJokerIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -522,6 +545,9 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         AnswerOfferIn: lambda x: AnswerOffer(x.contestant, x.accept),
         ChooseTorchIn: lambda x: ChooseTorch(x.finalist, Torch(x.torch)),
         PresenceIn: lambda x: (ContestantLeft if x.action == "contestant_left" else ContestantReturned)(x.contestant),
+        UsePowerIn: lambda x: UsePower(x.contestant, x.target, x.second),
+        SkipPowerIn: lambda x: SkipPower(x.contestant),
+        AnswerJokerIn: lambda x: AnswerJoker(x.contestant, x.accept),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.
@@ -561,7 +587,16 @@ def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
         "durations": dict(m.durations),
         "deal": deal,
     }
-    for key in ("traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists"):
+    for key in (
+        "traitors",
+        "drunk",
+        "powers",
+        "first_night_murder",
+        "no_reveal_from",
+        "finalists",
+        "joker_night",
+        "joker_outcome",
+    ):
         value = getattr(m, key)
         if value is not None:
             kwargs[key] = value

@@ -179,13 +179,70 @@ class ContestantReturned(Action):
     contestant: str
 
 
+@dataclass(frozen=True, slots=True)
+class UsePower(Action):
+    """A contestant uses their power on ``target`` (and ``second``, for The Analyst's two contestants).
+
+    Traitor powers are used in the Turret after the night's event is chosen; Faithful powers when the host
+    visits (rulebook §5, §7.4). Which power is used is the actor's own active power: a contestant holds one
+    power at a time (``engine/powers``). ``second`` is ``None`` for every power but The Analyst.
+    """
+
+    kind: ClassVar[str] = "use_power"
+    contestant: str
+    target: str
+    second: str | None = None
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class SkipPower(Action):
+    """A contestant declines to use their power tonight (e.g. the Sheriff answers "no" to "Would you like to
+    accuse a player?", rulebook §5)."""
+
+    kind: ClassVar[str] = "skip_power"
+    contestant: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerJoker(Action):
+    """The Faithful offered the Joker accepts or declines, before using their power (rulebook §6)."""
+
+    kind: ClassVar[str] = "answer_joker"
+    contestant: str
+    accept: bool
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
-        StartSeries, TimerExpired, Advance, CastVote, SwearOath, ChooseEvent, NominateDoubleVote, AnswerOffer,
-        ChooseTorch, ContestantLeft, ContestantReturned,
+        StartSeries,
+        TimerExpired,
+        Advance,
+        CastVote,
+        SwearOath,
+        ChooseEvent,
+        NominateDoubleVote,
+        AnswerOffer,
+        ChooseTorch,
+        UsePower,
+        SkipPower,
+        AnswerJoker,
+        ContestantLeft,
+        ContestantReturned,
     )
-}  # fmt: skip
+}
 """Every input type by its stable ``kind`` name."""
 
 _ENUM_FIELDS: dict[str, type[Any]] = {"event": NightEvent, "torch": Torch}
@@ -206,10 +263,11 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         raise InvalidCommand("invalid.action.kind", kind=str(kind))
     names = {f.name for f in dataclasses.fields(cls)}
     given = {k for k in data if k != "action"}
-    if given != names:
+    optional = {f.name for f in dataclasses.fields(cls) if f.default is None}
+    if not (names - optional) <= given <= names:
         raise InvalidCommand("invalid.action.fields", kind=cls.kind, fields=", ".join(sorted(names)))
     kwargs: dict[str, Any] = {}
-    for name in names:
+    for name in names & given:
         value = data[name]
         if name in _ENUM_FIELDS:
             try:
@@ -222,6 +280,8 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         elif name == "accept":
             if not isinstance(value, bool):
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value))
+        elif name == "second" and value is None:
+            pass
         elif not isinstance(value, str):
             raise InvalidCommand("invalid.action.value", field=name, value=str(value))
         kwargs[name] = value

@@ -5,7 +5,11 @@ An illegal input raises ``IllegalAction`` (or ``InvalidCommand``) and changes no
 ``now`` (seconds, any epoch the caller keeps consistent); randomness comes from one ``random.Random(seed)``
 drawn in a fixed order, so ``Game.replay`` rebuilds a series exactly from its input log.
 
-Powers are dealt but do not act in this version; drunk is dealt and recorded.
+Powers (rulebook §5, §6; ``engine.powers``): Traitor powers are chosen in the Turret after the night's event,
+Faithful powers when the host visits; every use is collected and the night resolves in
+``engine.powers.NIGHT_ORDER``. Drunk and intoxicated contestants get false answers in the same form and at the
+same moment as everyone else (rulebook §2). Round-table events (rulebook §4): the Silencer's silence, the
+Sheriff's accusation, the Judge's protection, the Survivor's delayed murder and the Joker's banishment.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 from engine.actions import (
     Action,
     Advance,
+    AnswerJoker,
     AnswerOffer,
     CastVote,
     ChooseEvent,
@@ -26,9 +31,11 @@ from engine.actions import (
     ContestantLeft,
     ContestantReturned,
     NominateDoubleVote,
+    SkipPower,
     StartSeries,
     SwearOath,
     TimerExpired,
+    UsePower,
     action_from_dict,
 )
 from engine.effects import (
@@ -51,6 +58,7 @@ from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.outcome import Outcome, Termination, Winner
 from engine.phases import ON_CLOCK, Phase
+from engine.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER, PowerState, Use
 from engine.record import (
     BreakfastRecord,
     ContestantRecord,
@@ -121,6 +129,19 @@ class NightState:
     nominations: dict[str, str] = field(default_factory=dict)
     offer: tuple[NightEvent, str] | None = None
     victims: list[str] = field(default_factory=list)
+    """Murdered tonight: settled at the murder step of the night order (``Game._settle_murder``)."""
+    attack: tuple[str, bool] | None = None
+    """The Traitors' attack tonight: (target, is an ultimatum). Set when the event is decided or declined."""
+    powers_on: bool = False
+    """Whether powers act tonight (nights that may have an event)."""
+    pending: list[str] = field(default_factory=list)
+    """Contestants still to choose in the Traitor-power phase or the host visit."""
+    uses: list[Use] = field(default_factory=list)
+    """Every power use chosen tonight, in the order chosen."""
+    joker: str | None = None
+    """The Faithful offered the Joker tonight, until they answer."""
+    settled: bool = False
+    """True once the murder step has run (``murdered_tonight`` is then final)."""
 
 
 class Game:
@@ -168,6 +189,12 @@ class Game:
         self.log: list[dict[str, Any]] = []
         """The input log: every accepted input with its ``now``; ``Game.replay`` consumes it."""
         self.record = SeriesRecord(ruleset=RULESET, seed=seed, contestants=[], settings=_settings_dict(settings))
+        self.powers = PowerState()
+        """Everything the powers keep between nights (``engine.powers.base.PowerState``)."""
+        self.guarded: set[str] = set()
+        """Protected by The Guardian tonight; cleared at the end of the night."""
+        self.last_removed: str | None = None
+        """The most recently murdered or banished contestant (The Historian)."""
         self._fx: list[Effect] = []
         self._now = 0.0
 
@@ -238,6 +265,11 @@ class Game:
                 out += [NominateDoubleVote(player, t) for t in self._living()]
         elif self.phase is Phase.OFFER and self.night and self.night.offer and self.night.offer[1] == player:
             out += [AnswerOffer(player, True), AnswerOffer(player, False)]
+        elif self.phase is Phase.HOST_VISIT and self.night and self.night.joker == player:
+            out += [AnswerJoker(player, True), AnswerJoker(player, False)]
+        elif self.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.night and player in self.night.pending:
+            out += self._power_options(player)
+            out.append(SkipPower(player))
         elif self.phase is Phase.TORCHES and player in self.torches:
             out += [ChooseTorch(player, t) for t in Torch if self.torches[player] is not t]
         return out
@@ -322,6 +354,24 @@ class Game:
             if self.night.offer[1] != actor:
                 raise IllegalAction("illegal.offer.none")
             return lambda: self._apply_offer_answer(action.accept)
+        if isinstance(action, (UsePower, SkipPower)):
+            if self.phase not in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) or not self.night:
+                raise IllegalAction("illegal.power.closed")
+            if actor == self.night.joker:
+                raise IllegalAction("illegal.joker.first")
+            if actor not in self.night.pending:
+                raise IllegalAction("illegal.power.none")
+            if isinstance(action, SkipPower):
+                return lambda: self._apply_power(actor, None)
+            power = self.active_power(actor)
+            assert power is not None
+            targets = tuple(t for t in (action.target, action.second) if t is not None)
+            POWERS[power].validate(self, actor, targets)
+            return lambda: self._apply_power(actor, Use(actor, power, targets))
+        if isinstance(action, AnswerJoker):
+            if self.phase is not Phase.HOST_VISIT or not self.night or self.night.joker != actor:
+                raise IllegalAction("illegal.joker.none")
+            return lambda: self._apply_joker(actor, action.accept)
         if isinstance(action, ChooseTorch):
             if self.phase is not Phase.TORCHES:
                 raise IllegalAction("illegal.torch.closed")
@@ -494,6 +544,18 @@ class Game:
     def _begin_night(self) -> None:
         living = self._living()
         self.night = NightState(NightRecord(day=self.day))
+        self.night.powers_on = self.settings.powers and (self.day > 0 or self.settings.first_night_murder)
+        # "Until the next night" ends now (rulebook §5): intoxication, falsification, sobering, silence, and
+        # the round-table powers chosen last night have been used.
+        pw = self.powers
+        pw.intoxicated.clear()
+        pw.falsified.clear()
+        pw.sobered.clear()
+        pw.silenced.clear()
+        pw.protected = None
+        pw.accusation = None
+        pw.accusation_fails = False
+        pw.alerted = None
         self.record.events.append(self.night.record)
         self._announce("phase.night", day=self.day)
         self._move(living, Place.HOME)
@@ -575,7 +637,7 @@ class Game:
         traitors = tuple(n for n in self._living_traitors() if self.players[n].sworn)
         night.traitors = traitors
         if not traitors:
-            self._end_night()
+            self._after_turret()
             return
         living = self._living()
         events: frozenset[NightEvent] = frozenset()
@@ -594,7 +656,7 @@ class Game:
         if not events:
             self._whisper(traitors, "turret.no_event")
         if not events and not night.nominate:
-            self._end_night()
+            self._after_turret()
             return
         self._clock(Phase.TURRET, "turret", "clock.turret")
         options = self._event_options()
@@ -660,7 +722,7 @@ class Game:
         if not night.picks:
             if night.events:
                 self._whisper(night.traitors, "turret.no_event")
-            self._end_night()
+            self._after_turret()
             return
         keys = [f"{e.value}|{t}" for e, t in night.picks.values()]
         event_name, target = _most_picked(keys, self._draw).split("|")
@@ -669,24 +731,28 @@ class Game:
         night.record.target = target
         self._whisper(night.traitors, "turret.decided", event=event.value, target=target)
         if event is NightEvent.MURDER:
-            night.victims.append(target)
-            night.record.result = "murdered"
-            self._end_night()
+            night.attack = (target, False)
         else:
             night.offer = (event, target)
-            self._move([target], Place.DIARY_ROOM)
-            self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
-            self._clock(Phase.OFFER, "offer", "clock.offer")
-            self._emit(
-                Prompt(
-                    frozenset({target}),
-                    msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
-                    (
-                        Choice(msg("offer.accept").text, AnswerOffer(target, True)),
-                        Choice(msg("offer.decline").text, AnswerOffer(target, False)),
-                    ),
-                )
+        self._after_turret()
+
+    def _open_offer(self) -> None:
+        """Rulebook §7.2: the seduced contestant (or the one given an ultimatum) answers in the diary room."""
+        assert self.night and self.night.offer
+        event, target = self.night.offer
+        self._move([target], Place.DIARY_ROOM)
+        self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
+        self._clock(Phase.OFFER, "offer", "clock.offer")
+        self._emit(
+            Prompt(
+                frozenset({target}),
+                msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
+                (
+                    Choice(msg("offer.accept").text, AnswerOffer(target, True)),
+                    Choice(msg("offer.decline").text, AnswerOffer(target, False)),
+                ),
             )
+        )
 
     def _apply_offer_answer(self, accept: bool) -> None:
         assert self.night and self.night.offer
@@ -705,17 +771,17 @@ class Game:
                 if c.name == target:
                     c.recruited_day = self.day
             self.night.record.result = "recruited"
+            self.powers.jokers.discard(target)
             self._whisper(self.night.traitors, "offer.accepted", player=target)
             self._whisper([target], "recruit.welcome")
         else:
             self._whisper(self.night.traitors, "offer.declined", player=target)
             if event is NightEvent.ULTIMATUM:
-                self.night.victims.append(target)
-                self.night.record.result = "murdered"
+                self.night.attack = (target, True)
             else:
                 self.night.record.result = "declined"
         self._move([target], Place.HOME)
-        self._end_night()
+        self._open_host_visit()
 
     def _offer_lapses(self) -> None:
         """No answer by the end of the offer's clock counts as a decline ([house])."""
@@ -725,17 +791,343 @@ class Game:
         """Rulebook §7.5: a murdered Faithful is sent to the diary room and told; then day breaks."""
         assert self.night
         for victim in self.night.victims:
-            p = self.players[victim]
-            p.alive = False
-            p.out = "murdered"
-            p.out_day = self.day
+            self._murder(victim)
             self.news.append(victim)
-            self._move([victim], Place.DIARY_ROOM)
-            self._emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
-            self._whisper([victim], "diary.murdered")
-            self._emit(Eliminated(victim, "murdered", frozenset({victim})))
+        self.powers.cleansed.clear()
+        self.powers.shields.clear()
+        self.powers.guessed.clear()
+        self.guarded.clear()
         self.night = None
         self._begin_breakfast()
+
+    def _murder(self, victim: str) -> None:
+        """The victim is out, sent to the diary room with a diary-room book and told (rulebook §7.5)."""
+        p = self.players[victim]
+        p.alive = False
+        p.out = "murdered"
+        p.out_day = self.day
+        self.last_removed = victim
+        self.powers.jokers.discard(victim)
+        self._move([victim], Place.DIARY_ROOM)
+        self._emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
+        self._whisper([victim], "diary.murdered")
+        self._emit(Eliminated(victim, "murdered", frozenset({victim})))
+
+    # ------------------------------------------------------------------ powers (rulebook §5, §6, §7.4)
+
+    def active_power(self, name: str) -> Power | None:
+        """The power ``name`` can use now: a Mimic's copy from the night after copying; none for a Joker
+        holder (their Faithful power is a false power while they hold the Joker, rulebook §6)."""
+        p = self.players[name]
+        if name in self.powers.jokers:
+            return None
+        copy = self._active_copy(name)
+        if copy is not None:
+            return copy[0]
+        return p.power
+
+    def _active_copy(self, name: str) -> tuple[Power | None, int, bool] | None:
+        copy = self.powers.copied.get(name)
+        if copy is not None and self.day > copy[1]:
+            return copy
+        return None
+
+    def held_power(self, name: str) -> Power | None:
+        """The power that is truly ``name``'s (The Researcher, The Historian): a Traitor's Traitor power (never
+        the false power), The Joker for a Joker holder, else the dealt power (drunk shown plain)."""
+        p = self.players[name]
+        if p.allegiance is Allegiance.FAITHFUL and name in self.powers.jokers:
+            return Power.JOKER
+        return p.power
+
+    def impaired(self, name: str) -> bool:
+        """Drunk or intoxicated right now, and not sobered (rulebook §2); a Mimic's copy of a Traitor's false
+        power behaves as drunk. The Sober is never impaired."""
+        copy = self._active_copy(name)
+        if copy is not None and copy[2]:
+            return True
+        p = self.players[name]
+        if name in self.powers.sobered or p.allegiance is Allegiance.TRAITOR:
+            return False
+        if self.active_power(name) is Power.SOBER:
+            return False
+        return p.drunk or name in self.powers.intoxicated
+
+    def registers_as(self, name: str) -> Allegiance:
+        """What information powers and the Sheriff see (rulebook §5): the truth, flipped when falsified."""
+        truth = self.players[name].allegiance
+        if name in self.powers.falsified:
+            return Allegiance.FAITHFUL if truth is Allegiance.TRAITOR else Allegiance.TRAITOR
+        return truth
+
+    def murdered_tonight(self, name: str) -> bool:
+        """True for a contestant murdered tonight (after the murder step): their ability does not succeed."""
+        return bool(self.night and self.night.settled and name in self.night.victims)
+
+    def traitor_actions(self) -> list[tuple[str, str]]:
+        """Tonight's Traitor actions as (target, action): the event, each Traitor power used, each guess."""
+        out: list[tuple[str, str]] = []
+        if self.night is None:
+            return out
+        if self.night.record.event and self.night.record.target:
+            out.append((self.night.record.target, self.night.record.event))
+        for u in self.night.uses:
+            if POWERS[u.power].stage == TURRET:
+                out += [(t, u.power.title) for t in u.targets]
+        out += [(g, "guess") for g in sorted(self.powers.guessed)]
+        return out
+
+    def tell(self, use: Use, key: str, **params: object) -> None:
+        """Give a power's answer to its user only (a private message), and keep it in the night record."""
+        self._whisper([use.actor], key, **params)
+        if self.night is not None:
+            for entry in reversed(self.night.record.powers):
+                if entry["contestant"] == use.actor and entry["power"] == use.power.value:
+                    entry["result"] = msg(key, **params).text
+                    break
+
+    def _usable(self, name: str, stage: str) -> bool:
+        """Whether ``name`` has a power to choose with at this stage tonight."""
+        power = self.active_power(name)
+        if power is None:
+            return False
+        spec = POWERS[power]
+        if spec.stage != stage or spec.targets == 0:
+            return False
+        if spec.uses is not None and self.powers.used[(name, power)] >= spec.uses:
+            return False
+        return bool(self._power_options(name))
+
+    def _power_options(self, name: str) -> list[Action]:
+        """Every ``UsePower`` ``name`` may send now (validated; the validators never look at secrets)."""
+        power = self.active_power(name)
+        if power is None:
+            return []
+        spec = POWERS[power]
+        living = self._living()
+        combos: list[tuple[str, ...]]
+        if spec.targets == 1:
+            combos = [(t,) for t in living]
+        elif spec.targets == 2:
+            combos = [(a, b) for i, a in enumerate(living) for b in living[i + 1 :]]
+        else:
+            return []
+        out: list[Action] = []
+        for c in combos:
+            try:
+                spec.validate(self, name, c)
+            except IllegalAction:
+                continue
+            out.append(UsePower(name, c[0], c[1] if len(c) > 1 else None))
+        return out
+
+    def _prompt_power(self, name: str) -> None:
+        power = self.active_power(name)
+        assert power is not None
+        choices = [
+            Choice(a.target if a.second is None else f"{a.target} & {a.second}", a)
+            for a in self._power_options(name)
+            if isinstance(a, UsePower)
+        ]
+        choices.append(Choice(msg("power.skip").text, SkipPower(name)))
+        self._emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), tuple(choices)))
+
+    def _after_turret(self) -> None:
+        """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
+        assert self.night
+        night = self.night
+        if night.powers_on:
+            night.pending = [t for t in night.traitors if self._usable(t, TURRET)]
+        if night.pending:
+            self._clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
+            for t in night.pending:
+                self._prompt_power(t)
+            return
+        self._after_traitor_powers()
+
+    def _close_traitor_powers(self) -> None:
+        assert self.night
+        self.night.pending = []
+        self._after_traitor_powers()
+
+    def _after_traitor_powers(self) -> None:
+        assert self.night
+        if self.night.offer:
+            self._open_offer()
+        else:
+            self._open_host_visit()
+
+    def _open_host_visit(self) -> None:
+        """Rulebook §7.4: each Faithful with something to do is visited, in the night order; a guessed
+        Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first."""
+        assert self.night
+        night = self.night
+        if not night.powers_on:
+            self._resolve_night()
+            return
+        faithful = self._living_faithful()
+        # Absent contestants (their player left the server) are skipped at host visiting.
+        here = [n for n in faithful if self.players[n].present]
+        for g in sorted(self.powers.guessed):
+            if g in faithful and self.players[g].power is not Power.CLEANSER:
+                self._lose_power(g)
+        jn = self.settings.joker_night
+        if jn and self.day == jn and not self.powers.joker_offered and here:
+            self.powers.joker_offered = True
+            night.joker = self._draw(here)
+        rank = {p: i for i, p in enumerate(VISIT_ORDER)}
+        visited = [n for n in here if self._usable(n, VISIT) or n == night.joker]
+        visited.sort(key=lambda n: (rank.get(self.active_power(n), len(rank)), self.players[n].seat))  # type: ignore[arg-type]
+        night.pending = [n for n in visited if self._usable(n, VISIT)]
+        if not night.pending and night.joker is None:
+            self._resolve_night()
+            return
+        self._clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
+        self._announce("phase.host_visit", day=self.day)
+        for n in visited:
+            if n == night.joker:
+                self._emit(
+                    Prompt(
+                        frozenset({n}),
+                        msg("joker.offer"),
+                        (
+                            Choice(msg("joker.accept").text, AnswerJoker(n, True)),
+                            Choice(msg("joker.decline").text, AnswerJoker(n, False)),
+                        ),
+                    )
+                )
+            else:
+                self._prompt_power(n)
+
+    def _apply_joker(self, name: str, accept: bool) -> None:
+        assert self.night
+        self.night.joker = None
+        self.night.record.joker = {"contestant": name, "accepted": accept}
+        if accept:
+            self.powers.jokers.add(name)
+            if name in self.night.pending:
+                self.night.pending.remove(name)
+            self._whisper([name], "joker.accepted")
+        else:
+            self._whisper([name], "joker.declined")
+            if name in self.night.pending:
+                self._prompt_power(name)
+        self._visit_maybe_done()
+
+    def _apply_power(self, name: str, use: Use | None) -> None:
+        """Note a chosen use (or a pass); the night resolves when every prompted contestant has chosen."""
+        assert self.night
+        self.night.pending.remove(name)
+        if use is None:
+            self._whisper([name], "power.skipped")
+        else:
+            self.night.uses.append(use)
+            self.powers.used[(name, use.power)] += 1
+            if use.targets:
+                self.powers.last_target[(name, use.power)] = (self.day, use.targets[0])
+            self._whisper([name], "power.noted")
+        if self.phase is Phase.TRAITOR_POWERS:
+            if not self.night.pending:
+                self._after_traitor_powers()
+        else:
+            self._visit_maybe_done()
+
+    def _visit_maybe_done(self) -> None:
+        assert self.night
+        if not self.night.pending and self.night.joker is None:
+            self._resolve_night()
+
+    def _close_host_visit(self) -> None:
+        """The host visit's clock ran out: an unanswered Joker offer is declined; unused powers pass."""
+        assert self.night
+        if self.night.joker is not None:
+            self.night.record.joker = {"contestant": self.night.joker, "accepted": False}
+            self.night.joker = None
+        self.night.pending = []
+        self._resolve_night()
+
+    def _lose_power(self, name: str) -> None:
+        """The Guess twist's right guess (rulebook §8): ``name`` loses their power for the series and is told."""
+        p = self.players[name]
+        p.power = None
+        self.powers.copied.pop(name, None)
+        self._whisper([name], "guess.lost")
+
+    def _resolve_night(self) -> None:
+        """Resolve every use of tonight in ``NIGHT_ORDER``, then end the night (rulebook §5, §7.4, §7.5)."""
+        assert self.night
+        night = self.night
+        uses = list(night.uses)
+        if night.powers_on:
+            for n in self._living_faithful():
+                power = self.active_power(n)
+                if power is not None and POWERS[power].stage == VISIT and POWERS[power].targets == 0:
+                    uses.append(Use(n, power, ()))
+        seat = {n: p.seat for n, p in self.players.items()}
+        for step in NIGHT_ORDER:
+            if step == MURDER:
+                self._settle_murder()
+                continue
+            if step == GUESS:
+                for g in sorted(self.powers.guessed):
+                    p = self.players[g]
+                    if p.alive and p.power is Power.CLEANSER and g not in self.powers.cleansed:
+                        self._lose_power(g)
+                continue
+            for use in sorted((u for u in uses if u.power is step), key=lambda u: seat[u.actor]):
+                night.record.powers.append(
+                    {
+                        "contestant": use.actor,
+                        "power": use.power.value,
+                        "drunk": self.impaired(use.actor),
+                        "targets": list(use.targets),
+                        "result": None,
+                    }
+                )
+                POWERS[use.power].resolve(self, use)
+        if not night.settled:
+            self._settle_murder()
+        self._end_night()
+
+    def _settle_murder(self) -> None:
+        """Rulebook §7.5: murder is prevented by a murder shield, The Guardian, the Survivor's alert (in that
+        order) — never for an ultimatum."""
+        assert self.night
+        night = self.night
+        night.settled = True
+        if night.attack is None:
+            return
+        target, ultimatum = night.attack
+        p = self.players[target]
+        if not p.alive or p.allegiance is Allegiance.TRAITOR:
+            return
+        if ultimatum:
+            night.victims.append(target)
+            night.record.result = "murdered"
+            return
+        if target in self.powers.shields:
+            self.powers.shields.discard(target)
+            self._emit(TakeItem(Item.MURDER_SHIELD, (target,)))
+            self._whisper([target], "shield.used")
+            night.record.result = "shielded"
+            return
+        if target in self.guarded:
+            night.record.result = "guarded"
+            return
+        if (
+            self.active_power(target) is Power.SURVIVOR
+            and not self.impaired(target)
+            and self.powers.used[(target, Power.SURVIVOR)] == 0
+        ):
+            self.powers.used[(target, Power.SURVIVOR)] += 1
+            self.powers.alerted = target
+            self._move([target], Place.DIARY_ROOM)
+            self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
+            self._whisper([target], "survivor.alerted")
+            night.record.result = "alerted"
+            return
+        night.victims.append(target)
+        night.record.result = "murdered"
 
     # ------------------------------------------------------------------ the day (rulebook §3)
 
@@ -781,6 +1173,30 @@ class Game:
         self.revote_used = False
         self._announce("phase.round_table", day=self.day)
         self._move(living, Place.ROUND_TABLE)
+        pw = self.powers
+        if len(living) <= self.settings.finalists + 1:
+            # Rulebook §6, §9: at the final round table the Joker returns to their Faithful power.
+            for j in sorted(pw.jokers):
+                self._whisper([j], "joker.returned")
+            pw.jokers.clear()
+        # Rulebook §4 "Events at the round table": the silence is announced when the round table opens.
+        self.table.silenced = [n for n in living if n in pw.silenced]
+        for n in self.table.silenced:
+            self._announce("round_table.silenced", player=n)
+        if pw.protected is not None and self.players[pw.protected].alive:
+            self.table.protected = pw.protected
+        accused, pw.accusation = pw.accusation, None
+        if accused is not None and self.players[accused].alive:
+            # Rulebook §5 The Sheriff: announced before the vote; a registered Traitor is banished at once.
+            self.table.accused = accused
+            self._announce("sheriff.accuses", player=accused)
+            if not pw.accusation_fails and self.registers_as(accused) is Allegiance.TRAITOR:
+                self.table.accusation = "banished"
+                self._announce("sheriff.success", player=accused)
+                self._banish(accused)
+                return
+            self.table.accusation = "failed"
+            self._announce("sheriff.failed", player=accused)
         self._clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
 
     def _open_first_vote(self) -> None:
@@ -792,6 +1208,7 @@ class Game:
         """Rulebook §4: every eligible contestant gets a vote paper (the holder a double vote paper)."""
         assert self.table
         holder = None if self.table.finale else self.double_vote_holder
+        voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
         self.ballot = Ballot(kind, voters, candidates, weights)
         if kind == "first":
@@ -856,6 +1273,10 @@ class Game:
         if b.kind == "second":
             best = max((tally[c] for c in b.candidates), default=0)
             top = [c for c in b.candidates if tally[c] == best]
+            if len(top) == 1 and self._protects(top[0]):
+                rest = [c for c in b.candidates if c != top[0]]
+                best = max((tally[c] for c in rest), default=0)
+                top = [c for c in rest if tally[c] == best]
             if len(top) == 1:
                 self._banish(top[0])
             else:
@@ -874,6 +1295,11 @@ class Game:
             return
         best = max(tally.values(), default=0)
         top = [c for c in present if tally[c] == best] if best > 0 else list(present)
+        if len(top) == 1 and self._protects(top[0]):
+            # Rulebook §4: the contestant with the next most votes is banished; a tie follows the tie rules.
+            rest = [c for c in present if c != top[0]]
+            best = max((tally[c] for c in rest), default=0)
+            top = [c for c in rest if tally[c] == best]
         if len(top) == 1:
             self._banish(top[0])
             return
@@ -890,13 +1316,27 @@ class Game:
         assert self.table
         self.table.deadlock = list(tied)
         self._announce("deadlock.start", players=", ".join(tied), count=len(tied))
-        empty = self._draw(tied)
+        drawable = list(tied)
+        protected = self.table.protected
+        if protected in tied and len(tied) > 1 and self._protects(protected):
+            # The Judge's protected contestant cannot draw the empty chest (rulebook §4 Judge's protection).
+            drawable = [n for n in tied if n != protected]
+        empty = self._draw(drawable)
         for n in tied:
             if n != empty:
                 self._emit(GiveItem(frozenset({n}), Item.DEADLOCK_SHIELD, None))
                 self._announce("deadlock.shield", player=n)
         self._announce("deadlock.empty", player=empty)
         self._banish(empty)
+
+    def _protects(self, name: str) -> bool:
+        """True (and announced, once) when the Judge's protection saves ``name`` from banishment (§4)."""
+        assert self.table
+        if self.table.finale or self.table.protected != name or self.table.protection_used:
+            return False
+        self.table.protection_used = True
+        self._announce("judge.protects", player=name)
+        return True
 
     def _banish(self, name: str) -> None:
         """Rulebook §4: the banished reveals Faithful or Traitor, unless five or fewer remain or in the finale."""
@@ -907,10 +1347,19 @@ class Game:
         p.publicly_out = True
         p.out = "banished"
         p.out_day = self.day
+        self.last_removed = name
         self._record_out(name)
         table.banished = name
         self._announce("banish.result", player=name)
         self._emit(Eliminated(name, "banished"))
+        if name in self.powers.jokers:
+            self.powers.jokers.discard(name)
+            if not self.impaired(name):
+                # Rulebook §6: if the Joker is banished, the series ends at once.
+                table.joker = True
+                self._announce("joker.banished", player=name)
+                self._end_series(Termination.JOKER_BANISHED, joker=name)
+                return
         reveal = not table.finale and len(table.present) > self.settings.no_reveal_from
         if reveal:
             table.revealed = p.allegiance.value
@@ -920,6 +1369,16 @@ class Game:
             self._announce("banish.no_reveal", player=name)
         self._emit(TakeItem(Item.DEADLOCK_SHIELD, None))
         self._move([name], Place.GATE)
+        alerted, self.powers.alerted = self.powers.alerted, None
+        if alerted is not None and alerted != name and self.players[alerted].alive and p.allegiance is not Allegiance.TRAITOR:
+            # Rulebook §4, §5: the alerted Survivor is murdered right after a round table that fails to banish
+            # a Traitor.
+            table.survivor_murdered = alerted
+            self._murder(alerted)
+            self.players[alerted].publicly_out = True
+            self._record_out(alerted)
+            self._announce("survivor.murdered", player=alerted)
+            self._emit(Eliminated(alerted, "murdered"))
         living = self._living()
         if table.finale or len(living) <= self.settings.finalists:
             if len(living) <= 2:
@@ -1042,10 +1501,15 @@ class Game:
                 c.out = p.out
                 c.out_day = p.out_day
 
-    def _end_series(self, termination: Termination) -> None:
-        """Rulebook §9: if any Traitor reaches the end the Traitors win; otherwise the surviving Faithful."""
+    def _end_series(self, termination: Termination, joker: str | None = None) -> None:
+        """Rulebook §9: if any Traitor reaches the end the Traitors win; otherwise the surviving Faithful.
+        Rulebook §6: a banished Joker wins alone (``joker_outcome = "joker_wins"``) or the Traitors win."""
         traitors = self._living_traitors()
-        if traitors:
+        if joker is not None and self.settings.joker_outcome == "joker_wins":
+            winner, winners = Winner.JOKER, [joker]
+        elif joker is not None:
+            winner, winners = Winner.TRAITORS, traitors
+        elif traitors:
             winner, winners = Winner.TRAITORS, traitors
         else:
             winner, winners = Winner.FAITHFUL, self._living_faithful()
@@ -1057,6 +1521,7 @@ class Game:
         self.phase = Phase.OVER
         self.deadline = None
         self.ballot = None
+        self.night = None
         if winners:
             self._announce("series.over", winner=winner.title, winners=", ".join(winners))
         else:
@@ -1091,6 +1556,8 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         "finalists": s.finalists,
         "twists": {str(d): [t.value for t in ts] for d, ts in sorted(s.twists.items())},
         "durations": {k: s.duration(k) for k in DEFAULT_DURATIONS},
+        "joker_night": s.joker_night,
+        "joker_outcome": s.joker_outcome,
     }
 
 

@@ -6,13 +6,18 @@ House rules for this file (h11 ``_state.py`` style):
    (``Advance``), the phase ends as ``ON_CLOCK`` says. A phase never ends twice: each clock carries the
    phase sequence number and a ``TimerExpired`` for any other number is ignored.
 2. Some phases also end early when everyone has acted: the vote when every paper is cast, the Oath after the
-   third answer, the Turret when every Traitor has chosen, the offer when it is answered. The finale torches
+   third answer, the Turret when every Traitor has chosen, the offer when it is answered, the
+   Traitor-power phase and the host visit when every contestant prompted has used their power or passed. The finale torches
    never end early: a torch can be changed until the host (or the clock) locks them.
 3. Day zero has no round table. The night after day zero is for the Oath and the Turret's nominations; it
    has a murder only with ``first_night_murder``.
 4. A night that begins with ``finalists + 1`` or fewer contestants has no event (no murder, seduction or
    ultimatum), so that the final round table always leaves ``finalists`` contestants for the finale.
-5. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
+5. A night runs: Oath → Turret (event, nominations) → Traitor powers → offer (seduce/ultimatum) → host visit
+   → the night resolves in ``engine.powers.NIGHT_ORDER`` → breakfast. The Traitor-power and host-visit phases
+   happen on the nights that may have an event (from night 1, or night 0 with ``first_night_murder``) and only
+   when someone has something to do; they end early when everyone visited has chosen or passed.
+6. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
    finalist holds the end-game torch or two remain (rulebook §9).
 """
 
@@ -32,6 +37,10 @@ class Phase(enum.Enum):
     OATH = "oath"
     TURRET = "turret"
     OFFER = "offer"
+    TRAITOR_POWERS = "traitor_powers"
+    """The Turret, after the night's event is chosen: each Traitor uses their power (rulebook §5, §7.2)."""
+    HOST_VISIT = "host_visit"
+    """The host visits each Faithful with something to do, in the night order (rulebook §7.4)."""
     TORCHES = "torches"
     OVER = "over"
 
@@ -45,6 +54,8 @@ ON_CLOCK: dict[Phase, str] = {
     Phase.OATH: "finish_oath",
     Phase.TURRET: "close_turret",
     Phase.OFFER: "offer_lapses",
+    Phase.TRAITOR_POWERS: "close_traitor_powers",
+    Phase.HOST_VISIT: "close_host_visit",
     Phase.TORCHES: "lock_torches",
 }
 """What the end of each phase's clock (or the host's ``Advance``) does: a ``Game`` method name."""

@@ -85,6 +85,20 @@ class RoundTableRecord:
     banished: str | None = None
     revealed: str | None = None
     """``"faithful"`` / ``"traitor"`` when the banished revealed, else ``None``."""
+    silenced: list[str] = field(default_factory=list)
+    """Silenced by The Silencer: no vote paper (rulebook §4)."""
+    accused: str | None = None
+    """Accused by The Sheriff before the vote."""
+    accusation: str | None = None
+    """``"banished"`` (no vote that day) or ``"failed"``."""
+    protected: str | None = None
+    """Protected by The Judge at this round table."""
+    protection_used: bool = False
+    """True when the protection moved the banishment to the next most votes (announced)."""
+    survivor_murdered: str | None = None
+    """The alerted Survivor murdered right after this round table."""
+    joker: bool = False
+    """True when the banished was the Joker and the series ended (rulebook §6)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,6 +110,13 @@ class RoundTableRecord:
             "deadlock": self.deadlock,
             "banished": self.banished,
             "revealed": self.revealed,
+            "silenced": list(self.silenced),
+            "accused": self.accused,
+            "accusation": self.accusation,
+            "protected": self.protected,
+            "protection_used": self.protection_used,
+            "survivor_murdered": self.survivor_murdered,
+            "joker": self.joker,
         }
 
 
@@ -123,6 +144,11 @@ class NightRecord:
     result: str | None = None
     """``"murdered"``, ``"recruited"``, ``"declined"`` or ``None``."""
     double_vote: str | None = None
+    powers: list[dict[str, Any]] = field(default_factory=list)
+    """Every power used, in the night order: ``{"contestant", "power", "drunk", "targets", "result"}``
+    (``result``: the answer the contestant was told, or ``None``)."""
+    joker: dict[str, Any] | None = None
+    """The Joker offer: ``{"contestant", "accepted"}`` (rulebook §6)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -132,6 +158,8 @@ class NightRecord:
             "target": self.target,
             "result": self.result,
             "double_vote": self.double_vote,
+            "powers": [dict(p) for p in self.powers],
+            "joker": self.joker,
         }
 
 

@@ -17,6 +17,8 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 """Current Java Edition player names: 3–16 of ``[A-Za-z0-9_]``."""
 
 DRUNK_SETTINGS = ("none", "possible", "always")
+JOKER_OUTCOMES = ("joker_wins", "traitors_win")
+"""Rulebook §6 [house]: who wins when the Joker is banished."""
 
 DEFAULT_DURATIONS: dict[str, float] = {
     "day_zero": 300.0,
@@ -28,6 +30,8 @@ DEFAULT_DURATIONS: dict[str, float] = {
     "oath": 90.0,
     "turret": 180.0,
     "offer": 90.0,
+    "traitor_powers": 90.0,
+    "host_visit": 120.0,
     "torches": 120.0,
 }
 """Seconds per phase ([house] rulebook §3). ``revote`` is the "little extra time" before an everyone-on-one
@@ -77,6 +81,9 @@ class Settings:
         twists: day number → twists at that day's round table (only the Double Vote in this version).
         durations: seconds per phase; missing keys take ``DEFAULT_DURATIONS``.
         deal: an explicit deal (scenarios) instead of the seeded random one; checked for consistency only.
+        joker_night: the night on which the host offers the Joker (rulebook §6 [house], default 2); ``None``
+            or 0: never offered.
+        joker_outcome: ``joker_wins`` (the Joker wins alone) or ``traitors_win`` when the Joker is banished.
     """
 
     contestants: tuple[str, ...]
@@ -91,6 +98,8 @@ class Settings:
     twists: Mapping[int, tuple[Twist, ...]] = field(default_factory=dict)
     durations: Mapping[str, float] = field(default_factory=dict)
     deal: tuple[DealEntry, ...] | None = None
+    joker_night: int | None = 2
+    joker_outcome: str = "joker_wins"
 
     def duration(self, phase: str) -> float:
         """Seconds for a phase clock (``DEFAULT_DURATIONS`` keys)."""
@@ -119,6 +128,10 @@ class Settings:
                 raise ConfigError(f"hosts: {h!r} is not a Minecraft name")
             if h in names:
                 raise ConfigError(f"hosts: {h} is a contestant; the host is not a contestant (rulebook §1)")
+        if self.joker_outcome not in JOKER_OUTCOMES:
+            raise ConfigError(f"joker_outcome: {self.joker_outcome!r} is not one of {', '.join(JOKER_OUTCOMES)}")
+        if self.joker_night is not None and (not isinstance(self.joker_night, int) or self.joker_night < 0):
+            raise ConfigError(f"joker_night: {self.joker_night!r} must be a night number (0 = never)")
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         for key, value in self.durations.items():

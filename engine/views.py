@@ -55,6 +55,10 @@ class PlayerView:
     messages: tuple[str, ...]
     can_act: tuple[str, ...]
     """The kinds of input the contestant may send now."""
+    joker: bool = False
+    """The contestant holds the Joker (rulebook §6; only they know)."""
+    copied_power: str | None = None
+    """The power a Mimic copied, as they were told it (rulebook §5 The Mimic)."""
 
     def to_text(self) -> str:
         """A stable multi-line rendering for golden playthrough files."""
@@ -62,7 +66,9 @@ class PlayerView:
             f"[{self.name}] day {self.public.day} {self.public.phase}"
             + ("" if self.in_series else " (out)"),
             f"  allegiance: {self.allegiance or '-'}  power: {self.power or '-'}  false power: {self.false_power or '-'}",
-            f"  traitors known: {', '.join(self.traitors) or '-'}",
+            f"  traitors known: {', '.join(self.traitors) or '-'}"
+            + ("  joker: yes" if self.joker else "")
+            + (f"  copied: {self.copied_power}" if self.copied_power else ""),
             f"  items: {', '.join(self.items) or '-'}",
             f"  can act: {', '.join(self.can_act) or '-'}",
         ]
@@ -113,6 +119,8 @@ def view_for(game: Game, name: str) -> PlayerView:
         fellows = tuple(
             q.name for q in game.players.values() if q.alive and q.allegiance is Allegiance.TRAITOR and q.name != name
         )
+    copy = game.powers.copied.get(name)
+    copied = (copy[0].title if copy[0] else "no power") if copy is not None else None
     items = tuple(item.value + (f"({label})" if label else "") for item, label in game.items.get(name, []))
     return PlayerView(
         name=name,
@@ -125,4 +133,6 @@ def view_for(game: Game, name: str) -> PlayerView:
         items=items,
         messages=tuple(game.inbox.get(name, [])),
         can_act=tuple(sorted({a.kind for a in game.legal_actions(name)})),
+        joker=name in game.powers.jokers,
+        copied_power=copied,
     )

@@ -16,13 +16,16 @@ from bridge.syntax import check_command
 from engine.actions import (
     Action,
     Advance,
+    AnswerJoker,
     AnswerOffer,
     CastVote,
     ChooseEvent,
     ChooseTorch,
     NominateDoubleVote,
+    SkipPower,
     SwearOath,
     TimerExpired,
+    UsePower,
 )
 from engine.ids import NightEvent, Torch
 
@@ -44,6 +47,10 @@ def test_trigger_table() -> None:
         "traitors.nominate",
         "traitors.offer",
         "traitors.torch",
+        "traitors.power",
+        "traitors.power2",
+        "traitors.pass",
+        "traitors.joker",
         "traitors.host",
     )
     assert set(inputs.TRIGGER_TITLES) == set(TRIGGERS)
@@ -61,6 +68,11 @@ EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
     (AnswerOffer(contestant="Cal", accept=False), ("traitors.offer", 2)),
     (ChooseTorch(finalist="Alex", torch=Torch.BANISH_AGAIN), ("traitors.torch", 1)),
     (ChooseTorch(finalist="Alex", torch=Torch.END_GAME), ("traitors.torch", 2)),
+    (UsePower(contestant="Alex", target="Eve"), ("traitors.power", 16)),
+    (UsePower(contestant="Alex", target="Bea", second="Eve"), ("traitors.power2", 216)),
+    (SkipPower(contestant="Alex"), ("traitors.pass", 1)),
+    (AnswerJoker(contestant="Cal", accept=True), ("traitors.joker", 1)),
+    (AnswerJoker(contestant="Cal", accept=False), ("traitors.joker", 2)),
     (Advance(host="Host_1"), ("traitors.host", 1)),
 ]
 

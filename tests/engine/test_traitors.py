@@ -396,6 +396,8 @@ class TestSection7Night:
         old_power = g.players[target].power
         for t in traitors:
             g.handle(ChooseEvent(t, NightEvent.SEDUCE, target), now=now)
+        if g.phase is Phase.TRAITOR_POWERS:  # rulebook §5: the Traitor powers come before the offer
+            g.handle(Advance("Host"), now=now)
         g.handle(AnswerOffer(target, True), now=now)
         p = g.players[target]
         assert p.false_power is old_power and p.power is None

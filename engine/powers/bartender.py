@@ -1,0 +1,39 @@
+"""The Bartender (Traitor power; rulebook §5 "The Bartender", mechanics [house]).
+
+Rule: in the Turret, after the night's event is chosen, intoxicate one living non-Traitor until the next night;
+not the same one two nights running. The Sober is immune. No feedback. An intoxicated contestant behaves
+exactly like a drunk one while it lasts (rulebook §2): their information tonight is false and their abilities
+fail. A contestant cleansed tonight (The Cleanser) is not intoxicated.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.powers.base import TURRET, Power, Use, living, not_last_night, one_target
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+    """A living non-Traitor (the Bartender knows the Traitors), not last night's."""
+    t = one_target(targets)
+    living(game, t)
+    if game.players[t].allegiance is Allegiance.TRAITOR:
+        raise IllegalAction("illegal.power.target", target=t)
+    not_last_night(game, actor, PowerName.BARTENDER, t)
+
+
+def resolve(game: Game, use: Use) -> None:
+    """Intoxicate the target unless cleansed, sobered or The Sober (silently)."""
+    t = use.targets[0]
+    if t in game.powers.cleansed or t in game.powers.sobered or game.active_power(t) is PowerName.SOBER:
+        return
+    game.powers.intoxicated.add(t)
+
+
+POWER = Power(PowerName.BARTENDER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve)

@@ -1,0 +1,33 @@
+"""The Cleanser (Faithful power; rulebook §5 "The Cleanser", §7.4).
+
+Rule: when the host visits, name one living contestant (oneself allowed): tonight intoxication, falsification,
+silence and being guessed do not land on them. [rule] A guessed Cleanser is not told before using the power:
+cleansing themself is their unknowing chance to keep it. Drunk or intoxicated: nothing is cleansed (silently).
+Murdered tonight: nothing is cleansed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.powers.base import VISIT, Power, Use, living, one_target
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+    """Any living contestant."""
+    living(game, one_target(targets))
+
+
+def resolve(game: Game, use: Use) -> None:
+    """Cleanse the target for the rest of tonight's resolution."""
+    if game.murdered_tonight(use.actor) or game.impaired(use.actor):
+        return
+    game.powers.cleansed.add(use.targets[0])
+
+
+POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)

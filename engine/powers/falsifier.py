@@ -1,0 +1,33 @@
+"""The Falsifier (Traitor power; rulebook §5 "The Falsifier", mechanics [house]).
+
+Rule: in the Turret, after the night's event is chosen, one living contestant (a Traitor too, oneself too)
+registers as the other allegiance until the next night: The Analyst and The Sheriff see the flipped
+allegiance (rulebook §5 "registers as"); twists always see the truth. No feedback. A contestant cleansed
+tonight is not falsified.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.powers.base import TURRET, Power, Use, living, one_target
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+    """Any living contestant."""
+    living(game, one_target(targets))
+
+
+def resolve(game: Game, use: Use) -> None:
+    """Falsify the target unless cleansed."""
+    t = use.targets[0]
+    if t not in game.powers.cleansed:
+        game.powers.falsified.add(t)
+
+
+POWER = Power(PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve)

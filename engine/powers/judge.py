@@ -1,0 +1,41 @@
+"""The Judge (Faithful power; rulebook §5 "The Judge", §4 "The Judge's protection").
+
+Rule: when the host visits, name one living contestant (not the same twice running; oneself at most once per
+series) to protect at the next round table: if they would be banished, the host announces the protection (not
+the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). Drunk
+or intoxicated: no protection (silently). Murdered tonight: no protection.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.powers.base import VISIT, Power, Use, living, not_last_use, one_target
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+    """A living contestant, not the last one protected; oneself at most once."""
+    t = one_target(targets)
+    living(game, t)
+    not_last_use(game, actor, PowerName.JUDGE, t)
+    if t == actor and actor in game.powers.judge_self:
+        raise IllegalAction("illegal.power.self_once")
+
+
+def resolve(game: Game, use: Use) -> None:
+    """Protect the target at the next round table."""
+    t = use.targets[0]
+    if t == use.actor:
+        game.powers.judge_self.add(use.actor)
+    if game.murdered_tonight(use.actor) or game.impaired(use.actor):
+        return
+    game.powers.protected = t
+
+
+POWER = Power(PowerName.JUDGE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)

@@ -1,0 +1,35 @@
+"""The Sheriff (Faithful power; rulebook §5 "The Sheriff", §4 "The Sheriff's accusation").
+
+Rule [rule]: the host asks "Would you like to accuse a player?" then "Who?" (``SkipPower`` is "no"). Once per
+series. At the next round table, before the vote, the accusation is announced (the Sheriff is not named). If
+the accused registers as a Traitor they are banished at once (revealed as usual) and there is no vote that
+day; otherwise the accusation fails and the vote goes on. A Sheriff murdered that night accuses nobody.
+Drunk or intoxicated [house]: the accusation is announced and fails, whatever the accused registers as.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.powers.base import VISIT, Power, Use, living_other, one_target
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+    """Another living contestant."""
+    living_other(game, actor, one_target(targets))
+
+
+def resolve(game: Game, use: Use) -> None:
+    """Record the accusation for the next round table (nothing if the Sheriff is murdered tonight)."""
+    if game.murdered_tonight(use.actor):
+        return
+    game.powers.accusation = use.targets[0]
+    game.powers.accusation_fails = game.impaired(use.actor)
+
+
+POWER = Power(PowerName.SHERIFF, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve)
