@@ -1,8 +1,10 @@
 """Trigger inputs both ways: engine Action ⇄ (trigger objective, value) (FACTS §5; DESIGN "data flow").
 
-A contestant clicks a chat link or dialog button → ``/trigger traitors.<input> set N`` → the datapack appends
-``{seq, player, input, value}`` to ``storage traitors:io queue`` → the bridge reads it and ``decode`` turns it
-into an engine ``Action``. ``encode``/``trigger_command`` go the other way, for the click events of a prompt.
+A contestant clicks a chat link or dialog button → ``/trigger traitors.<input> set N`` → the datapack's tick
+function appends ``{seq, uuid, input, value}`` to ``storage traitors:io queue`` → the bridge reads it, looks the
+UUID up (``bridge.players``) and ``decode`` turns the entry (with ``player`` = the name) into an engine
+``Action`` or one of the bridge-level inputs below. ``encode``/``trigger_command`` go the other way, for the
+buttons and click events of a prompt.
 
 The trigger table (every objective has criterion ``trigger``; a seat is 1-based, as on the round table):
 
@@ -17,8 +19,16 @@ objective              value                                  engine action
 ``traitors.nominate``  seat of the target                     ``NominateDoubleVote(traitor, t)``
 ``traitors.offer``     1 accept, 2 decline                    ``AnswerOffer(contestant, accept)``
 ``traitors.torch``     1 banish again, 2 end game             ``ChooseTorch(finalist, torch)``
-``traitors.host``      1 = advance                            ``Advance(host)``
+``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
+``traitors.host``      2..10: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.console``   any                                    ``OpenConsole(player)``
+(event) ``sword_hit``  1 (advancement ``traitors:sword/hit``) ``SwordHit(player, struck=False)``
+(event) ``sword_struck`` 1 (``traitors:sword/struck``)       ``SwordHit(player, struck=True)``
 =====================  =====================================  ===================================
+
+Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
+use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
+name; the others are answered "not available yet" until the engine supports them.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
@@ -27,8 +37,10 @@ never a secret (STYLE §2.3).
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import (
@@ -43,6 +55,7 @@ from engine.actions import (
 )
 from engine.effects import Message
 from engine.ids import NightEvent, Torch
+from engine.phases import Phase
 
 PREFIX = "traitors."
 
@@ -55,9 +68,111 @@ NOMINATE = "traitors.nominate"
 OFFER = "traitors.offer"
 TORCH = "traitors.torch"
 HOST = "traitors.host"
+CONSOLE = "traitors.console"
 
-TRIGGERS: tuple[str, ...] = (VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, HOST)
+TRIGGERS: tuple[str, ...] = (VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, HOST, CONSOLE)
 """Every trigger objective the datapack and the bridge use, in table order."""
+
+EVENTS: tuple[str, ...] = ("sword_hit", "sword_struck")
+"""Queue inputs that are not triggers (written by the datapack's advancement rewards)."""
+
+
+class HostControl(enum.Enum):
+    """A button of the host's console: the value of ``/trigger traitors.host set <value>``.
+
+    ``phase`` is the phase a "move on" control is meant for (``None``: any phase, or not a "move on").
+    ``available`` is False for controls the engine does not support yet.
+    """
+
+    ADVANCE = 1
+    OPEN_ROUND_TABLE = 2
+    OPEN_VOTE = 3
+    CLOSE_VOTE = 4
+    LOCK_TORCHES = 5
+    START_TWIST = 6
+    CANCEL_TWIST = 7
+    PAUSE_CLOCK = 8
+    RESUME_CLOCK = 9
+    END_SERIES = 10
+
+    @property
+    def phase(self) -> Phase | None:
+        return _CONTROL_PHASE.get(self)
+
+    @property
+    def available(self) -> bool:
+        return self is HostControl.ADVANCE or self in _CONTROL_PHASE
+
+    @property
+    def key(self) -> str:
+        """The translation key of the button label (``traitors.console.<name>``)."""
+        return "traitors.console." + self.name.lower()
+
+    @property
+    def title(self) -> str:
+        """The English button label."""
+        return CONTROL_TITLES[self]
+
+
+_CONTROL_PHASE: dict[HostControl, Phase] = {
+    HostControl.OPEN_ROUND_TABLE: Phase.DISCUSSION,
+    HostControl.OPEN_VOTE: Phase.ROUND_TABLE,
+    HostControl.CLOSE_VOTE: Phase.VOTE,
+    HostControl.LOCK_TORCHES: Phase.TORCHES,
+}
+
+CONTROL_TITLES: dict[HostControl, str] = {
+    HostControl.ADVANCE: "Start the day / move on",
+    HostControl.OPEN_ROUND_TABLE: "Open the round table",
+    HostControl.OPEN_VOTE: "Open the vote",
+    HostControl.CLOSE_VOTE: "Close the vote",
+    HostControl.LOCK_TORCHES: "Lock the torches",
+    HostControl.START_TWIST: "Start a twist",
+    HostControl.CANCEL_TWIST: "Cancel a twist",
+    HostControl.PAUSE_CLOCK: "Pause the clock",
+    HostControl.RESUME_CLOCK: "Resume the clock",
+    HostControl.END_SERIES: "End the series",
+}
+"""English labels of the console buttons (the dialog ``datapack/data/traitors/dialog/host/console.json``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostCommand:
+    """A host pressed a console button other than "move on" (checked by the service, not the engine)."""
+
+    host: str
+    control: HostControl
+
+    @property
+    def actor(self) -> str:
+        return self.host
+
+
+@dataclass(frozen=True, slots=True)
+class OpenConsole:
+    """A player asked for the host's console (``/trigger traitors.console``); only hosts get it."""
+
+    player: str
+
+    @property
+    def actor(self) -> str:
+        return self.player
+
+
+@dataclass(frozen=True, slots=True)
+class SwordHit:
+    """The Sacred Sword hit a player (FACTS §5): ``player`` is the attacker, or with ``struck`` the one hit."""
+
+    player: str
+    struck: bool
+
+    @property
+    def actor(self) -> str:
+        return self.player
+
+
+BridgeInput = HostCommand | OpenConsole | SwordHit
+"""Queue inputs the service handles itself (they are not engine actions)."""
 
 TRIGGER_TITLES: dict[str, str] = {
     VOTE: "Vote",
@@ -69,6 +184,7 @@ TRIGGER_TITLES: dict[str, str] = {
     OFFER: "Offer",
     TORCH: "Torch",
     HOST: "Host",
+    CONSOLE: "Host console",
 }
 """Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
 
@@ -157,16 +273,17 @@ def trigger_command(action: Action, seats: Mapping[str, int]) -> str:
     return f"/trigger {objective} set {value}"
 
 
-def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
-    """Turn one queued input entry into an engine action.
+def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | BridgeInput:
+    """Turn one queued input entry into an engine action (or a bridge-level input).
 
     Args:
-        entry: ``{"seq": int, "player": str, "input": "vote", "value": 3}`` (``input`` is the objective without
-            the ``traitors.`` prefix; nbtlib ``Int``/``String`` values are fine).
+        entry: ``{"seq": int, "player": str, "input": "vote", "value": 3}``: the queue entry with its ``uuid``
+            already resolved to ``player`` (``input`` is the objective without the ``traitors.`` prefix;
+            nbtlib ``Int``/``String`` values are fine).
         seats: contestant name → seat number (1-based).
 
     Returns:
-        The action, with ``entry["player"]`` as its actor.
+        The action (or ``HostCommand``/``OpenConsole``/``SwordHit``), with ``entry["player"]`` as its actor.
 
     Raises:
         InputError: missing fields, a bad player name, an unknown input, a value that means nothing for that
@@ -182,7 +299,7 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
     if not isinstance(name, str):
         raise InputError("invalid.action.kind", kind=str(name))
     objective = PREFIX + str(name)
-    if objective not in TRIGGERS:
+    if objective not in TRIGGERS and name not in EVENTS:
         raise InputError("invalid.action.kind", kind=str(name))
     value = entry["value"]
     if not isinstance(value, int) or isinstance(value, bool):
@@ -216,7 +333,15 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
         if value not in _VALUE_TORCH:
             raise bad()
         return ChooseTorch(finalist=player, torch=_VALUE_TORCH[value])
+    if objective == CONSOLE:
+        return OpenConsole(player)
+    if name in EVENTS:
+        return SwordHit(player, struck=name == "sword_struck")
     # HOST
-    if value != 1:
-        raise bad()
-    return Advance(host=player)
+    try:
+        control = HostControl(value)
+    except ValueError:
+        raise bad() from None
+    if control is HostControl.ADVANCE:
+        return Advance(host=player)
+    return HostCommand(player, control)
