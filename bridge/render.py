@@ -195,7 +195,7 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
         label = choice_label(choice)
         parts.append(mc.text_component(" "))
         style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
-                 "hover": mc.text_component(f"Choose {choice.label}", color="gray")}  # fmt: skip
+                 "hover": ui("traitors.choice.hover", choice=choice.label, color="gray")}  # fmt: skip
         if label.translate is None:
             parts.append(mc.text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
         else:  # "[" + translated label + "]"; the children inherit the click event

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bridge.commands import Component, translated
+from bridge.commands import Component, text_component, translated
 from bridge.inputs import CONTROL_TITLES, TRIGGER_TITLES
 
 __all__ = ["UI_TEXT", "placeholders", "ui"]
@@ -32,7 +32,7 @@ UI_TEXT: dict[str, str] = {
     "traitors.choice.murder": "Murder {target}",
     "traitors.choice.seduce": "Seduce {target}",
     "traitors.choice.ultimatum": "Give {target} an ultimatum",
-    "traitors.choice.hover": "Choose: {choice}",
+    "traitors.choice.hover": "Choose {choice}",
     "traitors.torch.banish_again": "Banish again",
     "traitors.torch.end_game": "End game",
     # the host's console (datapack/data/traitors/dialog/host/console.json)
@@ -90,5 +90,8 @@ def ui(key: str, *, color: str | None = None, bold: bool | None = None, italic: 
     """
     template = UI_TEXT[key]
     names = placeholders(template)
+    filled = template.format(**params)
+    if "\u00a7" in filled:  # a fallback cannot neutralise '§' (bridge.commands); send the plain text
+        return text_component(filled, color=color, bold=bold, italic=italic)
     return translated(key, template.format(**params), args=[params[n] for n in names], color=color, bold=bold,
                       italic=italic)

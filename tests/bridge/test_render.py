@@ -84,10 +84,10 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
             'fallback:"Who do you banish?",color:"white",italic:false},{text:" "},'
             '{text:"[Bea]",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",'
             'command:"/trigger traitors.vote set 2"},hover_event:{action:"show_text",'
-            'value:{text:"Choose Bea",color:"gray"}}},{text:" "},'
+            'value:{translate:"traitors.choice.hover",fallback:"Choose Bea",with:[{text:"Bea"}],color:"gray"}}},{text:" "},'
             '{text:"[Cal]",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",'
             'command:"/trigger traitors.vote set 3"},hover_event:{action:"show_text",'
-            'value:{text:"Choose Cal",color:"gray"}}}]}'
+            'value:{translate:"traitors.choice.hover",fallback:"Choose Cal",with:[{text:"Cal"}],color:"gray"}}}]}'
         ],
     ),
     (
