@@ -3,6 +3,7 @@
 Subcommands:
     demo   the built-in sandbox server, the service over loopback RCON and bot contestants: a whole series.
     play   a scripted series (``docs/scenarios.md``) through the engine alone; prints the game log.
+    install-datapack   copy the data pack into a world's ``datapacks/`` (``docs/datapack.md``).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else.
 """
@@ -36,6 +37,11 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a scripted scenario through the engine and print the game log")
     play.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
     play.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
+
+    install = sub.add_parser("install-datapack", help="copy the data pack into a world's datapacks/ folder")
+    install.add_argument("--world", required=True, help="the world folder (it holds level.dat)")
+    install.add_argument("--zip", action="store_true", help="install as castle-traitors.zip instead of a folder")
+    install.add_argument("--resourcepack", metavar="FILE", help="also write the resource pack (languages) as a zip")
     return parser
 
 
@@ -52,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _play(args)
+        if args.command == "install-datapack":
+            return _install(args)
         if args.command == "demo":
             from bridge.demo import run_demo
 
@@ -64,6 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_ERROR
     return EXIT_ERROR
+
+
+def _install(args: argparse.Namespace) -> int:
+    from bridge.datapack import install, write_resourcepack_zip
+
+    path = install(args.world, as_zip=args.zip)
+    print(f"installed the data pack: {path}")
+    if args.resourcepack:
+        print(f"wrote the resource pack: {write_resourcepack_zip(args.resourcepack)}")
+    print("run /reload (or restart the server) to load it")
+    return EXIT_OK
 
 
 def _play(args: argparse.Namespace) -> int:
