@@ -90,6 +90,9 @@ class _Return(Exception):
         self.value = value
 
 
+MACRO_CACHE = 4096
+"""Parsed macro lines kept (then the cache starts over)."""
+
 MAX_FUNCTION_DEPTH = 64
 """Nested function calls before the sandbox calls it a runaway (vanilla's limit is a command count)."""
 
@@ -336,6 +339,8 @@ class World:
         self._source: Source = CONSOLE
         self._result: int | None = None
         self._depth = 0
+        self._macro_cache: dict[str, Any] = {}
+        """Parsed macro lines by their text after substitution (vanilla caches macro instantiations too)."""
         self.ticks = 0
         self.spawn: tuple[float, float, float] = (0.5, 64.0, 0.5)
 
@@ -519,12 +524,17 @@ class World:
                         self._run_node(line.node, fn.source, source)
                     else:
                         text = line.substitute(texts)
-                        try:
-                            check_command(text)
-                        except CommandSyntaxError as exc:
-                            self.errors.append(f"{fn.path}:{line.lineno}: macro line does not parse: {exc.detail}: {text[:200]}")
-                            raise CommandFailure(f"Function {fid}: {exc.detail}") from None
-                        node = _mecha().parse(text, multiline=False).commands[0]
+                        node = self._macro_cache.get(text)
+                        if node is None:
+                            try:
+                                check_command(text)
+                            except CommandSyntaxError as exc:
+                                self.errors.append(f"{fn.path}:{line.lineno}: macro line does not parse: {exc.detail}: {text[:200]}")
+                                raise CommandFailure(f"Function {fid}: {exc.detail}") from None
+                            node = _mecha().parse(text, multiline=False).commands[0]
+                            if len(self._macro_cache) >= MACRO_CACHE:
+                                self._macro_cache.clear()
+                            self._macro_cache[text] = node
                         self._run_node(node, text, source)
                 except CommandFailure:
                     continue
