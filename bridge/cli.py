@@ -4,6 +4,7 @@ Subcommands:
     demo   the built-in sandbox server, the service over loopback RCON and bot contestants: a whole series.
     play   a scripted series (``docs/scenarios.md``) through the engine alone; prints the game log.
     doctor checks a server's settings over RCON and MSMP and says how to fix each (``docs/operator.md``).
+    install-datapack   copy the data pack into a world's ``datapacks/`` (``docs/datapack.md``).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else.
 """
@@ -53,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
     doctor.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
     doctor.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
+    install = sub.add_parser("install-datapack", help="copy the data pack into a world's datapacks/ folder")
+    install.add_argument("--world", required=True, help="the world folder (it holds level.dat)")
+    install.add_argument("--zip", action="store_true", help="install as castle-traitors.zip instead of a folder")
+    install.add_argument("--resourcepack", metavar="FILE", help="also write the resource pack (languages) as a zip")
     return parser
 
 
@@ -71,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "doctor":
             return _doctor(args)
+        if args.command == "install-datapack":
+            return _install(args)
         if args.command == "demo":
             from bridge.demo import run_demo
 
@@ -83,6 +90,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_ERROR
     return EXIT_ERROR
+
+
+def _install(args: argparse.Namespace) -> int:
+    from bridge.datapack import install, write_resourcepack_zip
+
+    path = install(args.world, as_zip=args.zip)
+    print(f"installed the data pack: {path}")
+    if args.resourcepack:
+        print(f"wrote the resource pack: {write_resourcepack_zip(args.resourcepack)}")
+    print("run /reload (or restart the server) to load it")
+    return EXIT_OK
 
 
 def _play(args: argparse.Namespace) -> int:

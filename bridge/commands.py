@@ -357,16 +357,22 @@ def message_component(
 ) -> Component:
     """An engine ``Message`` as a component: ``translate:"traitors.<key>"`` with the English text as fallback.
 
-    The parameters go into ``with`` in ``Message.params`` order. A text containing ``§`` is sent as a plain
-    text component instead (a fallback cannot neutralise ``§``).
+    The parameters go into ``with`` in the order their ``{name}`` placeholders first appear in the English
+    catalogue text (``engine.messages.placeholders``), so the language files can use ``%1$s``… in a fixed order
+    (``bridge.lang``); a key without a catalogue entry keeps ``Message.params`` order. A text containing ``§``
+    is sent as a plain text component instead (a fallback cannot neutralise ``§``).
     """
+    from engine.messages import placeholders
+
     english = message.text
     if "\u00a7" in english:
         return text_component(english, color=color, bold=bold, italic=italic)
+    params = dict(message.params)
+    names = placeholders(message.key) or tuple(params)
     return translated(
         "traitors." + message.key,
         english,
-        args=[v for _, v in message.params],
+        args=[params.get(n, "") for n in names],
         color=color,
         bold=bold,
         italic=italic,
@@ -616,6 +622,61 @@ def queue_ack(seq: int) -> McCommand:
     return _command(f"data remove storage {IO_STORAGE} queue[{{seq:{int(seq)}}}]")
 
 
+UI_STORAGE = "traitors:ui"
+"""The storage the bridge fills before calling a data pack UI macro (``traitors:ui/prompt``)."""
+
+_PATH_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_FUNCTION_RE = re.compile(r"[a-z0-9_.-]+:[a-z0-9_./-]+")
+
+
+def _storage_path(storage: str, path: str) -> tuple[str, str]:
+    if not _RESOURCE_RE.fullmatch(storage):
+        raise ValueError(f"not a storage id: {storage!r}")
+    if not _PATH_RE.fullmatch(path):
+        raise ValueError(f"not a simple NBT path: {path!r}")
+    return storage, path
+
+
+def storage_set(storage: str, path: str, value: SnbtValue) -> McCommand:
+    """``data modify storage <storage> <path> set value <snbt>``.
+
+    Raises:
+        ValueError: a bad id or path (only ``a.b.c`` keys), or a command over the 1446-byte limit.
+    """
+    storage, path = _storage_path(storage, path)
+    return _command(f"data modify storage {storage} {path} set value {snbt(value)}")
+
+
+def storage_append(storage: str, path: str, value: SnbtValue) -> McCommand:
+    """``data modify storage <storage> <path> append value <snbt>`` (the path must be a list).
+
+    Raises:
+        ValueError: as ``storage_set``.
+    """
+    storage, path = _storage_path(storage, path)
+    return _command(f"data modify storage {storage} {path} append value {snbt(value)}")
+
+
+def function_with_storage(function: str, storage: str, path: str) -> McCommand:
+    """``function <id> with storage <storage> <path>``: call a macro function with arguments from storage."""
+    if not _FUNCTION_RE.fullmatch(function):
+        raise ValueError(f"not a function id: {function!r}")
+    storage, path = _storage_path(storage, path)
+    return _command(f"function {function} with storage {storage} {path}")
+
+
+def function_call(function: str, args: Mapping[str, SnbtValue] | None = None) -> McCommand:
+    """``function <id>`` or ``function <id> {k:v,…}`` (a macro function with inline arguments)."""
+    if not _FUNCTION_RE.fullmatch(function):
+        raise ValueError(f"not a function id: {function!r}")
+    return _command(f"function {function}" + (f" {snbt(args)}" if args is not None else ""))
+
+
+def dialog_clear(to: str) -> McCommand:
+    """``dialog clear <to>``: close whatever dialog the player(s) have open (1.21.6+, FACTS §4)."""
+    return _command(f"dialog clear {targets(to)}")
+
+
 def _bossbar_id(bar: str) -> str:
     if not _RESOURCE_RE.fullmatch(bar):
         raise ValueError(f"not a bossbar id: {bar!r}")
@@ -680,7 +741,8 @@ class ItemSpec:
 
     Args:
         item_id: the vanilla item, e.g. ``"minecraft:paper"``.
-        name: the shown name (neutral: never a role or allegiance).
+        name: the shown name (neutral: never a role or allegiance); sent as ``translate:"traitors.item.<item>"``
+            with this English fallback (lore lines: ``….lore``, ``….lore.1``…; keys in ``bridge.ui_text``).
         color: the name's colour.
         lore: tooltip lines (neutral), grey and not italic.
         glint: ``enchantment_glint_override=true``.
@@ -799,15 +861,17 @@ def item_stack(
     if count > 99:
         raise ValueError(f"item count must be at most 99: {count}")
     comps: list[tuple[str, str]] = []
-    name = text_component(spec.name, color=spec.color, italic=False)
+    key = f"traitors.item.{item.value}"
+    name = translated(key, spec.name, color=spec.color, italic=False)
     comps.append((spec.name_field, name.snbt()))
     if spec.labelled:
         if not label:
             raise ValueError(f"{item.value} needs a label (the name written on it)")
         comps.append(("custom_name", text_component(label, color="white", italic=False).snbt()))
     if spec.lore:
-        comps.append(("lore", "[" + ",".join(text_component(line, color="gray", italic=False).snbt()
-                                             for line in spec.lore) + "]"))  # fmt: skip
+        lines = [translated(key + ".lore" + (f".{i}" if i else ""), line, color="gray", italic=False).snbt()
+                 for i, line in enumerate(spec.lore)]  # fmt: skip
+        comps.append(("lore", "[" + ",".join(lines) + "]"))
     comps.append(("custom_data", snbt(custom_data(item))))
     if spec.glint:
         comps.append(("enchantment_glint_override", "true"))

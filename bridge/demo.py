@@ -2,9 +2,10 @@
 
 The pieces are the real ones: the sandbox server (``bridge/sandbox``) on 127.0.0.1, the service
 (``bridge/service.py``) talking to it with our RCON client, and one bot per contestant. A bot knows only what
-its player was shown: it reads its own chat in the sandbox, and when a message offers clickable options it
-clicks one (a ``/trigger`` command, as a player clicking a chat link would). The datapack's tick function (a
-Python stand-in inside the sandbox for now) moves the trigger into the input queue; the service polls it.
+its player was shown: when a dialog is on its screen it presses one of the dialog's buttons; a bot that closes
+dialogs (``Bot.closes_dialogs``) answers from the chat fallback instead, clicking a link as a player would. Either
+way the input is a ``/trigger`` command; the real data pack's tick function (interpreted by the sandbox) moves
+it into the input queue with the player's UUID, and the service polls it.
 
 Phase clocks are shortened so a series finishes in well under a minute. Interactive phases (vote, Oath,
 Turret, offer) end as soon as everyone has answered, and bots choose with generators seeded from the series
@@ -23,6 +24,7 @@ from typing import Any, TextIO
 
 from bridge.config import default_castle
 from bridge.export import format_record
+from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient
 from bridge.sandbox.server import SandboxThread
 from bridge.service import SeriesService
@@ -47,6 +49,8 @@ DEMO_DURATIONS: dict[str, float] = {
     "oath": 20.0,
     "turret": 20.0,
     "offer": 20.0,
+    "traitor_powers": 20.0,
+    "host_visit": 20.0,
     "torches": 1.5,
 }
 """Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
@@ -86,55 +90,101 @@ def demo_settings(contestants: int) -> Settings:
 
 @dataclass
 class Bot:
-    """One bot contestant: reads its own chat in the sandbox and clicks offered options."""
+    """One bot contestant: answers the dialog on its screen, or (``closes_dialogs``) the chat fallback."""
 
     name: str
     seed: int
+    closes_dialogs: bool = False
+    """Close every dialog with Escape and answer the chat fallback's click events instead."""
     seen: int = 0
     """How many chat messages the bot has read."""
+    dialogs_seen: int = 0
+    """How many dialogs the bot has been shown."""
     prompts: int = 0
     """How many prompts it has answered (part of its choice seed)."""
-    pending: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
-    """Prompts waiting for a click: (polls to wait, click events)."""
+    pending: list[tuple[int, list[str], str]] = field(default_factory=list)
+    """Prompts waiting for an answer: (polls to wait, the ``/trigger`` commands offered, "dialog" or "chat")."""
+    answered: int = 0
+    """Answers given through a dialog button."""
+    clicked: int = 0
+    """Answers given through a chat link."""
 
-    def read(self, messages: list[Any]) -> None:
-        """Queue every new message that offers clickable ``/trigger`` options."""
-        for m in messages:
-            clicks = [c for c in m.click_events() if str(c.get("command", "")).startswith("/trigger ")]
-            if clicks:
-                rng = self._rng(len(self.pending) + self.prompts, "delay")
-                self.pending.append((rng.randint(0, 3), clicks))
+    def read(self, messages: list[Any], dialogs: list[Any]) -> None:
+        """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
+
+        The chat fallback repeats each dialog; a bot answers a prompt once, from the dialog unless it closes
+        dialogs.
+        """
+        source = "chat" if self.closes_dialogs else "dialog"
+        if source == "dialog":
+            for d in dialogs:
+                commands = [str(a.get("action", {}).get("command", "")) for a in d.get("actions", [])]
+                if commands and all(c.startswith("/trigger ") for c in commands):
+                    self._queue(commands, "dialog")
+        else:
+            for m in messages:
+                commands = [str(c.get("command", "")) for c in m.click_events()]
+                commands = [c for c in commands if c.startswith("/trigger ")]
+                if commands:
+                    self._queue(commands, "chat")
         self.seen += len(messages)
+        self.dialogs_seen += len(dialogs)
 
-    def due(self) -> dict[str, Any] | None:
-        """The click to make now, if the first waiting prompt's delay is over."""
+    def _queue(self, commands: list[str], source: str) -> None:
+        rng = self._rng(len(self.pending) + self.prompts, "delay")
+        self.pending.append((rng.randint(0, 3), commands, source))
+
+    def due(self) -> tuple[str, int, str] | None:
+        """The answer to give now, if the first waiting prompt's delay is over: (source, index, command)."""
         if not self.pending:
             return None
-        wait, clicks = self.pending[0]
+        wait, commands, source = self.pending[0]
         if wait > 0:
-            self.pending[0] = (wait - 1, clicks)
+            self.pending[0] = (wait - 1, commands, source)
             return None
         self.pending.pop(0)
         rng = self._rng(self.prompts, "choice")
         self.prompts += 1
-        torches = [c for c in clicks if "traitors.torch" in c["command"]]
+        torches = [i for i, c in enumerate(commands) if "traitors.torch" in c]
         if torches:
             want = "set 2" if rng.random() < END_TORCH_BIAS else "set 1"
-            return next((c for c in torches if c["command"].endswith(want)), torches[0])
-        return rng.choice(clicks)
+            index = next((i for i in torches if commands[i].endswith(want)), torches[0])
+        else:
+            index = rng.randrange(len(commands))
+        return source, index, commands[index]
 
     def _rng(self, k: int, what: str) -> random.Random:
         return random.Random(f"{self.seed}:{self.name}:{what}:{k}")
 
 
+def _answer(world: Any, bot: Bot, source: str, index: int, command: str) -> None:
+    """On the sandbox thread: press the dialog button if that dialog is still open, else click the command."""
+    player = world.player(bot.name)
+    dialog = player.dialog
+    if source == "dialog" and dialog is not None:
+        actions = dialog.get("actions", [])
+        if index < len(actions) and actions[index].get("action", {}).get("command") == command:
+            world.click_dialog(bot.name, index)
+            bot.answered += 1
+            return
+    if bot.closes_dialogs and dialog is not None:
+        world.close_dialog(bot.name)
+    world.click(bot.name, {"action": "run_command", "command": command})
+    bot.clicked += 1
+
+
 async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
+    def new_for(b: Bot) -> tuple[list[Any], list[Any]]:
+        p = sandbox.world.player(b.name)
+        return list(p.chat[b.seen :]), list(p.dialogs[b.dialogs_seen :])
+
     while not stop.is_set():
         for bot in bots:
-            new = sandbox.call(lambda b=bot: list(sandbox.world.player(b.name).chat[b.seen :]))
-            bot.read(new)
-            click = bot.due()
-            if click is not None:
-                sandbox.click(bot.name, click)
+            messages, dialogs = sandbox.call(new_for, bot)
+            bot.read(messages, dialogs)
+            answer = bot.due()
+            if answer is not None:
+                sandbox.call(_answer, sandbox.world, bot, *answer)
         try:
             await asyncio.wait_for(stop.wait(), interval)
         except asyncio.TimeoutError:
@@ -157,7 +207,7 @@ async def play_demo(
         keep_sandbox: leave the sandbox running (tests inspect its world); the caller then stops it.
 
     Returns:
-        The finished game, the sandbox thread and the service.
+        The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
 
     Raises:
         ConfigError: bad ``contestants``.
@@ -171,7 +221,8 @@ async def play_demo(
     try:
         for name in settings.contestants:
             sandbox.join(name)
-        bots = [Bot(name, seed) for name in settings.contestants]
+        # Every third bot closes its dialogs and answers in chat, so both ways are used in every demo.
+        bots = [Bot(name, seed, closes_dialogs=i % 3 == 2) for i, name in enumerate(settings.contestants)]
         started = time.monotonic()
 
         def observe(effect: Effect) -> None:
@@ -179,9 +230,11 @@ async def play_demo(
                 print(f"[{time.monotonic() - started:6.2f}s] {effect.message.text}", file=out, flush=True)
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe)
+            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
+                                    players=PlayerDirectory(sandbox.players()))
             stop = asyncio.Event()
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+            service.bots = bots  # type: ignore[attr-defined]
             try:
                 await service.run()
             finally:

@@ -1,8 +1,10 @@
 """Trigger inputs both ways: engine Action ⇄ (trigger objective, value) (FACTS §5; DESIGN "data flow").
 
-A contestant clicks a chat link or dialog button → ``/trigger traitors.<input> set N`` → the datapack appends
-``{seq, player, input, value}`` to ``storage traitors:io queue`` → the bridge reads it and ``decode`` turns it
-into an engine ``Action``. ``encode``/``trigger_command`` go the other way, for the click events of a prompt.
+A contestant clicks a chat link or dialog button → ``/trigger traitors.<input> set N`` → the datapack's tick
+function appends ``{seq, uuid, input, value}`` to ``storage traitors:io queue`` → the bridge reads it, looks the
+UUID up (``bridge.players``) and ``decode`` turns the entry (with ``player`` = the name) into an engine
+``Action`` or one of the bridge-level inputs below. ``encode``/``trigger_command`` go the other way, for the
+buttons and click events of a prompt.
 
 The trigger table (every objective has criterion ``trigger``; a seat is 1-based, as on the round table):
 
@@ -21,11 +23,19 @@ objective              value                                  engine action
 ``traitors.power2``    100 × first seat + second seat         ``UsePower(contestant, a, b)`` (Analyst)
 ``traitors.pass``      1 = do not use the power tonight       ``SkipPower(contestant)``
 ``traitors.joker``     1 accept, 2 decline                    ``AnswerJoker(contestant, accept)``
-``traitors.host``      1 = advance                            ``Advance(host)``
+``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
+``traitors.host``      2..10: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.console``   any                                    ``OpenConsole(player)``
+(event) ``sword_hit``  1 (advancement ``traitors:sword/hit``) ``SwordHit(player, struck=False)``
+(event) ``sword_struck`` 1 (``traitors:sword/struck``)       ``SwordHit(player, struck=True)``
 =====================  =====================================  ===================================
 
 The Analyst names two contestants in one click: ``traitors.power2`` packs both seats in one value (seats are
 1–16, so ``100 × a + b`` is unambiguous), so one queued entry is still one engine input.
+
+Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
+use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
+name; the others are answered "not available yet" until the engine supports them.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
@@ -34,8 +44,10 @@ never a secret (STYLE §2.3).
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import (
@@ -53,6 +65,7 @@ from engine.actions import (
 )
 from engine.effects import Message
 from engine.ids import NightEvent, Torch
+from engine.phases import Phase
 
 PREFIX = "traitors."
 
@@ -72,8 +85,113 @@ JOKER = "traitors.joker"
 PAIR = 100
 """``traitors.power2`` value = ``PAIR`` × first seat + second seat."""
 
-TRIGGERS: tuple[str, ...] = (VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, POWER, POWER2, PASS, JOKER, HOST)
+CONSOLE = "traitors.console"
+
+TRIGGERS: tuple[str, ...] = (
+    VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, POWER, POWER2, PASS, JOKER, HOST, CONSOLE,
+)  # fmt: skip
 """Every trigger objective the datapack and the bridge use, in table order."""
+
+EVENTS: tuple[str, ...] = ("sword_hit", "sword_struck")
+"""Queue inputs that are not triggers (written by the datapack's advancement rewards)."""
+
+
+class HostControl(enum.Enum):
+    """A button of the host's console: the value of ``/trigger traitors.host set <value>``.
+
+    ``phase`` is the phase a "move on" control is meant for (``None``: any phase, or not a "move on").
+    ``available`` is False for controls the engine does not support yet.
+    """
+
+    ADVANCE = 1
+    OPEN_ROUND_TABLE = 2
+    OPEN_VOTE = 3
+    CLOSE_VOTE = 4
+    LOCK_TORCHES = 5
+    START_TWIST = 6
+    CANCEL_TWIST = 7
+    PAUSE_CLOCK = 8
+    RESUME_CLOCK = 9
+    END_SERIES = 10
+
+    @property
+    def phase(self) -> Phase | None:
+        return _CONTROL_PHASE.get(self)
+
+    @property
+    def available(self) -> bool:
+        return self is HostControl.ADVANCE or self in _CONTROL_PHASE
+
+    @property
+    def key(self) -> str:
+        """The translation key of the button label (``traitors.console.<name>``)."""
+        return "traitors.console." + self.name.lower()
+
+    @property
+    def title(self) -> str:
+        """The English button label."""
+        return CONTROL_TITLES[self]
+
+
+_CONTROL_PHASE: dict[HostControl, Phase] = {
+    HostControl.OPEN_ROUND_TABLE: Phase.DISCUSSION,
+    HostControl.OPEN_VOTE: Phase.ROUND_TABLE,
+    HostControl.CLOSE_VOTE: Phase.VOTE,
+    HostControl.LOCK_TORCHES: Phase.TORCHES,
+}
+
+CONTROL_TITLES: dict[HostControl, str] = {
+    HostControl.ADVANCE: "Start the day / move on",
+    HostControl.OPEN_ROUND_TABLE: "Open the round table",
+    HostControl.OPEN_VOTE: "Open the vote",
+    HostControl.CLOSE_VOTE: "Close the vote",
+    HostControl.LOCK_TORCHES: "Lock the torches",
+    HostControl.START_TWIST: "Start a twist",
+    HostControl.CANCEL_TWIST: "Cancel a twist",
+    HostControl.PAUSE_CLOCK: "Pause the clock",
+    HostControl.RESUME_CLOCK: "Resume the clock",
+    HostControl.END_SERIES: "End the series",
+}
+"""English labels of the console buttons (the dialog ``datapack/data/traitors/dialog/host/console.json``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostCommand:
+    """A host pressed a console button other than "move on" (checked by the service, not the engine)."""
+
+    host: str
+    control: HostControl
+
+    @property
+    def actor(self) -> str:
+        return self.host
+
+
+@dataclass(frozen=True, slots=True)
+class OpenConsole:
+    """A player asked for the host's console (``/trigger traitors.console``); only hosts get it."""
+
+    player: str
+
+    @property
+    def actor(self) -> str:
+        return self.player
+
+
+@dataclass(frozen=True, slots=True)
+class SwordHit:
+    """The Sacred Sword hit a player (FACTS §5): ``player`` is the attacker, or with ``struck`` the one hit."""
+
+    player: str
+    struck: bool
+
+    @property
+    def actor(self) -> str:
+        return self.player
+
+
+BridgeInput = HostCommand | OpenConsole | SwordHit
+"""Queue inputs the service handles itself (they are not engine actions)."""
 
 TRIGGER_TITLES: dict[str, str] = {
     VOTE: "Vote",
@@ -89,6 +207,7 @@ TRIGGER_TITLES: dict[str, str] = {
     PASS: "Pass",
     JOKER: "Joker",
     HOST: "Host",
+    CONSOLE: "Host console",
 }
 """Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
 
@@ -185,16 +304,17 @@ def trigger_command(action: Action, seats: Mapping[str, int]) -> str:
     return f"/trigger {objective} set {value}"
 
 
-def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
-    """Turn one queued input entry into an engine action.
+def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | BridgeInput:
+    """Turn one queued input entry into an engine action (or a bridge-level input).
 
     Args:
-        entry: ``{"seq": int, "player": str, "input": "vote", "value": 3}`` (``input`` is the objective without
-            the ``traitors.`` prefix; nbtlib ``Int``/``String`` values are fine).
+        entry: ``{"seq": int, "player": str, "input": "vote", "value": 3}``: the queue entry with its ``uuid``
+            already resolved to ``player`` (``input`` is the objective without the ``traitors.`` prefix;
+            nbtlib ``Int``/``String`` values are fine).
         seats: contestant name → seat number (1-based).
 
     Returns:
-        The action, with ``entry["player"]`` as its actor.
+        The action (or ``HostCommand``/``OpenConsole``/``SwordHit``), with ``entry["player"]`` as its actor.
 
     Raises:
         InputError: missing fields, a bad player name, an unknown input, a value that means nothing for that
@@ -210,7 +330,7 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
     if not isinstance(name, str):
         raise InputError("invalid.action.kind", kind=str(name))
     objective = PREFIX + str(name)
-    if objective not in TRIGGERS:
+    if objective not in TRIGGERS and name not in EVENTS:
         raise InputError("invalid.action.kind", kind=str(name))
     value = entry["value"]
     if not isinstance(value, int) or isinstance(value, bool):
@@ -257,7 +377,15 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action:
         if value not in (1, 2):
             raise bad()
         return AnswerJoker(contestant=player, accept=value == 1)
+    if objective == CONSOLE:
+        return OpenConsole(player)
+    if name in EVENTS:
+        return SwordHit(player, struck=name == "sword_struck")
     # HOST
-    if value != 1:
-        raise bad()
-    return Advance(host=player)
+    try:
+        control = HostControl(value)
+    except ValueError:
+        raise bad() from None
+    if control is HostControl.ADVANCE:
+        return Advance(host=player)
+    return HostCommand(player, control)

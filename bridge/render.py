@@ -15,15 +15,33 @@ House rules:
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bridge import commands as mc
 from bridge.commands import Component, McCommand, RunCommand
 from bridge.config import CastleConfig
-from bridge.inputs import HOST, TRIGGER_TITLES, TRIGGERS, trigger_command
+from bridge.inputs import (
+    HOST,
+    MURDER,
+    NOMINATE,
+    OATH,
+    OFFER,
+    SEDUCE,
+    TORCH,
+    TRIGGER_TITLES,
+    TRIGGERS,
+    ULTIMATUM,
+    VOTE,
+    encode,
+    trigger_command,
+)
+from bridge.ui_text import ui
+from engine.actions import AnswerOffer, ChooseEvent, ChooseTorch, SwearOath
 from engine.effects import (
     Announce,
+    Choice,
     ClockStarted,
     Effect,
     Eliminated,
@@ -129,23 +147,103 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
 
 
+PROMPT_FUNCTION = "traitors:ui/prompt"
+"""The data pack macro that shows a prompt dialog (``datapack/data/traitors/function/ui/prompt.mcfunction``)."""
+
+CONSOLE_FUNCTION = "traitors:ui/console"
+"""The data pack macro that shows the host's console dialog to one player."""
+
+_DIALOG_TITLES: dict[str, str] = {
+    VOTE: "traitors.dialog.title.vote",
+    NOMINATE: "traitors.dialog.title.turret",
+    MURDER: "traitors.dialog.title.turret",
+    SEDUCE: "traitors.dialog.title.turret",
+    ULTIMATUM: "traitors.dialog.title.turret",
+    OATH: "traitors.dialog.title.oath",
+    OFFER: "traitors.dialog.title.offer",
+    TORCH: "traitors.dialog.title.torch",
+}
+
+
+def choice_label(choice: Choice) -> Component:
+    """The label of one choice as a translatable component where the action has a fixed wording.
+
+    Names stay names; a night event, a torch, the offer's answers and the Oath's answers are translated; any other
+    choice (e.g. a power used at the host's visit) shows the engine's ``label`` text as it is.
+    """
+    action = choice.action
+    if isinstance(action, ChooseEvent):
+        return ui(f"traitors.choice.{action.event.value}", target=action.target)
+    if isinstance(action, ChooseTorch):
+        return ui(f"traitors.torch.{action.torch.value}")
+    if isinstance(action, AnswerOffer):
+        return mc.message_component(msg("offer.accept" if action.accept else "offer.decline"))
+    if isinstance(action, SwearOath):
+        for q in (1, 2, 3):
+            if msg(f"oath.answer.{q}").text == choice.label:
+                return mc.message_component(msg(f"oath.answer.{q}"))
+    return mc.text_component(choice.label)
+
+
 def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
-    """The question, then one clickable ``[label]`` per choice running ``/trigger traitors.<obj> set <n>``."""
+    """A dialog per recipient (``prompt_dialog``), then the chat fallback: the question and one clickable
+    ``[label]`` per choice running ``/trigger traitors.<obj> set <n>``, for a player who closed the dialog."""
+    out = [c for name in _sorted(effect.to) for c in prompt_dialog(name, effect, ctx)]
     parts: list[Component] = [mc.message_component(effect.message, color="white", italic=False)]
     for choice in effect.choices:
         command = trigger_command(choice.action, ctx.seats)
+        label = choice_label(choice)
         parts.append(mc.text_component(" "))
-        parts.append(
-            mc.text_component(
-                f"[{choice.label}]",
-                color="aqua",
-                bold=True,
-                italic=False,
-                click=RunCommand(command),
-                hover=mc.text_component(f"Choose {choice.label}", color="gray"),
-            )
-        )
-    return [c for name in _sorted(effect.to) for c in _whisper(name, parts)]
+        style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
+                 "hover": ui("traitors.choice.hover", choice=choice.label, color="gray")}  # fmt: skip
+        if label.translate is None:
+            parts.append(mc.text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
+        else:  # "[" + translated label + "]"; the children inherit the click event
+            bracket = mc.text_component("[", **style)  # type: ignore[arg-type]
+            parts.append(replace(bracket, extra=(label, mc.text_component("]"))))
+    return out + [c for name in _sorted(effect.to) for c in _whisper(name, parts)]
+
+
+def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McCommand]:
+    """The commands that show ``effect`` to ``name`` as a dialog (1.21.6+, FACTS §4).
+
+    A dialog with a button per choice easily exceeds the 1446-byte RCON limit, so the bridge writes it into
+    storage ``traitors:ui prompt`` (``{player, title, body, actions}``) in commands that each fit (the first
+    carries as many buttons as fit, the rest are appended one by one), then calls the data pack macro
+    ``traitors:ui/prompt`` with that storage; the macro's ``dialog show`` line has no size limit.
+
+    Raises:
+        ValueError: a bad name, or one button alone over the limit.
+    """
+    player = mc.player_name(name)
+    first = effect.choices[0].action if effect.choices else None
+    title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
+    title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
+    actions = [
+        {
+            "label": choice_label(choice).to_nbt(),
+            "action": {"type": "run_command", "command": trigger_command(choice.action, ctx.seats)},
+        }
+        for choice in effect.choices
+    ]
+    head = {"player": player, "title": title.to_nbt(), "body": mc.message_component(effect.message).to_nbt()}
+    k = len(actions)
+    while k > 0:
+        try:
+            out = [mc.storage_set(mc.UI_STORAGE, "prompt", {**head, "actions": actions[:k]})]
+            break
+        except ValueError:
+            k -= 1
+    else:
+        out = [mc.storage_set(mc.UI_STORAGE, "prompt", {**head, "actions": []})]
+    out += [mc.storage_append(mc.UI_STORAGE, "prompt.actions", a) for a in actions[k:]]
+    out.append(mc.function_with_storage(PROMPT_FUNCTION, mc.UI_STORAGE, "prompt"))
+    return out
+
+
+def show_console(name: str) -> McCommand:
+    """``function traitors:ui/console {player:"<name>"}``: open the host's console dialog for one host."""
+    return mc.function_call(CONSOLE_FUNCTION, {"player": mc.player_name(name)})
 
 
 def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:

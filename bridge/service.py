@@ -7,6 +7,14 @@ House rules of this file:
 2. Inputs come from the datapack's queue in storage ``traitors:io``: the service polls it over RCON, applies
    every entry with a sequence number above the last one applied, then acks it by removing exactly that
    entry. An entry seen again (ack lost, service restarted) is acked again, never applied twice.
+   ``last_seq`` moves on in the same step as the engine applies the input (no await in between), and a
+   restarted service is given the ``last_seq`` stored with the series log; so a crash between reading and
+   acking loses nothing and repeats nothing.
+6. Entries carry the player's UUID; ``players`` (``bridge.players.PlayerDirectory``) maps it to a name. An
+   unknown UUID makes the service refresh the directory once (``refresh_players``: MSMP ``minecraft:players``
+   when given, else RCON ``list uuids``); an entry whose UUID is still unknown is dropped with a log line.
+7. Host controls: only ``Settings.hosts`` may use them; anyone else gets "Only the host can do that." and
+   nothing changes. A control the engine cannot do yet gets a private "not available yet".
 3. A contestant's illegal input becomes a private message to that contestant and changes nothing; a bad queue
    entry likewise. A bug while applying one input is logged and the loop goes on.
 4. Effects are rendered and sent in order over the one RCON connection. A command the server answers with an
@@ -23,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
@@ -33,12 +41,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bridge import commands as mc
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed
-from bridge.inputs import InputError, decode
+from bridge.inputs import HostCommand, InputError, OpenConsole, SwordHit, decode
 from bridge.msmp import JOINED, LEFT, MsmpClient
+from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
-from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands
-from engine.actions import Action, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
-from engine.effects import ClockStarted, Effect, GiveItem, Message, MoveTo, SeriesOver, Whisper, msg
+from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands, show_console
+from engine.actions import Action, Advance, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
+from engine.effects import ClockStarted, Effect, GiveItem, Message, MoveTo, Prompt, SeriesOver, Whisper, msg
 from engine.errors import IllegalAction, InvalidCommand
 from engine.game import Game
 from engine.messages import CATALOG
@@ -58,7 +67,7 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
         reply: the RCON reply text.
 
     Returns:
-        Entries as plain dicts (``{"seq": int, "player": str, "input": str, "value": int}``), in queue order;
+        Entries as plain dicts (``{"seq": int, "uuid": [int×4], "input": str, "value": int}``), in queue order;
         ``[]`` when the queue is empty or absent ("Found no elements matching queue"). An entry that is not
         a compound, or lacks an integer ``seq``, is dropped (it cannot be acked by sequence number).
     """
@@ -80,6 +89,8 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, nbtlib.Array):
+        return [int(v) for v in value]
     if isinstance(value, str):
         return str(value)
     if isinstance(value, int):
@@ -97,6 +108,10 @@ class SeriesService:
         poll_interval: seconds between polls of the input queue.
         clock: wall-clock seconds (``time.time``); the engine's ``now`` and the scheduler both use it.
         observer: called with every effect before it is sent (the demo prints public announcements).
+        players: UUID → name directory (fed from MSMP by the caller, or refreshed here; see house rule 6).
+        refresh_players: coroutine returning the server's player list ``[{"id", "name"}]`` (MSMP
+            ``minecraft:players``); ``None``: RCON ``list uuids``.
+        last_seq: the highest queue sequence number already applied (stored with the series log).
     """
 
     def __init__(
@@ -108,6 +123,9 @@ class SeriesService:
         poll_interval: float = 0.05,
         clock: Callable[[], float] = time.time,
         observer: Callable[[Effect], None] | None = None,
+        players: PlayerDirectory | None = None,
+        refresh_players: Callable[[], Awaitable[Iterable[Mapping[str, Any]]]] | None = None,
+        last_seq: int = 0,
     ) -> None:
         self.game = game
         self.rcon = rcon
@@ -116,8 +134,12 @@ class SeriesService:
         self.poll_interval = poll_interval
         self.clock = clock
         self.observer = observer
-        self.last_seq = 0
-        """The highest queue sequence number applied (issue: persisted with the series log later)."""
+        self.last_seq = last_seq
+        """The highest queue sequence number applied; persist it with the series log (house rule 2)."""
+        self.players = players if players is not None else PlayerDirectory()
+        self.refresh_players = refresh_players
+        self._dialogs_open: set[str] = set()
+        """Players shown a prompt dialog since the last phase clock (closed when the next phase starts)."""
         self.lock = asyncio.Lock()
         self.scheduler: AsyncIOScheduler | None = None
         self.failed_commands: list[tuple[str, str]] = []
@@ -193,29 +215,105 @@ class SeriesService:
         for entry in sorted(parse_queue(reply), key=lambda e: int(e["seq"])):
             seq = int(entry["seq"])
             if seq > self.last_seq:
-                await self.apply_entry(entry)
-                self.last_seq = seq
+                await self.apply_entry(entry, seq=seq)
                 applied += 1
             await self.rcon.command(mc.queue_ack(seq).text)
         return applied
 
-    async def apply_entry(self, entry: Mapping[str, Any]) -> None:
-        """Turn one queue entry into an engine input and apply it; a bad entry gets a private message."""
+    async def player_of(self, entry: Mapping[str, Any]) -> str | None:
+        """The name of the player who sent a queue entry (its ``uuid``; a legacy ``player`` name is accepted)."""
+        raw = entry.get("uuid")
+        if raw is None:
+            player = entry.get("player")
+            return str(player) if isinstance(player, str) else None
+        name = self.players.name_for(raw if isinstance(raw, (str, list)) else [])
+        if name is None:
+            await self.refresh()
+            name = self.players.name_for(raw if isinstance(raw, (str, list)) else [])
+        return name
+
+    async def refresh(self) -> None:
+        """Re-read the server's player list into ``players`` (MSMP when configured, else RCON ``list uuids``)."""
         try:
-            action = decode(entry, self.ctx.seats)
+            if self.refresh_players is not None:
+                self.players.update(await self.refresh_players())
+            else:
+                self.players.update_from_list_reply(await self.rcon.command("list uuids"))
+        except BridgeError:
+            log.warning("could not refresh the player list")
+
+    def _mark(self, seq: int | None) -> None:
+        if seq is not None and seq > self.last_seq:
+            self.last_seq = seq
+
+    async def apply_entry(self, entry: Mapping[str, Any], *, seq: int | None = None) -> None:
+        """Turn one queue entry into an input and apply it; a bad entry gets a private message.
+
+        Args:
+            entry: a parsed queue entry (``parse_queue``).
+            seq: its sequence number; ``last_seq`` moves to it when the entry is applied (or refused).
+        """
+        player = await self.player_of(entry)
+        if player is None:
+            self._mark(seq)
+            log.info("dropped queue entry %s from an unknown player", entry.get("seq"))
+            return
+        try:
+            item = decode({**entry, "player": player}, self.ctx.seats)
         except InputError as exc:
-            player = str(entry.get("player", ""))
+            self._mark(seq)
             if player in self.ctx.seats or player in self.game.hosts:
                 await self.send([Whisper(frozenset({player}), exc.message)])
             else:
-                log.info("dropped queue entry %s from an unknown player", entry.get("seq"))
+                log.info("dropped queue entry %s from a player outside the series", entry.get("seq"))
             return
-        await self.apply(action)
+        if isinstance(item, Action):
+            await self.apply(item, seq=seq)
+        elif isinstance(item, HostCommand):
+            await self._host_command(item, seq)
+        elif isinstance(item, OpenConsole):
+            self._mark(seq)
+            if item.player in self.game.hosts:
+                await self.send_commands([show_console(item.player)])
+            else:
+                await self._tell(item.player, Message("illegal.not_host"))
+        elif isinstance(item, SwordHit):
+            self._mark(seq)
+            # The engine has no Murder twist yet (engine.settings.SUPPORTED_TWISTS): nothing to apply.
+            log.info("Sacred Sword %s by %s ignored: the Murder twist is not supported yet",
+                     "hit taken" if item.struck else "hit", item.player)
 
-    async def apply(self, action: Action) -> list[Effect]:
+    async def _tell(self, player: str, message: Message) -> None:
+        if player in self.ctx.seats or player in self.game.hosts:
+            await self.send([Whisper(frozenset({player}), message)])
+        else:
+            log.info("no reply to %s: not in this series", player)
+
+    async def _host_command(self, command: HostCommand, seq: int | None) -> None:
+        """A console button other than "move on": host check, then a phase-bound "move on" or "not available"."""
+        control = command.control
+        if command.host not in self.game.hosts:
+            self._mark(seq)
+            await self._tell(command.host, Message("illegal.not_host"))
+            return
+        if control.phase is None:
+            self._mark(seq)
+            await self._tell(command.host, msg("host.unavailable", control=control.title))
+            return
+        if self.game.phase is not control.phase:
+            self._mark(seq)
+            await self._tell(command.host, Message("illegal.phase"))
+            return
+        await self.apply(Advance(command.host), seq=seq)
+
+    async def apply(self, action: Action, *, seq: int | None = None) -> list[Effect]:
         """Apply one input to the engine under the service lock and send its effects.
 
         An illegal input is answered with a private message to its sender (rulebook: the state is unchanged).
+
+        Args:
+            action: the input.
+            seq: the queue sequence number it came from; ``last_seq`` moves to it together with the engine.
 
         Returns:
             The effects sent.
@@ -224,12 +322,15 @@ class SeriesService:
             now = self.clock()
             try:
                 effects = self.game.handle(action, now=now)
+                self._mark(seq)
             except (IllegalAction, InvalidCommand) as exc:
+                self._mark(seq)
                 actor = action.actor
                 if actor is None or not (actor in self.ctx.seats or actor in self.game.hosts):
                     return []
                 effects = [Whisper(frozenset({actor}), Message(exc.reason, tuple(exc.params.items())))]
             except Exception:  # a bug must not stop the series: log it, keep the loop going
+                self._mark(seq)
                 log.exception("engine failed on %s", action.kind)
                 return []
             await self.send(effects)
@@ -240,6 +341,12 @@ class SeriesService:
         for effect in effects:
             if self.observer is not None:
                 self.observer(effect)
+            if isinstance(effect, ClockStarted) and self._dialogs_open:
+                # A new phase: close the previous phase's unanswered prompt dialogs (the chat fallback stays).
+                names, self._dialogs_open = sorted(self._dialogs_open), set()
+                await self.send_commands([mc.dialog_clear(n) for n in names])
+            elif isinstance(effect, Prompt):
+                self._dialogs_open |= effect.to
             await self.send_commands(render(effect, self.ctx))
             if isinstance(effect, ClockStarted):
                 self._last_clock = effect
@@ -342,9 +449,18 @@ class SeriesService:
                 await self.on_player_left(name)
 
         async def joined(params: dict[str, Any]) -> None:
-            name = (params.get("player") or {}).get("name")
+            player = params.get("player") or {}
+            self.players.update([player])  # the UUID → name map for queue entries
+            name = player.get("name")
             if isinstance(name, str):
                 await self.on_player_joined(name)
+
+        async def player_list() -> list[dict[str, Any]]:
+            result = await msmp.call("minecraft:players")
+            return list(result) if isinstance(result, list) else []
+
+        # Queue entries carry UUIDs: resolve unknown ones from MSMP's player list rather than RCON.
+        self.refresh_players = player_list
 
         msmp.on(LEFT, left)
         msmp.on(JOINED, joined)

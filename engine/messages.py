@@ -7,7 +7,10 @@ are plain text, escaped by the bridge's text builder.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 CATALOG: dict[str, str] = {
     # series start and the deal
@@ -188,7 +191,22 @@ CATALOG: dict[str, str] = {
     "invalid.action.kind": "Unknown input {kind}.",
     "invalid.action.fields": "Input {kind} needs the fields: {fields}.",
     "invalid.action.value": "Bad value {value} for {field}.",
+    # host controls (private replies to the host)
+    "host.unavailable": "{control}: not available yet.",
 }
+
+
+def placeholders(key: str) -> tuple[str, ...]:
+    """The ``{name}`` placeholders of a catalogue text in order of first appearance (``()`` for an unknown key).
+
+    The bridge passes message parameters to the client in this order (translate ``with``), so language files can
+    refer to them as ``%1$s``, ``%2$s``….
+    """
+    out: list[str] = []
+    for name in _PLACEHOLDER.findall(CATALOG.get(key, "")):
+        if name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def render(key: str, params: Mapping[str, str] | None = None) -> str:

@@ -2,7 +2,7 @@
 small world model. It is not Minecraft and never claims to be.
 
 Modules: ``rcon_server`` (framing and fault switches), ``msmp_server`` (MSMP 2.0.0 from the saved schema), ``world`` (world model + command execution), ``nbt``/``text`` (helpers),
-``datapack_sim`` (Python stand-in for the datapack's tick function), ``server`` (``Sandbox``, ``SandboxThread``).
+``datapack`` (the data pack the world interprets), ``uuids`` (offline-mode UUIDs), ``server`` (``Sandbox``, ``SandboxThread``).
 """
 
 from bridge.sandbox.server import Sandbox, SandboxThread

@@ -12,7 +12,9 @@ import copy
 import threading
 from typing import Any, Callable, TypeVar
 
-from bridge.sandbox.datapack_sim import input_tick
+from pathlib import Path
+
+from bridge.sandbox.datapack import Datapack
 from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
 from bridge.sandbox.world import ChatMessage, World
@@ -27,9 +29,10 @@ class Sandbox:
 
     Args:
         password: the RCON password (never shown in ``repr``).
-        tick_rate: game ticks per second; the world (and the datapack stand-in) ticks this often.
+        tick_rate: game ticks per second; the world (and the data pack's tick function) ticks this often.
             ``0`` means no automatic ticks: call ``world.tick()`` yourself (handy in tests).
-        simulate_datapack: register :func:`bridge.sandbox.datapack_sim.input_tick` as a tick function.
+        datapack: load the project's data pack (``True``, the default), another pack directory, or none
+            (``False``). Its functions are interpreted by the world (``bridge/sandbox/datapack.py``).
         msmp_secret: when given, also serve MSMP (``bridge.sandbox.msmp_server``) with this secret.
     """
 
@@ -38,14 +41,14 @@ class Sandbox:
         password: str,
         *,
         tick_rate: float = 20.0,
-        simulate_datapack: bool = True,
+        datapack: bool | str | Path = True,
         msmp_secret: str | None = None,
     ) -> None:
         self.world = World()
         self.msmp: MsmpServer | None = MsmpServer(self.world, msmp_secret) if msmp_secret is not None else None
         self.msmp_port: int | None = None
-        if simulate_datapack:
-            self.world.tick_functions.append(input_tick)
+        if datapack is not False:
+            self.world.load_datapack(_load_pack(datapack))
         self.tick_rate = tick_rate
         self._rcon = RconServer(password, self.world.execute)
         self._ticker: asyncio.Task[None] | None = None
@@ -132,6 +135,21 @@ class Sandbox:
             await asyncio.sleep(max(0.0, delay))
 
 
+_PACK_CACHE: dict[Path, Datapack] = {}
+
+
+def _load_pack(which: bool | str | Path) -> Datapack:
+    """The parsed data pack (parsed once per process: the world never changes a pack)."""
+    from bridge.datapack import pack_root
+
+    root = pack_root() if which is True else Path(which)  # type: ignore[arg-type]
+    root = root.resolve()
+    pack = _PACK_CACHE.get(root)
+    if pack is None:
+        pack = _PACK_CACHE[root] = Datapack.load(root)
+    return pack
+
+
 class SandboxThread:
     """A :class:`Sandbox` on its own event loop in a daemon thread, for the demo.
 
@@ -152,8 +170,15 @@ class SandboxThread:
         tick_rate: ticks per second (see :class:`Sandbox`).
     """
 
-    def __init__(self, password: str, *, tick_rate: float = 20.0, msmp_secret: str | None = None) -> None:
-        self.sandbox = Sandbox(password, tick_rate=tick_rate, msmp_secret=msmp_secret)
+    def __init__(
+        self,
+        password: str,
+        *,
+        tick_rate: float = 20.0,
+        datapack: bool | str | Path = True,
+        msmp_secret: str | None = None,
+    ) -> None:
+        self.sandbox = Sandbox(password, tick_rate=tick_rate, datapack=datapack, msmp_secret=msmp_secret)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
@@ -229,6 +254,14 @@ class SandboxThread:
     def click(self, player: str, event: dict[str, Any]) -> str:
         """The player clicks a chat ``click_event`` (``run_command`` ``/trigger …`` only)."""
         return self.call(self.sandbox.world.click, player, event)
+
+    def click_dialog(self, player: str, index: int) -> str:
+        """The player presses button ``index`` of the dialog on screen; returns the trigger feedback."""
+        return self.call(self.sandbox.world.click_dialog, player, index)
+
+    def players(self) -> list[dict[str, str]]:
+        """The online players as MSMP ``minecraft:players`` lists them: ``[{"id": uuid, "name": name}]``."""
+        return self.call(lambda: [{"id": p.uuid, "name": p.name} for p in self.world.players.values()])
 
     def chat(self, player: str) -> list[ChatMessage]:
         """Copies of the chat messages ``player`` has received, oldest first."""

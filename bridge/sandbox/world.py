@@ -16,16 +16,20 @@ House rules of this file:
 3. A vanilla failure (e.g. "No player was found") is an ordinary reply, not a sandbox error.
 4. Reply texts follow vanilla's en_us strings (e.g. "Gave 1 [Vote Paper] to Alice").
 5. Everything runs on the sandbox's one event-loop thread, like vanilla's main thread.
+6. A loaded data pack (``load_datapack``) is interpreted, not simulated: its ``#minecraft:load`` functions run
+   at load, its ``#minecraft:tick`` functions every tick, its advancement rewards when ``award`` is called.
+   Commands run with a source (the console, or a player as ``@s``); inside a function a failing command just
+   fails (the function goes on), a command the sandbox does not model is a sandbox error, and a macro line is
+   parsed with mecha after substitution.
 """
 
 from __future__ import annotations
 
-import hashlib
+import copy
 import math
 import random
 import re
 import threading
-import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -34,7 +38,9 @@ from mecha import DiagnosticError, Mecha
 from mecha import ast as mast
 
 from bridge.sandbox import nbt
+from bridge.sandbox.datapack import Datapack, Function
 from bridge.sandbox.text import click_events, plain_text
+from bridge.sandbox.uuids import offline_uuid
 from bridge.syntax import CommandSyntaxError, check_command
 
 __all__ = [
@@ -45,6 +51,7 @@ __all__ = [
     "Objective",
     "Player",
     "ScreenText",
+    "Source",
     "World",
     "PLAYER_NAME",
 ]
@@ -76,6 +83,20 @@ class Unsupported(Exception):
     """The command parses but the sandbox does not model it."""
 
 
+class _Return(Exception):
+    """``return``: ends the innermost function with ``value`` (``None`` for ``return fail``)."""
+
+    def __init__(self, value: int | None) -> None:
+        self.value = value
+
+
+MACRO_CACHE = 4096
+"""Parsed macro lines kept (then the cache starts over)."""
+
+MAX_FUNCTION_DEPTH = 64
+"""Nested function calls before the sandbox calls it a runaway (vanilla's limit is a command count)."""
+
+
 _local = threading.local()
 
 
@@ -90,13 +111,6 @@ def _mecha() -> Mecha:
 def _rl(node: Any) -> str:
     """A resource location node as ``namespace:path`` (default namespace ``minecraft``)."""
     return f"{node.namespace or 'minecraft'}:{node.path}"
-
-
-def offline_uuid(name: str) -> str:
-    """The UUID an offline-mode server gives ``name``: version 3 from the MD5 of ``"OfflinePlayer:" + name``
-    (vanilla's ``UUIDUtil.createOfflinePlayerUUID``), as a hyphenated string."""
-    digest = hashlib.md5(("OfflinePlayer:" + name).encode("utf-8")).digest()
-    return str(uuid.UUID(bytes=digest, version=3))
 
 
 def _title(ident: str) -> str:
@@ -180,6 +194,10 @@ class Player:
         title, subtitle, actionbar: what is currently shown (None after ``title clear``).
         title_times: (fade in, stay, fade out) ticks.
         effects: effect id → (seconds or -1 for infinite, amplifier).
+        uuid: the offline-mode UUID of the name (``bridge.sandbox.uuids.offline_uuid``).
+        dialog: the dialog on screen (plain JSON data) or ``None``.
+        dialogs: every dialog shown, oldest first.
+        advancements: advancement ids granted.
     """
 
     name: str
@@ -196,11 +214,23 @@ class Player:
     actionbar: Any = None
     title_times: tuple[int, int, int] = (10, 70, 20)
     effects: dict[str, tuple[int, int]] = field(default_factory=dict)
+    uuid: str = ""
+    dialog: Any = None
+    dialogs: list[Any] = field(default_factory=list)
+    advancements: set[str] = field(default_factory=set)
 
-    @property
-    def uuid(self) -> str:
-        """The player's stable UUID (offline-mode style, see ``offline_uuid``)."""
-        return offline_uuid(self.name)
+    def __post_init__(self) -> None:
+        if not self.uuid:
+            self.uuid = offline_uuid(self.name)
+
+    def nbt(self) -> nbtlib.Compound:
+        """The entity data the sandbox models: ``UUID`` (int array) and ``Tags``."""
+        from bridge.players import ints_from_uuid
+
+        return nbtlib.Compound({
+            "UUID": nbtlib.IntArray(list(ints_from_uuid(self.uuid))),
+            "Tags": nbtlib.List[nbtlib.String]([nbtlib.String(t) for t in sorted(self.tags)]),
+        })
 
     def count_items(self, custom_item: str | None = None, *, item: str | None = None) -> int:
         """Count stacks' items, optionally only those with ``custom_data.traitors.item == custom_item``."""
@@ -247,6 +277,16 @@ class Bossbar:
         return f"[{plain_text(self.name)}]"
 
 
+@dataclass(frozen=True)
+class Source:
+    """Who runs a command: the console (``entity`` None; ``@s`` selects nobody) or a player (``@s``)."""
+
+    entity: Player | None = None
+
+
+CONSOLE = Source()
+
+
 @dataclass
 class CommandRecord:
     """One command received: its ``text``, the ``reply`` sent and the ``outcome``.
@@ -275,8 +315,10 @@ class World:
         gamerules: name → value text.
         command_log: every command received over RCON or :meth:`execute`, in order.
         errors: texts of sandbox errors (unsupported commands, internal faults).
-        functions: function id → Python callable(world) returning a command count (stand-in for datapack).
-        tick_functions: callables run each tick by :meth:`tick`.
+        functions: function id → Python callable(world) returning a command count (for tests; a loaded
+            data pack's functions come first).
+        tick_functions: Python callables run each tick by :meth:`tick`, before the data pack's tick functions.
+        datapack: the loaded data pack, or ``None``.
         ticks: ticks run so far.
     """
 
@@ -293,6 +335,12 @@ class World:
         self.errors: list[str] = []
         self.functions: dict[str, Callable[[World], int]] = {}
         self.tick_functions: list[Callable[[World], None]] = []
+        self.datapack: Datapack | None = None
+        self._source: Source = CONSOLE
+        self._result: int | None = None
+        self._depth = 0
+        self._macro_cache: dict[str, Any] = {}
+        """Parsed macro lines by their text after substitution (vanilla caches macro instantiations too)."""
         self.ticks = 0
         self.spawn: tuple[float, float, float] = (0.5, 64.0, 0.5)
         self.presence_listeners: list[Callable[[str, Player], None]] = []
@@ -400,13 +448,171 @@ class World:
     # -- ticking ----------------------------------------------------------------------------------
 
     def tick(self) -> None:
-        """Run one game tick: every function in ``tick_functions`` (the datapack's tick stand-in)."""
+        """Run one game tick: ``tick_functions``, then the data pack's ``#minecraft:tick`` functions."""
         self.ticks += 1
         for fn in self.tick_functions:
             try:
                 fn(self)
             except Exception as exc:  # a broken tick function must not stop the world
                 self.errors.append(f"tick function {getattr(fn, '__name__', fn)!r} failed: {exc!r}")
+        if self.datapack is not None:
+            for fid in self.datapack.tag("minecraft:tick"):
+                self._run_top_function(fid, CONSOLE)
+
+    # -- the data pack ------------------------------------------------------------------------------
+
+    def load_datapack(self, pack: Datapack) -> None:
+        """Load a data pack and run its ``#minecraft:load`` functions (as the server does at start/reload)."""
+        self.datapack = pack
+        for fid in pack.tag("minecraft:load"):
+            self._run_top_function(fid, CONSOLE)
+
+    def _run_top_function(self, fid: str, source: Source, args: nbtlib.Compound | None = None) -> int | None:
+        """Run a function outside any command; sandbox faults go to ``errors``. Returns its return value."""
+        try:
+            return self.run_function(fid, source, args)
+        except CommandFailure:
+            return None
+        except Unsupported as exc:
+            self.errors.append(f"Sandbox: unsupported command in function {fid}: {exc}")
+        except Exception as exc:  # a sandbox bug must not stop the world
+            self.errors.append(f"internal error in function {fid}: {exc!r}")
+        return None
+
+    def award(self, player: str, advancement: str) -> bool:
+        """The player meets the criteria of a data pack advancement: grant it and run its reward function.
+
+        Returns:
+            False when the player already had it (vanilla grants an advancement once until revoked).
+
+        Raises:
+            KeyError: the player is not online, or the data pack has no such advancement.
+        """
+        p = self.players[player]
+        if self.datapack is None or advancement not in self.datapack.advancements:
+            raise KeyError(f"no advancement {advancement}")
+        if advancement in p.advancements:
+            return False
+        p.advancements.add(advancement)
+        reward = self.datapack.advancements[advancement].get("rewards", {}).get("function")
+        if reward:
+            self._run_top_function(str(reward), Source(p))
+        return True
+
+    def run_function(self, fid: str, source: Source = CONSOLE, args: nbtlib.Compound | None = None) -> int | None:
+        """Run one function (a data pack function, else a Python one from ``functions``).
+
+        Args:
+            fid: the function id, e.g. ``"traitors:tick"``.
+            source: who runs it (``@s``).
+            args: macro arguments (a compound); required when the function has macro lines.
+
+        Returns:
+            The value of a ``return`` (``None`` when the function ran to its end).
+
+        Raises:
+            CommandFailure: unknown function, missing macro arguments, ``return fail``, a macro line that does
+                not parse after substitution.
+            Unsupported: a command the sandbox does not model.
+        """
+        fn = self.datapack.functions.get(fid) if self.datapack is not None else None
+        if fn is None:
+            py = self.functions.get(fid)
+            if py is None:
+                raise CommandFailure(f"Unknown function {fid}")
+            return py(self)
+        if self._depth >= MAX_FUNCTION_DEPTH:
+            raise Unsupported(f"function {fid} nested deeper than {MAX_FUNCTION_DEPTH}")
+        texts = self._macro_texts(fn, args)
+        self._depth += 1
+        try:
+            for line in fn.lines:
+                try:
+                    if line.node is not None:
+                        self._run_node(line.node, fn.source, source)
+                    else:
+                        text = line.substitute(texts)
+                        node = self._macro_cache.get(text)
+                        if node is None:
+                            try:
+                                check_command(text)
+                            except CommandSyntaxError as exc:
+                                self.errors.append(f"{fn.path}:{line.lineno}: macro line does not parse: {exc.detail}: {text[:200]}")
+                                raise CommandFailure(f"Function {fid}: {exc.detail}") from None
+                            node = _mecha().parse(text, multiline=False).commands[0]
+                            if len(self._macro_cache) >= MACRO_CACHE:
+                                self._macro_cache.clear()
+                            self._macro_cache[text] = node
+                        self._run_node(node, text, source)
+                except CommandFailure:
+                    continue
+        except _Return as ret:
+            if ret.value is None:
+                raise CommandFailure(f"Function {fid} failed") from None
+            return ret.value
+        finally:
+            self._depth -= 1
+        return None
+
+    def _macro_texts(self, fn: Function, args: nbtlib.Compound | None) -> dict[str, str]:
+        needed = {v for line in fn.lines for v in line.variables()}
+        if not needed:
+            return {}
+        if args is None:
+            raise CommandFailure(f"Function {fn.id} requires macro arguments")
+        missing = sorted(v for v in needed if v not in args)
+        if missing:
+            raise CommandFailure(f"Missing argument {missing[0]} when calling function {fn.id}")
+        out = {}
+        for v in needed:
+            value = args[v]
+            out[v] = str(value) if isinstance(value, str) else nbt.serialize(value)
+        return out
+
+    def _run_node(self, node: Any, text: str, source: Source) -> int:
+        """Run one parsed command as ``source``; returns its result (1 unless the command sets one).
+
+        Raises:
+            CommandFailure, Unsupported, _Return.
+        """
+        prev, self._source = self._source, source
+        try:
+            self._result = None
+            self._run(node, text)
+            return 1 if self._result is None else self._result
+        finally:
+            self._source = prev
+
+    # -- dialogs (what a player sees and clicks) ---------------------------------------------------------
+
+    def click_dialog(self, player: str, index: int) -> str:
+        """The player presses button ``index`` of the dialog on screen (``run_command`` ``/trigger …`` only).
+
+        The dialog closes afterwards (``after_action`` ``close``, the default).
+
+        Returns:
+            The trigger feedback the player sees.
+
+        Raises:
+            KeyError: the player is not online. ValueError: no dialog, no such button, or not a trigger button.
+        """
+        p = self.players[player]
+        if p.dialog is None:
+            raise ValueError(f"{player} has no dialog open")
+        actions = p.dialog.get("actions", [])
+        if not 0 <= index < len(actions):
+            raise ValueError(f"{player}'s dialog has no button {index}")
+        action = actions[index].get("action", {})
+        kind = str(action.get("type", "")).removeprefix("minecraft:")
+        if kind != "run_command":
+            raise ValueError(f"sandbox players only press run_command buttons, not {kind!r}")
+        if p.dialog.get("after_action", "close") == "close":
+            p.dialog = None
+        return self.click(player, {"action": "run_command", "command": action.get("command", "")})
+
+    def close_dialog(self, player: str) -> None:
+        """The player presses Escape (the dialog closes; nothing is sent)."""
+        self.players[player].dialog = None
 
     # -- snapshots --------------------------------------------------------------------------------
 
@@ -468,6 +674,8 @@ class World:
             outcome = "ok"
         except CommandFailure as exc:
             reply, outcome = str(exc), "failed"
+        except _Return as ret:  # return at the console: nothing to end
+            reply, outcome = ("", "ok") if ret.value is not None else ("", "failed")
         except Unsupported as exc:
             reply, outcome = f"Sandbox: unsupported command: {exc}", "unsupported"
             self.errors.append(f"{reply} [{command}]")
@@ -530,11 +738,13 @@ class World:
 
     def _select(self, sel: mast.AstSelector) -> list[Player]:
         var = sel.variable
-        if var == "s":
-            return []  # the console has no entity (FACTS §2)
-        if var not in ("a", "p", "r", "e", "n"):
+        if var not in ("a", "p", "r", "e", "n", "s"):
             raise Unsupported(f"selector @{var}")
-        found = list(self.players.values())
+        if var == "s":  # the console has no entity (FACTS §2); a player source is @s
+            entity = self._source.entity
+            found = [entity] if entity is not None and entity.name in self.players else []
+        else:
+            found = list(self.players.values())
         limit: int | None = 1 if var in ("p", "r", "n") else None
         sort = {"p": "nearest", "n": "nearest", "r": "random"}.get(var, "arbitrary")
         for arg in sel.arguments:
@@ -924,6 +1134,7 @@ class World:
             h = holders[0]
             if obj.name not in self.scores.get(h, {}):
                 raise CommandFailure(f"Can't get value of {obj.name} for {h}; none is set")
+            self._result = self.scores[h][obj.name]
             return f"{h} has {self.scores[h][obj.name]} {obj.bracketed}"
         if action == "enable":
             if obj.criterion != "trigger":
@@ -950,6 +1161,7 @@ class World:
                 else:
                     scores[obj.name] = scores.get(obj.name, 0) - amount
             single = len(holders) == 1
+            self._result = sum(self.scores[h][obj.name] for h in holders)
             if action == "set":
                 return f"Set {obj.bracketed} for {holders[0]} to {amount}" if single else f"Set {obj.bracketed} for {len(holders)} entities to {amount}"
             now = self.scores[holders[0]][obj.name]
@@ -961,8 +1173,32 @@ class World:
     def _cmd_trigger(self, parts: list[str], args: list[Any], text: str) -> str:
         raise CommandFailure("A player is required to run this command here")
 
+    def _data_source(self, parts: list[str], args: list[Any], text: str) -> Any:
+        """The value of ``from storage <id> [path]`` / ``from entity <target> [path]`` (one match only)."""
+        if parts[0] == "storage":
+            root: Any = self.storage.get(_rl(args[0]), nbtlib.Compound())
+        elif parts[0] == "entity":
+            found = self._targets(args[0])
+            if len(found) != 1:
+                raise CommandFailure("Only one entity is allowed, but the provided selector allows more than one")
+            root = found[0].nbt()
+        else:
+            raise Unsupported(f"data modify … from {parts[0]}")
+        if len(args) < 2:
+            return copy.deepcopy(root)
+        values = nbt.get(root, nbt.path_from_ast(args[1], self._src(args[1], text)))
+        if not values:
+            raise CommandFailure(f"Found no elements matching {self._src(args[1], text)}")
+        if len(values) > 1:
+            raise Unsupported("data modify … from a path matching several elements")
+        return copy.deepcopy(values[0])
+
     def _cmd_data(self, parts: list[str], args: list[Any], text: str) -> str:
         action = parts[1]
+        if action == "get" and parts[2] == "entity":
+            value = self._data_source(["entity"], args, text)
+            name = self._targets(args[0])[0].name
+            return f"{name} has the following entity data: {nbt.serialize(value)}"
         if parts[2] != "storage":
             raise Unsupported(f"data {action} {parts[2]}")
         sid = _rl(args[0])
@@ -983,7 +1219,12 @@ class World:
                 if not isinstance(value, (int, float)) or isinstance(value, str):
                     raise CommandFailure(f"Can't get {path.text}; only numeric tags are allowed")
                 scale = float(args[2].value)
-                return f"{path.text} in storage {sid} after scale factor of {scale:.2f} is {math.floor(float(value) * scale)}"
+                self._result = math.floor(float(value) * scale)
+                return f"{path.text} in storage {sid} after scale factor of {scale:.2f} is {self._result}"
+            if isinstance(value, (int, float)) and not isinstance(value, str):
+                self._result = math.floor(float(value))
+            elif isinstance(value, (list, dict, str)):
+                self._result = len(value)
             return f"Storage {sid} has the following contents: {nbt.serialize(value)}"
         if root is None:
             root = self.storage[sid] = nbtlib.Compound()
@@ -997,9 +1238,12 @@ class World:
         elif action == "modify":
             path = nbt.path_from_ast(args[1], self._src(args[1], text))
             op = parts[5]
-            if parts[-2:] != ["value", "value"]:
+            if parts[-2:] == ["value", "value"]:
+                value = args[-1].evaluate()
+            elif "from" in parts:
+                value = self._data_source(parts[parts.index("from") + 1:], args[3 if op == "insert" else 2:], text)
+            else:
                 raise Unsupported(f"data modify {op} {parts[6]}")
-            value = args[-1].evaluate()
             try:
                 if op == "set":
                     changed = nbt.set_value(root, path, value)
@@ -1069,19 +1313,208 @@ class World:
         raise Unsupported(f"effect {parts[1]}")
 
     def _cmd_list(self, parts: list[str], args: list[Any], text: str) -> str:
-        if len(parts) > 1:
-            raise Unsupported("list uuids")
-        return f"There are {len(self.players)} of a max of 20 players online: " + ", ".join(self.players)
+        head = f"There are {len(self.players)} of a max of 20 players online: "
+        if len(parts) > 1:  # list uuids: en_us commands.list.nameAndId = "%s (%s)"
+            return head + ", ".join(f"{p.name} ({p.uuid})" for p in self.players.values())
+        return head + ", ".join(self.players)
 
     def _cmd_function(self, parts: list[str], args: list[Any], text: str) -> str:
-        if len(parts) > 2:
-            raise Unsupported("function with arguments")
-        fid = _rl(args[0])
-        fn = self.functions.get(fid)
-        if fn is None:
-            raise CommandFailure(f"Unknown function {fid}")
-        count = fn(self)
-        return f"Executed {count} command(s) from function '{fid}'"
+        node = args[0]
+        fargs: nbtlib.Compound | None = None
+        if parts[2:3] == ["arguments"]:
+            fargs = args[1].evaluate()
+        elif parts[2:3] == ["with"]:
+            if parts[3] != "storage":
+                raise Unsupported(f"function … with {parts[3]}")
+            root = self.storage.get(_rl(args[1]), nbtlib.Compound())
+            if len(args) > 2:
+                found = nbt.get(root, nbt.path_from_ast(args[2], self._src(args[2], text)))
+                if len(found) != 1 or not isinstance(found[0], dict):
+                    raise CommandFailure("Expected compound tag as macro function argument")
+                fargs = found[0]
+            else:
+                fargs = root
+        fid = _rl(node)
+        if getattr(node, "is_tag", False):
+            fids = self.datapack.tag(fid) if self.datapack is not None else []
+            if not fids:
+                raise CommandFailure(f"Unknown function tag '#{fid}'")
+        else:
+            fids = [fid]
+        value: int | None = None
+        for f in fids:
+            value = self.run_function(f, self._source, fargs)
+        if value is not None:
+            self._result = value
+            return f"Function '{fid}' returned {value}"
+        return f"Executed {len(fids)} function(s) from '{fid}'" if len(fids) > 1 else f"Executed function '{fid}'"
+
+    def _cmd_return(self, parts: list[str], args: list[Any], text: str) -> str:
+        if parts[1] == "fail":
+            raise _Return(None)
+        if parts[1] == "value":
+            raise _Return(int(args[0].value))
+        try:  # return run <command>: its result, or fail
+            value = self._run_node(args[0], text, self._source)
+        except CommandFailure:
+            raise _Return(None) from None
+        raise _Return(value)
+
+    # -- execute -------------------------------------------------------------------------------------
+
+    def _cmd_execute(self, parts: list[str], args: list[Any], text: str) -> str:
+        self._result = self._exec_chain(args[0], text, self._source)
+        return ""
+
+    def _exec_chain(self, node: Any, text: str, source: Source) -> int:
+        """Run one ``execute`` sub-command chain as ``source``; returns the result (summed over branches).
+
+        Raises:
+            CommandFailure: a condition failed, or every branch failed (vanilla: "Test failed" / no output).
+        """
+        parts = node.identifier.split(":")
+        args = list(node.arguments)
+        kind = parts[1]
+        if kind == "run":
+            return self._run_node(args[0], text, source)
+        if kind == "as":
+            prev, self._source = self._source, source
+            try:
+                entities = self._targets(args[0], required=False)
+            finally:
+                self._source = prev
+            total, ok = 0, 0
+            for entity in entities:
+                try:
+                    total += self._exec_chain(args[1], text, Source(entity))
+                    ok += 1
+                except CommandFailure:
+                    continue
+            if not ok:
+                raise CommandFailure("")
+            return total
+        if kind in ("if", "unless"):
+            chained = parts[-1] == "subcommand"
+            cond = args[:-1] if chained else args
+            prev, self._source = self._source, source
+            try:
+                passed = self._condition(parts[2:-1] if chained else parts[2:], cond, text)
+            finally:
+                self._source = prev
+            if kind == "unless":
+                passed = not passed
+            if not passed:
+                raise CommandFailure("Test failed")
+            if not chained:
+                return 1
+            return self._exec_chain(args[-1], text, source)
+        if kind == "store":
+            return self._exec_store(parts, args, text, source)
+        raise Unsupported(f"execute {kind}")
+
+    def _condition(self, parts: list[str], args: list[Any], text: str) -> bool:
+        what = parts[0]
+        if what == "entity":
+            return bool(self._targets(args[0], required=False))
+        if what == "score" and parts[3:4] == ["matches"]:
+            holders = self._holders(args[0])
+            if len(holders) != 1:
+                raise CommandFailure("Only one entity is allowed, but the provided selector allows more than one")
+            score = self.scores.get(holders[0], {}).get(self._objective(args[1]).name)
+            rng = args[2]
+            if score is None:
+                return False
+            lo = getattr(rng, "min", None) if not isinstance(rng, mast.AstNumber) else rng.value
+            hi = getattr(rng, "max", None) if not isinstance(rng, mast.AstNumber) else rng.value
+            return (lo is None or score >= lo) and (hi is None or score <= hi)
+        if what == "data" and parts[1] == "storage":
+            root = self.storage.get(_rl(args[0]))
+            if root is None:
+                return False
+            return bool(nbt.get(root, nbt.path_from_ast(args[1], self._src(args[1], text))))
+        raise Unsupported("execute if " + " ".join(p for p in parts if p))
+
+    _NUMERIC = {
+        "byte": nbtlib.Byte, "short": nbtlib.Short, "int": nbtlib.Int, "long": nbtlib.Long,
+        "float": nbtlib.Float, "double": nbtlib.Double,
+    }
+
+    def _exec_store(self, parts: list[str], args: list[Any], text: str, source: Source) -> int:
+        mode, where = parts[2], parts[3]
+        try:
+            value, failed = self._exec_chain(args[-1], text, source), False
+        except CommandFailure:
+            value, failed = 0, True
+        stored = value if mode == "result" else (0 if failed else 1)
+        if where == "storage":
+            sid = _rl(args[0])
+            path = nbt.path_from_ast(args[1], self._src(args[1], text))
+            kind = parts[6]
+            scale = float(args[2].value)
+            make = self._NUMERIC.get(kind)
+            if make is None:
+                raise Unsupported(f"execute store … {kind}")
+            number = stored * scale
+            tag = make(number if kind in ("float", "double") else int(math.floor(number)))
+            root = self.storage.setdefault(sid, nbtlib.Compound())
+            nbt.set_value(root, path, tag)
+        elif where == "score":
+            prev, self._source = self._source, source
+            try:
+                holders = self._holders(args[0])
+            finally:
+                self._source = prev
+            obj = self._objective(args[1])
+            for h in holders:
+                self.scores.setdefault(h, {})[obj.name] = stored
+        else:
+            raise Unsupported(f"execute store {mode} {where}")
+        if failed:
+            raise CommandFailure("")
+        return value
+
+    # -- dialog and advancement -------------------------------------------------------------------------
+
+    def _cmd_dialog(self, parts: list[str], args: list[Any], text: str) -> str:
+        targets = self._targets(args[0])
+        names = [p.name for p in targets]
+        if parts[1] == "clear":
+            for p in targets:
+                p.dialog = None
+            self._result = len(targets)
+            return f"Cleared dialog for {self._who(names)}"
+        node = args[1]
+        if isinstance(node, mast.AstResourceLocation):
+            did = _rl(node)
+            dialog = self.datapack.dialogs.get(did) if self.datapack is not None else None
+            if dialog is None:
+                raise CommandFailure(f"Unknown dialog '{did}'")
+        else:
+            dialog = nbt.to_python(node.evaluate())
+        if not isinstance(dialog, dict) or not str(dialog.get("type", "")).endswith("multi_action"):
+            raise Unsupported(f"dialog type {dialog.get('type') if isinstance(dialog, dict) else dialog!r}")
+        if not dialog.get("actions"):
+            raise CommandFailure("A multi_action dialog needs at least one action")
+        for p in targets:
+            p.dialog = dialog
+            p.dialogs.append(dialog)
+        self._result = len(targets)
+        return f"Displayed dialog to {self._who(names)}"
+
+    def _cmd_advancement(self, parts: list[str], args: list[Any], text: str) -> str:
+        if parts[1] != "revoke" or parts[3] != "only" or len(args) != 2:
+            raise Unsupported("advancement " + " ".join(parts[1:]))
+        targets = self._targets(args[0])
+        adv = _rl(args[1])
+        if self.datapack is None or adv not in self.datapack.advancements:
+            raise CommandFailure(f"No advancement was found by the name '{adv}'")
+        hit = [p for p in targets if adv in p.advancements]
+        for p in hit:
+            p.advancements.discard(adv)
+        if not hit:
+            raise CommandFailure(f"Couldn't revoke advancement [{adv}] from {self._who([p.name for p in targets])} as they don't have it")
+        self._result = len(hit)
+        return f"Revoked the advancement [{adv}] from {self._who([p.name for p in hit])}"
 
     def _cmd_tag(self, parts: list[str], args: list[Any], text: str) -> str:
         targets = self._targets(args[0])

@@ -96,26 +96,26 @@ EXPECTED: list[tuple[McCommand, str]] = [
     (mc.teleport("Alice", -0.0, 64.25, 1e-9, -90.0, 10), "tp Alice 0.0 64.25 0.0 -90.0 10.0"),
     (
         mc.give("Alice", mc.item_stack(Item.VOTE_PAPER)),
-        'give Alice minecraft:paper[item_name={text:"Vote Paper",color:"gold",italic:false},'
-        'lore=[{text:"Write a name at the round table",color:"gray",italic:false}],'
+        'give Alice minecraft:paper[item_name={translate:"traitors.item.vote_paper",fallback:"Vote Paper",color:"gold",italic:false},'
+        'lore=[{translate:"traitors.item.vote_paper.lore",fallback:"Write a name at the round table",color:"gray",italic:false}],'
         'custom_data={traitors:{item:"vote_paper"}},max_stack_size=1] 1',
     ),
     (
         mc.give("Alice", mc.item_stack(Item.CAST_VOTE_PAPER, label='Bob "the" §c')),
-        'give Alice minecraft:paper[item_name={text:"Cast Vote Paper",color:"white",italic:false},'
+        'give Alice minecraft:paper[item_name={translate:"traitors.item.cast_vote_paper",fallback:"Cast Vote Paper",color:"white",italic:false},'
         'custom_name={text:"Bob \\"the\\" \\u00a7",color:"white",italic:false,extra:[{text:"c"}]},'
-        'lore=[{text:"A cast vote cannot be changed",color:"gray",italic:false}],'
+        'lore=[{translate:"traitors.item.cast_vote_paper.lore",fallback:"A cast vote cannot be changed",color:"gray",italic:false}],'
         'custom_data={traitors:{item:"cast_vote_paper"}},max_stack_size=1] 1',
     ),
     (
         mc.give("Alice", mc.item_stack(Item.SACRED_SWORD)),
-        'give Alice minecraft:iron_sword[custom_name={text:"Sacred Sword",color:"gold",italic:false},'
+        'give Alice minecraft:iron_sword[custom_name={translate:"traitors.item.sacred_sword",fallback:"Sacred Sword",color:"gold",italic:false},'
         'custom_data={traitors:{item:"sacred_sword"}},enchantment_glint_override=true,unbreakable={}] 1',
     ),
     (
         mc.give("Alice", mc.item_stack(Item.END_TORCH)),
-        'give Alice minecraft:copper_torch[item_name={text:"End Game",color:"green",italic:false},'
-        'lore=[{text:"Green finale torch: End Game",color:"gray",italic:false}],'
+        'give Alice minecraft:copper_torch[item_name={translate:"traitors.item.end_torch",fallback:"End Game",color:"green",italic:false},'
+        'lore=[{translate:"traitors.item.end_torch.lore",fallback:"Green finale torch: End Game",color:"gray",italic:false}],'
         'custom_data={traitors:{item:"end_torch"}},max_stack_size=1] 1',
     ),
     (mc.clear("@a", Item.VOTE_PAPER), 'clear @a *[custom_data~{traitors:{item:"vote_paper"}}]'),

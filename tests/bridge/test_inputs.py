@@ -52,6 +52,7 @@ def test_trigger_table() -> None:
         "traitors.pass",
         "traitors.joker",
         "traitors.host",
+        "traitors.console",
     )
     assert set(inputs.TRIGGER_TITLES) == set(TRIGGERS)
 
@@ -152,7 +153,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"seq": 1, "player": "Alex", "input": "oath", "value": 2}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "offer", "value": 3}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "torch", "value": 0}, "invalid.action.value"),
-    ({"seq": 1, "player": "Alex", "input": "host", "value": 2}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "host", "value": 11}, "invalid.action.value"),
     ({"seq": 1, "player": "Al", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "@a", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex Smith", "input": "vote", "value": 1}, "invalid.action.value"),

@@ -74,14 +74,20 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
             choices=(Choice("Bea", CastVote("Alex", "Bea")), Choice("Cal", CastVote("Alex", "Cal"))),
         ),
         [
+            'data modify storage traitors:ui prompt set value {player:"Alex",title:{translate:'
+            '"traitors.dialog.title.vote",fallback:"Round table",color:"gold",bold:true},body:{translate:'
+            '"traitors.vote.prompt",fallback:"Who do you banish?"},actions:[{label:{text:"Bea"},action:'
+            '{type:"run_command",command:"/trigger traitors.vote set 2"}},{label:{text:"Cal"},action:'
+            '{type:"run_command",command:"/trigger traitors.vote set 3"}}]}',
+            "function traitors:ui/prompt with storage traitors:ui prompt",
             f'tellraw Alex {{text:"",extra:[{WHISPER_PREFIX},{{translate:"traitors.vote.prompt",'
             'fallback:"Who do you banish?",color:"white",italic:false},{text:" "},'
             '{text:"[Bea]",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",'
             'command:"/trigger traitors.vote set 2"},hover_event:{action:"show_text",'
-            'value:{text:"Choose Bea",color:"gray"}}},{text:" "},'
+            'value:{translate:"traitors.choice.hover",fallback:"Choose Bea",with:[{text:"Bea"}],color:"gray"}}},{text:" "},'
             '{text:"[Cal]",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",'
             'command:"/trigger traitors.vote set 3"},hover_event:{action:"show_text",'
-            'value:{text:"Choose Cal",color:"gray"}}}]}'
+            'value:{translate:"traitors.choice.hover",fallback:"Choose Cal",with:[{text:"Cal"}],color:"gray"}}}]}'
         ],
     ),
     (
@@ -110,17 +116,17 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
     (
         GiveItem(to=frozenset({"Alex"}), item=Item.CAST_VOTE_PAPER, label="Bea"),
         [
-            'give Alex minecraft:paper[item_name={text:"Cast Vote Paper",color:"white",italic:false},'
+            'give Alex minecraft:paper[item_name={translate:"traitors.item.cast_vote_paper",fallback:"Cast Vote Paper",color:"white",italic:false},'
             'custom_name={text:"Bea",color:"white",italic:false},'
-            'lore=[{text:"A cast vote cannot be changed",color:"gray",italic:false}],'
+            'lore=[{translate:"traitors.item.cast_vote_paper.lore",fallback:"A cast vote cannot be changed",color:"gray",italic:false}],'
             'custom_data={traitors:{item:"cast_vote_paper"}},max_stack_size=1] 1'
         ],
     ),
     (
         GiveItem(to=frozenset({"Bea"}), item=Item.BANISH_TORCH),
         [
-            'give Bea minecraft:redstone_torch[item_name={text:"Banish Again",color:"red",italic:false},'
-            'lore=[{text:"Red finale torch: Banish Again",color:"gray",italic:false}],'
+            'give Bea minecraft:redstone_torch[item_name={translate:"traitors.item.banish_torch",fallback:"Banish Again",color:"red",italic:false},'
+            'lore=[{translate:"traitors.item.banish_torch.lore",fallback:"Red finale torch: Banish Again",color:"gray",italic:false}],'
             'custom_data={traitors:{item:"banish_torch"}},max_stack_size=1] 1'
         ],
     ),
@@ -221,7 +227,8 @@ def test_prompt_click_events_are_the_trigger_commands() -> None:
         Choice("Join", AnswerOffer("Bea", True)),
         Choice("Banish again", ChooseTorch("Bea", Torch.BANISH_AGAIN)),
     )
-    (command,) = texts(Prompt(to=frozenset({"Bea"}), message=msg("turret.choose.murder"), choices=choices))
+    *dialog, command = texts(Prompt(to=frozenset({"Bea"}), message=msg("turret.choose.murder"), choices=choices))
+    assert dialog[-1] == "function traitors:ui/prompt with storage traitors:ui prompt"
     node = _MECHA.parse(command.split(" ", 2)[2], type=AstNbt).evaluate()
     clicks = [e["click_event"] for e in node["extra"] if "click_event" in e]
     assert [dict(c) for c in clicks] == [
@@ -268,14 +275,23 @@ def test_private_effects_never_reach_everyone(effect: Effect) -> None:
     recipients = effect.recipients
     assert recipients
     assert commands
+    named = []
     for command in commands:
         check_command(command.text)
         verb, target, _ = command.text.split(" ", 2)
+        if verb in ("data", "function"):  # a prompt dialog: built in storage traitors:ui for one named player
+            assert command.text.startswith(
+                ("data modify storage traitors:ui prompt", "function traitors:ui/prompt with storage traitors:ui prompt")
+            )
+            if " set value {player:" in command.text:
+                named.append(command.text.split('{player:"', 1)[1].split('"', 1)[0])
+            continue
         assert verb in ("tellraw", "title", "give")
         assert target in recipients
         assert "@" not in target
+        named.append(target)
     # one command set per recipient, each naming only that recipient
-    assert {c.text.split(" ", 2)[1] for c in commands} == set(recipients)
+    assert set(named) == set(recipients)
 
 
 # ------------------------------------------------------------------------------------------------------------

@@ -105,7 +105,10 @@ def test_returning_contestant_is_back_in_and_resynced() -> None:
             assert game.players["Kai"].present
             assert _held(sb, "Kai") == _expected(game, "Kai")
             chat = [m.text for m in sb.world.player("Kai").chat]
-            assert chat[-1].startswith("[Castle, to you] Who do you banish?")  # the open vote, offered again
+            # the open vote, offered again: its question, then a clickable line per candidate
+            asked = max(i for i, line in enumerate(chat) if line.startswith("[Castle, to you] Who do you banish?"))
+            welcomed = max(i for i, line in enumerate(chat) if "Welcome back" in line)
+            assert asked > welcomed
         finally:
             await service.stop()
             await rcon.close()

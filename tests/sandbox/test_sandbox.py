@@ -10,7 +10,9 @@ import pytest
 
 from bridge.rcon import RconClient
 from bridge.sandbox import Sandbox, SandboxThread, World
+from bridge.players import ints_from_uuid
 from bridge.sandbox.rcon_server import split_reply
+from bridge.sandbox.uuids import offline_uuid
 
 PASSWORD = "pw-for-tests"
 VOTE_PAPER = (
@@ -27,11 +29,12 @@ SWORD = (
 Body = Callable[[Sandbox, RconClient], Awaitable[None]]
 
 
-def run_with(body: Body, players: tuple[str, ...] = ("Alice", "Bob")) -> None:
-    """Start a sandbox (manual ticks), join ``players``, connect a client, run ``body``, assert no errors."""
+def run_with(body: Body, players: tuple[str, ...] = ("Alice", "Bob"), *, datapack: bool = False) -> None:
+    """Start a sandbox (manual ticks; the data pack only when asked), join ``players``, connect a client, run
+    ``body``."""
 
     async def main() -> None:
-        sb = Sandbox(PASSWORD, tick_rate=0)
+        sb = Sandbox(PASSWORD, tick_rate=0, datapack=datapack)
         port = await sb.start()
         for name in players:
             sb.world.join(name)
@@ -225,10 +228,10 @@ def test_trigger_press_rules() -> None:
 def test_tick_moves_triggers_into_the_queue_and_ack_removes_exactly_one() -> None:
     async def body(sb: Sandbox, rcon: RconClient) -> None:
         world = sb.world
-        await rcon.command('scoreboard objectives add traitors.vote trigger {text:"Vote"}')
-        await rcon.command('scoreboard objectives add traitors.murder trigger {text:"Murder"}')
-        await rcon.command("scoreboard players enable @a traitors.vote")
-        await rcon.command("scoreboard players enable Bob traitors.murder")
+        alice, bob = (ints_from_uuid(offline_uuid(n)) for n in ("Alice", "Bob"))
+        # the data pack's load function made the objectives; its tick enables them for everyone online
+        assert world.press_trigger("Alice", "traitors.vote", 2) == "You cannot trigger this objective yet"
+        world.tick()
         world.press_trigger("Alice", "traitors.vote", 2)
         world.press_trigger("Bob", "traitors.murder", 1)
         world.tick()
@@ -239,18 +242,19 @@ def test_tick_moves_triggers_into_the_queue_and_ack_removes_exactly_one() -> Non
         world.tick()
         queue = world.storage_python("traitors:io")["queue"]
         assert queue == [
-            {"seq": 1, "player": "Alice", "input": "vote", "value": 2},
-            {"seq": 2, "player": "Bob", "input": "murder", "value": 1},
-            {"seq": 3, "player": "Alice", "input": "vote", "value": 1},
+            {"seq": 1, "uuid": list(alice), "input": "vote", "value": 2},
+            {"seq": 2, "uuid": list(bob), "input": "murder", "value": 1},
+            {"seq": 3, "uuid": list(alice), "input": "vote", "value": 1},
         ]
         reply = await rcon.command("data get storage traitors:io queue")
-        assert reply.startswith("Storage traitors:io has the following contents: [{seq: 1, player: \"Alice\"")
+        assert reply.startswith("Storage traitors:io has the following contents: [{")
         assert await rcon.command("data remove storage traitors:io queue[{seq:2}]") == "Modified storage traitors:io"
         assert [e["seq"] for e in world.storage_python("traitors:io")["queue"]] == [1, 3]
         assert await rcon.command("data remove storage traitors:io queue[{seq:2}]") == "Found no elements matching queue[{seq:2}]"
-        assert world.storage_python("traitors:io")["next_seq"] == 4
+        assert world.scores["#next"]["traitors.seq"] == 3
+        assert world.errors == []
 
-    run_with(body)
+    run_with(body, datapack=True)
 
 
 # -- parsing, selectors, odds and ends ----------------------------------------------------------------------------------
@@ -275,7 +279,7 @@ def test_parse_failures_get_vanilla_like_replies(command: str, reply: str) -> No
 def test_unsupported_commands_are_recorded_as_errors() -> None:
     world = World()
     world.join("Alice")
-    reply = world.execute("execute as @a run say hi")
+    reply = world.execute("execute positioned 0 0 0 run say hi")
     assert reply.startswith("Sandbox: unsupported command")
     assert world.errors and world.command_log[-1].outcome == "unsupported"
 
@@ -326,8 +330,18 @@ def test_split_reply_like_vanilla() -> None:
 # -- the background-thread sandbox for the demo ----------------------------------------------------------------------------
 
 
+def _enable_and_queue(world: World) -> None:
+    """A Python tick function (for a world without the data pack): queue a pressed vote, re-enable it."""
+    for name, scores in world.scores.items():
+        if scores.get("traitors.vote"):
+            world.execute(f'data modify storage traitors:io queue append value {{seq:1,player:"{name}",input:"vote",value:{scores["traitors.vote"]}}}')
+            scores["traitors.vote"] = 0
+            world.unlocked.add((name, "traitors.vote"))
+
+
 def test_sandbox_thread_ticks_by_itself() -> None:
-    sandbox = SandboxThread(PASSWORD, tick_rate=20.0)
+    sandbox = SandboxThread(PASSWORD, tick_rate=20.0, datapack=False)
+    sandbox.sandbox.world.tick_functions.append(_enable_and_queue)
     port = sandbox.start()
     try:
         sandbox.join("Alice")

@@ -1,0 +1,76 @@
+"""Language files of the resource pack (``datapack/resourcepack/assets/traitors/lang/``).
+
+Every text players see is a ``translate`` component with an English ``fallback`` (``bridge.commands``); the
+resource pack maps the keys to ``en_us``, ``ru_ru`` and ``uk_ua`` so each client shows its own language.
+``en_us.json`` is generated from ``engine.messages.CATALOG`` (keys ``traitors.<key>``) and
+``bridge.ui_text.UI_TEXT``; ``python -m bridge.lang`` rewrites it. The other languages are written by hand and
+must have exactly the same keys and placeholders (``tests/test_lang.py``).
+
+Placeholders: ``{name}`` in the English catalogue becomes ``%N$s`` (N = the order in which the placeholders
+first appear in the English text, which is the order of the ``with`` arguments), and ``%`` becomes ``%%``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from bridge.datapack import resourcepack_root
+from bridge.ui_text import UI_TEXT, placeholders
+from engine.messages import CATALOG
+
+__all__ = ["LANGUAGES", "english", "lang_dir", "lang_format", "load", "write_english"]
+
+LANGUAGES = ("en_us", "ru_ru", "uk_ua")
+"""The shipped languages (the two mafia rulesets come from Russian and Ukrainian rulebooks)."""
+
+_ARG = re.compile(r"%(\d+)\$s")
+
+
+def lang_format(template: str) -> str:
+    """An English catalogue text (``{name}`` placeholders) as a Minecraft language-file string."""
+    names = placeholders(template)
+    out = template.replace("%", "%%")
+    for i, name in enumerate(names, start=1):
+        out = out.replace("{" + name + "}", f"%{i}$s")
+    return out
+
+
+def english() -> dict[str, str]:
+    """Every translation key → its ``en_us`` string, sorted by key."""
+    entries = {"traitors." + k: lang_format(v) for k, v in CATALOG.items()}
+    entries.update({k: lang_format(v) for k, v in UI_TEXT.items()})
+    return dict(sorted(entries.items()))
+
+
+def lang_dir() -> Path:
+    """The folder of the language files."""
+    return resourcepack_root() / "assets" / "traitors" / "lang"
+
+
+def load(language: str) -> dict[str, str]:
+    """One language file as a dict.
+
+    Raises:
+        OSError, ValueError: missing or unreadable file.
+    """
+    data = json.loads((lang_dir() / f"{language}.json").read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def arguments(text: str) -> set[int]:
+    """The argument numbers a language string uses (``%1$s`` → 1)."""
+    return {int(n) for n in _ARG.findall(text)}
+
+
+def write_english() -> Path:
+    """Rewrite ``en_us.json`` from the catalogues; returns its path."""
+    path = lang_dir() / "en_us.json"
+    path.write_text(json.dumps(english(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+if __name__ == "__main__":
+    print(write_english(), file=sys.stderr)

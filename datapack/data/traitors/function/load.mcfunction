@@ -1,0 +1,18 @@
+# Once per (re)load (#minecraft:load): the input objectives, the sequence counter and the queue.
+# Safe to run again: an existing objective or queue is kept ("already exists" just fails).
+scoreboard objectives add traitors.vote trigger {translate:"traitors.trigger.vote",fallback:"Vote"}
+scoreboard objectives add traitors.oath trigger {translate:"traitors.trigger.oath",fallback:"Oath"}
+scoreboard objectives add traitors.murder trigger {translate:"traitors.trigger.murder",fallback:"Murder"}
+scoreboard objectives add traitors.seduce trigger {translate:"traitors.trigger.seduce",fallback:"Seduce"}
+scoreboard objectives add traitors.ultimatum trigger {translate:"traitors.trigger.ultimatum",fallback:"Ultimatum"}
+scoreboard objectives add traitors.nominate trigger {translate:"traitors.trigger.nominate",fallback:"Nominate"}
+scoreboard objectives add traitors.offer trigger {translate:"traitors.trigger.offer",fallback:"Offer"}
+scoreboard objectives add traitors.torch trigger {translate:"traitors.trigger.torch",fallback:"Torch"}
+scoreboard objectives add traitors.power trigger {translate:"traitors.trigger.power",fallback:"Power"}
+scoreboard objectives add traitors.power2 trigger {translate:"traitors.trigger.power2",fallback:"Power"}
+scoreboard objectives add traitors.pass trigger {translate:"traitors.trigger.pass",fallback:"Pass"}
+scoreboard objectives add traitors.joker trigger {translate:"traitors.trigger.joker",fallback:"Joker"}
+scoreboard objectives add traitors.host trigger {translate:"traitors.trigger.host",fallback:"Host"}
+scoreboard objectives add traitors.console trigger {translate:"traitors.trigger.console",fallback:"Host console"}
+scoreboard objectives add traitors.seq dummy
+execute unless data storage traitors:io queue run data modify storage traitors:io queue set value []
