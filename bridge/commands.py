@@ -774,22 +774,48 @@ class ItemStack:
         return f"{self.item_id}[{inner}]" if inner else self.item_id
 
 
-def custom_data(item: Item) -> dict[str, SnbtValue]:
-    """The marker every castle item carries: ``{traitors:{item:"<Item.value>"}}``."""
-    return {"traitors": {"item": item.value}}
+_GIVE_ID_RE = re.compile(r"[A-Za-z0-9_]{1,16}/[A-Za-z0-9_]{3,16}/[0-9]{1,9}")
+
+GIVE_ONCE_SLOTS: tuple[str, ...] = (
+    "container.*",
+    "weapon.offhand",
+    "armor.*",
+    "player.cursor",
+    "player.crafting.*",
+    "enderchest.*",
+)
+"""Where ``give_once`` looks for an item already given: a player's inventory and hotbar (``container.*``), off
+hand, armour, the stack on the cursor, the 2×2 crafting grid and their ender chest (vanilla slot ranges,
+FACTS §4 ``if items``)."""
 
 
-def item_stack(item: Item, *, label: str | None = None, count: int = 1) -> ItemStack:
+def custom_data(item: Item, give_id: str | None = None) -> dict[str, SnbtValue]:
+    """The marker every castle item carries: ``{traitors:{item:"<Item.value>"}}``.
+
+    Args:
+        item: which item.
+        give_id: the unique id of one hand-out (``"<series tag>/<player>/<n>"``, see ``give_once``), or ``None``.
+    """
+    marker: dict[str, SnbtValue] = {"item": item.value}
+    if give_id is not None:
+        marker["give"] = give_id
+    return {"traitors": marker}
+
+
+def item_stack(item: Item, *, label: str | None = None, count: int = 1, give_id: str | None = None) -> ItemStack:
     """The stack for one castle item (from ``ITEMS``).
 
     Args:
         item: which item.
         label: for a ``labelled`` item (the cast vote paper) the name written on it; ignored otherwise.
         count: how many (1..99).
+        give_id: the hand-out's unique id, kept in ``custom_data`` so the give can be made idempotent.
 
     Raises:
-        ValueError: a bad count, or a labelled item without a label.
+        ValueError: a bad count, a labelled item without a label, or a malformed ``give_id``.
     """
+    if give_id is not None and not _GIVE_ID_RE.fullmatch(give_id):
+        raise ValueError(f"bad give id {give_id!r} (expected <tag>/<player>/<number>)")
     spec = ITEMS[item]
     _count(count, "item count", 1)
     if count > 99:
@@ -804,7 +830,7 @@ def item_stack(item: Item, *, label: str | None = None, count: int = 1) -> ItemS
     if spec.lore:
         comps.append(("lore", "[" + ",".join(text_component(line, color="gray", italic=False).snbt()
                                              for line in spec.lore) + "]"))  # fmt: skip
-    comps.append(("custom_data", snbt(custom_data(item))))
+    comps.append(("custom_data", snbt(custom_data(item, give_id))))
     if spec.glint:
         comps.append(("enchantment_glint_override", "true"))
     if spec.max_stack_size is not None:
@@ -820,6 +846,29 @@ def give(name: str, stack: ItemStack) -> McCommand:
         ValueError: a bad name, or a command over the 1446-byte limit (items don't split).
     """
     return _command(f"give {player_name(name)} {stack.argument()} {_count(stack.count, 'item count', 1)}")
+
+
+def give_once(name: str, stack: ItemStack, give_id: str) -> McCommand:
+    """A give that does nothing if the player already holds this hand-out (crash-safe re-sending).
+
+    ``execute unless items entity <name> <slots> *[custom_data~{traitors:{give:"<id>"}}] … run give …``, one
+    ``unless items`` per range of ``GIVE_ONCE_SLOTS`` (FACTS §4: ``if items``, partial ``custom_data~``). When
+    the item is found vanilla runs nothing and replies with an empty text.
+
+    Args:
+        name: the player.
+        stack: the stack, made with the same ``give_id`` (``item_stack(..., give_id=…)``).
+        give_id: the hand-out's unique id.
+
+    Raises:
+        ValueError: a bad name, a stack without this ``give_id``, or a command over the 1446-byte limit.
+    """
+    player = player_name(name)
+    marker = snbt({"traitors": {"give": give_id}})
+    if f"give:{snbt_string(give_id)}" not in stack.argument():
+        raise ValueError(f"the stack does not carry give id {give_id!r}")
+    tests = " ".join(f"unless items entity {player} {slots} *[custom_data~{marker}]" for slots in GIVE_ONCE_SLOTS)
+    return _command(f"execute {tests} run {give(player, stack).text}")
 
 
 def clear(to: str, item: Item) -> McCommand:

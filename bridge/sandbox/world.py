@@ -735,6 +735,50 @@ class World:
             groups.append(alts)
         return lambda s: item_ok(s) and all(any(t(s) for t in alts) for alts in groups)
 
+    # Slot ranges of ``items entity`` (vanilla SlotRanges). The sandbox keeps a player's items as one list, all
+    # in the main inventory; the other ranges exist but are always empty here.
+    _INVENTORY_SLOTS = frozenset({"container.*", "inventory.*", "hotbar.*"})
+    _EMPTY_SLOTS = frozenset({
+        "weapon.offhand", "armor.*", "armor.head", "armor.chest", "armor.legs", "armor.feet", "armor.body",
+        "player.cursor", "player.crafting.*", "enderchest.*",
+    })  # fmt: skip
+
+    def _slot_stacks(self, player: Player, slots: str) -> list[ItemStack]:
+        if slots in self._INVENTORY_SLOTS:
+            return list(player.inventory)
+        if slots in self._EMPTY_SLOTS:
+            return []
+        raise Unsupported(f"item slots {slots}")
+
+    def _cmd_execute(self, parts: list[str], args: list[Any], text: str) -> str:
+        """``execute (if|unless) items entity <targets> <slots> <predicate> … [run <command>]`` (FACTS §4).
+
+        A failed condition before ``run`` runs nothing and answers with an empty text; a chain that ends in a
+        condition answers "Test passed, count: N" or "Test failed". Other subcommands are unsupported.
+        """
+        node = args[0]
+        while True:
+            ident = node.identifier
+            sub = list(node.arguments)
+            if ident == "execute:run:subcommand":
+                return self._run(sub[0], text)
+            kind = ident.split(":")
+            if kind[1] not in ("if", "unless") or kind[2:4] != ["items", "entity"]:
+                raise Unsupported("execute " + " ".join(kind[1:3]))
+            found = self._targets(sub[0], required=False)
+            if not found:
+                raise CommandFailure("No entity was found")
+            pred = self._predicate(sub[2])
+            count = sum(s.count for p in found for s in self._slot_stacks(p, str(sub[1].value)) if pred(s))
+            passed = (count > 0) == (kind[1] == "if")
+            if len(sub) < 4:
+                if not passed:
+                    raise CommandFailure("Test failed")
+                return f"Test passed, count: {count}" if kind[1] == "if" else "Test passed"
+            if not passed:
+                return ""
+            node = sub[3]
+
     def _cmd_clear(self, parts: list[str], args: list[Any], text: str) -> str:
         if len(args) == 0:
             raise CommandFailure("A player is required to run this command here")
