@@ -96,10 +96,21 @@ class Bot:
     """How many prompts it has answered (part of its choice seed)."""
     pending: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
     """Prompts waiting for a click: (polls to wait, click events)."""
+    last: Any = None
+    """The component of the last castle message read (``tellraw``), to skip a message sent twice."""
 
     def read(self, messages: list[Any]) -> None:
-        """Queue every new message that offers clickable ``/trigger`` options."""
+        """Queue every new message that offers clickable ``/trigger`` options.
+
+        A castle message identical to the castle message just before it is skipped: after a crash the service
+        may send the one command that was in flight again (``docs/recovery.md``), and no prompt of the castle
+        follows an identical one without something said in between.
+        """
         for m in messages:
+            if getattr(m, "source", "tellraw") == "tellraw":
+                if m.component == self.last:
+                    continue
+                self.last = m.component
             clicks = [c for c in m.click_events() if str(c.get("command", "")).startswith("/trigger ")]
             if clicks:
                 rng = self._rng(len(self.pending) + self.prompts, "delay")
@@ -191,6 +202,96 @@ async def play_demo(
         if not keep_sandbox:
             sandbox.stop()
     return game, sandbox, service
+
+
+# ---------------------------------------------------------------------------------------------- as processes
+
+
+def run_sandbox_process(
+    port: int, password: str, contestants: int = 12, seed: int = 1, report: str | None = None
+) -> int:
+    """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
+
+    The "Minecraft side" on its own, so a service process (``traitors serve-demo``) can be killed and
+    restarted against it (``docs/recovery.md``). Prints ``sandbox ready 127.0.0.1:<port>`` once listening.
+
+    Args:
+        port: RCON port on 127.0.0.1 (0: any free port; the line printed names it).
+        password: the RCON password.
+        contestants: how many bots join (the demo's names, in seat order).
+        seed: seed of the bots' choices (use the series seed to replay the demo exactly).
+        report: a file to write at exit: JSON ``{"world": World.snapshot(), "commands": [[text, reply,
+            outcome], …]}``.
+
+    Returns:
+        Exit code 0.
+    """
+    import json
+    import signal
+
+    names = DEMO_NAMES[:contestants]
+    sandbox = SandboxThread(password)
+    bound = sandbox.start(port=port)
+    for name in names:
+        sandbox.join(name)
+    bots = [Bot(name, seed) for name in names]
+    print(f"sandbox ready 127.0.0.1:{bound}", flush=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await _drive_bots(sandbox, bots, stop, 0.02)
+
+    try:
+        asyncio.run(main())
+    finally:
+        if report is not None:
+            data = {"world": sandbox.snapshot(), "commands": sandbox.command_log()}
+            with open(report, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, default=str)
+        sandbox.stop()
+    return 0
+
+
+async def serve_stored(
+    db: str, port: int, password: str, *, contestants: int = 12, seed: int = 1, out: TextIO | None = None
+) -> int:
+    """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
+
+    A store without a series gets a new demo series (``demo_settings(contestants)``, ``seed``). Prints
+    ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, and the game log at the end.
+
+    Returns:
+        Exit code 0 when the series is over.
+
+    Raises:
+        StoreError: the store is locked by another service or unreadable.
+        RconUnavailable: the sandbox is not reachable at start.
+    """
+    from bridge.store import SeriesStore
+
+    store = SeriesStore(db)
+    try:
+        store.lock()
+        series_id = store.latest()
+        if series_id is None:
+            series_id = store.create(demo_settings(contestants), seed).id
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            service = SeriesService.resume(store, series_id, rcon, default_castle(), poll_interval=0.02)
+            game = service.game
+
+            def ready() -> None:
+                phase = game.phase.value if game.phase is not None else "none"
+                print(f"ready series={series_id} inputs={len(game.log)} phase={phase}", flush=True)
+
+            await service.run(on_ready=ready)
+        if out is not None:
+            print(format_record(game.record, "text"), file=out)
+        return 0 if game.outcome is not None else 1
+    finally:
+        store.close()
 
 
 def run_demo(contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: bool = False) -> int:

@@ -157,16 +157,22 @@ class SeriesService:
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
 
-    async def run(self) -> Outcome | None:
+    async def run(self, on_ready: Callable[[], None] | None = None) -> Outcome | None:
         """Prepare the server, start the series if needed, and apply inputs until the series ends.
+
+        Args:
+            on_ready: called once the series is started or resumed (outbox sent, world re-synced, clock armed).
 
         Returns:
             The outcome.
 
         Raises:
-            RconUnavailable: the server cannot be reached (after the client's own reconnect attempts).
+            RconUnavailable: the server cannot be reached (after the client's own reconnect attempts) at start,
+                or later without a store.
         """
         await self.start()
+        if on_ready is not None:
+            on_ready()
         ticker = asyncio.create_task(self._clock_ticker())
         retry = self.retry_interval
         try:
