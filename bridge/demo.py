@@ -19,17 +19,19 @@ import secrets
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bridge.config import default_castle
 from bridge.export import format_record
 from bridge.rcon import RconClient
-from bridge.sandbox.server import SandboxThread
 from bridge.service import SeriesService
 from engine.effects import Announce, Effect
 from engine.game import Game
 from engine.ids import Twist
 from engine.settings import Settings
+
+if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
+    from bridge.sandbox.server import SandboxThread
 
 DEMO_NAMES = (
     "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
@@ -174,6 +176,8 @@ async def play_demo(
         ConfigError: bad ``contestants``.
         RconUnavailable: the sandbox could not be reached.
     """
+    from bridge.sandbox.server import SandboxThread
+
     settings = demo_settings(contestants)
     game = Game(settings, seed)
     password = secrets.token_urlsafe(18)
@@ -228,6 +232,8 @@ def run_sandbox_process(
     """
     import json
     import signal
+
+    from bridge.sandbox.server import SandboxThread
 
     names = DEMO_NAMES[:contestants]
     sandbox = SandboxThread(password)

@@ -7,7 +7,8 @@ locks, command storage, bossbars and game rules.
 
 House rules of this file:
 
-1. Every command is first parsed with ``bridge.syntax.check_command`` (mecha's 1.21.11 tree). A parse failure
+1. Every command is first parsed with mecha's 1.21.11 tree, once (exactly ``bridge.syntax.check_command``'s
+   parse, whose AST is then executed). A parse failure
    gets vanilla's RCON text: "Unknown or incomplete command, see below for error" or "Incorrect argument for
    command", then the last 10 characters before the cursor, the rest, and "<--[HERE]", all run together
    (FACTS §2: the console source appends output with no newline).
@@ -33,7 +34,6 @@ from mecha import ast as mast
 
 from bridge.sandbox import nbt
 from bridge.sandbox.text import click_events, plain_text
-from bridge.syntax import CommandSyntaxError, check_command
 
 __all__ = [
     "Bossbar",
@@ -435,13 +435,12 @@ class World:
         """
         text = command[1:] if command.startswith("/") else command
         try:
-            check_command(text)
-        except CommandSyntaxError:
+            node = _mecha().parse(text, multiline=False).commands[0]  # the same tree as check_command
+        except DiagnosticError:
             reply = self._syntax_reply(text)
             self.command_log.append(CommandRecord(command, reply, "syntax"))
             return reply
         try:
-            node = _mecha().parse(text, multiline=False).commands[0]
             reply = self._run(node, text)
             outcome = "ok"
         except CommandFailure as exc:
