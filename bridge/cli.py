@@ -5,6 +5,8 @@ Subcommands:
     play   a scripted series (``docs/scenarios.md``) through the engine alone; prints the game log.
     doctor checks a server's settings over RCON and MSMP and says how to fix each (``docs/operator.md``).
     install-datapack   copy the data pack into a world's ``datapacks/`` (``docs/datapack.md``).
+    sandbox     the sandbox server with bot contestants as a process of its own (the "Minecraft side").
+    serve-demo  the service for the series in a store (``--db``), against ``traitors sandbox``; resumable.
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else.
 """
@@ -34,6 +36,24 @@ def _parser() -> argparse.ArgumentParser:
         "--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)"
     )
     demo.add_argument("--quiet", action="store_true", help="print only the game log, not the live announcements")
+
+    sandbox = sub.add_parser(
+        "sandbox", help="run the built-in sandbox server with bot contestants (the Minecraft side) until stopped"
+    )
+    sandbox.add_argument("--port", type=int, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
+    sandbox.add_argument("--password-file", required=True, help="file holding the RCON password")
+    sandbox.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
+    sandbox.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
+    sandbox.add_argument("--report", help="write the world and the command log as JSON here at exit")
+
+    serve_demo = sub.add_parser(
+        "serve-demo", help="run or resume the series stored in --db against a running `traitors sandbox`"
+    )
+    serve_demo.add_argument("--db", required=True, help="series store (SQLite; created if missing)")
+    serve_demo.add_argument("--port", type=int, required=True, help="the sandbox's RCON port on 127.0.0.1")
+    serve_demo.add_argument("--password-file", required=True, help="file holding the RCON password")
+    serve_demo.add_argument("--contestants", type=int, default=12, help="for a new series: contestants (6-16)")
+    serve_demo.add_argument("--seed", type=int, default=1, help="for a new series: its seed (default 1)")
 
     play = sub.add_parser("play", help="play a scripted scenario through the engine and print the game log")
     play.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
@@ -84,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo(
                 contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet
             )
+        if args.command in ("sandbox", "serve-demo"):
+            return _processes(args)
     except ConfigError as exc:
         print(f"traitors: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -101,6 +123,30 @@ def _install(args: argparse.Namespace) -> int:
         print(f"wrote the resource pack: {write_resourcepack_zip(args.resourcepack)}")
     print("run /reload (or restart the server) to load it")
     return EXIT_OK
+def _read_password(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            password = fh.read().strip()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the password file ({exc.strerror})") from None
+    if not password:
+        raise ConfigError(f"{path}: the password file is empty")
+    return password
+
+
+def _processes(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from bridge.demo import run_sandbox_process, serve_stored
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    password = _read_password(args.password_file)
+    if args.command == "sandbox":
+        return run_sandbox_process(args.port, password, args.bots, args.seed, args.report)
+    return asyncio.run(
+        serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed, out=sys.stdout)
+    )
 
 
 def _play(args: argparse.Namespace) -> int:

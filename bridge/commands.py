@@ -836,13 +836,41 @@ class ItemStack:
         return f"{self.item_id}[{inner}]" if inner else self.item_id
 
 
-def custom_data(item: Item) -> dict[str, SnbtValue]:
-    """The marker every castle item carries: ``{traitors:{item:"<Item.value>"}}``."""
-    return {"traitors": {"item": item.value}}
+_GIVE_ID_RE = re.compile(r"[A-Za-z0-9_]{1,16}/[A-Za-z0-9_]{3,16}/[0-9]{1,9}")
+
+GIVE_ONCE_SLOTS: tuple[str, ...] = (
+    "container.*",
+    "weapon.offhand",
+    "armor.*",
+    "player.cursor",
+    "player.crafting.*",
+    "enderchest.*",
+)
+"""Where ``give_once`` looks for an item already given: a player's inventory and hotbar (``container.*``), off
+hand, armour, the stack on the cursor, the 2×2 crafting grid and their ender chest (vanilla slot ranges,
+FACTS §4 ``if items``)."""
+
+
+def custom_data(item: Item, give_id: str | None = None) -> dict[str, SnbtValue]:
+    """The marker every castle item carries: ``{traitors:{item:"<Item.value>"}}``.
+
+    Args:
+        item: which item.
+        give_id: the unique id of one hand-out (``"<series tag>/<player>/<n>"``, see ``give_once``), or ``None``.
+    """
+    marker: dict[str, SnbtValue] = {"item": item.value}
+    if give_id is not None:
+        marker["give"] = give_id
+    return {"traitors": marker}
 
 
 def item_stack(
-    item: Item, *, label: str | None = None, count: int = 1, pages: Sequence[str] | None = None
+    item: Item,
+    *,
+    label: str | None = None,
+    count: int = 1,
+    pages: Sequence[str] | None = None,
+    give_id: str | None = None,
 ) -> ItemStack:
     """The stack for one castle item (from ``ITEMS``).
 
@@ -853,9 +881,14 @@ def item_stack(
         pages: for a ``written_book`` item, free text for its pages (each page one text component built by
             ``text_component``, so any text shows literally); ``None`` keeps the neutral default page.
 
+        give_id: the hand-out's unique id, kept in ``custom_data`` so the give can be made idempotent.
+
     Raises:
-        ValueError: a bad count, a labelled item without a label, or pages for an item that is no written book.
+        ValueError: a bad count, a labelled item without a label, pages for an item that is no written book,
+            or a malformed ``give_id``.
     """
+    if give_id is not None and not _GIVE_ID_RE.fullmatch(give_id):
+        raise ValueError(f"bad give id {give_id!r} (expected <tag>/<player>/<number>)")
     spec = ITEMS[item]
     _count(count, "item count", 1)
     if count > 99:
@@ -872,7 +905,7 @@ def item_stack(
         lines = [translated(key + ".lore" + (f".{i}" if i else ""), line, color="gray", italic=False).snbt()
                  for i, line in enumerate(spec.lore)]  # fmt: skip
         comps.append(("lore", "[" + ",".join(lines) + "]"))
-    comps.append(("custom_data", snbt(custom_data(item))))
+    comps.append(("custom_data", snbt(custom_data(item, give_id))))
     if spec.glint:
         comps.append(("enchantment_glint_override", "true"))
     if spec.max_stack_size is not None:
@@ -894,6 +927,29 @@ def give(name: str, stack: ItemStack) -> McCommand:
         ValueError: a bad name, or a command over the 1446-byte limit (items don't split).
     """
     return _command(f"give {player_name(name)} {stack.argument()} {_count(stack.count, 'item count', 1)}")
+
+
+def give_once(name: str, stack: ItemStack, give_id: str) -> McCommand:
+    """A give that does nothing if the player already holds this hand-out (crash-safe re-sending).
+
+    ``execute unless items entity <name> <slots> *[custom_data~{traitors:{give:"<id>"}}] … run give …``, one
+    ``unless items`` per range of ``GIVE_ONCE_SLOTS`` (FACTS §4: ``if items``, partial ``custom_data~``). When
+    the item is found vanilla runs nothing and replies with an empty text.
+
+    Args:
+        name: the player.
+        stack: the stack, made with the same ``give_id`` (``item_stack(..., give_id=…)``).
+        give_id: the hand-out's unique id.
+
+    Raises:
+        ValueError: a bad name, a stack without this ``give_id``, or a command over the 1446-byte limit.
+    """
+    player = player_name(name)
+    marker = snbt({"traitors": {"give": give_id}})
+    if f"give:{snbt_string(give_id)}" not in stack.argument():
+        raise ValueError(f"the stack does not carry give id {give_id!r}")
+    tests = " ".join(f"unless items entity {player} {slots} *[custom_data~{marker}]" for slots in GIVE_ONCE_SLOTS)
+    return _command(f"execute {tests} run {give(player, stack).text}")
 
 
 def clear(to: str, item: Item) -> McCommand:

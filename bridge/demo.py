@@ -20,18 +20,20 @@ import secrets
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bridge.config import default_castle
 from bridge.export import format_record
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient
-from bridge.sandbox.server import SandboxThread
 from bridge.service import SeriesService
 from engine.effects import Announce, Effect
 from engine.game import Game
 from engine.ids import Twist
 from engine.settings import Settings
+
+if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
+    from bridge.sandbox.server import SandboxThread
 
 DEMO_NAMES = (
     "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
@@ -108,21 +110,36 @@ class Bot:
     """Answers given through a dialog button."""
     clicked: int = 0
     """Answers given through a chat link."""
+    last: Any = None
+    """The last castle chat component or dialog read, to skip one sent twice."""
 
     def read(self, messages: list[Any], dialogs: list[Any]) -> None:
         """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
 
         The chat fallback repeats each dialog; a bot answers a prompt once, from the dialog unless it closes
-        dialogs.
+        dialogs. A castle message or dialog identical to the one just before it is skipped: after a crash the
+        service may send the one command that was in flight again (``docs/recovery.md``), and no prompt of
+        the castle follows an identical one without something said in between.
         """
         source = "chat" if self.closes_dialogs else "dialog"
         if source == "dialog":
+            if messages:
+                # Something was said since the last dialog: an identical dialog now is a new prompt (a revote
+                # shows the same ballot again), not a command sent twice.
+                self.last = None
             for d in dialogs:
+                if d == self.last:
+                    continue
+                self.last = d
                 commands = [str(a.get("action", {}).get("command", "")) for a in d.get("actions", [])]
                 if commands and all(c.startswith("/trigger ") for c in commands):
                     self._queue(commands, "dialog")
         else:
             for m in messages:
+                if getattr(m, "source", "tellraw") == "tellraw":
+                    if m.component == self.last:
+                        continue
+                    self.last = m.component
                 commands = [str(c.get("command", "")) for c in m.click_events()]
                 commands = [c for c in commands if c.startswith("/trigger ")]
                 if commands:
@@ -173,18 +190,29 @@ def _answer(world: Any, bot: Bot, source: str, index: int, command: str) -> None
     bot.clicked += 1
 
 
-async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
+def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
+    """One pass over the bots: each reads what it was newly shown (chat, dialogs) and answers what is due.
+
+    Args:
+        sandbox: the running sandbox (its world is only touched on its own thread).
+        bots: the bots, one per contestant.
+    """
+
     def new_for(b: Bot) -> tuple[list[Any], list[Any]]:
         p = sandbox.world.player(b.name)
         return list(p.chat[b.seen :]), list(p.dialogs[b.dialogs_seen :])
 
+    for bot in bots:
+        messages, dialogs = sandbox.call(new_for, bot)
+        bot.read(messages, dialogs)
+        answer = bot.due()
+        if answer is not None:
+            sandbox.call(_answer, sandbox.world, bot, *answer)
+
+
+async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
     while not stop.is_set():
-        for bot in bots:
-            messages, dialogs = sandbox.call(new_for, bot)
-            bot.read(messages, dialogs)
-            answer = bot.due()
-            if answer is not None:
-                sandbox.call(_answer, sandbox.world, bot, *answer)
+        step_bots(sandbox, bots)
         try:
             await asyncio.wait_for(stop.wait(), interval)
         except asyncio.TimeoutError:
@@ -213,6 +241,8 @@ async def play_demo(
         ConfigError: bad ``contestants``.
         RconUnavailable: the sandbox could not be reached.
     """
+    from bridge.sandbox.server import SandboxThread
+
     settings = demo_settings(contestants)
     game = Game(settings, seed)
     password = secrets.token_urlsafe(18)
@@ -244,6 +274,98 @@ async def play_demo(
         if not keep_sandbox:
             sandbox.stop()
     return game, sandbox, service
+
+
+# ---------------------------------------------------------------------------------------------- as processes
+
+
+def run_sandbox_process(
+    port: int, password: str, contestants: int = 12, seed: int = 1, report: str | None = None
+) -> int:
+    """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
+
+    The "Minecraft side" on its own, so a service process (``traitors serve-demo``) can be killed and
+    restarted against it (``docs/recovery.md``). Prints ``sandbox ready 127.0.0.1:<port>`` once listening.
+
+    Args:
+        port: RCON port on 127.0.0.1 (0: any free port; the line printed names it).
+        password: the RCON password.
+        contestants: how many bots join (the demo's names, in seat order).
+        seed: seed of the bots' choices (use the series seed to replay the demo exactly).
+        report: a file to write at exit: JSON ``{"world": World.snapshot(), "commands": [[text, reply,
+            outcome], …]}``.
+
+    Returns:
+        Exit code 0.
+    """
+    import json
+    import signal
+
+    from bridge.sandbox.server import SandboxThread
+
+    names = DEMO_NAMES[:contestants]
+    sandbox = SandboxThread(password)
+    bound = sandbox.start(port=port)
+    for name in names:
+        sandbox.join(name)
+    bots = [Bot(name, seed) for name in names]
+    print(f"sandbox ready 127.0.0.1:{bound}", flush=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await _drive_bots(sandbox, bots, stop, 0.02)
+
+    try:
+        asyncio.run(main())
+    finally:
+        if report is not None:
+            data = {"world": sandbox.snapshot(), "commands": sandbox.command_log()}
+            with open(report, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, default=str)
+        sandbox.stop()
+    return 0
+
+
+async def serve_stored(
+    db: str, port: int, password: str, *, contestants: int = 12, seed: int = 1, out: TextIO | None = None
+) -> int:
+    """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
+
+    A store without a series gets a new demo series (``demo_settings(contestants)``, ``seed``). Prints
+    ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, and the game log at the end.
+
+    Returns:
+        Exit code 0 when the series is over.
+
+    Raises:
+        StoreError: the store is locked by another service or unreadable.
+        RconUnavailable: the sandbox is not reachable at start.
+    """
+    from bridge.store import SeriesStore
+
+    store = SeriesStore(db)
+    try:
+        store.lock()
+        series_id = store.latest()
+        if series_id is None:
+            series_id = store.create(demo_settings(contestants), seed).id
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            service = SeriesService.resume(store, series_id, rcon, default_castle(), poll_interval=0.02)
+            game = service.game
+
+            def ready() -> None:
+                phase = game.phase.value if game.phase is not None else "none"
+                print(f"ready series={series_id} inputs={len(game.log)} phase={phase}", flush=True)
+
+            await service.run(on_ready=ready)
+        if out is not None:
+            print(format_record(game.record, "text"), file=out)
+        return 0 if game.outcome is not None else 1
+    finally:
+        store.close()
 
 
 def run_demo(contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: bool = False) -> int:

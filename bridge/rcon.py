@@ -193,8 +193,9 @@ class RconClient:
         self._retry_at = 0.0  # time.monotonic() before which no new attempt is made
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.connections = 0
-        """Successful logins so far; the service compares it to notice a reconnect (e.g. a server restart)."""
+        self.logins = 0
+        """How many times this client has logged in: a change means the connection was re-made (the server
+        may have restarted), so the service re-syncs the world."""
 
     def __repr__(self) -> str:
         state = "connected" if self.is_connected else "disconnected"
@@ -385,7 +386,7 @@ class RconClient:
                 continue
             self._failures = 0
             self._retry_at = 0.0
-            self.connections += 1
+            self.logins += 1
             log.info("RCON connected to %s:%s", self.host, self.port)
             return
 

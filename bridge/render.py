@@ -183,6 +183,23 @@ def choice_label(choice: Choice) -> Component:
             if msg(f"oath.answer.{q}").text == choice.label:
                 return mc.message_component(msg(f"oath.answer.{q}"))
     return mc.text_component(choice.label)
+def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCommand]:
+    """A ``GiveItem`` as crash-safe gives: each recipient's stack carries its hand-out id and is given only if
+    the recipient does not hold it already (``commands.give_once``), so sending it twice gives one item.
+
+    Args:
+        effect: the effect.
+        give_ids: recipient → hand-out id (``bridge.recovery.Handouts``).
+
+    Raises:
+        KeyError: a recipient without an id.
+        ValueError: a bad name or id.
+    """
+    out: list[McCommand] = []
+    for name in _sorted(effect.to):
+        gid = give_ids[name]
+        out.append(mc.give_once(name, mc.item_stack(effect.item, label=effect.label, give_id=gid), gid))
+    return out
 
 
 def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:

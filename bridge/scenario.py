@@ -605,4 +605,109 @@ def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
     return Settings(**kwargs), []
 
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioInput", "load_scenario", "parse_scenario", "play_scenario"]
+# ---------------------------------------------------------------------------------------------- settings as JSON
+
+
+def settings_to_json(settings: Settings) -> dict[str, Any]:
+    """The series settings as plain JSON data, in the scenario file's keys (``docs/scenarios.md``).
+
+    Every field is written (defaults included), so ``settings_from_json`` gives back an equal ``Settings``;
+    the series store keeps settings in this form (``docs/recovery.md``).
+
+    Args:
+        settings: any settings (need not be valid).
+
+    Returns:
+        ``{"contestants": [...], "traitors": 3, "hosts": [...], "drunk": "none", "powers": true,
+        "power_pool": ["bartender", ...], "first_night_murder": false, "no_reveal_from": 5, "finalists": 4,
+        "twists": {"1": ["double_vote"]}, "durations": {"vote": 120.0}, "deal": null | [{"name", "allegiance",
+        "power", "false_power", "drunk"}, ...]}``.
+    """
+    deal = None
+    if settings.deal is not None:
+        deal = [
+            {
+                "name": e.name,
+                "allegiance": e.allegiance.value,
+                "power": e.power.value if e.power is not None else None,
+                "false_power": e.false_power.value if e.false_power is not None else None,
+                "drunk": e.drunk,
+            }
+            for e in settings.deal
+        ]
+    return {
+        "contestants": list(settings.contestants),
+        "traitors": settings.traitors,
+        "hosts": list(settings.hosts),
+        "drunk": settings.drunk,
+        "powers": settings.powers,
+        "power_pool": [p.value for p in settings.power_pool],
+        "first_night_murder": settings.first_night_murder,
+        "no_reveal_from": settings.no_reveal_from,
+        "finalists": settings.finalists,
+        "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
+        "durations": {k: float(v) for k, v in settings.durations.items()},
+        "deal": deal,
+    }
+
+
+def settings_from_json(data: Mapping[str, Any], where: str = "settings") -> Settings:
+    """The inverse of ``settings_to_json``: validate the data and build ``Settings``.
+
+    Args:
+        data: JSON data as written by ``settings_to_json`` (scenario keys; ``seed`` and ``input`` not allowed).
+        where: names the source in error messages (a file, or ``series.db: series 1``).
+
+    Returns:
+        The settings (not ``validate()``d; ``Game`` does that).
+
+    Raises:
+        ScenarioError: a key is unknown, missing or of the wrong type; the message names ``where`` and the key.
+    """
+    if "seed" in data or "input" in data:
+        raise ScenarioError(where, ["settings hold no seed or inputs"])
+    body = dict(data)
+    if body.get("deal") is None:
+        body.pop("deal", None)
+    if "durations" in body and isinstance(body["durations"], Mapping):
+        body["durations"] = {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                             for k, v in body["durations"].items()}  # fmt: skip
+    try:
+        m = ScenarioModel.model_validate(body)
+    except ValidationError as exc:
+        raise ScenarioError(where, _problems(exc)) from None
+    if m.contestants is None:
+        raise ScenarioError(where, ["contestants: field required"])
+    twists: dict[int, tuple[Twist, ...]] = {}
+    for key, names in m.twists.items():
+        if not key.isdigit():
+            raise ScenarioError(where, [f"twists.{key}: a key is a day number"])
+        twists[int(key)] = tuple(names)
+    kwargs: dict[str, Any] = {
+        "contestants": tuple(m.contestants),
+        "hosts": tuple(m.hosts),
+        "twists": twists,
+        "durations": dict(m.durations),
+        "deal": None if m.deal is None else tuple(
+            DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal
+        ),
+    }
+    for key in ("traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists"):
+        value = getattr(m, key)
+        if value is not None:
+            kwargs[key] = value
+    if m.power_pool is not None:
+        kwargs["power_pool"] = tuple(m.power_pool)
+    return Settings(**kwargs)
+
+
+__all__ = [
+    "Scenario",
+    "ScenarioError",
+    "ScenarioInput",
+    "load_scenario",
+    "parse_scenario",
+    "play_scenario",
+    "settings_from_json",
+    "settings_to_json",
+]

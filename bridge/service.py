@@ -5,31 +5,39 @@ House rules of this file:
 1. One ``Game`` per service; every input goes through ``apply`` under one lock, so the engine sees inputs one
    at a time ("the sans-I/O layer is designed to run sequentially").
 2. Inputs come from the datapack's queue in storage ``traitors:io``: the service polls it over RCON, applies
-   every entry with a sequence number above the last one applied, then acks it by removing exactly that
+   every entry with a sequence number above the last one taken, then acks it by removing exactly that
    entry. An entry seen again (ack lost, service restarted) is acked again, never applied twice.
-   ``last_seq`` moves on in the same step as the engine applies the input (no await in between), and a
-   restarted service is given the ``last_seq`` stored with the series log; so a crash between reading and
-   acking loses nothing and repeats nothing.
-6. Entries carry the player's UUID; ``players`` (``bridge.players.PlayerDirectory``) maps it to a name. An
-   unknown UUID makes the service refresh the directory once (``refresh_players``: MSMP ``minecraft:players``
-   when given, else RCON ``list uuids``); an entry whose UUID is still unknown is dropped with a log line.
-7. Host controls: only ``Settings.hosts`` may use them; anyone else gets "Only the host can do that." and
-   nothing changes. A control the engine cannot do yet gets a private "not available yet".
+   ``last_seq`` moves on in the same step as the input is applied (no await in between) and, with a store, is
+   committed with it; so a crash between reading and acking loses nothing and repeats nothing.
 3. A contestant's illegal input becomes a private message to that contestant and changes nothing; a bad queue
    entry likewise. A bug while applying one input is logged and the loop goes on.
 4. Effects are rendered and sent in order over the one RCON connection. A command the server answers with an
-   error text is logged (never with secrets) and the next command is sent.
+   error text is logged (never with secrets) and the next command is sent. Every give carries a hand-out id
+   and is idempotent (``bridge/recovery.py``), so sending it twice gives one item.
 5. The phase clock is an APScheduler job per phase carrying the phase sequence number; the engine ignores a
-   stale or repeated ``TimerExpired``, so a late or duplicate job is harmless.
-6. When the RCON client has logged in again (a server restart, a dropped connection), the world is re-synced
-   from the engine's state before the next input is applied: set-up, the clock bossbar, every contestant's
-   position and castle items (``resync``). A contestant who returns is re-synced the same way.
+   stale or repeated ``TimerExpired``, so a late or duplicate job is harmless. One job id per service, and
+   one service per series (the store's lock), so a series never has two clocks.
+6. With a store (``bridge/store.py``, ``docs/recovery.md``) every input is committed, with the queue ``seq``
+   it came from and the commands of its effects, BEFORE the first command is sent; each command is marked
+   sent once the server has answered. When the connection is lost the service keeps applying inputs (the
+   clock may run out meanwhile) and keeps their commands in the outbox.
+7. When the RCON client has logged in again (a server restart, a dropped connection), the service sends the
+   outbox (with a store), then re-syncs the castle from the engine's state (``recover``): set-up, every
+   contestant's position and castle items, the clock bossbar. A contestant who returns is re-synced the same
+   way. On start with a store: outbox, re-sync, the inputs that queued up while the service was down, and only
+   then the phase clock; a deadline that passed while the service was down fires once, at once.
+8. Entries carry the player's UUID; ``players`` (``bridge.players.PlayerDirectory``) maps it to a name. An
+   unknown UUID makes the service refresh the directory once (``refresh_players``: MSMP ``minecraft:players``
+   when given, else RCON ``list uuids``); an entry whose UUID is still unknown is dropped with a log line.
+9. Host controls: only ``Settings.hosts`` may use them; anyone else gets "Only the host can do that." and
+   nothing changes. A control the engine cannot do yet gets a private "not available yet".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import datetime, timezone
@@ -40,17 +48,19 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bridge import commands as mc
 from bridge.config import CastleConfig
-from bridge.errors import BridgeError, RconCommandFailed
+from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
+from bridge.faults import fault
 from bridge.inputs import HostCommand, InputError, OpenConsole, SwordHit, decode
 from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
-from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands, show_console
+from bridge.recovery import Handouts, Rebuilt, rebuild, resync_commands
+from bridge.render import RenderContext, clock_hidden, clock_update, render, render_give_once, setup_commands, show_console
+from bridge.store import SeriesStore, StoredSeries
 from engine.actions import Action, Advance, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
-from engine.effects import ClockStarted, Effect, GiveItem, Message, MoveTo, Prompt, SeriesOver, Whisper, msg
+from engine.effects import ClockStarted, Effect, GiveItem, Message, Prompt, SeriesOver, Whisper, msg
 from engine.errors import IllegalAction, InvalidCommand
 from engine.game import Game
-from engine.messages import CATALOG
 from engine.outcome import Outcome
 
 log = logging.getLogger(__name__)
@@ -88,6 +98,11 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
     return out
 
 
+def _source(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a queue entry that identifies the click: ``{"uuid", "player", "input", "value"}``."""
+    return {k: entry.get(k) for k in ("uuid", "player", "input", "value") if k in entry}
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, nbtlib.Array):
         return [int(v) for v in value]
@@ -102,16 +117,24 @@ class SeriesService:
     """Runs one series against one server.
 
     Args:
-        game: the series (not yet started, or rebuilt by ``Game.replay``).
+        game: the series (not yet started, or rebuilt from a store by ``SeriesService.resume``).
         rcon: a connected-or-connectable RCON client.
         castle: the castle's coordinates.
         poll_interval: seconds between polls of the input queue.
         clock: wall-clock seconds (``time.time``); the engine's ``now`` and the scheduler both use it.
         observer: called with every effect before it is sent (the demo prints public announcements).
-        players: UUID → name directory (fed from MSMP by the caller, or refreshed here; see house rule 6).
+        players: UUID → name directory (fed from MSMP by ``attach_msmp``, or refreshed here; house rule 8).
         refresh_players: coroutine returning the server's player list ``[{"id", "name"}]`` (MSMP
             ``minecraft:players``); ``None``: RCON ``list uuids``.
-        last_seq: the highest queue sequence number already applied (stored with the series log).
+        store: the series store; ``None`` runs without persistence (nothing survives a crash).
+        stored: the series in ``store`` (with ``rebuilt``: see ``SeriesService.resume``).
+        rebuilt: the game rebuilt from ``stored`` (its ``game`` must be ``game``).
+        retry_interval: seconds between attempts to reach a server that went away (doubling up to 5 s).
+        last_seq: the highest queue sequence number already taken, for a series rebuilt without a store
+            (with a store it comes from the store).
+
+    Raises:
+        ValueError: ``store`` without ``stored`` or the other way round.
     """
 
     def __init__(
@@ -125,8 +148,14 @@ class SeriesService:
         observer: Callable[[Effect], None] | None = None,
         players: PlayerDirectory | None = None,
         refresh_players: Callable[[], Awaitable[Iterable[Mapping[str, Any]]]] | None = None,
-        last_seq: int = 0,
+        store: SeriesStore | None = None,
+        stored: StoredSeries | None = None,
+        rebuilt: Rebuilt | None = None,
+        retry_interval: float = 0.1,
+        last_seq: int | None = None,
     ) -> None:
+        if (store is None) != (stored is None):
+            raise ValueError("store and stored go together")
         self.game = game
         self.rcon = rcon
         seats = {name: i for i, name in enumerate(game.settings.contestants, start=1)}
@@ -134,10 +163,23 @@ class SeriesService:
         self.poll_interval = poll_interval
         self.clock = clock
         self.observer = observer
-        self.last_seq = last_seq
-        """The highest queue sequence number applied; persist it with the series log (house rule 2)."""
         self.players = players if players is not None else PlayerDirectory()
         self.refresh_players = refresh_players
+        self.store = store
+        self.stored = stored
+        self.handouts = Handouts(stored.tag if stored is not None else secrets.token_hex(4))
+        """Hand-out ids of every give (house rule 4); rebuilt from the log on resume."""
+        self._last_clock: ClockStarted | None = None
+        if rebuilt is not None:
+            self.handouts = rebuilt.handouts
+            self._last_clock = rebuilt.clock
+        self.last_seq = stored.last_seq if stored is not None else (last_seq or 0)
+        """The highest queue sequence number taken (stored with each input when there is a store)."""
+        self.retry_interval = retry_interval
+        self._offline = False
+        """True after the connection was lost while sending: the outbox is sent and the world re-synced first."""
+        self._logins: int | None = None
+        """``rcon.logins`` when the castle was last known to be in sync (house rule 7)."""
         self._dialogs_open: set[str] = set()
         """Players shown a prompt dialog since the last phase clock (closed when the next phase starts)."""
         self.lock = asyncio.Lock()
@@ -145,30 +187,45 @@ class SeriesService:
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
-        self._seen_connections: int | None = None
-        """``rcon.connections`` when the world was last known to be in sync (house rule 6)."""
-        self._last_clock: ClockStarted | None = None
         self.resyncs = 0
-        """How many times the world was re-synced after a reconnect."""
+        """How many times the castle was re-synced after a reconnect."""
 
-    async def run(self) -> Outcome | None:
+    async def run(self, on_ready: Callable[[], None] | None = None) -> Outcome | None:
         """Prepare the server, start the series if needed, and apply inputs until the series ends.
+
+        Args:
+            on_ready: called once the series is started or resumed (outbox sent, world re-synced, clock armed).
 
         Returns:
             The outcome.
 
         Raises:
-            RconUnavailable: the server cannot be reached (after the client's own reconnect attempts).
+            RconUnavailable: the server cannot be reached (after the client's own reconnect attempts) at start,
+                or later without a store.
         """
         await self.start()
+        if on_ready is not None:
+            on_ready()
         ticker = asyncio.create_task(self._clock_ticker())
+        retry = self.retry_interval
         try:
             while not self._over.is_set():
-                await self.poll_once()
+                wait = self.poll_interval
+                try:
+                    if self._offline:
+                        await self.recover()
+                    await self.poll_once()
+                    retry = self.retry_interval
+                except RconUnavailable as exc:
+                    if self.store is None:
+                        raise
+                    self._offline = True
+                    log.warning("server unreachable (%s); retrying in %.1f s", type(exc).__name__, retry)
+                    wait, retry = retry, min(5.0, retry * 2)
                 if self._over.is_set():
                     break
                 try:
-                    await asyncio.wait_for(self._over.wait(), self.poll_interval)
+                    await asyncio.wait_for(self._over.wait(), wait)
                 except asyncio.TimeoutError:
                     pass
         finally:
@@ -176,18 +233,103 @@ class SeriesService:
             await self.stop()
         return self.game.outcome
 
+    @classmethod
+    def resume(
+        cls,
+        store: SeriesStore,
+        series_id: int,
+        rcon: RconClient,
+        castle: CastleConfig,
+        **kwargs: Any,
+    ) -> SeriesService:
+        """A service for a stored series: load it and rebuild the game by replaying its log.
+
+        Args:
+            store: the series store.
+            series_id: which series.
+            rcon: the RCON client.
+            castle: the castle's coordinates.
+            **kwargs: further ``SeriesService`` arguments (``poll_interval``, ``clock``, ``observer``…).
+
+        Raises:
+            StoreError: no such series, or unreadable settings.
+            InvalidCommand, IllegalAction: the stored log does not replay (a damaged store).
+        """
+        stored = store.load(series_id)
+        rebuilt = rebuild(stored)
+        return cls(rebuilt.game, rcon, castle, store=store, stored=stored, rebuilt=rebuilt, **kwargs)
+
     async def start(self) -> None:
-        """Send the setup commands, start the scheduler, and start the series if it has not started."""
+        """Send the setup commands, start the scheduler, and start the series if it has not started.
+
+        With a store, a resumed series first gets its unsent outbox and a re-sync (house rule 7).
+        """
         await self.send_commands(setup_commands(self.ctx))
-        self._seen_connections = self.rcon.connections
+        self._logins = self.rcon.logins
+        if self.store is not None and self.game.started:
+            await self.recover()
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
         if not self.game.started:
             await self.apply(StartSeries())
         elif self.game.is_over:
             self._over.set()
-        elif self.game.deadline is not None:
-            self._schedule(self.game.phase_seq, self.game.deadline)
+        else:
+            if self.store is not None:
+                await self.poll_once()
+            if self.game.deadline is not None and not self.game.is_over:
+                self._schedule(self.game.phase_seq, self.game.deadline)
+            if self.game.is_over:
+                self._over.set()
+
+    async def recover(self) -> None:
+        """Send the outbox's unsent commands (with a store), then re-sync the castle (house rule 7).
+
+        Raises:
+            RconUnavailable: the server is (still) unreachable; nothing is lost, call again later.
+        """
+        async with self.lock:
+            reconnected = self._offline or self.rcon.logins != self._logins
+            if reconnected:
+                await self.send_commands(setup_commands(self.ctx))
+            if self.store is not None and self.stored is not None:
+                for p in self.store.pending(self.stored):
+                    await self._send_checked(p.text)
+                    self.store.mark_sent(self.stored, p.pos, p.i)
+            await self.send_commands(self._resync_commands())
+            self._offline = False
+            self._logins = self.rcon.logins
+
+    def _resync_commands(self, players: Iterable[str] | None = None) -> list[mc.McCommand]:
+        rebuilt = Rebuilt(self.game, self.handouts, self._last_clock)
+        return resync_commands(rebuilt, self.ctx, self.clock(), players=players)
+
+    async def resync_if_reconnected(self) -> bool:
+        """Re-sync the castle when the RCON client has logged in again since the last check (house rule 7).
+
+        Returns:
+            True when a re-sync was sent.
+        """
+        if self._logins is None:
+            self._logins = self.rcon.logins
+            return False
+        if self.rcon.logins == self._logins:
+            return False
+        log.info("RCON reconnected: re-syncing the castle from the series state")
+        await self.recover()
+        self.resyncs += 1
+        return True
+
+    async def resync(self, players: Iterable[str] | None = None) -> None:
+        """Re-send the castle from the engine's state: positions, castle items (given once, never twice) and,
+        for everyone, the clock bossbar.
+
+        Args:
+            players: only these contestants; ``None`` = every contestant plus the set-up and the clock.
+        """
+        async with self.lock:
+            commands = setup_commands(self.ctx) if players is None else []
+            await self.send_commands(commands + self._resync_commands(players))
 
     async def stop(self) -> None:
         """Stop the scheduler and hide the clock (the series stays resumable from its log).
@@ -203,22 +345,42 @@ class SeriesService:
         except BridgeError:
             pass
 
+    # ------------------------------------------------------------------ inputs
+
     async def poll_once(self) -> int:
         """Read the input queue once, apply new entries in sequence order and ack each.
 
         Returns:
-            How many entries were applied.
+            How many entries were taken.
         """
         reply = await self.rcon.command(mc.queue_get().text)
         await self.resync_if_reconnected()
-        applied = 0
+        taken = 0
         for entry in sorted(parse_queue(reply), key=lambda e: int(e["seq"])):
             seq = int(entry["seq"])
-            if seq > self.last_seq:
-                await self.apply_entry(entry, seq=seq)
-                applied += 1
+            if self._is_new(seq, entry):
+                await self.apply_entry(entry)
+                taken += 1
+            fault("before-ack")
             await self.rcon.command(mc.queue_ack(seq).text)
-        return applied
+        return taken
+
+    def _is_new(self, seq: int, entry: Mapping[str, Any]) -> bool:
+        """Whether a queue entry has not been taken yet.
+
+        Without a store: ``seq`` above the last one taken. With a store, also an entry whose ``seq`` was taken
+        with different content: the server's storage was rolled back (a crash before its save) and reused the
+        number for a new click, which must not be lost.
+        """
+        if seq > self.last_seq:
+            return True
+        if self.stored is None:
+            return False
+        seen = self.stored.sources.get(seq)
+        if seen is None or seen == _source(entry):
+            return False
+        log.warning("queue entry %d reused by the server (storage rolled back?); taking it as new", seq)
+        return True
 
     async def player_of(self, entry: Mapping[str, Any]) -> str | None:
         """The name of the player who sent a queue entry (its ``uuid``; a legacy ``player`` name is accepted)."""
@@ -242,112 +404,162 @@ class SeriesService:
         except BridgeError:
             log.warning("could not refresh the player list")
 
-    def _mark(self, seq: int | None) -> None:
-        if seq is not None and seq > self.last_seq:
-            self.last_seq = seq
-
-    async def apply_entry(self, entry: Mapping[str, Any], *, seq: int | None = None) -> None:
+    async def apply_entry(self, entry: Mapping[str, Any]) -> None:
         """Turn one queue entry into an input and apply it; a bad entry gets a private message.
 
-        Args:
-            entry: a parsed queue entry (``parse_queue``).
-            seq: its sequence number; ``last_seq`` moves to it when the entry is applied (or refused).
+        Whatever happens, the entry is taken: ``last_seq`` moves to its ``seq`` (and, with a store, the entry
+        is recorded) in the same step.
         """
+        seq = int(entry["seq"]) if isinstance(entry.get("seq"), int) else None
+        source = _source(entry)
         player = await self.player_of(entry)
         if player is None:
-            self._mark(seq)
             log.info("dropped queue entry %s from an unknown player", entry.get("seq"))
+            await self._settle([], seq, source)
             return
         try:
             item = decode({**entry, "player": player}, self.ctx.seats)
         except InputError as exc:
-            self._mark(seq)
-            if player in self.ctx.seats or player in self.game.hosts:
-                await self.send([Whisper(frozenset({player}), exc.message)])
-            else:
-                log.info("dropped queue entry %s from a player outside the series", entry.get("seq"))
+            await self._settle(self._private(player, exc.message), seq, source)
             return
         if isinstance(item, Action):
-            await self.apply(item, seq=seq)
+            await self.apply(item, queue_seq=seq, source=source)
         elif isinstance(item, HostCommand):
-            await self._host_command(item, seq)
+            await self._host_command(item, seq, source)
         elif isinstance(item, OpenConsole):
-            self._mark(seq)
             if item.player in self.game.hosts:
+                await self._settle([], seq, source)
                 await self.send_commands([show_console(item.player)])
             else:
-                await self._tell(item.player, Message("illegal.not_host"))
+                await self._settle(self._private(item.player, Message("illegal.not_host")), seq, source)
         elif isinstance(item, SwordHit):
-            self._mark(seq)
             # The engine has no Murder twist yet (engine.settings.SUPPORTED_TWISTS): nothing to apply.
             log.info("Sacred Sword %s by %s ignored: the Murder twist is not supported yet",
-                     "hit taken" if item.struck else "hit", item.player)
+                     "hit taken" if item.struck else "hit", item.player)  # fmt: skip
+            await self._settle([], seq, source)
 
-    async def _tell(self, player: str, message: Message) -> None:
+    def _private(self, player: str, message: Message) -> list[Effect]:
+        """A private reply to ``player`` when they are in this series (a contestant or a host), else nothing."""
         if player in self.ctx.seats or player in self.game.hosts:
-            await self.send([Whisper(frozenset({player}), message)])
-        else:
-            log.info("no reply to %s: not in this series", player)
+            return [Whisper(frozenset({player}), message)]
+        log.info("no reply to %s: not in this series", player)
+        return []
 
-    async def _host_command(self, command: HostCommand, seq: int | None) -> None:
+    async def _settle(self, effects: list[Effect], seq: int | None, source: Mapping[str, Any] | None) -> None:
+        """Take a queue entry that is no engine input (or was refused before reaching the engine)."""
+        async with self.lock:
+            await self._commit_and_send(effects, entry=None, queue_seq=seq, source=source)
+
+    async def _host_command(self, command: HostCommand, seq: int | None, source: Mapping[str, Any]) -> None:
         """A console button other than "move on": host check, then a phase-bound "move on" or "not available"."""
         control = command.control
         if command.host not in self.game.hosts:
-            self._mark(seq)
-            await self._tell(command.host, Message("illegal.not_host"))
-            return
-        if control.phase is None:
-            self._mark(seq)
-            await self._tell(command.host, msg("host.unavailable", control=control.title))
-            return
-        if self.game.phase is not control.phase:
-            self._mark(seq)
-            await self._tell(command.host, Message("illegal.phase"))
-            return
-        await self.apply(Advance(command.host), seq=seq)
+            await self._settle(self._private(command.host, Message("illegal.not_host")), seq, source)
+        elif control.phase is None:
+            await self._settle(self._private(command.host, msg("host.unavailable", control=control.title)), seq, source)
+        elif self.game.phase is not control.phase:
+            await self._settle(self._private(command.host, Message("illegal.phase")), seq, source)
+        else:
+            await self.apply(Advance(command.host), queue_seq=seq, source=source)
 
-    async def apply(self, action: Action, *, seq: int | None = None) -> list[Effect]:
-        """Apply one input to the engine under the service lock and send its effects.
+    async def apply(
+        self, action: Action, *, queue_seq: int | None = None, source: Mapping[str, Any] | None = None
+    ) -> list[Effect]:
+        """Apply one input to the engine under the service lock, store it (with a store), send its effects.
 
         An illegal input is answered with a private message to its sender (rulebook: the state is unchanged).
 
         Args:
             action: the input.
-            seq: the queue sequence number it came from; ``last_seq`` moves to it together with the engine.
+            queue_seq: the datapack queue ``seq`` it came from (stored with it: exactly-once).
+            source: that queue entry (``{"uuid", "input", "value"}``).
 
         Returns:
-            The effects sent.
+            The effects (sent, or kept in the outbox when the server is unreachable).
+
+        Raises:
+            RconUnavailable: only without a store (with one, the commands wait in the outbox).
         """
         async with self.lock:
             now = self.clock()
+            before = len(self.game.log)
             try:
                 effects = self.game.handle(action, now=now)
-                self._mark(seq)
             except (IllegalAction, InvalidCommand) as exc:
-                self._mark(seq)
                 actor = action.actor
-                if actor is None or not (actor in self.ctx.seats or actor in self.game.hosts):
-                    return []
-                effects = [Whisper(frozenset({actor}), Message(exc.reason, tuple(exc.params.items())))]
+                effects = []
+                if actor is not None and (actor in self.ctx.seats or actor in self.game.hosts):
+                    effects = [Whisper(frozenset({actor}), Message(exc.reason, tuple(exc.params.items())))]
             except Exception:  # a bug must not stop the series: log it, keep the loop going
-                self._mark(seq)
                 log.exception("engine failed on %s", action.kind)
-                return []
-            await self.send(effects)
+                effects = []
+            entry = self.game.log[-1] if len(self.game.log) > before else None
+            await self._commit_and_send(effects, entry=entry, queue_seq=queue_seq, source=source)
             return effects
 
     async def send(self, effects: Iterable[Effect]) -> None:
-        """Render and send effects in order; schedule the phase clock; note the end of the series."""
-        for effect in effects:
+        """Send effects that follow no input (e.g. a private reply); same path as ``apply``'s effects."""
+        async with self.lock:
+            await self._commit_and_send(list(effects), entry=None, queue_seq=None, source=None)
+
+    def _render(self, effect: Effect, give_ids: dict[str, str] | None) -> list[mc.McCommand]:
+        """One effect's commands; closes the previous phase's unanswered dialogs when a new phase starts."""
+        out: list[mc.McCommand] = []
+        if isinstance(effect, ClockStarted) and self._dialogs_open:
+            # A new phase: close the previous phase's unanswered prompt dialogs (the chat fallback stays).
+            names, self._dialogs_open = sorted(self._dialogs_open), set()
+            out += [mc.dialog_clear(n) for n in names]
+        elif isinstance(effect, Prompt):
+            self._dialogs_open |= effect.to
+        if isinstance(effect, GiveItem) and give_ids is not None:
+            return out + render_give_once(effect, give_ids)
+        return out + render(effect, self.ctx)
+
+    async def _commit_and_send(
+        self,
+        effects: list[Effect],
+        *,
+        entry: dict[str, Any] | None,
+        queue_seq: int | None,
+        source: Mapping[str, Any] | None,
+    ) -> None:
+        """Render, store (input + outbox in one transaction), then send (house rule 6). Holds ``self.lock``."""
+        ids = self.handouts.feed(effects)
+        rendered = [self._render(effect, gids) for effect, gids in zip(effects, ids)]
+        pos: int | None = None
+        if self.store is not None and self.stored is not None and (entry is not None or queue_seq is not None):
+            fault("before-commit")
+            pos = self.store.record(
+                self.stored,
+                entry=entry,
+                commands=[c.text for cmds in rendered for c in cmds],
+                queue_seq=queue_seq,
+                source=None if source is None else dict(source),
+                phase_seq=self.game.phase_seq,
+                deadline=self.game.deadline,
+                over=self.game.is_over,
+            )
+            fault("after-commit")
+        if queue_seq is not None:
+            self.last_seq = max(self.last_seq, queue_seq)
+        i = 0
+        for effect, cmds in zip(effects, rendered):
             if self.observer is not None:
                 self.observer(effect)
-            if isinstance(effect, ClockStarted) and self._dialogs_open:
-                # A new phase: close the previous phase's unanswered prompt dialogs (the chat fallback stays).
-                names, self._dialogs_open = sorted(self._dialogs_open), set()
-                await self.send_commands([mc.dialog_clear(n) for n in names])
-            elif isinstance(effect, Prompt):
-                self._dialogs_open |= effect.to
-            await self.send_commands(render(effect, self.ctx))
+            for cmd in cmds:
+                if not self._offline:
+                    try:
+                        await self._send_checked(cmd.text)
+                    except RconUnavailable:
+                        if self.store is None:
+                            raise
+                        self._offline = True
+                        log.warning("server unreachable; %s kept in the outbox", cmd.text.split(" ", 1)[0])
+                    else:
+                        if pos is not None and self.store is not None and self.stored is not None:
+                            fault("mid-send")
+                            self.store.mark_sent(self.stored, pos, i)
+                i += 1
             if isinstance(effect, ClockStarted):
                 self._last_clock = effect
                 self._schedule(effect.phase_seq, effect.deadline)
@@ -358,73 +570,19 @@ class SeriesService:
     async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
         """Send commands one by one; an error reply is logged and kept in ``failed_commands``."""
         for cmd in commands:
-            reply = await self.rcon.command(cmd.text)
-            try:
-                check_reply(cmd.text, reply)
-            except RconCommandFailed as exc:
-                if mc.is_already_exists(reply):
-                    continue
-                self.failed_commands.append((cmd.text, exc.reply))
-                log.warning("server refused a command: %s", exc.reply[:200])
+            await self._send_checked(cmd.text)
 
-    # ------------------------------------------------------------------ re-sync and presence (house rule 6)
+    async def _send_checked(self, text: str) -> None:
+        reply = await self.rcon.command(text)
+        try:
+            check_reply(text, reply)
+        except RconCommandFailed as exc:
+            if mc.is_already_exists(reply):
+                return
+            self.failed_commands.append((text, exc.reply))
+            log.warning("server refused a command: %s", exc.reply[:200])
 
-    async def resync_if_reconnected(self) -> bool:
-        """Re-sync the world when the RCON client has logged in again since the last check.
-
-        Returns:
-            True when a re-sync was sent.
-        """
-        seen = self.rcon.connections
-        if self._seen_connections is None:
-            self._seen_connections = seen
-            return False
-        if seen == self._seen_connections:
-            return False
-        log.info("RCON reconnected: re-syncing the world from the series state")
-        await self.resync()
-        self._seen_connections = seen
-        self.resyncs += 1
-        return True
-
-    async def resync(self, players: Iterable[str] | None = None) -> None:
-        """Re-send the world from the engine's state: positions, castle items and the clock bossbar.
-
-        Every castle item the contestant holds is cleared and the engine's list is given again, so nothing is
-        held twice. Commands to players who are offline fail harmlessly (kept in ``failed_commands``); they
-        are re-synced when they return (``on_player_joined``).
-
-        Args:
-            players: only these contestants (and no set-up commands); ``None`` = set-up plus every contestant.
-        """
-        async with self.lock:
-            commands: list[mc.McCommand] = setup_commands(self.ctx) if players is None else []
-            commands += self._clock_commands()
-            names = self.game.contestants() if players is None else list(players)
-            for name in names:
-                where = self.game.positions.get(name)
-                if where is not None:
-                    place, seat = where
-                    commands += render(MoveTo((name,), place, (seat,) if seat is not None else ()), self.ctx)
-                commands.append(mc.clear_castle_items(name))
-                for item, label in self.game.items.get(name, []):
-                    commands += render(GiveItem(frozenset({name}), item, label), self.ctx)
-            await self.send_commands(commands)
-
-    def _clock_commands(self) -> list[mc.McCommand]:
-        """The clock bossbar as the engine's deadline says now (hidden when no clock runs)."""
-        deadline = self.game.deadline
-        if deadline is None or self.game.is_over or self.game.phase is None:
-            return [clock_hidden()]
-        remaining = max(0.0, deadline - self.clock())
-        last = self._last_clock
-        if last is not None and last.phase_seq == self.game.phase_seq:
-            label, seconds = last.label, last.seconds
-        else:
-            key = f"clock.{self.game.phase.value}"
-            label, seconds = (msg(key) if key in CATALOG else msg("clock.night")), remaining
-        shown = ClockStarted(self.game.phase_seq, label, max(seconds, remaining), deadline)
-        return [*render(shown, self.ctx), clock_update(remaining)]
+    # ------------------------------------------------------------------ presence
 
     async def on_player_left(self, name: str) -> None:
         """A player left the server (MSMP ``players/left``): a contestant becomes absent (engine)."""
@@ -441,7 +599,8 @@ class SeriesService:
 
     def attach_msmp(self, msmp: MsmpClient) -> None:
         """Turn MSMP ``players/left`` / ``players/joined`` notifications (live, or recovered after a reconnect)
-        into ``on_player_left`` / ``on_player_joined``. Call once per client (handlers are never bound twice)."""
+        into ``on_player_left`` / ``on_player_joined``, and resolve unknown UUIDs from MSMP's player list.
+        Call once per client (handlers are never bound twice)."""
 
         async def left(params: dict[str, Any]) -> None:
             name = (params.get("player") or {}).get("name")
@@ -459,9 +618,7 @@ class SeriesService:
             result = await msmp.call("minecraft:players")
             return list(result) if isinstance(result, list) else []
 
-        # Queue entries carry UUIDs: resolve unknown ones from MSMP's player list rather than RCON.
         self.refresh_players = player_list
-
         msmp.on(LEFT, left)
         msmp.on(JOINED, joined)
 

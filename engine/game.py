@@ -144,6 +144,23 @@ class NightState:
     """True once the murder step has run (``murdered_tonight`` is then final)."""
 
 
+@dataclass(frozen=True, slots=True)
+class WorldState:
+    """The castle as the engine last left it (``Game.world_state``); the bridge re-syncs the world to it.
+
+    Args:
+        places: contestant → (place, seat for ``ROUND_TABLE``/``HOME`` or ``None``), from the last ``MoveTo``.
+        items: contestant → the castle items they should hold, as ``(item, label)``, in the order given.
+        phase_seq: the current phase's sequence number (0 before the series starts).
+        deadline: when the current phase clock runs out (same unit as ``now``), or ``None``.
+    """
+
+    places: dict[str, tuple[Place, int | None]]
+    items: dict[str, list[tuple[Item, str | None]]]
+    phase_seq: int
+    deadline: float | None
+
+
 class Game:
     """One series of The Traitors.
 
@@ -181,9 +198,8 @@ class Game:
         self.outcome: Outcome | None = None
         self.items: dict[str, list[tuple[Item, str | None]]] = {}
         """What the engine has put in each contestant's inventory (kept from GiveItem/TakeItem effects)."""
-        self.positions: dict[str, tuple[Place, int | None]] = {}
-        """Where the engine last sent each contestant: (place, seat or None), kept from MoveTo effects; the
-        service re-syncs positions from it after a server restart."""
+        self.places: dict[str, tuple[Place, int | None]] = {}
+        """Where each contestant was last sent, with the seat for per-seat places (kept from MoveTo effects)."""
         self.inbox: dict[str, list[str]] = {}
         """Every message text each contestant (and host) was sent, in order."""
         self.log: list[dict[str, Any]] = []
@@ -458,8 +474,24 @@ class Game:
                 for n in e.players if e.players is not None else list(self.items):
                     self.items[n] = [(i, lab) for i, lab in self.items.get(n, []) if i is not e.item]
             elif isinstance(e, MoveTo):
-                for i, n in enumerate(e.players):
-                    self.positions[n] = (e.place, e.seats[i] if i < len(e.seats) else None)
+                for k, n in enumerate(e.players):
+                    self.places[n] = (e.place, e.seats[k] if e.seats else None)
+
+    def world_state(self) -> WorldState:
+        """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).
+
+        Built only from effects already returned (``MoveTo``, ``GiveItem``/``TakeItem``) plus the phase clock,
+        so it holds nothing a contestant was not already shown or given.
+
+        Returns:
+            Each contestant's last place (with seat) and items, and the running phase clock.
+        """
+        return WorldState(
+            places=dict(self.places),
+            items={n: list(held) for n, held in self.items.items()},
+            phase_seq=self.phase_seq,
+            deadline=self.deadline,
+        )
 
     # ------------------------------------------------------------------ the deal and day zero
 
@@ -1561,4 +1593,4 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
     }
 
 
-__all__ = ["Ballot", "Game", "NightState", "PlayerState", "RULESET"]
+__all__ = ["Ballot", "Game", "NightState", "PlayerState", "RULESET", "WorldState"]

@@ -224,6 +224,22 @@ class SandboxThread:
             thread.join(timeout)
             self._loop = self._thread = None
 
+    def take_down(self, timeout: float = 10.0) -> None:
+        """The server goes away (a restart, a crash): stop ticking and listening, drop every RCON connection.
+
+        The world is kept, as a real server keeps its saved world; ``bring_back`` starts it again.
+        """
+        if self._loop is None:
+            raise RuntimeError("sandbox thread not started")
+        asyncio.run_coroutine_threadsafe(self.sandbox.stop(), self._loop).result(timeout)
+
+    def bring_back(self, timeout: float = 10.0) -> int:
+        """The server is back on the same address and port after ``take_down``; returns the port."""
+        if self._loop is None or self.sandbox.port is None:
+            raise RuntimeError("sandbox thread not started")
+        coro = self.sandbox.start(self.sandbox.host, self.sandbox.port)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
     def call(self, fn: Callable[..., T], *args: Any, timeout: float = 10.0, **kwargs: Any) -> T:
         """Run ``fn(*args, **kwargs)`` on the sandbox thread and return its result (or raise its error)."""
         if self._loop is None:

@@ -7,7 +7,8 @@ locks, command storage, bossbars and game rules.
 
 House rules of this file:
 
-1. Every command is first parsed with ``bridge.syntax.check_command`` (mecha's 1.21.11 tree). A parse failure
+1. Every command is first parsed with mecha's 1.21.11 tree, once (exactly ``bridge.syntax.check_command``'s
+   parse, whose AST is then executed). A parse failure
    gets vanilla's RCON text: "Unknown or incomplete command, see below for error" or "Incorrect argument for
    command", then the last 10 characters before the cursor, the rest, and "<--[HERE]", all run together
    (FACTS §2: the console source appends output with no newline).
@@ -338,6 +339,8 @@ class World:
         self.datapack: Datapack | None = None
         self._source: Source = CONSOLE
         self._result: int | None = None
+        self._outputs: list[str] | None = None
+        """Replies of the commands an ``execute`` ran (``None`` outside ``execute``)."""
         self._depth = 0
         self._macro_cache: dict[str, Any] = {}
         """Parsed macro lines by their text after substitution (vanilla caches macro instantiations too)."""
@@ -578,7 +581,18 @@ class World:
         prev, self._source = self._source, source
         try:
             self._result = None
-            self._run(node, text)
+            if str(getattr(node, "identifier", "")).startswith("function:"):
+                # Commands a function runs send no feedback to the caller (and the sandbox keeps the
+                # function command itself quiet inside ``execute``).
+                outer, self._outputs = self._outputs, None
+                try:
+                    self._run(node, text)
+                finally:
+                    self._outputs = outer
+            else:
+                reply = self._run(node, text)
+                if reply and self._outputs is not None:
+                    self._outputs.append(reply)
             return 1 if self._result is None else self._result
         finally:
             self._source = prev
@@ -663,13 +677,12 @@ class World:
         """
         text = command[1:] if command.startswith("/") else command
         try:
-            check_command(text)
-        except CommandSyntaxError:
+            node = _mecha().parse(text, multiline=False).commands[0]  # the same tree as check_command
+        except DiagnosticError:
             reply = self._syntax_reply(text)
             self.command_log.append(CommandRecord(command, reply, "syntax"))
             return reply
         try:
-            node = _mecha().parse(text, multiline=False).commands[0]
             reply = self._run(node, text)
             outcome = "ok"
         except CommandFailure as exc:
@@ -966,6 +979,21 @@ class World:
                 alts.append((lambda s, t=test: not t(s)) if alt.inverted else test)
             groups.append(alts)
         return lambda s: item_ok(s) and all(any(t(s) for t in alts) for alts in groups)
+
+    # Slot ranges of ``items entity`` (vanilla SlotRanges). The sandbox keeps a player's items as one list, all
+    # in the main inventory; the other ranges exist but are always empty here.
+    _INVENTORY_SLOTS = frozenset({"container.*", "inventory.*", "hotbar.*"})
+    _EMPTY_SLOTS = frozenset({
+        "weapon.offhand", "armor.*", "armor.head", "armor.chest", "armor.legs", "armor.feet", "armor.body",
+        "player.cursor", "player.crafting.*", "enderchest.*",
+    })  # fmt: skip
+
+    def _slot_stacks(self, player: Player, slots: str) -> list[ItemStack]:
+        if slots in self._INVENTORY_SLOTS:
+            return list(player.inventory)
+        if slots in self._EMPTY_SLOTS:
+            return []
+        raise Unsupported(f"item slots {slots}")
 
     def _cmd_clear(self, parts: list[str], args: list[Any], text: str) -> str:
         if len(args) == 0:
@@ -1363,8 +1391,14 @@ class World:
     # -- execute -------------------------------------------------------------------------------------
 
     def _cmd_execute(self, parts: list[str], args: list[Any], text: str) -> str:
-        self._result = self._exec_chain(args[0], text, self._source)
-        return ""
+        """``execute …``: the reply is what the commands it ran said (vanilla sends their feedback to the
+        source, e.g. ``execute unless items … run give`` answers "Gave 1 [...] to Kai"), run together."""
+        outer, self._outputs = self._outputs, []
+        try:
+            self._result = self._exec_chain(args[0], text, self._source)
+            return "".join(self._outputs)
+        finally:
+            self._outputs = outer
 
     def _exec_chain(self, node: Any, text: str, source: Source) -> int:
         """Run one ``execute`` sub-command chain as ``source``; returns the result (summed over branches).
@@ -1404,7 +1438,9 @@ class World:
             if kind == "unless":
                 passed = not passed
             if not passed:
-                raise CommandFailure("Test failed")
+                # Vanilla: a failed condition that ends the chain says "Test failed"; one before ``run`` ends
+                # the command silently.
+                raise CommandFailure("" if chained else "Test failed")
             if not chained:
                 return 1
             return self._exec_chain(args[-1], text, source)
@@ -1427,6 +1463,13 @@ class World:
             lo = getattr(rng, "min", None) if not isinstance(rng, mast.AstNumber) else rng.value
             hi = getattr(rng, "max", None) if not isinstance(rng, mast.AstNumber) else rng.value
             return (lo is None or score >= lo) and (hi is None or score <= hi)
+        if what == "items" and parts[1] == "entity":
+            # ``if items entity <targets> <slots> <predicate>`` (FACTS §4): true when a matching stack is there.
+            found = self._targets(args[0], required=False)
+            if not found:
+                raise CommandFailure("No entity was found")
+            pred = self._predicate(args[2])
+            return any(pred(st) for p in found for st in self._slot_stacks(p, str(args[1].value)))
         if what == "data" and parts[1] == "storage":
             root = self.storage.get(_rl(args[0]))
             if root is None:

@@ -33,9 +33,9 @@ class CrashOnce:
         self.rcon, self.prefix, self.when, self.armed = rcon, prefix, when, False
 
     @property
-    def connections(self) -> int:
+    def logins(self) -> int:
         """Logins so far (the service re-syncs the world after a reconnect)."""
-        return self.rcon.connections
+        return self.rcon.logins
 
     async def command(self, text: str) -> str:
         if self.armed and text.startswith(self.prefix):

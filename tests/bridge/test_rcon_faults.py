@@ -54,7 +54,7 @@ def test_long_reply_whole_in_order_and_next_reply_in_sync(chunk_delay: float, sp
                 _check_big(await rcon.command("data get storage test:big"))
                 assert await rcon.command("list") == "There are 0 of a max of 20 players online: "
                 _check_big(await rcon.command("data get storage test:big"))
-                assert sb.rcon.closed_connections == 0 and rcon.connections == 1
+                assert sb.rcon.closed_connections == 0 and rcon.logins == 1
         finally:
             await sb.stop()
 
@@ -128,7 +128,7 @@ def test_client_never_pipelines_even_with_many_concurrent_callers_and_slow_repli
                     else:
                         assert reply.startswith("There are 0")
                 # vanilla (and the sandbox) drop a connection whose read holds two packets: none was dropped
-                assert sb.rcon.closed_connections == 0 and rcon.connections == 1
+                assert sb.rcon.closed_connections == 0 and rcon.logins == 1
         finally:
             await sb.stop()
 
@@ -148,7 +148,7 @@ def test_close_mid_reply_is_an_error_fast_then_the_client_recovers() -> None:
                 assert time.monotonic() - t0 < 1.0
                 sb.rcon.faults.close_mid_reply = False
                 assert (await rcon.command("list")).startswith("There are 0")
-                assert rcon.connections == 2
+                assert rcon.logins == 2
         finally:
             await sb.stop()
 
@@ -194,7 +194,7 @@ def test_restart_reconnects_with_capped_exponential_backoff(caplog: pytest.LogCa
                     assert time.monotonic() < give_up
                     await asyncio.sleep(0.02)
             await restart
-            assert reply.startswith("There are 0") and rcon.connections == 2
+            assert reply.startswith("There are 0") and rcon.logins == 2
             await rcon.close()
         finally:
             await sb.stop()
@@ -235,7 +235,7 @@ def test_one_client_shared_by_threads_tasks_and_other_loops() -> None:
             while any(t.is_alive() for t in threads):
                 await asyncio.sleep(0.01)
             assert own == [f"Added tag 't{i}' to Bob" for i in range(10)]
-            assert rcon.connections == 1 and sb.rcon.closed_connections == 0
+            assert rcon.logins == 1 and sb.rcon.closed_connections == 0
             await rcon.close()
         finally:
             await sb.stop()
@@ -252,7 +252,7 @@ def test_client_adopted_by_a_new_loop_after_its_owner_loop_ended() -> None:
         rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
         assert asyncio.run(rcon.command("list")).startswith("There are 0")
         assert asyncio.run(rcon.command("list")).startswith("There are 0")  # a second asyncio.run
-        assert rcon.connections == 2
+        assert rcon.logins == 2
     finally:
         sb.stop()
 
@@ -273,7 +273,7 @@ def test_blocking_facade_from_many_threads() -> None:
                 t.start()
             for t in threads:
                 t.join(10)
-            assert rcon.client.connections == 1
+            assert rcon.client.logins == 1
         with pytest.raises(RconUnavailable):
             rcon.command("list")
     finally:

@@ -137,7 +137,7 @@ def test_each_queued_input_is_applied_once_even_if_the_ack_is_lost() -> None:
         assert [e["input"] for e in entries] == ["vote"]
         assert await service.player_of(entries[0]) == "Kai"  # the entry carries Kai's UUID
         # apply without acking, as if the service died between applying and acking
-        await service.apply_entry(entries[0], seq=entries[0]["seq"])
+        await service.apply_entry(entries[0])
         assert service.last_seq == entries[0]["seq"]
         votes_before = dict(service.game.ballot.votes)
         assert await service.poll_once() == 0  # seen again: acked, not applied twice

@@ -57,11 +57,11 @@ def test_restart_with_lost_world_state_is_resynced_from_the_engine() -> None:
             sb.world.bossbars.clear()
             now[0] += 10
             assert await service.poll_once() == 0
-            assert service.resyncs == 1 and rcon.connections == 2
+            assert service.resyncs == 1 and rcon.logins == 2
             castle = default_castle()
             for n in NAMES:
                 assert _held(sb, n) == _expected(game, n)
-                place, seat = game.positions[n]
+                place, seat = game.places[n]
                 assert place is Place.ROUND_TABLE
                 loc = castle.location(place, seat)
                 assert sb.world.player(n).pos == (loc.x, loc.y, loc.z)

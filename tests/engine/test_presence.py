@@ -130,16 +130,16 @@ def test_before_the_series_starts_presence_is_illegal():
 
 def test_presence_inputs_replay_exactly_and_positions_are_tracked(series):
     d = six(series)
-    assert d.game.positions == {n: (Place.FOYER, None) for n in NAMES6}
+    assert d.game.places == {n: (Place.FOYER, None) for n in NAMES6}
     to_first_vote(d)
-    assert d.game.positions["Kai"] == (Place.ROUND_TABLE, 2)
+    assert d.game.places["Kai"] == (Place.ROUND_TABLE, 2)
     d.do(ContestantLeft("Kai"))
     d.do(ContestantReturned("Kai"))
     d.do(ContestantLeft("Zuri"))
     g = d.game
     again = Game.replay(g.settings, g.seed, g.log)
     assert again.record.to_dict() == g.record.to_dict()
-    assert again.inbox == g.inbox and again.positions == g.positions
+    assert again.inbox == g.inbox and again.places == g.places
     assert {n: p.present for n, p in again.players.items()} == {n: p.present for n, p in g.players.items()}
     assert [e["action"] for e in g.log[-3:]] == ["contestant_left", "contestant_returned", "contestant_left"]
 

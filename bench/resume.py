@@ -1,0 +1,135 @@
+"""Benchmark: time from process start to ready for a series with a 2,000-input log (target < 0.5 s).
+
+Builds a store holding a 12-contestant series played by the engine's rules to the finale, where the
+finalists keep changing torches until the log holds 2,000 inputs (every input with its rendered, sent
+outbox, as the service stores it). Then it starts a sandbox server (``traitors sandbox``) and, several
+times, ``traitors serve-demo`` against the store, timing from ``Popen`` to the ``ready`` line (the store
+loaded, the log replayed, the world re-synced over RCON, the clock armed). It also times the in-process part
+(load + replay) alone.
+
+Usage: python bench/resume.py [--inputs 2000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bridge.config import default_castle
+from bridge.demo import DEMO_DURATIONS, demo_settings
+from bridge.recovery import Handouts, rebuild
+from bridge.render import RenderContext, render, render_give_once
+from bridge.store import SeriesStore
+from engine.actions import ChooseTorch, StartSeries, TimerExpired
+from engine.effects import GiveItem
+from engine.game import Game
+from engine.ids import Torch
+from engine.phases import Phase
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build_store(path: Path, inputs: int, seed: int = 3) -> int:
+    """Store a series whose log holds exactly ``inputs`` inputs; returns the log length."""
+    settings = dataclasses.replace(demo_settings(12), durations={**DEMO_DURATIONS, "torches": 3600.0})
+    rng = random.Random(seed)
+    store = SeriesStore(path)
+    series = store.create(settings, seed)
+    game = Game(settings, seed)
+    handouts = Handouts(series.tag)
+    ctx = RenderContext(default_castle(), {n: i for i, n in enumerate(settings.contestants, start=1)})
+    now = time.time() - 3000.0
+
+    def step(action: object) -> None:
+        nonlocal now
+        now += 1.0
+        effects = game.handle(action, now=now)  # type: ignore[arg-type]
+        ids = handouts.feed(effects)
+        commands = [
+            c.text
+            for e, gid in zip(effects, ids)
+            for c in (render_give_once(e, gid) if isinstance(e, GiveItem) and gid else render(e, ctx))
+        ]
+        store.record(series, entry=game.log[-1], commands=commands, phase_seq=game.phase_seq,
+                     deadline=game.deadline, over=game.is_over)  # fmt: skip
+
+    step(StartSeries())
+    while len(game.log) < inputs and not game.is_over:
+        if game.phase is Phase.TORCHES:
+            finalist = rng.choice(list(game.torches))
+            step(ChooseTorch(finalist, rng.choice(list(Torch))))
+            continue
+        legal = [a for n in game.contestants() for a in game.legal_actions(n)]
+        step(rng.choice(legal) if legal else TimerExpired(game.phase_seq))
+    store.db.execute("UPDATE outbox SET sent=1")
+    store.close()
+    return len(game.log)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--inputs", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "series.db"
+        n = build_store(db, args.inputs)
+        rows = SeriesStore(db)
+        outbox = rows.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
+        rows.close()
+        print(f"store: {n} inputs, {outbox} outbox commands, {db.stat().st_size / 1e6:.1f} MB")
+
+        loads = []
+        for _ in range(args.runs):
+            t = time.perf_counter()
+            with SeriesStore(db) as store:
+                game = rebuild(store.load(1)).game
+            loads.append(time.perf_counter() - t)
+        print(f"in-process load + replay of {len(game.log)} inputs: median {statistics.median(loads) * 1e3:.0f} ms")
+
+        pw = Path(tmp) / "pw"
+        pw.write_text("bench-password")
+        sandbox = subprocess.Popen(
+            [sys.executable, "-m", "bridge.cli", "sandbox", "--password-file", str(pw), "--bots", "12"],
+            stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+        try:
+            assert sandbox.stdout is not None
+            port = int(sandbox.stdout.readline().rsplit(":", 1)[1])
+            times = []
+            for _ in range(args.runs):
+                t = time.perf_counter()
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "bridge.cli", "serve-demo", "--db", str(db), "--port", str(port),
+                     "--password-file", str(pw)],
+                    stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                )  # fmt: skip
+                assert proc.stdout is not None
+                while True:
+                    select.select([proc.stdout], [], [], 30)
+                    line = proc.stdout.readline()
+                    if line.startswith("ready ") or not line:
+                        break
+                times.append(time.perf_counter() - t)
+                proc.kill()
+                proc.wait()
+                if not line:
+                    raise SystemExit("serve-demo exited before it was ready")
+            print(f"process start -> ready ({line.strip()}): median {statistics.median(times) * 1e3:.0f} ms, "
+                  f"min {min(times) * 1e3:.0f} ms, max {max(times) * 1e3:.0f} ms over {args.runs} runs "
+                  "(target < 500 ms)")  # fmt: skip
+        finally:
+            sandbox.terminate()
+            sandbox.wait()
+
+
+if __name__ == "__main__":
+    main()

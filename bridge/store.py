@@ -1,0 +1,338 @@
+"""The series store: one SQLite file per service (``series.db``) holding everything needed to resume a series.
+
+House rules of this file (``docs/recovery.md`` explains them to operators):
+
+1. Standard-library ``sqlite3`` only, WAL journal, ``synchronous=FULL``: a transaction that returned from
+   ``commit`` is on disk, and a reader (a backup, ``sqlite3`` on the command line) never blocks the service.
+2. Per series the store keeps the settings (JSON, ``bridge.scenario.settings_to_json``), the seed, a short
+   random ``tag`` (used in item hand-out ids), and every input in arrival order: an accepted input as its
+   ``Game.log`` entry (``{"now": …, "action": kind, …}``), a refused one with no entry; both with the datapack
+   queue ``seq`` it came from (``NULL`` for the phase clock). ``last_seq`` is the highest queue ``seq`` taken.
+3. Each input row is written in ONE transaction together with its outbox (the rendered commands of its
+   effects, in order, unsent) and the series' ``last_seq``, ``phase_seq`` and ``deadline``. The service
+   commits that transaction BEFORE it sends the first command; it marks each command sent after the server
+   has answered it. So after a crash the outbox holds exactly the commands that may not have reached the
+   server (at most one of them did reach it: the one in flight).
+4. Nothing is ever updated except ``outbox.sent`` and the series' progress columns; nothing is deleted.
+5. One service per file: ``lock()`` takes an exclusive ``flock`` on ``<file>.lock`` (released by the
+   operating system when the process dies, even by SIGKILL), so one series never has two phase clocks.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bridge.scenario import settings_from_json, settings_to_json
+from engine.errors import ConfigError
+from engine.settings import Settings
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS series (
+    id        INTEGER PRIMARY KEY,
+    tag       TEXT    NOT NULL,
+    ruleset   TEXT    NOT NULL,
+    settings  TEXT    NOT NULL,
+    seed      INTEGER NOT NULL,
+    created   REAL    NOT NULL,
+    last_seq  INTEGER NOT NULL DEFAULT 0,
+    phase_seq INTEGER NOT NULL DEFAULT 0,
+    deadline  REAL,
+    over      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS inputs (
+    series    INTEGER NOT NULL REFERENCES series(id),
+    pos       INTEGER NOT NULL,
+    queue_seq INTEGER,
+    source    TEXT,
+    entry     TEXT,
+    PRIMARY KEY (series, pos)
+);
+CREATE TABLE IF NOT EXISTS outbox (
+    series  INTEGER NOT NULL,
+    pos     INTEGER NOT NULL,
+    i       INTEGER NOT NULL,
+    command TEXT    NOT NULL,
+    sent    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (series, pos, i)
+);
+CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (series, pos, i) WHERE sent = 0;
+"""
+
+
+class StoreError(ConfigError):
+    """The store file cannot be used: not a series store, a newer schema, a missing series, or locked.
+
+    The message starts with the file path.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """One outbox command not yet confirmed as sent: input ``pos``, command index ``i``, the command ``text``."""
+
+    pos: int
+    i: int
+    text: str
+
+
+@dataclass(slots=True)
+class StoredSeries:
+    """A series as loaded from the store.
+
+    Attributes:
+        id: the series' row id.
+        tag: short random id of the series (``[A-Za-z0-9]``), part of every hand-out id.
+        ruleset: ``"traitors"``.
+        settings: the series settings.
+        seed: the seed of the series' random generator (a secret: never shown to players).
+        log: the accepted inputs in order, as ``Game.log`` entries (``Game.replay`` consumes them).
+        sources: queue ``seq`` → the queue entry (``{"player", "input", "value"}``) of every taken entry.
+        last_seq: the highest queue ``seq`` taken (applied or refused).
+        next_pos: the position the next input gets.
+        pending: outbox commands not confirmed as sent, in order.
+        deadline: the phase deadline stored with the last input (seconds, the engine's ``now`` clock).
+    """
+
+    id: int
+    tag: str
+    ruleset: str
+    settings: Settings
+    seed: int
+    log: list[dict[str, Any]] = field(default_factory=list)
+    sources: dict[int, dict[str, Any]] = field(default_factory=dict)
+    last_seq: int = 0
+    next_pos: int = 0
+    pending: list[Pending] = field(default_factory=list)
+    deadline: float | None = None
+
+
+class SeriesStore:
+    """The SQLite series store (see the module docstring).
+
+    Args:
+        path: the database file; created with its tables if missing.
+
+    Raises:
+        StoreError: the file is not a series store or has a newer schema.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock_fd: int | None = None
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.executescript(_SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: schema version {row[0]} is newer than this program ({SCHEMA_VERSION})")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a usable series store ({exc})") from None
+
+    def __repr__(self) -> str:
+        return f"<SeriesStore {self.path}>"
+
+    def close(self) -> None:
+        """Close the database and release the lock (if held)."""
+        self.db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> SeriesStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def lock(self) -> None:
+        """Take the one-service-per-file lock (``<file>.lock``, exclusive ``flock``).
+
+        Raises:
+            StoreError: another process holds it (another service runs this series).
+        """
+        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(f"{self.path}: another service is running this series (lock {self.path}.lock)") from None
+        self._lock_fd = fd
+
+    # ------------------------------------------------------------------ series
+
+    def create(self, settings: Settings, seed: int, *, ruleset: str = "traitors") -> StoredSeries:
+        """Store a new series (no inputs yet) and return it.
+
+        Args:
+            settings: the series settings (stored as JSON).
+            seed: the seed of the series.
+            ruleset: the ruleset name.
+        """
+        tag = secrets.token_hex(4)
+        with self._transaction():
+            cur = self.db.execute(
+                "INSERT INTO series (tag, ruleset, settings, seed, created) VALUES (?, ?, ?, ?, ?)",
+                (tag, ruleset, json.dumps(settings_to_json(settings)), seed, time.time()),
+            )
+        assert cur.lastrowid is not None
+        return StoredSeries(cur.lastrowid, tag, ruleset, settings, seed)
+
+    def latest(self) -> int | None:
+        """The id of the newest series, or ``None`` for an empty store."""
+        row = self.db.execute("SELECT max(id) FROM series").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def load(self, series_id: int) -> StoredSeries:
+        """Read one series with its input log and unsent outbox.
+
+        Raises:
+            StoreError: no such series, or its settings no longer load.
+        """
+        row = self.db.execute(
+            "SELECT tag, ruleset, settings, seed, last_seq, deadline FROM series WHERE id=?", (series_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no series {series_id}")
+        tag, ruleset, settings_text, seed, last_seq, deadline = row
+        try:
+            settings = settings_from_json(json.loads(settings_text), f"{self.path}: series {series_id}: settings")
+        except (ValueError, ConfigError) as exc:
+            raise StoreError(str(exc)) from None
+        series = StoredSeries(series_id, tag, ruleset, settings, int(seed), last_seq=int(last_seq), deadline=deadline)
+        next_pos = 0
+        for pos, queue_seq, source, entry in self.db.execute(
+            "SELECT pos, queue_seq, source, entry FROM inputs WHERE series=? ORDER BY pos", (series_id,)
+        ):
+            if entry is not None:
+                series.log.append(json.loads(entry))
+            if queue_seq is not None and source is not None:
+                series.sources[int(queue_seq)] = json.loads(source)
+            next_pos = pos + 1
+        series.next_pos = next_pos
+        series.pending = [
+            Pending(pos, i, text)
+            for pos, i, text in self.db.execute(
+                "SELECT pos, i, command FROM outbox WHERE series=? AND sent=0 ORDER BY pos, i", (series_id,)
+            )
+        ]
+        return series
+
+    # ------------------------------------------------------------------ inputs and the outbox
+
+    def record(
+        self,
+        series: StoredSeries,
+        *,
+        entry: dict[str, Any] | None,
+        commands: list[str],
+        queue_seq: int | None = None,
+        source: dict[str, Any] | None = None,
+        phase_seq: int = 0,
+        deadline: float | None = None,
+        over: bool = False,
+    ) -> int:
+        """Commit one input with its unsent commands, in one transaction (house rule 3).
+
+        Args:
+            series: the series (its ``next_pos``, ``last_seq``, ``log`` and ``sources`` are updated).
+            entry: the ``Game.log`` entry of an accepted input; ``None`` for a refused one.
+            commands: the rendered commands of the input's effects, in sending order.
+            queue_seq: the datapack queue ``seq`` the input came from, if any.
+            source: that queue entry (``{"player", "input", "value"}``).
+            phase_seq: the engine's phase sequence number after the input.
+            deadline: the engine's phase deadline after the input.
+            over: the series has ended.
+
+        Returns:
+            The input's position (used by ``mark_sent``).
+        """
+        pos = series.next_pos
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO inputs (series, pos, queue_seq, source, entry) VALUES (?, ?, ?, ?, ?)",
+                (
+                    series.id,
+                    pos,
+                    queue_seq,
+                    None if source is None else json.dumps(source),
+                    None if entry is None else json.dumps(entry),
+                ),
+            )
+            self.db.executemany(
+                "INSERT INTO outbox (series, pos, i, command) VALUES (?, ?, ?, ?)",
+                [(series.id, pos, i, text) for i, text in enumerate(commands)],
+            )
+            last_seq = max(series.last_seq, queue_seq or 0)
+            self.db.execute(
+                "UPDATE series SET last_seq=?, phase_seq=?, deadline=?, over=? WHERE id=?",
+                (last_seq, phase_seq, deadline, int(over), series.id),
+            )
+        series.next_pos = pos + 1
+        series.last_seq = last_seq
+        series.deadline = deadline
+        if entry is not None:
+            series.log.append(entry)
+        if queue_seq is not None and source is not None:
+            series.sources[queue_seq] = dict(source)
+        return pos
+
+    def mark_sent(self, series: StoredSeries, pos: int, i: int) -> None:
+        """Note that the server has answered outbox command ``i`` of input ``pos``."""
+        self.db.execute("UPDATE outbox SET sent=1 WHERE series=? AND pos=? AND i=?", (series.id, pos, i))
+
+    def pending(self, series: StoredSeries) -> list[Pending]:
+        """The outbox commands of ``series`` not confirmed as sent, in order."""
+        return [
+            Pending(pos, i, text)
+            for pos, i, text in self.db.execute(
+                "SELECT pos, i, command FROM outbox WHERE series=? AND sent=0 ORDER BY pos, i", (series.id,)
+            )
+        ]
+
+    # ------------------------------------------------------------------ operators
+
+    def backup(self, dest: str | Path) -> None:
+        """Copy the whole store to ``dest`` with SQLite's online backup (safe while the service runs)."""
+        target = sqlite3.connect(dest)
+        try:
+            self.db.backup(target)
+        finally:
+            target.close()
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (or ``ROLLBACK`` on an exception)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+__all__ = ["Pending", "SeriesStore", "StoreError", "StoredSeries"]
