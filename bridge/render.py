@@ -324,8 +324,9 @@ def setup_commands(ctx: RenderContext) -> list[McCommand]:
     * one ``trigger`` objective per input (``bridge.inputs.TRIGGERS``); a reply "An objective already exists"
       is harmless (``commands.is_already_exists``);
     * the clock bossbar (same for "A bossbar already exists");
-    * every trigger enabled for every contestant by name (works for offline players too), and the host
-      trigger for ``@a`` (the engine checks who is host).
+    * every trigger enabled for ``@a`` (everyone online now; the engine decides who may do what). The data
+      pack's tick function also enables every ``traitors.*`` trigger for every online player each tick
+      (``datapack/data/traitors/function/input/player.mcfunction``), which covers players who join later.
     """
     out = [
         mc.gamerule("send_command_feedback", False),
@@ -333,8 +334,5 @@ def setup_commands(ctx: RenderContext) -> list[McCommand]:
     ]
     out += [mc.objective_add_trigger(obj, mc.text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
     out.append(mc.bossbar_add(CLOCK_BAR, mc.text_component("Clock")))
-    for name in sorted(ctx.seats, key=lambda n: (ctx.seats[n], n)):
-        player = mc.player_name(name)
-        out += [mc.enable_trigger(player, obj) for obj in TRIGGERS]
-    out.append(mc.enable_trigger("@a", HOST))
+    out += [mc.enable_trigger("@a", obj) for obj in TRIGGERS]
     return out
