@@ -54,6 +54,7 @@ from engine.effects import (
     Whisper,
     msg,
 )
+from engine.core.night import settle_attack
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.outcome import Outcome, Termination, Winner
@@ -300,6 +301,15 @@ class Game:
     def contestants(self) -> list[str]:
         """Every contestant in seat order (including those who are out)."""
         return list(self.players)
+
+    ruleset = RULESET
+    """The ruleset's name in ``engine.rulesets.RULESETS`` (the common game interface)."""
+
+    def view_for(self, name: str) -> Any:
+        """What contestant ``name`` may know now (``engine.views.view_for``; the common game interface)."""
+        from engine.views import view_for
+
+        return view_for(self, name)
 
     # ------------------------------------------------------------------ validation
 
@@ -1101,30 +1111,28 @@ class Game:
         p = self.players[target]
         if not p.alive or p.allegiance is Allegiance.TRAITOR:
             return
-        if ultimatum:
-            night.victims.append(target)
-            night.record.result = "murdered"
-            return
-        if target in self.powers.shields:
-            self.powers.shields.discard(target)
-            self._emit(TakeItem(Item.MURDER_SHIELD, (target,)))
-            self._whisper([target], "shield.used")
-            night.record.result = "shielded"
-            return
-        if target in self.guarded:
-            night.record.result = "guarded"
-            return
-        if (
+        # The shared night core settles the attack: the first protection that holds, unless an ultimatum.
+        survivor = (
             self.active_power(target) is Power.SURVIVOR
             and not self.impaired(target)
             and self.powers.used[(target, Power.SURVIVOR)] == 0
-        ):
+        )
+        saved_by = settle_attack(
+            ultimatum,
+            (("shielded", target in self.powers.shields), ("guarded", target in self.guarded), ("alerted", survivor)),
+        )
+        if saved_by == "shielded":
+            self.powers.shields.discard(target)
+            self._emit(TakeItem(Item.MURDER_SHIELD, (target,)))
+            self._whisper([target], "shield.used")
+        elif saved_by == "alerted":
             self.powers.used[(target, Power.SURVIVOR)] += 1
             self.powers.alerted = target
             self._move([target], Place.DIARY_ROOM)
             self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
             self._whisper([target], "survivor.alerted")
-            night.record.result = "alerted"
+        if saved_by is not None:
+            night.record.result = saved_by
             return
         night.victims.append(target)
         night.record.result = "murdered"
