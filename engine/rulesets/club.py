@@ -299,6 +299,7 @@ class ClubPlayer:
 class ClubNightRecord:
     """One night: every action in wake order, the blocked, the deaths and what saved whom."""
 
+    RECORD_TYPE: ClassVar[str] = "club_night"
     night: int
     acts: list[dict[str, Any]] = field(default_factory=list)
     """``{"step", "contestant", "target"}`` (``target`` ``None``: passed)."""
@@ -326,6 +327,7 @@ class ClubNightRecord:
 class ClubDayRecord:
     """One day: nominations, vote rounds, who left and whether the vote was repeated."""
 
+    RECORD_TYPE: ClassVar[str] = "club_day"
     day: int
     present: list[str]
     nominations: dict[str, str | None] = field(default_factory=dict)
