@@ -175,9 +175,11 @@ class ScenarioModel(_Model):
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
     durations: dict[str, float] = Field(default_factory=dict)
-    deal: list[DealModel] | dict[str, list[str]] | None = None
-    """Traitors and scenarios: the explicit deal, one ``[[deal]]`` per contestant. Club rulesets: also the series
-    setting ``deal``, a table contestant count → role codes (``[deal] 8 = ["lord", …]``)."""
+    deal: list[DealModel] | None = None
+    """The explicit deal, one ``[[deal]]`` per contestant."""
+    deal_table: dict[str, list[str]] | None = None
+    """Club rulesets: the series setting ``deal`` written as a table, contestant count → role codes
+    (``[deal]`` / ``8 = ["lord", …]``); the file's ``deal`` key is read here when it is a table."""
     day_execution: bool | None = None
     max_days: int | None = None
     input: list[dict[str, Any]] = Field(default_factory=list)
@@ -410,10 +412,12 @@ def parse_scenario_data(data: Mapping[str, Any], name: str) -> Scenario:
     Raises:
         ScenarioError: as for ``load_scenario``.
     """
+    if isinstance(data.get("deal"), Mapping):
+        data = {**{k: v for k, v in data.items() if k != "deal"}, "deal_table": data["deal"]}
     try:
         model = ScenarioModel.model_validate(data)
     except ValidationError as exc:
-        problems = _problems(exc)
+        problems = [("deal" + p[len("deal_table"):]) if p.startswith("deal_table") else p for p in _problems(exc)]
         # Report bad inputs too, so one run shows every problem of the file.
         raw_inputs = data.get("input")
         if isinstance(raw_inputs, list) and not any(p.startswith("input") for p in problems):
@@ -621,7 +625,7 @@ def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[st
     for key in ("day_execution", "max_days"):
         if getattr(m, key) is not None:
             problems.append(f"{key}: not a setting of the traitors ruleset")
-    if isinstance(m.deal, dict):
+    if m.deal_table is not None:
         problems.append("deal: the traitors ruleset takes an explicit deal, one [[deal]] table per contestant")
         return None, problems
     for i, d in enumerate(m.deal or []):
@@ -691,7 +695,7 @@ def _club_settings(m: ScenarioModel) -> tuple[ClubSettings | None, list[str]]:
         problems.append(f"twists: not a setting of the {m.ruleset} ruleset")
     explicit: tuple[tuple[str, str], ...] | None = None
     table: dict[int, tuple[str, ...]] = {}
-    if isinstance(m.deal, list):
+    if m.deal is not None:
         pairs = []
         for i, d in enumerate(m.deal):
             if d.role is None:
@@ -701,8 +705,8 @@ def _club_settings(m: ScenarioModel) -> tuple[ClubSettings | None, list[str]]:
                     problems.append(f"deal[{i}].{key}: not part of a {m.ruleset} deal (give a role)")
             pairs.append((d.name, d.role or ""))
         explicit = tuple(pairs)
-    elif isinstance(m.deal, dict):
-        for key, roles in m.deal.items():
+    if m.deal_table is not None:
+        for key, roles in m.deal_table.items():
             if not key.isdigit():
                 problems.append(f"deal.{key}: a key is a contestant count, e.g. deal = {{ 8 = [...] }}")
                 continue

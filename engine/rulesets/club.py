@@ -265,8 +265,8 @@ class ClubSettings:
             for i, (n, r) in enumerate(self.deal):
                 if r not in rules.roles:
                     raise ConfigError(f"deal[{i}] ({n}): unknown role {r!r} (known: {', '.join(rules.roles)})")
-            if not 3 <= len(names) <= 16:
-                raise ConfigError(f"deal: {len(names)} contestants; an explicit deal needs 3-16")
+            if not 2 <= len(names) <= 16:
+                raise ConfigError(f"deal: {len(names)} contestants; an explicit deal needs 2-16")
             return
         lo, hi = rules.sizes
         if not lo <= len(names) <= hi and len(names) not in self.deal_table:
