@@ -1000,7 +1000,10 @@ class ClubGame:
         self._open_vote("first", options + ((KEEP,) if self.rules.keep_option else ()))
 
     def _open_vote(self, kind: str, options: tuple[str, ...]) -> None:
-        voters = tuple(n for n in self._living() if n != self.departing)
+        # A voter needs someone to vote for: a lone candidate does not vote for themself (house rule 5).
+        voters = tuple(
+            n for n in self._living() if n != self.departing and (KEEP in options or any(o != n for o in options))
+        )
         self.ballot = ClubBallot(kind, voters, options)
         self._announce("club.vote.open" if kind == "first" else "club.vote.revote", options=", ".join(options))
         self._clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
