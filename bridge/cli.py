@@ -29,8 +29,10 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser("demo", help="play a whole series with bot contestants in the built-in sandbox server")
-    demo.add_argument("--ruleset", default="traitors", choices=["traitors"], help="ruleset (default: traitors)")
-    demo.add_argument("--contestants", type=int, default=12, help="number of bot contestants, 6-16 (default 12)")
+    demo.add_argument("--ruleset", default="traitors", choices=["traitors", "black_knights", "mafia_yakuza"],
+                      help="ruleset (default: traitors)")  # fmt: skip
+    demo.add_argument("--contestants", type=int, default=12,
+                      help="number of bot contestants: 6-16 (traitors), 8-16 (black_knights, mafia_yakuza); default 12")  # fmt: skip
     demo.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
     demo.add_argument(
         "--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)"
@@ -102,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bridge.demo import run_demo
 
             return run_demo(
-                contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet
+                contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet, ruleset=args.ruleset
             )
         if args.command in ("sandbox", "serve-demo"):
             return _processes(args)

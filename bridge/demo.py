@@ -28,8 +28,9 @@ from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient
 from bridge.service import SeriesService
 from engine.effects import Announce, Effect
-from engine.game import Game
 from engine.ids import Twist
+from engine.rulesets import RULESETS, new_game
+from engine.rulesets.club import ClubSettings
 from engine.settings import Settings
 
 if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
@@ -62,21 +63,42 @@ END_TORCH_BIAS = 0.75
 """A bot holds up the end-game torch with this probability."""
 
 
+CLUB_DEMO_DURATIONS: dict[str, float] = {
+    "night_step": 20.0,
+    "morning": 0.2,
+    "speech": 20.0,
+    "discussion": 0.2,
+    "vote": 20.0,
+    "revote": 20.0,
+    "last_word": 0.2,
+    "repeat": 20.0,
+}
+"""Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted."""
+
+
 def default_traitors(n: int) -> int:
     """About a quarter of the contestants, at least 1 and fewer than a third ([house] rulebook §1)."""
     return max(1, min(n // 4, (n - 1) // 3))
 
 
-def demo_settings(contestants: int) -> Settings:
-    """The demo's series: ``contestants`` bots, the Double Vote on day one, shortened clocks.
+def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | ClubSettings:
+    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one.
 
-    With more than 12 contestants the power pool is too small for unique powers, so powers are off.
+    With more than 12 contestants the power pool is too small for unique powers, so powers are off. The club
+    rulesets use their default deal (8–16 contestants).
 
     Raises:
-        ConfigError: ``contestants`` is outside 6–16.
+        ConfigError: ``contestants`` is outside the ruleset's range, or an unknown ruleset.
     """
     from engine.errors import ConfigError
 
+    if ruleset not in RULESETS:
+        raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(RULESETS)})")
+    if ruleset != "traitors":
+        lo, hi = RULESETS[ruleset].game.RULES.sizes
+        if not lo <= contestants <= hi:
+            raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
+        return ClubSettings(ruleset, DEMO_NAMES[:contestants], durations=CLUB_DEMO_DURATIONS)
     if not 6 <= contestants <= 16:
         raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
     names = DEMO_NAMES[:contestants]
@@ -225,7 +247,8 @@ async def play_demo(
     *,
     out: TextIO | None = None,
     keep_sandbox: bool = False,
-) -> tuple[Game, SandboxThread, SeriesService]:
+    ruleset: str = "traitors",
+) -> tuple[Any, SandboxThread, SeriesService]:
     """Play one demo series to its end.
 
     Args:
@@ -233,6 +256,7 @@ async def play_demo(
         seed: seed of the series and of the bots' choices.
         out: where to print public announcements live (``None``: print nothing).
         keep_sandbox: leave the sandbox running (tests inspect its world); the caller then stops it.
+        ruleset: a name of ``engine.rulesets.RULESETS``.
 
     Returns:
         The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
@@ -243,8 +267,8 @@ async def play_demo(
     """
     from bridge.sandbox.server import SandboxThread
 
-    settings = demo_settings(contestants)
-    game = Game(settings, seed)
+    settings = demo_settings(contestants, ruleset)
+    game = new_game(settings, seed)
     password = secrets.token_urlsafe(18)
     sandbox = SandboxThread(password)
     port = sandbox.start()
@@ -275,6 +299,8 @@ async def play_demo(
             sandbox.stop()
     return game, sandbox, service
 
+
+    from bridge.sandbox.server import SandboxThread
 
 # ---------------------------------------------------------------------------------------------- as processes
 
@@ -368,7 +394,9 @@ async def serve_stored(
         store.close()
 
 
-def run_demo(contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: bool = False) -> int:
+def run_demo(
+    contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: bool = False, ruleset: str = "traitors"
+) -> int:
     """The ``traitors demo`` command: play a series, print the game log and the winner.
 
     Returns:
@@ -377,8 +405,10 @@ def run_demo(contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: boo
     started = time.monotonic()
     out = None if quiet else sys.stdout
     if out is not None:
-        print(f"Castle demo: {contestants} bot contestants, seed {seed}, sandbox server on 127.0.0.1\n", file=out)
-    game, _, service = asyncio.run(play_demo(contestants, seed, out=out))
+        title = RULESETS[ruleset].title if ruleset in RULESETS else ruleset
+        print(f"Castle demo ({title}): {contestants} bot contestants, seed {seed}, sandbox server on 127.0.0.1\n",
+              file=out)  # fmt: skip
+    game, _, service = asyncio.run(play_demo(contestants, seed, out=out, ruleset=ruleset))
     if out is not None:
         print("\n=== Game log ===\n", file=out)
     print(format_record(game.record, fmt))

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 from engine.ids import Torch
 from engine.outcome import Winner
+from engine.rulesets.club import ClubDayRecord, ClubNightRecord
 from engine.record import (
     BreakfastRecord,
     ContestantRecord,
@@ -66,7 +67,17 @@ ENDINGS: dict[str, str] = {
     "two_left": "Only two finalists remained.",
     "no_traitors": "No Traitor remained in the castle.",
     "joker_banished": "The Joker was banished.",
+    "faction_won": "The win check found a winner.",
+    "all_dead": "Nobody was left alive.",
+    "day_limit": "The series reached its day limit.",
 }
+
+TITLES: dict[str, str] = {
+    "traitors": "The Traitors",
+    "black_knights": "Black Knights",
+    "mafia_yakuza": "Mafia & Yakuza",
+}
+"""The heading of the text record per ruleset."""
 """How the series ended (``SeriesRecord.termination``) in words."""
 
 
@@ -110,7 +121,7 @@ def format_record(record: SeriesRecord, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(record.to_dict(), indent=2, ensure_ascii=False)
     if fmt == "text":
-        return _render_text(_sections(record))
+        return _render_text(_sections(record), TITLES.get(record.ruleset, record.ruleset))
     if fmt == "wiki":
         return _render_wiki(_sections(record))
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -125,7 +136,11 @@ def _sections(record: SeriesRecord) -> list[_Section]:
     i = 0
     while i < len(events):
         e = events[i]
-        if isinstance(e, NightRecord):
+        if isinstance(e, ClubNightRecord):
+            sections.append(_club_night(e))
+        elif isinstance(e, ClubDayRecord):
+            sections.append(_club_day(e))
+        elif isinstance(e, NightRecord):
             sections.append(_night(e))
         elif isinstance(e, BreakfastRecord):
             sections.append(_breakfast(e))
@@ -165,6 +180,8 @@ def _cast(record: SeriesRecord) -> _Section:
 
 
 def _allegiance(c: ContestantRecord) -> str:
+    if c.allegiance not in ("traitor", "faithful"):
+        return c.allegiance.replace("_", " ").capitalize()
     text = "Traitor" if c.allegiance == "traitor" else "Faithful"
     if c.recruited_day is not None:
         text += f", recruited on night {c.recruited_day}"
@@ -181,8 +198,8 @@ def _power(c: ContestantRecord) -> str:
 def _left(c: ContestantRecord, in_finale: bool) -> str:
     if c.out == "banished":
         return "Banished in the finale" if in_finale else f"Banished on day {c.out_day}"
-    if c.out == "murdered":
-        return f"Murdered on night {c.out_day}"
+    if c.out in ("murdered", "killed"):
+        return f"{c.out.capitalize()} on night {c.out_day}"
     if c.out:
         return f"{c.out.capitalize()} on day {c.out_day}"
     return ""
@@ -212,6 +229,44 @@ def _night(n: NightRecord) -> _Section:
             line += f" — {use['result']}"
         facts.append((label, [line]))
     return _Section(f"Night {n.day}", facts)
+
+
+def _club_night(n: ClubNightRecord) -> _Section:
+    """A club night: every action in wake order, the blocked, mines, checks and deaths."""
+    facts: list[tuple[str, list[str]]] = []
+    for a in n.acts:
+        who = a.get("contestant") or "the team (no agreement)"
+        facts.append((str(a.get("step", "")).replace("_", " ").capitalize(), [f"{who}: {a.get('target') or 'passed'}"]))
+    if n.blocked:
+        facts.append(("Blocked", [_names(n.blocked)]))
+    for mined, visitor, what in n.mines:
+        facts.append(("Mine", [f"{mined}, first visitor {visitor}: {what}"]))
+    for c in n.checks:
+        facts.append(("Check", [f"{c['contestant']} → {c['answer']}"]))
+    if n.saved:
+        facts.append(("Saved by a heal", [_names(n.saved)]))
+    if n.cured:
+        facts.append(("Poison removed", [_names(n.cured)]))
+    facts.append(("Died", [_names([f"{k} ({v})" for k, v in n.deaths.items()])]))
+    return _Section(f"Night {n.night}", facts)
+
+
+def _club_day(d: ClubDayRecord) -> _Section:
+    """A club day: nominations, vote rounds (one column each), who left, the repeat vote."""
+    facts: list[tuple[str, list[str]]] = [("Day", [str(d.day)])]
+    if d.nominations:
+        facts.append(("Nominations", [", ".join(f"{k}: {v or 'held back'}" for k, v in d.nominations.items())]))
+    left = d.left or "nobody"
+    if d.left and d.revealed:
+        left += f" ({d.revealed.replace('_', ' ')})"
+    facts.append(("Left", [left]))
+    if d.repeat:
+        facts.append(("Repeat vote", ["asked for by a majority"]))
+    facts.append(("Vote count", [r.count for r in d.rounds] or ["none"]))
+    columns = [ROUND_LABELS.get(r.kind, r.kind) for r in d.rounds]
+    rows = [[v, *(_vote_cell(r, v) for r in d.rounds)] for v in d.present]
+    table = _Table(["Voter", *columns], rows, row_headers=True) if d.rounds else None
+    return _Section(f"Day {d.day}", facts, table)
 
 
 def _breakfast(b: BreakfastRecord) -> _Section:
@@ -329,8 +384,8 @@ def _pipe_row(cells: Sequence[str]) -> str:
     return "|" + "|".join(f" {c} " if c else " " for c in cells) + "|"
 
 
-def _render_text(sections: list[_Section]) -> str:
-    out = ["# The Traitors: series record"]
+def _render_text(sections: list[_Section], title: str = "The Traitors") -> str:
+    out = [f"# {title}: series record"]
     for s in sections:
         out += ["", f"## {s.title}", ""]
         for label, values in s.facts:

@@ -23,6 +23,10 @@ objective              value                                  engine action
 ``traitors.power2``    100 × first seat + second seat         ``UsePower(contestant, a, b)`` (Analyst)
 ``traitors.pass``      1 = do not use the power tonight       ``SkipPower(contestant)``
 ``traitors.joker``     1 accept, 2 decline                    ``AnswerJoker(contestant, accept)``
+``traitors.candidate`` seat of the target                     ``NominateCandidate(contestant, t)``
+``traitors.holdback``  1 = put nobody forward                 ``HoldBack(contestant)``
+``traitors.keep``      1 = keep everyone                      ``KeepEveryone(voter)``
+``traitors.repeat``    1 ask for a repeat, 2 do not           ``AskRepeat(contestant, ask)``
 ``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
 ``traitors.host``      2..10: a ``HostControl``               ``HostCommand(host, control)``
 ``traitors.console``   any                                    ``OpenConsole(player)``
@@ -55,9 +59,13 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskRepeat,
     CastVote,
     ChooseEvent,
     ChooseTorch,
+    HoldBack,
+    KeepEveryone,
+    NominateCandidate,
     NominateDoubleVote,
     SkipPower,
     SwearOath,
@@ -82,6 +90,10 @@ POWER = "traitors.power"
 POWER2 = "traitors.power2"
 PASS = "traitors.pass"
 JOKER = "traitors.joker"
+CANDIDATE = "traitors.candidate"
+HOLDBACK = "traitors.holdback"
+KEEP = "traitors.keep"
+REPEAT = "traitors.repeat"
 PAIR = 100
 """``traitors.power2`` value = ``PAIR`` × first seat + second seat."""
 
@@ -89,6 +101,7 @@ CONSOLE = "traitors.console"
 
 TRIGGERS: tuple[str, ...] = (
     VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, POWER, POWER2, PASS, JOKER, HOST, CONSOLE,
+    CANDIDATE, HOLDBACK, KEEP, REPEAT,
 )  # fmt: skip
 """Every trigger objective the datapack and the bridge use, in table order."""
 
@@ -208,6 +221,10 @@ TRIGGER_TITLES: dict[str, str] = {
     JOKER: "Joker",
     HOST: "Host",
     CONSOLE: "Host console",
+    CANDIDATE: "Candidate",
+    HOLDBACK: "Hold back",
+    KEEP: "Keep everyone",
+    REPEAT: "Repeat the vote",
 }
 """Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
 
@@ -289,6 +306,14 @@ def encode(action: Action, seats: Mapping[str, int]) -> tuple[str, int]:
         return PASS, 1
     if isinstance(action, AnswerJoker):
         return JOKER, 1 if action.accept else 2
+    if isinstance(action, NominateCandidate):
+        return CANDIDATE, _seat_of(action.target, seats)
+    if isinstance(action, HoldBack):
+        return HOLDBACK, 1
+    if isinstance(action, KeepEveryone):
+        return KEEP, 1
+    if isinstance(action, AskRepeat):
+        return REPEAT, 1 if action.ask else 2
     if isinstance(action, Advance):
         return HOST, 1
     raise TypeError(f"{type(action).__name__} is not sent by a trigger")
@@ -377,6 +402,16 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
         if value not in (1, 2):
             raise bad()
         return AnswerJoker(contestant=player, accept=value == 1)
+    if objective == CANDIDATE:
+        return NominateCandidate(contestant=player, target=target())
+    if objective in (HOLDBACK, KEEP):
+        if value != 1:
+            raise bad()
+        return HoldBack(contestant=player) if objective == HOLDBACK else KeepEveryone(voter=player)
+    if objective == REPEAT:
+        if value not in (1, 2):
+            raise bad()
+        return AskRepeat(contestant=player, ask=value == 1)
     if objective == CONSOLE:
         return OpenConsole(player)
     if name in EVENTS:

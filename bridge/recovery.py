@@ -27,6 +27,7 @@ from bridge.store import StoredSeries
 from engine.actions import action_from_dict
 from engine.effects import ClockStarted, Effect, GiveItem, MoveTo, TakeItem
 from engine.game import Game
+from engine.rulesets import new_game
 from engine.ids import Item
 
 
@@ -89,7 +90,7 @@ def rebuild(series: StoredSeries) -> Rebuilt:
     Raises:
         InvalidCommand, IllegalAction: the log does not fit the stored settings and seed (a damaged store).
     """
-    game = Game(series.settings, series.seed)
+    game = new_game(series.settings, series.seed)
     handouts = Handouts(series.tag)
     clock: ClockStarted | None = None
     for entry in series.log:

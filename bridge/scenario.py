@@ -3,7 +3,8 @@
 A scenario is the series settings (contestants in seat order, an optional explicit deal, twists, …), a seed
 and a list of inputs. ``load_scenario`` reads and validates a file with pydantic (STYLE §2.6: pydantic at the
 edge only) and converts it at once into engine types (``Settings``, ``DealEntry``, ``Action``).
-``play_scenario`` feeds the inputs to ``engine.game.Game`` and returns the game.
+``play_scenario`` feeds the inputs to the game of the scenario's ``ruleset`` (``engine.rulesets``; default
+``traitors``) and returns the game.
 
 Design notes:
 
@@ -38,11 +39,15 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskRepeat,
     CastVote,
     ChooseEvent,
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
+    HoldBack,
+    KeepEveryone,
+    NominateCandidate,
     NominateDoubleVote,
     SkipPower,
     StartSeries,
@@ -52,7 +57,8 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
-from engine.game import Game
+from engine.rulesets import RULESETS, new_game
+from engine.rulesets.club import ClubSettings
 from engine.ids import Allegiance, NightEvent, Power, Torch, Twist
 from engine.settings import DealEntry, Settings
 
@@ -141,10 +147,11 @@ class _Model(BaseModel):
 
 
 class DealModel(_Model):
-    """One ``[[deal]]`` table: a contestant's hand (rulebook §1 example deal)."""
+    """One ``[[deal]]`` table: a contestant's hand (rulebook §1 example deal; ``role`` for the club rulesets)."""
 
     name: str
-    allegiance: AllegianceName
+    allegiance: AllegianceName | None = None
+    role: str | None = None
     power: PowerName | None = None
     false_power: PowerName | None = None
     drunk: bool = False
@@ -154,6 +161,7 @@ class ScenarioModel(_Model):
     """The top level of a scenario file. ``input`` items are validated one by one (``_INPUT_MODELS``)."""
 
     seed: int = 0
+    ruleset: Literal["traitors", "black_knights", "mafia_yakuza"] = "traitors"
     contestants: list[str] | None = None
     traitors: int | None = None
     hosts: list[str] = Field(default_factory=list)
@@ -168,6 +176,12 @@ class ScenarioModel(_Model):
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
     durations: dict[str, float] = Field(default_factory=dict)
     deal: list[DealModel] | None = None
+    """The explicit deal, one ``[[deal]]`` per contestant."""
+    deal_table: dict[str, list[str]] | None = None
+    """Club rulesets: the series setting ``deal`` written as a table, contestant count → role codes
+    (``[deal]`` / ``8 = ["lord", …]``); the file's ``deal`` key is read here when it is a table."""
+    day_execution: bool | None = None
+    max_days: int | None = None
     input: list[dict[str, Any]] = Field(default_factory=list)
 
 
@@ -249,10 +263,29 @@ class AnswerJokerIn(_InputModel):
     accept: bool
 
 
+class NominateCandidateIn(_InputModel):
+    contestant: str
+    target: str
+
+
+class HoldBackIn(_InputModel):
+    contestant: str
+
+
+class KeepEveryoneIn(_InputModel):
+    voter: str
+
+
+class AskRepeatIn(_InputModel):
+    contestant: str
+    ask: bool
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
     votes: dict[str, str] = Field(min_length=1)
+    """A target of ``keep everyone`` is the Mafia & Yakuza ``keep_everyone`` vote."""
 
 
 class TorchesIn(_InputModel):
@@ -276,6 +309,10 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "use_power": UsePowerIn,
     "skip_power": SkipPowerIn,
     "answer_joker": AnswerJokerIn,
+    "nominate_candidate": NominateCandidateIn,
+    "hold_back": HoldBackIn,
+    "keep_everyone": KeepEveryoneIn,
+    "ask_repeat": AskRepeatIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -324,7 +361,7 @@ class Scenario:
     """
 
     path: str
-    settings: Settings
+    settings: Settings | ClubSettings
     seed: int
     inputs: tuple[ScenarioInput, ...]
 
@@ -366,10 +403,21 @@ def parse_scenario(text: str, name: str) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(name, [f"not valid TOML: {exc}"]) from None
+    return parse_scenario_data(data, name)
+
+
+def parse_scenario_data(data: Mapping[str, Any], name: str) -> Scenario:
+    """Validate and convert a parsed scenario (or series) mapping.
+
+    Raises:
+        ScenarioError: as for ``load_scenario``.
+    """
+    if isinstance(data.get("deal"), Mapping):
+        data = {**{k: v for k, v in data.items() if k != "deal"}, "deal_table": data["deal"]}
     try:
         model = ScenarioModel.model_validate(data)
     except ValidationError as exc:
-        problems = _problems(exc)
+        problems = [("deal" + p[len("deal_table"):]) if p.startswith("deal_table") else p for p in _problems(exc)]
         # Report bad inputs too, so one run shows every problem of the file.
         raw_inputs = data.get("input")
         if isinstance(raw_inputs, list) and not any(p.startswith("input") for p in problems):
@@ -382,13 +430,16 @@ def parse_scenario(text: str, name: str) -> Scenario:
         raise ScenarioError(name, problems)
     assert settings is not None
     try:
-        settings.validate()
+        if isinstance(settings, ClubSettings):
+            settings.validate(RULESETS[settings.ruleset].game.RULES)
+        else:
+            settings.validate()
     except ConfigError as exc:
         raise ScenarioError(name, [str(exc)]) from None
     return Scenario(path=name, settings=settings, seed=model.seed, inputs=tuple(inputs))
 
 
-def play_scenario(scenario: Scenario) -> Game:
+def play_scenario(scenario: Scenario) -> Any:
     """Play a scenario's inputs through the engine.
 
     The series starts with ``StartSeries`` at 0 s (implied unless the first input is ``start_series``). Each
@@ -406,7 +457,7 @@ def play_scenario(scenario: Scenario) -> Game:
             file, the input index and the engine's message with its key), an ``at`` earlier than the previous
             input, or a ``timer`` after the series is over.
     """
-    game = Game(scenario.settings, scenario.seed)
+    game = new_game(scenario.settings, scenario.seed)
     inputs = list(scenario.inputs)
     prev: float | None = None
     if not inputs or not isinstance(inputs[0].action, StartSeries):
@@ -435,7 +486,7 @@ def play_scenario(scenario: Scenario) -> Game:
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-def _time_of(item: ScenarioInput, prev: float | None, game: Game) -> float:
+def _time_of(item: ScenarioInput, prev: float | None, game: Any) -> float:
     if item.at is not None:
         return item.at
     if prev is None:
@@ -527,7 +578,12 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         ]
     if isinstance(m, VotesIn):
         return [
-            ScenarioInput(i, CastVote(voter, target), at if n == 0 else None, f"votes.{voter}")
+            ScenarioInput(
+                i,
+                KeepEveryone(voter) if target == "keep everyone" else CastVote(voter, target),
+                at if n == 0 else None,
+                f"votes.{voter}",
+            )
             for n, (voter, target) in enumerate(m.votes.items())
         ]
     if isinstance(m, TorchesIn):
@@ -548,6 +604,10 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         UsePowerIn: lambda x: UsePower(x.contestant, x.target, x.second),
         SkipPowerIn: lambda x: SkipPower(x.contestant),
         AnswerJokerIn: lambda x: AnswerJoker(x.contestant, x.accept),
+        NominateCandidateIn: lambda x: NominateCandidate(x.contestant, x.target),
+        HoldBackIn: lambda x: HoldBack(x.contestant),
+        KeepEveryoneIn: lambda x: KeepEveryone(x.voter),
+        AskRepeatIn: lambda x: AskRepeat(x.contestant, x.ask),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.
@@ -555,12 +615,28 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
     return [ScenarioInput(i, action, at)]
 
 
-def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
-    """Convert the validated file into engine ``Settings`` (engine defaults for keys not written)."""
+def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[str]]:
+    """Convert the validated file into engine settings (engine defaults for keys not written): ``Settings``
+    for ``traitors``, ``ClubSettings`` for the club rulesets."""
+    if m.ruleset != "traitors":
+        return _club_settings(m)
     problems: list[str] = []
     deal: tuple[DealEntry, ...] | None = None
+    for key in ("day_execution", "max_days"):
+        if getattr(m, key) is not None:
+            problems.append(f"{key}: not a setting of the traitors ruleset")
+    if m.deal_table is not None:
+        problems.append("deal: the traitors ruleset takes an explicit deal, one [[deal]] table per contestant")
+        return None, problems
+    for i, d in enumerate(m.deal or []):
+        if d.allegiance is None:
+            problems.append(f"deal[{i}].allegiance: field required")
+        if d.role is not None:
+            problems.append(f"deal[{i}].role: the traitors ruleset deals allegiances and powers, not roles")
+    if problems:
+        return None, problems
     if m.deal is not None:
-        deal = tuple(DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal)
+        deal = tuple(DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal)  # type: ignore[arg-type]
     contestants = m.contestants
     if contestants is None:
         if deal is None:
@@ -605,24 +681,101 @@ def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
     return Settings(**kwargs), []
 
 
+_TRAITORS_ONLY = (
+    "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
+    "no_reveal_from", "finalists",
+)  # fmt: skip
+
+
+def _club_settings(m: ScenarioModel) -> tuple[ClubSettings | None, list[str]]:
+    """A club ruleset's settings: contestants, hosts, ``deal`` (explicit ``[[deal]]`` with ``role``, or the
+    count → roles table), ``day_execution``, ``max_days``, ``durations``."""
+    problems = [f"{k}: not a setting of the {m.ruleset} ruleset" for k in _TRAITORS_ONLY if getattr(m, k) is not None]
+    if m.twists:
+        problems.append(f"twists: not a setting of the {m.ruleset} ruleset")
+    explicit: tuple[tuple[str, str], ...] | None = None
+    table: dict[int, tuple[str, ...]] = {}
+    if m.deal is not None:
+        pairs = []
+        for i, d in enumerate(m.deal):
+            if d.role is None:
+                problems.append(f"deal[{i}].role: field required")
+            for key in ("allegiance", "power", "false_power"):
+                if getattr(d, key) is not None:
+                    problems.append(f"deal[{i}].{key}: not part of a {m.ruleset} deal (give a role)")
+            pairs.append((d.name, d.role or ""))
+        explicit = tuple(pairs)
+    if m.deal_table is not None:
+        for key, roles in m.deal_table.items():
+            if not key.isdigit():
+                problems.append(f"deal.{key}: a key is a contestant count, e.g. deal = {{ 8 = [...] }}")
+                continue
+            table[int(key)] = tuple(roles)
+    contestants = m.contestants
+    if contestants is None:
+        if explicit is None:
+            problems.append("contestants: field required (or give an explicit [[deal]])")
+        else:
+            contestants = [n for n, _ in explicit]
+    if problems:
+        return None, problems
+    assert contestants is not None
+    kwargs: dict[str, Any] = {}
+    if m.day_execution is not None:
+        kwargs["day_execution"] = m.day_execution
+    if m.max_days is not None:
+        kwargs["max_days"] = m.max_days
+    return (
+        ClubSettings(
+            ruleset=m.ruleset, contestants=tuple(contestants), hosts=tuple(m.hosts), deal=explicit,
+            deal_table=table, durations=dict(m.durations), **kwargs,
+        ),  # fmt: skip
+        [],
+    )
+
+
+def settings_from_mapping(data: Mapping[str, Any], name: str) -> Settings | ClubSettings:
+    """Series settings of any ruleset from a parsed TOML mapping (a series file such as
+    ``world_config/series/black_knights.toml``; no inputs). The one settings conversion until the config loader
+    (issue 9) takes over.
+
+    Raises:
+        ScenarioError: invalid keys or values (the message names the file and key).
+    """
+    return parse_scenario_data({**data, "input": []}, name).settings
+
+
 # ---------------------------------------------------------------------------------------------- settings as JSON
 
 
-def settings_to_json(settings: Settings) -> dict[str, Any]:
+def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
     """The series settings as plain JSON data, in the scenario file's keys (``docs/scenarios.md``).
 
-    Every field is written (defaults included), so ``settings_from_json`` gives back an equal ``Settings``;
+    Every field is written (defaults included), so ``settings_from_json`` gives back an equal settings value;
     the series store keeps settings in this form (``docs/recovery.md``).
 
     Args:
-        settings: any settings (need not be valid).
+        settings: any ruleset's settings (need not be valid).
 
     Returns:
-        ``{"contestants": [...], "traitors": 3, "hosts": [...], "drunk": "none", "powers": true,
-        "power_pool": ["bartender", ...], "first_night_murder": false, "no_reveal_from": 5, "finalists": 4,
-        "twists": {"1": ["double_vote"]}, "durations": {"vote": 120.0}, "deal": null | [{"name", "allegiance",
-        "power", "false_power", "drunk"}, ...]}``.
+        For ``traitors``: ``{"ruleset": "traitors", "contestants": [...], "traitors": 3, "hosts": [...],
+        "drunk": "none", "powers": true, "power_pool": [...], "first_night_murder": false, "joker_night": 2,
+        "joker_outcome": "joker_wins", "no_reveal_from": 5, "finalists": 4, "twists": {"1": ["double_vote"]},
+        "durations": {"vote": 120.0}, "deal": null | [{"name", "allegiance", "power", "false_power",
+        "drunk"}, ...]}``; for a club ruleset: ``ruleset``, ``contestants``, ``hosts``, ``deal`` (null or
+        ``[{"name", "role"}]``), ``deal_table``, ``day_execution``, ``max_days``, ``durations``.
     """
+    if isinstance(settings, ClubSettings):
+        return {
+            "ruleset": settings.ruleset,
+            "contestants": list(settings.contestants),
+            "hosts": list(settings.hosts),
+            "deal": None if settings.deal is None else [{"name": n, "role": r} for n, r in settings.deal],
+            "deal_table": {str(k): list(v) for k, v in sorted(settings.deal_table.items())},
+            "day_execution": settings.day_execution,
+            "max_days": settings.max_days,
+            "durations": {k: float(v) for k, v in settings.durations.items()},
+        }
     deal = None
     if settings.deal is not None:
         deal = [
@@ -636,13 +789,17 @@ def settings_to_json(settings: Settings) -> dict[str, Any]:
             for e in settings.deal
         ]
     return {
+        "ruleset": "traitors",
         "contestants": list(settings.contestants),
-        "traitors": settings.traitors,
+        # with an explicit deal the deal says who the Traitors are; the count is then not a setting
+        "traitors": settings.traitors if settings.deal is None else None,
         "hosts": list(settings.hosts),
         "drunk": settings.drunk,
         "powers": settings.powers,
         "power_pool": [p.value for p in settings.power_pool],
         "first_night_murder": settings.first_night_murder,
+        "joker_night": settings.joker_night,
+        "joker_outcome": settings.joker_outcome,
         "no_reveal_from": settings.no_reveal_from,
         "finalists": settings.finalists,
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
@@ -651,54 +808,33 @@ def settings_to_json(settings: Settings) -> dict[str, Any]:
     }
 
 
-def settings_from_json(data: Mapping[str, Any], where: str = "settings") -> Settings:
-    """The inverse of ``settings_to_json``: validate the data and build ``Settings``.
+def settings_from_json(data: Mapping[str, Any], where: str = "settings") -> Settings | ClubSettings:
+    """The inverse of ``settings_to_json``: validate the data with the scenario model and build the settings.
 
     Args:
         data: JSON data as written by ``settings_to_json`` (scenario keys; ``seed`` and ``input`` not allowed).
         where: names the source in error messages (a file, or ``series.db: series 1``).
 
     Returns:
-        The settings (not ``validate()``d; ``Game`` does that).
+        The settings (not ``validate()``d; the game does that).
 
     Raises:
         ScenarioError: a key is unknown, missing or of the wrong type; the message names ``where`` and the key.
     """
     if "seed" in data or "input" in data:
         raise ScenarioError(where, ["settings hold no seed or inputs"])
-    body = dict(data)
-    if body.get("deal") is None:
-        body.pop("deal", None)
-    if "durations" in body and isinstance(body["durations"], Mapping):
-        body["durations"] = {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
-                             for k, v in body["durations"].items()}  # fmt: skip
+    body = {k: v for k, v in data.items() if v is not None}
+    if "deal_table" in body and not body["deal_table"]:
+        body.pop("deal_table")
     try:
         m = ScenarioModel.model_validate(body)
     except ValidationError as exc:
         raise ScenarioError(where, _problems(exc)) from None
-    if m.contestants is None:
-        raise ScenarioError(where, ["contestants: field required"])
-    twists: dict[int, tuple[Twist, ...]] = {}
-    for key, names in m.twists.items():
-        if not key.isdigit():
-            raise ScenarioError(where, [f"twists.{key}: a key is a day number"])
-        twists[int(key)] = tuple(names)
-    kwargs: dict[str, Any] = {
-        "contestants": tuple(m.contestants),
-        "hosts": tuple(m.hosts),
-        "twists": twists,
-        "durations": dict(m.durations),
-        "deal": None if m.deal is None else tuple(
-            DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal
-        ),
-    }
-    for key in ("traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists"):
-        value = getattr(m, key)
-        if value is not None:
-            kwargs[key] = value
-    if m.power_pool is not None:
-        kwargs["power_pool"] = tuple(m.power_pool)
-    return Settings(**kwargs)
+    settings, problems = _settings(m)
+    if problems:
+        raise ScenarioError(where, problems)
+    assert settings is not None
+    return settings
 
 
 __all__ = [
@@ -707,7 +843,9 @@ __all__ = [
     "ScenarioInput",
     "load_scenario",
     "parse_scenario",
+    "parse_scenario_data",
     "play_scenario",
     "settings_from_json",
+    "settings_from_mapping",
     "settings_to_json",
 ]

@@ -224,6 +224,57 @@ class AnswerJoker(Action):
         return self.contestant
 
 
+@dataclass(frozen=True, slots=True)
+class NominateCandidate(Action):
+    """At the end of their speech a contestant puts forward ONE candidate for the vote (Black Knights, Day)."""
+
+    kind: ClassVar[str] = "nominate_candidate"
+    contestant: str
+    target: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class HoldBack(Action):
+    """At the end of their speech a contestant puts nobody forward and votes later (Black Knights, Day)."""
+
+    kind: ClassVar[str] = "hold_back"
+    contestant: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class KeepEveryone(Action):
+    """A contestant votes to expel nobody today (Mafia & Yakuza, "Vote: expel a suspect, or keep everyone")."""
+
+    kind: ClassVar[str] = "keep_everyone"
+    voter: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.voter
+
+
+@dataclass(frozen=True, slots=True)
+class AskRepeat(Action):
+    """After the departed contestant's last word, a living contestant asks (or not) for the vote to be repeated
+    (Black Knights, Day: "if they win the players over, the vote is repeated")."""
+
+    kind: ClassVar[str] = "ask_repeat"
+    contestant: str
+    ask: bool
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -241,6 +292,10 @@ ACTION_TYPES: dict[str, type[Action]] = {
         AnswerJoker,
         ContestantLeft,
         ContestantReturned,
+        NominateCandidate,
+        HoldBack,
+        KeepEveryone,
+        AskRepeat,
     )
 }
 """Every input type by its stable ``kind`` name."""
@@ -277,7 +332,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         elif name == "phase_seq":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value))
-        elif name == "accept":
+        elif name in ("accept", "ask"):
             if not isinstance(value, bool):
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value))
         elif name == "second" and value is None:

@@ -54,6 +54,7 @@ from engine.effects import (
     Whisper,
     msg,
 )
+from engine.core.night import settle_attack
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.outcome import Outcome, Termination, Winner
@@ -68,6 +69,7 @@ from engine.record import (
     TorchRound,
     VoteRound,
 )
+from engine.tracking import CastleTracker, WorldState
 from engine.settings import DEFAULT_DURATIONS, DealEntry, Settings
 
 RULESET = "traitors"
@@ -144,24 +146,7 @@ class NightState:
     """True once the murder step has run (``murdered_tonight`` is then final)."""
 
 
-@dataclass(frozen=True, slots=True)
-class WorldState:
-    """The castle as the engine last left it (``Game.world_state``); the bridge re-syncs the world to it.
-
-    Args:
-        places: contestant → (place, seat for ``ROUND_TABLE``/``HOME`` or ``None``), from the last ``MoveTo``.
-        items: contestant → the castle items they should hold, as ``(item, label)``, in the order given.
-        phase_seq: the current phase's sequence number (0 before the series starts).
-        deadline: when the current phase clock runs out (same unit as ``now``), or ``None``.
-    """
-
-    places: dict[str, tuple[Place, int | None]]
-    items: dict[str, list[tuple[Item, str | None]]]
-    phase_seq: int
-    deadline: float | None
-
-
-class Game:
+class Game(CastleTracker):
     """One series of The Traitors.
 
     Args:
@@ -317,6 +302,15 @@ class Game:
         """Every contestant in seat order (including those who are out)."""
         return list(self.players)
 
+    ruleset = RULESET
+    """The ruleset's name in ``engine.rulesets.RULESETS`` (the common game interface)."""
+
+    def view_for(self, name: str) -> Any:
+        """What contestant ``name`` may know now (``engine.views.view_for``; the common game interface)."""
+        from engine.views import view_for
+
+        return view_for(self, name)
+
     # ------------------------------------------------------------------ validation
 
     def _validate(self, action: Action) -> Callable[[], None]:
@@ -456,42 +450,6 @@ class Game:
     def _draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
         return self.rng.choice(sorted(options))
-
-    def _track(self, effects: list[Effect]) -> None:
-        """Keep the engine's copy of what each contestant was sent and holds (for views)."""
-        everyone = [*self.players, *sorted(self.hosts)]
-        for e in effects:
-            if isinstance(e, Announce):
-                for n in everyone:
-                    self.inbox.setdefault(n, []).append(e.message.text)
-            elif isinstance(e, (Whisper, Prompt)):
-                for n in sorted(e.to):
-                    self.inbox.setdefault(n, []).append(e.message.text)
-            elif isinstance(e, GiveItem):
-                for n in sorted(e.to):
-                    self.items.setdefault(n, []).append((e.item, e.label))
-            elif isinstance(e, TakeItem):
-                for n in e.players if e.players is not None else list(self.items):
-                    self.items[n] = [(i, lab) for i, lab in self.items.get(n, []) if i is not e.item]
-            elif isinstance(e, MoveTo):
-                for k, n in enumerate(e.players):
-                    self.places[n] = (e.place, e.seats[k] if e.seats else None)
-
-    def world_state(self) -> WorldState:
-        """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).
-
-        Built only from effects already returned (``MoveTo``, ``GiveItem``/``TakeItem``) plus the phase clock,
-        so it holds nothing a contestant was not already shown or given.
-
-        Returns:
-            Each contestant's last place (with seat) and items, and the running phase clock.
-        """
-        return WorldState(
-            places=dict(self.places),
-            items={n: list(held) for n, held in self.items.items()},
-            phase_seq=self.phase_seq,
-            deadline=self.deadline,
-        )
 
     # ------------------------------------------------------------------ the deal and day zero
 
@@ -1133,30 +1091,28 @@ class Game:
         p = self.players[target]
         if not p.alive or p.allegiance is Allegiance.TRAITOR:
             return
-        if ultimatum:
-            night.victims.append(target)
-            night.record.result = "murdered"
-            return
-        if target in self.powers.shields:
-            self.powers.shields.discard(target)
-            self._emit(TakeItem(Item.MURDER_SHIELD, (target,)))
-            self._whisper([target], "shield.used")
-            night.record.result = "shielded"
-            return
-        if target in self.guarded:
-            night.record.result = "guarded"
-            return
-        if (
+        # The shared night core settles the attack: the first protection that holds, unless an ultimatum.
+        survivor = (
             self.active_power(target) is Power.SURVIVOR
             and not self.impaired(target)
             and self.powers.used[(target, Power.SURVIVOR)] == 0
-        ):
+        )
+        saved_by = settle_attack(
+            ultimatum,
+            (("shielded", target in self.powers.shields), ("guarded", target in self.guarded), ("alerted", survivor)),
+        )
+        if saved_by == "shielded":
+            self.powers.shields.discard(target)
+            self._emit(TakeItem(Item.MURDER_SHIELD, (target,)))
+            self._whisper([target], "shield.used")
+        elif saved_by == "alerted":
             self.powers.used[(target, Power.SURVIVOR)] += 1
             self.powers.alerted = target
             self._move([target], Place.DIARY_ROOM)
             self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
             self._whisper([target], "survivor.alerted")
-            night.record.result = "alerted"
+        if saved_by is not None:
+            night.record.result = saved_by
             return
         night.victims.append(target)
         night.record.result = "murdered"

@@ -195,6 +195,10 @@ CATALOG: dict[str, str] = {
     "host.unavailable": "{control}: not available yet.",
 }
 
+from engine.messages_club import CLUB_MESSAGES  # noqa: E402 - the club rulesets' keys
+
+CATALOG.update(CLUB_MESSAGES)
+
 
 def placeholders(key: str) -> tuple[str, ...]:
     """The ``{name}`` placeholders of a catalogue text in order of first appearance (``()`` for an unknown key).

@@ -12,11 +12,37 @@ class Winner(enum.Enum):
     FAITHFUL = "faithful"
     TRAITORS = "traitors"
     JOKER = "joker"
+    # Black Knights (shared/rules/black-knights.md "End")
+    WHITE_ORDER = "white_order"
+    BLACK_ORDER = "black_order"
+    MAD_KNIGHT = "mad_knight"
+    # Mafia & Yakuza (shared/rules/mafia-yakuza.md "Factions and victory")
+    MAFIA = "mafia"
+    YAKUZA = "yakuza"
+    TOWN = "town"
+    LONERS = "loners"
+    NOBODY = "nobody"
+    """Nobody wins: everyone died the same night, or the series hit its day limit ([house])."""
 
     @property
     def title(self) -> str:
-        """``"Faithful win"``, ``"Traitors win"`` or ``"The Joker wins"``."""
-        return {"faithful": "Faithful win", "traitors": "Traitors win", "joker": "The Joker wins"}[self.value]
+        """``"Faithful win"``, ``"Traitors win"``, ``"The Joker wins"``, ``"The White Order wins"`` …"""
+        return _WINNER_TITLES[self.value]
+
+
+_WINNER_TITLES: dict[str, str] = {
+    "faithful": "Faithful win",
+    "traitors": "Traitors win",
+    "joker": "The Joker wins",
+    "white_order": "The White Order wins",
+    "black_order": "The Black Order wins",
+    "mad_knight": "The Mad Knight wins",
+    "mafia": "The Mafia wins",
+    "yakuza": "The Yakuza wins",
+    "town": "The Commissars and Citizens win",
+    "loners": "The Loners win",
+    "nobody": "Nobody wins",
+}
 
 
 class Termination(enum.Enum):
@@ -30,6 +56,12 @@ class Termination(enum.Enum):
     """At breakfast no Traitor is left and none can be recruited ([house] §9)."""
     JOKER_BANISHED = "joker_banished"
     """The Joker was banished (rulebook §6)."""
+    FACTION_WON = "faction_won"
+    """A club ruleset's win check found a winner (after a night or a day)."""
+    ALL_DEAD = "all_dead"
+    """A club ruleset: nobody is left alive."""
+    DAY_LIMIT = "day_limit"
+    """A club ruleset reached its ``max_days`` without a winner ([house])."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,7 +183,9 @@ class SeriesRecord:
     seed: int
     contestants: list[ContestantRecord]
     settings: dict[str, Any]
-    events: list[BreakfastRecord | RoundTableRecord | NightRecord | TorchRound] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
+    """Traitors: ``BreakfastRecord | RoundTableRecord | NightRecord | TorchRound``; the club rulesets add their
+    own record types, each with a ``RECORD_TYPE`` (the JSON ``type``) and ``to_dict``."""
     winner: str | None = None
     termination: str | None = None
 
@@ -196,7 +198,7 @@ class SeriesRecord:
                 RoundTableRecord: "round_table",
                 NightRecord: "night",
                 TorchRound: "torches",
-            }[type(e)]
+            }.get(type(e)) or e.RECORD_TYPE
             events.append({"type": kind, **e.to_dict()})
         return {
             "format": "castle-game-log",

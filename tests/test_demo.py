@@ -86,3 +86,22 @@ def test_every_input_goes_through_dialogs_and_triggers(demo12):
     assert all(b.answered == 0 for b in bots if b.closes_dialogs)
     assert sum(service.dialogs_shown.values()) >= len(inputs)
     assert service.sandbox_errors == []
+
+
+@pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
+def test_club_demo_plays_a_whole_series(ruleset):
+    """Each club ruleset runs in the castle: sandbox + service over loopback RCON + bots clicking prompts."""
+    game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True))
+    try:
+        log = sandbox.command_log()
+        errors = sandbox.snapshot()["errors"]
+    finally:
+        sandbox.stop()
+    assert game.outcome is not None and game.ruleset == ruleset
+    assert service.failed_commands == [] and errors == []
+    for text, _, _ in log:
+        check_command(text)
+        if text.startswith("tellraw @a"):
+            assert "Your card" not in text and "Your role" not in text
+    inputs = [e for e in game.log if e["action"] not in ("start_series", "timer_expired")]
+    assert inputs and len(inputs) <= sum(b.answered + b.clicked for b in service.bots)

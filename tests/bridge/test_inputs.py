@@ -18,9 +18,13 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskRepeat,
     CastVote,
     ChooseEvent,
     ChooseTorch,
+    HoldBack,
+    KeepEveryone,
+    NominateCandidate,
     NominateDoubleVote,
     SkipPower,
     SwearOath,
@@ -53,6 +57,10 @@ def test_trigger_table() -> None:
         "traitors.joker",
         "traitors.host",
         "traitors.console",
+        "traitors.candidate",
+        "traitors.holdback",
+        "traitors.keep",
+        "traitors.repeat",
     )
     assert set(inputs.TRIGGER_TITLES) == set(TRIGGERS)
 
@@ -75,6 +83,11 @@ EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
     (AnswerJoker(contestant="Cal", accept=True), ("traitors.joker", 1)),
     (AnswerJoker(contestant="Cal", accept=False), ("traitors.joker", 2)),
     (Advance(host="Host_1"), ("traitors.host", 1)),
+    (NominateCandidate(contestant="Alex", target="Cal"), ("traitors.candidate", 3)),
+    (HoldBack(contestant="Alex"), ("traitors.holdback", 1)),
+    (KeepEveryone(voter="Bea"), ("traitors.keep", 1)),
+    (AskRepeat(contestant="Cal", ask=True), ("traitors.repeat", 1)),
+    (AskRepeat(contestant="Cal", ask=False), ("traitors.repeat", 2)),
 ]
 
 

@@ -44,7 +44,17 @@ def dealt_settings(**durations: float) -> Settings:
 # ---------------------------------------------------------------------------------------------- settings JSON
 
 
-@pytest.mark.parametrize("settings", [demo_settings(12), demo_settings(16), dealt_settings(vote=7, oath=3.5)])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        demo_settings(12),
+        demo_settings(16),
+        dealt_settings(vote=7, oath=3.5),
+        Settings(contestants=NAMES + ("Lena", "Omar", "Rhea"), traitors=2, joker_night=3, joker_outcome="traitors_win"),
+        demo_settings(9, "black_knights"),
+        demo_settings(10, "mafia_yakuza"),
+    ],
+)
 def test_settings_survive_json_unchanged(settings: Settings) -> None:
     data = json.loads(json.dumps(settings_to_json(settings)))
     assert settings_from_json(data) == settings

@@ -93,4 +93,126 @@ def series() -> Callable[..., Driver]:
     return make
 
 
-__all__ = ["Driver", "HOST", "NAMES12", "Power", "deal_of"]
+
+
+# ---------------------------------------------------------------- club rulesets (Black Knights, Mafia & Yakuza)
+
+from engine.actions import AskRepeat, CastVote, HoldBack, KeepEveryone, NominateCandidate, SkipPower, UsePower
+from engine.rulesets import new_game
+from engine.rulesets.club import KEEP, ClubPhase, ClubSettings
+
+MONK = "Monk"
+BK8 = (
+    ("Alex", "courtesan"),
+    ("Kai", "grey_cardinal"),
+    ("Zuri", "black_knight"),
+    ("Steve", "mad_knight"),
+    ("Ari", "lord"),
+    ("Noor", "heir"),
+    ("Sunny", "healer"),
+    ("Efe", "white_knight"),
+)
+MY14 = (
+    ("Alex", "don"),
+    ("Kai", "mafioso"),
+    ("Zuri", "poisoner"),
+    ("Steve", "oyabun"),
+    ("Ari", "yakuza"),
+    ("Noor", "sapper"),
+    ("Sunny", "commissar"),
+    ("Efe", "priest"),
+    ("Makena", "doctor"),
+    ("Lena", "shaman"),
+    ("Omar", "mistress"),
+    ("Rhea", "citizen"),
+    ("Tomas", "maniac"),
+    ("Ines", "bomber"),
+)
+
+
+class ClubDriver:
+    def __init__(self, ruleset: str, deal: tuple[tuple[str, str], ...], seed: int = 1, **kw: Any) -> None:
+        settings = ClubSettings(ruleset, tuple(n for n, _ in deal), hosts=(MONK,), deal=deal, **kw)
+        self.game = new_game(settings, seed)
+        self.now = 0.0
+        self.effects: list[Any] = []
+        self.do(StartSeries())
+
+    def do(self, action: Action) -> list[Any]:
+        self.now += 1.0
+        fx = self.game.handle(action, now=self.now)
+        self.effects += fx
+        return fx
+
+    def advance(self) -> list[Any]:
+        return self.do(Advance(MONK))
+
+    @property
+    def phase(self) -> ClubPhase | None:
+        return self.game.phase
+
+    def night(self, picks: Mapping[str, Mapping[str, str | None]] | None = None) -> None:
+        """Play the night: ``picks[step][actor]`` = target (``None``/absent: pass)."""
+        picks = picks or {}
+        assert self.phase is ClubPhase.NIGHT, self.phase
+        while self.phase is ClubPhase.NIGHT:
+            step = self.game._step().name
+            for a in list(self.game.pending):
+                t = picks.get(step, {}).get(a)
+                self.do(UsePower(a, t) if t is not None else SkipPower(a))
+
+    def to_day(self) -> None:
+        """From the morning, move on to the speeches (Black Knights) or the discussion (Mafia & Yakuza)."""
+        assert self.phase is ClubPhase.MORNING, self.phase
+        self.advance()
+
+    def speeches(self, noms: Mapping[str, str | None]) -> None:
+        while self.phase is ClubPhase.SPEECH:
+            s = self.game.speaker
+            t = noms.get(s)
+            self.do(NominateCandidate(s, t) if t is not None else HoldBack(s))
+
+    def vote(self, votes: Mapping[str, str]) -> None:
+        """Cast ``votes`` (target ``"keep everyone"`` = keep); close the vote when someone did not vote."""
+        assert self.phase is ClubPhase.VOTE, self.phase
+        seq = self.game.phase_seq
+        for v, t in votes.items():
+            self.do(KeepEveryone(v) if t == KEEP else CastVote(v, t))
+        if self.game.phase_seq == seq and self.phase is ClubPhase.VOTE:
+            self.advance()
+
+    def repeat(self, asks: Mapping[str, bool]) -> None:
+        assert self.phase is ClubPhase.REPEAT, self.phase
+        seq = self.game.phase_seq
+        for v, a in asks.items():
+            self.do(AskRepeat(v, a))
+        if self.game.phase_seq == seq and self.phase is ClubPhase.REPEAT:
+            self.advance()
+
+    def alive(self) -> set[str]:
+        return {n for n, p in self.game.players.items() if p.alive}
+
+    def told(self, name: str) -> list[str]:
+        """Message keys ``name`` received (whispers and prompts addressed to them, and announcements)."""
+        out = []
+        for e in self.effects:
+            to = getattr(e, "to", None)
+            m = getattr(e, "message", None)
+            if m is not None and (to is None or name in to):
+                out.append(m.key)
+        return out
+
+    def said(self) -> list[tuple[str, dict[str, str]]]:
+        """Public announcements: (key, params)."""
+        from engine.effects import Announce
+
+        return [(e.message.key, dict(e.message.params)) for e in self.effects if isinstance(e, Announce)]
+
+
+@pytest.fixture
+def club() -> type[ClubDriver]:
+    """``club(ruleset, deal, seed=1, **settings)`` → a started ``ClubDriver``."""
+    return ClubDriver
+
+
+__all__ = ["BK8", "ClubDriver", "Driver", "HOST", "MONK", "MY14", "NAMES12", "Power", "deal_of"]

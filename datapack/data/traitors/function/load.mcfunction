@@ -14,5 +14,9 @@ scoreboard objectives add traitors.pass trigger {translate:"traitors.trigger.pas
 scoreboard objectives add traitors.joker trigger {translate:"traitors.trigger.joker",fallback:"Joker"}
 scoreboard objectives add traitors.host trigger {translate:"traitors.trigger.host",fallback:"Host"}
 scoreboard objectives add traitors.console trigger {translate:"traitors.trigger.console",fallback:"Host console"}
+scoreboard objectives add traitors.candidate trigger {translate:"traitors.trigger.candidate",fallback:"Candidate"}
+scoreboard objectives add traitors.holdback trigger {translate:"traitors.trigger.holdback",fallback:"Hold back"}
+scoreboard objectives add traitors.keep trigger {translate:"traitors.trigger.keep",fallback:"Keep everyone"}
+scoreboard objectives add traitors.repeat trigger {translate:"traitors.trigger.repeat",fallback:"Repeat the vote"}
 scoreboard objectives add traitors.seq dummy
 execute unless data storage traitors:io queue run data modify storage traitors:io queue set value []

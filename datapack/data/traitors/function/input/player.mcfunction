@@ -29,3 +29,11 @@ scoreboard players enable @s traitors.host
 execute unless score @s traitors.host matches 0 run function traitors:input/capture {input:"host"}
 scoreboard players enable @s traitors.console
 execute unless score @s traitors.console matches 0 run function traitors:input/capture {input:"console"}
+scoreboard players enable @s traitors.candidate
+execute unless score @s traitors.candidate matches 0 run function traitors:input/capture {input:"candidate"}
+scoreboard players enable @s traitors.holdback
+execute unless score @s traitors.holdback matches 0 run function traitors:input/capture {input:"holdback"}
+scoreboard players enable @s traitors.keep
+execute unless score @s traitors.keep matches 0 run function traitors:input/capture {input:"keep"}
+scoreboard players enable @s traitors.repeat
+execute unless score @s traitors.repeat matches 0 run function traitors:input/capture {input:"repeat"}

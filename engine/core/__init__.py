@@ -1,0 +1,1 @@
+"""Mechanics shared by every ruleset (``engine.core.night``: the night-resolution core)."""

@@ -1,0 +1,79 @@
+"""The ruleset registry (STYLE §2.1; python-chess ``VARIANTS``): every ruleset by name, one interface.
+
+Every game class here has the same interface, so the bridge (service, demo, scenarios, export) works with any
+ruleset: ``Game(settings, seed)``, ``handle(action, now=…)``, ``legal_actions(player)``, ``view_for(player)``,
+``Game.replay(settings, seed, log)``, ``record``, ``outcome``, ``is_over``, ``seats()``, ``contestants()``,
+``settings``, ``phase``, ``phase_seq``, ``deadline``, ``hosts``, ``items``, ``places``, ``started``, ``log``.
+``docs/rulesets.md`` explains how to add a ruleset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import ConfigError
+from engine.game import Game
+from engine.rulesets.black_knights import BlackKnightsGame
+from engine.rulesets.club import ClubSettings
+from engine.rulesets.mafia_yakuza import MafiaYakuzaGame
+from engine.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One registered ruleset.
+
+    Args:
+        name: the registry key (``"traitors"``, ``"black_knights"``, ``"mafia_yakuza"``).
+        title: the display name.
+        game: the game class (the common interface).
+        settings: the settings class its games take.
+        rulebook: the rulebook file under ``shared/rules/``.
+    """
+
+    name: str
+    title: str
+    game: type[Any]
+    settings: type[Any]
+    rulebook: str
+
+
+RULESETS: dict[str, Ruleset] = {
+    r.name: r
+    for r in (
+        Ruleset("traitors", "The Traitors", Game, Settings, "traitors.md"),
+        Ruleset("black_knights", "Black Knights", BlackKnightsGame, ClubSettings, "black-knights.md"),
+        Ruleset("mafia_yakuza", "Mafia & Yakuza", MafiaYakuzaGame, ClubSettings, "mafia-yakuza.md"),
+    )
+}
+"""Every ruleset by name."""
+
+
+def ruleset_of(settings: Any) -> Ruleset:
+    """The ruleset a settings value belongs to (``Settings`` → traitors; ``ClubSettings.ruleset``).
+
+    Raises:
+        ConfigError: an unknown ruleset name.
+    """
+    name = getattr(settings, "ruleset", "traitors")
+    if name not in RULESETS:
+        raise ConfigError(f"ruleset: unknown ruleset {name!r} (known: {', '.join(RULESETS)})")
+    return RULESETS[name]
+
+
+def new_game(settings: Any, seed: int) -> Any:
+    """A new (not yet started) game of the settings' ruleset.
+
+    Raises:
+        ConfigError: bad settings or an unknown ruleset.
+    """
+    return ruleset_of(settings).game(settings, seed)
+
+
+def replay(settings: Any, seed: int, log: Any) -> Any:
+    """Rebuild a game of any ruleset from its input log."""
+    return ruleset_of(settings).game.replay(settings, seed, log)
+
+
+__all__ = ["RULESETS", "Ruleset", "new_game", "replay", "ruleset_of"]
