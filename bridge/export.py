@@ -45,6 +45,7 @@ from engine.record import (
     RoundTableRecord,
     SeriesRecord,
     TorchRound,
+    TwistRecord,
     VoteRound,
 )
 
@@ -131,6 +132,8 @@ def _sections(record: SeriesRecord) -> list[_Section]:
             sections.append(_breakfast(e))
         elif isinstance(e, RoundTableRecord) and not e.finale:
             sections.append(_round_table(e))
+        elif isinstance(e, TwistRecord):
+            sections.append(_twist(e))
         else:
             # The finale: every torch vote and finale banishment from here on (rulebook §9).
             finale: list[TorchRound | RoundTableRecord] = []
@@ -212,6 +215,13 @@ def _night(n: NightRecord) -> _Section:
             line += f" — {use['result']}"
         facts.append((label, [line]))
     return _Section(f"Night {n.day}", facts)
+
+
+def _twist(t: TwistRecord) -> _Section:
+    """One twist step (rulebook §8): its details as facts, in the order recorded."""
+    facts = [(k.replace("_", " ").capitalize(), [", ".join(v) if isinstance(v, list) else str(v)])
+             for k, v in t.details.items()]  # fmt: skip
+    return _Section(f"{t.twist.replace('_', ' ').capitalize()} twist, day {t.day}", facts)
 
 
 def _breakfast(b: BreakfastRecord) -> _Section:

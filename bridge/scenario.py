@@ -38,22 +38,34 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskSeer,
+    CancelTwist,
     CastVote,
     ChooseEvent,
+    ChooseSwordBearer,
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
+    GuessPower,
     NominateDoubleVote,
+    OpenChest,
+    PutOnTrial,
     SkipPower,
     StartSeries,
+    StartTwist,
+    StrikeWithSword,
     SwearOath,
+    TakeDrink,
     TimerExpired,
     UsePower,
+    VoteNominee,
+    WriteConfession,
+    WriteResponse,
     action_from_dict,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
 from engine.game import Game
-from engine.ids import Allegiance, NightEvent, Power, Torch, Twist
+from engine.ids import Allegiance, Drink, NightEvent, Power, Torch, Twist
 from engine.settings import DealEntry, Settings
 
 OATH_ANSWERS = 3
@@ -163,6 +175,8 @@ class ScenarioModel(_Model):
     first_night_murder: bool | None = None
     joker_night: int | None = None
     joker_outcome: Literal["joker_wins", "traitors_win"] | None = None
+    confession_shields: int | None = None
+    trial_contestants: int | None = None
     no_reveal_from: int | None = None
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
@@ -249,6 +263,63 @@ class AnswerJokerIn(_InputModel):
     accept: bool
 
 
+class ChooseSwordBearerIn(_InputModel):
+    traitor: str
+    target: str
+
+
+class StrikeWithSwordIn(_InputModel):
+    attacker: str
+    victim: str
+
+
+class OpenChestIn(_InputModel):
+    contestant: str
+
+
+class WriteConfessionIn(_InputModel):
+    contestant: str
+    text: str
+
+
+class WriteResponseIn(_InputModel):
+    traitor: str
+    text: str
+
+
+class GuessPowerIn(_InputModel):
+    guesser: str
+    target: str
+    power: PowerName | None = None
+
+
+class VoteNomineeIn(_InputModel):
+    voter: str
+    target: str
+
+
+class AskSeerIn(_InputModel):
+    seer: str
+    target: str
+
+
+class PutOnTrialIn(_InputModel):
+    traitor: str
+    target: str
+
+
+class TakeDrinkIn(_InputModel):
+    contestant: str
+    drink: Literal["faithful_fancy", "traitors_tipple"]
+
+
+class HostTwistIn(_InputModel):
+    """``start_twist`` / ``cancel_twist``: the host starts or cancels a twist live (``host`` optional: the first)."""
+
+    host: str | None = None
+    twist: TwistName
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -276,6 +347,18 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "use_power": UsePowerIn,
     "skip_power": SkipPowerIn,
     "answer_joker": AnswerJokerIn,
+    "choose_sword_bearer": ChooseSwordBearerIn,
+    "strike_with_sword": StrikeWithSwordIn,
+    "open_chest": OpenChestIn,
+    "write_confession": WriteConfessionIn,
+    "write_response": WriteResponseIn,
+    "guess_power": GuessPowerIn,
+    "vote_nominee": VoteNomineeIn,
+    "ask_seer": AskSeerIn,
+    "put_on_trial": PutOnTrialIn,
+    "take_drink": TakeDrinkIn,
+    "start_twist": HostTwistIn,
+    "cancel_twist": HostTwistIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -521,6 +604,12 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         if host is None:
             raise ValueError(".host: no host given and the scenario sets no hosts")
         return [ScenarioInput(i, Advance(host), at)]
+    if isinstance(m, HostTwistIn):
+        host = m.host if m.host is not None else first_host
+        if host is None:
+            raise ValueError(".host: no host given and the scenario sets no hosts")
+        cls = StartTwist if m.action == "start_twist" else CancelTwist
+        return [ScenarioInput(i, cls(host, m.twist), at)]
     if isinstance(m, OathIn):
         return [
             ScenarioInput(i, SwearOath(m.traitor), at if n == 0 else None, f"oath[{n}]") for n in range(OATH_ANSWERS)
@@ -548,6 +637,16 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         UsePowerIn: lambda x: UsePower(x.contestant, x.target, x.second),
         SkipPowerIn: lambda x: SkipPower(x.contestant),
         AnswerJokerIn: lambda x: AnswerJoker(x.contestant, x.accept),
+        ChooseSwordBearerIn: lambda x: ChooseSwordBearer(x.traitor, x.target),
+        StrikeWithSwordIn: lambda x: StrikeWithSword(x.attacker, x.victim),
+        OpenChestIn: lambda x: OpenChest(x.contestant),
+        WriteConfessionIn: lambda x: WriteConfession(x.contestant, x.text),
+        WriteResponseIn: lambda x: WriteResponse(x.traitor, x.text),
+        GuessPowerIn: lambda x: GuessPower(x.guesser, x.target, x.power),
+        VoteNomineeIn: lambda x: VoteNominee(x.voter, x.target),
+        AskSeerIn: lambda x: AskSeer(x.seer, x.target),
+        PutOnTrialIn: lambda x: PutOnTrial(x.traitor, x.target),
+        TakeDrinkIn: lambda x: TakeDrink(x.contestant, Drink(x.drink)),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.
@@ -596,6 +695,8 @@ def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
         "finalists",
         "joker_night",
         "joker_outcome",
+        "confession_shields",
+        "trial_contestants",
     ):
         value = getattr(m, key)
         if value is not None:
@@ -605,4 +706,30 @@ def _settings(m: ScenarioModel) -> tuple[Settings | None, list[str]]:
     return Settings(**kwargs), []
 
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioInput", "load_scenario", "parse_scenario", "play_scenario"]
+def load_series_settings(path: str | Path) -> Settings:
+    """Read a series configuration (``world_config/series/*.toml``) into engine ``Settings``.
+
+    A series file is a scenario file without inputs: the same keys, the same pydantic model and the same
+    conversion (one settings parser for both), so every error names the file and the key.
+
+    Args:
+        path: a TOML series file.
+
+    Raises:
+        ScenarioError: unreadable, invalid, or with ``[[input]]`` tables (a series file has none).
+    """
+    scenario = load_scenario(path)
+    if scenario.inputs:
+        raise ScenarioError(str(path), ["input: a series file has no inputs (that is a scenario file)"])
+    return scenario.settings
+
+
+__all__ = [
+    "Scenario",
+    "ScenarioError",
+    "ScenarioInput",
+    "load_scenario",
+    "load_series_settings",
+    "parse_scenario",
+    "play_scenario",
+]

@@ -176,6 +176,19 @@ class BreakfastRecord:
 
 
 @dataclass(slots=True)
+class TwistRecord:
+    """One step of a twist (rulebook §8): ``twist`` is the ``Twist`` value, ``details`` what happened (who,
+    what was chosen, the result), e.g. ``{"attacker": "Efe", "victim": "Kai", "result": "murdered"}``."""
+
+    day: int
+    twist: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"day": self.day, "twist": self.twist, "details": dict(self.details)}
+
+
+@dataclass(slots=True)
 class SeriesRecord:
     """The whole record of one series, in the order things happened."""
 
@@ -183,7 +196,9 @@ class SeriesRecord:
     seed: int
     contestants: list[ContestantRecord]
     settings: dict[str, Any]
-    events: list[BreakfastRecord | RoundTableRecord | NightRecord | TorchRound] = field(default_factory=list)
+    events: list[BreakfastRecord | RoundTableRecord | NightRecord | TorchRound | TwistRecord] = field(
+        default_factory=list
+    )
     winner: str | None = None
     termination: str | None = None
 
@@ -196,6 +211,7 @@ class SeriesRecord:
                 RoundTableRecord: "round_table",
                 NightRecord: "night",
                 TorchRound: "torches",
+                TwistRecord: "twist",
             }[type(e)]
             events.append({"type": kind, **e.to_dict()})
         return {
