@@ -23,7 +23,16 @@ from bridge import commands as mc
 from bridge.commands import Component, McCommand, RunCommand
 from bridge.config import CastleConfig
 from bridge.inputs import (
+    BEARER,
+    CHEST,
+    CONFESS,
+    GUESS,
     HOST,
+    NOMINEE,
+    RESPOND,
+    SEER,
+    TRIAL,
+    TWIST,
     MURDER,
     NOMINATE,
     OATH,
@@ -55,10 +64,14 @@ from engine.effects import (
     Whisper,
     msg,
 )
-from engine.ids import Allegiance, Place
+from engine.ids import Allegiance, Item, Place
 
 CLOCK_BAR = "traitors:clock"
 """The bossbar that shows the phase clock."""
+
+CLOAK_SLOWNESS = 1
+"""Slowness amplifier while the Traitors' cloak is worn (Slowness II: 30 % slower; rulebook §10 "slower
+movement")."""
 
 ANNOUNCE_PREFIX = "[Castle] "
 WHISPER_PREFIX = "[Castle, to you] "
@@ -122,11 +135,16 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return _move(effect, ctx)
     if isinstance(effect, GiveItem):
         stack = mc.item_stack(effect.item, label=effect.label)
-        return [mc.give(name, stack) for name in _sorted(effect.to)]
+        out = [mc.give(name, stack) for name in _sorted(effect.to)]
+        if effect.item is Item.TRAITORS_CLOAK:  # rulebook §10: the cloak slows its wearer in the Turret
+            out += [mc.effect_give(name, mc.SLOWNESS, CLOAK_SLOWNESS) for name in _sorted(effect.to)]
+        return out
     if isinstance(effect, TakeItem):
-        if effect.players is None:
-            return [mc.clear("@a", effect.item)]
-        return [mc.clear(mc.player_name(name), effect.item) for name in effect.players]
+        who = ["@a"] if effect.players is None else [mc.player_name(name) for name in effect.players]
+        out = [mc.clear(w, effect.item) for w in who]
+        if effect.item is Item.TRAITORS_CLOAK:
+            out += [mc.effect_clear(w, mc.SLOWNESS) for w in who]
+        return out
     if isinstance(effect, ClockStarted):
         seconds = max(1, math.ceil(effect.seconds))
         return [
@@ -162,6 +180,15 @@ _DIALOG_TITLES: dict[str, str] = {
     OATH: "traitors.dialog.title.oath",
     OFFER: "traitors.dialog.title.offer",
     TORCH: "traitors.dialog.title.torch",
+    BEARER: "traitors.dialog.title.turret",
+    TRIAL: "traitors.dialog.title.turret",
+    RESPOND: "traitors.dialog.title.turret",
+    CHEST: "traitors.dialog.title.confession",
+    CONFESS: "traitors.dialog.title.confession",
+    NOMINEE: "traitors.dialog.title.nomination",
+    GUESS: "traitors.dialog.title.guess",
+    SEER: "traitors.dialog.title.seer",
+    TWIST: "traitors.dialog.title.twist",
 }
 
 
@@ -320,4 +347,5 @@ def setup_commands(ctx: RenderContext) -> list[McCommand]:
         player = mc.player_name(name)
         out += [mc.enable_trigger(player, obj) for obj in TRIGGERS]
     out.append(mc.enable_trigger("@a", HOST))
+    out.append(mc.enable_trigger("@a", TWIST))  # the host's twist list (the engine checks who is host)
     return out

@@ -14,7 +14,14 @@ House rules of this file:
    unknown UUID makes the service refresh the directory once (``refresh_players``: MSMP ``minecraft:players``
    when given, else RCON ``list uuids``); an entry whose UUID is still unknown is dropped with a log line.
 7. Host controls: only ``Settings.hosts`` may use them; anyone else gets "Only the host can do that." and
-   nothing changes. A control the engine cannot do yet gets a private "not available yet".
+   nothing changes. "Start/cancel a twist" show the host a list of twists (``traitors.twist``); the engine
+   checks the twist's preconditions. A control the engine cannot do yet gets a private "not available yet".
+8. The Sacred Sword: a ``sword_struck`` entry names the victim (its UUID) and the attacker (``attacker``); it
+   becomes ``StrikeWithSword(attacker, victim)``. Without ``attacker`` it is paired with the latest
+   ``sword_hit`` entry (the attacker's) if that came at most ``SWORD_PAIRING`` entries before; else dropped.
+9. Books: a ``SendBook`` entry makes the service read the sender's inventory (``data get entity <name>
+   Inventory``) and apply ``WriteConfession`` / ``WriteResponse`` with the castle book's text; no such book or an
+   unreadable reply gets a private "hold your book" message.
 3. A contestant's illegal input becomes a private message to that contestant and changes nothing; a bad queue
    entry likewise. A bug while applying one input is logged and the loop goes on.
 4. Effects are rendered and sent in order over the one RCON connection. A command the server answers with an
@@ -41,13 +48,27 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bridge import commands as mc
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed
-from bridge.inputs import HostCommand, InputError, OpenConsole, SwordHit, decode
+from bridge.inputs import HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
 from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
 from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands, show_console
-from engine.actions import Action, Advance, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
-from engine.effects import ClockStarted, Effect, GiveItem, Message, MoveTo, Prompt, SeriesOver, Whisper, msg
+from engine.actions import (
+    Action,
+    Advance,
+    CancelTwist,
+    ContestantLeft,
+    ContestantReturned,
+    StartSeries,
+    StartTwist,
+    StrikeWithSword,
+    TimerExpired,
+    WriteConfession,
+    WriteResponse,
+)
+from engine.effects import Choice, ClockStarted, Effect, GiveItem, Message, MoveTo, Prompt, SeriesOver, Whisper, msg
+from engine.ids import Item, Twist
+from engine.twists import TITLES as TWIST_TITLES
 from engine.errors import IllegalAction, InvalidCommand
 from engine.game import Game
 from engine.messages import CATALOG
@@ -58,6 +79,10 @@ log = logging.getLogger(__name__)
 QUEUE_PREFIX = "Storage traitors:io has the following contents: "
 """Vanilla's reply to ``data get storage`` (en_us ``commands.data.storage.query``; FACTS §5)."""
 CLOCK_JOB = "phase-clock"
+ENTITY_SUFFIX = " has the following entity data: "
+"""Vanilla's reply to ``data get entity`` (en_us ``commands.data.entity.query``)."""
+SWORD_PAIRING = 4
+"""How many queue entries apart a ``sword_hit`` and an attacker-less ``sword_struck`` may be to pair."""
 
 
 def parse_queue(reply: str) -> list[dict[str, Any]]:
@@ -86,6 +111,15 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
         if isinstance(entry.get("seq"), int):
             out.append(entry)
     return out
+
+
+def _python(value: Any) -> Any:
+    """An nbtlib tag as plain Python, recursively (compounds → dicts, lists → lists)."""
+    if isinstance(value, dict):
+        return {str(k): _python(v) for k, v in value.items()}
+    if isinstance(value, list) and not isinstance(value, nbtlib.Array):
+        return [_python(v) for v in value]
+    return _plain(value)
 
 
 def _plain(value: Any) -> Any:
@@ -150,6 +184,8 @@ class SeriesService:
         self._last_clock: ClockStarted | None = None
         self.resyncs = 0
         """How many times the world was re-synced after a reconnect."""
+        self._last_sword_hit: tuple[str, int] | None = None
+        """(attacker, queue seq) of the latest ``sword_hit`` entry (house rule 8)."""
 
     async def run(self) -> Outcome | None:
         """Prepare the server, start the series if needed, and apply inputs until the series ends.
@@ -278,10 +314,50 @@ class SeriesService:
             else:
                 await self._tell(item.player, Message("illegal.not_host"))
         elif isinstance(item, SwordHit):
+            await self._sword_hit(item, seq)
+        elif isinstance(item, SendBook):
+            await self._send_book(item, seq)
+
+    async def _sword_hit(self, hit: SwordHit, seq: int | None) -> None:
+        """House rule 8: pair attacker and victim, then ``StrikeWithSword`` (the engine checks the rest)."""
+        if not hit.struck:
             self._mark(seq)
-            # The engine has no Murder twist yet (engine.settings.SUPPORTED_TWISTS): nothing to apply.
-            log.info("Sacred Sword %s by %s ignored: the Murder twist is not supported yet",
-                     "hit taken" if item.struck else "hit", item.player)
+            self._last_sword_hit = (hit.player, seq or 0)
+            return
+        attacker: str | None = None
+        if hit.attacker is not None:
+            attacker = self.players.name_for(hit.attacker if isinstance(hit.attacker, (str, list)) else [])
+            if attacker is None:
+                await self.refresh()
+                attacker = self.players.name_for(hit.attacker if isinstance(hit.attacker, (str, list)) else [])
+        elif self._last_sword_hit is not None and (seq or 0) - self._last_sword_hit[1] <= SWORD_PAIRING:
+            attacker = self._last_sword_hit[0]
+        self._last_sword_hit = None
+        if attacker is None or attacker == hit.player:
+            self._mark(seq)
+            log.info("Sacred Sword hit on %s dropped: no attacker to pair it with", hit.player)
+            return
+        await self.apply(StrikeWithSword(attacker, hit.player), seq=seq)
+
+    async def _send_book(self, send: SendBook, seq: int | None) -> None:
+        """House rule 9: read the castle book the contestant holds and apply its text."""
+        item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
+        text: str | None = None
+        try:
+            reply = await self.rcon.command(mc.inventory_get(send.player).text)
+            if ENTITY_SUFFIX in reply:
+                tag = nbtlib.parse_nbt(reply.split(ENTITY_SUFFIX, 1)[1])
+                text = mc.book_text(_python(tag), item)
+        except BridgeError:
+            log.warning("could not read %s's inventory", send.player)
+        except Exception:  # noqa: BLE001 - an unreadable reply is the player's "hold your book" message
+            log.warning("unreadable inventory reply for %s", send.player)
+        if text is None:
+            self._mark(seq)
+            await self._tell(send.player, msg("host.book.missing"))
+            return
+        action: Action = WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
+        await self.apply(action, seq=seq)
 
     async def _tell(self, player: str, message: Message) -> None:
         if player in self.ctx.seats or player in self.game.hosts:
@@ -295,6 +371,16 @@ class SeriesService:
         if command.host not in self.game.hosts:
             self._mark(seq)
             await self._tell(command.host, Message("illegal.not_host"))
+            return
+        if control in (HostControl.START_TWIST, HostControl.CANCEL_TWIST):
+            self._mark(seq)
+            start = control is HostControl.START_TWIST
+            choices = tuple(
+                Choice(TWIST_TITLES[t], StartTwist(command.host, t) if start else CancelTwist(command.host, t))
+                for t in Twist
+            )
+            key = "host.twist.start" if start else "host.twist.cancel"
+            await self.send([Prompt(frozenset({command.host}), msg(key), choices)])
             return
         if control.phase is None:
             self._mark(seq)

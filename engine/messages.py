@@ -270,6 +270,9 @@ CATALOG: dict[str, str] = {
     "invalid.action.value": "Bad value {value} for {field}.",
     # host controls (private replies to the host)
     "host.unavailable": "{control}: not available yet.",
+    "host.twist.start": "Start which twist? It is scheduled for the soonest day it can still happen.",
+    "host.twist.cancel": "Cancel the next occurrence of which twist?",
+    "host.book.missing": "Hold your castle book (written) and send it again.",
 }
 
 

@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 TEXT_LIMIT = 400
-"""Most characters in a confession or the Traitors' response ([house]; a book page holds about 250)."""
+"""Most characters in a confession or the Traitors' response ([house]; also at most twice as many UTF-8 bytes, so
+the response book always fits one RCON command)."""
 
 TITLES: dict[Twist, str] = {
     Twist.DOUBLE_VOTE: "The Double Vote",
@@ -277,7 +278,7 @@ def check_text(text: str) -> str:
     t = text.strip()
     if not t:
         raise IllegalAction("illegal.text.empty")
-    if len(t) > TEXT_LIMIT:
+    if len(t) > TEXT_LIMIT or len(t.encode("utf-8")) > 2 * TEXT_LIMIT:
         raise IllegalAction("illegal.text.long", limit=str(TEXT_LIMIT))
     return t
 

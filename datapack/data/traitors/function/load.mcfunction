@@ -14,5 +14,15 @@ scoreboard objectives add traitors.pass trigger {translate:"traitors.trigger.pas
 scoreboard objectives add traitors.joker trigger {translate:"traitors.trigger.joker",fallback:"Joker"}
 scoreboard objectives add traitors.host trigger {translate:"traitors.trigger.host",fallback:"Host"}
 scoreboard objectives add traitors.console trigger {translate:"traitors.trigger.console",fallback:"Host console"}
+scoreboard objectives add traitors.bearer trigger {translate:"traitors.trigger.bearer",fallback:"Sword bearer"}
+scoreboard objectives add traitors.chest trigger {translate:"traitors.trigger.chest",fallback:"Chest"}
+scoreboard objectives add traitors.confess trigger {translate:"traitors.trigger.confess",fallback:"Confession"}
+scoreboard objectives add traitors.respond trigger {translate:"traitors.trigger.respond",fallback:"Response"}
+scoreboard objectives add traitors.guess trigger {translate:"traitors.trigger.guess",fallback:"Guess"}
+scoreboard objectives add traitors.nominee trigger {translate:"traitors.trigger.nominee",fallback:"Nominee"}
+scoreboard objectives add traitors.seer trigger {translate:"traitors.trigger.seer",fallback:"Seer"}
+scoreboard objectives add traitors.trial trigger {translate:"traitors.trigger.trial",fallback:"Trial"}
+scoreboard objectives add traitors.drink trigger {translate:"traitors.trigger.drink",fallback:"Drink"}
+scoreboard objectives add traitors.twist trigger {translate:"traitors.trigger.twist",fallback:"Twist"}
 scoreboard objectives add traitors.seq dummy
 execute unless data storage traitors:io queue run data modify storage traitors:io queue set value []
