@@ -1,4 +1,4 @@
-"""The Traitors: one series, from the deal to the winner (rulebook §1, §3, §4, §7, §9; Double Vote of §8).
+"""The Traitors: one series, from the deal to the winner (rulebook §1, §3, §4, §7, §9; the twists of §8).
 
 ``Game.handle(action, now=…)`` is the whole contract: validate first, then apply, and return the effects.
 An illegal input raises ``IllegalAction`` (or ``InvalidCommand``) and changes nothing. Time comes in as
@@ -10,6 +10,9 @@ Faithful powers when the host visits; every use is collected and the night resol
 ``engine.powers.NIGHT_ORDER``. Drunk and intoxicated contestants get false answers in the same form and at the
 same moment as everyone else (rulebook §2). Round-table events (rulebook §4): the Silencer's silence, the
 Sheriff's accusation, the Judge's protection, the Survivor's delayed murder and the Joker's banishment.
+
+Twists (rulebook §8, §10; ``engine.twists``, one module per twist): called only from the hooks marked
+``TWIST HOOK`` below; the twists' state is ``Game.twist_state``.
 """
 
 from __future__ import annotations
