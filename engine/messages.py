@@ -184,6 +184,7 @@ CATALOG: dict[str, str] = {
     "illegal.confession.closed": "Confessions are not being collected now.",
     "illegal.text.empty": "Write something in the book first.",
     "illegal.text.long": "That is too long: at most {limit} characters.",
+    "illegal.text.chars": "The book holds characters the castle cannot print.",
     "turret.guess": "The Guess: which contestant do you guess about?",
     "guess.power": "Which power does {player} hold?",
     "result.guess.noted": "Your guess: {player} holds {power}.",

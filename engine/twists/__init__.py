@@ -280,6 +280,10 @@ def check_text(text: str) -> str:
         raise IllegalAction("illegal.text.empty")
     if len(t) > TEXT_LIMIT or len(t.encode("utf-8")) > 2 * TEXT_LIMIT:
         raise IllegalAction("illegal.text.long", limit=str(TEXT_LIMIT))
+    if any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or c == "\u00a7" for c in t):
+        # Vanilla books never hold these (chat's allowed characters); refusing them keeps every text printable
+        # and the Response book within one RCON command (bench/twists.py).
+        raise IllegalAction("illegal.text.chars")
     return t
 
 

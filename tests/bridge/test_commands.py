@@ -351,3 +351,31 @@ def test_already_exists_replies() -> None:
     assert mc.is_already_exists("An objective already exists by that name")
     assert mc.is_already_exists("A bossbar already exists with the ID 'traitors:clock'")
     assert not mc.is_already_exists("Created new objective [Vote]")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(min_size=1, max_size=400) | st.text(alphabet="\"\\\n€😀ж", min_size=300, max_size=400))
+def test_every_accepted_reply_fits_the_response_book(text: str) -> None:
+    """A reply the engine accepts (engine.twists.check_text) always becomes one ``give`` that parses and fits
+    the 1446-byte RCON limit, with the text on its pages."""
+    from engine.errors import IllegalAction
+    from engine.twists import check_text
+
+    try:
+        accepted = check_text(text)
+    except IllegalAction:
+        return
+    command = mc.give("Sunny_Traitor12", mc.item_stack(Item.RESPONSE_BOOK, label=accepted))
+    check_command(command.text)
+    assert mc.utf8_size(command.text) <= mc.MAX_COMMAND_BYTES
+    assert "".join(mc.book_pages(accepted)).replace(" ", "") == accepted.replace(" ", "")
+
+
+def test_book_text_reads_pages_in_both_forms() -> None:
+    book = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book"}},
+                           "minecraft:writable_book_content": {"pages": [{"raw": "one"}, "two"]}}}  # fmt: skip
+    other = {"components": {"minecraft:custom_data": {"traitors": {"item": "notes_book"}},
+                            "minecraft:writable_book_content": {"pages": ["secret notes"]}}}  # fmt: skip
+    assert mc.book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
+    assert mc.book_text([other], Item.CONFESSION_BOOK) is None
+    assert mc.book_text("garbage", Item.CONFESSION_BOOK) is None

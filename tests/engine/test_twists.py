@@ -260,6 +260,8 @@ class TestConfessionTwist:
         s.refused(OpenChest("Alex"), "illegal.chest.opened")
         s.refused(WriteConfession("Alex", "   "), "illegal.text.empty")
         s.refused(WriteConfession("Alex", "x" * 401), "illegal.text.long")
+        s.refused(WriteConfession("Alex", "\U0001F600" * 201), "illegal.text.long")  # over 800 UTF-8 bytes
+        s.refused(WriteConfession("Alex", "a\u00a7lb"), "illegal.text.chars")
         s.do(WriteConfession("Alex", "I trust Kai."))
         s.do(WriteConfession("Kai", "I am Faithful, honestly."))
         s.advance_to(Phase.ROUND_TABLE)
