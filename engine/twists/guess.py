@@ -25,7 +25,6 @@ Preconditions: the series deals powers, and night d-1 has powers (from night 1, 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
