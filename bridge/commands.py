@@ -554,6 +554,39 @@ def teleport(name: str, x: float, y: float, z: float, yaw: float = 0.0, pitch: f
     return _command(f"tp {n} {_coord(x)} {_coord(y)} {_coord(z)} {_coord(yaw)} {_coord(pitch)}")
 
 
+SLOWNESS = "minecraft:slowness"
+"""The effect the Traitors' cloak brings in the Turret (rulebook §10: slower movement)."""
+
+
+def effect_give(to: str, effect: str, amplifier: int = 0) -> McCommand:
+    """``effect give <to> <effect> infinite <amplifier> true`` (no particles: nobody sees who wears it).
+
+    Raises:
+        ValueError: bad target, effect id or amplifier (0..255).
+    """
+    if not _RESOURCE_RE.fullmatch(effect):
+        raise ValueError(f"not an effect id: {effect!r}")
+    if not 0 <= amplifier <= 255:
+        raise ValueError(f"amplifier must be 0-255: {amplifier}")
+    return _command(f"effect give {targets(to)} {effect} infinite {amplifier} true")
+
+
+def effect_clear(to: str, effect: str) -> McCommand:
+    """``effect clear <to> <effect>``.
+
+    Raises:
+        ValueError: bad target or effect id.
+    """
+    if not _RESOURCE_RE.fullmatch(effect):
+        raise ValueError(f"not an effect id: {effect!r}")
+    return _command(f"effect clear {targets(to)} {effect}")
+
+
+def inventory_get(name: str) -> McCommand:
+    """``data get entity <name> Inventory``: the stacks a player holds (to read a castle book's pages)."""
+    return _command(f"data get entity {player_name(name)} Inventory")
+
+
 def gamemode(mode: str, to: str) -> McCommand:
     """``gamemode <mode> <to>``; ``mode`` is survival, creative, adventure or spectator.
 
@@ -750,6 +783,7 @@ class ItemSpec:
         name_field: ``"item_name"`` (plain) or ``"custom_name"`` (needed where vanilla shows another name,
             e.g. a written book's title).
         labelled: the item is renamed (``custom_name``) to ``GiveItem.label`` (the cast vote paper).
+        label_pages: a written book whose pages are ``GiveItem.label`` (the Traitors' Response book).
         extra: further components as SNBT data, e.g. ``{"unbreakable": {}}``.
     """
 
@@ -761,6 +795,7 @@ class ItemSpec:
     max_stack_size: int | None = None
     name_field: str = "item_name"
     labelled: bool = False
+    label_pages: bool = False
     extra: tuple[tuple[str, SnbtValue], ...] = ()
 
 
@@ -805,7 +840,23 @@ ITEMS: dict[Item, ItemSpec] = {
     ),
     Item.LANTERN: ItemSpec("minecraft:lantern", "Lantern", "yellow", ("Carried in the Turret",), max_stack_size=1),
     Item.RESPONSE_BOOK: ItemSpec(
-        "minecraft:writable_book", "Response Book", "dark_purple", ("One anonymous reply",)
+        "minecraft:written_book", "Traitors' Response", "dark_purple", ("One anonymous reply",),
+        name_field="custom_name", label_pages=True,
+        extra=(("written_book_content", {"title": "Response", "author": "The Traitors", "pages": [_BOOK_PAGE]}),),
+    ),
+    Item.RESPONSE_DRAFT: ItemSpec(
+        "minecraft:writable_book", "Response Draft", "dark_purple", ("Write one anonymous reply, then send it",)
+    ),
+    Item.CONFESSION_BOOK: ItemSpec(
+        "minecraft:writable_book", "Confession Book", "aqua", ("Write your confession, then send it",)
+    ),
+    Item.FAITHFUL_FANCY: ItemSpec(
+        "minecraft:potion", "Faithful Fancy", "gold", ("From the bar",), max_stack_size=1,
+        extra=(("potion_contents", {"custom_color": 0xE0B040}),),
+    ),
+    Item.TRAITORS_TIPPLE: ItemSpec(
+        "minecraft:potion", "Traitors' Tipple", "gold", ("From the bar",), max_stack_size=1,
+        extra=(("potion_contents", {"custom_color": 0x802030}),),
     ),
     Item.SEER_BOOK: ItemSpec(
         "minecraft:written_book", "Seer Book", "light_purple", (), name_field="custom_name",
@@ -911,6 +962,8 @@ def item_stack(
     if spec.max_stack_size is not None:
         comps.append(("max_stack_size", str(spec.max_stack_size)))
     extra = dict(spec.extra)
+    if spec.label_pages and label and pages is None:
+        pages = book_pages(label)
     if pages is not None:
         content = extra.get("written_book_content")
         if not isinstance(content, Mapping):
@@ -918,6 +971,48 @@ def item_stack(
         extra["written_book_content"] = {**content, "pages": [text_component(p).to_nbt() for p in pages]}
     comps.extend((k, snbt(v)) for k, v in extra.items())
     return ItemStack(spec.item_id, tuple(comps), count)
+
+
+BOOK_PAGE_CHARS = 200
+"""Characters per written-book page the bridge fills (a page shows about 14 lines of 19 characters)."""
+
+
+def book_pages(text: str) -> list[str]:
+    """``text`` cut into written-book pages of at most ``BOOK_PAGE_CHARS`` characters (at spaces when possible)."""
+    pages: list[str] = []
+    rest = text
+    while len(rest) > BOOK_PAGE_CHARS:
+        cut = rest.rfind(" ", 0, BOOK_PAGE_CHARS)
+        cut = cut if cut > 0 else BOOK_PAGE_CHARS
+        pages.append(rest[:cut])
+        rest = rest[cut:].lstrip(" ")
+    return [*pages, rest] if rest or not pages else pages
+
+
+def book_text(inventory: object, item: Item) -> str | None:
+    """The text written in a castle book from a parsed ``data get entity <name> Inventory`` reply.
+
+    Args:
+        inventory: the parsed list of stack compounds (plain Python: dicts, lists, strings).
+        item: which castle book (matched by ``custom_data`` ``traitors.item``).
+
+    Returns:
+        The pages joined with newlines (a page is a string or ``{raw: …}``; vanilla 1.21 writes ``{raw: …}``),
+        ``""`` for an unwritten book, ``None`` when the player holds no such book.
+    """
+    if not isinstance(inventory, list):
+        return None
+    for stack in inventory:
+        comps = stack.get("components", {}) if isinstance(stack, dict) else {}
+        data = comps.get("minecraft:custom_data", {}) if isinstance(comps, dict) else {}
+        marker = data.get("traitors", {}) if isinstance(data, dict) else {}
+        if not isinstance(marker, dict) or marker.get("item") != item.value:
+            continue
+        content = comps.get("minecraft:writable_book_content", {})
+        pages = content.get("pages", []) if isinstance(content, dict) else []
+        texts = [p.get("raw", "") if isinstance(p, dict) else p for p in pages if isinstance(p, (dict, str))]
+        return "\n".join(str(t) for t in texts).strip()
+    return None
 
 
 def give(name: str, stack: ItemStack) -> McCommand:

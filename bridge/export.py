@@ -46,6 +46,7 @@ from engine.record import (
     RoundTableRecord,
     SeriesRecord,
     TorchRound,
+    TwistRecord,
     VoteRound,
 )
 
@@ -146,6 +147,8 @@ def _sections(record: SeriesRecord) -> list[_Section]:
             sections.append(_breakfast(e))
         elif isinstance(e, RoundTableRecord) and not e.finale:
             sections.append(_round_table(e))
+        elif isinstance(e, TwistRecord):
+            sections.append(_twist(e))
         else:
             # The finale: every torch vote and finale banishment from here on (rulebook §9).
             finale: list[TorchRound | RoundTableRecord] = []
@@ -267,6 +270,13 @@ def _club_day(d: ClubDayRecord) -> _Section:
     rows = [[v, *(_vote_cell(r, v) for r in d.rounds)] for v in d.present]
     table = _Table(["Voter", *columns], rows, row_headers=True) if d.rounds else None
     return _Section(f"Day {d.day}", facts, table)
+
+
+def _twist(t: TwistRecord) -> _Section:
+    """One twist step (rulebook §8): its details as facts, in the order recorded."""
+    facts = [(k.replace("_", " ").capitalize(), [", ".join(v) if isinstance(v, list) else str(v)])
+             for k, v in t.details.items()]  # fmt: skip
+    return _Section(f"{t.twist.replace('_', ' ').capitalize()} twist, day {t.day}", facts)
 
 
 def _breakfast(b: BreakfastRecord) -> _Section:

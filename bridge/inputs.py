@@ -30,16 +30,40 @@ objective              value                                  engine action
 ``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
 ``traitors.host``      2..10: a ``HostControl``               ``HostCommand(host, control)``
 ``traitors.console``   any                                    ``OpenConsole(player)``
+``traitors.bearer``    seat of the Traitor                    ``ChooseSwordBearer(traitor, t)``
+``traitors.chest``     1 = open a confession chest            ``OpenChest(contestant)``
+``traitors.confess``   1 = send the held confession book      ``SendBook(player, "confess")``
+``traitors.respond``   1 = send the held response draft       ``SendBook(player, "respond")``
+``traitors.guess``     100 × seat + power number (0: seat     ``GuessPower(guesser, t, power)``
+                       only, the power is asked next)
+``traitors.nominee``   seat of the nominee                    ``VoteNominee(voter, t)``
+``traitors.seer``      seat of the target                     ``AskSeer(seer, t)``
+``traitors.trial``     seat of the target                     ``PutOnTrial(traitor, t)``
+``traitors.drink``     1 Faithful Fancy, 2 Traitors' Tipple   ``TakeDrink(contestant, drink)``
+``traitors.twist``     twist number (start) or 100 + number   ``StartTwist`` / ``CancelTwist`` (host)
+                       (cancel)
 (event) ``sword_hit``  1 (advancement ``traitors:sword/hit``) ``SwordHit(player, struck=False)``
-(event) ``sword_struck`` 1 (``traitors:sword/struck``)       ``SwordHit(player, struck=True)``
+(event) ``sword_struck`` 1 (``traitors:sword/struck``, with   ``SwordHit(player, struck=True,
+                       the attacker's UUID as ``attacker``)   attacker=…)``
 =====================  =====================================  ===================================
+
+Power numbers (``traitors.guess``) are the 1-based positions in ``engine.twists.guess.GUESSABLE``; twist numbers
+(``traitors.twist``) the 1-based positions in ``engine.ids.Twist``.
+
+The Sacred Sword: the struck player's advancement reward records the attacker (``execute on attacker``), so one
+queue entry names both players and the service turns it into ``StrikeWithSword(attacker, victim)``. An entry
+without an attacker (an older data pack) is paired with the ``sword_hit`` entry queued just before it.
+
+Books: ``SendBook`` makes the service read the contestant's inventory over RCON (``data get entity <name>
+Inventory``), take the text of the castle book of that kind, and apply ``WriteConfession`` / ``WriteResponse``.
 
 The Analyst names two contestants in one click: ``traitors.power2`` packs both seats in one value (seats are
 1–16, so ``100 × a + b`` is unambiguous), so one queued entry is still one engine input.
 
 Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
 use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
-name; the others are answered "not available yet" until the engine supports them.
+name; start/cancel a twist open a list of twists (``traitors.twist``); the others are answered "not available yet"
+until the engine supports them.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
@@ -60,19 +84,30 @@ from engine.actions import (
     AnswerJoker,
     AnswerOffer,
     AskRepeat,
+    AskSeer,
+    CancelTwist,
     CastVote,
     ChooseEvent,
+    ChooseSwordBearer,
     ChooseTorch,
     HoldBack,
     KeepEveryone,
     NominateCandidate,
+    GuessPower,
     NominateDoubleVote,
+    OpenChest,
+    PutOnTrial,
     SkipPower,
+    StartTwist,
     SwearOath,
+    TakeDrink,
     UsePower,
+    VoteNominee,
+    WriteConfession,
+    WriteResponse,
 )
 from engine.effects import Message
-from engine.ids import NightEvent, Torch
+from engine.ids import Drink, NightEvent, Torch, Twist
 from engine.phases import Phase
 
 PREFIX = "traitors."
@@ -98,10 +133,23 @@ PAIR = 100
 """``traitors.power2`` value = ``PAIR`` × first seat + second seat."""
 
 CONSOLE = "traitors.console"
+BEARER = "traitors.bearer"
+CHEST = "traitors.chest"
+CONFESS = "traitors.confess"
+RESPOND = "traitors.respond"
+GUESS = "traitors.guess"
+NOMINEE = "traitors.nominee"
+SEER = "traitors.seer"
+TRIAL = "traitors.trial"
+DRINK = "traitors.drink"
+TWIST = "traitors.twist"
+CANCEL = 100
+"""``traitors.twist`` value = ``CANCEL`` + twist number cancels that twist."""
 
 TRIGGERS: tuple[str, ...] = (
     VOTE, OATH, MURDER, SEDUCE, ULTIMATUM, NOMINATE, OFFER, TORCH, POWER, POWER2, PASS, JOKER, HOST, CONSOLE,
     CANDIDATE, HOLDBACK, KEEP, REPEAT,
+    BEARER, CHEST, CONFESS, RESPOND, GUESS, NOMINEE, SEER, TRIAL, DRINK, TWIST,
 )  # fmt: skip
 """Every trigger objective the datapack and the bridge use, in table order."""
 
@@ -133,7 +181,9 @@ class HostControl(enum.Enum):
 
     @property
     def available(self) -> bool:
-        return self is HostControl.ADVANCE or self in _CONTROL_PHASE
+        return self in (HostControl.ADVANCE, HostControl.START_TWIST, HostControl.CANCEL_TWIST) or (
+            self in _CONTROL_PHASE
+        )
 
     @property
     def key(self) -> str:
@@ -193,17 +243,32 @@ class OpenConsole:
 
 @dataclass(frozen=True, slots=True)
 class SwordHit:
-    """The Sacred Sword hit a player (FACTS §5): ``player`` is the attacker, or with ``struck`` the one hit."""
+    """The Sacred Sword hit a player (FACTS §5): ``player`` is the attacker, or with ``struck`` the one hit;
+    then ``attacker`` is the attacker's UUID as the data pack recorded it (int array or string), if present."""
 
     player: str
     struck: bool
+    attacker: Any = None
 
     @property
     def actor(self) -> str:
         return self.player
 
 
-BridgeInput = HostCommand | OpenConsole | SwordHit
+@dataclass(frozen=True, slots=True)
+class SendBook:
+    """A contestant sends the book they hold: ``kind`` ``"confess"`` (confession book) or ``"respond"`` (the
+    Traitors' response draft). The service reads the book's text and applies the engine input."""
+
+    player: str
+    kind: str
+
+    @property
+    def actor(self) -> str:
+        return self.player
+
+
+BridgeInput = HostCommand | OpenConsole | SwordHit | SendBook
 """Queue inputs the service handles itself (they are not engine actions)."""
 
 TRIGGER_TITLES: dict[str, str] = {
@@ -225,6 +290,16 @@ TRIGGER_TITLES: dict[str, str] = {
     HOLDBACK: "Hold back",
     KEEP: "Keep everyone",
     REPEAT: "Repeat the vote",
+    BEARER: "Sword bearer",
+    CHEST: "Chest",
+    CONFESS: "Confession",
+    RESPOND: "Response",
+    GUESS: "Guess",
+    NOMINEE: "Nominee",
+    SEER: "Seer",
+    TRIAL: "Trial",
+    DRINK: "Drink",
+    TWIST: "Twist",
 }
 """Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
 
@@ -236,6 +311,14 @@ _EVENT_TRIGGER: dict[NightEvent, str] = {
 _TRIGGER_EVENT = {v: k for k, v in _EVENT_TRIGGER.items()}
 _TORCH_VALUE: dict[Torch, int] = {Torch.BANISH_AGAIN: 1, Torch.END_GAME: 2}
 _VALUE_TORCH = {v: k for k, v in _TORCH_VALUE.items()}
+_DRINKS: tuple[Drink, ...] = tuple(Drink)
+_TWISTS: tuple[Twist, ...] = tuple(Twist)
+
+
+def _guessable() -> tuple[Any, ...]:
+    from engine.twists.guess import GUESSABLE
+
+    return GUESSABLE
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_]{3,16}")
 
@@ -316,6 +399,29 @@ def encode(action: Action, seats: Mapping[str, int]) -> tuple[str, int]:
         return REPEAT, 1 if action.ask else 2
     if isinstance(action, Advance):
         return HOST, 1
+    if isinstance(action, ChooseSwordBearer):
+        return BEARER, _seat_of(action.target, seats)
+    if isinstance(action, OpenChest):
+        return CHEST, 1
+    if isinstance(action, WriteConfession):
+        return CONFESS, 1
+    if isinstance(action, WriteResponse):
+        return RESPOND, 1
+    if isinstance(action, GuessPower):
+        number = 0 if action.power is None else _guessable().index(action.power) + 1
+        return GUESS, PAIR * _seat_of(action.target, seats) + number
+    if isinstance(action, VoteNominee):
+        return NOMINEE, _seat_of(action.target, seats)
+    if isinstance(action, AskSeer):
+        return SEER, _seat_of(action.target, seats)
+    if isinstance(action, PutOnTrial):
+        return TRIAL, _seat_of(action.target, seats)
+    if isinstance(action, TakeDrink):
+        return DRINK, _DRINKS.index(action.drink) + 1
+    if isinstance(action, StartTwist):
+        return TWIST, _TWISTS.index(action.twist) + 1
+    if isinstance(action, CancelTwist):
+        return TWIST, CANCEL + _TWISTS.index(action.twist) + 1
     raise TypeError(f"{type(action).__name__} is not sent by a trigger")
 
 
@@ -415,7 +521,40 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
     if objective == CONSOLE:
         return OpenConsole(player)
     if name in EVENTS:
-        return SwordHit(player, struck=name == "sword_struck")
+        return SwordHit(player, struck=name == "sword_struck", attacker=entry.get("attacker"))
+    if objective == BEARER:
+        return ChooseSwordBearer(traitor=player, target=target())
+    if objective == CHEST:
+        if value != 1:
+            raise bad()
+        return OpenChest(contestant=player)
+    if objective in (CONFESS, RESPOND):
+        if value != 1:
+            raise bad()
+        return SendBook(player, "confess" if objective == CONFESS else "respond")
+    if objective == GUESS:
+        number = value % PAIR
+        powers = _guessable()
+        if number > len(powers):
+            raise bad()
+        return GuessPower(guesser=player, target=target(value // PAIR), power=powers[number - 1] if number else None)
+    if objective == NOMINEE:
+        return VoteNominee(voter=player, target=target())
+    if objective == SEER:
+        return AskSeer(seer=player, target=target())
+    if objective == TRIAL:
+        return PutOnTrial(traitor=player, target=target())
+    if objective == DRINK:
+        if not 1 <= value <= len(_DRINKS):
+            raise bad()
+        return TakeDrink(contestant=player, drink=_DRINKS[value - 1])
+    if objective == TWIST:
+        cancel = value > CANCEL
+        number = value - CANCEL if cancel else value
+        if not 1 <= number <= len(_TWISTS):
+            raise bad()
+        twist = _TWISTS[number - 1]
+        return CancelTwist(host=player, twist=twist) if cancel else StartTwist(host=player, twist=twist)
     # HOST
     try:
         control = HostControl(value)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridge import commands as mc
-from bridge.render import CLOCK_BAR, RenderContext, clock_hidden, clock_update, render
+from bridge.render import CLOCK_BAR, RenderContext, clock_hidden, clock_update, render, render_give_once
 from bridge.store import StoredSeries
 from engine.actions import action_from_dict
 from engine.effects import ClockStarted, Effect, GiveItem, MoveTo, TakeItem
@@ -130,7 +130,7 @@ def resync_commands(
             out += render(MoveTo((name,), place, (seat,) if seat is not None else ()), ctx)
     for name in names:
         for item, label, gid in rebuilt.handouts.held.get(name, []):
-            out.append(mc.give_once(name, mc.item_stack(item, label=label, give_id=gid), gid))
+            out += render_give_once(GiveItem(frozenset({name}), item, label), {name: gid})
     if players is not None:
         return out
     clock = rebuilt.clock

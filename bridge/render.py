@@ -23,7 +23,16 @@ from bridge import commands as mc
 from bridge.commands import Component, McCommand, RunCommand
 from bridge.config import CastleConfig
 from bridge.inputs import (
+    BEARER,
+    CHEST,
+    CONFESS,
+    GUESS,
     HOST,
+    NOMINEE,
+    RESPOND,
+    SEER,
+    TRIAL,
+    TWIST,
     MURDER,
     NOMINATE,
     OATH,
@@ -55,10 +64,14 @@ from engine.effects import (
     Whisper,
     msg,
 )
-from engine.ids import Allegiance, Place
+from engine.ids import Allegiance, Item, Place
 
 CLOCK_BAR = "traitors:clock"
 """The bossbar that shows the phase clock."""
+
+CLOAK_SLOWNESS = 1
+"""Slowness amplifier while the Traitors' cloak is worn (Slowness II: 30 % slower; rulebook §10 "slower
+movement")."""
 
 ANNOUNCE_PREFIX = "[Castle] "
 WHISPER_PREFIX = "[Castle, to you] "
@@ -122,11 +135,13 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return _move(effect, ctx)
     if isinstance(effect, GiveItem):
         stack = mc.item_stack(effect.item, label=effect.label)
-        return [mc.give(name, stack) for name in _sorted(effect.to)]
+        return [mc.give(name, stack) for name in _sorted(effect.to)] + _worn(effect)
     if isinstance(effect, TakeItem):
-        if effect.players is None:
-            return [mc.clear("@a", effect.item)]
-        return [mc.clear(mc.player_name(name), effect.item) for name in effect.players]
+        who = ["@a"] if effect.players is None else [mc.player_name(name) for name in effect.players]
+        out = [mc.clear(w, effect.item) for w in who]
+        if effect.item is Item.TRAITORS_CLOAK:
+            out += [mc.effect_clear(w, mc.SLOWNESS) for w in who]
+        return out
     if isinstance(effect, ClockStarted):
         seconds = max(1, math.ceil(effect.seconds))
         return [
@@ -162,6 +177,15 @@ _DIALOG_TITLES: dict[str, str] = {
     OATH: "traitors.dialog.title.oath",
     OFFER: "traitors.dialog.title.offer",
     TORCH: "traitors.dialog.title.torch",
+    BEARER: "traitors.dialog.title.turret",
+    TRIAL: "traitors.dialog.title.turret",
+    RESPOND: "traitors.dialog.title.turret",
+    CHEST: "traitors.dialog.title.confession",
+    CONFESS: "traitors.dialog.title.confession",
+    NOMINEE: "traitors.dialog.title.nomination",
+    GUESS: "traitors.dialog.title.guess",
+    SEER: "traitors.dialog.title.seer",
+    TWIST: "traitors.dialog.title.twist",
 }
 
 
@@ -183,6 +207,14 @@ def choice_label(choice: Choice) -> Component:
             if msg(f"oath.answer.{q}").text == choice.label:
                 return mc.message_component(msg(f"oath.answer.{q}"))
     return mc.text_component(choice.label)
+def _worn(effect: GiveItem) -> list[McCommand]:
+    """What holding the item does besides the give: the Traitors' cloak slows its wearer in the Turret
+    (rulebook §10); taking the cloak back clears it (``TakeItem``)."""
+    if effect.item is Item.TRAITORS_CLOAK:
+        return [mc.effect_give(name, mc.SLOWNESS, CLOAK_SLOWNESS) for name in _sorted(effect.to)]
+    return []
+
+
 def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCommand]:
     """A ``GiveItem`` as crash-safe gives: each recipient's stack carries its hand-out id and is given only if
     the recipient does not hold it already (``commands.give_once``), so sending it twice gives one item.
@@ -199,7 +231,7 @@ def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCo
     for name in _sorted(effect.to):
         gid = give_ids[name]
         out.append(mc.give_once(name, mc.item_stack(effect.item, label=effect.label, give_id=gid), gid))
-    return out
+    return out + _worn(effect)
 
 
 def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:

@@ -40,26 +40,39 @@ from engine.actions import (
     AnswerJoker,
     AnswerOffer,
     AskRepeat,
+    AskSeer,
+    CancelTwist,
     CastVote,
     ChooseEvent,
+    ChooseSwordBearer,
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
     HoldBack,
     KeepEveryone,
     NominateCandidate,
+    GuessPower,
     NominateDoubleVote,
+    OpenChest,
+    PutOnTrial,
     SkipPower,
     StartSeries,
+    StartTwist,
+    StrikeWithSword,
     SwearOath,
+    TakeDrink,
     TimerExpired,
     UsePower,
+    VoteNominee,
+    WriteConfession,
+    WriteResponse,
     action_from_dict,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
+from engine.game import Game
+from engine.ids import Allegiance, Drink, NightEvent, Power, Torch, Twist
 from engine.rulesets import RULESETS, new_game
 from engine.rulesets.club import ClubSettings
-from engine.ids import Allegiance, NightEvent, Power, Torch, Twist
 from engine.settings import DealEntry, Settings
 
 OATH_ANSWERS = 3
@@ -171,6 +184,8 @@ class ScenarioModel(_Model):
     first_night_murder: bool | None = None
     joker_night: int | None = None
     joker_outcome: Literal["joker_wins", "traitors_win"] | None = None
+    confession_shields: int | None = None
+    trial_contestants: int | None = None
     no_reveal_from: int | None = None
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
@@ -281,6 +296,63 @@ class AskRepeatIn(_InputModel):
     ask: bool
 
 
+class ChooseSwordBearerIn(_InputModel):
+    traitor: str
+    target: str
+
+
+class StrikeWithSwordIn(_InputModel):
+    attacker: str
+    victim: str
+
+
+class OpenChestIn(_InputModel):
+    contestant: str
+
+
+class WriteConfessionIn(_InputModel):
+    contestant: str
+    text: str
+
+
+class WriteResponseIn(_InputModel):
+    traitor: str
+    text: str
+
+
+class GuessPowerIn(_InputModel):
+    guesser: str
+    target: str
+    power: PowerName | None = None
+
+
+class VoteNomineeIn(_InputModel):
+    voter: str
+    target: str
+
+
+class AskSeerIn(_InputModel):
+    seer: str
+    target: str
+
+
+class PutOnTrialIn(_InputModel):
+    traitor: str
+    target: str
+
+
+class TakeDrinkIn(_InputModel):
+    contestant: str
+    drink: Literal["faithful_fancy", "traitors_tipple"]
+
+
+class HostTwistIn(_InputModel):
+    """``start_twist`` / ``cancel_twist``: the host starts or cancels a twist live (``host`` optional: the first)."""
+
+    host: str | None = None
+    twist: TwistName
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -313,6 +385,18 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "hold_back": HoldBackIn,
     "keep_everyone": KeepEveryoneIn,
     "ask_repeat": AskRepeatIn,
+    "choose_sword_bearer": ChooseSwordBearerIn,
+    "strike_with_sword": StrikeWithSwordIn,
+    "open_chest": OpenChestIn,
+    "write_confession": WriteConfessionIn,
+    "write_response": WriteResponseIn,
+    "guess_power": GuessPowerIn,
+    "vote_nominee": VoteNomineeIn,
+    "ask_seer": AskSeerIn,
+    "put_on_trial": PutOnTrialIn,
+    "take_drink": TakeDrinkIn,
+    "start_twist": HostTwistIn,
+    "cancel_twist": HostTwistIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -572,6 +656,12 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         if host is None:
             raise ValueError(".host: no host given and the scenario sets no hosts")
         return [ScenarioInput(i, Advance(host), at)]
+    if isinstance(m, HostTwistIn):
+        host = m.host if m.host is not None else first_host
+        if host is None:
+            raise ValueError(".host: no host given and the scenario sets no hosts")
+        cls = StartTwist if m.action == "start_twist" else CancelTwist
+        return [ScenarioInput(i, cls(host, m.twist), at)]
     if isinstance(m, OathIn):
         return [
             ScenarioInput(i, SwearOath(m.traitor), at if n == 0 else None, f"oath[{n}]") for n in range(OATH_ANSWERS)
@@ -608,6 +698,16 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         HoldBackIn: lambda x: HoldBack(x.contestant),
         KeepEveryoneIn: lambda x: KeepEveryone(x.voter),
         AskRepeatIn: lambda x: AskRepeat(x.contestant, x.ask),
+        ChooseSwordBearerIn: lambda x: ChooseSwordBearer(x.traitor, x.target),
+        StrikeWithSwordIn: lambda x: StrikeWithSword(x.attacker, x.victim),
+        OpenChestIn: lambda x: OpenChest(x.contestant),
+        WriteConfessionIn: lambda x: WriteConfession(x.contestant, x.text),
+        WriteResponseIn: lambda x: WriteResponse(x.traitor, x.text),
+        GuessPowerIn: lambda x: GuessPower(x.guesser, x.target, x.power),
+        VoteNomineeIn: lambda x: VoteNominee(x.voter, x.target),
+        AskSeerIn: lambda x: AskSeer(x.seer, x.target),
+        PutOnTrialIn: lambda x: PutOnTrial(x.traitor, x.target),
+        TakeDrinkIn: lambda x: TakeDrink(x.contestant, Drink(x.drink)),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.
@@ -672,6 +772,8 @@ def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[st
         "finalists",
         "joker_night",
         "joker_outcome",
+        "confession_shields",
+        "trial_contestants",
     ):
         value = getattr(m, key)
         if value is not None:
@@ -683,7 +785,7 @@ def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[st
 
 _TRAITORS_ONLY = (
     "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
-    "no_reveal_from", "finalists",
+    "no_reveal_from", "finalists", "confession_shields", "trial_contestants",
 )  # fmt: skip
 
 
@@ -802,6 +904,8 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
         "joker_outcome": settings.joker_outcome,
         "no_reveal_from": settings.no_reveal_from,
         "finalists": settings.finalists,
+        "confession_shields": settings.confession_shields,
+        "trial_contestants": settings.trial_contestants,
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": deal,
@@ -837,11 +941,30 @@ def settings_from_json(data: Mapping[str, Any], where: str = "settings") -> Sett
     return settings
 
 
+def load_series_settings(path: str | Path) -> Settings | ClubSettings:
+    """Read a series configuration (``world_config/series/*.toml``) into engine ``Settings``.
+
+    A series file is a scenario file without inputs: the same keys, the same pydantic model and the same
+    conversion (one settings parser for both), so every error names the file and the key.
+
+    Args:
+        path: a TOML series file.
+
+    Raises:
+        ScenarioError: unreadable, invalid, or with ``[[input]]`` tables (a series file has none).
+    """
+    scenario = load_scenario(path)
+    if scenario.inputs:
+        raise ScenarioError(str(path), ["input: a series file has no inputs (that is a scenario file)"])
+    return scenario.settings
+
+
 __all__ = [
     "Scenario",
     "ScenarioError",
     "ScenarioInput",
     "load_scenario",
+    "load_series_settings",
     "parse_scenario",
     "parse_scenario_data",
     "play_scenario",

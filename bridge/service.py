@@ -30,7 +30,14 @@ House rules of this file:
    unknown UUID makes the service refresh the directory once (``refresh_players``: MSMP ``minecraft:players``
    when given, else RCON ``list uuids``); an entry whose UUID is still unknown is dropped with a log line.
 9. Host controls: only ``Settings.hosts`` may use them; anyone else gets "Only the host can do that." and
-   nothing changes. A control the engine cannot do yet gets a private "not available yet".
+   nothing changes. "Start/cancel a twist" show the host a list of twists (``traitors.twist``); the engine
+   checks the twist's preconditions. A control the engine cannot do yet gets a private "not available yet".
+10. The Sacred Sword: a ``sword_struck`` entry names the victim (its UUID) and the attacker (``attacker``); it
+   becomes ``StrikeWithSword(attacker, victim)``. Without ``attacker`` it is paired with the latest
+   ``sword_hit`` entry (the attacker's) if that came at most ``SWORD_PAIRING`` entries before; else dropped.
+11. Books: a ``SendBook`` entry makes the service read the sender's inventory (``data get entity <name>
+   Inventory``) and apply ``WriteConfession`` / ``WriteResponse`` with the castle book's text; no such book or an
+   unreadable reply gets a private "hold your book" message.
 """
 
 from __future__ import annotations
@@ -50,15 +57,29 @@ from bridge import commands as mc
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
 from bridge.faults import fault
-from bridge.inputs import HostCommand, InputError, OpenConsole, SwordHit, decode
+from bridge.inputs import HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
 from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
 from bridge.recovery import Handouts, Rebuilt, rebuild, resync_commands
 from bridge.render import RenderContext, clock_hidden, clock_update, render, render_give_once, setup_commands, show_console
 from bridge.store import SeriesStore, StoredSeries
-from engine.actions import Action, Advance, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
-from engine.effects import ClockStarted, Effect, GiveItem, Message, Prompt, SeriesOver, Whisper, msg
+from engine.actions import (
+    Action,
+    Advance,
+    CancelTwist,
+    ContestantLeft,
+    ContestantReturned,
+    StartSeries,
+    StartTwist,
+    StrikeWithSword,
+    TimerExpired,
+    WriteConfession,
+    WriteResponse,
+)
+from engine.effects import Choice, ClockStarted, Effect, GiveItem, Message, Prompt, SeriesOver, Whisper, msg
+from engine.ids import Item, Twist
+from engine.twists import TITLES as TWIST_TITLES
 from engine.errors import IllegalAction, InvalidCommand
 from engine.game import Game
 from engine.outcome import Outcome
@@ -68,6 +89,10 @@ log = logging.getLogger(__name__)
 QUEUE_PREFIX = "Storage traitors:io has the following contents: "
 """Vanilla's reply to ``data get storage`` (en_us ``commands.data.storage.query``; FACTS §5)."""
 CLOCK_JOB = "phase-clock"
+ENTITY_SUFFIX = " has the following entity data: "
+"""Vanilla's reply to ``data get entity`` (en_us ``commands.data.entity.query``)."""
+SWORD_PAIRING = 4
+"""How many queue entries apart a ``sword_hit`` and an attacker-less ``sword_struck`` may be to pair."""
 
 
 def parse_queue(reply: str) -> list[dict[str, Any]]:
@@ -101,6 +126,15 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
 def _source(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a queue entry that identifies the click: ``{"uuid", "player", "input", "value"}``."""
     return {k: entry.get(k) for k in ("uuid", "player", "input", "value") if k in entry}
+
+
+def _python(value: Any) -> Any:
+    """An nbtlib tag as plain Python, recursively (compounds → dicts, lists → lists)."""
+    if isinstance(value, dict):
+        return {str(k): _python(v) for k, v in value.items()}
+    if isinstance(value, list) and not isinstance(value, nbtlib.Array):
+        return [_python(v) for v in value]
+    return _plain(value)
 
 
 def _plain(value: Any) -> Any:
@@ -189,6 +223,8 @@ class SeriesService:
         self._over = asyncio.Event()
         self.resyncs = 0
         """How many times the castle was re-synced after a reconnect."""
+        self._last_sword_hit: tuple[str, int] | None = None
+        """(attacker, queue seq) of the latest ``sword_hit`` entry (house rule 10)."""
 
     async def run(self, on_ready: Callable[[], None] | None = None) -> Outcome | None:
         """Prepare the server, start the series if needed, and apply inputs until the series ends.
@@ -433,10 +469,49 @@ class SeriesService:
             else:
                 await self._settle(self._private(item.player, Message("illegal.not_host")), seq, source)
         elif isinstance(item, SwordHit):
-            # The engine has no Murder twist yet (engine.settings.SUPPORTED_TWISTS): nothing to apply.
-            log.info("Sacred Sword %s by %s ignored: the Murder twist is not supported yet",
-                     "hit taken" if item.struck else "hit", item.player)  # fmt: skip
+            await self._sword_hit(item, seq, source)
+        elif isinstance(item, SendBook):
+            await self._send_book(item, seq, source)
+
+    async def _sword_hit(self, hit: SwordHit, seq: int | None, source: Mapping[str, Any]) -> None:
+        """House rule 10: pair attacker and victim, then ``StrikeWithSword`` (the engine checks the rest)."""
+        if not hit.struck:
+            self._last_sword_hit = (hit.player, seq or 0)
             await self._settle([], seq, source)
+            return
+        attacker: str | None = None
+        if hit.attacker is not None:
+            attacker = self.players.name_for(hit.attacker if isinstance(hit.attacker, (str, list)) else [])
+            if attacker is None:
+                await self.refresh()
+                attacker = self.players.name_for(hit.attacker if isinstance(hit.attacker, (str, list)) else [])
+        elif self._last_sword_hit is not None and (seq or 0) - self._last_sword_hit[1] <= SWORD_PAIRING:
+            attacker = self._last_sword_hit[0]
+        self._last_sword_hit = None
+        if attacker is None or attacker == hit.player:
+            log.info("Sacred Sword hit on %s dropped: no attacker to pair it with", hit.player)
+            await self._settle([], seq, source)
+            return
+        await self.apply(StrikeWithSword(attacker, hit.player), queue_seq=seq, source=source)
+
+    async def _send_book(self, send: SendBook, seq: int | None, source: Mapping[str, Any]) -> None:
+        """House rule 11: read the castle book the contestant holds and apply its text."""
+        item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
+        text: str | None = None
+        try:
+            reply = await self.rcon.command(mc.inventory_get(send.player).text)
+            if ENTITY_SUFFIX in reply:
+                tag = nbtlib.parse_nbt(reply.split(ENTITY_SUFFIX, 1)[1])
+                text = mc.book_text(_python(tag), item)
+        except BridgeError:
+            log.warning("could not read %s's inventory", send.player)
+        except Exception:  # noqa: BLE001 - an unreadable reply is the player's "hold your book" message
+            log.warning("unreadable inventory reply for %s", send.player)
+        if text is None:
+            await self._settle(self._private(send.player, msg("host.book.missing")), seq, source)
+            return
+        action: Action = WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
+        await self.apply(action, queue_seq=seq, source=source)
 
     def _private(self, player: str, message: Message) -> list[Effect]:
         """A private reply to ``player`` when they are in this series (a contestant or a host), else nothing."""
@@ -455,6 +530,14 @@ class SeriesService:
         control = command.control
         if command.host not in self.game.hosts:
             await self._settle(self._private(command.host, Message("illegal.not_host")), seq, source)
+        elif control in (HostControl.START_TWIST, HostControl.CANCEL_TWIST):
+            start = control is HostControl.START_TWIST
+            choices = tuple(
+                Choice(TWIST_TITLES[t], StartTwist(command.host, t) if start else CancelTwist(command.host, t))
+                for t in Twist
+            )
+            key = "host.twist.start" if start else "host.twist.cancel"
+            await self._settle([Prompt(frozenset({command.host}), msg(key), choices)], seq, source)
         elif control.phase is None:
             await self._settle(self._private(command.host, msg("host.unavailable", control=control.title)), seq, source)
         elif self.game.phase is not control.phase:

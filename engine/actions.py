@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import InvalidCommand
-from engine.ids import NightEvent, Torch
+from engine.ids import Drink, NightEvent, Power, Torch, Twist
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +224,9 @@ class AnswerJoker(Action):
         return self.contestant
 
 
+# ---------------------------------------------------------------------------------------------- club rulesets
+
+
 @dataclass(frozen=True, slots=True)
 class NominateCandidate(Action):
     """At the end of their speech a contestant puts forward ONE candidate for the vote (Black Knights, Day)."""
@@ -275,6 +278,183 @@ class AskRepeat(Action):
         return self.contestant
 
 
+# ---------------------------------------------------------------------------------------------- twists (§8, §10)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSwordBearer(Action):
+    """A Traitor names which Traitor receives the Sacred Sword at the next discussion (§8 Murder twist)."""
+
+    kind: ClassVar[str] = "choose_sword_bearer"
+    traitor: str
+    target: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.traitor
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeWithSword(Action):
+    """The Sacred Sword's holder hits ``victim`` during discussion (§8 Murder twist; the data pack's
+    ``traitors:sword/struck`` advancement names both players)."""
+
+    kind: ClassVar[str] = "strike_with_sword"
+    attacker: str
+    victim: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.attacker
+
+
+@dataclass(frozen=True, slots=True)
+class OpenChest(Action):
+    """A contestant opens one confession chest during discussion (§8 Confession twist)."""
+
+    kind: ClassVar[str] = "open_chest"
+    contestant: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class WriteConfession(Action):
+    """A contestant sends the confession written in their confession book to the Traitors (§8 Confession).
+
+    ``text`` is the book's text (the bridge reads it from the held book); an empty text is refused.
+    """
+
+    kind: ClassVar[str] = "write_confession"
+    contestant: str
+    text: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResponse(Action):
+    """A Traitor sends the Traitors' one anonymous reply to the confessions (§8 Confession); the last sent
+    before the Turret closes is delivered at breakfast."""
+
+    kind: ClassVar[str] = "write_response"
+    traitor: str
+    text: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.traitor
+
+
+@dataclass(frozen=True, slots=True)
+class GuessPower(Action):
+    """A guess "``target`` holds ``power``" (§8 Guess twist): by a Traitor in the Turret or by the Faithful's
+    nominee before the round table. ``power`` ``None`` first picks the target (the power is asked next)."""
+
+    kind: ClassVar[str] = "guess_power"
+    guesser: str
+    target: str
+    power: Power | None = None
+
+    @property
+    def actor(self) -> str | None:
+        return self.guesser
+
+
+@dataclass(frozen=True, slots=True)
+class VoteNominee(Action):
+    """A Faithful votes, at the host's visit, for who makes the Guess or visits the Seer (§7.4, §8)."""
+
+    kind: ClassVar[str] = "vote_nominee"
+    voter: str
+    target: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.voter
+
+
+@dataclass(frozen=True, slots=True)
+class AskSeer(Action):
+    """The Seer twist's nominee chooses whose true allegiance the seer book shows them (§8 Seer)."""
+
+    kind: ClassVar[str] = "ask_seer"
+    seer: str
+    target: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.seer
+
+
+@dataclass(frozen=True, slots=True)
+class PutOnTrial(Action):
+    """A Traitor names one contestant to put on trial tonight (§8 Trial twist); each names up to
+    ``Settings.trial_contestants``."""
+
+    kind: ClassVar[str] = "put_on_trial"
+    traitor: str
+    target: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.traitor
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDrink(Action):
+    """A contestant takes a drink at the bar (§10): once per series, either drink, no effect."""
+
+    kind: ClassVar[str] = "take_drink"
+    contestant: str
+    drink: Drink
+
+    @property
+    def actor(self) -> str | None:
+        return self.contestant
+
+
+@dataclass(frozen=True, slots=True)
+class StartTwist(Action):
+    """The host starts a twist live: it is scheduled for the soonest day it can still happen (§8; the engine
+    refuses it, privately to the host, when its preconditions fail)."""
+
+    kind: ClassVar[str] = "start_twist"
+    host: str
+    twist: Twist
+
+    @property
+    def actor(self) -> str | None:
+        return self.host
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTwist(Action):
+    """The host cancels the next scheduled occurrence of a twist that has not begun yet (§8)."""
+
+    kind: ClassVar[str] = "cancel_twist"
+    host: str
+    twist: Twist
+
+    @property
+    def actor(self) -> str | None:
+        return self.host
+
+
+TWIST_ACTIONS: tuple[type[Action], ...] = (
+    ChooseSwordBearer, StrikeWithSword, OpenChest, WriteConfession, WriteResponse, GuessPower, VoteNominee,
+    AskSeer, PutOnTrial, TakeDrink,
+)  # fmt: skip
+"""Contestant inputs handled by ``engine.twists``."""
+
+HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
+"""Host inputs handled by ``engine.twists``."""
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -296,11 +476,15 @@ ACTION_TYPES: dict[str, type[Action]] = {
         HoldBack,
         KeepEveryone,
         AskRepeat,
+        *TWIST_ACTIONS,
+        *HOST_TWIST_ACTIONS,
     )
 }
 """Every input type by its stable ``kind`` name."""
 
-_ENUM_FIELDS: dict[str, type[Any]] = {"event": NightEvent, "torch": Torch}
+_ENUM_FIELDS: dict[str, type[Any]] = {
+    "event": NightEvent, "torch": Torch, "power": Power, "drink": Drink, "twist": Twist,
+}  # fmt: skip
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:
@@ -324,7 +508,9 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     kwargs: dict[str, Any] = {}
     for name in names & given:
         value = data[name]
-        if name in _ENUM_FIELDS:
+        if name in _ENUM_FIELDS and value is None and name in optional:
+            pass
+        elif name in _ENUM_FIELDS:
             try:
                 value = _ENUM_FIELDS[name](value)
             except ValueError:

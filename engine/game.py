@@ -1,4 +1,4 @@
-"""The Traitors: one series, from the deal to the winner (rulebook §1, §3, §4, §7, §9; Double Vote of §8).
+"""The Traitors: one series, from the deal to the winner (rulebook §1, §3, §4, §7, §9; the twists of §8).
 
 ``Game.handle(action, now=…)`` is the whole contract: validate first, then apply, and return the effects.
 An illegal input raises ``IllegalAction`` (or ``InvalidCommand``) and changes nothing. Time comes in as
@@ -10,6 +10,9 @@ Faithful powers when the host visits; every use is collected and the night resol
 ``engine.powers.NIGHT_ORDER``. Drunk and intoxicated contestants get false answers in the same form and at the
 same moment as everyone else (rulebook §2). Round-table events (rulebook §4): the Silencer's silence, the
 Sheriff's accusation, the Judge's protection, the Survivor's delayed murder and the Joker's banishment.
+
+Twists (rulebook §8, §10; ``engine.twists``, one module per twist): called only from the hooks marked
+``TWIST HOOK`` below; the twists' state is ``Game.twist_state``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from engine.actions import (
     SkipPower,
     StartSeries,
     SwearOath,
+    HOST_TWIST_ACTIONS,
+    TWIST_ACTIONS,
     TimerExpired,
     UsePower,
     action_from_dict,
@@ -71,6 +76,8 @@ from engine.record import (
 )
 from engine.tracking import CastleTracker, WorldState
 from engine.settings import DEFAULT_DURATIONS, DealEntry, Settings
+from engine import twists
+from engine.twists import TwistState
 
 RULESET = "traitors"
 OATH_QUESTIONS = 3
@@ -196,6 +203,8 @@ class Game(CastleTracker):
         """Protected by The Guardian tonight; cleared at the end of the night."""
         self.last_removed: str | None = None
         """The most recently murdered or banished contestant (The Historian)."""
+        self.twist_state = TwistState.from_settings(dict(settings.twists))
+        """Everything the twists keep (``engine.twists.TwistState``): the live schedule, swords, shields…"""
         self._fx: list[Effect] = []
         self._now = 0.0
 
@@ -255,6 +264,7 @@ class Game(CastleTracker):
         p = self.players.get(player)
         if p is None or not p.alive:
             return out
+        out += twists.legal_actions(self, player)  # TWIST HOOK
         if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
             out += [CastVote(player, c) for c in self.ballot.candidates if c != player]
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
@@ -319,6 +329,8 @@ class Game(CastleTracker):
             if action.host not in self.hosts:
                 raise IllegalAction("illegal.not_host")
             return self._on_clock
+        if isinstance(action, HOST_TWIST_ACTIONS):  # TWIST HOOK: the host starts or cancels a twist
+            return twists.validate_host(self, action)  # type: ignore[arg-type]
         if isinstance(action, (ContestantLeft, ContestantReturned)):
             return self._check_presence(action)
         actor = action.actor
@@ -388,6 +400,8 @@ class Game(CastleTracker):
             if actor not in self.torches:
                 raise IllegalAction("illegal.torch.not_finalist")
             return lambda: self._apply_torch(action)
+        if isinstance(action, TWIST_ACTIONS):  # TWIST HOOK
+            return twists.validate(self, action)
         raise InvalidCommand("invalid.action.kind", kind=action.kind)
 
     def _check_vote(self, action: CastVote) -> None:
@@ -413,6 +427,16 @@ class Game(CastleTracker):
             raise IllegalAction("illegal.turret.unsworn")
 
     # ------------------------------------------------------------------ helpers
+
+    def twist_on(self, day: int, twist: Twist) -> bool:
+        """Whether ``twist`` is scheduled for ``day`` (series settings plus the host's live changes)."""
+        return twists.is_on(self, day, twist)
+
+    def _close_nomination(self) -> None:
+        twists.close_nomination(self)  # TWIST HOOK (phases.ON_CLOCK)
+
+    def _close_nominee(self) -> None:
+        twists.close_nominee(self)  # TWIST HOOK (phases.ON_CLOCK)
 
     def _living(self) -> list[str]:
         return [p.name for p in self.players.values() if p.alive]
@@ -546,6 +570,7 @@ class Game(CastleTracker):
         pw.accusation = None
         pw.accusation_fails = False
         pw.alerted = None
+        twists.begin_night(self)  # TWIST HOOK: confession shields protect tonight
         self.record.events.append(self.night.record)
         self._announce("phase.night", day=self.day)
         self._move(living, Place.HOME)
@@ -639,13 +664,16 @@ class Game(CastleTracker):
                     events = frozenset({NightEvent.MURDER, NightEvent.SEDUCE})
                 else:
                     events = frozenset({NightEvent.MURDER})
+        events = twists.turret_events(self, events)  # TWIST HOOK: the Murder twist's quiet night, the Trial
         night.events = events
-        night.nominate = Twist.DOUBLE_VOTE in self.settings.twists_on(self.day + 1)
+        night.nominate = self.twist_on(self.day + 1, Twist.DOUBLE_VOTE)
         self._move(traitors, Place.TURRET)
+        twists.enter_turret(self)  # TWIST HOOK: cloak and lantern; the confessions
         self._whisper(traitors, "turret.traitors", players=", ".join(self._living_traitors()))
-        if not events:
+        if not events and not twists.replaces_event(self):
             self._whisper(traitors, "turret.no_event")
-        if not events and not night.nominate:
+        twist_work = twists.turret_work(self)  # TWIST HOOK
+        if not events and not night.nominate and not twist_work:
             self._after_turret()
             return
         self._clock(Phase.TURRET, "turret", "clock.turret")
@@ -674,6 +702,7 @@ class Game(CastleTracker):
                         tuple(Choice(n, NominateDoubleVote(t, n)) for n in living),
                     )
                 )
+        twists.prompt_turret(self)  # TWIST HOOK
 
     def _event_options(self) -> list[tuple[NightEvent, str]]:
         """Tonight's (event, target) pairs: every allowed event against every living Faithful."""
@@ -697,13 +726,14 @@ class Game(CastleTracker):
         n = self.night
         picked = not n.events or all(t in n.picks for t in n.traitors)
         named = not n.nominate or all(t in n.nominations for t in n.traitors)
-        if picked and named:
+        if picked and named and twists.turret_done(self):  # TWIST HOOK
             self._close_turret()
 
     def _close_turret(self) -> None:
         """Rulebook §7.2 [house]: the most picks wins; a tie is broken by the seeded draw."""
         assert self.night
         night = self.night
+        twists.close_turret(self)  # TWIST HOOK: sword bearer, guess, Trial
         if night.nominate and night.nominations:
             holder = _most_picked(list(night.nominations.values()), self._draw)
             self.double_vote_next = holder
@@ -783,6 +813,7 @@ class Game(CastleTracker):
         for victim in self.night.victims:
             self._murder(victim)
             self.news.append(victim)
+        twists.end_night(self)  # TWIST HOOK: unused murder shields taken back
         self.powers.cleansed.clear()
         self.powers.shields.clear()
         self.powers.guessed.clear()
@@ -864,7 +895,7 @@ class Game(CastleTracker):
         for u in self.night.uses:
             if POWERS[u.power].stage == TURRET:
                 out += [(t, u.power.title) for t in u.targets]
-        out += [(g, "guess") for g in sorted(self.powers.guessed)]
+        out += twists.traitor_actions(self)  # TWIST HOOK: every guess tonight, right or wrong
         return out
 
     def tell(self, use: Use, key: str, **params: object) -> None:
@@ -942,6 +973,7 @@ class Game(CastleTracker):
 
     def _after_traitor_powers(self) -> None:
         assert self.night
+        twists.leave_turret(self)  # TWIST HOOK: cloak, lantern and response draft taken back
         if self.night.offer:
             self._open_offer()
         else:
@@ -952,6 +984,8 @@ class Game(CastleTracker):
         Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first."""
         assert self.night
         night = self.night
+        if twists.before_host_visit(self):  # TWIST HOOK: the Faithful's Guess/Seer nomination comes first
+            return
         if not night.powers_on:
             self._resolve_night()
             return
@@ -1121,7 +1155,7 @@ class Game(CastleTracker):
 
     def _begin_breakfast(self) -> None:
         self.day += 1
-        self.double_vote_holder = self.double_vote_next if Twist.DOUBLE_VOTE in self.settings.twists_on(self.day) else None
+        self.double_vote_holder = self.double_vote_next if self.twist_on(self.day, Twist.DOUBLE_VOTE) else None
         self.double_vote_next = None
         if self.double_vote_holder is not None and not self.players[self.double_vote_holder].alive:
             self.double_vote_holder = None
@@ -1145,6 +1179,7 @@ class Game(CastleTracker):
             self._announce("series.no_traitors")
             self._end_series(Termination.NO_TRAITORS)
             return
+        twists.breakfast(self)  # TWIST HOOK: the Trial's news, the Traitors' Response book
         if self.double_vote_holder is not None:
             self._whisper([self.double_vote_holder], "diary.double_vote")
         self._clock(Phase.BREAKFAST, "breakfast", "clock.breakfast")
@@ -1153,8 +1188,11 @@ class Game(CastleTracker):
         self._announce("phase.discussion", day=self.day)
         self._move(self._living(), Place.FOYER)
         self._clock(Phase.DISCUSSION, "discussion", "clock.discussion")
+        twists.begin_discussion(self)  # TWIST HOOK: the Sacred Sword, the confession chests
 
     def _begin_round_table(self) -> None:
+        if twists.before_round_table(self):  # TWIST HOOK: discussion items collected; the Guess/Seer nominee
+            return
         living = self._living()
         self.table = RoundTableRecord(day=self.day, present=living, double_vote=self.double_vote_holder)
         self.record.events.append(self.table)
@@ -1546,6 +1584,9 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         "durations": {k: s.duration(k) for k in DEFAULT_DURATIONS},
         "joker_night": s.joker_night,
         "joker_outcome": s.joker_outcome,
+        # Twist options only when they differ from the defaults (older game logs stay byte-identical).
+        **({"confession_shields": s.confession_shields} if s.confession_shields != 2 else {}),
+        **({"trial_contestants": s.trial_contestants} if s.trial_contestants != 3 else {}),
     }
 
 

@@ -126,6 +126,14 @@ class Item(enum.Enum):
     RESPONSE_BOOK = "response_book"
     SEER_BOOK = "seer_book"
     DIARY_BOOK = "diary_book"
+    CONFESSION_BOOK = "confession_book"
+    """A writable book for the Confession twist: the contestant writes a confession to the Traitors (§8)."""
+    RESPONSE_DRAFT = "response_draft"
+    """The writable book the Traitors write their anonymous reply in, held only in the Turret (§8)."""
+    FAITHFUL_FANCY = "faithful_fancy"
+    """A drink from the bar (§10); no effect; anyone may take it."""
+    TRAITORS_TIPPLE = "traitors_tipple"
+    """A drink from the bar (§10); no effect; anyone may take it."""
 
 
 class Torch(enum.Enum):
@@ -149,7 +157,7 @@ class NightEvent(enum.Enum):
 
 
 class Twist(enum.Enum):
-    """Twists of rulebook §8. Only ``DOUBLE_VOTE`` acts in this version of the engine."""
+    """Twists of rulebook §8 (``engine.twists``: one module per twist)."""
 
     DOUBLE_VOTE = "double_vote"
     MURDER = "murder"
@@ -157,3 +165,20 @@ class Twist(enum.Enum):
     GUESS = "guess"
     SEER = "seer"
     TRIAL = "trial"
+
+
+class Drink(enum.Enum):
+    """The bar's drinks (rulebook §10): no effect; either may be taken by anyone, once per series."""
+
+    FAITHFUL_FANCY = "faithful_fancy"
+    TRAITORS_TIPPLE = "traitors_tipple"
+
+    @property
+    def title(self) -> str:
+        """``"Faithful Fancy"`` or ``"Traitors' Tipple"``."""
+        return "Faithful Fancy" if self is Drink.FAITHFUL_FANCY else "Traitors' Tipple"
+
+    @property
+    def item(self) -> Item:
+        """The glass the contestant is handed."""
+        return Item(self.value)

@@ -17,7 +17,10 @@ House rules for this file (h11 ``_state.py`` style):
    → the night resolves in ``engine.powers.NIGHT_ORDER`` → breakfast. The Traitor-power and host-visit phases
    happen on the nights that may have an event (from night 1, or night 0 with ``first_night_murder``) and only
    when someone has something to do; they end early when everyone visited has chosen or passed.
-6. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
+6. Twists (``engine.twists``) add two phases: the Faithful's nomination vote at the start of host visiting
+   (``NOMINATION``) and the nominee's Guess or Seer visit before the round table (``NOMINEE``); each ends early
+   when everyone asked has answered.
+7. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
    finalist holds the end-game torch or two remain (rulebook §9).
 """
 
@@ -41,6 +44,10 @@ class Phase(enum.Enum):
     """The Turret, after the night's event is chosen: each Traitor uses their power (rulebook §5, §7.2)."""
     HOST_VISIT = "host_visit"
     """The host visits each Faithful with something to do, in the night order (rulebook §7.4)."""
+    NOMINATION = "nomination"
+    """Host visiting: the Faithful vote to nominate for the Guess or Seer twist (rulebook §7.4, §8)."""
+    NOMINEE = "nominee"
+    """Before the round table: the nominee makes the Guess or visits the Seer; the round table waits (§3.3)."""
     TORCHES = "torches"
     OVER = "over"
 
@@ -57,5 +64,7 @@ ON_CLOCK: dict[Phase, str] = {
     Phase.TRAITOR_POWERS: "close_traitor_powers",
     Phase.HOST_VISIT: "close_host_visit",
     Phase.TORCHES: "lock_torches",
+    Phase.NOMINATION: "close_nomination",
+    Phase.NOMINEE: "close_nominee",
 }
 """What the end of each phase's clock (or the host's ``Advance``) does: a ``Game`` method name."""

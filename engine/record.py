@@ -176,6 +176,19 @@ class BreakfastRecord:
 
 
 @dataclass(slots=True)
+class TwistRecord:
+    """One step of a twist (rulebook §8): ``twist`` is the ``Twist`` value, ``details`` what happened (who,
+    what was chosen, the result), e.g. ``{"attacker": "Efe", "victim": "Kai", "result": "murdered"}``."""
+
+    day: int
+    twist: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"day": self.day, "twist": self.twist, "details": dict(self.details)}
+
+
+@dataclass(slots=True)
 class SeriesRecord:
     """The whole record of one series, in the order things happened."""
 
@@ -184,8 +197,8 @@ class SeriesRecord:
     contestants: list[ContestantRecord]
     settings: dict[str, Any]
     events: list[Any] = field(default_factory=list)
-    """Traitors: ``BreakfastRecord | RoundTableRecord | NightRecord | TorchRound``; the club rulesets add their
-    own record types, each with a ``RECORD_TYPE`` (the JSON ``type``) and ``to_dict``."""
+    """Traitors: ``BreakfastRecord | RoundTableRecord | NightRecord | TorchRound | TwistRecord``; the club
+    rulesets add their own record types, each with a ``RECORD_TYPE`` (the JSON ``type``) and ``to_dict``."""
     winner: str | None = None
     termination: str | None = None
 
@@ -198,6 +211,7 @@ class SeriesRecord:
                 RoundTableRecord: "round_table",
                 NightRecord: "night",
                 TorchRound: "torches",
+                TwistRecord: "twist",
             }.get(type(e)) or e.RECORD_TYPE
             events.append({"type": kind, **e.to_dict()})
         return {

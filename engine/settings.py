@@ -37,8 +37,20 @@ DEFAULT_DURATIONS: dict[str, float] = {
 """Seconds per phase ([house] rulebook §3). ``revote`` is the "little extra time" before an everyone-on-one
 vote is voted again (rulebook §4)."""
 
-SUPPORTED_TWISTS = frozenset({Twist.DOUBLE_VOTE})
-"""Twists this version of the engine runs; the others are refused with a clear ConfigError."""
+TWIST_DURATIONS: dict[str, float] = {
+    "nomination": 90.0,
+    "nominee": 120.0,
+}
+"""Seconds for the twists' phases ([house] §8): the Faithful's nomination vote, the nominee's Guess/Seer visit."""
+
+SUPPORTED_TWISTS = frozenset(Twist)
+"""Twists this version of the engine runs (all of rulebook §8)."""
+
+CONFLICTS: tuple[tuple[Twist, Twist, str], ...] = (
+    (Twist.MURDER, Twist.TRIAL, "both decide that night's murder"),
+    (Twist.GUESS, Twist.SEER, "both need the Faithful's one nominee"),
+)
+"""Twists that cannot share a day ([house] §8), with the reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +96,9 @@ class Settings:
         joker_night: the night on which the host offers the Joker (rulebook §6 [house], default 2); ``None``
             or 0: never offered.
         joker_outcome: ``joker_wins`` (the Joker wins alone) or ``traitors_win`` when the Joker is banished.
+        confession_shields: confession chests holding a murder shield (rulebook §8 Confession [house], default 2).
+        trial_contestants: contestants put on trial by the Trial twist, one of them draws the death card
+            (rulebook §8 Trial [house], default 3: two life cards, one death card).
     """
 
     contestants: tuple[str, ...]
@@ -100,10 +115,13 @@ class Settings:
     deal: tuple[DealEntry, ...] | None = None
     joker_night: int | None = 2
     joker_outcome: str = "joker_wins"
+    confession_shields: int = 2
+    trial_contestants: int = 3
 
     def duration(self, phase: str) -> float:
         """Seconds for a phase clock (``DEFAULT_DURATIONS`` keys)."""
-        return float(self.durations.get(phase, DEFAULT_DURATIONS[phase]))
+        default = DEFAULT_DURATIONS[phase] if phase in DEFAULT_DURATIONS else TWIST_DURATIONS[phase]
+        return float(self.durations.get(phase, default))
 
     def twists_on(self, day: int) -> tuple[Twist, ...]:
         """The twists scheduled for ``day``'s round table."""
@@ -135,8 +153,9 @@ class Settings:
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         for key, value in self.durations.items():
-            if key not in DEFAULT_DURATIONS:
-                raise ConfigError(f"durations.{key}: unknown phase (known: {', '.join(DEFAULT_DURATIONS)})")
+            if key not in DEFAULT_DURATIONS and key not in TWIST_DURATIONS:
+                known = ", ".join([*DEFAULT_DURATIONS, *TWIST_DURATIONS])
+                raise ConfigError(f"durations.{key}: unknown phase (known: {known})")
             if not isinstance(value, (int, float)) or value <= 0:
                 raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
         for day, twists in self.twists.items():
@@ -145,6 +164,22 @@ class Settings:
             for t in twists:
                 if t not in SUPPORTED_TWISTS:
                     raise ConfigError(f"twists.{day}: the {t.value} twist is not available in this version")
+            if len(set(twists)) != len(twists):
+                raise ConfigError(f"twists.{day}: a twist is listed twice")
+            for a, b, why in CONFLICTS:
+                if a in twists and b in twists:
+                    raise ConfigError(f"twists.{day}: {a.value} and {b.value} cannot share a day ({why})")
+            if Twist.GUESS in twists and not self.powers:
+                raise ConfigError(f"twists.{day}: the guess twist needs powers = true (rulebook §8 Guess)")
+            if Twist.GUESS in twists and day < 2 and not self.first_night_murder:
+                raise ConfigError(
+                    f"twists.{day}: the Traitors guess on the night before, and night 0 has no powers "
+                    "(first_night_murder = false); schedule the guess from day 2"
+                )
+        if not isinstance(self.confession_shields, int) or not 1 <= self.confession_shields <= 16:
+            raise ConfigError(f"confession_shields: {self.confession_shields!r} must be 1-16 chests with a shield")
+        if not isinstance(self.trial_contestants, int) or not 2 <= self.trial_contestants <= 5:
+            raise ConfigError(f"trial_contestants: {self.trial_contestants!r} must be 2-5 (one draws the death card)")
         if not 2 <= self.finalists < n:
             raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
         if self.no_reveal_from < self.finalists:

@@ -127,3 +127,63 @@ def test_parse_castle_uses_the_given_name() -> None:
     with pytest.raises(ConfigFileError) as info:
         parse_castle("", "castle.toml")
     assert "castle.toml: places: field required" in str(info.value)
+
+
+SERIES = importlib.resources.files("world_config").joinpath("series")
+
+
+def test_every_shipped_series_file_loads_through_the_scenario_settings() -> None:
+    from bridge.scenario import load_series_settings
+    from engine.actions import StartSeries
+    from engine.ids import Twist
+    from engine.rulesets import new_game
+
+    files = sorted(p.name for p in SERIES.iterdir() if p.name.endswith(".toml"))
+    assert "traitors.toml" in files
+    for name in files:
+        settings = load_series_settings(Path(str(SERIES.joinpath(name))))  # validated on load
+        new_game(settings, seed=1).handle(StartSeries(), now=0.0)  # and deals
+    sample = load_series_settings(Path(str(SERIES.joinpath("traitors.toml"))))
+    assert {t for ts in sample.twists.values() for t in ts} == set(Twist)  # the sample shows every twist
+    assert sample.confession_shields == 2 and sample.trial_contestants == 3
+
+
+def test_a_bad_series_file_names_the_file_and_field(tmp_path: Path) -> None:
+    from bridge.scenario import ScenarioError, load_series_settings
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(shipped_series().replace('3 = ["murder", "seer"]', '3 = ["murder", "trial"]'), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"bad.toml: twists.3: murder and trial cannot share a day"):
+        load_series_settings(bad)
+    bad.write_text(shipped_series().replace("trial_contestants = 3", "trial_contestants = 9"), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"bad.toml: trial_contestants"):
+        load_series_settings(bad)
+    bad.write_text(shipped_series() + '\n[[input]]\naction = "advance"\n', encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"bad.toml: input"):
+        load_series_settings(bad)
+
+
+def shipped_series() -> str:
+    return SERIES.joinpath("traitors.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_sample_series_plays_to_its_end(seed: int) -> None:
+    """The sample series, contestants choosing at random among their legal inputs (the host moves on now and
+    then): every scheduled twist runs or lapses, and the series ends."""
+    import random
+
+    from bridge.scenario import load_series_settings
+    from engine.actions import Advance, StartSeries
+    from engine.game import Game
+
+    settings = load_series_settings(Path(str(SERIES.joinpath("traitors.toml"))))
+    game, rng, now = Game(settings, seed), random.Random(seed), 0.0
+    game.handle(StartSeries(), now=now)
+    for _ in range(5000):
+        if game.is_over:
+            break
+        options = [a for n in game.contestants() for a in game.legal_actions(n)]
+        now += 1
+        game.handle(rng.choice(options) if options and rng.random() > 0.05 else Advance("Host"), now=now)
+    assert game.is_over

@@ -22,6 +22,7 @@ __all__ = [
     "NbtPath",
     "Step",
     "matches",
+    "from_python",
     "path_from_ast",
     "serialize",
     "to_python",
@@ -48,6 +49,27 @@ def to_python(tag: Any) -> Any:
     if isinstance(tag, float):
         return float(tag)
     return tag
+
+
+def from_python(value: Any) -> Any:
+    """Plain Python (as ``to_python`` gives) back into nbtlib tags: dict → Compound, list → List (of one tag
+    type), str → String, int → Int, float → Double."""
+    if isinstance(value, nbtlib.tag.Base):
+        return value
+    if isinstance(value, dict):
+        return nbtlib.Compound({str(k): from_python(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        items = [from_python(v) for v in value]
+        return nbtlib.List[type(items[0])](items) if items else nbtlib.List()
+    if isinstance(value, str):
+        return nbtlib.String(value)
+    if isinstance(value, bool):
+        return nbtlib.Byte(int(value))
+    if isinstance(value, int):
+        return nbtlib.Int(value)
+    if isinstance(value, float):
+        return nbtlib.Double(value)
+    raise TypeError(f"no NBT form for {type(value).__name__}")
 
 
 def serialize(tag: Any) -> str:

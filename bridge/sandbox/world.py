@@ -199,6 +199,7 @@ class Player:
         dialog: the dialog on screen (plain JSON data) or ``None``.
         dialogs: every dialog shown, oldest first.
         advancements: advancement ids granted.
+        attacker: the player who last hurt this one (``execute on attacker``; set by :meth:`World.hit`).
     """
 
     name: str
@@ -219,18 +220,28 @@ class Player:
     dialog: Any = None
     dialogs: list[Any] = field(default_factory=list)
     advancements: set[str] = field(default_factory=set)
+    attacker: str | None = None
 
     def __post_init__(self) -> None:
         if not self.uuid:
             self.uuid = offline_uuid(self.name)
 
     def nbt(self) -> nbtlib.Compound:
-        """The entity data the sandbox models: ``UUID`` (int array) and ``Tags``."""
+        """The entity data the sandbox models: ``UUID`` (int array), ``Tags`` and ``Inventory`` (one compound
+        ``{Slot, id, count, components}`` per stack, slots numbered in the order received)."""
         from bridge.players import ints_from_uuid
 
+        stacks = [
+            nbtlib.Compound({
+                "Slot": nbtlib.Byte(i), "id": nbtlib.String(s.item), "count": nbtlib.Int(s.count),
+                **({"components": nbt.from_python(s.components)} if s.components else {}),
+            })
+            for i, s in enumerate(self.inventory)
+        ]  # fmt: skip
         return nbtlib.Compound({
             "UUID": nbtlib.IntArray(list(ints_from_uuid(self.uuid))),
             "Tags": nbtlib.List[nbtlib.String]([nbtlib.String(t) for t in sorted(self.tags)]),
+            "Inventory": nbtlib.List[nbtlib.Compound](stacks),
         })
 
     def count_items(self, custom_item: str | None = None, *, item: str | None = None) -> int:
@@ -501,6 +512,36 @@ class World:
         if reward:
             self._run_top_function(str(reward), Source(p))
         return True
+
+    def hit(self, attacker: str, victim: str) -> None:
+        """``attacker`` hits ``victim`` in melee: the victim remembers the attacker (``execute on attacker``) and,
+        when the attacker holds the Sacred Sword, the data pack's sword advancements are granted (the attacker's
+        ``traitors:sword/hit``, then the victim's ``traitors:sword/struck``), as vanilla's
+        ``player_hurt_entity`` / ``entity_hurt_player`` triggers would. The sandbox has no hotbar: a Sacred Sword
+        anywhere in the attacker's inventory counts as held.
+
+        Raises:
+            KeyError: a player is not online.
+        """
+        a, v = self.players[attacker], self.players[victim]
+        v.attacker = a.name
+        if a.count_items("sacred_sword") and self.datapack is not None:
+            for who, adv in ((a, "traitors:sword/hit"), (v, "traitors:sword/struck")):
+                if adv in self.datapack.advancements:
+                    self.award(who.name, adv)
+
+    def write_book(self, player: str, item: str, pages: list[str]) -> None:
+        """``player`` writes ``pages`` into their castle book ``item`` (``custom_data`` ``traitors.item``), as
+        the book-and-quill screen would (``writable_book_content`` pages ``{raw: …}``).
+
+        Raises:
+            KeyError: no such player or book.
+        """
+        for stack in self.players[player].inventory:
+            if stack.custom_data.get("traitors", {}).get("item") == item:
+                stack.components["minecraft:writable_book_content"] = {"pages": [{"raw": p} for p in pages]}
+                return
+        raise KeyError(f"{player} holds no {item}")
 
     def run_function(self, fid: str, source: Source = CONSOLE, args: nbtlib.Compound | None = None) -> int | None:
         """Run one function (a data pack function, else a Python one from ``functions``).
@@ -1317,7 +1358,7 @@ class World:
         names = [p.name for p in targets]
         if parts[1] == "give":
             effect = _rl(args[1])
-            if parts[-1] == "infinite":
+            if "infinite" in parts:
                 seconds, amp = -1, int(args[2].value) if len(args) > 2 else 0
             else:
                 seconds = int(args[2].value) if len(args) > 2 else 30
@@ -1446,6 +1487,13 @@ class World:
             return self._exec_chain(args[-1], text, source)
         if kind == "store":
             return self._exec_store(parts, args, text, source)
+        if kind == "on" and parts[2] == "attacker":
+            # The last entity that hurt the source (vanilla: within the last 5 seconds); none: the branch fails.
+            hurt = source.entity
+            attacker = self.players.get(hurt.attacker) if hurt is not None and hurt.attacker else None
+            if attacker is None:
+                raise CommandFailure("")
+            return self._exec_chain(args[0], text, Source(attacker))
         raise Unsupported(f"execute {kind}")
 
     def _condition(self, parts: list[str], args: list[Any], text: str) -> bool:

@@ -170,10 +170,13 @@ def test_item_table_is_complete_and_neutral() -> None:
     assert mc.ITEMS[Item.BANISH_TORCH].item_id == "minecraft:redstone_torch"
     assert mc.ITEMS[Item.END_TORCH].item_id == "minecraft:copper_torch"
     assert mc.ITEMS[Item.SACRED_SWORD].item_id == "minecraft:iron_sword"
-    for spec in mc.ITEMS.values():
+    # Items named by the rulebook with a side's word: every living contestant receives the Traitors' Response
+    # book, and either drink may be taken by anyone, so holding one tells nothing (rulebook §8, §10).
+    named_by_rule = {Item.RESPONSE_BOOK, Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE}
+    for item, spec in mc.ITEMS.items():
         shown = " ".join((spec.name, *spec.lore)).lower()
         for secret in ("traitor", "faithful"):
-            assert secret not in shown, spec
+            assert secret not in shown or item in named_by_rule, spec
         if spec.max_stack_size is not None:
             assert spec.item_id not in ("minecraft:iron_sword", "minecraft:shield", "minecraft:leather_chestplate")
 
@@ -348,3 +351,31 @@ def test_already_exists_replies() -> None:
     assert mc.is_already_exists("An objective already exists by that name")
     assert mc.is_already_exists("A bossbar already exists with the ID 'traitors:clock'")
     assert not mc.is_already_exists("Created new objective [Vote]")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(min_size=1, max_size=400) | st.text(alphabet="\"\\\n€😀ж", min_size=300, max_size=400))
+def test_every_accepted_reply_fits_the_response_book(text: str) -> None:
+    """A reply the engine accepts (engine.twists.check_text) always becomes one ``give`` that parses and fits
+    the 1446-byte RCON limit, with the text on its pages."""
+    from engine.errors import IllegalAction
+    from engine.twists import check_text
+
+    try:
+        accepted = check_text(text)
+    except IllegalAction:
+        return
+    command = mc.give("Sunny_Traitor12", mc.item_stack(Item.RESPONSE_BOOK, label=accepted))
+    check_command(command.text)
+    assert mc.utf8_size(command.text) <= mc.MAX_COMMAND_BYTES
+    assert "".join(mc.book_pages(accepted)).replace(" ", "") == accepted.replace(" ", "")
+
+
+def test_book_text_reads_pages_in_both_forms() -> None:
+    book = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book"}},
+                           "minecraft:writable_book_content": {"pages": [{"raw": "one"}, "two"]}}}  # fmt: skip
+    other = {"components": {"minecraft:custom_data": {"traitors": {"item": "notes_book"}},
+                            "minecraft:writable_book_content": {"pages": ["secret notes"]}}}  # fmt: skip
+    assert mc.book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
+    assert mc.book_text([other], Item.CONFESSION_BOOK) is None
+    assert mc.book_text("garbage", Item.CONFESSION_BOOK) is None

@@ -19,19 +19,31 @@ from engine.actions import (
     AnswerJoker,
     AnswerOffer,
     AskRepeat,
+    AskSeer,
+    CancelTwist,
     CastVote,
     ChooseEvent,
+    ChooseSwordBearer,
     ChooseTorch,
     HoldBack,
     KeepEveryone,
     NominateCandidate,
+    GuessPower,
     NominateDoubleVote,
+    OpenChest,
+    PutOnTrial,
     SkipPower,
+    StartTwist,
+    StrikeWithSword,
     SwearOath,
+    TakeDrink,
     TimerExpired,
     UsePower,
+    VoteNominee,
+    WriteConfession,
+    WriteResponse,
 )
-from engine.ids import NightEvent, Torch
+from engine.ids import Drink, NightEvent, Power, Torch, Twist
 
 SEATS = {"Alex": 1, "Bea": 2, "Cal": 3, "Dee_4": 4, "Eve": 16}
 
@@ -61,6 +73,16 @@ def test_trigger_table() -> None:
         "traitors.holdback",
         "traitors.keep",
         "traitors.repeat",
+        "traitors.bearer",
+        "traitors.chest",
+        "traitors.confess",
+        "traitors.respond",
+        "traitors.guess",
+        "traitors.nominee",
+        "traitors.seer",
+        "traitors.trial",
+        "traitors.drink",
+        "traitors.twist",
     )
     assert set(inputs.TRIGGER_TITLES) == set(TRIGGERS)
 
@@ -88,7 +110,35 @@ EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
     (KeepEveryone(voter="Bea"), ("traitors.keep", 1)),
     (AskRepeat(contestant="Cal", ask=True), ("traitors.repeat", 1)),
     (AskRepeat(contestant="Cal", ask=False), ("traitors.repeat", 2)),
+    (ChooseSwordBearer(traitor="Bea", target="Cal"), ("traitors.bearer", 3)),
+    (OpenChest(contestant="Cal"), ("traitors.chest", 1)),
+    (GuessPower(guesser="Bea", target="Cal"), ("traitors.guess", 300)),
+    (GuessPower(guesser="Bea", target="Eve", power=Power.BARTENDER), ("traitors.guess", 1601)),
+    (GuessPower(guesser="Bea", target="Cal", power=Power.GUARDIAN), ("traitors.guess", 315)),
+    (VoteNominee(voter="Alex", target="Dee_4"), ("traitors.nominee", 4)),
+    (AskSeer(seer="Alex", target="Bea"), ("traitors.seer", 2)),
+    (PutOnTrial(traitor="Bea", target="Alex"), ("traitors.trial", 1)),
+    (TakeDrink(contestant="Cal", drink=Drink.FAITHFUL_FANCY), ("traitors.drink", 1)),
+    (TakeDrink(contestant="Cal", drink=Drink.TRAITORS_TIPPLE), ("traitors.drink", 2)),
+    (StartTwist(host="Host_1", twist=Twist.DOUBLE_VOTE), ("traitors.twist", 1)),
+    (StartTwist(host="Host_1", twist=Twist.TRIAL), ("traitors.twist", 6)),
+    (CancelTwist(host="Host_1", twist=Twist.MURDER), ("traitors.twist", 102)),
 ]
+
+NOT_ROUND_TRIPPED = {StrikeWithSword, WriteConfession, WriteResponse}
+"""Inputs no trigger carries whole: the sword's hit comes from an advancement event (``SwordHit``); a book's text
+is read by the service after the ``traitors.confess`` / ``traitors.respond`` trigger (``SendBook``)."""
+
+
+def test_books_and_the_sword_decode_to_bridge_inputs() -> None:
+    assert encode(WriteConfession("Cal", ""), SEATS) == ("traitors.confess", 1)
+    assert encode(WriteResponse("Bea", ""), SEATS) == ("traitors.respond", 1)
+    assert decode({"player": "Cal", "input": "confess", "value": 1}, SEATS) == inputs.SendBook("Cal", "confess")
+    assert decode({"player": "Bea", "input": "respond", "value": 1}, SEATS) == inputs.SendBook("Bea", "respond")
+    hit = decode({"player": "Cal", "input": "sword_struck", "value": 1, "attacker": [1, 2, 3, 4]}, SEATS)
+    assert hit == inputs.SwordHit("Cal", struck=True, attacker=[1, 2, 3, 4])
+    with pytest.raises(TypeError):
+        encode(StrikeWithSword("Bea", "Cal"), SEATS)
 
 
 @pytest.mark.parametrize(("action", "expected"), EXAMPLES, ids=[type(a).__name__ for a, _ in EXAMPLES])
@@ -103,7 +153,7 @@ def test_encode_and_round_trip(action: Action, expected: tuple[str, int]) -> Non
 def test_every_contestant_action_type_is_covered() -> None:
     from engine.actions import ACTION_TYPES
 
-    covered = {type(a) for a, _ in EXAMPLES}
+    covered = {type(a) for a, _ in EXAMPLES} | NOT_ROUND_TRIPPED
     # contestant/host actions override Action.actor; system inputs (TimerExpired, StartSeries…) do not
     with_actor = {cls for cls in ACTION_TYPES.values() if cls.actor is not Action.actor}
     assert covered == with_actor
@@ -167,6 +217,11 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"seq": 1, "player": "Alex", "input": "offer", "value": 3}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "torch", "value": 0}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "host", "value": 11}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "guess", "value": 316}, "invalid.action.value"),  # no 16th power
+    ({"seq": 1, "player": "Alex", "input": "drink", "value": 3}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "twist", "value": 7}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "twist", "value": 100}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "chest", "value": 2}, "invalid.action.value"),
     ({"seq": 1, "player": "Al", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "@a", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex Smith", "input": "vote", "value": 1}, "invalid.action.value"),

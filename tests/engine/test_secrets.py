@@ -31,7 +31,9 @@ STEP_LIMIT = 4000
 PUBLIC_REVEALS = {"banish.reveal", "sheriff.success", "joker.banished", "series.over", "title.series_over"}
 """Public messages that reveal a secret because the rulebook says so (§4, §5 Sheriff, §6)."""
 TEAM_KEYS = {"turret.traitors", "turret.no_event", "turret.choice", "turret.decided", "turret.nominated",
-             "offer.accepted", "offer.declined"}
+             "offer.accepted", "offer.declined", "turret.sword_bearer", "turret.guess.decided", "trial.decided",
+             "confession.read", "confession.none", "confession.shields", "confession.no_shields",
+             "confession.response_saved"}
 """Messages sent to the Traitors together (every recipient must be a Traitor)."""
 OWN_RESULTS = {"result.", "oath.sworn", "deal.", "vote.cast", "joker.", "guess.lost", "survivor.alerted",
                "shield.used", "power.", "diary.", "recruit.welcome", "finale.torch.chosen"}
@@ -40,9 +42,38 @@ HOLDER_UNNAMED = {"judge.protects": "The Judge", "sheriff.accuses": "The Sheriff
 """Public messages that name a power but never its holder."""
 
 
-def random_settings(rng: random.Random) -> Settings:
+def random_twists(rng: random.Random, first_night_murder: bool) -> dict[int, tuple[Twist, ...]]:
+    """Every twist of rulebook §8 on random days (never two conflicting ones on the same day)."""
+    out: dict[int, tuple[Twist, ...]] = {}
+    for day in range(1, 9):
+        chosen = [t for t in Twist if rng.random() < 0.3]
+        if Twist.MURDER in chosen and Twist.TRIAL in chosen:
+            chosen.remove(rng.choice([Twist.MURDER, Twist.TRIAL]))
+        if Twist.GUESS in chosen and Twist.SEER in chosen:
+            chosen.remove(rng.choice([Twist.GUESS, Twist.SEER]))
+        if Twist.GUESS in chosen and day < 2 and not first_night_murder:
+            chosen.remove(Twist.GUESS)
+        if chosen:
+            out[day] = tuple(chosen)
+    return out
+
+
+def random_settings(rng: random.Random, *, all_twists: bool = False) -> Settings:
     n = rng.randint(6, 12)
     twists = {d: (Twist.DOUBLE_VOTE,) for d in range(1, 6) if rng.random() < 0.3}
+    if all_twists:
+        first = rng.random() < 0.3
+        return Settings(
+            contestants=NAMES[:n],
+            traitors=rng.randint(1, (n - 1) // 3),
+            hosts=(HOST,),
+            drunk=rng.choice(["none", "possible", "always"]),
+            first_night_murder=first,
+            joker_night=rng.choice([None, 1, 2, 3]),
+            twists=random_twists(rng, first),
+            confession_shields=rng.randint(1, 3),
+            trial_contestants=rng.choice([2, 3]),
+        )
     return Settings(
         contestants=NAMES[:n],
         traitors=rng.randint(1, (n - 1) // 3),
@@ -132,9 +163,9 @@ def check_views(game: Game) -> None:
         assert v.joker == (name in game.powers.jokers)
 
 
-def play(seed: int, *, check: bool = True, trace: list[str] | None = None) -> Game:
+def play(seed: int, *, check: bool = True, trace: list[str] | None = None, all_twists: bool = False) -> Game:
     rng = random.Random(seed)
-    game = Game(random_settings(rng), seed)
+    game = Game(random_settings(rng, all_twists=all_twists), seed)
     now = 0.0
     effects = game.handle(StartSeries(), now=now)
     banishments = 0
@@ -187,6 +218,36 @@ def test_no_secret_leaks_in_random_series(chunk: int) -> None:
     """300 seeded random series in six chunks of 50."""
     for seed in range(chunk * 50, chunk * 50 + 50):
         play(seed)
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_no_secret_leaks_with_every_twist(chunk: int) -> None:
+    """150 seeded random series with every twist of rulebook §8 scheduled on random days (and the bar)."""
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        play(seed, all_twists=True)
+
+
+def test_random_series_cover_the_twists() -> None:
+    """The twist series above really run every twist (else the leak test proves little)."""
+    seen: set[str] = set()
+    results: set[str] = set()
+    for seed in range(50):
+        g = play(seed, check=False, all_twists=True)
+        for e in g.record.to_dict()["events"]:
+            if e["type"] == "twist":
+                seen.add(e["twist"])
+                results.add(f"{e['twist']}:{e['details'].get('result', '')}")
+        assert g.twist_state.drinks, "somebody took a drink"
+    assert seen >= {"murder", "confession", "guess", "seer", "trial"}
+    assert {"murder:murdered", "murder:nothing"} <= results
+
+
+def test_replay_is_exact_with_twists() -> None:
+    for seed in (4, 9):
+        g = play(seed, check=False, all_twists=True)
+        again = Game.replay(g.settings, g.seed, g.log)
+        assert again.record.to_dict() == g.record.to_dict()
+        assert [view_for(again, n) for n in again.contestants()] == [view_for(g, n) for n in g.contestants()]
 
 
 def test_random_series_cover_the_powers() -> None:

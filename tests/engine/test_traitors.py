@@ -109,7 +109,10 @@ class TestSection1Setup:
             ({"contestants": NAMES12, "traitors": 3, "hosts": ("Alex",)}, "hosts"),
             ({"contestants": ("Alex", "Alex", *NAMES12[2:]), "traitors": 3}, "contestants"),
             ({"contestants": ("A lex", *NAMES12[1:]), "traitors": 3}, "contestants[0]"),
-            ({"contestants": NAMES12, "traitors": 3, "twists": {1: (Twist.SEER,)}}, "twists.1"),
+            ({"contestants": NAMES12, "traitors": 3, "twists": {1: (Twist.SEER, Twist.GUESS)}}, "twists.1"),
+            ({"contestants": NAMES12, "traitors": 3, "twists": {1: (Twist.GUESS,)}}, "twists.1"),
+            ({"contestants": NAMES12, "traitors": 3, "twists": {2: (Twist.MURDER, Twist.TRIAL)}}, "twists.2"),
+            ({"contestants": NAMES12, "traitors": 3, "confession_shields": 0}, "confession_shields"),
         ],
     )
     def test_bad_settings_name_the_field(self, kw, field):
@@ -530,6 +533,8 @@ class TestReplay:
                 assert e.banished is not None
         survivors = [p for p in g.players.values() if p.alive]
         expected = Winner.TRAITORS if any(p.allegiance is Allegiance.TRAITOR for p in survivors) else Winner.FAITHFUL
+        if g.outcome.termination is Termination.JOKER_BANISHED:
+            expected = Winner.JOKER  # rulebook §6: the banished Joker wins alone (joker_outcome default)
         assert g.outcome.winner is expected
 
     def test_prompts_only_to_one_contestant(self, series):

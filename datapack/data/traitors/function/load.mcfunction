@@ -18,5 +18,15 @@ scoreboard objectives add traitors.candidate trigger {translate:"traitors.trigge
 scoreboard objectives add traitors.holdback trigger {translate:"traitors.trigger.holdback",fallback:"Hold back"}
 scoreboard objectives add traitors.keep trigger {translate:"traitors.trigger.keep",fallback:"Keep everyone"}
 scoreboard objectives add traitors.repeat trigger {translate:"traitors.trigger.repeat",fallback:"Repeat the vote"}
+scoreboard objectives add traitors.bearer trigger {translate:"traitors.trigger.bearer",fallback:"Sword bearer"}
+scoreboard objectives add traitors.chest trigger {translate:"traitors.trigger.chest",fallback:"Chest"}
+scoreboard objectives add traitors.confess trigger {translate:"traitors.trigger.confess",fallback:"Confession"}
+scoreboard objectives add traitors.respond trigger {translate:"traitors.trigger.respond",fallback:"Response"}
+scoreboard objectives add traitors.guess trigger {translate:"traitors.trigger.guess",fallback:"Guess"}
+scoreboard objectives add traitors.nominee trigger {translate:"traitors.trigger.nominee",fallback:"Nominee"}
+scoreboard objectives add traitors.seer trigger {translate:"traitors.trigger.seer",fallback:"Seer"}
+scoreboard objectives add traitors.trial trigger {translate:"traitors.trigger.trial",fallback:"Trial"}
+scoreboard objectives add traitors.drink trigger {translate:"traitors.trigger.drink",fallback:"Drink"}
+scoreboard objectives add traitors.twist trigger {translate:"traitors.trigger.twist",fallback:"Twist"}
 scoreboard objectives add traitors.seq dummy
 execute unless data storage traitors:io queue run data modify storage traitors:io queue set value []

@@ -37,3 +37,23 @@ scoreboard players enable @s traitors.keep
 execute unless score @s traitors.keep matches 0 run function traitors:input/capture {input:"keep"}
 scoreboard players enable @s traitors.repeat
 execute unless score @s traitors.repeat matches 0 run function traitors:input/capture {input:"repeat"}
+scoreboard players enable @s traitors.bearer
+execute unless score @s traitors.bearer matches 0 run function traitors:input/capture {input:"bearer"}
+scoreboard players enable @s traitors.chest
+execute unless score @s traitors.chest matches 0 run function traitors:input/capture {input:"chest"}
+scoreboard players enable @s traitors.confess
+execute unless score @s traitors.confess matches 0 run function traitors:input/capture {input:"confess"}
+scoreboard players enable @s traitors.respond
+execute unless score @s traitors.respond matches 0 run function traitors:input/capture {input:"respond"}
+scoreboard players enable @s traitors.guess
+execute unless score @s traitors.guess matches 0 run function traitors:input/capture {input:"guess"}
+scoreboard players enable @s traitors.nominee
+execute unless score @s traitors.nominee matches 0 run function traitors:input/capture {input:"nominee"}
+scoreboard players enable @s traitors.seer
+execute unless score @s traitors.seer matches 0 run function traitors:input/capture {input:"seer"}
+scoreboard players enable @s traitors.trial
+execute unless score @s traitors.trial matches 0 run function traitors:input/capture {input:"trial"}
+scoreboard players enable @s traitors.drink
+execute unless score @s traitors.drink matches 0 run function traitors:input/capture {input:"drink"}
+scoreboard players enable @s traitors.twist
+execute unless score @s traitors.twist matches 0 run function traitors:input/capture {input:"twist"}
