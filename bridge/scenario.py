@@ -25,6 +25,7 @@ Design notes:
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -101,7 +102,23 @@ def _parse_power(value: object) -> Power:
         return Power(key)
     except ValueError:
         known = ", ".join(p.title for p in Power)
-        raise ValueError(f"unknown power {value!r} (known: {known})") from None
+        raise ValueError(f"unknown power {value!r}{did_you_mean(key, [p.value for p in Power], Power)} "
+                         f"(known: {known})") from None
+
+
+def did_you_mean(word: str, known: Sequence[str], titles: Any = None) -> str:
+    """``'; did you mean "The Sober"?'`` for the closest known name (``difflib``), or ``""`` when none is close.
+
+    Args:
+        word: the unknown name as normalised by the caller.
+        known: the known names (same normalisation).
+        titles: an enum whose members are looked up by the known name and shown by their ``title``.
+    """
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    if not close:
+        return ""
+    shown = titles(close[0]).title if titles is not None else close[0]
+    return f"; did you mean {shown!r}?"
 
 
 def _parse_allegiance(value: object) -> Allegiance:
@@ -123,7 +140,8 @@ def _parse_twist(value: object) -> Twist:
             return Twist(_words(value).replace(" ", "_"))
         except ValueError:
             pass
-    raise ValueError(f"unknown twist {value!r} (known: {', '.join(t.value for t in Twist)})")
+    hint = did_you_mean(_words(value).replace(" ", "_"), [t.value for t in Twist]) if isinstance(value, str) else ""
+    raise ValueError(f"unknown twist {value!r}{hint} (known: {', '.join(t.value for t in Twist)})")
 
 
 PowerName = Annotated[Power, PlainValidator(_parse_power)]
@@ -648,6 +666,8 @@ def settings_to_json(settings: Settings) -> dict[str, Any]:
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": deal,
+        "joker_night": settings.joker_night if settings.joker_night is not None else 0,
+        "joker_outcome": settings.joker_outcome,
     }
 
 
@@ -692,7 +712,8 @@ def settings_from_json(data: Mapping[str, Any], where: str = "settings") -> Sett
             DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal
         ),
     }
-    for key in ("traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists"):
+    for key in ("traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists", "joker_night",
+                "joker_outcome"):
         value = getattr(m, key)
         if value is not None:
             kwargs[key] = value

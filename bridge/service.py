@@ -187,6 +187,8 @@ class SeriesService:
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
+        self._stopping = asyncio.Event()
+        """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
         self.resyncs = 0
         """How many times the castle was re-synced after a reconnect."""
 
@@ -209,7 +211,7 @@ class SeriesService:
         ticker = asyncio.create_task(self._clock_ticker())
         retry = self.retry_interval
         try:
-            while not self._over.is_set():
+            while not self._over.is_set() and not self._stopping.is_set():
                 wait = self.poll_interval
                 try:
                     if self._offline:
@@ -222,16 +224,21 @@ class SeriesService:
                     self._offline = True
                     log.warning("server unreachable (%s); retrying in %.1f s", type(exc).__name__, retry)
                     wait, retry = retry, min(5.0, retry * 2)
-                if self._over.is_set():
+                if self._over.is_set() or self._stopping.is_set():
                     break
                 try:
-                    await asyncio.wait_for(self._over.wait(), wait)
+                    await asyncio.wait_for(self._stopping.wait(), wait)
                 except asyncio.TimeoutError:
                     pass
         finally:
             ticker.cancel()
             await self.stop()
         return self.game.outcome
+
+    def request_stop(self) -> None:
+        """Ask ``run`` to return (SIGTERM): the input being applied finishes sending, the clock stops, and the
+        series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler."""
+        self._stopping.set()
 
     @classmethod
     def resume(
@@ -566,6 +573,7 @@ class SeriesService:
             elif isinstance(effect, SeriesOver):
                 self._unschedule()
                 self._over.set()
+                self._stopping.set()
 
     async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
         """Send commands one by one; an error reply is logged and kept in ``failed_commands``."""
