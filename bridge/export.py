@@ -153,11 +153,11 @@ def _sections(record: SeriesRecord) -> list[_Section]:
             sections.append(_finale(record, finale))
             continue
         i += 1
-    sections.append(_result(record))
     sections.append(_summary(record))
     hosts = _host_actions(record)
     if hosts is not None:
         sections.append(hosts)
+    sections.append(_result(record))
     return sections
 
 

@@ -24,7 +24,8 @@ objective              value                                  engine action
 ``traitors.pass``      1 = do not use the power tonight       ``SkipPower(contestant)``
 ``traitors.joker``     1 accept, 2 decline                    ``AnswerJoker(contestant, accept)``
 ``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
-``traitors.host``      2..10: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.host``      2..13: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.host``      101..116: seat 1..16 for a new player  ``HostCommand(host, REPLACE_CONTESTANT, seat)``
 ``traitors.console``   any                                    ``OpenConsole(player)``
 (event) ``sword_hit``  1 (advancement ``traitors:sword/hit``) ``SwordHit(player, struck=False)``
 (event) ``sword_struck`` 1 (``traitors:sword/struck``)       ``SwordHit(player, struck=True)``
@@ -35,7 +36,10 @@ The Analyst names two contestants in one click: ``traitors.power2`` packs both s
 
 Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
 use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
-name; the others are answered "not available yet" until the engine supports them.
+name; 8–13 are the engine's host inputs (pause, resume, end, extend by ``EXTEND_STEP`` seconds, replace, undo;
+docs/host.md); the twist controls (6, 7) are answered "not available yet" until the engine supports them.
+Replacing takes two steps: the host picks the seat (a prompt whose buttons send ``SEAT_BASE + seat``), then the
+new player opens the console (``/trigger traitors.console``) and takes the seat.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
@@ -59,6 +63,7 @@ from engine.actions import (
     ChooseEvent,
     ChooseTorch,
     NominateDoubleVote,
+    ReplaceContestant,
     SkipPower,
     SwearOath,
     UsePower,
@@ -84,6 +89,10 @@ PASS = "traitors.pass"
 JOKER = "traitors.joker"
 PAIR = 100
 """``traitors.power2`` value = ``PAIR`` × first seat + second seat."""
+SEAT_BASE = 100
+"""``traitors.host`` value ``SEAT_BASE + seat``: the host chose that seat for a new player."""
+EXTEND_STEP = 60
+"""Seconds one press of "Add a minute" adds to the phase clock."""
 
 CONSOLE = "traitors.console"
 
@@ -113,6 +122,9 @@ class HostControl(enum.Enum):
     PAUSE_CLOCK = 8
     RESUME_CLOCK = 9
     END_SERIES = 10
+    EXTEND_PHASE = 11
+    REPLACE_CONTESTANT = 12
+    UNDO = 13
 
     @property
     def phase(self) -> Phase | None:
@@ -120,7 +132,7 @@ class HostControl(enum.Enum):
 
     @property
     def available(self) -> bool:
-        return self is HostControl.ADVANCE or self in _CONTROL_PHASE
+        return self not in (HostControl.START_TWIST, HostControl.CANCEL_TWIST)
 
     @property
     def key(self) -> str:
@@ -151,6 +163,9 @@ CONTROL_TITLES: dict[HostControl, str] = {
     HostControl.PAUSE_CLOCK: "Pause the clock",
     HostControl.RESUME_CLOCK: "Resume the clock",
     HostControl.END_SERIES: "End the series",
+    HostControl.EXTEND_PHASE: "Add a minute",
+    HostControl.REPLACE_CONTESTANT: "Replace a contestant",
+    HostControl.UNDO: "Undo the last host action",
 }
 """English labels of the console buttons (the dialog ``datapack/data/traitors/dialog/host/console.json``)."""
 
@@ -161,6 +176,8 @@ class HostCommand:
 
     host: str
     control: HostControl
+    seat: int | None = None
+    """For ``REPLACE_CONTESTANT``: the seat chosen for a new player (``None``: the host has yet to choose)."""
 
     @property
     def actor(self) -> str:
@@ -291,6 +308,8 @@ def encode(action: Action, seats: Mapping[str, int]) -> tuple[str, int]:
         return JOKER, 1 if action.accept else 2
     if isinstance(action, Advance):
         return HOST, 1
+    if isinstance(action, ReplaceContestant):
+        return HOST, SEAT_BASE + _seat_of(action.contestant, seats)
     raise TypeError(f"{type(action).__name__} is not sent by a trigger")
 
 
@@ -382,6 +401,9 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
     if name in EVENTS:
         return SwordHit(player, struck=name == "sword_struck")
     # HOST
+    if SEAT_BASE < value <= SEAT_BASE + 16:
+        target(value - SEAT_BASE)
+        return HostCommand(player, HostControl.REPLACE_CONTESTANT, seat=value - SEAT_BASE)
     try:
         control = HostControl(value)
     except ValueError:

@@ -35,6 +35,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from engine.actions import (
+    ACTION_TYPES,
     Action,
     Advance,
     AnswerJoker,
@@ -44,7 +45,9 @@ from engine.actions import (
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
+    ExtendPhase,
     NominateDoubleVote,
+    ReplaceContestant,
     SkipPower,
     StartSeries,
     SwearOath,
@@ -267,6 +270,23 @@ class AnswerJokerIn(_InputModel):
     accept: bool
 
 
+class HostIn(_InputModel):
+    """``pause_clock`` / ``resume_clock`` / ``undo_host_action`` / ``end_series``: a host control (docs/host.md)."""
+
+    host: str
+
+
+class ExtendPhaseIn(_InputModel):
+    host: str
+    seconds: int
+
+
+class ReplaceContestantIn(_InputModel):
+    host: str
+    contestant: str
+    player: str
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -294,6 +314,12 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "use_power": UsePowerIn,
     "skip_power": SkipPowerIn,
     "answer_joker": AnswerJokerIn,
+    "pause_clock": HostIn,
+    "resume_clock": HostIn,
+    "undo_host_action": HostIn,
+    "end_series": HostIn,
+    "extend_phase": ExtendPhaseIn,
+    "replace_contestant": ReplaceContestantIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -566,6 +592,9 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         UsePowerIn: lambda x: UsePower(x.contestant, x.target, x.second),
         SkipPowerIn: lambda x: SkipPower(x.contestant),
         AnswerJokerIn: lambda x: AnswerJoker(x.contestant, x.accept),
+        HostIn: lambda x: ACTION_TYPES[x.action](x.host),
+        ExtendPhaseIn: lambda x: ExtendPhase(x.host, x.seconds),
+        ReplaceContestantIn: lambda x: ReplaceContestant(x.host, x.contestant, x.player),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.

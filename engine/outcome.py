@@ -12,11 +12,14 @@ class Winner(enum.Enum):
     FAITHFUL = "faithful"
     TRAITORS = "traitors"
     JOKER = "joker"
+    NOBODY = "nobody"
+    """The host ended the series before its end (docs/house-rules.md)."""
 
     @property
     def title(self) -> str:
-        """``"Faithful win"``, ``"Traitors win"`` or ``"The Joker wins"``."""
-        return {"faithful": "Faithful win", "traitors": "Traitors win", "joker": "The Joker wins"}[self.value]
+        """``"Faithful win"``, ``"Traitors win"``, ``"The Joker wins"`` or ``"No winner"``."""
+        return {"faithful": "Faithful win", "traitors": "Traitors win", "joker": "The Joker wins",
+                "nobody": "No winner"}[self.value]  # fmt: skip
 
 
 class Termination(enum.Enum):
@@ -30,6 +33,8 @@ class Termination(enum.Enum):
     """At breakfast no Traitor is left and none can be recruited ([house] §9)."""
     JOKER_BANISHED = "joker_banished"
     """The Joker was banished (rulebook §6)."""
+    HOST_ENDED = "host_ended"
+    """The host ended the series (``EndSeries``): nobody wins ([house], docs/house-rules.md)."""
 
 
 @dataclass(frozen=True, slots=True)

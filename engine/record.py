@@ -186,6 +186,9 @@ class SeriesRecord:
     events: list[BreakfastRecord | RoundTableRecord | NightRecord | TorchRound] = field(default_factory=list)
     winner: str | None = None
     termination: str | None = None
+    host_actions: list[dict[str, Any]] = field(default_factory=list)
+    """Every host action but moving on, in order: ``{"host", "action", "at" (seconds, the engine's now), "day",
+    "phase", "detail", "undone"}`` (docs/game-log.md)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON game log (``docs/game-log.md``), format version 1."""
@@ -208,4 +211,5 @@ class SeriesRecord:
             "events": events,
             "winner": self.winner,
             "termination": self.termination,
+            "host_actions": [dict(a) for a in self.host_actions],
         }
