@@ -8,6 +8,7 @@ Subcommands:
     sandbox     the sandbox server with bot contestants as a process of its own (the "Minecraft side").
     serve-demo  the service for the series in a store (``--db``), against ``traitors sandbox``; resumable.
     serve       the service for a real series: ``--config serve.toml`` (``docs/operator.md``); resumable.
+    init-config    write a sample castle, the shipped series files and a serve config into a folder.
     check-config   check castle, series, serve and scenario files; every problem names file and key.
     export      a stored (or scripted) series' record as text, MediaWiki or JSON (``docs/game-log.md``).
 
@@ -61,6 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     serve.add_argument("--config", required=True, help="serve config (TOML; see docs/operator.md)")
     serve.add_argument("--new-series", action="store_true", help="start the next series after a finished one")
+
+    init = sub.add_parser("init-config", help="write a sample castle, series files and serve.toml into a folder")
+    init.add_argument("folder", help="where to write them (created; existing files are kept)")
 
     check = sub.add_parser("check-config", help="check castle, series, serve and scenario files")
     check.add_argument("files", nargs="+", metavar="FILE", help="TOML files (castle.toml, series/*.toml, serve.toml)")
@@ -132,6 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _processes(args)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "init-config":
+            from bridge.serve import init_config
+
+            for path in init_config(args.folder):
+                print(f"wrote {path}")
+            print(f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
+                  f"{args.folder}/series/*.toml")  # fmt: skip
+            return EXIT_OK
         if args.command == "check-config":
             return _check_config(args)
         if args.command == "export":

@@ -418,6 +418,58 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
         store.close()
 
 
+SERVE_TEMPLATE = """# traitors serve --config serve.toml   (docs/operator.md)
+# Relative paths are relative to this file. Secrets never go here: set CASTLE_RCON_PASSWORD and
+# CASTLE_MSMP_SECRET in the environment, or write them (KEY=value) into secrets_file and chmod 600 it.
+castle = "castle.toml"
+series = "series/traitors-12.toml"
+store = "series.db"
+# The contestants' Minecraft names in seat order (as many as the series file's contestant_count).
+contestants = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea"]
+# The hosts' Minecraft names (overrides the series file's hosts).
+hosts = ["Host"]
+# secrets_file = "castle.secrets"
+
+[rcon]
+host = "127.0.0.1"
+port = 25575
+
+[msmp]
+url = "ws://127.0.0.1:25585"
+
+[log]
+format = "json"     # json | text
+level = "info"      # debug | info | warning | error
+"""
+
+
+def init_config(folder: str | Path) -> list[Path]:
+    """``traitors init-config DIR``: write the sample castle, the shipped series files and a serve config.
+
+    Existing files are kept (never overwritten).
+
+    Returns:
+        The files written.
+    """
+    import importlib.resources
+
+    root = Path(folder)
+    (root / "series").mkdir(parents=True, exist_ok=True)
+    wanted: dict[Path, str] = {
+        root / "castle.toml": importlib.resources.files("world_config").joinpath("castle.toml").read_text("utf-8"),
+        root / "serve.toml": SERVE_TEMPLATE,
+    }
+    for item in importlib.resources.files("world_config.series").iterdir():
+        if item.name.endswith(".toml"):
+            wanted[root / "series" / item.name] = item.read_text(encoding="utf-8")
+    written = []
+    for path, text in wanted.items():
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written
+
+
 def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     """``traitors check-config``: check castle, series, serve and scenario files; cross-check seats.
 
@@ -480,6 +532,7 @@ __all__ = [
     "JsonLines",
     "ServeConfig",
     "check_files",
+    "init_config",
     "check_seats",
     "load_serve_config",
     "open_series",

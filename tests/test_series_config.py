@@ -112,3 +112,17 @@ def test_world_readable_secrets_file_is_refused_by_name(tmp_path: Path) -> None:
 def test_load_series_names_an_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot read the file"):
         load_series(tmp_path / "missing.toml")
+
+
+def test_every_package_is_in_the_wheel() -> None:
+    """A non-editable install must hold every package (engine.powers was missing: `traitors` failed to import)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(p.parent.relative_to(root).parts)
+        for top in ("engine", "bridge", "world_config", "datapack")
+        for p in (root / top).rglob("__init__.py")
+    }
+    assert found <= listed
