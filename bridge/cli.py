@@ -7,6 +7,10 @@ Subcommands:
     install-datapack   copy the data pack into a world's ``datapacks/`` (``docs/datapack.md``).
     sandbox     the sandbox server with bot contestants as a process of its own (the "Minecraft side").
     serve-demo  the service for the series in a store (``--db``), against ``traitors sandbox``; resumable.
+    serve       the service for a real series: ``--config serve.toml`` (``docs/operator.md``); resumable.
+    init-config    write a sample castle, the shipped series files and a serve config into a folder.
+    check-config   check castle, series, serve and scenario files; every problem names file and key.
+    export      a stored (or scripted) series' record as text, MediaWiki or JSON (``docs/game-log.md``).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else.
 """
@@ -47,6 +51,30 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
     sandbox.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
     sandbox.add_argument("--report", help="write the world and the command log as JSON here at exit")
+    sandbox.add_argument("--msmp-secret-file", metavar="FILE",
+                         help="also serve MSMP (ws://127.0.0.1) with the secret in this file")  # fmt: skip
+    sandbox.add_argument("--msmp-port", type=int, default=0, help="MSMP port (default: any free port)")
+    sandbox.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
+    sandbox.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
+
+    serve = sub.add_parser(
+        "serve", help="run (or resume) the series configured in --config against a Minecraft server",
+        description="Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or the config's secrets_file "
+        "(chmod 600), never from the command line or the config. SIGTERM stops cleanly; run again to resume.",
+    )  # fmt: skip
+    serve.add_argument("--config", required=True, help="serve config (TOML; see docs/operator.md)")
+    serve.add_argument("--new-series", action="store_true", help="start the next series after a finished one")
+
+    init = sub.add_parser("init-config", help="write a sample castle, series files and serve.toml into a folder")
+    init.add_argument("folder", help="where to write them (created; existing files are kept)")
+
+    check = sub.add_parser("check-config", help="check castle, series, serve and scenario files")
+    check.add_argument("files", nargs="+", metavar="FILE", help="TOML files (castle.toml, series/*.toml, serve.toml)")
+
+    export = sub.add_parser("export", help="print a series record from a store (series.db) or a scenario file")
+    export.add_argument("source", metavar="SERIES", help="a series store (series.db) or a scenario file (.toml)")
+    export.add_argument("--series", type=int, help="which series of the store (default: the newest)")
+    export.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
 
     serve_demo = sub.add_parser(
         "serve-demo", help="run or resume the series stored in --db against a running `traitors sandbox`"
@@ -108,6 +136,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.command in ("sandbox", "serve-demo"):
             return _processes(args)
+        if args.command == "serve":
+            return _serve(args)
+        if args.command == "init-config":
+            from bridge.serve import init_config
+
+            for path in init_config(args.folder):
+                print(f"wrote {path}")
+            print(f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
+                  f"{args.folder}/series/*.toml")  # fmt: skip
+            return EXIT_OK
+        if args.command == "check-config":
+            return _check_config(args)
+        if args.command == "export":
+            return _export(args)
     except ConfigError as exc:
         print(f"traitors: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -145,10 +187,51 @@ def _processes(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
     if args.command == "sandbox":
-        return run_sandbox_process(args.port, password, args.bots, args.seed, args.report)
+        secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
+        names = tuple(n for n in (args.names or "").split(",") if n) or None
+        hosts = tuple(n for n in (args.hosts or "").split(",") if n)
+        return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
+                                   msmp_port=args.msmp_port, names=names, hosts=hosts)  # fmt: skip
     return asyncio.run(
         serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed, out=sys.stdout)
     )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import os
+
+    from bridge.errors import BridgeError
+    from bridge.serve import load_serve_config, serve, setup_logging
+
+    config = load_serve_config(args.config)
+    setup_logging(config.log_format, config.log_level)
+    try:
+        return asyncio.run(serve(config, os.environ, new=args.new_series))
+    except BridgeError as exc:
+        import logging
+
+        logging.getLogger("castle.serve").error("cannot run the series: %s", exc, extra={"event": "failed"})
+        print(f"traitors: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    from bridge.serve import check_files
+
+    ok, problems = check_files(args.files)
+    for line in ok:
+        print(line)
+    for line in problems:
+        print(line, file=sys.stderr)
+    return EXIT_BAD_INPUT if problems else EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    from bridge.export import format_record, load_record
+
+    print(format_record(load_record(args.source, args.series), args.format))
+    return EXIT_OK
 
 
 def _play(args: argparse.Namespace) -> int:

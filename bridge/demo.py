@@ -306,7 +306,16 @@ async def play_demo(
 
 
 def run_sandbox_process(
-    port: int, password: str, contestants: int = 12, seed: int = 1, report: str | None = None
+    port: int,
+    password: str,
+    contestants: int = 12,
+    seed: int = 1,
+    report: str | None = None,
+    *,
+    msmp_secret: str | None = None,
+    msmp_port: int = 0,
+    names: tuple[str, ...] | None = None,
+    hosts: tuple[str, ...] = (),
 ) -> int:
     """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
 
@@ -320,6 +329,11 @@ def run_sandbox_process(
         seed: seed of the bots' choices (use the series seed to replay the demo exactly).
         report: a file to write at exit: JSON ``{"world": World.snapshot(), "commands": [[text, reply,
             outcome], …]}``.
+        msmp_secret: also serve MSMP (``ws://127.0.0.1:<msmp_port>``) with this secret; the ready line then ends
+            with `` msmp=ws://127.0.0.1:<port>``.
+        msmp_port: the MSMP port (0: any free port).
+        names: the bots' names in seat order (default: the demo's names).
+        hosts: players to join who are not bots (the hosts; tests press their console buttons).
 
     Returns:
         Exit code 0.
@@ -329,13 +343,14 @@ def run_sandbox_process(
 
     from bridge.sandbox.server import SandboxThread
 
-    names = DEMO_NAMES[:contestants]
-    sandbox = SandboxThread(password)
-    bound = sandbox.start(port=port)
-    for name in names:
+    names = tuple(names) if names else DEMO_NAMES[:contestants]
+    sandbox = SandboxThread(password, msmp_secret=msmp_secret)
+    bound = sandbox.start(port=port, msmp_port=msmp_port)
+    for name in (*names, *hosts):
         sandbox.join(name)
     bots = [Bot(name, seed) for name in names]
-    print(f"sandbox ready 127.0.0.1:{bound}", flush=True)
+    extra = f" msmp=ws://127.0.0.1:{sandbox.sandbox.msmp_port}" if msmp_secret is not None else ""
+    print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -370,6 +385,7 @@ async def serve_stored(
         StoreError: the store is locked by another service or unreadable.
         RconUnavailable: the sandbox is not reachable at start.
     """
+    from bridge.serve import run_series
     from bridge.store import SeriesStore
 
     store = SeriesStore(db)
@@ -378,16 +394,17 @@ async def serve_stored(
         series_id = store.latest()
         if series_id is None:
             series_id = store.create(demo_settings(contestants), seed).id
-        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            service = SeriesService.resume(store, series_id, rcon, default_castle(), poll_interval=0.02)
+        sid = series_id
+
+        def ready(service: SeriesService) -> None:
             game = service.game
+            phase = game.phase.value if game.phase is not None else "none"
+            print(f"ready series={sid} inputs={len(game.log)} phase={phase}", flush=True)
 
-            def ready() -> None:
-                phase = game.phase.value if game.phase is not None else "none"
-                print(f"ready series={series_id} inputs={len(game.log)} phase={phase}", flush=True)
-
-            await service.run(on_ready=ready)
-        if out is not None:
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready)
+        game = service.game
+        if out is not None and game.outcome is not None:
             print(format_record(game.record, "text"), file=out)
         return 0 if game.outcome is not None else 1
     finally:

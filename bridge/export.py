@@ -26,6 +26,13 @@ What is shown (one section per record event, in order):
   "Banished" in every column after a finalist's banishment, and "Winner" in the last column ("Result") for
   the winners; then the count of every column ("2-2", "3-1", "3-0").
 * **Result**: how the series ended, then the winner line ("Faithful win" / "Traitors win") and the winners.
+* **Contestants** (a per-contestant summary): allegiance and power as in the cast, the round tables attended,
+  votes cast, how many of them named a Traitor (a contestant who was a Traitor that day: dealt, or recruited on
+  an earlier night), votes received (a double vote counts two), and the result.
+* **Host actions** (when there were any besides moving on): who did what, when (``SeriesRecord.host_actions``).
+
+``load_record`` reads the record of a stored series (``series.db``; replayed from its input log) or plays a
+scenario file, for ``traitors export``.
 
 Everything here is a pure function of the record: the same record always gives the same text.
 """
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 from engine.ids import Torch
@@ -120,7 +128,9 @@ def format_record(record: SeriesRecord, fmt: str) -> str:
         ValueError: ``fmt`` is not one of ``FORMATS``.
     """
     if fmt == "json":
-        return json.dumps(record.to_dict(), indent=2, ensure_ascii=False)
+        data = record.to_dict()
+        data["summary"] = summarize(record)
+        return json.dumps(data, indent=2, ensure_ascii=False)
     if fmt == "text":
         return _render_text(_sections(record), TITLES.get(record.ruleset, record.ruleset))
     if fmt == "wiki":
@@ -161,6 +171,10 @@ def _sections(record: SeriesRecord) -> list[_Section]:
             sections.append(_finale(record, finale))
             continue
         i += 1
+    sections.append(_summary(record))
+    hosts = _host_actions(record)
+    if hosts is not None:
+        sections.append(hosts)
     sections.append(_result(record))
     return sections
 
@@ -386,6 +400,124 @@ def _result(record: SeriesRecord) -> _Section:
     return _Section("Result", closing=lines)
 
 
+def _was_traitor(c: ContestantRecord, day: int) -> bool:
+    if c.allegiance == "traitor" and c.recruited_day is None:
+        return True
+    return c.recruited_day is not None and c.recruited_day < day
+
+
+def summarize(record: SeriesRecord) -> list[dict[str, Any]]:
+    """The per-contestant summary (also the JSON game log's ``summary``; ``docs/game-log.md``).
+
+    Returns:
+        One dict per contestant in seat order: ``{"name", "round_tables", "votes_cast", "votes_for_traitors",
+        "votes_received", "out", "out_day", "winner"}``. Votes count every vote round (first, revote, second,
+        finale banishments); a double vote paper counts two for ``votes_received`` and one for ``votes_cast``.
+    """
+    by_name = {c.name: c for c in record.contestants}
+    stats = {c.name: {"round_tables": 0, "votes_cast": 0, "votes_for_traitors": 0, "votes_received": 0}
+             for c in record.contestants}  # fmt: skip
+    for e in record.events:
+        if not isinstance(e, RoundTableRecord):
+            continue
+        for n in e.present:
+            if n in stats:
+                stats[n]["round_tables"] += 1
+        for r in e.rounds:
+            for voter, target in r.votes.items():
+                if target is None or voter not in stats:
+                    continue
+                stats[voter]["votes_cast"] += 1
+                t = by_name.get(target)
+                if t is not None and _was_traitor(t, e.day):
+                    stats[voter]["votes_for_traitors"] += 1
+                if target in stats:
+                    stats[target]["votes_received"] += r.weights.get(voter, 1)
+    return [
+        {"name": c.name, **stats[c.name], "out": c.out, "out_day": c.out_day, "winner": c.winner}
+        for c in record.contestants
+    ]
+
+
+def _summary(record: SeriesRecord) -> _Section:
+    finale_banished = {
+        e.banished for e in record.events if isinstance(e, RoundTableRecord) and e.finale and e.banished
+    }
+    by_name = {c.name: c for c in record.contestants}
+    rows = []
+    for s in summarize(record):
+        c = by_name[s["name"]]
+        rows.append([
+            c.name, _allegiance(c), _power(c), str(s["round_tables"]), str(s["votes_cast"]),
+            str(s["votes_for_traitors"]), str(s["votes_received"]), _left(c, c.name in finale_banished) or ("Finalist" if record.winner else "Still in"),
+            WINNER if c.winner else "",
+        ])  # fmt: skip
+    header = ["Contestant", "Allegiance", "Power", "Round tables", "Votes cast", "Votes for a Traitor",
+              "Votes received", "Series", "Result"]  # fmt: skip
+    return _Section("Contestants", table=_Table(header, rows, row_headers=True))
+
+
+HOST_ACTION_TITLES: dict[str, str] = {
+    "pause_clock": "Paused the clock",
+    "resume_clock": "Resumed the clock",
+    "extend_phase": "Extended the phase",
+    "replace_contestant": "Replaced a contestant",
+    "undo_host_action": "Undid a host action",
+    "end_series": "Ended the series",
+}
+"""Host actions shown in the record (moving on, ``advance``, is routine and left out of the section)."""
+
+
+def _host_actions(record: SeriesRecord) -> _Section | None:
+    rows = []
+    for a in getattr(record, "host_actions", []):
+        if a.get("action") not in HOST_ACTION_TITLES:
+            continue
+        what = HOST_ACTION_TITLES[a["action"]]
+        if a.get("detail"):
+            what += f": {a['detail']}"
+        if a.get("undone"):
+            what += " (undone)"
+        rows.append([a.get("host", ""), f"day {a.get('day')}, {a.get('phase')}", f"{float(a.get('at', 0)):.0f} s", what])
+    if not rows:
+        return None
+    return _Section("Host actions", table=_Table(["Host", "When", "Series time", "Action"], rows))
+
+
+def load_record(source: str, series_id: int | None = None) -> SeriesRecord:
+    """The record of a stored series (replayed from its input log) or of a scenario file (played).
+
+    Args:
+        source: a series store (``series.db``) or a scenario file (``.toml``; ``docs/scenarios.md``).
+        series_id: which series of the store (default: the newest).
+
+    Raises:
+        ConfigError: the file is missing, not a store or scenario, has no such series, or does not replay.
+    """
+    from pathlib import Path
+
+    from engine.errors import ConfigError, IllegalAction, InvalidCommand
+    from engine.rulesets import replay
+
+    if source.endswith(".toml"):
+        from bridge.scenario import load_scenario, play_scenario
+
+        return play_scenario(load_scenario(source)).record
+    from bridge.store import SeriesStore
+
+    if not Path(source).is_file():
+        raise ConfigError(f"{source}: no such series store")
+    with SeriesStore(source) as store:
+        sid = series_id if series_id is not None else store.latest()
+        if sid is None:
+            raise ConfigError(f"{source}: the store holds no series yet")
+        stored = store.load(sid)
+    try:
+        return replay(stored.settings, stored.seed, stored.log).record
+    except (IllegalAction, InvalidCommand) as exc:
+        raise ConfigError(f"{source}: series {sid}: the input log does not replay ({exc})") from None
+
+
 # ---------------------------------------------------------------------------------------------- text
 
 
@@ -468,4 +600,4 @@ def _render_wiki(sections: list[_Section]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["FORMATS", "format_record"]
+__all__ = ["FORMATS", "format_record", "load_record", "summarize"]

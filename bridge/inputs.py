@@ -28,7 +28,8 @@ objective              value                                  engine action
 ``traitors.keep``      1 = keep everyone                      ``KeepEveryone(voter)``
 ``traitors.repeat``    1 ask for a repeat, 2 do not           ``AskRepeat(contestant, ask)``
 ``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
-``traitors.host``      2..10: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.host``      2..13: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.host``      101..116: seat 1..16 for a new player  ``HostCommand(host, REPLACE_CONTESTANT, seat)``
 ``traitors.console``   any                                    ``OpenConsole(player)``
 ``traitors.bearer``    seat of the Traitor                    ``ChooseSwordBearer(traitor, t)``
 ``traitors.chest``     1 = open a confession chest            ``OpenChest(contestant)``
@@ -62,8 +63,10 @@ The Analyst names two contestants in one click: ``traitors.power2`` packs both s
 
 Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
 use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
-name; start/cancel a twist open a list of twists (``traitors.twist``); the others are answered "not available yet"
-until the engine supports them.
+name; start/cancel a twist open a list of twists (``traitors.twist``); 8–13 are the engine's host inputs
+(pause, resume, end, extend by ``EXTEND_STEP`` seconds, replace, undo; docs/host.md).
+Replacing takes two steps: the host picks the seat (a prompt whose buttons send ``SEAT_BASE + seat``), then the
+new player opens the console (``/trigger traitors.console``) and takes the seat.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
@@ -97,6 +100,7 @@ from engine.actions import (
     NominateDoubleVote,
     OpenChest,
     PutOnTrial,
+    ReplaceContestant,
     SkipPower,
     StartTwist,
     SwearOath,
@@ -131,6 +135,10 @@ KEEP = "traitors.keep"
 REPEAT = "traitors.repeat"
 PAIR = 100
 """``traitors.power2`` value = ``PAIR`` × first seat + second seat."""
+SEAT_BASE = 100
+"""``traitors.host`` value ``SEAT_BASE + seat``: the host chose that seat for a new player."""
+EXTEND_STEP = 60
+"""Seconds one press of "Add a minute" adds to the phase clock."""
 
 CONSOLE = "traitors.console"
 BEARER = "traitors.bearer"
@@ -174,16 +182,13 @@ class HostControl(enum.Enum):
     PAUSE_CLOCK = 8
     RESUME_CLOCK = 9
     END_SERIES = 10
+    EXTEND_PHASE = 11
+    REPLACE_CONTESTANT = 12
+    UNDO = 13
 
     @property
     def phase(self) -> Phase | None:
         return _CONTROL_PHASE.get(self)
-
-    @property
-    def available(self) -> bool:
-        return self in (HostControl.ADVANCE, HostControl.START_TWIST, HostControl.CANCEL_TWIST) or (
-            self in _CONTROL_PHASE
-        )
 
     @property
     def key(self) -> str:
@@ -214,6 +219,9 @@ CONTROL_TITLES: dict[HostControl, str] = {
     HostControl.PAUSE_CLOCK: "Pause the clock",
     HostControl.RESUME_CLOCK: "Resume the clock",
     HostControl.END_SERIES: "End the series",
+    HostControl.EXTEND_PHASE: "Add a minute",
+    HostControl.REPLACE_CONTESTANT: "Replace a contestant",
+    HostControl.UNDO: "Undo the last host action",
 }
 """English labels of the console buttons (the dialog ``datapack/data/traitors/dialog/host/console.json``)."""
 
@@ -224,6 +232,8 @@ class HostCommand:
 
     host: str
     control: HostControl
+    seat: int | None = None
+    """For ``REPLACE_CONTESTANT``: the seat chosen for a new player (``None``: the host has yet to choose)."""
 
     @property
     def actor(self) -> str:
@@ -422,6 +432,8 @@ def encode(action: Action, seats: Mapping[str, int]) -> tuple[str, int]:
         return TWIST, _TWISTS.index(action.twist) + 1
     if isinstance(action, CancelTwist):
         return TWIST, CANCEL + _TWISTS.index(action.twist) + 1
+    if isinstance(action, ReplaceContestant):
+        return HOST, SEAT_BASE + _seat_of(action.contestant, seats)
     raise TypeError(f"{type(action).__name__} is not sent by a trigger")
 
 
@@ -556,6 +568,9 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
         twist = _TWISTS[number - 1]
         return CancelTwist(host=player, twist=twist) if cancel else StartTwist(host=player, twist=twist)
     # HOST
+    if SEAT_BASE < value <= SEAT_BASE + 16:
+        target(value - SEAT_BASE)
+        return HostCommand(player, HostControl.REPLACE_CONTESTANT, seat=value - SEAT_BASE)
     try:
         control = HostControl(value)
     except ValueError:

@@ -122,14 +122,19 @@ def resync_commands(
     """
     game = rebuilt.game
     state = game.world_state()
-    names = game.contestants() if players is None else [n for n in game.contestants() if n in set(players)]
+    # A replaced contestant's seat is played by another player (``Game.player_of``): they get the seat's place
+    # and the items handed out to the seat so far.
+    seats = [(c, game.player_of(c)) for c in game.contestants()]
+    if players is not None:
+        seats = [(c, p) for c, p in seats if p in set(players)]
     out: list[mc.McCommand] = []
-    for name in names:
+    for _, name in seats:
         if name in state.places:
             place, seat = state.places[name]
             out += render(MoveTo((name,), place, (seat,) if seat is not None else ()), ctx)
-    for name in names:
-        for item, label, gid in rebuilt.handouts.held.get(name, []):
+    for contestant, name in seats:
+        held = rebuilt.handouts.held.get(name, []) or rebuilt.handouts.held.get(contestant, [])
+        for item, label, gid in held:
             out += render_give_once(GiveItem(frozenset({name}), item, label), {name: gid})
     if players is not None:
         return out

@@ -51,6 +51,7 @@ from engine.actions import AnswerOffer, ChooseEvent, ChooseTorch, SwearOath
 from engine.effects import (
     Announce,
     Choice,
+    ClockChanged,
     ClockStarted,
     Effect,
     Eliminated,
@@ -151,6 +152,10 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
             mc.bossbar_set_players(CLOCK_BAR, "@a"),
             mc.bossbar_set_visible(CLOCK_BAR, True),
         ]
+    if isinstance(effect, ClockChanged):
+        # Paused, resumed or extended: the bar shows the seconds left; the service counts it down while it runs.
+        left = max(1, math.ceil(effect.remaining))
+        return [mc.bossbar_set_max(CLOCK_BAR, left), mc.bossbar_set_value(CLOCK_BAR, left)]
     if isinstance(effect, Revealed):
         return _revealed(effect)
     if isinstance(effect, Eliminated):

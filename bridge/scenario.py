@@ -26,6 +26,7 @@ Design notes:
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from engine.actions import (
+    ACTION_TYPES,
     Action,
     Advance,
     AnswerJoker,
@@ -52,9 +54,11 @@ from engine.actions import (
     KeepEveryone,
     NominateCandidate,
     GuessPower,
-    NominateDoubleVote,
     OpenChest,
     PutOnTrial,
+    ExtendPhase,
+    NominateDoubleVote,
+    ReplaceContestant,
     SkipPower,
     StartSeries,
     StartTwist,
@@ -120,7 +124,23 @@ def _parse_power(value: object) -> Power:
         return Power(key)
     except ValueError:
         known = ", ".join(p.title for p in Power)
-        raise ValueError(f"unknown power {value!r} (known: {known})") from None
+        raise ValueError(f"unknown power {value!r}{did_you_mean(key, [p.value for p in Power], Power)} "
+                         f"(known: {known})") from None
+
+
+def did_you_mean(word: str, known: Sequence[str], titles: Any = None) -> str:
+    """``'; did you mean "The Sober"?'`` for the closest known name (``difflib``), or ``""`` when none is close.
+
+    Args:
+        word: the unknown name as normalised by the caller.
+        known: the known names (same normalisation).
+        titles: an enum whose members are looked up by the known name and shown by their ``title``.
+    """
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    if not close:
+        return ""
+    shown = titles(close[0]).title if titles is not None else close[0]
+    return f"; did you mean {shown!r}?"
 
 
 def _parse_allegiance(value: object) -> Allegiance:
@@ -142,7 +162,8 @@ def _parse_twist(value: object) -> Twist:
             return Twist(_words(value).replace(" ", "_"))
         except ValueError:
             pass
-    raise ValueError(f"unknown twist {value!r} (known: {', '.join(t.value for t in Twist)})")
+    hint = did_you_mean(_words(value).replace(" ", "_"), [t.value for t in Twist]) if isinstance(value, str) else ""
+    raise ValueError(f"unknown twist {value!r}{hint} (known: {', '.join(t.value for t in Twist)})")
 
 
 PowerName = Annotated[Power, PlainValidator(_parse_power)]
@@ -353,6 +374,23 @@ class HostTwistIn(_InputModel):
     twist: TwistName
 
 
+class HostIn(_InputModel):
+    """``pause_clock`` / ``resume_clock`` / ``undo_host_action`` / ``end_series``: a host control (docs/host.md)."""
+
+    host: str
+
+
+class ExtendPhaseIn(_InputModel):
+    host: str
+    seconds: int
+
+
+class ReplaceContestantIn(_InputModel):
+    host: str
+    contestant: str
+    player: str
+
+
 class VotesIn(_InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -397,6 +435,12 @@ _INPUT_MODELS: dict[str, type[_InputModel]] = {
     "take_drink": TakeDrinkIn,
     "start_twist": HostTwistIn,
     "cancel_twist": HostTwistIn,
+    "pause_clock": HostIn,
+    "resume_clock": HostIn,
+    "undo_host_action": HostIn,
+    "end_series": HostIn,
+    "extend_phase": ExtendPhaseIn,
+    "replace_contestant": ReplaceContestantIn,
     "timer": TimerIn,
     "oath": OathIn,
     "votes": VotesIn,
@@ -708,6 +752,9 @@ def _expand(i: int, m: _InputModel, first_host: str | None) -> list[ScenarioInpu
         AskSeerIn: lambda x: AskSeer(x.seer, x.target),
         PutOnTrialIn: lambda x: PutOnTrial(x.traitor, x.target),
         TakeDrinkIn: lambda x: TakeDrink(x.contestant, Drink(x.drink)),
+        HostIn: lambda x: ACTION_TYPES[x.action](x.host),
+        ExtendPhaseIn: lambda x: ExtendPhase(x.host, x.seconds),
+        ReplaceContestantIn: lambda x: ReplaceContestant(x.host, x.contestant, x.player),
     }
     action = builders[type(m)](m)
     # The full forms are exactly ``Action.to_dict()``: keep them in step with the engine.
@@ -909,6 +956,8 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": deal,
+        "joker_night": settings.joker_night if settings.joker_night is not None else 0,
+        "joker_outcome": settings.joker_outcome,
     }
 
 
@@ -942,21 +991,22 @@ def settings_from_json(data: Mapping[str, Any], where: str = "settings") -> Sett
 
 
 def load_series_settings(path: str | Path) -> Settings | ClubSettings:
-    """Read a series configuration (``world_config/series/*.toml``) into engine ``Settings``.
+    """Read a series configuration (``world_config/series/*.toml``) into engine settings.
 
-    A series file is a scenario file without inputs: the same keys, the same pydantic model and the same
-    conversion (one settings parser for both), so every error names the file and the key.
+    The one series loader is ``bridge.series.load_series`` (the scenario settings model plus ``ruleset`` and
+    ``contestant_count``); this returns its settings for the file's own contestants (placeholder names when the
+    file names none).
 
     Args:
         path: a TOML series file.
 
     Raises:
-        ScenarioError: unreadable, invalid, or with ``[[input]]`` tables (a series file has none).
+        ScenarioError: unreadable or invalid; every error names the file and the key.
     """
-    scenario = load_scenario(path)
-    if scenario.inputs:
-        raise ScenarioError(str(path), ["input: a series file has no inputs (that is a scenario file)"])
-    return scenario.settings
+    from bridge.series import load_series
+
+    series = load_series(path)
+    return series.settings_for() if series.named else series.settings
 
 
 __all__ = [

@@ -31,7 +31,10 @@ House rules of this file:
    when given, else RCON ``list uuids``); an entry whose UUID is still unknown is dropped with a log line.
 9. Host controls: only ``Settings.hosts`` may use them; anyone else gets "Only the host can do that." and
    nothing changes. "Start/cancel a twist" show the host a list of twists (``traitors.twist``); the engine
-   checks the twist's preconditions. A control the engine cannot do yet gets a private "not available yet".
+   checks the twist's preconditions. Pause, resume, extend, undo and end are engine inputs (docs/host.md); the
+   clock job follows ``ClockChanged``. Replacing is two steps: the host picks a seat (``_seat_waiting``, kept in
+   memory only), then the new player opens the console and takes it (``ReplaceContestant``); the seat's player
+   then gets the castle re-synced.
 10. The Sacred Sword: a ``sword_struck`` entry names the victim (its UUID) and the attacker (``attacker``); it
    becomes ``StrikeWithSword(attacker, victim)``. Without ``attacker`` it is paired with the latest
    ``sword_hit`` entry (the attacker's) if that came at most ``SWORD_PAIRING`` entries before; else dropped.
@@ -57,7 +60,7 @@ from bridge import commands as mc
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
 from bridge.faults import fault
-from bridge.inputs import HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
+from bridge.inputs import EXTEND_STEP, HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
 from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
@@ -70,14 +73,31 @@ from engine.actions import (
     CancelTwist,
     ContestantLeft,
     ContestantReturned,
+    EndSeries,
+    ExtendPhase,
+    PauseClock,
+    ReplaceContestant,
+    ResumeClock,
     StartSeries,
     StartTwist,
     StrikeWithSword,
     TimerExpired,
+    UndoHostAction,
     WriteConfession,
     WriteResponse,
 )
-from engine.effects import Choice, ClockStarted, Effect, GiveItem, Message, Prompt, SeriesOver, Whisper, msg
+from engine.effects import (
+    Choice,
+    ClockChanged,
+    ClockStarted,
+    Effect,
+    GiveItem,
+    Message,
+    Prompt,
+    SeriesOver,
+    Whisper,
+    msg,
+)
 from engine.ids import Item, Twist
 from engine.twists import TITLES as TWIST_TITLES
 from engine.errors import IllegalAction, InvalidCommand
@@ -221,10 +241,14 @@ class SeriesService:
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
+        self._stopping = asyncio.Event()
+        """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
         self.resyncs = 0
         """How many times the castle was re-synced after a reconnect."""
         self._last_sword_hit: tuple[str, int] | None = None
         """(attacker, queue seq) of the latest ``sword_hit`` entry (house rule 10)."""
+        self._seat_waiting: tuple[str, str] | None = None
+        """(host, contestant): a seat the host chose for a new player, until someone takes it (house rule 9)."""
 
     async def run(self, on_ready: Callable[[], None] | None = None) -> Outcome | None:
         """Prepare the server, start the series if needed, and apply inputs until the series ends.
@@ -245,7 +269,7 @@ class SeriesService:
         ticker = asyncio.create_task(self._clock_ticker())
         retry = self.retry_interval
         try:
-            while not self._over.is_set():
+            while not self._over.is_set() and not self._stopping.is_set():
                 wait = self.poll_interval
                 try:
                     if self._offline:
@@ -258,16 +282,21 @@ class SeriesService:
                     self._offline = True
                     log.warning("server unreachable (%s); retrying in %.1f s", type(exc).__name__, retry)
                     wait, retry = retry, min(5.0, retry * 2)
-                if self._over.is_set():
+                if self._over.is_set() or self._stopping.is_set():
                     break
                 try:
-                    await asyncio.wait_for(self._over.wait(), wait)
+                    await asyncio.wait_for(self._stopping.wait(), wait)
                 except asyncio.TimeoutError:
                     pass
         finally:
             ticker.cancel()
             await self.stop()
         return self.game.outcome
+
+    def request_stop(self) -> None:
+        """Ask ``run`` to return (SIGTERM): the input being applied finishes sending, the clock stops, and the
+        series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler."""
+        self._stopping.set()
 
     @classmethod
     def resume(
@@ -466,6 +495,12 @@ class SeriesService:
             if item.player in self.game.hosts:
                 await self._settle([], seq, source)
                 await self.send_commands([show_console(item.player)])
+            elif self._seat_waiting is not None and not self._in_series(item.player):
+                host, contestant = self._seat_waiting
+                self._seat_waiting = None
+                await self.apply(ReplaceContestant(host, contestant, item.player), queue_seq=seq, source=source)
+                if self.game.player_of(contestant) == item.player:
+                    await self.resync([item.player])
             else:
                 await self._settle(self._private(item.player, Message("illegal.not_host")), seq, source)
         elif isinstance(item, SwordHit):
@@ -513,9 +548,13 @@ class SeriesService:
         action: Action = WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
         await self.apply(action, queue_seq=seq, source=source)
 
+    def _in_series(self, player: str) -> bool:
+        """Whether ``player`` plays a seat now, or is a replaced contestant, or a host."""
+        return player in self.ctx.seats or player in self.game.hosts or self.game.contestant_of(player) is not None
+
     def _private(self, player: str, message: Message) -> list[Effect]:
         """A private reply to ``player`` when they are in this series (a contestant or a host), else nothing."""
-        if player in self.ctx.seats or player in self.game.hosts:
+        if self._in_series(player):
             return [Whisper(frozenset({player}), message)]
         log.info("no reply to %s: not in this series", player)
         return []
@@ -526,24 +565,54 @@ class SeriesService:
             await self._commit_and_send(effects, entry=None, queue_seq=seq, source=source)
 
     async def _host_command(self, command: HostCommand, seq: int | None, source: Mapping[str, Any]) -> None:
-        """A console button other than "move on": host check, then a phase-bound "move on" or "not available"."""
+        """A console button other than "move on": host check, then the engine's host input, a phase-bound
+        "move on", the replacement's seat choice, or "not available" (house rule 9)."""
         control = command.control
-        if command.host not in self.game.hosts:
-            await self._settle(self._private(command.host, Message("illegal.not_host")), seq, source)
+        host = command.host
+        engine_input: dict[HostControl, Callable[[], Action]] = {
+            HostControl.PAUSE_CLOCK: lambda: PauseClock(host),
+            HostControl.RESUME_CLOCK: lambda: ResumeClock(host),
+            HostControl.EXTEND_PHASE: lambda: ExtendPhase(host, EXTEND_STEP),
+            HostControl.UNDO: lambda: UndoHostAction(host),
+            HostControl.END_SERIES: lambda: EndSeries(host),
+        }
+        if host not in self.game.hosts:
+            await self._settle(self._private(host, Message("illegal.not_host")), seq, source)
         elif control in (HostControl.START_TWIST, HostControl.CANCEL_TWIST):
             start = control is HostControl.START_TWIST
             choices = tuple(
-                Choice(TWIST_TITLES[t], StartTwist(command.host, t) if start else CancelTwist(command.host, t))
-                for t in Twist
+                Choice(TWIST_TITLES[t], StartTwist(host, t) if start else CancelTwist(host, t)) for t in Twist
             )
             key = "host.twist.start" if start else "host.twist.cancel"
-            await self._settle([Prompt(frozenset({command.host}), msg(key), choices)], seq, source)
+            await self._settle([Prompt(frozenset({host}), msg(key), choices)], seq, source)
+        elif control in engine_input:
+            await self.apply(engine_input[control](), queue_seq=seq, source=source)
+        elif control is HostControl.REPLACE_CONTESTANT:
+            await self._choose_seat(command, seq, source)
         elif control.phase is None:
-            await self._settle(self._private(command.host, msg("host.unavailable", control=control.title)), seq, source)
+            await self._settle(self._private(host, msg("host.unavailable", control=control.title)), seq, source)
         elif self.game.phase is not control.phase:
-            await self._settle(self._private(command.host, Message("illegal.phase")), seq, source)
+            await self._settle(self._private(host, Message("illegal.phase")), seq, source)
         else:
-            await self.apply(Advance(command.host), queue_seq=seq, source=source)
+            await self.apply(Advance(host), queue_seq=seq, source=source)
+
+    async def _choose_seat(self, command: HostCommand, seq: int | None, source: Mapping[str, Any]) -> None:
+        """Replacing, step 1: without a seat, prompt the host with the seats still in; with one, keep it waiting."""
+        living = [n for n in self.game.contestants() if self.game.players[n].alive]
+        if command.seat is None:
+            prompt = Prompt(frozenset({command.host}), msg("host.choose_seat"),
+                            tuple(Choice(n, ReplaceContestant(command.host, n, "")) for n in living))  # fmt: skip
+            await self._settle([prompt] if living else self._private(command.host, Message("illegal.phase")),
+                               seq, source)  # fmt: skip
+            return
+        contestant = next((n for n, s in self.ctx.seats.items() if s == command.seat), None)
+        if contestant is None or contestant not in living:
+            await self._settle(self._private(command.host, msg("illegal.replace.out", contestant=str(contestant))),
+                               seq, source)  # fmt: skip
+            return
+        self._seat_waiting = (command.host, contestant)
+        log.info("seat %d (%s) waits for a new player", command.seat, contestant)
+        await self._settle([], seq, source)
 
     async def apply(
         self, action: Action, *, queue_seq: int | None = None, source: Mapping[str, Any] | None = None
@@ -646,9 +715,15 @@ class SeriesService:
             if isinstance(effect, ClockStarted):
                 self._last_clock = effect
                 self._schedule(effect.phase_seq, effect.deadline)
+            elif isinstance(effect, ClockChanged):
+                if effect.deadline is None:
+                    self._unschedule()
+                else:
+                    self._schedule(effect.phase_seq, effect.deadline)
             elif isinstance(effect, SeriesOver):
                 self._unschedule()
                 self._over.set()
+                self._stopping.set()
 
     async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
         """Send commands one by one; an error reply is logged and kept in ``failed_commands``."""
@@ -668,13 +743,15 @@ class SeriesService:
     # ------------------------------------------------------------------ presence
 
     async def on_player_left(self, name: str) -> None:
-        """A player left the server (MSMP ``players/left``): a contestant becomes absent (engine)."""
-        if name in self.ctx.seats:
+        """A player left the server (MSMP ``players/left``): a contestant becomes absent (engine).
+
+        ``name`` is the player: a stand-in's leave is the seat's (the engine translates it)."""
+        if self.game.contestant_of(name) is not None:
             await self.apply(ContestantLeft(name))
 
     async def on_player_joined(self, name: str) -> None:
         """A player joined (MSMP ``players/joined``): a returning contestant is back in and re-synced."""
-        if name not in self.ctx.seats:
+        if self.game.contestant_of(name) is None:
             return
         await self.apply(ContestantReturned(name))
         if self.game.started:

@@ -201,6 +201,25 @@ class SeriesStore:
         row = self.db.execute("SELECT max(id) FROM series").fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
+    def is_over(self, series_id: int) -> bool:
+        """Whether the series has ended (its last input ended it).
+
+        Raises:
+            StoreError: no such series.
+        """
+        row = self.db.execute("SELECT over FROM series WHERE id=?", (series_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no series {series_id}")
+        return bool(row[0])
+
+    def list_series(self) -> list[tuple[int, str, int, bool]]:
+        """Every series in the store: ``(id, ruleset, inputs, over)``, oldest first."""
+        rows = self.db.execute(
+            "SELECT s.id, s.ruleset, (SELECT count(*) FROM inputs i WHERE i.series=s.id AND i.entry IS NOT NULL),"
+            " s.over FROM series s ORDER BY s.id"
+        ).fetchall()
+        return [(int(a), str(b), int(c), bool(d)) for a, b, c, d in rows]
+
     def load(self, series_id: int) -> StoredSeries:
         """Read one series with its input log and unsent outbox.
 

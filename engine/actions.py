@@ -455,6 +455,80 @@ HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
 """Host inputs handled by ``engine.twists``."""
 
 
+# ---------------------------------------------------------------------------------------------- host controls
+# What goes wrong in real play (docs/host.md); only ``Settings.hosts`` may send these.
+
+
+@dataclass(frozen=True, slots=True)
+class _HostAction(Action):
+    host: str
+
+    @property
+    def actor(self) -> str | None:
+        return self.host
+
+
+@dataclass(frozen=True, slots=True)
+class PauseClock(_HostAction):
+    """The host stops the running phase clock; nothing ends the phase by time until ``ResumeClock``."""
+
+    kind: ClassVar[str] = "pause_clock"
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeClock(_HostAction):
+    """The host restarts a paused clock with the seconds it had left when paused."""
+
+    kind: ClassVar[str] = "resume_clock"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendPhase(_HostAction):
+    """The host gives the current phase ``seconds`` more (1–3600; a paused clock keeps more time in hand)."""
+
+    kind: ClassVar[str] = "extend_phase"
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceContestant(_HostAction):
+    """A new player (``player``, a Minecraft name) takes over ``contestant``'s seat and hand.
+
+    The seat keeps its contestant name in the game (votes, announcements and the record say ``contestant``);
+    from now on the inputs of ``player`` act for that seat and everything private for the seat goes to ``player``
+    only. The new player learns the hand privately. The replaced player can no longer act.
+    """
+
+    kind: ClassVar[str] = "replace_contestant"
+    contestant: str
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class UndoHostAction(_HostAction):
+    """The host takes back the last input, if it was a host's move on, pause, resume or extension.
+
+    The engine rebuilds the series from its input log without that input (``Game.replay``) and returns the
+    effects that put the castle back: positions, items, the clock (with the time it had left then) and the
+    prompts of the phase restored. Nothing said can be unsaid: everyone is told the action was taken back.
+    """
+
+    kind: ClassVar[str] = "undo_host_action"
+
+
+@dataclass(frozen=True, slots=True)
+class EndSeries(_HostAction):
+    """The host ends the series now: nobody wins (``Winner.NOBODY``); the record shows what happened so far."""
+
+    kind: ClassVar[str] = "end_series"
+
+
+HOST_ACTIONS: tuple[type[Action], ...] = (
+    PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries,
+)  # fmt: skip
+"""Host inputs other than ``Advance``."""
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -478,6 +552,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         AskRepeat,
         *TWIST_ACTIONS,
         *HOST_TWIST_ACTIONS,
+        *HOST_ACTIONS,
     )
 }
 """Every input type by its stable ``kind`` name."""
@@ -515,7 +590,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
                 value = _ENUM_FIELDS[name](value)
             except ValueError:
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value)) from None
-        elif name == "phase_seq":
+        elif name in ("phase_seq", "seconds"):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value))
         elif name in ("accept", "ask"):

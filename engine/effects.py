@@ -133,6 +133,20 @@ class ClockStarted(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class ClockChanged(Effect):
+    """The host paused, resumed or extended the running phase clock (public).
+
+    ``phase_seq`` is the clock's new sequence number (a timer armed for the old one is stale and ignored);
+    ``deadline`` is ``None`` while paused, else when ``TimerExpired(phase_seq)`` is due; ``remaining`` is the
+    seconds left (frozen while paused).
+    """
+
+    phase_seq: int
+    deadline: float | None
+    remaining: float
+
+
+@dataclass(frozen=True, slots=True)
 class Revealed(Effect):
     """A banished contestant reveals their allegiance (public; rulebook §4)."""
 

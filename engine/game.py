@@ -17,6 +17,7 @@ Twists (rulebook §8, §10; ``engine.twists``, one module per twist): called onl
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -33,7 +34,13 @@ from engine.actions import (
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
+    EndSeries,
+    ExtendPhase,
     NominateDoubleVote,
+    PauseClock,
+    ReplaceContestant,
+    ResumeClock,
+    UndoHostAction,
     SkipPower,
     StartSeries,
     SwearOath,
@@ -46,6 +53,7 @@ from engine.actions import (
 from engine.effects import (
     Announce,
     Choice,
+    ClockChanged,
     ClockStarted,
     Effect,
     Eliminated,
@@ -75,13 +83,20 @@ from engine.record import (
     VoteRound,
 )
 from engine.tracking import CastleTracker, WorldState
-from engine.settings import DEFAULT_DURATIONS, DealEntry, Settings
+from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
 from engine import twists
 from engine.twists import TwistState
 
 RULESET = "traitors"
 OATH_QUESTIONS = 3
 """Rulebook §7.1: lie and deceive? murder every night? keep the identities secret?"""
+MAX_EXTENSION = 3600
+"""The most seconds one ``ExtendPhase`` may add."""
+UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
+"""Host inputs ``UndoHostAction`` can take back (docs/host.md): a replacement cannot (the new player already
+knows the hand: replace again instead), nor can the end of the series (the service has stopped)."""
+_ACTOR_FIELDS = ("voter", "traitor", "contestant", "finalist")
+"""Fields of an input that name the contestant acting (translated from a stand-in player's name)."""
 
 
 @dataclass(slots=True)
@@ -205,8 +220,15 @@ class Game(CastleTracker):
         """The most recently murdered or banished contestant (The Historian)."""
         self.twist_state = TwistState.from_settings(dict(settings.twists))
         """Everything the twists keep (``engine.twists.TwistState``): the live schedule, swords, shields…"""
+        self.paused: float | None = None
+        """Seconds the phase clock had left when the host paused it; ``None`` while it runs (or no clock)."""
+        self.clock_label = ""
+        """Message key of the running phase clock's label (``clock.*``)."""
+        self.stand_ins: dict[str, str] = {}
+        """Contestant → the player who now plays the seat (``ReplaceContestant``); absent: the contestant's own."""
         self._fx: list[Effect] = []
         self._now = 0.0
+        self._reset_items: dict[str, list[tuple[Item, str | None]]] | None = None
 
     # ------------------------------------------------------------------ public API
 
@@ -224,6 +246,8 @@ class Game(CastleTracker):
             InvalidCommand: the action names an unknown contestant.
             IllegalAction: the rules forbid it now; the state is unchanged. ``reason`` is the message key.
         """
+        given = action
+        action = self._as_contestant(action)
         if isinstance(action, StartSeries):
             if self.started:
                 raise IllegalAction("illegal.phase")
@@ -242,10 +266,12 @@ class Game(CastleTracker):
         self._fx = []
         self._now = now
         handler()
-        self.log.append({"now": now, **action.to_dict()})
+        self.log.append({"now": now, **given.to_dict()})
         effects, self._fx = self._fx, []
         self._track(effects)
-        return effects
+        if self._reset_items is not None:
+            self.items, self._reset_items = self._reset_items, None
+        return self._to_players(effects) if self.stand_ins else effects
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every input ``player`` may send now (concrete: one per choice).
@@ -331,6 +357,8 @@ class Game(CastleTracker):
             return self._on_clock
         if isinstance(action, HOST_TWIST_ACTIONS):  # TWIST HOOK: the host starts or cancels a twist
             return twists.validate_host(self, action)  # type: ignore[arg-type]
+        if isinstance(action, (PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries)):
+            return self._check_host_action(action)
         if isinstance(action, (ContestantLeft, ContestantReturned)):
             return self._check_presence(action)
         actor = action.actor
@@ -466,6 +494,8 @@ class Game(CastleTracker):
 
     def _clock(self, phase: Phase, duration_key: str, label: str) -> None:
         self.phase = phase
+        self.paused = None
+        self.clock_label = label
         self.phase_seq += 1
         seconds = self.settings.duration(duration_key)
         self.deadline = self._now + seconds
@@ -474,6 +504,20 @@ class Game(CastleTracker):
     def _draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
         return self.rng.choice(sorted(options))
+
+    def world_state(self) -> WorldState:
+        """``CastleTracker.world_state`` keyed by the player who now plays each seat (``ReplaceContestant``).
+
+        Returns:
+            Each seat's player's last place (with seat) and items, and the running phase clock.
+        """
+        who = self.stand_ins.get
+        return WorldState(
+            places={who(n, n): at for n, at in self.places.items()},
+            items={who(n, n): list(held) for n, held in self.items.items()},
+            phase_seq=self.phase_seq,
+            deadline=self.deadline,
+        )
 
     # ------------------------------------------------------------------ the deal and day zero
 
@@ -1527,11 +1571,14 @@ class Game(CastleTracker):
                 c.out = p.out
                 c.out_day = p.out_day
 
-    def _end_series(self, termination: Termination, joker: str | None = None) -> None:
+    def _end_series(self, termination: Termination, joker: str | None = None, *, nobody: bool = False) -> None:
         """Rulebook §9: if any Traitor reaches the end the Traitors win; otherwise the surviving Faithful.
-        Rulebook §6: a banished Joker wins alone (``joker_outcome = "joker_wins"``) or the Traitors win."""
+        Rulebook §6: a banished Joker wins alone (``joker_outcome = "joker_wins"``) or the Traitors win.
+        [house] A series the host ends (``nobody``) has no winner."""
         traitors = self._living_traitors()
-        if joker is not None and self.settings.joker_outcome == "joker_wins":
+        if nobody:
+            winner, winners = Winner.NOBODY, []
+        elif joker is not None and self.settings.joker_outcome == "joker_wins":
             winner, winners = Winner.JOKER, [joker]
         elif joker is not None:
             winner, winners = Winner.TRAITORS, traitors
@@ -1546,14 +1593,262 @@ class Game(CastleTracker):
             c.winner = c.name in winners
         self.phase = Phase.OVER
         self.deadline = None
+        self.paused = None
         self.ballot = None
         self.night = None
-        if winners:
+        if winner is Winner.NOBODY:
+            self._announce("series.over.host")
+        elif winners:
             self._announce("series.over", winner=winner.title, winners=", ".join(winners))
         else:
             self._announce("series.over.nobody", winner=winner.title)
         self._emit(ShowTitle(msg("title.series_over", winner=winner.title)))
         self._emit(SeriesOver(self.outcome))
+
+
+    # ------------------------------------------------------------------ host controls (docs/host.md)
+    # Pause, resume and extend change only the phase clock: each gives the clock a new sequence number, so a
+    # timer armed for the old deadline is stale (ignored). A replacement changes who plays a seat, never the
+    # seat's name: inputs are translated from the player to the contestant on the way in, recipients from the
+    # contestant to the player on the way out (``_as_contestant``, ``_to_players``). An undo rebuilds the
+    # series by replay without the undone input and reconciles the castle (``_apply_undo``).
+
+    def player_of(self, contestant: str) -> str:
+        """The player who plays ``contestant``'s seat now (the contestant's own name unless replaced)."""
+        return self.stand_ins.get(contestant, contestant)
+
+    def contestant_of(self, player: str) -> str | None:
+        """The contestant whose seat ``player`` plays now, or ``None`` (not playing, or replaced)."""
+        for contestant, stand_in in self.stand_ins.items():
+            if stand_in == player:
+                return contestant
+        if player in self.players and player not in self.stand_ins:
+            return player
+        return None
+
+    def _as_contestant(self, action: Action) -> Action:
+        """A stand-in's input as the seat's contestant's; a replaced player's input is refused."""
+        if not self.stand_ins:
+            return action
+        changes: dict[str, str] = {}
+        for name in _ACTOR_FIELDS:
+            value = getattr(action, name, None)
+            if not isinstance(value, str) or isinstance(action, ReplaceContestant):
+                continue
+            contestant = self.contestant_of(value)
+            if contestant is None and value in self.stand_ins:
+                raise IllegalAction("illegal.replaced")
+            if contestant is not None and contestant != value:
+                changes[name] = contestant
+        return dataclasses.replace(action, **changes) if changes else action  # type: ignore[type-var]
+
+    def _to_players(self, effects: list[Effect]) -> list[Effect]:
+        """Recipients and movers named as the players who play the seats now."""
+        who = self.player_of
+
+        def names(group: frozenset[str] | None) -> frozenset[str] | None:
+            return None if group is None else frozenset(who(n) for n in group)
+
+        out: list[Effect] = []
+        for e in effects:
+            if isinstance(e, (Whisper, Prompt, GiveItem)):
+                e = dataclasses.replace(e, to=names(e.to))
+            elif isinstance(e, ShowTitle) and e.to is not None:
+                e = dataclasses.replace(e, to=names(e.to))
+            elif isinstance(e, Eliminated) and e.to is not None:
+                e = dataclasses.replace(e, to=names(e.to))
+            elif isinstance(e, MoveTo):
+                e = dataclasses.replace(e, players=tuple(who(n) for n in e.players))
+            elif isinstance(e, TakeItem) and e.players is not None:
+                e = dataclasses.replace(e, players=tuple(who(n) for n in e.players))
+            out.append(e)
+        return out
+
+    def _check_host_action(self, action: Action) -> Callable[[], None]:
+        host = action.actor
+        if host not in self.hosts:
+            raise IllegalAction("illegal.not_host")
+        if isinstance(action, PauseClock):
+            if self.deadline is None:
+                raise IllegalAction("illegal.clock.not_running")
+            return lambda: self._apply_pause(str(host))
+        if isinstance(action, ResumeClock):
+            if self.paused is None:
+                raise IllegalAction("illegal.clock.not_paused")
+            return lambda: self._apply_resume(str(host))
+        if isinstance(action, ExtendPhase):
+            if not 1 <= action.seconds <= MAX_EXTENSION:
+                raise IllegalAction("illegal.clock.seconds", seconds=str(action.seconds))
+            if self.deadline is None and self.paused is None:
+                raise IllegalAction("illegal.clock.not_running")
+            return lambda: self._apply_extend(str(host), action.seconds)
+        if isinstance(action, ReplaceContestant):
+            p = self.players.get(action.contestant)
+            if p is None:
+                raise InvalidCommand("illegal.unknown_player", player=action.contestant)
+            if not p.alive:
+                raise IllegalAction("illegal.replace.out", contestant=action.contestant)
+            new = action.player
+            taken = {self.player_of(n) for n in self.players} | set(self.hosts)
+            returning = new == action.contestant and action.contestant in self.stand_ins
+            if not NAME_RE.match(new) or (new in taken and not returning) or (new in self.players and not returning):
+                raise IllegalAction("illegal.replace.player", player=new)
+            return lambda: self._apply_replace(action.contestant, new, str(host))
+        if isinstance(action, UndoHostAction):
+            last = self.log[-1] if self.log else None
+            if last is None or last.get("action") not in UNDOABLE:
+                raise IllegalAction("illegal.undo.nothing")
+            return lambda: self._apply_undo(str(host))
+        assert isinstance(action, EndSeries)
+        return lambda: self._apply_end(str(host))
+
+    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
+        """Rulebook-silent [house]: every host action but moving on is kept in the record with who and when."""
+        self.record.host_actions.append({
+            "host": host, "action": kind, "at": self._now, "day": self.day,
+            "phase": self.phase.value if self.phase is not None else None, "detail": detail, "undone": False,
+        })  # fmt: skip
+
+    def _clock_changed(self) -> None:
+        self.phase_seq += 1
+        remaining = self.paused if self.paused is not None else max(0.0, (self.deadline or self._now) - self._now)
+        self._emit(ClockChanged(self.phase_seq, self.deadline, remaining))
+
+    def _apply_pause(self, host: str) -> None:
+        assert self.deadline is not None
+        self.paused = max(0.0, self.deadline - self._now)
+        self.deadline = None
+        self._host_logged(host, "pause_clock", f"{self.paused:.0f} s left")
+        self._announce("host.paused")
+        self._clock_changed()
+
+    def _apply_resume(self, host: str) -> None:
+        assert self.paused is not None
+        left, self.paused = self.paused, None
+        self.deadline = self._now + left
+        self._host_logged(host, "resume_clock", f"{left:.0f} s left")
+        self._announce("host.resumed", seconds=f"{left:.0f}")
+        self._clock_changed()
+
+    def _apply_extend(self, host: str, seconds: int) -> None:
+        if self.paused is not None:
+            self.paused += seconds
+        else:
+            assert self.deadline is not None
+            self.deadline += seconds
+        self._host_logged(host, "extend_phase", f"+{seconds} s")
+        self._announce("host.extended", seconds=str(seconds))
+        self._clock_changed()
+
+    def _apply_replace(self, contestant: str, player: str, host: str) -> None:
+        if player == contestant:
+            self.stand_ins.pop(contestant, None)
+        else:
+            self.stand_ins[contestant] = player
+        p = self.players[contestant]
+        p.present = True
+        self._host_logged(host, "replace_contestant", f"{player} for {contestant}")
+        self._announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
+        # The new player learns the hand privately, as the contestant knows it (a drunk power as the plain power,
+        # rulebook §2): the Whisper names the contestant and goes out to the player who plays the seat now.
+        seat = str(p.seat)
+        if p.allegiance is Allegiance.TRAITOR and p.sworn:
+            self._whisper([contestant], "replace.hand.traitor", contestant=contestant, seat=seat,
+                          power=p.power.title if p.power else "none",
+                          false_power=p.false_power.title if p.false_power else "none",
+                          traitors=", ".join(self._living_traitors()))  # fmt: skip
+        elif p.allegiance is Allegiance.TRAITOR:
+            self._whisper([contestant], "replace.hand.traitor.unsworn", contestant=contestant, seat=seat)
+        else:
+            power = Power.JOKER if contestant in self.powers.jokers else self.active_power(contestant)
+            self._whisper([contestant], "replace.hand.faithful", contestant=contestant, seat=seat,
+                          power=power.title if power else "none")  # fmt: skip
+        # Re-prompt what the seat has to answer now (the old player's dialogs went to the old player).
+        self._reprompt([contestant])
+
+    def _apply_end(self, host: str) -> None:
+        self._host_logged(host, "end_series")
+        self._announce("host.ended")
+        self._end_series(Termination.HOST_ENDED, nobody=True)
+
+    def _apply_undo(self, host: str) -> None:
+        """Rebuild without the last input; reconcile places, items, the clock and prompts (docs/host.md)."""
+        undone = self.log[-1]
+        before = Game.replay(self.settings, self.seed, self.log[:-1])
+        # The clock gets back the time it had left when the undone action happened, counted from now.
+        left = before.paused
+        if left is None and before.deadline is not None:
+            left = max(0.0, before.deadline - float(undone["now"]))
+        old_items, old_places, old_seq = self.items, self.places, self.phase_seq
+        old_log, old_inbox, old_actions = self.log, self.inbox, self.record.host_actions
+        state = {k: v for k, v in before.__dict__.items() if k not in ("_fx", "_now", "_reset_items")}
+        self.__dict__.update(state)
+        self.log, self.inbox = old_log, old_inbox
+        self.record.host_actions = old_actions
+        for a in reversed(self.record.host_actions):
+            if not a["undone"] and a["action"] == undone["action"]:
+                a["undone"] = True
+                break
+        self._host_logged(host, "undo_host_action", str(undone["action"]))
+        self._announce("host.undone", action=str(undone["action"]).replace("_", " "))
+        # Places: move whoever is elsewhere back.
+        target_places, self.places = self.places, old_places
+        moves: dict[tuple[Place, bool], list[str]] = {}
+        for n, (place, seat) in target_places.items():
+            if old_places.get(n) != (place, seat) and self.players[n].alive:
+                moves.setdefault((place, seat is not None), []).append(n)
+        for (place, _), names in moves.items():
+            self._move(names, place)
+        # Items: give back what the undone action took, take what it gave.
+        target_items = self.items
+        self._reset_items = {n: list(v) for n, v in target_items.items()}
+        self.items = old_items
+        for n in sorted(set(target_items) | set(old_items)):
+            want, have = target_items.get(n, []), old_items.get(n, [])
+            for item, label in want:
+                if (item, label) not in have:
+                    self._emit(GiveItem(frozenset({n}), item, label))
+            for item in {i for i, _ in have if all(i is not j for j, _ in want)}:
+                self._emit(TakeItem(item, (n,)))
+        # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
+        self.phase_seq = max(old_seq, self.phase_seq)
+        if self.phase is not None and self.phase is not Phase.OVER and left is not None:
+            self.phase_seq += 1
+            if before.paused is not None:
+                self.deadline = None
+                self.paused = left
+                self._emit(ClockChanged(self.phase_seq, None, left))
+            else:
+                self.deadline = self._now + left
+                self._emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
+        self._reprompt(None)
+
+    def _reprompt(self, only: list[str] | None) -> None:
+        """Prompt again what is open now (the vote, the Oath question, the offer, the torches), for ``only`` or all.
+
+        Turret, power and host-visit prompts are not repeated: their choices stay in the chat fallback.
+        """
+        def wanted(n: str) -> bool:
+            return only is None or n in only
+
+        b = self.ballot
+        if self.phase is Phase.VOTE and b is not None:
+            for v in b.voters:
+                if v not in b.votes and wanted(v) and self.players[v].present:
+                    self._emit(Prompt(frozenset({v}), msg("vote.prompt"),
+                                      tuple(Choice(c, CastVote(v, c)) for c in b.candidates if c != v)))  # fmt: skip
+        elif self.phase is Phase.OATH and self.night and self.night.oath_queue and wanted(self.night.oath_queue[0]):
+            self._ask_oath()
+        elif self.phase is Phase.OFFER and self.night and self.night.offer and wanted(self.night.offer[1]):
+            event, target = self.night.offer
+            self._emit(Prompt(frozenset({target}), msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
+                              (Choice(msg("offer.accept").text, AnswerOffer(target, True)),
+                               Choice(msg("offer.decline").text, AnswerOffer(target, False)))))  # fmt: skip
+        elif self.phase is Phase.TORCHES:
+            for n in self.torches:
+                if wanted(n):
+                    self._emit(Prompt(frozenset({n}), msg("finale.torch.prompt"),
+                                      tuple(Choice(t.title, ChooseTorch(n, t)) for t in Torch)))  # fmt: skip
 
 
 def _most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:

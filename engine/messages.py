@@ -227,6 +227,7 @@ CATALOG: dict[str, str] = {
     # end
     "series.over": "{winner}! Winners: {winners}.",
     "series.over.nobody": "{winner}!",
+    "series.over.host": "The series has ended without a winner.",
     "series.no_traitors": "No Traitor remains in the castle.",
     # illegal inputs (private replies)
     "illegal.phase": "You can't do that now.",
@@ -274,6 +275,29 @@ CATALOG: dict[str, str] = {
     "host.twist.start": "Start which twist? It is scheduled for the soonest day it can still happen.",
     "host.twist.cancel": "Cancel the next occurrence of which twist?",
     "host.book.missing": "Hold your castle book (written) and send it again.",
+    # host controls (docs/host.md)
+    "host.paused": "The host has paused the clock.",
+    "host.resumed": "The clock runs again: {seconds} seconds left.",
+    "host.extended": "The host has added {seconds} seconds to the clock.",
+    "host.replaced": "{player} now plays for {contestant} (seat {seat}).",
+    "host.undone": "The host has taken back the last host action ({action}).",
+    "host.ended": "The host has ended the series.",
+    "host.choose_seat": "Replace which contestant? Then the new player types /trigger traitors.console to take the seat.",
+    "replace.hand.faithful": "You now play for {contestant} (seat {seat}). You are Faithful. Power: {power}.",
+    "replace.hand.traitor": "You now play for {contestant} (seat {seat}). You are a Traitor. Power: {power}; "
+    "false power: {false_power}. The Traitors: {traitors}.",
+    "replace.hand.traitor.unsworn": "You now play for {contestant} (seat {seat}). You are a Traitor. Take the "
+    "Traitors' Oath tonight to learn your power.",
+    "replace.hand.out": "You now play for {contestant} (seat {seat}).",
+    "illegal.clock.not_running": "No phase clock is running.",
+    "illegal.clock.not_paused": "The clock is not paused.",
+    "illegal.clock.seconds": "Extend by 1 to 3600 seconds, not {seconds}.",
+    "illegal.replace.out": "{contestant} is no longer in the series.",
+    "illegal.replace.player": "{player} cannot take a seat: already in this series or not a Minecraft name.",
+    "illegal.replace.none": "No seat is waiting for a new player.",
+    "illegal.replaced": "Your seat is now played by someone else.",
+    "illegal.undo.nothing": "There is no host action to take back: only the last input, if it was a host's move "
+    "on, pause, resume or extension.",
 }
 
 from engine.messages_club import CLUB_MESSAGES  # noqa: E402 - the club rulesets' keys

@@ -22,7 +22,8 @@ class Winner(enum.Enum):
     TOWN = "town"
     LONERS = "loners"
     NOBODY = "nobody"
-    """Nobody wins: everyone died the same night, or the series hit its day limit ([house])."""
+    """Nobody wins: everyone died the same night, the series hit its day limit, or the host ended it
+    ([house], docs/house-rules.md)."""
 
     @property
     def title(self) -> str:
@@ -62,6 +63,8 @@ class Termination(enum.Enum):
     """A club ruleset: nobody is left alive."""
     DAY_LIMIT = "day_limit"
     """A club ruleset reached its ``max_days`` without a winner ([house])."""
+    HOST_ENDED = "host_ended"
+    """The host ended the series (``EndSeries``): nobody wins ([house], docs/house-rules.md)."""
 
 
 @dataclass(frozen=True, slots=True)

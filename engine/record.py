@@ -201,6 +201,9 @@ class SeriesRecord:
     rulesets add their own record types, each with a ``RECORD_TYPE`` (the JSON ``type``) and ``to_dict``."""
     winner: str | None = None
     termination: str | None = None
+    host_actions: list[dict[str, Any]] = field(default_factory=list)
+    """Every host action but moving on, in order: ``{"host", "action", "at" (seconds, the engine's now), "day",
+    "phase", "detail", "undone"}`` (docs/game-log.md)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON game log (``docs/game-log.md``), format version 1."""
@@ -224,4 +227,5 @@ class SeriesRecord:
             "events": events,
             "winner": self.winner,
             "termination": self.termination,
+            "host_actions": [dict(a) for a in self.host_actions],
         }

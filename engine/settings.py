@@ -6,6 +6,7 @@ Settings are plain frozen dataclasses; the bridge loads them from TOML with pyda
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -154,8 +155,10 @@ class Settings:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         for key, value in self.durations.items():
             if key not in DEFAULT_DURATIONS and key not in TWIST_DURATIONS:
-                known = ", ".join([*DEFAULT_DURATIONS, *TWIST_DURATIONS])
-                raise ConfigError(f"durations.{key}: unknown phase (known: {known})")
+                known = [*DEFAULT_DURATIONS, *TWIST_DURATIONS]
+                close = difflib.get_close_matches(str(key), known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ConfigError(f"durations.{key}: unknown phase{hint} (known: {', '.join(known)})")
             if not isinstance(value, (int, float)) or value <= 0:
                 raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
         for day, twists in self.twists.items():

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bridge.cli import main
-from bridge.export import FORMATS, format_record
+from bridge.export import FORMATS, format_record, summarize
 from bridge.scenario import ScenarioError, load_scenario, parse_scenario, play_scenario
 from engine.errors import ConfigError
 from engine.game import Game
@@ -81,7 +81,7 @@ def test_every_shipped_scenario_loads_and_plays(path: Path) -> None:
 
 def test_json_is_the_record_dict() -> None:
     game = play("finale")
-    assert json.loads(format_record(game.record, "json")) == game.record.to_dict()
+    assert json.loads(format_record(game.record, "json")) == {**game.record.to_dict(), "summary": summarize(game.record)}
 
 
 def test_unknown_format_is_refused() -> None:
@@ -403,7 +403,7 @@ def _random_series(seed: int) -> Game:
 @pytest.mark.parametrize("seed", range(40))
 def test_random_series_render_with_square_tables(seed: int) -> None:
     record = _random_series(seed).record
-    assert json.loads(format_record(record, "json")) == record.to_dict()
+    assert json.loads(format_record(record, "json")) == {**record.to_dict(), "summary": summarize(record)}
     for block in format_record(record, "text").split("\n\n"):
         rows = [line for line in block.splitlines() if line.startswith("|")]
         assert len({row.count("|") for row in rows}) <= 1, block

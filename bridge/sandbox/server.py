@@ -187,8 +187,8 @@ class SandboxThread:
         """The world; read it only through :meth:`call` from other threads."""
         return self.sandbox.world
 
-    def start(self, host: str = "127.0.0.1", port: int = 0, *, timeout: float = 10.0) -> int:
-        """Start the loop thread and the sandbox; returns the bound RCON port.
+    def start(self, host: str = "127.0.0.1", port: int = 0, *, timeout: float = 10.0, msmp_port: int = 0) -> int:
+        """Start the loop thread and the sandbox; returns the bound RCON port (``sandbox.msmp_port``: MSMP's).
 
         Raises:
             RuntimeError: already started.
@@ -210,7 +210,7 @@ class SandboxThread:
         self._thread = threading.Thread(target=run, name="castle-sandbox", daemon=True)
         self._thread.start()
         self._loop = ready.result(timeout)
-        return asyncio.run_coroutine_threadsafe(self.sandbox.start(host, port), self._loop).result(timeout)
+        return asyncio.run_coroutine_threadsafe(self.sandbox.start(host, port, msmp_port), self._loop).result(timeout)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the sandbox and its loop thread (idempotent)."""

@@ -187,11 +187,11 @@ def test_the_host_console_dialog_and_its_controls() -> None:
         await service.poll_once()
         assert service.game.phase is Phase.DAY_ZERO
         assert chat_texts(sb, HOST)[-1].endswith("You can't do that now.")
-        # pause the clock: not available yet
-        world.press_trigger(HOST, "traitors.host", 8)
+        # start a twist: the host is shown the list of twists (the engine checks the chosen one)
+        world.press_trigger(HOST, "traitors.host", 6)
         world.tick()
         await service.poll_once()
-        assert chat_texts(sb, HOST)[-1].endswith("Pause the clock: not available yet.")
+        assert any("Start which twist?" in line for line in chat_texts(sb, HOST)[-8:])
         # move on from the console: day zero ends
         world.press_trigger(HOST, "traitors.console")
         world.tick()
@@ -223,5 +223,55 @@ def test_the_oath_is_sworn_through_its_dialog() -> None:
         assert service.game.phase is not Phase.OATH
         # nobody else was shown a dialog (secrets go to one named player)
         assert all(world.player(n).dialogs == [] for n in CONTESTANTS if n != traitor)
+
+    run_series(body)
+
+
+def test_console_pause_resume_extend_undo_and_replace_through_the_castle() -> None:
+    async def body(sb: Sandbox, rcon: RconClient, service: SeriesService) -> None:
+        world = sb.world
+        game = service.game
+
+        async def press(player: str, objective: str, value: int | None = None) -> None:
+            world.press_trigger(player, objective, value)
+            world.tick()
+            await service.poll_once()
+
+        assert service.scheduler is not None and service.scheduler.get_job("phase-clock") is not None
+        await press(HOST, "traitors.host", 8)  # pause
+        assert game.deadline is None and game.paused is not None
+        assert service.scheduler.get_job("phase-clock") is None
+        assert chat_texts(sb, CONTESTANTS[0])[-1].endswith("The host has paused the clock.")
+        await press(CONTESTANTS[0], "traitors.host", 9)  # not a host: refused, nothing changes
+        assert game.paused is not None and chat_texts(sb, CONTESTANTS[0])[-1].endswith("Only the host can do that.")
+        await press(HOST, "traitors.host", 9)  # resume
+        job = service.scheduler.get_job("phase-clock")
+        assert game.paused is None and job is not None and list(job.args) == [game.phase_seq]
+        deadline = game.deadline
+        await press(HOST, "traitors.host", 11)  # add a minute
+        assert game.deadline == deadline + 60
+        await press(HOST, "traitors.host", 13)  # undo the extension
+        assert game.deadline is not None and game.deadline < deadline + 60
+        # replace: the host picks the seat, the new player opens the console and takes it
+        await press(HOST, "traitors.host", 12)
+        assert world.player(HOST).dialog is not None
+        seat = 2
+        leaver = CONTESTANTS[seat - 1]
+        world.leave(leaver)
+        await service.on_player_left(leaver)
+        await press(HOST, "traitors.host", 100 + seat)
+        world.join("Newbie")
+        world.tick()  # the data pack enables the triggers of a new player on its next tick
+        await press("Newbie", "traitors.console")
+        assert game.contestant_of("Newbie") == leaver, (chat_texts(sb, HOST)[-3:], chat_texts(sb, "Newbie"), service._seat_waiting)
+        texts = chat_texts(sb, "Newbie")
+        assert any(f"You now play for {leaver} (seat {seat})" in t for t in texts)
+        assert any("Newbie now plays for" in t for t in chat_texts(sb, CONTESTANTS[0]))
+        # the hand went to the new player only
+        assert not any("You now play for" in t for n in CONTESTANTS if n != leaver for t in chat_texts(sb, n))
+        foyer = default_castle().places.foyer  # day zero: the seat's place; the new player is put there
+        assert world.player("Newbie").pos == (foyer.x, foyer.y, foyer.z)
+        await press(HOST, "traitors.host", 10)  # end the series
+        assert game.outcome is not None and game.outcome.winner.value == "nobody"
 
     run_series(body)

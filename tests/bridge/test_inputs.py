@@ -151,12 +151,29 @@ def test_encode_and_round_trip(action: Action, expected: tuple[str, int]) -> Non
 
 
 def test_every_contestant_action_type_is_covered() -> None:
-    from engine.actions import ACTION_TYPES
+    from engine.actions import ACTION_TYPES, HOST_ACTIONS
 
     covered = {type(a) for a, _ in EXAMPLES} | NOT_ROUND_TRIPPED
-    # contestant/host actions override Action.actor; system inputs (TimerExpired, StartSeries…) do not
+    # contestant/host actions override Action.actor; system inputs (TimerExpired, StartSeries…) do not; the
+    # host's console controls reach the engine through HostCommand (the service), tested below
     with_actor = {cls for cls in ACTION_TYPES.values() if cls.actor is not Action.actor}
-    assert covered == with_actor
+    assert covered == with_actor - set(HOST_ACTIONS)
+
+
+def test_host_controls_and_seat_choice_decode() -> None:
+    from bridge.inputs import SEAT_BASE, HostCommand, HostControl
+    from engine.actions import ReplaceContestant
+
+    for control in HostControl:
+        item = decode({"player": "Host_1", "input": "host", "value": control.value}, SEATS)
+        assert item == (Advance("Host_1") if control is HostControl.ADVANCE else HostCommand("Host_1", control))
+    item = decode({"player": "Host_1", "input": "host", "value": SEAT_BASE + 3}, SEATS)
+    assert item == HostCommand("Host_1", HostControl.REPLACE_CONTESTANT, seat=3)
+    assert encode(ReplaceContestant("Host_1", "Cal", ""), SEATS) == ("traitors.host", SEAT_BASE + 3)
+    with pytest.raises(InputError):
+        decode({"player": "Host_1", "input": "host", "value": SEAT_BASE + 7}, SEATS)  # an empty seat
+    with pytest.raises(InputError):
+        decode({"player": "Host_1", "input": "host", "value": 14}, SEATS)
 
 
 _NAMES = st.from_regex(r"[A-Za-z0-9_]{3,16}", fullmatch=True)
@@ -216,12 +233,13 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"seq": 1, "player": "Alex", "input": "oath", "value": 2}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "offer", "value": 3}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "torch", "value": 0}, "invalid.action.value"),
-    ({"seq": 1, "player": "Alex", "input": "host", "value": 11}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "host", "value": 14}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "guess", "value": 316}, "invalid.action.value"),  # no 16th power
     ({"seq": 1, "player": "Alex", "input": "drink", "value": 3}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "twist", "value": 7}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "twist", "value": 100}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "chest", "value": 2}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "host", "value": 14}, "invalid.action.value"),
     ({"seq": 1, "player": "Al", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "@a", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex Smith", "input": "vote", "value": 1}, "invalid.action.value"),
