@@ -23,7 +23,7 @@ traitors = 1
 hosts = ["Host"]
 powers = false
 [durations]
-day_zero = 0.5
+day_zero = 1.0
 breakfast = 0.3
 discussion = 0.3
 round_table = 0.3
@@ -81,12 +81,14 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         cmd = [sys.executable, "-m", "bridge.cli", "serve", "--config", str(tmp_path / "serve.toml")]
         first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         assert _line(first, "ready ").startswith("ready series=1 inputs=1 phase=day_zero")
-        time.sleep(2.0)
+        # Stop once day zero is over (1 s) but well before the series could end (a 6-contestant series needs
+        # a round table, a night and a breakfast: about 2.5 s at these clocks).
+        time.sleep(1.3)
         first.send_signal(signal.SIGTERM)
         _, err = first.communicate(timeout=30)
         assert first.returncode == 0, err
         logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
-        assert any(r.get("event") == "stop" for r in logs) and any(r.get("event") == "stopped" for r in logs)
+        assert any(r.get("event") == "stop" for r in logs) and any(r.get("event") == "stopped" for r in logs), err
         assert password not in err and secret not in err
         with SeriesStore(tmp_path / "series.db") as store:
             assert not store.is_over(1)
