@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.actions import StartSeries, TimerExpired
 from engine.bots import BOTS, Bot, make_bot
-from engine.effects import Announce, Effect, Whisper
+from engine.effects import Announce, Effect, Prompt, Whisper
 from engine.rulesets import new_game
 
 STEP_LIMIT = 20_000
@@ -74,10 +74,15 @@ def _deal(game: Any) -> tuple[dict[str, str], dict[str, str]]:
     return roles, sides
 
 
-def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot]) -> None:
-    """Hand each spoken effect to the bots it is addressed to (``to=None``: everyone)."""
+def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str]) -> None:
+    """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), and note who
+    was prompted (``asked``): the contestants the castle is waiting for."""
     for e in effects:
-        if isinstance(e, Whisper):
+        if isinstance(e, Prompt):
+            asked.update(e.to)
+        if not bots:
+            continue
+        if isinstance(e, Whisper) or isinstance(e, Prompt):
             for name in e.to:
                 bot = bots.get(name)
                 if bot is not None:
@@ -90,6 +95,10 @@ def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot]) -> None:
 def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart") -> tuple[Any, SeriesResult]:
     """Play one whole series with bot contestants.
 
+    The contestants asked are those the game prompted (``Prompt`` effects) since its phase last changed, in seat
+    order; each is asked again while ``legal_actions`` offers them a kind of input they have not used in this
+    phase. When nobody asked has anything left to do, the phase clock runs out.
+
     Args:
         settings: the series settings of any ruleset (``engine.settings.Settings`` or ``ClubSettings``).
         seed: the series seed; the bots' generators are seeded from it and their names.
@@ -101,26 +110,28 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
 
     Raises:
         ConfigError: invalid settings.
+        KeyError: an unknown bot kind.
         RuntimeError: the series did not end within ``STEP_LIMIT`` inputs (a bug in the rules or the bots).
     """
     game = new_game(settings, seed)
     now = 0.0
     first = game.handle(StartSeries(), now=now)
     roles, sides = _deal(game)
-    kinds = {n: (bots if isinstance(bots, str) else bots.get(sides[n], "smart")) for n in game.contestants()}
-    players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in game.contestants()}
-    _deliver(first, players)
     names = game.contestants()
+    kinds = {n: (bots if isinstance(bots, str) else bots.get(sides[n], "smart")) for n in names}
+    players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in names}
+    listeners = {n: b for n, b in players.items() if b.listens}
+    seat = {n: i for i, n in enumerate(names)}
+    asked: set[str] = set()
+    _deliver(first, listeners, asked)
     acted: dict[str, set[str]] = {}
-    acted_seq = -1
+    seq = game.phase_seq
     steps = 1
     while not game.is_over:
         if steps > STEP_LIMIT:
             raise RuntimeError(f"series {seed} did not end within {STEP_LIMIT} inputs (phase {game.phase})")
         moved = False
-        for name in names:
-            if game.phase_seq != acted_seq:
-                acted, acted_seq = {}, game.phase_seq
+        for name in sorted(asked, key=seat.__getitem__):
             legal = game.legal_actions(name)
             if not legal:
                 continue
@@ -135,16 +146,26 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
                 continue
             done.add(action.kind)
             now += 1.0
-            _deliver(game.handle(action, now=now), players)
+            fresh: set[str] = set()
+            _deliver(game.handle(action, now=now), listeners, fresh)
             steps += 1
             moved = True
+            if game.phase_seq != seq:
+                seq, acted, asked = game.phase_seq, {}, fresh
+                break
+            asked |= fresh
             if game.is_over:
                 break
         if not moved and not game.is_over:
             deadline = game.deadline
             now = max(now + 1.0, deadline if deadline is not None else now)
-            _deliver(game.handle(TimerExpired(game.phase_seq), now=now), players)
+            fresh = set()
+            _deliver(game.handle(TimerExpired(game.phase_seq), now=now), listeners, fresh)
             steps += 1
+            if game.phase_seq != seq:
+                seq, acted, asked = game.phase_seq, {}, fresh
+            else:
+                asked |= fresh
     outcome = game.outcome
     return game, SeriesResult(
         seed=seed,

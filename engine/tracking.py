@@ -50,14 +50,23 @@ class CastleTracker:
 
     def _track(self, effects: Iterable[Effect]) -> None:
         """Keep the copy of what each contestant (and host) was sent, holds, and where they were sent."""
-        everyone = self._everyone()
+        everyone: list[str] | None = None
+        inbox = self.inbox
         for e in effects:
             if isinstance(e, Announce):
+                if everyone is None:
+                    everyone = self._everyone()
+                text = e.message.text  # rendered once, not once per recipient (docs/performance.md)
                 for n in everyone:
-                    self.inbox.setdefault(n, []).append(e.message.text)
+                    box = inbox.get(n)
+                    if box is None:
+                        inbox[n] = [text]
+                    else:
+                        box.append(text)
             elif isinstance(e, (Whisper, Prompt)):
+                text = e.message.text
                 for n in sorted(e.to):
-                    self.inbox.setdefault(n, []).append(e.message.text)
+                    inbox.setdefault(n, []).append(text)
             elif isinstance(e, GiveItem):
                 for n in sorted(e.to):
                     self.items.setdefault(n, []).append((e.item, e.label))

@@ -64,6 +64,8 @@ class Bot(Protocol):
 
     needs_view: bool
     """Whether ``choose`` reads its view (the simulator builds views only for bots that do)."""
+    listens: bool
+    """Whether ``observe`` learns anything (the simulator hands messages only to bots that do)."""
 
     def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
         """A message the contestant was shown: its catalogue key and parameters."""
@@ -76,6 +78,7 @@ class RandomBot:
     """Uniform among the legal inputs; learns nothing."""
 
     needs_view = False
+    listens = False
 
     def __init__(self, name: str, rng: random.Random) -> None:
         self.name = name

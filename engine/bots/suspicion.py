@@ -71,8 +71,9 @@ BAD_CHECKS = {
     "my.check.commissar.town": False, "my.check.priest.loner": True,
 }  # fmt: skip
 """Club check answers: key → whether the checked contestant is an enemy of the good side."""
-ULTIMATUM_ACCEPT = 0.5
-"""How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2)."""
+ULTIMATUM_ACCEPT = 0.0
+"""How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2). Never:
+the smart Faithful play for their side, and a recruit is one more Traitor."""
 PROTECTORS = frozenset({"The Guardian", "The Judge", "The Cleanser", "Healer", "Doctor"})
 
 
@@ -85,6 +86,7 @@ class SuspicionBot:
     """
 
     needs_view = True
+    listens = True
 
     def __init__(self, name: str, rng: random.Random) -> None:
         self.name = name
@@ -205,7 +207,7 @@ class SuspicionBot:
             noms = [a for a in legal if isinstance(a, NominateCandidate) and a.target not in fellows]
             return self._best(noms, lambda a: self._rank(a.target, good)) if noms else legal[-1]
         if isinstance(first, AnswerOffer):
-            # A good contestant declines a seduction; facing an ultimatum (join or be murdered) half accept.
+            # A good contestant declines a seduction, and an ultimatum unless ULTIMATUM_ACCEPT says otherwise.
             want = (self.rng.random() < ULTIMATUM_ACCEPT) if self.offer == "offer.ultimatum" else not good
             return next((a for a in legal if isinstance(a, AnswerOffer) and a.accept is want), first)
         if isinstance(first, AnswerJoker):
