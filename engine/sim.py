@@ -18,6 +18,7 @@ the progress bar, the processes and the printing.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,7 +48,9 @@ class SeriesResult:
         inputs: accepted inputs, timers included.
         roles: contestant → the power or role dealt at the start (``"no power"`` for a contestant without one).
         sides: contestant → the side dealt at the start (``"faithful"``/``"traitor"``, or the club team).
-        winners: the contestants who won.
+        winners: the contestants who won (``Outcome.winners``: for ``traitors`` only those still in the series).
+        winning_side: the contestants on the winning side at the end: their side then (a recruit is a Traitor)
+            is the side that won, or they are among ``winners`` (the Joker), whether or not they were still in.
     """
 
     seed: int
@@ -57,6 +60,21 @@ class SeriesResult:
     roles: Mapping[str, str]
     sides: Mapping[str, str]
     winners: tuple[str, ...]
+    winning_side: frozenset[str]
+
+
+SIDE_WINS = {"faithful": "faithful", "traitor": "traitors", "alone": "mad_knight", "loner": "loners"}
+"""A side's name → the ``Winner`` value it wins as, where the two differ."""
+
+
+def _winning_side(game: Any, winner: str, winners: tuple[str, ...]) -> frozenset[str]:
+    """Contestants whose side at the end of the series is the winning side, or who won alone."""
+    out = set(winners)
+    for name, p in game.players.items():
+        side = p.allegiance.value if hasattr(p, "allegiance") else game.rules.roles[p.role].team
+        if SIDE_WINS.get(side, side) == winner:
+            out.add(name)
+    return frozenset(out)
 
 
 def _deal(game: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -175,7 +193,16 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
         roles=roles,
         sides=sides,
         winners=tuple(outcome.winners),
+        winning_side=_winning_side(game, outcome.winner.value, tuple(outcome.winners)),
     )
+
+
+def series_seeds(seed: int, count: int) -> list[int]:
+    """The seeds of a run's series: series ``i`` of a run seeded ``seed`` plays with the first 48 bits of
+    SHA-256 of ``"{seed}:{i}"``. Runs with different seeds share no series; any prefix of a run is the shorter
+    run with the same seed.
+    """
+    return [int.from_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest()[:6], "big") for i in range(count)]
 
 
 # ---------------------------------------------------------------------------------------------- twists
@@ -248,11 +275,13 @@ class Tally:
     dealt: dict[str, int] = field(default_factory=dict)
     """Power or role → series in which it was dealt (counted once per holder)."""
     on_winning_side: dict[str, int] = field(default_factory=dict)
-    """Power or role → holders who were among the winners."""
+    """Power or role → holders who ended on the winning side (``SeriesResult.winning_side``)."""
     twist_runs: dict[str, int] = field(default_factory=dict)
     """Twist → paired runs made (series that had the twist)."""
     twist_changed: dict[str, int] = field(default_factory=dict)
     """Twist → paired runs whose winning side differed without the twist."""
+    twist_without: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Twist → winning side → paired runs without the twist that side won."""
 
     def add(self, result: SeriesResult) -> None:
         """Count one series."""
@@ -260,16 +289,17 @@ class Tally:
         self.wins[result.winner] = self.wins.get(result.winner, 0) + 1
         self.days += result.days
         self.inputs += result.inputs
-        winners = set(result.winners)
         for name, role in result.roles.items():
             self.dealt[role] = self.dealt.get(role, 0) + 1
-            if name in winners:
+            if name in result.winning_side:
                 self.on_winning_side[role] = self.on_winning_side.get(role, 0) + 1
 
-    def add_twist(self, twist: str, changed: bool) -> None:
-        """Count one paired run of ``twist``."""
+    def add_twist(self, twist: str, result: SeriesResult, without: SeriesResult) -> None:
+        """Count one paired run: ``result`` played with ``twist``, ``without`` the same seed without it."""
         self.twist_runs[twist] = self.twist_runs.get(twist, 0) + 1
-        self.twist_changed[twist] = self.twist_changed.get(twist, 0) + int(changed)
+        self.twist_changed[twist] = self.twist_changed.get(twist, 0) + int(without.winner != result.winner)
+        wins = self.twist_without.setdefault(twist, {})
+        wins[without.winner] = wins.get(without.winner, 0) + 1
 
     def merge(self, other: Tally) -> None:
         """Add ``other``'s counts to this tally."""
@@ -285,6 +315,10 @@ class Tally:
         ):
             for k, v in theirs.items():
                 mine[k] = mine.get(k, 0) + v
+        for t, wins in other.twist_without.items():
+            mine_wins = self.twist_without.setdefault(t, {})
+            for k, v in wins.items():
+                mine_wins[k] = mine_wins.get(k, 0) + v
 
 
 def simulate(
@@ -316,7 +350,7 @@ def simulate(
         tally.add(result)
         for t in twists:
             _, other = play_series(variants[t], seed, bots)
-            tally.add_twist(t, other.winner != result.winner)
+            tally.add_twist(t, result, other)
         if progress is not None:
             progress(1)
     return tally
@@ -328,7 +362,8 @@ def summary(tally: Tally, *, ruleset: str, contestants: int, seed: int, bots: st
     Returns:
         ``{"ruleset", "contestants", "series", "seed", "bots", "win_rates": {side: {"wins", "rate", "ci95":
         [low, high]}}, "average_days", "average_inputs", "on_winning_side": {role: {"dealt", "won", "rate"}},
-        "twists": {twist: {"runs", "changed", "rate", "ci95"}}}``; rates are fractions rounded to 4 places.
+        "twists": {twist: {"runs", "changed", "rate", "ci95", "win_rates_without": {side: rate}}}}``; rates are
+        fractions rounded to 4 places.
     """
     n = tally.series
 
@@ -355,7 +390,8 @@ def summary(tally: Tally, *, ruleset: str, contestants: int, seed: int, bots: st
         "twists": {
             t: {"runs": runs, "changed": tally.twist_changed.get(t, 0),
                 "rate": r(tally.twist_changed.get(t, 0) / runs) if runs else 0.0,
-                "ci95": [r(x) for x in wilson(tally.twist_changed.get(t, 0), runs)]}  # fmt: skip
+                "ci95": [r(x) for x in wilson(tally.twist_changed.get(t, 0), runs)],
+                "win_rates_without": {side: r(w / runs) for side, w in sorted(tally.twist_without.get(t, {}).items())}}  # fmt: skip
             for t, runs in sorted(tally.twist_runs.items())
         },
     }
@@ -366,6 +402,7 @@ __all__ = [
     "SeriesResult",
     "Tally",
     "play_series",
+    "series_seeds",
     "simulate",
     "summary",
     "twists_of",

@@ -71,6 +71,15 @@ BAD_CHECKS = {
     "my.check.commissar.town": False, "my.check.priest.loner": True,
 }  # fmt: skip
 """Club check answers: key → whether the checked contestant is an enemy of the good side."""
+VOTED_TRAITOR = -0.3
+"""Suspicion change for a voter who wrote the name of a banished contestant revealed as a Traitor (a Traitor may
+have given up a fellow, so it clears nobody)."""
+VOTED_FAITHFUL = 0.5
+"""Suspicion change for a voter who wrote the name of a banished contestant revealed as Faithful."""
+SPARED_TRAITOR = 0.3
+"""Suspicion change for a voter who wrote another name when a Traitor was banished."""
+BUS_BAR = 0.2
+"""A Traitor gives up a fellow Traitor who is the most publicly suspected candidate, at least this much."""
 ULTIMATUM_ACCEPT = 0.0
 """How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2). Never:
 the smart Faithful play for their side, and a recruit is one more Traitor."""
@@ -157,9 +166,9 @@ class SuspicionBot:
         self.known[who] = enemy
         for voter, target in self.ballot:
             if target == who:
-                self._bump(voter, -0.7 if enemy else 0.5)
+                self._bump(voter, VOTED_TRAITOR if enemy else VOTED_FAITHFUL)
             elif enemy:
-                self._bump(voter, 0.3)
+                self._bump(voter, SPARED_TRAITOR)
 
     def suspicion(self, who: str, *, public_only: bool = False) -> float:
         """How strongly ``who`` is suspected (``KNOWN`` when known to be an enemy, ``-KNOWN`` when known good)."""
@@ -247,11 +256,16 @@ class SuspicionBot:
             return legal[0]
         if good:
             return self._best(votes, lambda a: self.suspicion(a.target))  # type: ignore[attr-defined]
+        # Traitors: give up a fellow Traitor the public evidence points at most (sparing them would single out
+        # every Traitor who voted elsewhere when they go); otherwise spread over the non-Traitors, never all
+        # together against the evidence.
+        public = {a.target: self.suspicion(a.target, public_only=True) for a in votes}  # type: ignore[attr-defined]
         others = [a for a in votes if a.target not in fellows]  # type: ignore[attr-defined]
-        doomed = [a for a in votes if a.target in fellows and self.suspicion(a.target, public_only=True) >= KNOWN]  # type: ignore[attr-defined]
+        top = max(public.values())
+        doomed = [a for a in votes if a.target in fellows and public[a.target] >= top and top >= BUS_BAR]  # type: ignore[attr-defined]
         if doomed or not others:
-            return doomed[0] if doomed else votes[0]
-        return self._best(others, lambda a: self.suspicion(a.target, public_only=True))  # type: ignore[attr-defined]
+            return (doomed or votes)[0]
+        return self.rng.choice(others)
 
     def _torch(self, view: Any, legal: Sequence[Action], good: bool) -> Action:
         want = Torch.END_GAME
