@@ -183,8 +183,8 @@ def run_simulate(
     jobs: int,
     bots: str,
     twist_impact: bool,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """The ``traitors simulate`` command.
 
@@ -194,6 +194,8 @@ def run_simulate(
     Raises:
         ConfigError: bad options or settings (the CLI turns it into exit code 2).
     """
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
     if series < 1:
         raise ConfigError(f"--series: {series}; at least 1")
     if jobs < 1:
