@@ -70,6 +70,13 @@ QUEUE_PREFIX = "Storage traitors:io has the following contents: "
 CLOCK_JOB = "phase-clock"
 
 
+POLL_INTERVAL = 0.005
+"""Seconds between polls of the input queue. A press reaches the queue at the data pack's next tick (up to 50 ms
+at 20 ticks per second); polling every 5 ms keeps the press-to-command latency's p99 under 60 ms
+(``bench/latency.py``, ``docs/performance.md``; 50 ms polls gave a p99 of about 100 ms). An empty poll is one short
+RCON round trip."""
+
+
 def parse_queue(reply: str) -> list[dict[str, Any]]:
     """The input entries in a ``data get storage traitors:io queue`` reply.
 
@@ -120,7 +127,7 @@ class SeriesService:
         game: the series (not yet started, or rebuilt from a store by ``SeriesService.resume``).
         rcon: a connected-or-connectable RCON client.
         castle: the castle's coordinates.
-        poll_interval: seconds between polls of the input queue.
+        poll_interval: seconds between polls of the input queue (default ``POLL_INTERVAL``).
         clock: wall-clock seconds (``time.time``); the engine's ``now`` and the scheduler both use it.
         observer: called with every effect before it is sent (the demo prints public announcements).
         players: UUID → name directory (fed from MSMP by ``attach_msmp``, or refreshed here; house rule 8).
@@ -143,7 +150,7 @@ class SeriesService:
         rcon: RconClient,
         castle: CastleConfig,
         *,
-        poll_interval: float = 0.05,
+        poll_interval: float = POLL_INTERVAL,
         clock: Callable[[], float] = time.time,
         observer: Callable[[Effect], None] | None = None,
         players: PlayerDirectory | None = None,
