@@ -55,7 +55,15 @@ from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
 from bridge.recovery import Handouts, Rebuilt, rebuild, resync_commands
-from bridge.render import RenderContext, clock_hidden, clock_update, render, render_give_once, setup_commands, show_console
+from bridge.render import (
+    RenderContext,
+    clock_hidden,
+    clock_update,
+    render,
+    render_give_once,
+    setup_commands,
+    show_console,
+)
 from bridge.store import SeriesStore, StoredSeries
 from engine.actions import Action, Advance, ContestantLeft, ContestantReturned, StartSeries, TimerExpired
 from engine.effects import ClockStarted, Effect, GiveItem, Message, Prompt, SeriesOver, Whisper, msg
