@@ -92,22 +92,28 @@ def _deal(game: Any) -> tuple[dict[str, str], dict[str, str]]:
     return roles, sides
 
 
-def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str]) -> None:
-    """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), and note who
-    was prompted (``asked``): the contestants the castle is waiting for."""
+def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str], hears: frozenset[str]) -> None:
+    """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), when its key is one
+    they learn from (``hears``: the union of the bots' ``hears``), and note who was prompted (``asked``): the
+    contestants the castle is waiting for."""
     for e in effects:
         if isinstance(e, Prompt):
             asked.update(e.to)
         if not bots:
             continue
-        if isinstance(e, Whisper) or isinstance(e, Prompt):
+        message = getattr(e, "message", None)
+        if message is None or message.key not in hears:
+            continue
+        key, params = message.key, message.params
+        if isinstance(e, (Whisper, Prompt)):
             for name in e.to:
                 bot = bots.get(name)
-                if bot is not None:
-                    bot.observe(e.message.key, e.message.params)
+                if bot is not None and key in bot.hears:
+                    bot.observe(key, params)
         elif isinstance(e, Announce):
             for bot in bots.values():
-                bot.observe(e.message.key, e.message.params)
+                if key in bot.hears:
+                    bot.observe(key, params)
 
 
 def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart") -> tuple[Any, SeriesResult]:
@@ -138,10 +144,11 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
     names = game.contestants()
     kinds = {n: (bots if isinstance(bots, str) else bots.get(sides[n], "smart")) for n in names}
     players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in names}
-    listeners = {n: b for n, b in players.items() if b.listens}
+    listeners = {n: b for n, b in players.items() if b.hears}
+    hears = frozenset().union(*(b.hears for b in listeners.values()))
     seat = {n: i for i, n in enumerate(names)}
     asked: set[str] = set()
-    _deliver(first, listeners, asked)
+    _deliver(first, listeners, asked, hears)
     acted: dict[str, set[str]] = {}
     seq = game.phase_seq
     steps = 1
@@ -165,7 +172,7 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
             done.add(action.kind)
             now += 1.0
             fresh: set[str] = set()
-            _deliver(game.handle(action, now=now), listeners, fresh)
+            _deliver(game.handle(action, now=now), listeners, fresh, hears)
             steps += 1
             moved = True
             if game.phase_seq != seq:
@@ -178,7 +185,7 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
             deadline = game.deadline
             now = max(now + 1.0, deadline if deadline is not None else now)
             fresh = set()
-            _deliver(game.handle(TimerExpired(game.phase_seq), now=now), listeners, fresh)
+            _deliver(game.handle(TimerExpired(game.phase_seq), now=now), listeners, fresh, hears)
             steps += 1
             if game.phase_seq != seq:
                 seq, acted, asked = game.phase_seq, {}, fresh

@@ -64,8 +64,8 @@ class Bot(Protocol):
 
     needs_view: bool
     """Whether ``choose`` reads its view (the simulator builds views only for bots that do)."""
-    listens: bool
-    """Whether ``observe`` learns anything (the simulator hands messages only to bots that do)."""
+    hears: frozenset[str]
+    """The message keys ``observe`` learns from (the simulator hands a bot only those; empty: none)."""
 
     def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
         """A message the contestant was shown: its catalogue key and parameters."""
@@ -78,7 +78,7 @@ class RandomBot:
     """Uniform among the legal inputs; learns nothing."""
 
     needs_view = False
-    listens = False
+    hears: frozenset[str] = frozenset()
 
     def __init__(self, name: str, rng: random.Random) -> None:
         self.name = name

@@ -83,6 +83,12 @@ BUS_BAR = 0.2
 ULTIMATUM_ACCEPT = 0.0
 """How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2). Never:
 the smart Faithful play for their side, and a recruit is one more Traitor."""
+HEARD = frozenset({
+    "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
+    "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
+    "result.analyst.different", "turret.choice", "offer.seduce", "offer.ultimatum", "night.home", *BAD_CHECKS,
+})  # fmt: skip
+"""Every message key ``SuspicionBot.observe`` learns from."""
 PROTECTORS = frozenset({"The Guardian", "The Judge", "The Cleanser", "Healer", "Doctor"})
 
 
@@ -95,7 +101,7 @@ class SuspicionBot:
     """
 
     needs_view = True
-    listens = True
+    hears = HEARD
 
     def __init__(self, name: str, rng: random.Random) -> None:
         self.name = name
