@@ -11,6 +11,7 @@ Subcommands:
     init-config    write a sample castle, the shipped series files and a serve config into a folder.
     check-config   check castle, series, serve and scenario files; every problem names file and key.
     export      a stored (or scripted) series' record as text, MediaWiki or JSON (``docs/game-log.md``).
+    simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else.
 """
@@ -104,6 +105,26 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
     doctor.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
     doctor.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
+    sim = sub.add_parser(
+        "simulate",
+        help="the balance lab: play many series with bot contestants through the engine and print win rates",
+        description="Plays --series series with bot contestants through the engine alone and prints each side's "
+        "win rate (95 %% Wilson interval), the average series length, how often each power or role was on the "
+        "winning side and which twists changed the outcome. See docs/simulate.md.",
+    )
+    sim.add_argument("--ruleset", choices=["traitors", "black_knights", "mafia_yakuza"],
+                     help="ruleset (default: traitors, or the settings file's)")  # fmt: skip
+    sim.add_argument("--contestants", type=int, help="bot contestants (default 12, or the settings file's)")
+    sim.add_argument("--series", type=int, required=True, help="how many series to play")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the run (default 1); the same seed, the same result")
+    sim.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    sim.add_argument("--settings", metavar="FILE", help="series settings (TOML, e.g. world_config/series/*.toml)")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
+    sim.add_argument("--bots", default="smart", help="bot kind: smart (default), simple, random, or per side, "
+                     "e.g. faithful=smart,traitor=random")  # fmt: skip
+    sim.add_argument("--twist-impact", action="store_true",
+                     help="also play every series without each twist, to count how often it changed the outcome "
+                     "(costs one more series per twist)")  # fmt: skip
     install = sub.add_parser("install-datapack", help="copy the data pack into a world's datapacks/ folder")
     install.add_argument("--world", required=True, help="the world folder (it holds level.dat)")
     install.add_argument("--zip", action="store_true", help="install as castle-traitors.zip instead of a folder")
@@ -134,6 +155,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo(
                 contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet, ruleset=args.ruleset
             )
+        if args.command == "simulate":
+            from bridge.simulate import run_simulate
+
+            return run_simulate(
+                ruleset=args.ruleset, contestants=args.contestants, series=args.series, seed=args.seed,
+                as_json=args.json, settings_file=args.settings, jobs=args.jobs, bots=args.bots,
+                twist_impact=args.twist_impact,
+            )  # fmt: skip
         if args.command in ("sandbox", "serve-demo"):
             return _processes(args)
         if args.command == "serve":

@@ -138,20 +138,18 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         stack = mc.item_stack(effect.item, label=effect.label)
         return [mc.give(name, stack) for name in _sorted(effect.to)] + _worn(effect)
     if isinstance(effect, TakeItem):
-        who = ["@a"] if effect.players is None else [mc.player_name(name) for name in effect.players]
+        if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
+            who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
+        else:
+            who = [mc.player_name(name) for name in effect.players]
         out = [mc.clear(w, effect.item) for w in who]
         if effect.item is Item.TRAITORS_CLOAK:
             out += [mc.effect_clear(w, mc.SLOWNESS) for w in who]
         return out
     if isinstance(effect, ClockStarted):
         seconds = max(1, math.ceil(effect.seconds))
-        return [
-            mc.bossbar_set_name(CLOCK_BAR, mc.message_component(effect.label, color="white")),
-            mc.bossbar_set_max(CLOCK_BAR, seconds),
-            mc.bossbar_set_value(CLOCK_BAR, seconds),
-            mc.bossbar_set_players(CLOCK_BAR, "@a"),
-            mc.bossbar_set_visible(CLOCK_BAR, True),
-        ]
+        name = mc.message_component(effect.label, color="white")
+        return [mc.function_call(CLOCK_FUNCTION, {"name": name.to_nbt(), "seconds": seconds})]
     if isinstance(effect, ClockChanged):
         # Paused, resumed or extended: the bar shows the seconds left; the service counts it down while it runs.
         left = max(1, math.ceil(effect.remaining))
@@ -166,6 +164,15 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return _series_over(effect)
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
 
+
+BALLOT_ITEMS = frozenset({Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER})
+"""Items only the voters of the ballot in progress hold. Taking one from several voters at once (the vote closes)
+is one ``clear @a``: nobody else holds such an item, so the result is the same, the reply goes to RCON only, and
+it saves one round trip per voter and kind (``docs/performance.md``)."""
+
+CLOCK_FUNCTION = "traitors:ui/clock"
+"""The data pack macro that starts the phase clock's bossbar (``datapack/data/traitors/function/ui/clock.mcfunction``):
+one command per public clock instead of five."""
 
 PROMPT_FUNCTION = "traitors:ui/prompt"
 """The data pack macro that shows a prompt dialog (``datapack/data/traitors/function/ui/prompt.mcfunction``)."""
@@ -261,10 +268,11 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
 def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McCommand]:
     """The commands that show ``effect`` to ``name`` as a dialog (1.21.6+, FACTS §4).
 
-    A dialog with a button per choice easily exceeds the 1446-byte RCON limit, so the bridge writes it into
-    storage ``traitors:ui prompt`` (``{player, title, body, actions}``) in commands that each fit (the first
-    carries as many buttons as fit, the rest are appended one by one), then calls the data pack macro
-    ``traitors:ui/prompt`` with that storage; the macro's ``dialog show`` line has no size limit.
+    When the dialog fits one command it is one call of the data pack macro ``traitors:ui/prompt`` with inline
+    arguments ``{player, title, body, actions}``. A dialog with many buttons exceeds the 1446-byte RCON limit, so
+    the bridge then writes it into storage ``traitors:ui prompt`` in commands that each fit (the first carries as
+    many buttons as fit, the rest are appended one by one), then calls the macro with that storage; the macro's
+    ``dialog show`` line has no size limit.
 
     Raises:
         ValueError: a bad name, or one button alone over the limit.
@@ -281,6 +289,10 @@ def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McComma
         for choice in effect.choices
     ]
     head = {"player": player, "title": title.to_nbt(), "body": mc.message_component(effect.message).to_nbt()}
+    try:  # the usual case: the whole dialog fits one command, as the macro's inline arguments
+        return [mc.function_call(PROMPT_FUNCTION, {**head, "actions": actions})]
+    except ValueError:
+        pass
     k = len(actions)
     while k > 0:
         try:

@@ -9,11 +9,18 @@ log and the game log (``docs/scenarios.md``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import InvalidCommand
 from engine.ids import Drink, NightEvent, Power, Torch, Twist
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """An action class's field names, in order (``dataclasses.fields`` is slow; the fields never change)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +32,9 @@ class Action:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"action": kind, <field>: <value>, ...}``; enums become their values."""
         out: dict[str, Any] = {"action": self.kind}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            out[f.name] = v.value if hasattr(v, "value") else v
+        for name in _field_names(type(self)):
+            v = getattr(self, name)
+            out[name] = v.value if hasattr(v, "value") else v
         return out
 
     @property

@@ -7,6 +7,7 @@ engine, so the bridge never needs to know roles to deliver a message (``shared/D
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,9 +33,17 @@ class Message:
     @property
     def text(self) -> str:
         """The English text."""
-        from engine.messages import render
+        return _render(self.key, self.params)
 
-        return render(self.key, dict(self.params))
+
+@functools.lru_cache(maxsize=8192)
+def _render(key: str, params: tuple[tuple[str, str], ...]) -> str:
+    """``engine.messages.render``, remembered: a series says the same few hundred texts over and over (the
+    message to every recipient, every view's inbox), and rendering them was the engine's largest cost
+    (``docs/performance.md``). Pure: the catalogue never changes while the process runs."""
+    from engine.messages import render
+
+    return render(key, dict(params))
 
 
 def msg(key: str, **params: object) -> Message:

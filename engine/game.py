@@ -961,20 +961,23 @@ class Game(CastleTracker):
             return False
         if spec.uses is not None and self.powers.used[(name, power)] >= spec.uses:
             return False
-        return bool(self._power_options(name))
+        return bool(self._power_options(name, first_only=True))
 
-    def _power_options(self, name: str) -> list[Action]:
-        """Every ``UsePower`` ``name`` may send now (validated; the validators never look at secrets)."""
+    def _power_options(self, name: str, *, first_only: bool = False) -> list[Action]:
+        """Every ``UsePower`` ``name`` may send now (validated; the validators never look at secrets).
+
+        With ``first_only`` the search stops at the first valid choice (enough to know whether there is one).
+        """
         power = self.active_power(name)
         if power is None:
             return []
         spec = POWERS[power]
         living = self._living()
-        combos: list[tuple[str, ...]]
+        combos: Iterable[tuple[str, ...]]
         if spec.targets == 1:
-            combos = [(t,) for t in living]
+            combos = ((t,) for t in living)
         elif spec.targets == 2:
-            combos = [(a, b) for i, a in enumerate(living) for b in living[i + 1 :]]
+            combos = ((a, b) for i, a in enumerate(living) for b in living[i + 1 :])
         else:
             return []
         out: list[Action] = []
@@ -984,6 +987,8 @@ class Game(CastleTracker):
             except IllegalAction:
                 continue
             out.append(UsePower(name, c[0], c[1] if len(c) > 1 else None))
+            if first_only:
+                break
         return out
 
     def _prompt_power(self, name: str) -> None:
@@ -1044,9 +1049,10 @@ class Game(CastleTracker):
             self.powers.joker_offered = True
             night.joker = self._draw(here)
         rank = {p: i for i, p in enumerate(VISIT_ORDER)}
-        visited = [n for n in here if self._usable(n, VISIT) or n == night.joker]
+        usable = {n: self._usable(n, VISIT) for n in here}
+        visited = [n for n in here if usable[n] or n == night.joker]
         visited.sort(key=lambda n: (rank.get(self.active_power(n), len(rank)), self.players[n].seat))  # type: ignore[arg-type]
-        night.pending = [n for n in visited if self._usable(n, VISIT)]
+        night.pending = [n for n in visited if usable[n]]
         if not night.pending and night.joker is None:
             self._resolve_night()
             return

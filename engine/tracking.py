@@ -49,24 +49,35 @@ class CastleTracker:
         return [*getattr(self, "players"), *sorted(getattr(self, "hosts"))]
 
     def _track(self, effects: Iterable[Effect]) -> None:
-        """Keep the copy of what each contestant (and host) was sent, holds, and where they were sent."""
-        everyone = self._everyone()
+        """Keep the copy of what each contestant (and host) was sent, holds, and where they were sent.
+
+        Written for speed (it runs for every effect of every input; ``docs/performance.md``): exact type checks
+        (the effect classes have no subclasses), a public text rendered once and appended to every inbox.
+        """
+        boxes: list[list[str]] | None = None
+        inbox = self.inbox
         for e in effects:
-            if isinstance(e, Announce):
-                for n in everyone:
-                    self.inbox.setdefault(n, []).append(e.message.text)
-            elif isinstance(e, (Whisper, Prompt)):
-                for n in sorted(e.to):
-                    self.inbox.setdefault(n, []).append(e.message.text)
-            elif isinstance(e, GiveItem):
-                for n in sorted(e.to):
-                    self.items.setdefault(n, []).append((e.item, e.label))
-            elif isinstance(e, TakeItem):
-                for n in e.players if e.players is not None else list(self.items):
-                    self.items[n] = [(i, lab) for i, lab in self.items.get(n, []) if i is not e.item]
-            elif isinstance(e, MoveTo):
-                for k, n in enumerate(e.players):
-                    self.places[n] = (e.place, e.seats[k] if k < len(e.seats) else None)
+            t = type(e)
+            if t is Announce:
+                if boxes is None:
+                    boxes = [inbox.setdefault(n, []) for n in self._everyone()]
+                text = e.message.text  # type: ignore[attr-defined]
+                for box in boxes:
+                    box.append(text)
+            elif t is Whisper or t is Prompt:
+                text = e.message.text  # type: ignore[attr-defined]
+                to = e.to  # type: ignore[attr-defined]
+                for n in sorted(to) if len(to) > 1 else to:
+                    inbox.setdefault(n, []).append(text)
+            elif t is GiveItem:
+                for n in sorted(e.to):  # type: ignore[attr-defined]
+                    self.items.setdefault(n, []).append((e.item, e.label))  # type: ignore[attr-defined]
+            elif t is TakeItem:
+                for n in e.players if e.players is not None else list(self.items):  # type: ignore[attr-defined]
+                    self.items[n] = [(i, lab) for i, lab in self.items.get(n, []) if i is not e.item]  # type: ignore[attr-defined]
+            elif t is MoveTo:
+                for k, n in enumerate(e.players):  # type: ignore[attr-defined]
+                    self.places[n] = (e.place, e.seats[k] if k < len(e.seats) else None)  # type: ignore[attr-defined]
 
     def world_state(self) -> WorldState:
         """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).

@@ -152,6 +152,36 @@ def test_a_big_prompt_dialog_fits_rcon_and_arrives_whole() -> None:
     assert world.errors == []
 
 
+def test_the_clock_function_shows_the_phase_clock_to_everyone() -> None:
+    from bridge.render import render, setup_commands
+    from engine.effects import ClockStarted
+
+    world = _world("Alex", "Kai")
+    ctx = RenderContext(default_castle(), {"Alex": 1, "Kai": 2})
+    for c in setup_commands(ctx):
+        world.execute(c.text)
+    (command,) = render(ClockStarted(phase_seq=3, label=msg("clock.vote"), seconds=89.5, deadline=0.0), ctx)
+    assert world.execute(command.text).startswith("Executed function")
+    bar = world.bossbars["traitors:clock"]
+    assert (bar.max, bar.value, bar.visible) == (90, 90, True)
+    assert bar.name["translate"] == "traitors.clock.vote" and set(bar.players) == {"Alex", "Kai"}
+    assert world.errors == []
+
+
+def test_a_small_prompt_dialog_is_one_inline_call() -> None:
+    seats = {"Alex": 1, "Kai": 2, "Zuri": 3}
+    effect = Prompt(frozenset({"Alex"}), msg("turret.choose.murder"),
+                    tuple(Choice(f"murder {n}", ChooseEvent("Alex", NightEvent.MURDER, n)) for n in ("Kai", "Zuri")))  # fmt: skip
+    (command,) = prompt_dialog("Alex", effect, RenderContext(default_castle(), seats))
+    assert command.text.startswith('function traitors:ui/prompt {player:"Alex",')
+    world = _world("Alex", "Kai")
+    assert world.execute(command.text).startswith("Executed function")
+    assert [a["action"]["command"] for a in world.player("Alex").dialog["actions"]] == [
+        f"/trigger {o} set {v}" for o, v in (encode(c.action, seats) for c in effect.choices)
+    ]
+    assert world.player("Kai").dialog is None and world.errors == []
+
+
 def test_install_datapack_is_idempotent(tmp_path: Path) -> None:
     world = tmp_path / "world"
     world.mkdir()

@@ -31,6 +31,7 @@ import math
 import random
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -309,6 +310,8 @@ class CommandRecord:
     text: str
     reply: str
     outcome: str
+    received: float = 0.0
+    """When the command arrived (``time.perf_counter()`` seconds, this process's clock): for latency benchmarks."""
 
 
 # ---------------------------------------------------------------------------------------------- world
@@ -716,12 +719,13 @@ class World:
         Returns:
             The reply text (vanilla wording; "" for commands without feedback, like ``tellraw``).
         """
+        received = time.perf_counter()
         text = command[1:] if command.startswith("/") else command
         try:
             node = _mecha().parse(text, multiline=False).commands[0]  # the same tree as check_command
         except DiagnosticError:
             reply = self._syntax_reply(text)
-            self.command_log.append(CommandRecord(command, reply, "syntax"))
+            self.command_log.append(CommandRecord(command, reply, "syntax", received))
             return reply
         try:
             reply = self._run(node, text)
@@ -736,7 +740,7 @@ class World:
         except Exception as exc:  # a sandbox bug; answer like vanilla's RCON thread does
             reply, outcome = f"Error executing: {text} ({exc!r})", "unsupported"
             self.errors.append(f"internal error on {command!r}: {exc!r}")
-        self.command_log.append(CommandRecord(command, reply, outcome))
+        self.command_log.append(CommandRecord(command, reply, outcome, received))
         return reply
 
     def _syntax_reply(self, text: str) -> str:

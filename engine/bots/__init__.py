@@ -1,13 +1,21 @@
-"""Bot contestants: choose legal inputs, for the demo and (later) the balance lab.
+"""Bot contestants: choose legal inputs, for the demo and the balance lab (``engine/sim.py``).
 
-A bot sees only what its contestant may know: its ``PlayerView`` and its legal inputs. ``choose`` never
+A bot sees only what its contestant may know: its ``PlayerView``, its legal inputs and the messages addressed to
+it (``observe``: private whispers to it and public announcements, as the bridge would show them). A bot never
 looks at the game state.
+
+Kinds (``BOTS``):
+    random  uniform among the legal inputs.
+    simple  ``choose`` below: a sworn Traitor never votes for a fellow Traitor; finalists' torches by chance.
+    smart   ``engine.bots.suspicion.SuspicionBot``: Faithful vote on suspicion built from what they were told
+            (power results, reveals, murders, the open vote); Traitors blend in with the public evidence.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from engine.actions import Action, CastVote, ChooseEvent, ChooseTorch, NominateDoubleVote
 from engine.ids import Torch
@@ -49,3 +57,69 @@ def choose(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     if noms:
         return rng.choice(noms)
     return rng.choice(options)
+
+
+class Bot(Protocol):
+    """What the simulator asks of a bot (``engine/sim.py``)."""
+
+    needs_view: bool
+    """Whether ``choose`` reads its view (the simulator builds views only for bots that do)."""
+    hears: frozenset[str]
+    """The message keys ``observe`` learns from (the simulator hands a bot only those; empty: none)."""
+
+    def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
+        """A message the contestant was shown: its catalogue key and parameters."""
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """One of ``legal`` (never empty), or ``None`` to do nothing."""
+
+
+class RandomBot:
+    """Uniform among the legal inputs; learns nothing."""
+
+    needs_view = False
+    hears: frozenset[str] = frozenset()
+
+    def __init__(self, name: str, rng: random.Random) -> None:
+        self.name = name
+        self.rng = rng
+
+    def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
+        """Ignored."""
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """A uniform pick."""
+        return self.rng.choice(list(legal)) if legal else None
+
+
+class SimpleBot(RandomBot):
+    """``choose`` above (Traitors spare each other at the vote)."""
+
+    needs_view = True
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """``choose(view, legal, rng)``."""
+        return choose(view, legal, self.rng)
+
+
+def _smart(name: str, rng: random.Random) -> Bot:
+    from engine.bots.suspicion import SuspicionBot
+
+    return SuspicionBot(name, rng)
+
+
+BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": _smart}
+"""Bot kinds by name: ``kind(name, rng) -> Bot``."""
+
+
+def make_bot(kind: str, name: str, rng: random.Random) -> Bot:
+    """A new bot of ``kind`` for contestant ``name``.
+
+    Raises:
+        KeyError: an unknown kind (``BOTS`` lists them).
+    """
+    bot: Bot = BOTS[kind](name, rng)
+    return bot
+
+
+__all__ = ["BOTS", "Bot", "RandomBot", "SimpleBot", "choose", "make_bot"]

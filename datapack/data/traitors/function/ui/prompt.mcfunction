@@ -1,4 +1,5 @@
-# Macro, called by the bridge: function traitors:ui/prompt with storage traitors:ui prompt
+# Macro, called by the bridge: function traitors:ui/prompt {player:…,title:…,body:…,actions:[…]} when the dialog fits
+# one RCON command, else function traitors:ui/prompt with storage traitors:ui prompt
 # Shows one contestant a choice: $(player) a name, $(title) and $(body) text components, $(actions) the buttons
 # (each runs /trigger traitors.<input> set <value>). The bridge builds traitors:ui prompt in commands that each
 # stay under the 1446-byte RCON limit; this line has no such limit.

@@ -1,0 +1,139 @@
+"""RCON round trips and bytes per round table (12 and 16 contestants) and per whole series.
+
+Plays demo series (``traitors demo``: the sandbox, the service over loopback RCON, bot contestants pressing the
+dialogs' buttons) and counts every command the service sends, with its bytes on the wire both ways (RCON framing:
+14 bytes per packet plus the UTF-8 payload). Each command is filed under the phase whose clock was shown last
+(``ClockStarted``), so a round table is everything from its clock through the vote, the reveals and the
+banishment, up to the announcement that night falls (or the finale begins). The service's queue polls and acks are time-driven, not game-driven: they are counted apart.
+
+Usage: python bench/rcon_traffic.py [--contestants 12 16] [--seeds 1 2 3] [--top 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import secrets
+import statistics
+from typing import Any
+
+from bridge.config import default_castle
+from bridge.demo import Bot, _drive_bots, demo_settings
+from bridge.players import PlayerDirectory
+from bridge.rcon import RconClient
+from bridge.sandbox.server import SandboxThread
+from bridge.service import SeriesService
+from engine.effects import Announce, ClockStarted, Effect
+from engine.rulesets import new_game
+
+FRAME = 14
+"""RCON framing per packet: length, request id and type (4 bytes each) and two NUL bytes."""
+POLLS = ("data get storage traitors:io", "data remove storage traitors:io")
+ROUND_TABLE = ("clock.round_table", "clock.vote")
+NIGHT_FALLS = ("phase.night", "phase.finale")
+"""Announcements that end a round table (the next clock starts later, in the same input's effects)."""
+
+
+async def _play(contestants: int, seed: int) -> list[tuple[int, str, str, str]]:
+    """One demo series; every command sent as (round-table number or 0, phase label, text, reply)."""
+    settings = demo_settings(contestants)
+    game = new_game(settings, seed)
+    password = secrets.token_urlsafe(12)
+    sandbox = SandboxThread(password)
+    port = sandbox.start()
+    sent: list[tuple[int, str, str, str]] = []
+    label = ["setup"]
+    table = [0]
+    try:
+        for name in settings.contestants:
+            sandbox.join(name)
+        bots = [Bot(name, seed, closes_dialogs=False) for name in settings.contestants]
+
+        def observe(effect: Effect) -> None:
+            if isinstance(effect, Announce) and effect.message.key in NIGHT_FALLS:
+                label[0] = "night"  # the banishment is over: the rest of this input's effects start the night
+            if isinstance(effect, ClockStarted):
+                key = effect.label.key
+                if key == "clock.round_table":
+                    table[0] += 1
+                label[0] = key
+
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            original = rcon.command
+
+            async def counting(text: str) -> str:
+                reply = await original(text)
+                in_table = label[0] in ROUND_TABLE
+                sent.append((table[0] if in_table else 0, label[0], text, reply))
+                return reply
+
+            rcon.command = counting  # type: ignore[method-assign]
+            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
+                                    players=PlayerDirectory(sandbox.players()))  # fmt: skip
+            stop = asyncio.Event()
+            driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+            try:
+                await service.run()
+            finally:
+                stop.set()
+                await driver
+    finally:
+        sandbox.stop()
+    return sent
+
+
+def wire(text: str, reply: str) -> int:
+    """Bytes on the wire for one command and its (single-packet) reply."""
+    return 2 * FRAME + len(text.encode("utf-8")) + len(reply.encode("utf-8"))
+
+
+def report(contestants: int, seeds: list[int], top: int) -> dict[str, Any]:
+    tables_n: list[int] = []
+    tables_b: list[int] = []
+    series_n: list[int] = []
+    series_b: list[int] = []
+    kinds: collections.Counter[str] = collections.Counter()
+    for seed in seeds:
+        sent = asyncio.run(_play(contestants, seed))
+        game_cmds = [s for s in sent if not s[2].startswith(POLLS)]
+        series_n.append(len(game_cmds))
+        series_b.append(sum(wire(t, r) for _, _, t, r in game_cmds))
+        per: dict[int, list[tuple[str, str]]] = collections.defaultdict(list)
+        for n, _, t, r in game_cmds:
+            if n:
+                per[n].append((t, r))
+        for cmds in per.values():
+            tables_n.append(len(cmds))
+            tables_b.append(sum(wire(t, r) for t, r in cmds))
+            kinds.update(" ".join(t.split(" ", 2)[:1]) for t, _ in cmds)
+    out = {
+        "contestants": contestants,
+        "series": len(seeds),
+        "round_tables": len(tables_n),
+        "per_round_table": (statistics.mean(tables_n), statistics.mean(tables_b)),
+        "per_series": (statistics.mean(series_n), statistics.mean(series_b)),
+        "kinds": kinds,
+    }
+    n = len(tables_n)
+    print(f"{contestants} contestants, {len(seeds)} series, {n} round tables:")
+    print(f"  per round table: {out['per_round_table'][0]:7.1f} round trips, {out['per_round_table'][1] / 1000:7.1f} kB")
+    print(f"  per series:      {out['per_series'][0]:7.1f} round trips, {out['per_series'][1] / 1000:7.1f} kB"
+          "  (queue polls and acks not counted)")  # fmt: skip
+    print("  round-table commands by verb (mean per round table): "
+          + ", ".join(f"{k} {v / n:.1f}" for k, v in kinds.most_common(top)))  # fmt: skip
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--contestants", type=int, nargs="*", default=[12, 16])
+    parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3])
+    parser.add_argument("--top", type=int, default=12)
+    args = parser.parse_args()
+    for c in args.contestants:
+        report(c, args.seeds, args.top)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Engine throughput: 12-contestant Traitors series per second on one core (target ≥ 500; 10,000 series ≤ 20 s)
+and peak memory (target ≤ 200 MB).
+
+Plays whole series through the engine alone (``engine.sim.play_series``: no I/O) with the demo's 12-contestant
+settings (3 Traitors, powers, a possible drunk, the Double Vote on day one, the Joker offered on night two), in
+this one process. ``random`` bots (uniform among the legal inputs, no views) measure the engine itself; ``smart``
+bots (``engine/bots/suspicion.py``, which build a view for every decision) measure what ``traitors simulate``
+does. Peak memory: the process's peak resident set (``resource.getrusage``), and with ``--tracemalloc`` the peak
+of Python allocations during the run (slower).
+
+Usage: python bench/throughput.py [--series 10000] [--bots random smart] [--tracemalloc]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+import tracemalloc
+
+from bridge.demo import demo_settings
+from engine.sim import series_seeds, simulate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--series", type=int, default=10_000)
+    parser.add_argument("--bots", nargs="*", default=["random", "smart"])
+    parser.add_argument("--tracemalloc", action="store_true", help="also report the peak of Python allocations")
+    args = parser.parse_args()
+    settings = demo_settings(12)
+    seeds = series_seeds(1, args.series)
+    for bots in args.bots:
+        if args.tracemalloc:
+            tracemalloc.start()
+        start = time.perf_counter()
+        tally = simulate(settings, seeds, bots=bots)
+        elapsed = time.perf_counter() - start
+        peak = ""
+        if args.tracemalloc:
+            peak = f", traced peak {tracemalloc.get_traced_memory()[1] / 1e6:.1f} MB"
+            tracemalloc.stop()
+        print(f"{bots:>6} bots: {args.series} series in {elapsed:6.1f} s = {args.series / elapsed:6.0f} series/s "
+              f"({tally.inputs / elapsed:,.0f} inputs/s, {tally.inputs / tally.series:.0f} inputs per series){peak}")  # fmt: skip
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of the process: {rss:.0f} MB (target <= 200 MB)")
+
+
+if __name__ == "__main__":
+    main()

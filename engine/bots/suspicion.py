@@ -1,0 +1,329 @@
+"""A bot that votes on suspicion: better than random at the rulebook's goals, from its own knowledge only.
+
+What it learns comes from the messages its contestant was shown (``observe``) and its view; never from the
+game state. It keeps, for every other contestant, a *suspicion* score (higher = more likely an enemy of the
+good side) and a set of contestants it *knows* (a reveal, a murder, a Historian's or a Sheriff's answer):
+
+- a murdered contestant was Faithful (the Traitors murder Faithful, rulebook §7.2);
+- a banished contestant who reveals (rulebook §4) is known; voters who wrote a revealed Traitor's name are
+  trusted a little more, voters who wrote a revealed Faithful's name or wrote some other name when a Traitor
+  went are suspected a little more (Traitors spare each other);
+- The Researcher (§5): a Traitor power among the two names makes the contestant suspect (one of the names is
+  theirs); two Faithful names clear them;
+- The Analyst (§5): "same"/"different" links two contestants; a link to someone known settles the other,
+  "different" between two unknowns raises both;
+- The Historian: the true power of the last removed contestant settles them; the Sheriff's accusation settles
+  the accused; Black Knights' and Mafia & Yakuza's checks settle the checked contestant.
+
+A drunk bot believes false answers, as its contestant would (rulebook §2).
+
+Faithful (and the club rulesets' good teams): vote for the most suspected candidate; use information powers on
+the most suspected unknown contestant; protect the most trusted; accuse as The Sheriff only on strong evidence;
+hold up the banish-again torch while a finalist is still suspected.
+
+Traitors (and evil club teams): never vote against the evidence together: each votes for the most suspected
+non-Traitor by the public evidence (with a little noise, so they do not pile onto one name), and gives up a
+fellow Traitor only when the evidence against them is overwhelming; murder the Faithful most dangerous to them
+(the most trusted, and those who voted against Traitors); follow a fellow Traitor's Turret pick; give the double
+vote to a Traitor; always want the series to end in the finale.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.actions import (
+    Action,
+    AnswerJoker,
+    AnswerOffer,
+    AskRepeat,
+    CastVote,
+    ChooseEvent,
+    ChooseTorch,
+    HoldBack,
+    KeepEveryone,
+    NominateCandidate,
+    NominateDoubleVote,
+    SkipPower,
+    UsePower,
+)
+from engine.ids import TRAITOR_POWERS, NightEvent, Torch
+
+GOOD_SIDES = frozenset({"faithful", "white_order", "town"})
+"""Sides that win by finding the hidden enemies (the others know their team)."""
+
+TRAITOR_TITLES = frozenset(p.title for p in TRAITOR_POWERS)
+KNOWN = 10.0
+"""Suspicion of a contestant known to be an enemy (minus for one known to be good)."""
+NOISE = 0.35
+"""Spread of the random tie-break added to every score."""
+SHERIFF_BAR = 1.5
+"""The suspicion a Sheriff wants before accusing (once per series; a failed accusation is wasted)."""
+FINALE_BAR = -1.0
+"""A Faithful finalist holds the banish-again torch while another finalist is not cleared (suspicion above
+this): ending with an unknown finalist hands the series to any Traitor still there (rulebook §9)."""
+
+BAD_CHECKS = {
+    "bk.check.lord.black": True, "bk.check.lord.mad": True, "bk.check.lord.white": False,
+    "my.check.commissar.mafia": True, "my.check.commissar.yakuza": True, "my.check.commissar.loner": True,
+    "my.check.commissar.town": False, "my.check.priest.loner": True,
+}  # fmt: skip
+"""Club check answers: key → whether the checked contestant is an enemy of the good side."""
+VOTED_TRAITOR = -0.3
+"""Suspicion change for a voter who wrote the name of a banished contestant revealed as a Traitor (a Traitor may
+have given up a fellow, so it clears nobody)."""
+VOTED_FAITHFUL = 0.5
+"""Suspicion change for a voter who wrote the name of a banished contestant revealed as Faithful."""
+SPARED_TRAITOR = 0.3
+"""Suspicion change for a voter who wrote another name when a Traitor was banished."""
+BUS_BAR = 0.2
+"""A Traitor gives up a fellow Traitor who is the most publicly suspected candidate, at least this much."""
+ULTIMATUM_ACCEPT = 0.0
+"""How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2). Never:
+the smart Faithful play for their side, and a recruit is one more Traitor."""
+HEARD = frozenset({
+    "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
+    "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
+    "result.analyst.different", "turret.choice", "offer.seduce", "offer.ultimatum", "night.home", *BAD_CHECKS,
+})  # fmt: skip
+"""Every message key ``SuspicionBot.observe`` learns from."""
+PROTECTORS = frozenset({"The Guardian", "The Judge", "The Cleanser", "Healer", "Doctor"})
+
+
+class SuspicionBot:
+    """A contestant that reasons from what it was told (see the module docstring).
+
+    Args:
+        name: the contestant.
+        rng: its own generator (seeded by the caller).
+    """
+
+    needs_view = True
+    hears = HEARD
+
+    def __init__(self, name: str, rng: random.Random) -> None:
+        self.name = name
+        self.rng = rng
+        self.known: dict[str, bool] = {}
+        """Contestant → True if known to be an enemy of the good side, False if known good."""
+        self.score: dict[str, float] = {}
+        """Contestant → suspicion from soft evidence (public: votes; private: power answers)."""
+        self.public: dict[str, float] = {}
+        """Contestant → suspicion from public evidence only (what a Traitor expects the Faithful to think)."""
+        self.links: list[tuple[str, str, bool]] = []
+        """Analyst answers: (first, second, same allegiance)."""
+        self.ballot: list[tuple[str, str]] = []
+        """The last vote's revealed papers: (voter, name written)."""
+        self.history: list[tuple[str, str]] = []
+        """Every revealed paper of the series."""
+        self._new_ballot = True
+        self.turret_pick: tuple[str, str] | None = None
+        """A fellow Traitor's Turret pick tonight: (event, target)."""
+        self.offer: str | None = None
+        """The last offer made to the contestant (``offer.seduce`` or ``offer.ultimatum``)."""
+
+    # ------------------------------------------------------------------ learning
+
+    def _bump(self, who: str, by: float, public: bool = True) -> None:
+        self.score[who] = self.score.get(who, 0.0) + by
+        if public:
+            self.public[who] = self.public.get(who, 0.0) + by
+
+    def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
+        """Learn from one message shown to the contestant (see the module docstring)."""
+        p = dict(params)
+        if key in ("breakfast.murdered", "survivor.murdered"):
+            self.known[p["player"]] = False
+        elif key in ("vote.reveal", "vote.reveal.double"):
+            if self._new_ballot:
+                self.ballot, self._new_ballot = [], False
+            self.ballot.append((p["voter"], p["target"]))
+            self.history.append((p["voter"], p["target"]))
+        elif key == "vote.closed":
+            self._new_ballot = True
+        elif key == "banish.reveal":
+            self._revealed(p["player"], p["allegiance"] == "Traitor")
+        elif key == "sheriff.success":
+            self._revealed(p["player"], True)
+        elif key == "sheriff.failed":
+            self._bump(p["player"], -3.0)
+        elif key == "result.researcher":
+            if p["first"] in TRAITOR_TITLES or p["second"] in TRAITOR_TITLES:
+                self._bump(p["player"], 2.0, public=False)
+            else:
+                self._bump(p["player"], -3.0, public=False)
+        elif key == "result.historian":
+            self.known.setdefault(p["player"], p["power"] in TRAITOR_TITLES)
+        elif key in ("result.analyst.same", "result.analyst.different"):
+            self.links.append((p["first"], p["second"], key.endswith("same")))
+        elif key == "turret.choice":
+            if p["traitor"] != self.name:
+                self.turret_pick = (p["event"], p["target"])
+        elif key in ("offer.seduce", "offer.ultimatum"):
+            self.offer = key
+        elif key == "night.home":
+            self.turret_pick = None
+        elif key in BAD_CHECKS:
+            self.known[p["player"]] = BAD_CHECKS[key]
+
+    def _revealed(self, who: str, enemy: bool) -> None:
+        self.known[who] = enemy
+        for voter, target in self.ballot:
+            if target == who:
+                self._bump(voter, VOTED_TRAITOR if enemy else VOTED_FAITHFUL)
+            elif enemy:
+                self._bump(voter, SPARED_TRAITOR)
+
+    def suspicion(self, who: str, *, public_only: bool = False) -> float:
+        """How strongly ``who`` is suspected (``KNOWN`` when known to be an enemy, ``-KNOWN`` when known good)."""
+        if who in self.known:
+            return KNOWN if self.known[who] else -KNOWN
+        s = (self.public if public_only else self.score).get(who, 0.0)
+        if not public_only:
+            for a, b, same in self.links:
+                if who not in (a, b):
+                    continue
+                other = b if who == a else a
+                if other in self.known:
+                    enemy = self.known[other] if same else not self.known[other]
+                    s += 5.0 if enemy else -5.0
+                elif not same:
+                    s += 0.8
+                else:
+                    s -= 0.3
+        return s
+
+    # ------------------------------------------------------------------ choosing
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """Pick one of ``legal`` (see the module docstring).
+
+        Args:
+            view: the contestant's ``PlayerView``.
+            legal: the contestant's legal inputs (not empty).
+
+        Returns:
+            One action of ``legal``.
+        """
+        good = view.allegiance in GOOD_SIDES
+        fellows = set(view.traitors) | ({self.name} if not good else set())
+        first = legal[0]
+        if isinstance(first, (CastVote, KeepEveryone)):
+            return self._vote(legal, good, fellows)
+        if isinstance(first, ChooseTorch):
+            return self._torch(view, legal, good)
+        if isinstance(first, (ChooseEvent, NominateDoubleVote)):
+            return self._turret(legal, fellows)
+        if isinstance(first, (UsePower, SkipPower)):
+            return self._power(view, legal, good, fellows)
+        if isinstance(first, (NominateCandidate, HoldBack)):
+            noms = [a for a in legal if isinstance(a, NominateCandidate) and a.target not in fellows]
+            return self._best(noms, lambda a: self._rank(a.target, good)) if noms else legal[-1]
+        if isinstance(first, AnswerOffer):
+            # A good contestant declines a seduction, and an ultimatum unless ULTIMATUM_ACCEPT says otherwise.
+            want = (self.rng.random() < ULTIMATUM_ACCEPT) if self.offer == "offer.ultimatum" else not good
+            return next((a for a in legal if isinstance(a, AnswerOffer) and a.accept is want), first)
+        if isinstance(first, AnswerJoker):
+            want = self.rng.random() < 0.2
+            return next((a for a in legal if isinstance(a, AnswerJoker) and a.accept is want), first)
+        if isinstance(first, AskRepeat):
+            return self.rng.choice(list(legal))
+        return self.rng.choice(list(legal))
+
+    def _noise(self) -> float:
+        return self.rng.random() * NOISE
+
+    def _best(self, options: Sequence[Action], key: Callable[[Action], float]) -> Action:
+        """The option with the highest ``key`` plus noise (the noise is drawn for every option, in order)."""
+        return options[self._argmax([key(a) + self._noise() for a in options])]
+
+    @staticmethod
+    def _argmax(values: Sequence[float]) -> int:
+        best = 0
+        for i, v in enumerate(values):
+            if v > values[best]:
+                best = i
+        return best
+
+    def _rank(self, who: str, good: bool) -> float:
+        """How much a good contestant wants ``who`` gone; for an evil one, what the public thinks of ``who``."""
+        return self.suspicion(who, public_only=not good)
+
+    def _threat(self, who: str, fellows: set[str]) -> float:
+        """How dangerous a good contestant is to the Traitors: trusted, and voting against them."""
+        against = sum(1 for voter, target in self.history if voter == who and target in fellows)
+        return -self.suspicion(who, public_only=True) + 0.8 * against
+
+    def _vote(self, legal: Sequence[Action], good: bool, fellows: set[str]) -> Action:
+        votes = [a for a in legal if isinstance(a, CastVote)]
+        if not votes:
+            return legal[0]
+        if good:
+            return self._best(votes, lambda a: self.suspicion(a.target))  # type: ignore[attr-defined]
+        # Traitors: give up a fellow Traitor the public evidence points at most (sparing them would single out
+        # every Traitor who voted elsewhere when they go); otherwise spread over the non-Traitors, never all
+        # together against the evidence.
+        public = {a.target: self.suspicion(a.target, public_only=True) for a in votes}  # type: ignore[attr-defined]
+        others = [a for a in votes if a.target not in fellows]  # type: ignore[attr-defined]
+        top = max(public.values())
+        doomed = [a for a in votes if a.target in fellows and public[a.target] >= top and top >= BUS_BAR]  # type: ignore[attr-defined]
+        if doomed or not others:
+            return (doomed or votes)[0]
+        return self.rng.choice(others)
+
+    def _torch(self, view: Any, legal: Sequence[Action], good: bool) -> Action:
+        want = Torch.END_GAME
+        if good:
+            finalists = [n for n in view.public.in_castle if n != self.name]
+            if any(self.suspicion(n) > FINALE_BAR for n in finalists):
+                want = Torch.BANISH_AGAIN
+        return next((a for a in legal if isinstance(a, ChooseTorch) and a.torch is want), legal[0])
+
+    def _turret(self, legal: Sequence[Action], fellows: set[str]) -> Action:
+        events = [a for a in legal if isinstance(a, ChooseEvent)]
+        if events:
+            if self.turret_pick is not None:
+                ev, target = self.turret_pick
+                same = [a for a in events if a.event.value == ev and a.target == target]
+                if same:
+                    return same[0]
+            murders = [a for a in events if a.event is NightEvent.MURDER and a.target not in fellows]
+            if murders:
+                return self._best(murders, lambda a: self._threat(a.target, fellows))  # type: ignore[attr-defined]
+            # an ultimatum or a seduction: offer it to the most trusted contestant
+            return self._best(events, lambda a: self._threat(a.target, fellows))  # type: ignore[attr-defined]
+        noms = [a for a in legal if isinstance(a, NominateDoubleVote)]
+        mine = [a for a in noms if a.target in fellows]
+        return self.rng.choice(mine or noms)
+
+    def _power(self, view: Any, legal: Sequence[Action], good: bool, fellows: set[str]) -> Action:
+        uses = [a for a in legal if isinstance(a, UsePower)]
+        skip = next((a for a in legal if isinstance(a, SkipPower)), None)
+        if not uses:
+            return skip or legal[0]
+        power = view.power or ""
+        if not good:
+            enemies = [a for a in uses if a.target not in fellows]
+            if power == "The Falsifier":
+                suspected = [a for a in uses if a.target in fellows and self.suspicion(a.target, public_only=True) > 0.5]
+                if suspected:
+                    return self._best(suspected, lambda a: self.suspicion(a.target, public_only=True))  # type: ignore[attr-defined]
+            pool = enemies or uses
+            return self._best(pool, lambda a: self._threat(a.target, fellows))  # type: ignore[attr-defined]
+        if power in PROTECTORS:
+            return self._best(uses, lambda a: -self.suspicion(a.target) + (0.5 if a.target == self.name else 0.0))  # type: ignore[attr-defined]
+        if power == "The Sheriff":
+            best = self._best(uses, lambda a: self.suspicion(a.target))  # type: ignore[attr-defined]
+            return best if self.suspicion(best.target) >= SHERIFF_BAR else (skip or best)  # type: ignore[attr-defined]
+
+        def unknown(a: Action) -> float:
+            names = [a.target] + ([a.second] if a.second else [])  # type: ignore[attr-defined]
+            # Ask about contestants not yet settled; the most suspected first.
+            return sum(-20.0 if n in self.known or n == self.name else self.suspicion(n) for n in names)
+
+        return self._best(uses, unknown)
+
+
+__all__ = ["GOOD_SIDES", "SuspicionBot"]

@@ -1,0 +1,422 @@
+"""The balance lab's core: whole series played by bot contestants through the engine alone (no I/O, no clock).
+
+A series is driven as the service would drive it, minus the castle: ``StartSeries``; then, over and over, every
+contestant the game has prompted (a ``Prompt`` effect) since its phase last changed is asked by their bot, in seat
+order, to pick one of their ``legal_actions``; when nobody asked has anything left to do, the phase clock runs out
+(``TimerExpired(phase_seq)``, at the stored deadline). A contestant acts at most once per kind of input per phase
+(a finalist holds up one torch and keeps it), so every phase ends.
+
+Each effect is delivered to the bots it is addressed to (public effects to everyone), exactly as the bridge
+would deliver it, so a bot knows only what its contestant was told (``engine.bots``). Time is simulated: one
+second per input, a clock's deadline when it runs out. Every random draw comes from the game's seeded generator
+or from a bot's own generator seeded from the series seed and the contestant's name, so a series is a pure
+function of (settings, seed, bot kinds).
+
+Everything here is pure (standard library only); the ``traitors simulate`` command (``bridge/simulate.py``) adds
+the progress bar, the processes and the printing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import StartSeries, TimerExpired
+from engine.bots import BOTS, Bot, make_bot
+from engine.effects import Announce, Effect, Prompt, Whisper
+from engine.rulesets import new_game
+
+STEP_LIMIT = 20_000
+"""Inputs per series before the driver gives up (a series of 16 takes well under 2,000)."""
+
+Z95 = 1.959963984540054
+"""The standard normal quantile for a two-sided 95 % interval."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesResult:
+    """What one simulated series ended with (public after the series: the game log shows it all).
+
+    Args:
+        seed: the series seed.
+        winner: the winning side (``engine.outcome.Winner`` value, e.g. ``"faithful"``).
+        days: the day the series ended on (day zero is the first day).
+        inputs: accepted inputs, timers included.
+        roles: contestant → the power or role dealt at the start (``"no power"`` for a contestant without one).
+        sides: contestant → the side dealt at the start (``"faithful"``/``"traitor"``, or the club team).
+        winners: the contestants who won (``Outcome.winners``: for ``traitors`` only those still in the series).
+        winning_side: the contestants on the winning side at the end: their side then (a recruit is a Traitor)
+            is the side that won, or they are among ``winners`` (the Joker), whether or not they were still in.
+    """
+
+    seed: int
+    winner: str
+    days: int
+    inputs: int
+    roles: Mapping[str, str]
+    sides: Mapping[str, str]
+    winners: tuple[str, ...]
+    winning_side: frozenset[str]
+
+
+SIDE_WINS = {"faithful": "faithful", "traitor": "traitors", "alone": "mad_knight", "loner": "loners"}
+"""A side's name → the ``Winner`` value it wins as, where the two differ."""
+
+
+def _winning_side(game: Any, winner: str, winners: tuple[str, ...]) -> frozenset[str]:
+    """Contestants whose side at the end of the series is the winning side, or who won alone."""
+    out = set(winners)
+    for name, p in game.players.items():
+        side = p.allegiance.value if hasattr(p, "allegiance") else game.rules.roles[p.role].team
+        if SIDE_WINS.get(side, side) == winner:
+            out.add(name)
+    return frozenset(out)
+
+
+def _deal(game: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """(contestant → dealt power/role title, contestant → dealt side) right after the deal."""
+    roles: dict[str, str] = {}
+    sides: dict[str, str] = {}
+    for name, p in game.players.items():
+        if hasattr(p, "allegiance"):  # traitors
+            title = p.power.title if p.power else "no power"
+            roles[name] = f"The Drunk {title[4:]}" if p.drunk and title.startswith("The ") else title
+            sides[name] = p.allegiance.value
+        else:  # a club ruleset
+            roles[name] = game.role_title(p.dealt)
+            sides[name] = game.rules.roles[p.dealt].team
+    return roles, sides
+
+
+def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str], hears: frozenset[str]) -> None:
+    """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), when its key is one
+    they learn from (``hears``: the union of the bots' ``hears``), and note who was prompted (``asked``): the
+    contestants the castle is waiting for."""
+    for e in effects:
+        if isinstance(e, Prompt):
+            asked.update(e.to)
+        if not bots:
+            continue
+        message = getattr(e, "message", None)
+        if message is None or message.key not in hears:
+            continue
+        key, params = message.key, message.params
+        if isinstance(e, (Whisper, Prompt)):
+            for name in e.to:
+                bot = bots.get(name)
+                if bot is not None and key in bot.hears:
+                    bot.observe(key, params)
+        elif isinstance(e, Announce):
+            for bot in bots.values():
+                if key in bot.hears:
+                    bot.observe(key, params)
+
+
+def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart") -> tuple[Any, SeriesResult]:
+    """Play one whole series with bot contestants.
+
+    The contestants asked are those the game prompted (``Prompt`` effects) since its phase last changed, in seat
+    order; each is asked again while ``legal_actions`` offers them a kind of input they have not used in this
+    phase. When nobody asked has anything left to do, the phase clock runs out.
+
+    Args:
+        settings: the series settings of any ruleset (``engine.settings.Settings`` or ``ClubSettings``).
+        seed: the series seed; the bots' generators are seeded from it and their names.
+        bots: one bot kind for everyone (a key of ``engine.bots.BOTS``), or side → kind (``"faithful"``,
+            ``"traitor"``, or a club team; missing sides play ``"smart"``).
+
+    Returns:
+        The finished game and its ``SeriesResult``.
+
+    Raises:
+        ConfigError: invalid settings.
+        KeyError: an unknown bot kind.
+        RuntimeError: the series did not end within ``STEP_LIMIT`` inputs (a bug in the rules or the bots).
+    """
+    game = new_game(settings, seed)
+    now = 0.0
+    first = game.handle(StartSeries(), now=now)
+    roles, sides = _deal(game)
+    names = game.contestants()
+    kinds = {n: (bots if isinstance(bots, str) else bots.get(sides[n], "smart")) for n in names}
+    players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in names}
+    listeners = {n: b for n, b in players.items() if b.hears}
+    hears = frozenset().union(*(b.hears for b in listeners.values()))
+    seat = {n: i for i, n in enumerate(names)}
+    asked: set[str] = set()
+    _deliver(first, listeners, asked, hears)
+    acted: dict[str, set[str]] = {}
+    seq = game.phase_seq
+    steps = 1
+    while not game.is_over:
+        if steps > STEP_LIMIT:
+            raise RuntimeError(f"series {seed} did not end within {STEP_LIMIT} inputs (phase {game.phase})")
+        moved = False
+        for name in sorted(asked, key=seat.__getitem__):
+            legal = game.legal_actions(name)
+            if not legal:
+                continue
+            done = acted.setdefault(name, set())
+            if done:
+                legal = [a for a in legal if a.kind not in done]
+                if not legal:
+                    continue
+            bot = players[name]
+            action = bot.choose(game.view_for(name) if bot.needs_view else None, legal)
+            if action is None:
+                continue
+            done.add(action.kind)
+            now += 1.0
+            fresh: set[str] = set()
+            _deliver(game.handle(action, now=now), listeners, fresh, hears)
+            steps += 1
+            moved = True
+            if game.phase_seq != seq:
+                seq, acted, asked = game.phase_seq, {}, fresh
+                break
+            asked |= fresh
+            if game.is_over:
+                break
+        if not moved and not game.is_over:
+            deadline = game.deadline
+            now = max(now + 1.0, deadline if deadline is not None else now)
+            fresh = set()
+            _deliver(game.handle(TimerExpired(game.phase_seq), now=now), listeners, fresh, hears)
+            steps += 1
+            if game.phase_seq != seq:
+                seq, acted, asked = game.phase_seq, {}, fresh
+            else:
+                asked |= fresh
+    outcome = game.outcome
+    return game, SeriesResult(
+        seed=seed,
+        winner=outcome.winner.value,
+        days=game.day,
+        inputs=steps,
+        roles=roles,
+        sides=sides,
+        winners=tuple(outcome.winners),
+        winning_side=_winning_side(game, outcome.winner.value, tuple(outcome.winners)),
+    )
+
+
+def series_seeds(seed: int, count: int) -> list[int]:
+    """The seeds of a run's series: series ``i`` of a run seeded ``seed`` plays with the first 48 bits of
+    SHA-256 of ``"{seed}:{i}"``. Runs with different seeds share no series; any prefix of a run is the shorter
+    run with the same seed.
+    """
+    return [int.from_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest()[:6], "big") for i in range(count)]
+
+
+# ---------------------------------------------------------------------------------------------- twists
+
+
+def twists_of(settings: Any) -> tuple[str, ...]:
+    """The twists a series' settings switch on, by name, in a stable order.
+
+    For ``traitors``: each twist of rulebook §8 scheduled on some day (setting ``twists``) and ``joker`` when the
+    Joker is offered (rulebook §6, setting ``joker_night``). The club rulesets have no twists.
+    """
+    twists = getattr(settings, "twists", None)
+    if twists is None:
+        return ()
+    names = sorted({t.value for day in twists.values() for t in day})
+    if getattr(settings, "joker_night", None) is not None:
+        names.append("joker")
+    return tuple(names)
+
+
+def without_twist(settings: Any, twist: str) -> Any:
+    """The same settings with ``twist`` removed (every day it was scheduled; ``joker``: never offered)."""
+    if twist == "joker":
+        return dataclasses.replace(settings, joker_night=None)
+    kept = {
+        day: tuple(t for t in ts if t.value != twist) for day, ts in settings.twists.items()
+    }
+    return dataclasses.replace(settings, twists={d: ts for d, ts in kept.items() if ts})
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default).
+
+    Args:
+        successes: how many trials succeeded (0 ≤ successes ≤ trials).
+        trials: how many trials; 0 gives ``(0.0, 1.0)``.
+        z: the normal quantile of the confidence level.
+
+    Returns:
+        ``(low, high)``, both in [0, 1].
+
+    Raises:
+        ValueError: ``successes`` outside ``0..trials``.
+    """
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes {successes} outside 0..{trials}")
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    # At 0 or all successes the bound is exactly 0 or 1 (the formula gives it up to rounding).
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts gathered over many series (mergeable, so process results can be added up in order)."""
+
+    series: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+    """Winning side → series won."""
+    days: int = 0
+    """Sum of series lengths in days."""
+    inputs: int = 0
+    dealt: dict[str, int] = field(default_factory=dict)
+    """Power or role → series in which it was dealt (counted once per holder)."""
+    on_winning_side: dict[str, int] = field(default_factory=dict)
+    """Power or role → holders who ended on the winning side (``SeriesResult.winning_side``)."""
+    twist_runs: dict[str, int] = field(default_factory=dict)
+    """Twist → paired runs made (series that had the twist)."""
+    twist_changed: dict[str, int] = field(default_factory=dict)
+    """Twist → paired runs whose winning side differed without the twist."""
+    twist_without: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Twist → winning side → paired runs without the twist that side won."""
+
+    def add(self, result: SeriesResult) -> None:
+        """Count one series."""
+        self.series += 1
+        self.wins[result.winner] = self.wins.get(result.winner, 0) + 1
+        self.days += result.days
+        self.inputs += result.inputs
+        for name, role in result.roles.items():
+            self.dealt[role] = self.dealt.get(role, 0) + 1
+            if name in result.winning_side:
+                self.on_winning_side[role] = self.on_winning_side.get(role, 0) + 1
+
+    def add_twist(self, twist: str, result: SeriesResult, without: SeriesResult) -> None:
+        """Count one paired run: ``result`` played with ``twist``, ``without`` the same seed without it."""
+        self.twist_runs[twist] = self.twist_runs.get(twist, 0) + 1
+        self.twist_changed[twist] = self.twist_changed.get(twist, 0) + int(without.winner != result.winner)
+        wins = self.twist_without.setdefault(twist, {})
+        wins[without.winner] = wins.get(without.winner, 0) + 1
+
+    def merge(self, other: Tally) -> None:
+        """Add ``other``'s counts to this tally."""
+        self.series += other.series
+        self.days += other.days
+        self.inputs += other.inputs
+        for mine, theirs in (
+            (self.wins, other.wins),
+            (self.dealt, other.dealt),
+            (self.on_winning_side, other.on_winning_side),
+            (self.twist_runs, other.twist_runs),
+            (self.twist_changed, other.twist_changed),
+        ):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
+        for t, wins in other.twist_without.items():
+            mine_wins = self.twist_without.setdefault(t, {})
+            for k, v in wins.items():
+                mine_wins[k] = mine_wins.get(k, 0) + v
+
+
+def simulate(
+    settings: Any,
+    seeds: Sequence[int],
+    *,
+    bots: str | Mapping[str, str] = "smart",
+    twist_impact: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Play one series per seed and count the results.
+
+    Args:
+        settings: the series settings (any ruleset).
+        seeds: the series seeds, played in order.
+        bots: as for ``play_series``.
+        twist_impact: for each twist of ``twists_of(settings)``, play the same seed again without it and count
+            whether the winning side changed (one more series per twist: the cost grows to ``1 + twists`` times).
+        progress: called with 1 after each series (for a progress bar).
+
+    Returns:
+        The tally.
+    """
+    tally = Tally()
+    twists = twists_of(settings) if twist_impact else ()
+    variants = {t: without_twist(settings, t) for t in twists}
+    for seed in seeds:
+        _, result = play_series(settings, seed, bots)
+        tally.add(result)
+        for t in twists:
+            _, other = play_series(variants[t], seed, bots)
+            tally.add_twist(t, result, other)
+        if progress is not None:
+            progress(1)
+    return tally
+
+
+def summary(tally: Tally, *, ruleset: str, contestants: int, seed: int, bots: str) -> dict[str, Any]:
+    """The tally as plain JSON data (the ``--json`` output; keys documented in ``docs/simulate.md``).
+
+    Returns:
+        ``{"ruleset", "contestants", "series", "seed", "bots", "win_rates": {side: {"wins", "rate", "ci95":
+        [low, high]}}, "average_days", "average_inputs", "on_winning_side": {role: {"dealt", "won", "rate"}},
+        "twists": {twist: {"runs", "changed", "rate", "ci95", "win_rates_without": {side: rate}}}}``; rates are
+        fractions rounded to 4 places.
+    """
+    n = tally.series
+
+    def r(x: float) -> float:
+        return round(x, 4)
+
+    return {
+        "ruleset": ruleset,
+        "contestants": contestants,
+        "series": n,
+        "seed": seed,
+        "bots": bots,
+        "win_rates": {
+            side: {"wins": w, "rate": r(w / n) if n else 0.0, "ci95": [r(x) for x in wilson(w, n)]}
+            for side, w in sorted(tally.wins.items(), key=lambda kv: (-kv[1], kv[0]))
+        },
+        "average_days": r(tally.days / n) if n else 0.0,
+        "average_inputs": r(tally.inputs / n) if n else 0.0,
+        "on_winning_side": {
+            role: {"dealt": d, "won": tally.on_winning_side.get(role, 0),
+                   "rate": r(tally.on_winning_side.get(role, 0) / d)}  # fmt: skip
+            for role, d in sorted(tally.dealt.items())
+        },
+        "twists": {
+            t: {"runs": runs, "changed": tally.twist_changed.get(t, 0),
+                "rate": r(tally.twist_changed.get(t, 0) / runs) if runs else 0.0,
+                "ci95": [r(x) for x in wilson(tally.twist_changed.get(t, 0), runs)],
+                "win_rates_without": {side: r(w / runs) for side, w in sorted(tally.twist_without.get(t, {}).items())}}  # fmt: skip
+            for t, runs in sorted(tally.twist_runs.items())
+        },
+    }
+
+
+__all__ = [
+    "BOTS",
+    "SeriesResult",
+    "Tally",
+    "play_series",
+    "series_seeds",
+    "simulate",
+    "summary",
+    "twists_of",
+    "wilson",
+    "without_twist",
+]
