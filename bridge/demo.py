@@ -133,26 +133,30 @@ class Bot:
     clicked: int = 0
     """Answers given through a chat link."""
     last: Any = None
-    """The last castle chat component or dialog read, to skip one sent twice."""
+    """The last castle chat component read (chat mode), to skip one sent twice."""
+    last_dialog: tuple[Any, int] | None = None
+    """The last dialog read and how many chat messages its player had then (dialog mode)."""
 
-    def read(self, messages: list[Any], dialogs: list[Any]) -> None:
+    def read(self, messages: list[Any], dialogs: list[tuple[Any, int]]) -> None:
         """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
 
         The chat fallback repeats each dialog; a bot answers a prompt once, from the dialog unless it closes
-        dialogs. A castle message or dialog identical to the one just before it is skipped: after a crash the
-        service may send the one command that was in flight again (``docs/recovery.md``), and no prompt of
-        the castle follows an identical one without something said in between.
+        dialogs. After a crash the service may send the one command that was in flight again
+        (``docs/recovery.md``): a dialog identical to the previous one with no castle message in between (the
+        bot's own trigger feedback does not count), or a castle message identical to the one just before it, is
+        that repeat and is skipped. (A revote shows the same ballot again, but only after the vote's results
+        were said in chat.)
+
+        Args:
+            messages: new chat messages, oldest first.
+            dialogs: new dialogs, oldest first, each with the player's count of castle (``tellraw``) messages
+                when it was shown.
         """
-        source = "chat" if self.closes_dialogs else "dialog"
-        if source == "dialog":
-            if messages:
-                # Something was said since the last dialog: an identical dialog now is a new prompt (a revote
-                # shows the same ballot again), not a command sent twice.
-                self.last = None
-            for d in dialogs:
-                if d == self.last:
+        if not self.closes_dialogs:
+            for d, at in dialogs:
+                if self.last_dialog is not None and self.last_dialog == (d, at):
                     continue
-                self.last = d
+                self.last_dialog = (d, at)
                 commands = [str(a.get("action", {}).get("command", "")) for a in d.get("actions", [])]
                 if commands and all(c.startswith("/trigger ") for c in commands):
                     self._queue(commands, "dialog")
@@ -220,9 +224,10 @@ def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
         bots: the bots, one per contestant.
     """
 
-    def new_for(b: Bot) -> tuple[list[Any], list[Any]]:
+    def new_for(b: Bot) -> tuple[list[Any], list[tuple[Any, int]]]:
         p = sandbox.world.player(b.name)
-        return list(p.chat[b.seen :]), list(p.dialogs[b.dialogs_seen :])
+        shown = list(zip(p.dialogs[b.dialogs_seen :], p.dialog_chat[b.dialogs_seen :]))
+        return list(p.chat[b.seen :]), shown
 
     for bot in bots:
         messages, dialogs = sandbox.call(new_for, bot)

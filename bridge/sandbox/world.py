@@ -220,6 +220,9 @@ class Player:
     uuid: str = ""
     dialog: Any = None
     dialogs: list[Any] = field(default_factory=list)
+    dialog_chat: list[int] = field(default_factory=list)
+    """For each dialog in ``dialogs``, how many ``tellraw`` chat messages the player had then (orders dialogs
+    and the server's messages; the player's own trigger feedback is not counted)."""
     advancements: set[str] = field(default_factory=set)
     attacker: str | None = None
 
@@ -1593,6 +1596,7 @@ class World:
         for p in targets:
             p.dialog = dialog
             p.dialogs.append(dialog)
+            p.dialog_chat.append(sum(1 for m in p.chat if m.source == "tellraw"))
         self._result = len(targets)
         return f"Displayed dialog to {self._who(names)}"
 
