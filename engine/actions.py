@@ -37,10 +37,13 @@ class Action:
             out[name] = v.value if hasattr(v, "value") else v
         return out
 
+    actor_field: ClassVar[str | None] = None
+    """The field naming who sent the input (a contestant's or host's name); ``None`` for system inputs."""
+
     @property
     def actor(self) -> str | None:
         """The contestant or host who sent this input; ``None`` for system inputs."""
-        return None
+        return None if self.actor_field is None else getattr(self, self.actor_field)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +77,7 @@ class Advance(Action):
     kind: ClassVar[str] = "advance"
     host: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.host
+    actor_field: ClassVar[str] = "host"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +88,7 @@ class CastVote(Action):
     voter: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.voter
+    actor_field: ClassVar[str] = "voter"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +98,7 @@ class SwearOath(Action):
     kind: ClassVar[str] = "swear_oath"
     traitor: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.traitor
+    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +114,7 @@ class ChooseEvent(Action):
     event: NightEvent
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.traitor
+    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +125,7 @@ class NominateDoubleVote(Action):
     traitor: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.traitor
+    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +136,7 @@ class AnswerOffer(Action):
     contestant: str
     accept: bool
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +147,7 @@ class ChooseTorch(Action):
     finalist: str
     torch: Torch
 
-    @property
-    def actor(self) -> str | None:
-        return self.finalist
+    actor_field: ClassVar[str] = "finalist"
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +189,7 @@ class UsePower(Action):
     target: str
     second: str | None = None
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +200,7 @@ class SkipPower(Action):
     kind: ClassVar[str] = "skip_power"
     contestant: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +211,7 @@ class AnswerJoker(Action):
     contestant: str
     accept: bool
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 # ---------------------------------------------------------------------------------------------- club rulesets
@@ -242,9 +225,7 @@ class NominateCandidate(Action):
     contestant: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,9 +235,7 @@ class HoldBack(Action):
     kind: ClassVar[str] = "hold_back"
     contestant: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,9 +245,7 @@ class KeepEveryone(Action):
     kind: ClassVar[str] = "keep_everyone"
     voter: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.voter
+    actor_field: ClassVar[str] = "voter"
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,9 +257,7 @@ class AskRepeat(Action):
     contestant: str
     ask: bool
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 # ---------------------------------------------------------------------------------------------- twists (§8, §10)
@@ -296,9 +271,7 @@ class ChooseSwordBearer(Action):
     traitor: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.traitor
+    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,9 +283,7 @@ class StrikeWithSword(Action):
     attacker: str
     victim: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.attacker
+    actor_field: ClassVar[str] = "attacker"
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,9 +293,7 @@ class OpenChest(Action):
     kind: ClassVar[str] = "open_chest"
     contestant: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,9 +307,7 @@ class WriteConfession(Action):
     contestant: str
     text: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,9 +319,7 @@ class WriteResponse(Action):
     traitor: str
     text: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.traitor
+    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,9 +332,7 @@ class GuessPower(Action):
     target: str
     power: Power | None = None
 
-    @property
-    def actor(self) -> str | None:
-        return self.guesser
+    actor_field: ClassVar[str] = "guesser"
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,9 +343,7 @@ class VoteNominee(Action):
     voter: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.voter
+    actor_field: ClassVar[str] = "voter"
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,9 +354,7 @@ class AskSeer(Action):
     seer: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.seer
+    actor_field: ClassVar[str] = "seer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,9 +366,7 @@ class PutOnTrial(Action):
     traitor: str
     target: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.traitor
+    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,9 +377,7 @@ class TakeDrink(Action):
     contestant: str
     drink: Drink
 
-    @property
-    def actor(self) -> str | None:
-        return self.contestant
+    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,9 +389,7 @@ class StartTwist(Action):
     host: str
     twist: Twist
 
-    @property
-    def actor(self) -> str | None:
-        return self.host
+    actor_field: ClassVar[str] = "host"
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,9 +400,7 @@ class CancelTwist(Action):
     host: str
     twist: Twist
 
-    @property
-    def actor(self) -> str | None:
-        return self.host
+    actor_field: ClassVar[str] = "host"
 
 
 TWIST_ACTIONS: tuple[type[Action], ...] = (
@@ -470,9 +421,7 @@ HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
 class _HostAction(Action):
     host: str
 
-    @property
-    def actor(self) -> str | None:
-        return self.host
+    actor_field: ClassVar[str] = "host"
 
 
 @dataclass(frozen=True, slots=True)

@@ -154,9 +154,9 @@ def test_every_contestant_action_type_is_covered() -> None:
     from engine.actions import ACTION_TYPES, HOST_ACTIONS
 
     covered = {type(a) for a, _ in EXAMPLES} | NOT_ROUND_TRIPPED
-    # contestant/host actions override Action.actor; system inputs (TimerExpired, StartSeries…) do not; the
+    # contestant/host actions name their actor field; system inputs (TimerExpired, StartSeries…) do not; the
     # host's console controls reach the engine through HostCommand (the service), tested below
-    with_actor = {cls for cls in ACTION_TYPES.values() if cls.actor is not Action.actor}
+    with_actor = {cls for cls in ACTION_TYPES.values() if cls.actor_field is not None}
     assert covered == with_actor - set(HOST_ACTIONS)
 
 
