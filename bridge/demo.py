@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bridge.config import default_castle
-from bridge.export import format_record
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient
 from bridge.service import SeriesService
@@ -305,8 +304,6 @@ async def play_demo(
     return game, sandbox, service
 
 
-    from bridge.sandbox.server import SandboxThread
-
 # ---------------------------------------------------------------------------------------------- as processes
 
 
@@ -390,7 +387,8 @@ async def serve_stored(
         StoreError: the store is locked by another service or unreadable.
         RconUnavailable: the sandbox is not reachable at start.
     """
-    from bridge.serve import run_series
+    from bridge.export import format_record
+    from bridge.runner import run_series
     from bridge.store import SeriesStore
 
     store = SeriesStore(db)
@@ -424,6 +422,8 @@ def run_demo(
     Returns:
         Exit code 0 when the series finished, 1 otherwise.
     """
+    from bridge.export import format_record
+
     started = time.monotonic()
     out = None if quiet else sys.stdout
     if out is not None:

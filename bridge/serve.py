@@ -30,21 +30,20 @@ House rules of this file:
    if the series file changed since (a warning names the file).
 3. SIGTERM and SIGINT stop the service cleanly: the input being applied finishes, the phase clock stops, the store
    is closed; the next ``serve`` resumes exactly there (the deadline that passed meanwhile fires at once).
-4. ``serve-demo`` (against ``traitors sandbox``) runs through ``run_series`` too: one resume path.
+4. ``serve-demo`` (against ``traitors sandbox``) runs through ``run_series`` (``bridge/runner.py``) too: one
+   resume path.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
 import secrets
-import signal
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TextIO
@@ -57,6 +56,7 @@ from bridge.msmp import MsmpClient
 from bridge.rcon import RconClient
 from bridge.scenario import _problems
 from bridge.series import SeriesFile, load_series
+from bridge.runner import run_series
 from bridge.service import SeriesService
 from bridge.store import SeriesStore, StoreError
 from engine.errors import ConfigError
@@ -260,64 +260,6 @@ def setup_logging(fmt: str = "json", level: str = "info", stream: TextIO | None 
 
 
 # ---------------------------------------------------------------------------------------------- running
-
-
-async def run_series(
-    store: SeriesStore,
-    series_id: int,
-    rcon: RconClient,
-    castle: CastleConfig,
-    *,
-    msmp: MsmpClient | None = None,
-    poll_interval: float = 0.1,
-    on_ready: Callable[[SeriesService], None] | None = None,
-    stop_signals: bool = True,
-) -> SeriesService:
-    """Resume (or start) one stored series and run it until it ends or SIGTERM/SIGINT arrives (house rule 3).
-
-    Args:
-        store: the open, locked store.
-        series_id: the series to run.
-        rcon: an RCON client (opened or not; it connects and reconnects itself).
-        castle: the castle.
-        msmp: a started MSMP client, to follow joins and leaves (``SeriesService.attach_msmp``); or ``None``.
-        poll_interval: seconds between polls of the input queue.
-        on_ready: called with the service once it is resumed and re-synced.
-        stop_signals: stop cleanly on SIGTERM and SIGINT (only from the main thread).
-
-    Returns:
-        The service (``service.game`` is the series; ``game.outcome`` is ``None`` when stopped early).
-
-    Raises:
-        StoreError: the stored series cannot be loaded.
-        RconUnavailable: the server is not reachable at start.
-    """
-    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval)
-    if msmp is not None:
-        service.attach_msmp(msmp)
-    loop = asyncio.get_running_loop()
-    installed: list[int] = []
-    if stop_signals:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            try:
-                loop.add_signal_handler(sig, _stop(service, sig))
-                installed.append(sig)
-            except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
-                pass
-    try:
-        await service.run(on_ready=(lambda: on_ready(service)) if on_ready is not None else None)
-    finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
-    return service
-
-
-def _stop(service: SeriesService, sig: int) -> Callable[[], None]:
-    def handler() -> None:
-        log.info("stopping on %s; the series stays resumable", signal.Signals(sig).name, extra={"event": "stop"})
-        service.request_stop()
-
-    return handler
 
 
 def open_series(store: SeriesStore, settings: Settings, *, new: bool = False, source: str = "") -> tuple[int, bool]:

@@ -51,17 +51,16 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import nbtlib
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bridge import commands as mc
+from bridge import snbt
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
 from bridge.faults import fault
 from bridge.inputs import EXTEND_STEP, HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
-from bridge.msmp import JOINED, LEFT, MsmpClient
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
 from bridge.recovery import Handouts, Rebuilt, rebuild, resync_commands
@@ -112,6 +111,9 @@ from engine.errors import IllegalAction, InvalidCommand
 from engine.game import Game
 from engine.outcome import Outcome
 
+if TYPE_CHECKING:  # MSMP (and websockets) is imported only when a service attaches it: start-up stays short
+    from bridge.msmp import MsmpClient
+
 log = logging.getLogger(__name__)
 
 QUEUE_PREFIX = "Storage traitors:io has the following contents: "
@@ -144,42 +146,17 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
     if not reply.startswith(QUEUE_PREFIX):
         return []
     try:
-        tag = nbtlib.parse_nbt(reply[len(QUEUE_PREFIX):])
-    except Exception:  # noqa: BLE001 - an unreadable reply is logged and polled again
+        tag = snbt.parse(reply[len(QUEUE_PREFIX):])
+    except snbt.SnbtError:  # an unreadable reply is logged and polled again
         log.warning("unreadable input queue reply (%d characters)", len(reply))
         return []
-    out: list[dict[str, Any]] = []
-    for item in tag if isinstance(tag, list) else []:
-        if not isinstance(item, dict):
-            continue
-        entry = {str(k): _plain(v) for k, v in item.items()}
-        if isinstance(entry.get("seq"), int):
-            out.append(entry)
-    return out
+    entries = tag if isinstance(tag, list) else []
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("seq"), int)]
 
 
 def _source(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a queue entry that identifies the click: ``{"uuid", "player", "input", "value"}``."""
     return {k: entry.get(k) for k in ("uuid", "player", "input", "value") if k in entry}
-
-
-def _python(value: Any) -> Any:
-    """An nbtlib tag as plain Python, recursively (compounds → dicts, lists → lists)."""
-    if isinstance(value, dict):
-        return {str(k): _python(v) for k, v in value.items()}
-    if isinstance(value, list) and not isinstance(value, nbtlib.Array):
-        return [_python(v) for v in value]
-    return _plain(value)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, nbtlib.Array):
-        return [int(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    return value
 
 
 class SeriesService:
@@ -551,11 +528,10 @@ class SeriesService:
         try:
             reply = await self.rcon.command(mc.inventory_get(send.player).text)
             if ENTITY_SUFFIX in reply:
-                tag = nbtlib.parse_nbt(reply.split(ENTITY_SUFFIX, 1)[1])
-                text = mc.book_text(_python(tag), item)
+                text = mc.book_text(snbt.parse(reply.split(ENTITY_SUFFIX, 1)[1]), item)
         except BridgeError:
             log.warning("could not read %s's inventory", send.player)
-        except Exception:  # noqa: BLE001 - an unreadable reply is the player's "hold your book" message
+        except snbt.SnbtError:  # an unreadable reply is the player's "hold your book" message
             log.warning("unreadable inventory reply for %s", send.player)
         if text is None:
             await self._settle(self._private(send.player, msg("host.book.missing")), seq, source)
@@ -776,6 +752,7 @@ class SeriesService:
         """Turn MSMP ``players/left`` / ``players/joined`` notifications (live, or recovered after a reconnect)
         into ``on_player_left`` / ``on_player_joined``, and resolve unknown UUIDs from MSMP's player list.
         Call once per client (handlers are never bound twice)."""
+        from bridge.msmp import JOINED, LEFT
 
         async def left(params: dict[str, Any]) -> None:
             name = (params.get("player") or {}).get("name")
