@@ -989,6 +989,29 @@ def book_pages(text: str) -> list[str]:
     return [*pages, rest] if rest or not pages else pages
 
 
+def _castle_marker(stack: object) -> dict[str, object]:
+    """The castle's marker ``components."minecraft:custom_data".traitors`` of one parsed inventory stack
+    (``{item: "vote_paper", give: "<id>"}``), or ``{}`` when the stack carries none (or is no compound)."""
+    comps = stack.get("components", {}) if isinstance(stack, dict) else {}
+    data = comps.get("minecraft:custom_data", {}) if isinstance(comps, dict) else {}
+    marker = data.get("traitors", {}) if isinstance(data, dict) else {}
+    return marker if isinstance(marker, dict) else {}
+
+
+def held_give_ids(inventory: object) -> set[str]:
+    """The hand-out ids (``give_once``) of the castle items in a parsed ``data get entity <name> Inventory`` reply.
+
+    Args:
+        inventory: the parsed list of stack compounds (plain Python, ``bridge.snbt.parse``).
+
+    Returns:
+        Every ``custom_data`` ``traitors.give`` id found; an empty set for anything that is not a list.
+    """
+    if not isinstance(inventory, list):
+        return set()
+    return {str(gid) for stack in inventory if isinstance(gid := _castle_marker(stack).get("give"), str)}
+
+
 def book_text(inventory: object, item: Item) -> str | None:
     """The text written in a castle book from a parsed ``data get entity <name> Inventory`` reply.
 
@@ -1003,12 +1026,9 @@ def book_text(inventory: object, item: Item) -> str | None:
     if not isinstance(inventory, list):
         return None
     for stack in inventory:
-        comps = stack.get("components", {}) if isinstance(stack, dict) else {}
-        data = comps.get("minecraft:custom_data", {}) if isinstance(comps, dict) else {}
-        marker = data.get("traitors", {}) if isinstance(data, dict) else {}
-        if not isinstance(marker, dict) or marker.get("item") != item.value:
+        if not isinstance(stack, dict) or _castle_marker(stack).get("item") != item.value:
             continue
-        content = comps.get("minecraft:writable_book_content", {})
+        content = stack["components"].get("minecraft:writable_book_content", {})
         pages = content.get("pages", []) if isinstance(content, dict) else []
         texts = [p.get("raw", "") if isinstance(p, dict) else p for p in pages if isinstance(p, (dict, str))]
         return "\n".join(str(t) for t in texts).strip()

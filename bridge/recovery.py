@@ -11,13 +11,15 @@ House rules of this file (``docs/recovery.md``):
    nothing about items given to others (a series-wide counter would show gaps for private hand-outs).
 3. Re-sync restores what the engine says the castle looks like (``Game.world_state``): every contestant back
    at their last place, every item they should hold given once more if missing (never twice), the phase
-   clock's bossbar. It sends no chat: nothing a contestant reads twice.
+   clock's bossbar. It sends no chat: nothing a contestant reads twice. The service first reads the inventory
+   of each player who should hold castle items (one short command each) and leaves out the gives of the
+   hand-outs it saw there; the rest go through ``give_once`` as before.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,8 +106,46 @@ def rebuild(series: StoredSeries) -> Rebuilt:
     return Rebuilt(game, handouts, clock)
 
 
+def _seats(game: Game, players: Iterable[str] | None) -> list[tuple[str, str]]:
+    """``(contestant, player)`` per seat re-synced: every seat, or only those ``players`` play.
+
+    A replaced contestant's seat is played by another player (``Game.player_of``): they get the seat's place
+    and the items handed out to the seat so far.
+    """
+    seats = [(c, game.player_of(c)) for c in game.contestants()]
+    if players is not None:
+        wanted = set(players)
+        seats = [(c, p) for c, p in seats if p in wanted]
+    return seats
+
+
+def items_to_hold(
+    rebuilt: Rebuilt, players: Iterable[str] | None = None
+) -> dict[str, list[tuple[Item, str | None, str]]]:
+    """The castle items each re-synced player should hold (house rule 3).
+
+    Args:
+        rebuilt: the game and its hand-outs.
+        players: only these players (``None``: every contestant's player).
+
+    Returns:
+        Player → ``(item, label, hand-out id)`` in the order given; players who should hold nothing are left out.
+    """
+    out: dict[str, list[tuple[Item, str | None, str]]] = {}
+    for contestant, name in _seats(rebuilt.game, players):
+        held = rebuilt.handouts.held.get(name, []) or rebuilt.handouts.held.get(contestant, [])
+        if held:
+            out[name] = list(held)
+    return out
+
+
 def resync_commands(
-    rebuilt: Rebuilt, ctx: RenderContext, now: float, *, players: Iterable[str] | None = None
+    rebuilt: Rebuilt,
+    ctx: RenderContext,
+    now: float,
+    *,
+    players: Iterable[str] | None = None,
+    holding: Mapping[str, Collection[str]] | None = None,
 ) -> list[mc.McCommand]:
     """The commands that put the castle back the way the engine left it (house rule 3).
 
@@ -115,27 +155,28 @@ def resync_commands(
         now: the current time (the engine's clock), for the bossbar's remaining seconds.
         players: only these contestants' places and items, and no bossbar (a returning contestant);
             ``None``: everyone and the bossbar.
+        holding: player → hand-out ids the server just showed in their inventory (``data get entity <name>
+            Inventory``, ``commands.held_give_ids``). Those items are held, so their gives are left out; every
+            other item still goes through ``give_once``, which also looks in the slots the inventory read does
+            not show (off hand, armour, cursor, crafting grid, ender chest). ``None``: no read was made.
 
     Returns:
-        Teleports to each contestant's last place, a ``give_once`` per item they should hold, then the clock
-        bossbar (shown with the remaining seconds while a phase clock runs, hidden otherwise).
+        Teleports to each contestant's last place, a ``give_once`` per item they should hold (and were not just
+        seen holding), then the clock bossbar (shown with the remaining seconds while a phase clock runs,
+        hidden otherwise).
     """
     game = rebuilt.game
     state = game.world_state()
-    # A replaced contestant's seat is played by another player (``Game.player_of``): they get the seat's place
-    # and the items handed out to the seat so far.
-    seats = [(c, game.player_of(c)) for c in game.contestants()]
-    if players is not None:
-        seats = [(c, p) for c, p in seats if p in set(players)]
     out: list[mc.McCommand] = []
-    for _, name in seats:
+    for _, name in _seats(game, players):
         if name in state.places:
             place, seat = state.places[name]
             out += render(MoveTo((name,), place, (seat,) if seat is not None else ()), ctx)
-    for contestant, name in seats:
-        held = rebuilt.handouts.held.get(name, []) or rebuilt.handouts.held.get(contestant, [])
+    for name, held in items_to_hold(rebuilt, players).items():
+        seen = holding.get(name, ()) if holding is not None else ()
         for item, label, gid in held:
-            out += render_give_once(GiveItem(frozenset({name}), item, label), {name: gid})
+            if gid not in seen:
+                out += render_give_once(GiveItem(frozenset({name}), item, label), {name: gid})
     if players is not None:
         return out
     clock = rebuilt.clock
@@ -147,4 +188,4 @@ def resync_commands(
     return out
 
 
-__all__ = ["Handouts", "Rebuilt", "rebuild", "resync_commands"]
+__all__ = ["Handouts", "Rebuilt", "items_to_hold", "rebuild", "resync_commands"]

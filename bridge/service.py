@@ -63,7 +63,7 @@ from bridge.faults import fault
 from bridge.inputs import EXTEND_STEP, HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
-from bridge.recovery import Handouts, Rebuilt, rebuild, resync_commands
+from bridge.recovery import Handouts, Rebuilt, items_to_hold, rebuild, resync_commands
 from bridge.render import (
     RenderContext,
     clock_hidden,
@@ -353,13 +353,39 @@ class SeriesService:
                 for p in self.store.pending(self.stored):
                     await self._send_checked(p.text)
                     self.store.mark_sent(self.stored, p.pos, p.i)
-            await self.send_commands(self._resync_commands())
+            await self.send_commands(await self._resync_commands())
             self._offline = False
             self._logins = self.rcon.logins
 
-    def _resync_commands(self, players: Iterable[str] | None = None) -> list[mc.McCommand]:
+    async def _resync_commands(self, players: Iterable[str] | None = None) -> list[mc.McCommand]:
+        """The re-sync commands (``recovery.resync_commands``), after reading the inventory of every player who
+        should hold castle items, so that items seen there are not given again (one short command per player
+        instead of a long ``give_once`` per item; the ``give_once`` guard stays for every other item).
+
+        Raises:
+            RconUnavailable: the server went away while reading.
+        """
         rebuilt = Rebuilt(self.game, self.handouts, self._last_clock)
-        return resync_commands(rebuilt, self.ctx, self.clock(), players=players)
+        holding = {name: mc.held_give_ids(await self._inventory(name)) for name in items_to_hold(rebuilt, players)}
+        return resync_commands(rebuilt, self.ctx, self.clock(), players=players, holding=holding)
+
+    async def _inventory(self, player: str) -> Any:
+        """A player's ``Inventory`` as plain Python (``data get entity <player> Inventory``, ``bridge.snbt``).
+
+        Returns:
+            The list of stack compounds, or ``None`` when the player is not online or the reply is unreadable.
+
+        Raises:
+            RconUnavailable: the server cannot be reached.
+        """
+        reply = await self.rcon.command(mc.inventory_get(player).text)
+        if ENTITY_SUFFIX not in reply:
+            return None
+        try:
+            return snbt.parse(reply.split(ENTITY_SUFFIX, 1)[1])
+        except snbt.SnbtError:
+            log.warning("unreadable inventory reply for %s", player)
+            return None
 
     async def resync_if_reconnected(self) -> bool:
         """Re-sync the castle when the RCON client has logged in again since the last check (house rule 7).
@@ -386,7 +412,7 @@ class SeriesService:
         """
         async with self.lock:
             commands = setup_commands(self.ctx) if players is None else []
-            await self.send_commands(commands + self._resync_commands(players))
+            await self.send_commands(commands + await self._resync_commands(players))
 
     async def stop(self) -> None:
         """Stop the scheduler and hide the clock (the series stays resumable from its log).
@@ -526,13 +552,9 @@ class SeriesService:
         item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
         text: str | None = None
         try:
-            reply = await self.rcon.command(mc.inventory_get(send.player).text)
-            if ENTITY_SUFFIX in reply:
-                text = mc.book_text(snbt.parse(reply.split(ENTITY_SUFFIX, 1)[1]), item)
+            text = mc.book_text(await self._inventory(send.player), item)
         except BridgeError:
             log.warning("could not read %s's inventory", send.player)
-        except snbt.SnbtError:  # an unreadable reply is the player's "hold your book" message
-            log.warning("unreadable inventory reply for %s", send.player)
         if text is None:
             await self._settle(self._private(send.player, msg("host.book.missing")), seq, source)
             return

@@ -379,3 +379,12 @@ def test_book_text_reads_pages_in_both_forms() -> None:
     assert mc.book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
     assert mc.book_text([other], Item.CONFESSION_BOOK) is None
     assert mc.book_text("garbage", Item.CONFESSION_BOOK) is None
+
+
+def test_held_give_ids_reads_the_hand_out_ids_of_an_inventory() -> None:
+    paper = {"Slot": 0, "id": "minecraft:paper", "count": 1,
+             "components": {"minecraft:custom_data": {"traitors": {"item": "vote_paper", "give": "t1/Kai/4"}}}}  # fmt: skip
+    plain = {"Slot": 1, "id": "minecraft:dirt", "count": 5}
+    odd = {"components": {"minecraft:custom_data": {"traitors": {"give": 7}}}}
+    assert mc.held_give_ids([paper, plain, odd, "junk"]) == {"t1/Kai/4"}
+    assert mc.held_give_ids(None) == set() and mc.held_give_ids({"a": 1}) == set()

@@ -155,3 +155,45 @@ def test_msmp_leave_and_join_reach_the_engine_through_the_service() -> None:
             await sb.stop()
 
     asyncio.run(main())
+
+
+def test_a_resync_reads_inventories_and_gives_only_what_is_missing() -> None:
+    """Items seen in a player's inventory are not given again; the rest still go through ``give_once``."""
+
+    async def main() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0)
+        port = await sb.start()
+        for n in NAMES:
+            sb.world.join(n)
+        game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
+        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
+        service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
+        try:
+            await service.start()
+            while game.phase is not Phase.VOTE:
+                await service.apply(Advance("Host"))
+            holders = [n for n in NAMES if _expected(game, n)]
+            assert "Kai" in holders
+            kai = sb.world.player("Kai")
+            lost = kai.inventory.pop()  # Kai lost one item (a rollback); everyone else holds theirs
+            before = len(sb.world.command_log)
+            await service.resync()
+            sent = [r.text for r in sb.world.command_log[before:]]
+            assert sorted(t.split()[3] for t in sent if t.startswith("data get entity")) == sorted(holders)
+            gives = [t for t in sent if t.startswith("execute unless items")]
+            assert len(gives) == 1 and lost.custom_data["traitors"]["give"] in gives[0]
+            assert all(_held(sb, n) == _expected(game, n) for n in NAMES)
+            # a player the server does not know (offline): every item through give_once, nothing twice
+            sb.world.leave("Kai")
+            before = len(sb.world.command_log)
+            await service.resync(["Kai"])
+            sent = [r for r in sb.world.command_log[before:]]
+            assert sum(r.text.startswith("execute unless items") for r in sent) == len(_expected(game, "Kai"))
+            sb.world.join("Kai")
+            assert _held(sb, "Kai") == _expected(game, "Kai") and sb.world.errors == []
+        finally:
+            await service.stop()
+            await rcon.close()
+            await sb.stop()
+
+    asyncio.run(main())
