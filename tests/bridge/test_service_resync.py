@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 from bridge.config import default_castle
 from bridge.rcon import RconClient
@@ -82,19 +84,31 @@ def test_restart_with_lost_world_state_is_resynced_from_the_engine() -> None:
     asyncio.run(main())
 
 
+@contextlib.asynccontextmanager
+async def _series_at_vote() -> AsyncIterator[tuple[Sandbox, Game, SeriesService]]:
+    """A sandbox with the six contestants online and a service whose series the host moved on to day one's vote
+    (ballot papers handed out)."""
+    sb = Sandbox(PASSWORD, tick_rate=0)
+    port = await sb.start()
+    for n in NAMES:
+        sb.world.join(n)
+    game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
+    rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
+    service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
+    try:
+        await service.start()
+        while game.phase is not Phase.VOTE:
+            await service.apply(Advance("Host"))
+        yield sb, game, service
+    finally:
+        await service.stop()
+        await rcon.close()
+        await sb.stop()
+
+
 def test_returning_contestant_is_back_in_and_resynced() -> None:
     async def main() -> None:
-        sb = Sandbox(PASSWORD, tick_rate=0)
-        port = await sb.start()
-        for n in NAMES:
-            sb.world.join(n)
-        game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
-        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
-        service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
-        try:
-            await service.start()
-            while game.phase is not Phase.VOTE:
-                await service.apply(Advance("Host"))
+        async with _series_at_vote() as (sb, game, service):
             sb.world.leave("Kai")
             await service.on_player_left("Kai")
             await service.on_player_left("Stranger")  # not a contestant: ignored
@@ -109,10 +123,6 @@ def test_returning_contestant_is_back_in_and_resynced() -> None:
             asked = max(i for i, line in enumerate(chat) if line.startswith("[Castle, to you] Who do you banish?"))
             welcomed = max(i for i, line in enumerate(chat) if "Welcome back" in line)
             assert asked > welcomed
-        finally:
-            await service.stop()
-            await rcon.close()
-            await sb.stop()
 
     asyncio.run(main())
 
@@ -161,17 +171,7 @@ def test_a_resync_reads_inventories_and_gives_only_what_is_missing() -> None:
     """Items seen in a player's inventory are not given again; the rest still go through ``give_once``."""
 
     async def main() -> None:
-        sb = Sandbox(PASSWORD, tick_rate=0)
-        port = await sb.start()
-        for n in NAMES:
-            sb.world.join(n)
-        game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
-        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
-        service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
-        try:
-            await service.start()
-            while game.phase is not Phase.VOTE:
-                await service.apply(Advance("Host"))
+        async with _series_at_vote() as (sb, game, service):
             holders = [n for n in NAMES if _expected(game, n)]
             assert "Kai" in holders
             kai = sb.world.player("Kai")
@@ -187,13 +187,9 @@ def test_a_resync_reads_inventories_and_gives_only_what_is_missing() -> None:
             sb.world.leave("Kai")
             before = len(sb.world.command_log)
             await service.resync(["Kai"])
-            sent = [r for r in sb.world.command_log[before:]]
-            assert sum(r.text.startswith("execute unless items") for r in sent) == len(_expected(game, "Kai"))
+            sent = [r.text for r in sb.world.command_log[before:]]
+            assert sum(t.startswith("execute unless items") for t in sent) == len(_expected(game, "Kai"))
             sb.world.join("Kai")
             assert _held(sb, "Kai") == _expected(game, "Kai") and sb.world.errors == []
-        finally:
-            await service.stop()
-            await rcon.close()
-            await sb.stop()
 
     asyncio.run(main())
