@@ -365,8 +365,25 @@ def clock_hidden() -> McCommand:
     return mc.bossbar_set_visible(CLOCK_BAR, False)
 
 
+SETUP_FUNCTION = "traitors:setup"
+"""The data pack function that runs the set-up (``datapack/data/traitors/function/setup.mcfunction``)."""
+
+
+def setup_call() -> McCommand:
+    """``function traitors:setup``: the set-up of ``setup_commands`` in one RCON command.
+
+    The function runs the same gamerules, bossbar and ``enable`` commands, and creates the trigger objectives
+    by calling the pack's own ``traitors:load`` (their display names are then the pack's translatable ones).
+    Vanilla goes on with a function's next line when one fails, so objectives or a bossbar that exist already
+    change nothing. A server whose pack has no such function replies "Unknown function …"; the service then
+    sends ``setup_commands`` one by one.
+    """
+    return mc.function_call(SETUP_FUNCTION)
+
+
 def setup_commands(ctx: RenderContext) -> list[McCommand]:
-    """The commands that prepare the server for a series (safe to send again).
+    """The commands that prepare the server for a series, one by one (safe to send again; ``setup_call`` does
+    the same in one command when the data pack has ``traitors:setup``).
 
     * ``gamerule send_command_feedback false`` and ``gamerule log_admin_commands false``: trigger feedback
       would otherwise show every vote to op players (FACTS §5);

@@ -70,6 +70,7 @@ from bridge.render import (
     clock_update,
     render,
     render_give_once,
+    setup_call,
     setup_commands,
     show_console,
 )
@@ -321,7 +322,7 @@ class SeriesService:
 
         With a store, a resumed series first gets its unsent outbox and a re-sync (house rule 7).
         """
-        await self.send_commands(setup_commands(self.ctx))
+        await self.setup()
         self._logins = self.rcon.logins
         if self.store is not None and self.game.started:
             await self.recover()
@@ -339,6 +340,21 @@ class SeriesService:
             if self.game.is_over:
                 self._over.set()
 
+    async def setup(self) -> None:
+        """Prepare the server for a series (``render.setup_commands``) with one data pack call,
+        ``function traitors:setup``; when the server's pack has no such function ("Unknown function …"), the
+        commands go one by one.
+
+        Raises:
+            RconUnavailable: the server cannot be reached.
+        """
+        call = setup_call().text
+        try:
+            check_reply(call, await self.rcon.command(call))
+        except RconCommandFailed:
+            log.info("the data pack has no %s; sending the set-up command by command", call.split()[-1])
+            await self.send_commands(setup_commands(self.ctx))
+
     async def recover(self) -> None:
         """Send the outbox's unsent commands (with a store), then re-sync the castle (house rule 7).
 
@@ -348,7 +364,7 @@ class SeriesService:
         async with self.lock:
             reconnected = self._offline or self.rcon.logins != self._logins
             if reconnected:
-                await self.send_commands(setup_commands(self.ctx))
+                await self.setup()
             if self.store is not None and self.stored is not None:
                 for p in self.store.pending(self.stored):
                     await self._send_checked(p.text)
@@ -411,8 +427,9 @@ class SeriesService:
             players: only these contestants; ``None`` = every contestant plus the set-up and the clock.
         """
         async with self.lock:
-            commands = setup_commands(self.ctx) if players is None else []
-            await self.send_commands(commands + await self._resync_commands(players))
+            if players is None:
+                await self.setup()
+            await self.send_commands(await self._resync_commands(players))
 
     async def stop(self) -> None:
         """Stop the scheduler and hide the clock (the series stays resumable from its log).

@@ -152,6 +152,25 @@ def test_a_big_prompt_dialog_fits_rcon_and_arrives_whole() -> None:
     assert world.errors == []
 
 
+def test_the_setup_function_runs_the_setup_commands() -> None:
+    """``traitors:setup`` is ``setup_commands`` in one call (its objectives from ``traitors:load``); run twice on
+    a world that has everything already, it changes nothing (the objective adds just fail)."""
+    from bridge.render import setup_call, setup_commands
+
+    source = (ROOT / "data/traitors/function/setup.mcfunction").read_text()
+    lines = [line for line in source.splitlines() if line and not line.startswith("#")]
+    one_by_one = [c.text for c in setup_commands(RenderContext(default_castle(), {}))]
+    assert lines == (one_by_one[:2] + ["function traitors:load"]
+                     + [c for c in one_by_one[2:] if not c.startswith("scoreboard objectives add")])  # fmt: skip
+    world = _world("Alex", "Kai")
+    for _ in range(2):
+        assert world.execute(setup_call().text) == "Executed function 'traitors:setup'"
+    assert world.gamerules["send_command_feedback"] == world.gamerules["log_admin_commands"] == "false"
+    assert "traitors:clock" in world.bossbars and set(TRIGGERS) <= set(world.objectives)
+    assert {(p, t) for p in ("Alex", "Kai") for t in TRIGGERS} <= world.unlocked
+    assert world.errors == []
+
+
 def test_the_clock_function_shows_the_phase_clock_to_everyone() -> None:
     from bridge.render import render, setup_commands
     from engine.effects import ClockStarted

@@ -157,3 +157,26 @@ def test_setup_enables_every_trigger_and_items_arrive() -> None:
         assert bar.visible and bar.max == 120
 
     run_with(body)
+
+
+def test_setup_is_one_data_pack_call_or_command_by_command_without_the_function() -> None:
+    from bridge.inputs import TRIGGERS
+    from bridge.render import RenderContext, setup_commands
+
+    async def main(datapack: bool) -> list[str]:
+        sb = Sandbox(PASSWORD, tick_rate=0, datapack=datapack)
+        port = await sb.start()
+        sb.world.join("Alex")
+        try:
+            async with RconClient("127.0.0.1", port, PASSWORD, timeout=5) as rcon:
+                service = SeriesService(make_game(), rcon, default_castle())
+                await service.setup()
+                assert set(TRIGGERS) <= set(sb.world.objectives) and "traitors:clock" in sb.world.bossbars
+                assert ("Alex", "traitors.vote") in sb.world.unlocked and service.failed_commands == []
+                return [r.text for r in sb.world.command_log]
+        finally:
+            await sb.stop()
+
+    assert asyncio.run(main(True)) == ["function traitors:setup"]
+    one_by_one = [c.text for c in setup_commands(RenderContext(default_castle(), {}))]
+    assert asyncio.run(main(False)) == ["function traitors:setup", *one_by_one]
