@@ -222,6 +222,10 @@ class ScenarioModel(_Model):
 
 
 class _InputModel(_Model):
+    # Built on first use (a scenario file's input), not at import: ``serve`` and ``serve-demo`` read stored
+    # settings through ``ScenarioModel`` only and start sooner (``docs/performance.md``).
+    model_config = ConfigDict(defer_build=True)
+
     action: str
     at: float | None = Field(default=None, ge=0)
 
