@@ -81,6 +81,7 @@ class Sandbox:
         if not (host.startswith("127.") or host in ("localhost", "::1")):
             raise ValueError("the sandbox listens on loopback only")
         self.host = host
+        self.world.warm_up()
         self.port = await self._rcon.start(host, port)
         if self.msmp is not None:
             self.msmp_port = await self.msmp.start(host, msmp_port)

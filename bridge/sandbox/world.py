@@ -713,6 +713,14 @@ class World:
 
     # -- command execution --------------------------------------------------------------------------
 
+    def warm_up(self) -> None:
+        """Build the command parser of the calling thread now (mecha's set-up takes tens of milliseconds).
+
+        ``Sandbox.start`` calls it on the thread that runs the commands, so a server that listens is ready to
+        answer its first command at full speed, as vanilla is.
+        """
+        _mecha()
+
     def execute(self, command: str) -> str:
         """Run one command as the RCON console would and return the reply text; logs it in ``command_log``.
 
