@@ -82,7 +82,7 @@ from engine.record import (
     TorchRound,
     VoteRound,
 )
-from engine.tracking import CastleTracker, WorldState
+from engine.tracking import CastleTracker, Inbox, WorldState
 from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
 from engine import twists
 from engine.twists import TwistState
@@ -134,6 +134,9 @@ class Ballot:
     candidates: tuple[str, ...]
     weights: dict[str, int]
     votes: dict[str, str] = field(default_factory=dict)
+    choices: dict[str, tuple[Choice, ...]] = field(default_factory=dict)
+    """Voter → their vote paper's options (every candidate but themself), made when the ballot opens: the
+    prompts show them and ``Game.legal_actions`` lists their inputs."""
 
 
 @dataclass(slots=True)
@@ -207,7 +210,7 @@ class Game(CastleTracker):
         """What the engine has put in each contestant's inventory (kept from GiveItem/TakeItem effects)."""
         self.places: dict[str, tuple[Place, int | None]] = {}
         """Where each contestant was last sent, with the seat for per-seat places (kept from MoveTo effects)."""
-        self.inbox: dict[str, list[str]] = {}
+        self.inbox = Inbox()
         """Every message text each contestant (and host) was sent, in order."""
         self.log: list[dict[str, Any]] = []
         """The input log: every accepted input with its ``now``; ``Game.replay`` consumes it."""
@@ -229,6 +232,7 @@ class Game(CastleTracker):
         self._fx: list[Effect] = []
         self._now = 0.0
         self._reset_items: dict[str, list[tuple[Item, str | None]]] | None = None
+        self._vote_choices: dict[tuple[str, str], Choice] = {}
 
     # ------------------------------------------------------------------ public API
 
@@ -292,7 +296,7 @@ class Game(CastleTracker):
             return out
         out += twists.legal_actions(self, player)  # TWIST HOOK
         if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
-            out += [CastVote(player, c) for c in self.ballot.candidates if c != player]
+            out += [c.action for c in self.ballot.choices[player]]
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
             out.append(SwearOath(player))
         elif self.phase is Phase.TURRET and self.night and player in self.night.traitors:
@@ -1286,22 +1290,30 @@ class Game(CastleTracker):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        self.ballot = Ballot(kind, voters, candidates, weights)
+        choices = {v: tuple([self._vote_choice(v, c) for c in candidates if c != v]) for v in voters}
+        self.ballot = Ballot(kind, voters, candidates, weights, choices=choices)
         if kind == "first":
             self._announce("vote.open")
         self._clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
         for v in voters:
             paper = Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER
             self._emit(GiveItem(frozenset({v}), paper, None))
-            self._emit(
-                Prompt(
-                    frozenset({v}),
-                    msg("vote.prompt"),
-                    tuple(Choice(c, CastVote(v, c)) for c in candidates if c != v),
-                )
-            )
+            self._prompt_vote(v)
         if not voters:
             self._close_vote()
+
+    def _vote_choice(self, voter: str, candidate: str) -> Choice:
+        """The ballot option ``voter`` → ``candidate``. Options are values, so one per pair is made in a series
+        and reused by every later ballot (a series holds a dozen votes of the same contestants)."""
+        choice = self._vote_choices.get((voter, candidate))
+        if choice is None:
+            choice = self._vote_choices[(voter, candidate)] = Choice(candidate, CastVote(voter, candidate))
+        return choice
+
+    def _prompt_vote(self, voter: str) -> None:
+        """Ask ``voter`` for their vote in the ballot in progress."""
+        assert self.ballot
+        self._emit(Prompt(frozenset({voter}), msg("vote.prompt"), self.ballot.choices[voter]))
 
     def _apply_vote(self, action: CastVote) -> None:
         b = self.ballot
@@ -1556,13 +1568,7 @@ class Game(CastleTracker):
         self._whisper([name], "presence.welcome_back")
         b = self.ballot
         if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
-            self._emit(
-                Prompt(
-                    frozenset({name}),
-                    msg("vote.prompt"),
-                    tuple(Choice(c, CastVote(name, c)) for c in b.candidates if c != name),
-                )
-            )
+            self._prompt_vote(name)
 
     def present(self) -> list[str]:
         """Contestants still in the series whose players are on the server, in seat order."""
@@ -1841,8 +1847,7 @@ class Game(CastleTracker):
         if self.phase is Phase.VOTE and b is not None:
             for v in b.voters:
                 if v not in b.votes and wanted(v) and self.players[v].present:
-                    self._emit(Prompt(frozenset({v}), msg("vote.prompt"),
-                                      tuple(Choice(c, CastVote(v, c)) for c in b.candidates if c != v)))  # fmt: skip
+                    self._prompt_vote(v)
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue and wanted(self.night.oath_queue[0]):
             self._ask_oath()
         elif self.phase is Phase.OFFER and self.night and self.night.offer and wanted(self.night.offer[1]):
