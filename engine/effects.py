@@ -47,8 +47,19 @@ def _render(key: str, params: tuple[tuple[str, str], ...]) -> str:
 
 
 def msg(key: str, **params: object) -> Message:
-    """Shorthand: ``msg("vote.cast", target="Alex")``. Values are turned into strings."""
-    return Message(key, tuple((k, str(v)) for k, v in params.items()))
+    """Shorthand: ``msg("vote.cast", target="Alex")``. Values are turned into strings.
+
+    A message without parameters is built once per key and shared (a ``Message`` is an immutable value).
+    """
+    if not params:
+        return _bare(key)
+    return Message(key, tuple([(k, str(v)) for k, v in params.items()]))
+
+
+@functools.cache
+def _bare(key: str) -> Message:
+    """``Message(key)``, remembered (keys are catalogue keys: a finite set)."""
+    return Message(key)
 
 
 @dataclass(frozen=True, slots=True)

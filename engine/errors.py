@@ -18,7 +18,25 @@ class GameError(Exception):
     """Base of every engine error."""
 
 
-class InvalidCommand(GameError):
+class _KeyedError(GameError):
+    """An error whose message is a catalogue key with parameters (``reason``, ``params``).
+
+    The text is rendered when the error is shown (``str``), not when it is raised: the engine raises and catches
+    many while it lists the legal inputs (a power's candidate targets are checked by its validator).
+    """
+
+    def __init__(self, reason: str, **params: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.params = params
+
+    def __str__(self) -> str:
+        from engine.messages import render
+
+        return render(self.reason, self.params)
+
+
+class InvalidCommand(_KeyedError):
     """The input is malformed: it names an unknown contestant or carries a bad payload.
 
     Args:
@@ -26,28 +44,14 @@ class InvalidCommand(GameError):
         params: values for the message's placeholders.
     """
 
-    def __init__(self, reason: str, **params: str) -> None:
-        from engine.messages import render
 
-        self.reason = reason
-        self.params = params
-        super().__init__(render(reason, params))
-
-
-class IllegalAction(GameError):
+class IllegalAction(_KeyedError):
     """The rules forbid this input now. The game state is unchanged.
 
     Args:
         reason: a message key from ``engine.messages.CATALOG`` (e.g. ``"illegal.vote.twice"``).
         params: values for the message's placeholders.
     """
-
-    def __init__(self, reason: str, **params: str) -> None:
-        from engine.messages import render
-
-        self.reason = reason
-        self.params = params
-        super().__init__(render(reason, params))
 
 
 class ConfigError(GameError):

@@ -82,7 +82,7 @@ from engine.record import (
     TorchRound,
     VoteRound,
 )
-from engine.tracking import CastleTracker, WorldState
+from engine.tracking import CastleTracker, Inbox, WorldState
 from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
 from engine import twists
 from engine.twists import TwistState
@@ -134,6 +134,9 @@ class Ballot:
     candidates: tuple[str, ...]
     weights: dict[str, int]
     votes: dict[str, str] = field(default_factory=dict)
+    choices: dict[str, tuple[Choice, ...]] = field(default_factory=dict)
+    """Voter → their vote paper's options (every candidate but themself), made when the ballot opens: the
+    prompts show them and ``Game.legal_actions`` lists their inputs."""
 
 
 @dataclass(slots=True)
@@ -207,7 +210,7 @@ class Game(CastleTracker):
         """What the engine has put in each contestant's inventory (kept from GiveItem/TakeItem effects)."""
         self.places: dict[str, tuple[Place, int | None]] = {}
         """Where each contestant was last sent, with the seat for per-seat places (kept from MoveTo effects)."""
-        self.inbox: dict[str, list[str]] = {}
+        self.inbox = Inbox()
         """Every message text each contestant (and host) was sent, in order."""
         self.log: list[dict[str, Any]] = []
         """The input log: every accepted input with its ``now``; ``Game.replay`` consumes it."""
@@ -229,6 +232,7 @@ class Game(CastleTracker):
         self._fx: list[Effect] = []
         self._now = 0.0
         self._reset_items: dict[str, list[tuple[Item, str | None]]] | None = None
+        self._choices: dict[tuple[Any, ...], Choice] = {}
 
     # ------------------------------------------------------------------ public API
 
@@ -292,20 +296,20 @@ class Game(CastleTracker):
             return out
         out += twists.legal_actions(self, player)  # TWIST HOOK
         if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
-            out += [CastVote(player, c) for c in self.ballot.candidates if c != player]
+            out += [c.action for c in self.ballot.choices[player]]
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
             out.append(SwearOath(player))
         elif self.phase is Phase.TURRET and self.night and player in self.night.traitors:
             if self.night.events and player not in self.night.picks:
-                out += [ChooseEvent(player, e, t) for e, t in self._event_options()]
+                out += [c.action for c in self._event_choices(player)]
             if self.night.nominate and player not in self.night.nominations:
-                out += [NominateDoubleVote(player, t) for t in self._living()]
+                out += [c.action for c in self._nomination_choices(player)]
         elif self.phase is Phase.OFFER and self.night and self.night.offer and self.night.offer[1] == player:
             out += [AnswerOffer(player, True), AnswerOffer(player, False)]
         elif self.phase is Phase.HOST_VISIT and self.night and self.night.joker == player:
             out += [AnswerJoker(player, True), AnswerJoker(player, False)]
         elif self.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.night and player in self.night.pending:
-            out += self._power_options(player)
+            out += [c.action for c in self._power_choices(player)]
             out.append(SkipPower(player))
         elif self.phase is Phase.TORCHES and player in self.torches:
             out += [ChooseTorch(player, t) for t in Torch if self.torches[player] is not t]
@@ -479,12 +483,12 @@ class Game(CastleTracker):
         self._fx.extend(effects)
 
     def _announce(self, key: str, **params: object) -> None:
-        self._emit(Announce(msg(key, **params)))
+        self._fx.append(Announce(msg(key, **params)))
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         recipients = frozenset(to)
         if recipients:
-            self._emit(Whisper(recipients, msg(key, **params)))
+            self._fx.append(Whisper(recipients, msg(key, **params)))
 
     def _move(self, players: Sequence[str], place: Place) -> None:
         if not players:
@@ -500,6 +504,15 @@ class Game(CastleTracker):
         seconds = self.settings.duration(duration_key)
         self.deadline = self._now + seconds
         self._emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
+
+    def _choice(self, label: str, kind: Callable[..., Action], *fields: Any) -> Choice:
+        """``Choice(label, kind(*fields))``, made once in a series and then reused: choices are values, and the
+        same ones (a vote for Alex, "Murder Sam") are offered ballot after ballot and night after night."""
+        key = (label, kind, *fields)
+        choice = self._choices.get(key)
+        if choice is None:
+            choice = self._choices[key] = Choice(label, kind(*fields))
+        return choice
 
     def _draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
@@ -721,7 +734,6 @@ class Game(CastleTracker):
             self._after_turret()
             return
         self._clock(Phase.TURRET, "turret", "clock.turret")
-        options = self._event_options()
         for t in traitors:
             if events:
                 key = (
@@ -735,7 +747,7 @@ class Game(CastleTracker):
                     Prompt(
                         frozenset({t}),
                         msg(key),
-                        tuple(Choice(f"{e.value.capitalize()} {target}", ChooseEvent(t, e, target)) for e, target in options),
+                        self._event_choices(t),
                     )
                 )
             if night.nominate:
@@ -743,7 +755,7 @@ class Game(CastleTracker):
                     Prompt(
                         frozenset({t}),
                         msg("turret.nominate.double_vote"),
-                        tuple(Choice(n, NominateDoubleVote(t, n)) for n in living),
+                        self._nomination_choices(t),
                     )
                 )
         twists.prompt_turret(self)  # TWIST HOOK
@@ -753,6 +765,14 @@ class Game(CastleTracker):
         assert self.night
         order = [NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM]
         return [(e, f) for e in order if e in self.night.events for f in self._living_faithful()]
+
+    def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
+        """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
+        return tuple([self._choice(f"{e.value.capitalize()} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
+
+    def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
+        """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
+        return tuple([self._choice(n, NominateDoubleVote, traitor, n) for n in self._living()])
 
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
@@ -807,6 +827,12 @@ class Game(CastleTracker):
         self._move([target], Place.DIARY_ROOM)
         self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
         self._clock(Phase.OFFER, "offer", "clock.offer")
+        self._prompt_offer()
+
+    def _prompt_offer(self) -> None:
+        """Ask the seduced contestant (or the one given an ultimatum) to answer the offer."""
+        assert self.night and self.night.offer
+        event, target = self.night.offer
         self._emit(
             Prompt(
                 frozenset({target}),
@@ -951,23 +977,21 @@ class Game(CastleTracker):
                     entry["result"] = msg(key, **params).text
                     break
 
-    def _usable(self, name: str, stage: str) -> bool:
-        """Whether ``name`` has a power to choose with at this stage tonight."""
+    def _choosable(self, name: str, stage: str) -> list[Choice]:
+        """The uses ``name`` may choose at this stage tonight (``_power_choices``); ``[]`` when their power does
+        not act at this stage, names nobody, or is used up."""
         power = self.active_power(name)
         if power is None:
-            return False
+            return []
         spec = POWERS[power]
         if spec.stage != stage or spec.targets == 0:
-            return False
+            return []
         if spec.uses is not None and self.powers.used[(name, power)] >= spec.uses:
-            return False
-        return bool(self._power_options(name, first_only=True))
+            return []
+        return self._power_choices(name)
 
-    def _power_options(self, name: str, *, first_only: bool = False) -> list[Action]:
-        """Every ``UsePower`` ``name`` may send now (validated; the validators never look at secrets).
-
-        With ``first_only`` the search stops at the first valid choice (enough to know whether there is one).
-        """
+    def _power_choices(self, name: str) -> list[Choice]:
+        """Every ``UsePower`` ``name`` may send now, as offered (validated; the validators never look at secrets)."""
         power = self.active_power(name)
         if power is None:
             return []
@@ -980,38 +1004,37 @@ class Game(CastleTracker):
             combos = ((a, b) for i, a in enumerate(living) for b in living[i + 1 :])
         else:
             return []
-        out: list[Action] = []
+        out: list[Choice] = []
         for c in combos:
             try:
                 spec.validate(self, name, c)
             except IllegalAction:
                 continue
-            out.append(UsePower(name, c[0], c[1] if len(c) > 1 else None))
-            if first_only:
-                break
+            if len(c) == 1:
+                out.append(self._choice(c[0], UsePower, name, c[0], None))
+            else:
+                out.append(self._choice(f"{c[0]} & {c[1]}", UsePower, name, c[0], c[1]))
         return out
 
-    def _prompt_power(self, name: str) -> None:
+    def _prompt_power(self, name: str, options: list[Choice]) -> None:
+        """Ask ``name`` to choose among ``options`` (their ``_power_choices`` now) or to pass."""
         power = self.active_power(name)
         assert power is not None
-        choices = [
-            Choice(a.target if a.second is None else f"{a.target} & {a.second}", a)
-            for a in self._power_options(name)
-            if isinstance(a, UsePower)
-        ]
-        choices.append(Choice(msg("power.skip").text, SkipPower(name)))
-        self._emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), tuple(choices)))
+        choices = (*options, self._choice(msg("power.skip").text, SkipPower, name))
+        self._emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
 
     def _after_turret(self) -> None:
         """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
         assert self.night
         night = self.night
+        options: dict[str, list[Choice]] = {}
         if night.powers_on:
-            night.pending = [t for t in night.traitors if self._usable(t, TURRET)]
+            options = {t: self._choosable(t, TURRET) for t in night.traitors}
+            night.pending = [t for t in night.traitors if options[t]]
         if night.pending:
             self._clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
             for t in night.pending:
-                self._prompt_power(t)
+                self._prompt_power(t, options[t])
             return
         self._after_traitor_powers()
 
@@ -1049,10 +1072,10 @@ class Game(CastleTracker):
             self.powers.joker_offered = True
             night.joker = self._draw(here)
         rank = {p: i for i, p in enumerate(VISIT_ORDER)}
-        usable = {n: self._usable(n, VISIT) for n in here}
-        visited = [n for n in here if usable[n] or n == night.joker]
+        options = {n: self._choosable(n, VISIT) for n in here}
+        visited = [n for n in here if options[n] or n == night.joker]
         visited.sort(key=lambda n: (rank.get(self.active_power(n), len(rank)), self.players[n].seat))  # type: ignore[arg-type]
-        night.pending = [n for n in visited if usable[n]]
+        night.pending = [n for n in visited if options[n]]
         if not night.pending and night.joker is None:
             self._resolve_night()
             return
@@ -1071,7 +1094,7 @@ class Game(CastleTracker):
                     )
                 )
             else:
-                self._prompt_power(n)
+                self._prompt_power(n, options[n])
 
     def _apply_joker(self, name: str, accept: bool) -> None:
         assert self.night
@@ -1085,7 +1108,7 @@ class Game(CastleTracker):
         else:
             self._whisper([name], "joker.declined")
             if name in self.night.pending:
-                self._prompt_power(name)
+                self._prompt_power(name, self._power_choices(name))
         self._visit_maybe_done()
 
     def _apply_power(self, name: str, use: Use | None) -> None:
@@ -1286,22 +1309,22 @@ class Game(CastleTracker):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        self.ballot = Ballot(kind, voters, candidates, weights)
+        choices = {v: tuple([self._choice(c, CastVote, v, c) for c in candidates if c != v]) for v in voters}
+        self.ballot = Ballot(kind, voters, candidates, weights, choices=choices)
         if kind == "first":
             self._announce("vote.open")
         self._clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
         for v in voters:
             paper = Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER
             self._emit(GiveItem(frozenset({v}), paper, None))
-            self._emit(
-                Prompt(
-                    frozenset({v}),
-                    msg("vote.prompt"),
-                    tuple(Choice(c, CastVote(v, c)) for c in candidates if c != v),
-                )
-            )
+            self._prompt_vote(v)
         if not voters:
             self._close_vote()
+
+    def _prompt_vote(self, voter: str) -> None:
+        """Ask ``voter`` for their vote in the ballot in progress."""
+        assert self.ballot
+        self._emit(Prompt(frozenset({voter}), msg("vote.prompt"), self.ballot.choices[voter]))
 
     def _apply_vote(self, action: CastVote) -> None:
         b = self.ballot
@@ -1478,13 +1501,17 @@ class Game(CastleTracker):
             self._emit(GiveItem(frozenset({n}), Item.END_TORCH, None))
         self._clock(Phase.TORCHES, "torches", "clock.torches")
         for n in finalists:
-            self._emit(
-                Prompt(
-                    frozenset({n}),
-                    msg("finale.torch.prompt"),
-                    tuple(Choice(t.title, ChooseTorch(n, t)) for t in Torch),
-                )
+            self._prompt_torch(n)
+
+    def _prompt_torch(self, finalist: str) -> None:
+        """Ask ``finalist`` to hold up a torch."""
+        self._emit(
+            Prompt(
+                frozenset({finalist}),
+                msg("finale.torch.prompt"),
+                tuple([self._choice(t.title, ChooseTorch, finalist, t) for t in Torch]),
             )
+        )
 
     def _apply_torch(self, action: ChooseTorch) -> None:
         self.torches[action.finalist] = action.torch
@@ -1526,8 +1553,14 @@ class Game(CastleTracker):
         """The vote closes early when every voter still present has cast a paper; an absent voter's paper then
         counts as No vote. With no voter present at all it waits for its clock or the host, so a server
         restart (everyone gone at once) never closes a vote by itself (docs/house-rules.md)."""
-        here = [v for v in b.voters if self.players[v].present]
-        return bool(here) and all(v in b.votes for v in here)
+        players, votes = self.players, b.votes
+        anyone_here = False
+        for v in b.voters:
+            if players[v].present:
+                if v not in votes:
+                    return False
+                anyone_here = True
+        return anyone_here
 
     def _check_presence(self, action: ContestantLeft | ContestantReturned) -> Callable[[], None]:
         """Validate a leave/return; raises InvalidCommand (not a contestant) or IllegalAction (no change)."""
@@ -1556,13 +1589,7 @@ class Game(CastleTracker):
         self._whisper([name], "presence.welcome_back")
         b = self.ballot
         if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
-            self._emit(
-                Prompt(
-                    frozenset({name}),
-                    msg("vote.prompt"),
-                    tuple(Choice(c, CastVote(name, c)) for c in b.candidates if c != name),
-                )
-            )
+            self._prompt_vote(name)
 
     def present(self) -> list[str]:
         """Contestants still in the series whose players are on the server, in seat order."""
@@ -1841,20 +1868,15 @@ class Game(CastleTracker):
         if self.phase is Phase.VOTE and b is not None:
             for v in b.voters:
                 if v not in b.votes and wanted(v) and self.players[v].present:
-                    self._emit(Prompt(frozenset({v}), msg("vote.prompt"),
-                                      tuple(Choice(c, CastVote(v, c)) for c in b.candidates if c != v)))  # fmt: skip
+                    self._prompt_vote(v)
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue and wanted(self.night.oath_queue[0]):
             self._ask_oath()
         elif self.phase is Phase.OFFER and self.night and self.night.offer and wanted(self.night.offer[1]):
-            event, target = self.night.offer
-            self._emit(Prompt(frozenset({target}), msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
-                              (Choice(msg("offer.accept").text, AnswerOffer(target, True)),
-                               Choice(msg("offer.decline").text, AnswerOffer(target, False)))))  # fmt: skip
+            self._prompt_offer()
         elif self.phase is Phase.TORCHES:
             for n in self.torches:
                 if wanted(n):
-                    self._emit(Prompt(frozenset({n}), msg("finale.torch.prompt"),
-                                      tuple(Choice(t.title, ChooseTorch(n, t)) for t in Torch)))  # fmt: skip
+                    self._prompt_torch(n)
 
 
 def _most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:

@@ -8,10 +8,11 @@ from returned effects alone, it never holds anything a contestant was not alread
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 
-from engine.effects import Announce, Effect, GiveItem, MoveTo, Prompt, TakeItem, Whisper
+from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
 from engine.ids import Item, Place
 
 
@@ -32,43 +33,105 @@ class WorldState:
     deadline: float | None
 
 
+class Inbox(Mapping[str, list[str]]):
+    """Every message text each contestant (and host) was sent, in order: ``inbox[name]`` → the texts.
+
+    A read-only mapping for its readers (views, tests). Kept as one journal of ``(recipients, Message)``: a public
+    message is stored once, not once per recipient, and nothing is rendered while a series is played. A
+    recipient's texts are rendered when their inbox is first read, and kept: a later read renders only what came
+    since (``docs/performance.md`` §1). Keys are the recipients of at least one message, in the order of their
+    first message (within one message: the order given for a public one, sorted for a private one).
+    """
+
+    __slots__ = ("_journal", "_names", "_group", "_group_set", "_texts", "_read")
+
+    def __init__(self) -> None:
+        self._journal: list[tuple[frozenset[str], Message]] = []
+        self._names: dict[str, None] = {}
+        """Every recipient so far (an ordered set)."""
+        self._group: tuple[str, ...] = ()
+        self._group_set: frozenset[str] = frozenset()
+        """The last public audience as given (``add_public``) and as a set."""
+        self._texts: dict[str, list[str]] = {}
+        self._read: dict[str, int] = {}
+        """Recipient → journal entries already rendered into ``_texts``."""
+
+    def add_public(self, message: Message, everyone: tuple[str, ...]) -> None:
+        """``message`` was said to ``everyone`` (names in their order; an audience equal to the last one is not
+        stored again)."""
+        if everyone != self._group:
+            self._group, self._group_set = everyone, frozenset(everyone)
+            for n in everyone:
+                self._names.setdefault(n)
+        self._journal.append((self._group_set, message))
+
+    def add(self, message: Message, to: frozenset[str]) -> None:
+        """``message`` was sent privately to ``to``."""
+        self._journal.append((to, message))
+        names = self._names
+        for n in sorted(to) if len(to) > 1 else to:
+            names.setdefault(n)
+
+    def __getitem__(self, name: str) -> list[str]:
+        """``name``'s texts, oldest first (the inbox's own list: do not change it).
+
+        Raises:
+            KeyError: ``name`` was never sent a message.
+        """
+        if name not in self._names:
+            raise KeyError(name)
+        journal, start = self._journal, self._read.get(name, 0)
+        texts = self._texts.setdefault(name, [])
+        if start < len(journal):
+            texts += [m.text for to, m in islice(journal, start, None) if name in to]
+            self._read[name] = len(journal)
+        return texts
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        return f"Inbox({dict(self)!r})"
+
+
 class CastleTracker:
     """Mixin for a game class: ``inbox``, ``items`` and ``places`` kept from its effects.
 
-    The game sets ``self.inbox``, ``self.items``, ``self.places`` (empty dicts), and has ``players`` (names in
+    The game sets ``self.inbox`` (an empty ``Inbox``), ``self.items``, ``self.places`` (empty dicts), and has ``players`` (names in
     seat order), ``hosts``, ``phase_seq`` and ``deadline``.
     """
 
-    inbox: dict[str, list[str]]
+    inbox: Inbox
     items: dict[str, list[tuple[Item, str | None]]]
     places: dict[str, tuple[Place, int | None]]
     phase_seq: int
     deadline: float | None
 
-    def _everyone(self) -> list[str]:
-        return [*getattr(self, "players"), *sorted(getattr(self, "hosts"))]
+    def _everyone(self) -> tuple[str, ...]:
+        return (*getattr(self, "players"), *sorted(getattr(self, "hosts")))
 
     def _track(self, effects: Iterable[Effect]) -> None:
         """Keep the copy of what each contestant (and host) was sent, holds, and where they were sent.
 
         Written for speed (it runs for every effect of every input; ``docs/performance.md``): exact type checks
-        (the effect classes have no subclasses), a public text rendered once and appended to every inbox.
+        (the effect classes have no subclasses); a message is kept once in the ``Inbox`` journal, unrendered.
         """
-        boxes: list[list[str]] | None = None
+        everyone: tuple[str, ...] | None = None
         inbox = self.inbox
         for e in effects:
             t = type(e)
             if t is Announce:
-                if boxes is None:
-                    boxes = [inbox.setdefault(n, []) for n in self._everyone()]
-                text = e.message.text  # type: ignore[attr-defined]
-                for box in boxes:
-                    box.append(text)
+                if everyone is None:
+                    everyone = self._everyone()
+                inbox.add_public(e.message, everyone)  # type: ignore[attr-defined]
             elif t is Whisper or t is Prompt:
-                text = e.message.text  # type: ignore[attr-defined]
-                to = e.to  # type: ignore[attr-defined]
-                for n in sorted(to) if len(to) > 1 else to:
-                    inbox.setdefault(n, []).append(text)
+                inbox.add(e.message, e.to)  # type: ignore[attr-defined]
             elif t is GiveItem:
                 for n in sorted(e.to):  # type: ignore[attr-defined]
                     self.items.setdefault(n, []).append((e.item, e.label))  # type: ignore[attr-defined]
@@ -93,4 +156,4 @@ class CastleTracker:
         )
 
 
-__all__ = ["CastleTracker", "WorldState"]
+__all__ = ["CastleTracker", "Inbox", "WorldState"]

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.tracking import CastleTracker
+from engine.tracking import CastleTracker, Inbox
 from engine.actions import (
     Action,
     Advance,
@@ -399,7 +399,7 @@ class ClubGame(CastleTracker):
         self.outcome: Outcome | None = None
         self.items: dict[str, list[tuple[Item, str | None]]] = {}
         self.places: dict[str, tuple[Place, int | None]] = {}
-        self.inbox: dict[str, list[str]] = {}
+        self.inbox = Inbox()
         self.log: list[dict[str, Any]] = []
         self.record = SeriesRecord(ruleset=rules.name, seed=seed, contestants=[], settings=_settings_dict(settings))
         # the night

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from engine.actions import (
@@ -45,11 +46,12 @@ from engine.actions import (
     WriteConfession,
     WriteResponse,
 )
-from engine.effects import TakeItem
+from engine.effects import GiveItem, TakeItem
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item, NightEvent, Twist
 from engine.phases import Phase
 from engine.settings import CONFLICTS
+from engine.twists import bar, confession, double_vote, guess, murder, seer, trial
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -149,8 +151,6 @@ def precondition(game: Game, twist: Twist, day: int) -> str | None:
     Checks the twist's own rules against the series now (``engine.twists.<twist>.precondition``) and the
     conflicts with twists on the same day.
     """
-    from engine.twists import confession, double_vote, guess, murder, seer, trial
-
     if day < 1:
         return "illegal.twist.day"
     if len(game._living()) <= game.settings.finalists:
@@ -244,8 +244,6 @@ def validate(game: Game, action: Action) -> Callable[[], None]:
         IllegalAction: the rules forbid it now (the key says why); nothing changes.
         InvalidCommand: an input this module does not know.
     """
-    from engine.twists import bar, confession, guess, murder, seer, trial
-
     if isinstance(action, ChooseSwordBearer):
         return murder.validate_bearer(game, action)
     if isinstance(action, StrikeWithSword):
@@ -263,12 +261,23 @@ def validate(game: Game, action: Action) -> Callable[[], None]:
     raise InvalidCommand("invalid.action.kind", kind=action.kind)
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
-    """Every twist input ``player`` (a living contestant) may send now; free-text inputs are not listed."""
-    from engine.twists import bar, confession, guess, murder, seer, trial
+LISTED = (murder, confession, guess, seer, trial, bar)
+"""The modules whose inputs ``legal_actions`` lists, in the order listed."""
 
+LISTED_IN: dict[Phase, tuple[ModuleType, ...]] = {
+    phase: tuple(m for m in LISTED if phase in m.INPUT_PHASES) for phase in Phase
+}
+"""Phase → the modules of ``LISTED`` that can offer an input in it (each module's ``INPUT_PHASES``)."""
+
+
+def legal_actions(game: Game, player: str) -> list[Action]:
+    """Every twist input ``player`` (a living contestant) may send now; free-text inputs are not listed.
+
+    Only the twists that take inputs in the current phase are asked (``LISTED_IN``): this runs for every
+    ``Game.legal_actions``.
+    """
     out: list[Action] = []
-    for module in (murder, confession, guess, seer, trial, bar):
+    for module in LISTED_IN.get(game.phase, ()):  # type: ignore[arg-type]
         out += module.legal_actions(game, player)
     return out
 
@@ -292,8 +301,6 @@ def check_text(text: str) -> str:
 
 def turret_events(game: Game, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
     """TWIST HOOK (``_open_turret``): tonight's events after the Murder twist's quiet night and the Trial."""
-    from engine.twists import trial
-
     if game.day in game.twist_state.quiet_nights:
         events = frozenset()
     if trial.begins_tonight(game, has_event=bool(events)):
@@ -309,9 +316,6 @@ def replaces_event(game: Game) -> bool:
 def enter_turret(game: Game) -> None:
     """TWIST HOOK: the Traitors enter the Turret: cloak and lantern (slower movement, rulebook §10); on a
     confession night they read the confessions first (§7.3)."""
-    from engine.effects import GiveItem
-    from engine.twists import confession
-
     assert game.night
     for t in game.night.traitors:
         game._emit(GiveItem(frozenset({t}), Item.TRAITORS_CLOAK, None))
@@ -321,8 +325,6 @@ def enter_turret(game: Game) -> None:
 
 def turret_work(game: Game) -> bool:
     """TWIST HOOK: whether tonight's Turret has twist choices (the Turret then opens with a clock)."""
-    from engine.twists import confession, guess, murder, trial
-
     assert game.night
     if game.night.nominate:
         game.twist_state.begun.add((game.day + 1, Twist.DOUBLE_VOTE))
@@ -332,8 +334,6 @@ def turret_work(game: Game) -> bool:
 
 def prompt_turret(game: Game) -> None:
     """TWIST HOOK: the Turret's twist prompts, after its clock has started."""
-    from engine.twists import confession, guess, murder, trial
-
     murder.prompt_turret(game)
     guess.prompt_turret(game)
     trial.prompt_turret(game)
@@ -342,15 +342,11 @@ def prompt_turret(game: Game) -> None:
 
 def turret_done(game: Game) -> bool:
     """TWIST HOOK (``_turret_maybe_done``): every Traitor has made every twist choice tonight."""
-    from engine.twists import confession, guess, murder, trial
-
     return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game) and confession.turret_done(game)
 
 
 def close_turret(game: Game) -> None:
     """TWIST HOOK (``_close_turret``): settle the twists' Turret choices (most picks; ties by the seeded draw)."""
-    from engine.twists import guess, murder, trial
-
     murder.close_turret(game)
     guess.close_turret(game)
     trial.close_turret(game)
@@ -372,38 +368,28 @@ def leave_turret(game: Game) -> None:
 
 def before_host_visit(game: Game) -> bool:
     """TWIST HOOK (top of ``_open_host_visit``): True when the Faithful's nomination vote opens first."""
-    from engine.twists import guess
-
     return guess.open_nomination(game)
 
 
 def begin_night(game: Game) -> None:
     """TWIST HOOK (``_begin_night``): a confession day's murder shields protect tonight."""
-    from engine.twists import confession
-
     confession.begin_night(game)
 
 
 def end_night(game: Game) -> None:
     """TWIST HOOK (``_end_night``): unused murder shields are taken back (the following night only)."""
-    from engine.twists import confession
-
     confession.end_night(game)
     game.twist_state.guessed_tonight.clear()
 
 
 def breakfast(game: Game) -> None:
     """TWIST HOOK (``_begin_breakfast``): the night's twist news: the Trial, the Traitors' Response book."""
-    from engine.twists import confession, trial
-
     trial.breakfast(game)
     confession.breakfast(game)
 
 
 def begin_discussion(game: Game) -> None:
     """TWIST HOOK (``_begin_discussion``, after its clock): the Sacred Sword, the confession chests."""
-    from engine.twists import confession, murder
-
     murder.begin_discussion(game)
     confession.begin_discussion(game)
 
@@ -411,8 +397,6 @@ def begin_discussion(game: Game) -> None:
 def before_round_table(game: Game) -> bool:
     """TWIST HOOK (top of ``_begin_round_table``): discussion ends (sword, chests, books and glasses are
     collected); True when the nominee's Guess or Seer visit comes first (the round table waits, §3.3)."""
-    from engine.twists import bar, confession, guess, murder
-
     st = game.twist_state
     if st.discussion_closed != game.day:
         st.discussion_closed = game.day
@@ -424,15 +408,11 @@ def before_round_table(game: Game) -> bool:
 
 def close_nomination(game: Game) -> None:
     """The nomination's clock ran out (or the host moved on)."""
-    from engine.twists import guess
-
     guess.close_nomination(game)
 
 
 def close_nominee(game: Game) -> None:
     """The nominee's clock ran out (or the host moved on): the round table opens."""
-    from engine.twists import guess
-
     guess.close_nominee(game)
 
 

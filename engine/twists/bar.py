@@ -51,6 +51,10 @@ def end_discussion(game: Game) -> None:
             game._emit(TakeItem(drink.item, None))
 
 
+INPUT_PHASES = BAR_PHASES
+"""Phases in which ``legal_actions`` can offer an input (a drink)."""
+
+
 def legal_actions(game: Game, player: str) -> list[Action]:
     if game.phase in BAR_PHASES and player not in game.twist_state.drinks:
         return [TakeDrink(player, d) for d in Drink]

@@ -215,6 +215,10 @@ def breakfast(game: Game) -> None:
     st.response = None
 
 
+INPUT_PHASES = frozenset({Phase.DISCUSSION})
+"""Phases in which ``legal_actions`` can offer an input (a chest; the texts are free inputs, not listed)."""
+
+
 def legal_actions(game: Game, player: str) -> list[Action]:
     if _open(game) and player not in game.twist_state.opened:
         return [OpenChest(player)]

@@ -317,6 +317,10 @@ def close_nominee(game: Game) -> None:
     finish_nominee(game)
 
 
+INPUT_PHASES = frozenset({Phase.NOMINATION, Phase.TURRET, Phase.NOMINEE})
+"""Phases in which ``legal_actions`` can offer an input: the nomination, the Traitors' guess, the nominee's."""
+
+
 def legal_actions(game: Game, player: str) -> list[Action]:
     st = game.twist_state
     out: list[Action] = []

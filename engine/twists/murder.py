@@ -160,6 +160,10 @@ def end_discussion(game: Game) -> None:
     st.sword, st.sword_used = None, False
 
 
+INPUT_PHASES = frozenset({Phase.TURRET, Phase.DISCUSSION})
+"""Phases in which ``legal_actions`` can offer an input: naming the bearer (Turret), the strike (discussion)."""
+
+
 def legal_actions(game: Game, player: str) -> list[Action]:
     out: list[Action] = []
     st = game.twist_state

@@ -60,6 +60,10 @@ def _see(game: Game, seer: str, target: str) -> None:
     finish_nominee(game)
 
 
+INPUT_PHASES = frozenset({Phase.NOMINEE})
+"""Phases in which ``legal_actions`` can offer an input (the nominee's question)."""
+
+
 def legal_actions(game: Game, player: str) -> list[Action]:
     from engine.twists.guess import _nominee
 

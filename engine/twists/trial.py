@@ -168,6 +168,10 @@ def breakfast(game: Game) -> None:
         st.trial_news = []
 
 
+INPUT_PHASES = frozenset({Phase.TURRET})
+"""Phases in which ``legal_actions`` can offer an input (putting contestants on trial)."""
+
+
 def legal_actions(game: Game, player: str) -> list[Action]:
     if not _tonight(game) or game.night is None or player not in game.night.traitors:
         return []

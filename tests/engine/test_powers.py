@@ -198,7 +198,7 @@ class TestSheriff:
         assert not s.g.players["Sunny"].alive
         assert table is not None and table.accusation == "banished" and table.revealed == "traitor" and not table.rounds
         assert s.g.powers.used[("Zuri", Power.SHERIFF)] == 1
-        assert not s.g._power_options("Zuri") or not s.g._usable("Zuri", "visit")
+        assert not s.g._choosable("Zuri", "visit")
 
     def test_falsified_traitor_makes_the_accusation_fail(self) -> None:
         s = night_one()
@@ -325,7 +325,7 @@ class TestSober:
         s.night(murder="Hana", traitor={"Sunny": "Ari"}, visit={"Ari": ("Alex",)})
         assert not s.g.impaired("Ari") and "Alex is sober." in s.told("Ari")
         s.g.powers.used[("Ari", Power.SOBER)] = 2
-        assert not s.g._usable("Ari", "visit")
+        assert not s.g._choosable("Ari", "visit")
 
 
 class TestSpy:
