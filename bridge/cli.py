@@ -109,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         "simulate",
         help="the balance lab: play many series with bot contestants through the engine and print win rates",
         description="Plays --series series with bot contestants through the engine alone and prints each side's "
-        "win rate (95 %% Wilson interval), the average series length, how often each power or role was on the "
+        "win rate (95 % Wilson interval), the average series length, how often each power or role was on the "
         "winning side and which twists changed the outcome. See docs/simulate.md.",
     )
     sim.add_argument("--ruleset", choices=["traitors", "black_knights", "mafia_yakuza"],

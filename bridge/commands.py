@@ -655,6 +655,16 @@ def queue_ack(seq: int) -> McCommand:
     return _command(f"data remove storage {IO_STORAGE} queue[{{seq:{int(seq)}}}]")
 
 
+def queue_head() -> McCommand:
+    """``data get storage traitors:io queue[0]``: read the oldest input entry alone (reply ends in its compound)."""
+    return _command(f"data get storage {IO_STORAGE} queue[0]")
+
+
+def queue_drop_head() -> McCommand:
+    """``data remove storage traitors:io queue[0]``: remove the oldest input entry, whatever it holds."""
+    return _command(f"data remove storage {IO_STORAGE} queue[0]")
+
+
 UI_STORAGE = "traitors:ui"
 """The storage the bridge fills before calling a data pack UI macro (``traitors:ui/prompt``)."""
 

@@ -8,7 +8,9 @@ House rules of this file:
    every entry with a sequence number above the last one taken, then acks it by removing exactly that
    entry. An entry seen again (ack lost, service restarted) is acked again, never applied twice.
    ``last_seq`` moves on in the same step as the input is applied (no await in between) and, with a store, is
-   committed with it; so a crash between reading and acking loses nothing and repeats nothing.
+   committed with it; so a crash between reading and acking loses nothing and repeats nothing. When the
+   queue's reply is unreadable (an entry written by hand), the entries are taken one by one from the head and
+   the unreadable one is removed, so it never blocks the inputs behind it.
 3. A contestant's illegal input becomes a private message to that contestant and changes nothing; a bad queue
    entry likewise. A bug while applying one input is logged and the loop goes on.
 4. Effects are rendered and sent in order over the one RCON connection. A command the server answers with an
@@ -134,7 +136,7 @@ RCON round trip."""
 
 
 def parse_queue(reply: str) -> list[dict[str, Any]]:
-    """The input entries in a ``data get storage traitors:io queue`` reply.
+    """The input entries in a ``data get storage traitors:io queue`` (or ``queue[0]``) reply.
 
     Args:
         reply: the RCON reply text.
@@ -143,15 +145,15 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
         Entries as plain dicts (``{"seq": int, "uuid": [int×4], "input": str, "value": int}``), in queue order;
         ``[]`` when the queue is empty or absent ("Found no elements matching queue"). An entry that is not
         a compound, or lacks an integer ``seq``, is dropped (it cannot be acked by sequence number).
+
+    Raises:
+        snbt.SnbtError: the reply's SNBT is unreadable (``SeriesService.poll_once`` then takes the entries one by
+            one, house rule 2).
     """
     if not reply.startswith(QUEUE_PREFIX):
         return []
-    try:
-        tag = snbt.parse(reply[len(QUEUE_PREFIX):])
-    except snbt.SnbtError:  # an unreadable reply is logged and polled again
-        log.warning("unreadable input queue reply (%d characters)", len(reply))
-        return []
-    entries = tag if isinstance(tag, list) else []
+    tag = snbt.parse(reply[len(QUEUE_PREFIX):])
+    entries = tag if isinstance(tag, list) else [tag]
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get("seq"), int)]
 
 
@@ -455,8 +457,12 @@ class SeriesService:
         """
         reply = await self.rcon.command(mc.queue_get().text)
         await self.resync_if_reconnected()
+        try:
+            entries = parse_queue(reply)
+        except snbt.SnbtError:
+            entries = await self._queue_head()
         taken = 0
-        for entry in sorted(parse_queue(reply), key=lambda e: int(e["seq"])):
+        for entry in sorted(entries, key=lambda e: int(e["seq"])):
             seq = int(entry["seq"])
             if self._is_new(seq, entry):
                 await self.apply_entry(entry)
@@ -464,6 +470,32 @@ class SeriesService:
             fault("before-ack")
             await self.rcon.command(mc.queue_ack(seq).text)
         return taken
+
+    async def _queue_head(self) -> list[dict[str, Any]]:
+        """The oldest queue entry alone, when the whole queue's reply was unreadable (house rule 2).
+
+        The data pack writes only readable entries; an unreadable one was put there by hand (``data modify``).
+        Reading the head alone lets the entries before it through, one per poll; once the unreadable entry (or
+        one without a ``seq``, which cannot be acked) is the head, it is removed with a warning, so it never
+        blocks the inputs behind it.
+
+        Returns:
+            ``[entry]``, or ``[]`` (the queue is empty, or its head was removed).
+
+        Raises:
+            RconUnavailable: the server cannot be reached.
+        """
+        reply = await self.rcon.command(mc.queue_head().text)
+        if not reply.startswith(QUEUE_PREFIX):
+            return []
+        try:
+            head = parse_queue(reply)
+        except snbt.SnbtError:
+            head = []
+        if not head:
+            log.warning("removing an unreadable input queue entry (%d characters)", len(reply) - len(QUEUE_PREFIX))
+            await self.rcon.command(mc.queue_drop_head().text)
+        return head
 
     def _is_new(self, seq: int, entry: Mapping[str, Any]) -> bool:
         """Whether a queue entry has not been taken yet.

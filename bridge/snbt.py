@@ -12,18 +12,22 @@ Grammar read (the 1.21.5+ SNBT that ``data get`` prints, plus the lenient input 
   suffix);
 * strings in ``"…"`` or ``'…'`` with the escapes ``\\\\ \\' \\" \\b \\s \\t \\n \\f \\r \\xHH \\uHHHH
   \\UHHHHHHHH \\N{name}``; an unquoted word is a string, except ``true``/``false`` (1 and 0, as bytes are);
-* numbers: integers with an optional ``b``/``s``/``l`` suffix (any case), decimals or exponents with an optional
-  ``f``/``d`` suffix, and an integer with ``f``/``d`` (``3f``).
+* numbers: decimal integers with an optional ``b``/``s``/``l`` suffix (any case) and within that type's range
+  (an int without one), decimals or exponents with an optional ``f``/``d`` suffix, and an integer with ``f``/``d``
+  (``3f``); typed arrays hold integers of their element type only.
+
+Not read as numbers: the 1.21.5 input-only forms vanilla never prints (``0x1F``, ``0b101``, ``1_000``, the
+``u``/``s`` signedness prefixes of ``1ub``): they come back as unquoted-word strings.
 
 Values come back as ``dict`` (compound), ``list`` (list or array), ``str``, ``int`` (byte, short, int, long) and
-``float`` (float, double). Anything else (trailing text, an unterminated string, a bad escape) raises
-``SnbtError``; the caller decides what an unreadable reply means.
+``float`` (float, double). Anything else (trailing text, an unterminated string, a bad escape, a number out of its
+type's range, nesting deeper than Python's recursion allows: about 240 levels, where vanilla stops at 512) raises
+``SnbtError`` and nothing else; the caller decides what an unreadable reply means.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -39,12 +43,21 @@ _WORD = re.compile(r"[A-Za-z0-9._+\-]+")
 _INT = re.compile(r"[+-]?\d+[bBsSlL]?")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)[bBsSlLfFdD]?")
 _ARRAY = re.compile(r"\[([BIL]);")
-_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "s": " ", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
-_HEX_DIGITS = {"x": 2, "u": 4, "U": 8}
+_BITS = {"b": 8, "s": 16, "": 32, "l": 64, "B": 8, "I": 32, "L": 64}
+"""Integer suffix (lower case; ``""``: an int) or typed array letter → the width of its signed integers."""
+_BODY = {q: re.compile(rf"(?:[^{q}\\]++|\\.)*+", re.S) for q in "\"'"}
+"""Quote → the body of a string quoted with it (possessive: linear in its length, with no backtracking)."""
+_VALID_BODY = re.compile(
+    r"(?:[^\\]++|\\(?:[\\'\"bstnfr]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^{}\\]*\}))*+", re.S
+)
+"""A string body in which every backslash starts one of SNBT's escapes."""
 
 
 def parse(text: str) -> Any:
     """Parse one SNBT value that makes up the whole of ``text`` (surrounding whitespace allowed).
+
+    Linear in the length of ``text``: a string's escapes are decoded by the codec machinery, not one by one, so an
+    inventory reply of megabytes of escaped book text takes milliseconds per megabyte, not seconds.
 
     Args:
         text: e.g. ``'[{seq: 1, uuid: [I; 1, -2, 3, 4], input: "vote", value: 3}]'``.
@@ -54,7 +67,7 @@ def parse(text: str) -> Any:
         ``[{"seq": 1, "uuid": [1, -2, 3, 4], "input": "vote", "value": 3}]``.
 
     Raises:
-        SnbtError: ``text`` is not exactly one SNBT value.
+        SnbtError: ``text`` is not exactly one SNBT value (the only error raised, whatever ``text`` holds).
     """
     try:
         value, i = _value(text, _skip(text, 0))
@@ -79,7 +92,7 @@ def _value(text: str, i: int) -> tuple[Any, int]:
         return _compound(text, i + 1)
     if c == "[":
         m = _ARRAY.match(text, i)
-        return _sequence(text, m.end() if m else i + 1, typed=m is not None)
+        return _sequence(text, m.end() if m else i + 1, bits=_BITS[m.group(1)] if m else None)
     if c in "\"'":
         return _string(text, i)
     word = _WORD.match(text, i)
@@ -95,13 +108,30 @@ def _number(token: str, at: int) -> int | float:
     """An int for an integer token (suffix ``b``/``s``/``l`` dropped), else a float (``f``/``d`` dropped).
 
     Raises:
-        SnbtError: an integer suffix on a decimal (``1.5b``).
+        SnbtError: an integer suffix on a decimal (``1.5b``), or an integer out of its type's range (``128b``,
+            ``3000000000``).
     """
     if _INT.fullmatch(token):
-        return int(token.rstrip("bBsSlL"))
+        suffix = token[-1].lower() if token[-1] in "bBsSlL" else ""
+        try:
+            value = int(token[:-1] if suffix else token)
+        except ValueError:  # more digits than int() takes (sys.get_int_max_str_digits)
+            raise SnbtError(f"an integer too long at {at}") from None
+        return _in_range(value, _BITS[suffix], at)
     if token[-1] in "bBsSlL":
         raise SnbtError(f"an integer suffix on a decimal at {at}")
     return float(token.rstrip("fFdD"))
+
+
+def _in_range(value: int, bits: int, at: int) -> int:
+    """``value`` when it fits a signed integer of ``bits`` bits.
+
+    Raises:
+        SnbtError: it does not.
+    """
+    if not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+        raise SnbtError(f"{value} does not fit {bits} bits at {at}")
+    return value
 
 
 def _compound(text: str, i: int) -> tuple[dict[str, Any], int]:
@@ -125,16 +155,18 @@ def _compound(text: str, i: int) -> tuple[dict[str, Any], int]:
     return out, _items(text, i, "}", entry)
 
 
-def _sequence(text: str, i: int, *, typed: bool) -> tuple[list[Any], int]:
-    """The elements of a list (or, ``typed``, a number array) whose ``[`` (``[I;``) ends before ``i``, and the
-    index after its ``]``."""
+def _sequence(text: str, i: int, *, bits: int | None) -> tuple[list[Any], int]:
+    """The elements of a list, or of a typed array of ``bits``-bit integers (``[B;`` 8, ``[I;`` 32, ``[L;`` 64),
+    whose ``[`` (``[I;``) ends before ``i``, and the index after its ``]``."""
     out: list[Any] = []
 
     def element(i: int) -> int:
         value, j = _value(text, i)
-        if typed and not isinstance(value, (int, float)):
-            raise SnbtError(f"expected a number in the array at {i}")
-        out.append(int(value) if typed else value)
+        if bits is not None:
+            if not isinstance(value, int):
+                raise SnbtError(f"expected an integer in the array at {i}")
+            _in_range(value, bits, i)
+        out.append(value)
         return j
 
     return out, _items(text, i, "]", element)
@@ -161,41 +193,32 @@ def _items(text: str, i: int, close: str, item: Callable[[int], int]) -> int:
 
 def _string(text: str, i: int) -> tuple[str, int]:
     """A quoted string starting at ``i`` (its quote character) and the index after the closing quote."""
-    quote = text[i]
-    parts: list[str] = []
-    start = i = i + 1
-    while True:
-        j = min((k for k in (text.find(quote, i), text.find("\\", i)) if k >= 0), default=-1)
-        if j < 0:
-            raise SnbtError(f"unterminated string starting at {start - 1}")
-        parts.append(text[i:j])
-        if text[j] == quote:
-            return "".join(parts), j + 1
-        escaped, i = _escape(text, j + 1)
-        parts.append(escaped)
+    body = _BODY[text[i]].match(text, i + 1)
+    end = body.end()  # type: ignore[union-attr]  # the pattern matches the empty string
+    if end >= len(text) or text[end] != text[i]:
+        raise SnbtError(f"unterminated string starting at {i}")
+    return _unescape(body.group(), i), end + 1  # type: ignore[union-attr]
 
 
-def _escape(text: str, i: int) -> tuple[str, int]:
-    """The character of the escape whose letter is at ``i`` (after the backslash) and the index after it."""
-    if i >= len(text):
-        raise SnbtError("a backslash at the end")
-    c = text[i]
-    if c in _ESCAPES:
-        return _ESCAPES[c], i + 1
-    if c in _HEX_DIGITS:
-        digits = text[i + 1 : i + 1 + _HEX_DIGITS[c]]
-        if len(digits) != _HEX_DIGITS[c] or any(d not in "0123456789abcdefABCDEF" for d in digits):
-            raise SnbtError(f"bad \\{c} escape at {i - 1}")
-        code = int(digits, 16)
-        if code > 0x10FFFF:
-            raise SnbtError(f"bad \\{c} escape at {i - 1}")
-        return chr(code), i + 1 + len(digits)
-    if c == "N" and text.startswith("{", i + 1):
-        end = text.find("}", i + 2)
-        if end < 0:
-            raise SnbtError(f"bad \\N escape at {i - 1}")
-        try:
-            return unicodedata.lookup(text[i + 2 : end]), end + 1
-        except (KeyError, ValueError):
-            raise SnbtError(f"bad \\N escape at {i - 1}") from None
-    raise SnbtError(f"unknown escape \\{c} at {i - 1}")
+def _unescape(body: str, at: int) -> str:
+    """A string body with its escapes decoded (the string started at ``at``).
+
+    Every escape is checked first (``_VALID_BODY``); SNBT's own ``\\s`` becomes a space; the rest are Python's
+    escapes with the same meaning, decoded by the ``unicode_escape`` codec (characters outside Latin-1 pass
+    through ``raw_unicode_escape`` as ``\\uXXXX`` and come back unchanged).
+
+    Raises:
+        SnbtError: an escape SNBT does not have, a bad ``\\x``/``\\u``/``\\U``/``\\N{…}`` value.
+    """
+    if "\\" not in body:
+        return body
+    if not _VALID_BODY.fullmatch(body):
+        raise SnbtError(f"a bad escape in the string starting at {at}")
+    if "\\s" in body:
+        # Split at the escaped backslashes (read left to right, as the escapes are) so that "\\s" (a backslash,
+        # then s) is not taken for "\s" (a space).
+        body = "\\\\".join(part.replace("\\s", " ") for part in body.split("\\\\"))
+    try:
+        return body.encode("raw_unicode_escape").decode("unicode_escape")
+    except UnicodeDecodeError:
+        raise SnbtError(f"a bad escape in the string starting at {at}") from None

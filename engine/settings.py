@@ -91,7 +91,8 @@ class Settings:
         no_reveal_from: banished contestants stop revealing when this many or fewer remain at the round table
             (rulebook §4, §9: five).
         finalists: the finale begins when a round table leaves this many or fewer (rulebook §9: four).
-        twists: day number → twists at that day's round table (only the Double Vote in this version).
+        twists: day number → the twists scheduled for that day (rulebook §8; ``docs/twists.md`` says what "on day d"
+            means for each).
         durations: seconds per phase; missing keys take ``DEFAULT_DURATIONS``.
         deal: an explicit deal (scenarios) instead of the seeded random one; checked for consistency only.
         joker_night: the night on which the host offers the Joker (rulebook §6 [house], default 2); ``None``

@@ -5,6 +5,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import nbtlib
+import pytest
+
+from bridge import snbt
 from bridge.config import default_castle
 from bridge.rcon import RconClient
 from bridge.sandbox import Sandbox
@@ -180,3 +184,26 @@ def test_setup_is_one_data_pack_call_or_command_by_command_without_the_function(
     assert asyncio.run(main(True)) == ["function traitors:setup"]
     one_by_one = [c.text for c in setup_commands(RenderContext(default_castle(), {}))]
     assert asyncio.run(main(False)) == ["function traitors:setup", *one_by_one]
+
+
+def test_an_unreadable_queue_entry_is_removed_and_blocks_nothing() -> None:
+    async def body(sb: Sandbox, service: SeriesService) -> None:
+        await to_vote(service)
+        sb.world.press_trigger("Kai", "traitors.vote", service.ctx.seats["Alex"])
+        sb.world.tick()
+        # An entry written by hand, nested deeper than the service's reader takes, between two real votes.
+        deep = nbtlib.List([])
+        for _ in range(300):
+            deep = nbtlib.List([deep])
+        sb.world.storage["traitors:io"]["queue"].append(nbtlib.Compound({"seq": nbtlib.Int(900), "junk": deep}))
+        sb.world.press_trigger("Zuri", "traitors.vote", service.ctx.seats["Alex"])
+        sb.world.tick()
+        reply = await service.rcon.command("data get storage traitors:io queue")
+        with pytest.raises(snbt.SnbtError):
+            parse_queue(reply)
+        taken = [await service.poll_once() for _ in range(4)]
+        assert sum(taken) == 2
+        assert service.game.ballot is not None and service.game.ballot.votes == {"Kai": "Alex", "Zuri": "Alex"}
+        assert parse_queue(await service.rcon.command("data get storage traitors:io queue")) == []
+
+    run_with(body)

@@ -36,12 +36,16 @@ def test_strings_quotes_and_escapes() -> None:
         "minecraft:custom_data": {"x": "it's", "y": 'say "hi"'}
     }
     assert snbt.parse(r'"a\nb\tc\\d\se\u00a7\x41\U0001F600\N{SNOWMAN}"') == "a\nb\tc\\d e\u00a7A\U0001f600\u2603"
+    # "\\s" is an escaped backslash then "s"; "\s" alone is a space (escapes are read left to right).
+    assert snbt.parse(r'["\\s", "\\\s", "\\\\s", "é€§"]') == ["\\s", "\\ ", "\\\\s", "é€§"]
+    assert snbt.parse("[[B; 127b, -128b], [L; 9223372036854775807L]]") == [[127, -128], [2**63 - 1]]
 
 
 @pytest.mark.parametrize(
     "text",
     ["", "[", "{a 1}", "[1,]", "{a: 1}}", '"abc', r'"\q"', r'"\u12"', r'"\N{NO SUCH NAME}"', r'"\N{x', "{a: 1.5b}",
-     "[I; a]", "{,}", "[,]", "[" * 5000],
+     "[I; a]", "{,}", "[,]", "[" * 5000, "[I; 1e999]", "[L; 1e400d]", "[I; 1.5]", "[B; 300]", "[I; -2147483649]",
+     "128b", "40000s", "3000000000", "1" * 5000, r'"\a"', r'"\0"', r'"\U00110000"', '"abc\\'],
 )  # fmt: skip
 def test_what_is_not_snbt_is_an_snbt_error(text: str) -> None:
     with pytest.raises(snbt.SnbtError):
