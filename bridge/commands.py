@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NewType, TypeAlias, Union
 
@@ -1022,12 +1022,15 @@ def held_give_ids(inventory: object) -> set[str]:
     return {str(gid) for stack in inventory if isinstance(gid := _castle_marker(stack).get("give"), str)}
 
 
-def book_text(inventory: object, item: Item) -> str | None:
+def book_text(inventory: object, item: Item, give_ids: Collection[str] | None = None) -> str | None:
     """The text written in a castle book from a parsed ``data get entity <name> Inventory`` reply.
 
     Args:
         inventory: the parsed list of stack compounds (plain Python: dicts, lists, strings).
         item: which castle book (matched by ``custom_data`` ``traitors.item``).
+        give_ids: only a book with one of these hand-out ids (``custom_data`` ``traitors.give``): the books
+            given to this player, so that a book picked up from someone else is not read as theirs;
+            ``None``: any such book.
 
     Returns:
         The pages joined with newlines (a page is a string or ``{raw: …}``; vanilla 1.21 writes ``{raw: …}``),
@@ -1036,7 +1039,8 @@ def book_text(inventory: object, item: Item) -> str | None:
     if not isinstance(inventory, list):
         return None
     for stack in inventory:
-        if not isinstance(stack, dict) or _castle_marker(stack).get("item") != item.value:
+        marker = _castle_marker(stack)
+        if marker.get("item") != item.value or (give_ids is not None and marker.get("give") not in give_ids):
             continue
         content = stack["components"].get("minecraft:writable_book_content", {})
         pages = content.get("pages", []) if isinstance(content, dict) else []

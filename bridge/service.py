@@ -41,8 +41,9 @@ House rules of this file:
    becomes ``StrikeWithSword(attacker, victim)``. Without ``attacker`` it is paired with the latest
    ``sword_hit`` entry (the attacker's) if that came at most ``SWORD_PAIRING`` entries before; else dropped.
 11. Books: a ``SendBook`` entry makes the service read the sender's inventory (``data get entity <name>
-   Inventory``) and apply ``WriteConfession`` / ``WriteResponse`` with the castle book's text; no such book or an
-   unreadable reply gets a private "hold your book" message.
+   Inventory``) and apply ``WriteConfession`` / ``WriteResponse`` with the text of the castle book given to them
+   (a book picked up from someone else does not count); no such book or an unreadable reply gets a private
+   "hold your book" message.
 """
 
 from __future__ import annotations
@@ -597,11 +598,15 @@ class SeriesService:
         await self.apply(StrikeWithSword(attacker, hit.player), queue_seq=seq, source=source)
 
     async def _send_book(self, send: SendBook, seq: int | None, source: Mapping[str, Any]) -> None:
-        """House rule 11: read the castle book the contestant holds and apply its text."""
+        """House rule 11: read the castle book the contestant holds (one given to them or to the seat they play,
+        not one picked up from someone else) and apply its text."""
         item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
+        seat = self.game.contestant_of(send.player) or send.player
+        held = {*self.handouts.held.get(send.player, []), *self.handouts.held.get(seat, [])}
+        own = {gid for given, _, gid in held if given is item}
         text: str | None = None
         try:
-            text = mc.book_text(await self._inventory(send.player), item)
+            text = mc.book_text(await self._inventory(send.player), item, own)
         except BridgeError:
             log.warning("could not read %s's inventory", send.player)
         if text is None:

@@ -379,6 +379,13 @@ def test_book_text_reads_pages_in_both_forms() -> None:
     assert mc.book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
     assert mc.book_text([other], Item.CONFESSION_BOOK) is None
     assert mc.book_text("garbage", Item.CONFESSION_BOOK) is None
+    # Only a book given to the player counts when their hand-out ids are given: not one picked up from another.
+    mine = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Kai/3"}},
+                           "minecraft:writable_book_content": {"pages": ["mine"]}}}  # fmt: skip
+    theirs = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Alex/2"}},
+                             "minecraft:writable_book_content": {"pages": ["theirs"]}}}  # fmt: skip
+    assert mc.book_text([theirs, mine], Item.CONFESSION_BOOK, {"t/Kai/3"}) == "mine"
+    assert mc.book_text([theirs], Item.CONFESSION_BOOK, {"t/Kai/3"}) is None
 
 
 def test_held_give_ids_reads_the_hand_out_ids_of_an_inventory() -> None:

@@ -146,6 +146,15 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
         assert "Your confession is sent to the Traitors." in chat(sb, "Kai")
         await press(sb, service, "Ari", "traitors.confess", 1)  # an unwritten book
         assert "Write something in the book first." in chat(sb, "Ari")
+        # A book picked up from someone else is not read as one's own: Noor holds Zuri's written book first.
+        sb.world.write_book("Zuri", "confession_book", ["Zuri wrote this."])
+        zuri = sb.world.player("Zuri").inventory
+        (book,) = [s for s in zuri if s.custom_data.get("traitors", {}).get("item") == "confession_book"]
+        zuri.remove(book)
+        sb.world.player("Noor").inventory.insert(0, book)
+        await press(sb, service, "Noor", "traitors.confess", 1)
+        assert "Noor" not in service.game.twist_state.confessions
+        assert "Write something in the book first." in chat(sb, "Noor")
         await to(service, Phase.ROUND_TABLE)
         assert all(count(sb, n, "confession_book") == 0 for n in NAMES)
         await to(service, Phase.VOTE)
