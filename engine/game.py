@@ -163,6 +163,13 @@ class NightState:
     """Whether powers act tonight (nights that may have an event)."""
     pending: list[str] = field(default_factory=list)
     """Contestants still to choose in the Traitor-power phase or the host visit."""
+    options: dict[str, list[Choice]] = field(default_factory=dict)
+    """Contestant → the uses offered at their power prompt (``Game._choosable``), listed again by
+    ``Game.legal_actions`` while they are pending. They stay valid while the phase lasts: nothing a power's
+    validator reads (who is alive, allegiances, the day, the chooser's own uses and last targets, Jokers and
+    copies) changes until the night resolves, except the chooser's own entries when they use or pass (then they
+    are no longer pending), or a Joker accepted (then they are no longer pending either). An undo replaces the
+    whole night state by the replayed one."""
     uses: list[Use] = field(default_factory=list)
     """Every power use chosen tonight, in the order chosen."""
     joker: str | None = None
@@ -309,7 +316,7 @@ class Game(CastleTracker):
         elif self.phase is Phase.HOST_VISIT and self.night and self.night.joker == player:
             out += [AnswerJoker(player, True), AnswerJoker(player, False)]
         elif self.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.night and player in self.night.pending:
-            out += [c.action for c in self._power_choices(player)]
+            out += [c.action for c in self.night.options[player]]
             out.append(SkipPower(player))
         elif self.phase is Phase.TORCHES and player in self.torches:
             out += [ChooseTorch(player, t) for t in Torch if self.torches[player] is not t]
@@ -1027,14 +1034,13 @@ class Game(CastleTracker):
         """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
         assert self.night
         night = self.night
-        options: dict[str, list[Choice]] = {}
         if night.powers_on:
-            options = {t: self._choosable(t, TURRET) for t in night.traitors}
-            night.pending = [t for t in night.traitors if options[t]]
+            night.options = {t: self._choosable(t, TURRET) for t in night.traitors}
+            night.pending = [t for t in night.traitors if night.options[t]]
         if night.pending:
             self._clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
             for t in night.pending:
-                self._prompt_power(t, options[t])
+                self._prompt_power(t, night.options[t])
             return
         self._after_traitor_powers()
 
@@ -1072,7 +1078,7 @@ class Game(CastleTracker):
             self.powers.joker_offered = True
             night.joker = self._draw(here)
         rank = {p: i for i, p in enumerate(VISIT_ORDER)}
-        options = {n: self._choosable(n, VISIT) for n in here}
+        options = night.options = {n: self._choosable(n, VISIT) for n in here}
         visited = [n for n in here if options[n] or n == night.joker]
         visited.sort(key=lambda n: (rank.get(self.active_power(n), len(rank)), self.players[n].seat))  # type: ignore[arg-type]
         night.pending = [n for n in visited if options[n]]
@@ -1108,7 +1114,7 @@ class Game(CastleTracker):
         else:
             self._whisper([name], "joker.declined")
             if name in self.night.pending:
-                self._prompt_power(name, self._power_choices(name))
+                self._prompt_power(name, self.night.options[name])
         self._visit_maybe_done()
 
     def _apply_power(self, name: str, use: Use | None) -> None:
