@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.ids import Allegiance, Item, Place
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine.actions import Action
     from engine.outcome import Outcome
 
@@ -93,6 +95,20 @@ class Choice:
 
     label: str
     action: Action
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def choice(label: str, kind: Callable[..., Action], *fields: Any) -> Choice:
+    """``Choice(label, kind(*fields))``, made once and then reused: choices are values, and the same ones (a vote
+    for Alex, "Murder Sam") are offered ballot after ballot, night after night and, in the balance lab, series
+    after series (``docs/performance.md``).
+
+    Args:
+        label: the option's text.
+        kind: the input's class (``engine.actions``).
+        fields: the input's fields, in order (names, enum members, ``None``: hashable values).
+    """
+    return Choice(label, kind(*fields))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +214,7 @@ PUBLIC: None = None
 __all__ = [
     "Announce",
     "Choice",
+    "choice",
     "ClockStarted",
     "Effect",
     "Eliminated",

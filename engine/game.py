@@ -65,6 +65,7 @@ from engine.effects import (
     ShowTitle,
     TakeItem,
     Whisper,
+    choice,
     msg,
 )
 from engine.core.night import settle_attack
@@ -239,7 +240,6 @@ class Game(CastleTracker):
         self._fx: list[Effect] = []
         self._now = 0.0
         self._reset_items: dict[str, list[tuple[Item, str | None]]] | None = None
-        self._choices: dict[tuple[Any, ...], Choice] = {}
 
     # ------------------------------------------------------------------ public API
 
@@ -512,15 +512,6 @@ class Game(CastleTracker):
         self.deadline = self._now + seconds
         self._emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
 
-    def _choice(self, label: str, kind: Callable[..., Action], *fields: Any) -> Choice:
-        """``Choice(label, kind(*fields))``, made once in a series and then reused: choices are values, and the
-        same ones (a vote for Alex, "Murder Sam") are offered ballot after ballot and night after night."""
-        key = (label, kind, *fields)
-        choice = self._choices.get(key)
-        if choice is None:
-            choice = self._choices[key] = Choice(label, kind(*fields))
-        return choice
-
     def _draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
         return self.rng.choice(sorted(options))
@@ -775,11 +766,11 @@ class Game(CastleTracker):
 
     def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
-        return tuple([self._choice(f"{e.value.capitalize()} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
+        return tuple([choice(f"{e.value.capitalize()} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
 
     def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
-        return tuple([self._choice(n, NominateDoubleVote, traitor, n) for n in self._living()])
+        return tuple([choice(n, NominateDoubleVote, traitor, n) for n in self._living()])
 
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
@@ -1018,16 +1009,16 @@ class Game(CastleTracker):
             except IllegalAction:
                 continue
             if len(c) == 1:
-                out.append(self._choice(c[0], UsePower, name, c[0], None))
+                out.append(choice(c[0], UsePower, name, c[0], None))
             else:
-                out.append(self._choice(f"{c[0]} & {c[1]}", UsePower, name, c[0], c[1]))
+                out.append(choice(f"{c[0]} & {c[1]}", UsePower, name, c[0], c[1]))
         return out
 
     def _prompt_power(self, name: str, options: list[Choice]) -> None:
         """Ask ``name`` to choose among ``options`` (their ``_power_choices`` now) or to pass."""
         power = self.active_power(name)
         assert power is not None
-        choices = (*options, self._choice(msg("power.skip").text, SkipPower, name))
+        choices = (*options, choice(msg("power.skip").text, SkipPower, name))
         self._emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
 
     def _after_turret(self) -> None:
@@ -1315,7 +1306,7 @@ class Game(CastleTracker):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        choices = {v: tuple([self._choice(c, CastVote, v, c) for c in candidates if c != v]) for v in voters}
+        choices = {v: tuple([choice(c, CastVote, v, c) for c in candidates if c != v]) for v in voters}
         self.ballot = Ballot(kind, voters, candidates, weights, choices=choices)
         if kind == "first":
             self._announce("vote.open")
@@ -1515,7 +1506,7 @@ class Game(CastleTracker):
             Prompt(
                 frozenset({finalist}),
                 msg("finale.torch.prompt"),
-                tuple([self._choice(t.title, ChooseTorch, finalist, t) for t in Torch]),
+                tuple([choice(t.title, ChooseTorch, finalist, t) for t in Torch]),
             )
         )
 
