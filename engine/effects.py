@@ -48,20 +48,15 @@ def _render(key: str, params: tuple[tuple[str, str], ...]) -> str:
     return render(key, dict(params))
 
 
+@functools.lru_cache(maxsize=1 << 14, typed=True)
 def msg(key: str, **params: object) -> Message:
-    """Shorthand: ``msg("vote.cast", target="Alex")``. Values are turned into strings.
+    """Shorthand: ``msg("vote.cast", target="Alex")``. Values (``str`` or ``int``: hashable) are turned into
+    strings.
 
-    A message without parameters is built once per key and shared (a ``Message`` is an immutable value).
+    Remembered (a bounded cache keyed by the arguments and their types): a ``Message`` is an immutable value, and
+    a series says the same few hundred messages over and over (``docs/performance.md``).
     """
-    if not params:
-        return _bare(key)
     return Message(key, tuple([(k, str(v)) for k, v in params.items()]))
-
-
-@functools.cache
-def _bare(key: str) -> Message:
-    """``Message(key)``, remembered (keys are catalogue keys: a finite set)."""
-    return Message(key)
 
 
 @dataclass(frozen=True, slots=True)
