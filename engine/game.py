@@ -98,6 +98,8 @@ UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
 knows the hand: replace again instead), nor can the end of the series (the service has stopped)."""
 _ACTOR_FIELDS = ("voter", "traitor", "contestant", "finalist")
 """Fields of an input that name the contestant acting (translated from a stand-in player's name)."""
+EVENT_LABELS = {e: e.value.capitalize() for e in (NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM)}
+"""The night's events in the order the Turret lists them, with their labels ("Murder Sam")."""
 
 
 @dataclass(slots=True)
@@ -761,12 +763,12 @@ class Game(CastleTracker):
     def _event_options(self) -> list[tuple[NightEvent, str]]:
         """Tonight's (event, target) pairs: every allowed event against every living Faithful."""
         assert self.night
-        order = [NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM]
-        return [(e, f) for e in order if e in self.night.events for f in self._living_faithful()]
+        events, faithful = self.night.events, self._living_faithful()
+        return [(e, f) for e in EVENT_LABELS if e in events for f in faithful]
 
     def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
-        return tuple([choice(f"{e.value.capitalize()} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
+        return tuple([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
 
     def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
@@ -1158,6 +1160,9 @@ class Game(CastleTracker):
                 if power is not None and POWERS[power].stage == VISIT and POWERS[power].targets == 0:
                     uses.append(Use(n, power, ()))
         seat = {n: p.seat for n, p in self.players.items()}
+        by_power: dict[Power | str, list[Use]] = {}
+        for u in sorted(uses, key=lambda u: seat[u.actor]):
+            by_power.setdefault(u.power, []).append(u)
         for step in NIGHT_ORDER:
             if step == MURDER:
                 self._settle_murder()
@@ -1168,7 +1173,7 @@ class Game(CastleTracker):
                     if p.alive and p.power is Power.CLEANSER and g not in self.powers.cleansed:
                         self._lose_power(g)
                 continue
-            for use in sorted((u for u in uses if u.power is step), key=lambda u: seat[u.actor]):
+            for use in by_power.get(step, ()):
                 night.record.powers.append(
                     {
                         "contestant": use.actor,
