@@ -76,6 +76,13 @@ class Announce(Effect):
     message: Message
 
 
+@functools.lru_cache(maxsize=1 << 14, typed=True)
+def announce(key: str, **params: object) -> Announce:
+    """``Announce(msg(key, **params))``, remembered like ``msg``: an announcement is an immutable value, and a
+    series makes the same ones over and over (the reveal of each paper, the count)."""
+    return Announce(msg(key, **params))
+
+
 @dataclass(frozen=True, slots=True)
 class Whisper(Effect):
     """Something only ``to`` may read (private chat; rulebook: "tells each player only what they may know")."""
@@ -208,6 +215,7 @@ PUBLIC: None = None
 
 __all__ = [
     "Announce",
+    "announce",
     "Choice",
     "choice",
     "ClockStarted",

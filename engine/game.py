@@ -51,7 +51,6 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.effects import (
-    Announce,
     Choice,
     ClockChanged,
     ClockStarted,
@@ -65,6 +64,7 @@ from engine.effects import (
     ShowTitle,
     TakeItem,
     Whisper,
+    announce,
     choice,
     msg,
 )
@@ -492,7 +492,7 @@ class Game(CastleTracker):
         self._fx.extend(effects)
 
     def _announce(self, key: str, **params: object) -> None:
-        self._fx.append(Announce(msg(key, **params)))
+        self._fx.append(announce(key, **params))
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         recipients = frozenset(to)

@@ -54,7 +54,6 @@ from engine.actions import (
 )
 from engine.core import night as core
 from engine.effects import (
-    Announce,
     Choice,
     ClockStarted,
     Effect,
@@ -66,6 +65,7 @@ from engine.effects import (
     ShowTitle,
     TakeItem,
     Whisper,
+    announce,
     msg,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
@@ -648,7 +648,7 @@ class ClubGame(CastleTracker):
         self._fx.extend(effects)
 
     def _announce(self, key: str, **params: object) -> None:
-        self._emit(Announce(msg(key, **params)))
+        self._emit(announce(key, **params))
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         recipients = frozenset(to)
