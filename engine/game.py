@@ -170,9 +170,10 @@ class NightState:
     """Contestant → the uses offered at their power prompt (``Game._choosable``), listed again by
     ``Game.legal_actions`` while they are pending. They stay valid while the phase lasts: nothing a power's
     validator reads (who is alive, allegiances, the day, the chooser's own uses and last targets, Jokers and
-    copies) changes until the night resolves, except the chooser's own entries when they use or pass (then they
-    are no longer pending), or a Joker accepted (then they are no longer pending either). An undo replaces the
-    whole night state by the replayed one."""
+    copies) changes until the night resolves. An accepted use or pass changes only the chooser's own entries and
+    ends their turn, as does an accepted Joker; no twist accepts an input in these phases; presence,
+    replacements, the clock and twist scheduling touch nothing a validator reads. An undo replaces the whole
+    night state by the replayed one (``docs/performance.md`` §1)."""
     uses: list[Use] = field(default_factory=list)
     """Every power use chosen tonight, in the order chosen."""
     joker: str | None = None
