@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import InvalidCommand
-from engine.ids import Drink, NightEvent, Power, Torch, Twist
+from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
 
 
 @functools.cache
@@ -34,7 +34,7 @@ class Action:
         out: dict[str, Any] = {"action": self.kind}
         for name in _field_names(type(self)):
             v = getattr(self, name)
-            out[name] = v.value if hasattr(v, "value") else v
+            out[name] = v.value if isinstance(v, Enum) else v
         return out
 
     actor_field: ClassVar[str | None] = None

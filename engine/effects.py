@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.ids import Allegiance, Item, Place
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine.actions import Action
     from engine.outcome import Outcome
 
@@ -46,20 +48,15 @@ def _render(key: str, params: tuple[tuple[str, str], ...]) -> str:
     return render(key, dict(params))
 
 
+@functools.lru_cache(maxsize=1 << 14, typed=True)
 def msg(key: str, **params: object) -> Message:
-    """Shorthand: ``msg("vote.cast", target="Alex")``. Values are turned into strings.
+    """Shorthand: ``msg("vote.cast", target="Alex")``. Values (``str`` or ``int``: hashable) are turned into
+    strings.
 
-    A message without parameters is built once per key and shared (a ``Message`` is an immutable value).
+    Remembered (a bounded cache keyed by the arguments and their types): a ``Message`` is an immutable value, and
+    a series says the same few hundred messages over and over (``docs/performance.md``).
     """
-    if not params:
-        return _bare(key)
     return Message(key, tuple([(k, str(v)) for k, v in params.items()]))
-
-
-@functools.cache
-def _bare(key: str) -> Message:
-    """``Message(key)``, remembered (keys are catalogue keys: a finite set)."""
-    return Message(key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +76,13 @@ class Announce(Effect):
     message: Message
 
 
+@functools.lru_cache(maxsize=1 << 14, typed=True)
+def announce(key: str, **params: object) -> Announce:
+    """``Announce(msg(key, **params))``, remembered like ``msg``: an announcement is an immutable value, and a
+    series makes the same ones over and over (the reveal of each paper, the count)."""
+    return Announce(msg(key, **params))
+
+
 @dataclass(frozen=True, slots=True)
 class Whisper(Effect):
     """Something only ``to`` may read (private chat; rulebook: "tells each player only what they may know")."""
@@ -93,6 +97,20 @@ class Choice:
 
     label: str
     action: Action
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def choice(label: str, kind: Callable[..., Action], *fields: Any) -> Choice:
+    """``Choice(label, kind(*fields))``, made once and then reused: choices are values, and the same ones (a vote
+    for Alex, "Murder Sam") are offered ballot after ballot, night after night and, in the balance lab, series
+    after series (``docs/performance.md``).
+
+    Args:
+        label: the option's text.
+        kind: the input's class (``engine.actions``).
+        fields: the input's fields, in order (names, enum members, ``None``: hashable values).
+    """
+    return Choice(label, kind(*fields))
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +215,9 @@ PUBLIC: None = None
 
 __all__ = [
     "Announce",
+    "announce",
     "Choice",
+    "choice",
     "ClockStarted",
     "Effect",
     "Eliminated",

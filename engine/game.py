@@ -51,7 +51,6 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.effects import (
-    Announce,
     Choice,
     ClockChanged,
     ClockStarted,
@@ -65,6 +64,8 @@ from engine.effects import (
     ShowTitle,
     TakeItem,
     Whisper,
+    announce,
+    choice,
     msg,
 )
 from engine.core.night import settle_attack
@@ -97,6 +98,8 @@ UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
 knows the hand: replace again instead), nor can the end of the series (the service has stopped)."""
 _ACTOR_FIELDS = ("voter", "traitor", "contestant", "finalist")
 """Fields of an input that name the contestant acting (translated from a stand-in player's name)."""
+EVENT_LABELS = {e: e.value.capitalize() for e in (NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM)}
+"""The night's events in the order the Turret lists them, with their labels ("Murder Sam")."""
 
 
 @dataclass(slots=True)
@@ -163,6 +166,14 @@ class NightState:
     """Whether powers act tonight (nights that may have an event)."""
     pending: list[str] = field(default_factory=list)
     """Contestants still to choose in the Traitor-power phase or the host visit."""
+    options: dict[str, list[Choice]] = field(default_factory=dict)
+    """Contestant → the uses offered at their power prompt (``Game._choosable``), listed again by
+    ``Game.legal_actions`` while they are pending. They stay valid while the phase lasts: nothing a power's
+    validator reads (who is alive, allegiances, the day, the chooser's own uses and last targets, Jokers and
+    copies) changes until the night resolves. An accepted use or pass changes only the chooser's own entries and
+    ends their turn, as does an accepted Joker; no twist accepts an input in these phases; presence,
+    replacements, the clock and twist scheduling touch nothing a validator reads. An undo replaces the whole
+    night state by the replayed one (``docs/performance.md`` §1)."""
     uses: list[Use] = field(default_factory=list)
     """Every power use chosen tonight, in the order chosen."""
     joker: str | None = None
@@ -232,7 +243,6 @@ class Game(CastleTracker):
         self._fx: list[Effect] = []
         self._now = 0.0
         self._reset_items: dict[str, list[tuple[Item, str | None]]] | None = None
-        self._choices: dict[tuple[Any, ...], Choice] = {}
 
     # ------------------------------------------------------------------ public API
 
@@ -309,7 +319,7 @@ class Game(CastleTracker):
         elif self.phase is Phase.HOST_VISIT and self.night and self.night.joker == player:
             out += [AnswerJoker(player, True), AnswerJoker(player, False)]
         elif self.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.night and player in self.night.pending:
-            out += [c.action for c in self._power_choices(player)]
+            out += [c.action for c in self.night.options[player]]
             out.append(SkipPower(player))
         elif self.phase is Phase.TORCHES and player in self.torches:
             out += [ChooseTorch(player, t) for t in Torch if self.torches[player] is not t]
@@ -483,7 +493,7 @@ class Game(CastleTracker):
         self._fx.extend(effects)
 
     def _announce(self, key: str, **params: object) -> None:
-        self._fx.append(Announce(msg(key, **params)))
+        self._fx.append(announce(key, **params))
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         recipients = frozenset(to)
@@ -504,15 +514,6 @@ class Game(CastleTracker):
         seconds = self.settings.duration(duration_key)
         self.deadline = self._now + seconds
         self._emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
-
-    def _choice(self, label: str, kind: Callable[..., Action], *fields: Any) -> Choice:
-        """``Choice(label, kind(*fields))``, made once in a series and then reused: choices are values, and the
-        same ones (a vote for Alex, "Murder Sam") are offered ballot after ballot and night after night."""
-        key = (label, kind, *fields)
-        choice = self._choices.get(key)
-        if choice is None:
-            choice = self._choices[key] = Choice(label, kind(*fields))
-        return choice
 
     def _draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
@@ -763,16 +764,16 @@ class Game(CastleTracker):
     def _event_options(self) -> list[tuple[NightEvent, str]]:
         """Tonight's (event, target) pairs: every allowed event against every living Faithful."""
         assert self.night
-        order = [NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM]
-        return [(e, f) for e in order if e in self.night.events for f in self._living_faithful()]
+        events, faithful = self.night.events, self._living_faithful()
+        return [(e, f) for e in EVENT_LABELS if e in events for f in faithful]
 
     def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
-        return tuple([self._choice(f"{e.value.capitalize()} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
+        return tuple([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
 
     def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
-        return tuple([self._choice(n, NominateDoubleVote, traitor, n) for n in self._living()])
+        return tuple([choice(n, NominateDoubleVote, traitor, n) for n in self._living()])
 
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
@@ -1011,30 +1012,29 @@ class Game(CastleTracker):
             except IllegalAction:
                 continue
             if len(c) == 1:
-                out.append(self._choice(c[0], UsePower, name, c[0], None))
+                out.append(choice(c[0], UsePower, name, c[0], None))
             else:
-                out.append(self._choice(f"{c[0]} & {c[1]}", UsePower, name, c[0], c[1]))
+                out.append(choice(f"{c[0]} & {c[1]}", UsePower, name, c[0], c[1]))
         return out
 
     def _prompt_power(self, name: str, options: list[Choice]) -> None:
         """Ask ``name`` to choose among ``options`` (their ``_power_choices`` now) or to pass."""
         power = self.active_power(name)
         assert power is not None
-        choices = (*options, self._choice(msg("power.skip").text, SkipPower, name))
+        choices = (*options, choice(msg("power.skip").text, SkipPower, name))
         self._emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
 
     def _after_turret(self) -> None:
         """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
         assert self.night
         night = self.night
-        options: dict[str, list[Choice]] = {}
         if night.powers_on:
-            options = {t: self._choosable(t, TURRET) for t in night.traitors}
-            night.pending = [t for t in night.traitors if options[t]]
+            night.options = {t: self._choosable(t, TURRET) for t in night.traitors}
+            night.pending = [t for t in night.traitors if night.options[t]]
         if night.pending:
             self._clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
             for t in night.pending:
-                self._prompt_power(t, options[t])
+                self._prompt_power(t, night.options[t])
             return
         self._after_traitor_powers()
 
@@ -1072,7 +1072,7 @@ class Game(CastleTracker):
             self.powers.joker_offered = True
             night.joker = self._draw(here)
         rank = {p: i for i, p in enumerate(VISIT_ORDER)}
-        options = {n: self._choosable(n, VISIT) for n in here}
+        options = night.options = {n: self._choosable(n, VISIT) for n in here}
         visited = [n for n in here if options[n] or n == night.joker]
         visited.sort(key=lambda n: (rank.get(self.active_power(n), len(rank)), self.players[n].seat))  # type: ignore[arg-type]
         night.pending = [n for n in visited if options[n]]
@@ -1108,7 +1108,7 @@ class Game(CastleTracker):
         else:
             self._whisper([name], "joker.declined")
             if name in self.night.pending:
-                self._prompt_power(name, self._power_choices(name))
+                self._prompt_power(name, self.night.options[name])
         self._visit_maybe_done()
 
     def _apply_power(self, name: str, use: Use | None) -> None:
@@ -1161,6 +1161,9 @@ class Game(CastleTracker):
                 if power is not None and POWERS[power].stage == VISIT and POWERS[power].targets == 0:
                     uses.append(Use(n, power, ()))
         seat = {n: p.seat for n, p in self.players.items()}
+        by_power: dict[Power | str, list[Use]] = {}
+        for u in sorted(uses, key=lambda u: seat[u.actor]):
+            by_power.setdefault(u.power, []).append(u)
         for step in NIGHT_ORDER:
             if step == MURDER:
                 self._settle_murder()
@@ -1171,7 +1174,7 @@ class Game(CastleTracker):
                     if p.alive and p.power is Power.CLEANSER and g not in self.powers.cleansed:
                         self._lose_power(g)
                 continue
-            for use in sorted((u for u in uses if u.power is step), key=lambda u: seat[u.actor]):
+            for use in by_power.get(step, ()):
                 night.record.powers.append(
                     {
                         "contestant": use.actor,
@@ -1309,7 +1312,7 @@ class Game(CastleTracker):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        choices = {v: tuple([self._choice(c, CastVote, v, c) for c in candidates if c != v]) for v in voters}
+        choices = {v: tuple([choice(c, CastVote, v, c) for c in candidates if c != v]) for v in voters}
         self.ballot = Ballot(kind, voters, candidates, weights, choices=choices)
         if kind == "first":
             self._announce("vote.open")
@@ -1509,7 +1512,7 @@ class Game(CastleTracker):
             Prompt(
                 frozenset({finalist}),
                 msg("finale.torch.prompt"),
-                tuple([self._choice(t.title, ChooseTorch, finalist, t) for t in Torch]),
+                tuple([choice(t.title, ChooseTorch, finalist, t) for t in Torch]),
             )
         )
 

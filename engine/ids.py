@@ -13,7 +13,17 @@ PlayerId = NewType("PlayerId", str)
 """A contestant's (or the host's) Minecraft name, e.g. ``"Alex"``. Validated by the bridge at the edge."""
 
 
-class Allegiance(enum.Enum):
+class Enum(enum.Enum):
+    """Base of the engine's enums: a member hashes by identity (``object.__hash__``, a C slot) instead of
+    ``enum.Enum``'s ``hash(self._name_)``, a Python call that cost about 3 % of a series: members are dict keys
+    and set members on every input (``docs/performance.md``). Members are singletons compared by identity, so
+    equality and lookups are unchanged; nothing may depend on the iteration order of a set of members (it already
+    changed with the string hash seed from one process to the next)."""
+
+    __hash__ = object.__hash__
+
+
+class Allegiance(Enum):
     """Which side a contestant is on (rulebook §1)."""
 
     FAITHFUL = "faithful"
@@ -25,7 +35,7 @@ class Allegiance(enum.Enum):
         return "Faithful" if self is Allegiance.FAITHFUL else "Traitor"
 
 
-class Power(enum.Enum):
+class Power(Enum):
     """Every power of rulebook §5 and §6. ``title`` is the name as written in game logs ("The Sober")."""
 
     # Traitor powers
@@ -83,7 +93,7 @@ FAITHFUL_POWERS: tuple[Power, ...] = (
 """Rulebook §1: the dealt Faithful powers (The Guardian is [house]); The Joker is never dealt."""
 
 
-class Place(enum.Enum):
+class Place(Enum):
     """The castle's places (rulebook §10). Coordinates live in ``world_config/castle.toml``, never here.
 
     ``ROUND_TABLE`` and ``HOME`` are per contestant: the effect carries the seat number.
@@ -106,7 +116,7 @@ class Place(enum.Enum):
     GATE = "gate"
 
 
-class Item(enum.Enum):
+class Item(Enum):
     """The castle's items (rulebook §10). The bridge gives them with components and ``custom_data``."""
 
     NOTES_BOOK = "notes_book"
@@ -136,7 +146,7 @@ class Item(enum.Enum):
     """A drink from the bar (§10); no effect; anyone may take it."""
 
 
-class Torch(enum.Enum):
+class Torch(Enum):
     """A finalist's torch vote (rulebook §9)."""
 
     BANISH_AGAIN = "banish_again"
@@ -148,7 +158,7 @@ class Torch(enum.Enum):
         return "Banish Again" if self is Torch.BANISH_AGAIN else "End Game"
 
 
-class NightEvent(enum.Enum):
+class NightEvent(Enum):
     """What the Traitors choose in the Turret (rulebook §7.2)."""
 
     MURDER = "murder"
@@ -156,7 +166,7 @@ class NightEvent(enum.Enum):
     ULTIMATUM = "ultimatum"
 
 
-class Twist(enum.Enum):
+class Twist(Enum):
     """Twists of rulebook §8 (``engine.twists``: one module per twist)."""
 
     DOUBLE_VOTE = "double_vote"
@@ -167,7 +177,7 @@ class Twist(enum.Enum):
     TRIAL = "trial"
 
 
-class Drink(enum.Enum):
+class Drink(Enum):
     """The bar's drinks (rulebook §10): no effect; either may be taken by anyone, once per series."""
 
     FAITHFUL_FANCY = "faithful_fancy"

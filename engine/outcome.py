@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from engine.ids import Enum
 
-class Winner(enum.Enum):
+
+class Winner(Enum):
     """The winning side."""
 
     FAITHFUL = "faithful"
@@ -46,7 +47,7 @@ _WINNER_TITLES: dict[str, str] = {
 }
 
 
-class Termination(enum.Enum):
+class Termination(Enum):
     """Why the series ended."""
 
     FINALE_AGREED = "finale_agreed"

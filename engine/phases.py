@@ -26,10 +26,10 @@ House rules for this file (h11 ``_state.py`` style):
 
 from __future__ import annotations
 
-import enum
+from engine.ids import Enum
 
 
-class Phase(enum.Enum):
+class Phase(Enum):
     """Where the series is."""
 
     DAY_ZERO = "day_zero"

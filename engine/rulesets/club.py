@@ -29,7 +29,6 @@ House rules of this file (h11 ``_state.py`` style; each is also a row of ``docs/
 
 from __future__ import annotations
 
-import enum
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -55,7 +54,6 @@ from engine.actions import (
 )
 from engine.core import night as core
 from engine.effects import (
-    Announce,
     Choice,
     ClockStarted,
     Effect,
@@ -67,10 +65,11 @@ from engine.effects import (
     ShowTitle,
     TakeItem,
     Whisper,
+    announce,
     msg,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
-from engine.ids import Item, Place
+from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import ContestantRecord, SeriesRecord, VoteRound
 from engine.settings import NAME_RE
@@ -79,7 +78,7 @@ KEEP = "keep everyone"
 """The ballot option of ``KeepEveryone`` (Mafia & Yakuza)."""
 
 
-class ClubPhase(enum.Enum):
+class ClubPhase(Enum):
     """Where a club series is."""
 
     NIGHT = "night"
@@ -649,7 +648,7 @@ class ClubGame(CastleTracker):
         self._fx.extend(effects)
 
     def _announce(self, key: str, **params: object) -> None:
-        self._emit(Announce(msg(key, **params)))
+        self._emit(announce(key, **params))
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         recipients = frozenset(to)
