@@ -42,11 +42,9 @@ from engine.actions import (
     ResumeClock,
     UndoHostAction,
     SkipPower,
-    StartSeries,
     SwearOath,
     HOST_TWIST_ACTIONS,
     TWIST_ACTIONS,
-    TimerExpired,
     UsePower,
     action_from_dict,
 )
@@ -83,7 +81,8 @@ from engine.record import (
     TorchRound,
     VoteRound,
 )
-from engine.tracking import CastleTracker, Inbox, WorldState
+from engine.core.step import InputStep
+from engine.tracking import Inbox, WorldState
 from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
 from engine import twists
 from engine.twists import TwistState
@@ -182,7 +181,7 @@ class NightState:
     """True once the murder step has run (``murdered_tonight`` is then final)."""
 
 
-class Game(CastleTracker):
+class Game(InputStep):
     """One series of The Traitors.
 
     Args:
@@ -260,29 +259,7 @@ class Game(CastleTracker):
             InvalidCommand: the action names an unknown contestant.
             IllegalAction: the rules forbid it now; the state is unchanged. ``reason`` is the message key.
         """
-        given = action
-        action = self._as_contestant(action)
-        if isinstance(action, StartSeries):
-            if self.started:
-                raise IllegalAction("illegal.phase")
-            handler: Callable[[], None] = self._start
-        elif self.phase is Phase.OVER or not self.started:
-            if isinstance(action, TimerExpired):
-                return []
-            raise IllegalAction("illegal.phase")
-        elif isinstance(action, TimerExpired):
-            if action.phase_seq != self.phase_seq:
-                return []
-            handler = self._on_clock
-        else:
-            handler = self._validate(action)
-        # Everything that can refuse the input has run; from here on the input is applied.
-        self._fx = []
-        self._now = now
-        handler()
-        self.log.append({"now": now, **given.to_dict()})
-        effects, self._fx = self._fx, []
-        self._track(effects)
+        effects = self._take_input(self._as_contestant(action), now, action)  # engine.core.step
         if self._reset_items is not None:
             self.items, self._reset_items = self._reset_items, None
         return self._to_players(effects) if self.stand_ins else effects

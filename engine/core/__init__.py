@@ -1,1 +1,2 @@
-"""Mechanics shared by every ruleset (``engine.core.night``: the night-resolution core)."""
+"""Mechanics shared by every ruleset (``engine.core.night``: the night-resolution core; ``engine.core.step``: the
+input step, legal-then-apply)."""

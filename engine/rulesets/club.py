@@ -35,7 +35,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.tracking import CastleTracker, Inbox
+from engine.core.step import InputStep
+from engine.tracking import Inbox
 from engine.actions import (
     Action,
     Advance,
@@ -47,8 +48,6 @@ from engine.actions import (
     KeepEveryone,
     NominateCandidate,
     SkipPower,
-    StartSeries,
-    TimerExpired,
     UsePower,
     action_from_dict,
 )
@@ -63,7 +62,6 @@ from engine.effects import (
     Prompt,
     SeriesOver,
     ShowTitle,
-    TakeItem,
     Whisper,
     announce,
     msg,
@@ -364,7 +362,7 @@ class ClubBallot:
 # ---------------------------------------------------------------------------------------------- the game
 
 
-class ClubGame(CastleTracker):
+class ClubGame(InputStep):
     """One series of a club ruleset (``RULES``). The common game interface of ``engine.rulesets``.
 
     Args:
@@ -439,27 +437,7 @@ class ClubGame(CastleTracker):
             InvalidCommand: the action names an unknown contestant or is not an input of this ruleset.
             IllegalAction: the rules forbid it now; the state is unchanged.
         """
-        if isinstance(action, StartSeries):
-            if self.started:
-                raise IllegalAction("illegal.phase")
-            handler: Callable[[], None] = self._start
-        elif self.phase is ClubPhase.OVER or not self.started:
-            if isinstance(action, TimerExpired):
-                return []
-            raise IllegalAction("illegal.phase")
-        elif isinstance(action, TimerExpired):
-            if action.phase_seq != self.phase_seq:
-                return []
-            handler = self._on_clock
-        else:
-            handler = self._validate(action)
-        self._fx = []
-        self._now = now
-        handler()
-        self.log.append({"now": now, **action.to_dict()})
-        effects, self._fx = self._fx, []
-        self._track(effects)
-        return effects
+        return self._take_input(action, now, action)  # engine.core.step
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every input ``player`` may send now (one per choice), in a stable order."""

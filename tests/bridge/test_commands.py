@@ -139,6 +139,8 @@ EXPECTED: list[tuple[McCommand, str]] = [
     (mc.enable_trigger("@a", "traitors.host"), "scoreboard players enable @a traitors.host"),
     (mc.queue_get(), "data get storage traitors:io queue"),
     (mc.queue_ack(7), "data remove storage traitors:io queue[{seq:7}]"),
+    (mc.queue_head(), "data get storage traitors:io queue[0]"),
+    (mc.queue_drop_head(), "data remove storage traitors:io queue[0]"),
     (mc.gamerule("send_command_feedback", False), "gamerule send_command_feedback false"),
     (mc.gamerule("log_admin_commands", False), "gamerule log_admin_commands false"),
     (mc.gamerule("players_sleeping_percentage", 100), "gamerule players_sleeping_percentage 100"),

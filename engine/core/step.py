@@ -1,0 +1,82 @@
+"""The input step every ruleset's game shares: is the input legal now, then apply it, log it, and keep the
+castle's copy of its effects (python-chess: "is it legal?" separate from "apply it").
+
+House rules of this file:
+
+1. ``StartSeries`` is taken once; after the end (or before the start) every other input is refused with
+   ``illegal.phase``, except a ``TimerExpired``, which is dropped (a clock job may fire late).
+2. A ``TimerExpired`` whose ``phase_seq`` is not the current phase's is stale or repeated: dropped, no effects.
+3. Everything that can refuse an input runs before anything is changed: a refused input changes nothing.
+4. An applied input is appended to the input log (``Game.replay`` consumes it) with its ``now``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.actions import Action, StartSeries, TimerExpired
+from engine.effects import Effect
+from engine.errors import IllegalAction
+from engine.tracking import CastleTracker
+
+
+class InputStep(CastleTracker):
+    """Mixin for a game class: ``_take_input`` takes one input through the rules (house rules above).
+
+    The game provides ``started``, ``is_over``, ``phase_seq``, ``log`` (a list), and the methods ``_start`` (the
+    deal), ``_on_clock`` (the phase clock ran out) and ``_validate(action)`` (raises, or returns the function that
+    applies the input); they emit effects into ``_fx``.
+    """
+
+    started: bool
+    is_over: bool
+    phase_seq: int
+    log: list[dict[str, Any]]
+    _fx: list[Effect]
+    _now: float
+    _start: Callable[[], None]
+    _on_clock: Callable[[], None]
+    _validate: Callable[[Action], Callable[[], None]]
+
+    def _take_input(self, action: Action, now: float, logged: Action) -> list[Effect]:
+        """Refuse or apply one input and return its effects.
+
+        Args:
+            action: the input as the rules see it.
+            now: the current time in seconds (monotonic within a series).
+            logged: the input as the input log keeps it (the Traitors game logs a stand-in's input as the player
+                sent it, and applies it as the seat's contestant's).
+
+        Returns:
+            The effects, in order; ``[]`` for a dropped ``TimerExpired`` (house rules 1 and 2).
+
+        Raises:
+            InvalidCommand: the input names an unknown contestant or is not an input of this ruleset.
+            IllegalAction: the rules forbid it now; the state is unchanged (house rule 3).
+        """
+        if isinstance(action, StartSeries):
+            if self.started:
+                raise IllegalAction("illegal.phase")
+            handler: Callable[[], None] = self._start
+        elif self.is_over or not self.started:
+            if isinstance(action, TimerExpired):
+                return []
+            raise IllegalAction("illegal.phase")
+        elif isinstance(action, TimerExpired):
+            if action.phase_seq != self.phase_seq:
+                return []
+            handler = self._on_clock
+        else:
+            handler = self._validate(action)
+        # Everything that can refuse the input has run; from here on the input is applied.
+        self._fx = []
+        self._now = now
+        handler()
+        self.log.append({"now": now, **logged.to_dict()})
+        effects, self._fx = self._fx, []
+        self._track(effects)
+        return effects
+
+
+__all__ = ["InputStep"]
