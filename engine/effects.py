@@ -91,6 +91,13 @@ class Whisper(Effect):
     message: Message
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def whisper(recipient: str, message: Message) -> Whisper:
+    """``Whisper(frozenset({recipient}), message)``, remembered like ``msg`` (a contestant is told the same
+    things night after night: "your vote is cast", "your choice is noted")."""
+    return Whisper(frozenset((recipient,)), message)
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One clickable option of a ``Prompt``: a label and the exact input it sends."""
@@ -151,12 +158,25 @@ class GiveItem(Effect):
     label: str | None = None
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def give(holder: str, item: Item, label: str | None = None) -> GiveItem:
+    """``GiveItem(frozenset({holder}), item, label)``, remembered like ``msg``: the same few hand-outs (a vote
+    paper to each voter, the torches to each finalist) are made round table after round table."""
+    return GiveItem(frozenset((holder,)), item, label)
+
+
 @dataclass(frozen=True, slots=True)
 class TakeItem(Effect):
     """Remove every item of this kind from ``players`` (``None`` = from everyone)."""
 
     item: Item
     players: tuple[str, ...] | None = None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def take(item: Item, players: tuple[str, ...] | None = None) -> TakeItem:
+    """``TakeItem(item, players)``, remembered like ``give``."""
+    return TakeItem(item, players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,5 +250,8 @@ __all__ = [
     "ShowTitle",
     "TakeItem",
     "Whisper",
+    "give",
     "msg",
+    "take",
+    "whisper",
 ]

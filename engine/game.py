@@ -64,7 +64,10 @@ from engine.effects import (
     Whisper,
     announce,
     choice,
+    give,
     msg,
+    take,
+    whisper,
 )
 from engine.core.night import settle_attack
 from engine.errors import IllegalAction, InvalidCommand
@@ -81,7 +84,7 @@ from engine.record import (
     TorchRound,
     VoteRound,
 )
-from engine.core.step import InputStep
+from engine.core.step import InputLog, InputStep
 from engine.tracking import Inbox, WorldState
 from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
 from engine import twists
@@ -222,7 +225,7 @@ class Game(InputStep):
         """Where each contestant was last sent, with the seat for per-seat places (kept from MoveTo effects)."""
         self.inbox = Inbox()
         """Every message text each contestant (and host) was sent, in order."""
-        self.log: list[dict[str, Any]] = []
+        self.log = InputLog()
         """The input log: every accepted input with its ``now``; ``Game.replay`` consumes it."""
         self.record = SeriesRecord(ruleset=RULESET, seed=seed, contestants=[], settings=_settings_dict(settings))
         self.powers = PowerState()
@@ -473,6 +476,9 @@ class Game(InputStep):
         self._fx.append(announce(key, **params))
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
+        if type(to) is list and len(to) == 1:
+            self._fx.append(whisper(to[0], msg(key, **params)))
+            return
         recipients = frozenset(to)
         if recipients:
             self._fx.append(Whisper(recipients, msg(key, **params)))
@@ -1296,7 +1302,7 @@ class Game(InputStep):
         self._clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
         for v in voters:
             paper = Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER
-            self._emit(GiveItem(frozenset({v}), paper, None))
+            self._fx.append(give(v, paper))
             self._prompt_vote(v)
         if not voters:
             self._close_vote()
@@ -1311,8 +1317,7 @@ class Game(InputStep):
         assert b
         b.votes[action.voter] = action.target
         paper = Item.DOUBLE_VOTE_PAPER if b.weights[action.voter] == 2 else Item.VOTE_PAPER
-        self._emit(TakeItem(paper, (action.voter,)))
-        self._emit(GiveItem(frozenset({action.voter}), Item.CAST_VOTE_PAPER, action.target))
+        self._fx += (take(paper, (action.voter,)), give(action.voter, Item.CAST_VOTE_PAPER, action.target))
         self._whisper([action.voter], "vote.cast", target=action.target)
         if self._everyone_present_voted(b):
             self._close_vote()
@@ -1324,7 +1329,7 @@ class Game(InputStep):
         self.ballot = None
         voters = list(b.voters)
         for item in (Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER):
-            self._emit(TakeItem(item, tuple(voters)))
+            self._fx.append(take(item, tuple(voters)))
         self._announce("vote.closed")
         tally: Counter[str] = Counter()
         for v in voters:
@@ -1403,7 +1408,7 @@ class Game(InputStep):
         empty = self._draw(drawable)
         for n in tied:
             if n != empty:
-                self._emit(GiveItem(frozenset({n}), Item.DEADLOCK_SHIELD, None))
+                self._fx.append(give(n, Item.DEADLOCK_SHIELD))
                 self._announce("deadlock.shield", player=n)
         self._announce("deadlock.empty", player=empty)
         self._banish(empty)
@@ -1446,7 +1451,7 @@ class Game(InputStep):
             self._announce("banish.reveal", player=name, allegiance=p.allegiance.title)
         else:
             self._announce("banish.no_reveal", player=name)
-        self._emit(TakeItem(Item.DEADLOCK_SHIELD, None))
+        self._fx.append(take(Item.DEADLOCK_SHIELD))
         self._move([name], Place.GATE)
         alerted, self.powers.alerted = self.powers.alerted, None
         if alerted is not None and alerted != name and self.players[alerted].alive and p.allegiance is not Allegiance.TRAITOR:
@@ -1477,8 +1482,7 @@ class Game(InputStep):
         self.torches = {n: None for n in finalists}
         self._move(finalists, Place.FINALE_AREA)
         for n in finalists:
-            self._emit(GiveItem(frozenset({n}), Item.BANISH_TORCH, None))
-            self._emit(GiveItem(frozenset({n}), Item.END_TORCH, None))
+            self._fx += (give(n, Item.BANISH_TORCH), give(n, Item.END_TORCH))
         self._clock(Phase.TORCHES, "torches", "clock.torches")
         for n in finalists:
             self._prompt_torch(n)
@@ -1501,7 +1505,7 @@ class Game(InputStep):
         """The host locks the torches: reveal, then end on agreement or banish again (rulebook §9)."""
         finalists = list(self.torches)
         for item in (Item.BANISH_TORCH, Item.END_TORCH):
-            self._emit(TakeItem(item, tuple(finalists)))
+            self._fx.append(take(item, tuple(finalists)))
         ends = 0
         for n in finalists:
             t = self.torches[n]

@@ -119,28 +119,46 @@ class CastleTracker:
     def _track(self, effects: Iterable[Effect]) -> None:
         """Keep the copy of what each contestant (and host) was sent, holds, and where they were sent.
 
-        Written for speed (it runs for every effect of every input; ``docs/performance.md``): exact type checks
-        (the effect classes have no subclasses); a message is kept once in the ``Inbox`` journal, unrendered.
+        Written for speed (it runs for every effect of every input; ``docs/performance.md``): one look-up of the
+        effect's exact type in ``_TRACKED`` (the effect classes have no subclasses) picks what to keep; effects
+        the castle does not keep (clocks, titles, reveals) cost that look-up only. A message is kept once in the
+        ``Inbox`` journal, unrendered.
         """
         everyone: tuple[str, ...] | None = None
-        inbox = self.inbox
+        tracked = _TRACKED
         for e in effects:
-            t = type(e)
-            if t is Announce:
+            kind = tracked.get(type(e))
+            if kind is None:
+                continue
+            if kind is _PUBLIC:
                 if everyone is None:
                     everyone = self._everyone()
-                inbox.add_public(e.message, everyone)  # type: ignore[attr-defined]
-            elif t is Whisper or t is Prompt:
-                inbox.add(e.message, e.to)  # type: ignore[attr-defined]
-            elif t is GiveItem:
-                for n in sorted(e.to):  # type: ignore[attr-defined]
-                    self.items.setdefault(n, []).append((e.item, e.label))  # type: ignore[attr-defined]
-            elif t is TakeItem:
-                for n in e.players if e.players is not None else list(self.items):  # type: ignore[attr-defined]
-                    self.items[n] = [(i, lab) for i, lab in self.items.get(n, []) if i is not e.item]  # type: ignore[attr-defined]
-            elif t is MoveTo:
+                self.inbox.add_public(e.message, everyone)  # type: ignore[attr-defined]
+            elif kind is _PRIVATE:
+                self.inbox.add(e.message, e.to)  # type: ignore[attr-defined]
+            elif kind is _GIVE:
+                items = self.items
+                for n in e.to if len(e.to) == 1 else sorted(e.to):  # type: ignore[attr-defined]
+                    held = items.get(n)
+                    if held is None:
+                        items[n] = [(e.item, e.label)]  # type: ignore[attr-defined]
+                    else:
+                        held.append((e.item, e.label))  # type: ignore[attr-defined]
+            elif kind is _TAKE:
+                items, item = self.items, e.item  # type: ignore[attr-defined]
+                for n in e.players if e.players is not None else list(items):  # type: ignore[attr-defined]
+                    held = items.get(n)
+                    if held:
+                        for i, _ in held:
+                            if i is item:
+                                items[n] = [(i, lab) for i, lab in held if i is not item]
+                                break
+                    elif held is None:
+                        items[n] = []
+            else:  # MoveTo
+                places, seats, place = self.places, e.seats, e.place  # type: ignore[attr-defined]
                 for k, n in enumerate(e.players):  # type: ignore[attr-defined]
-                    self.places[n] = (e.place, e.seats[k] if k < len(e.seats) else None)  # type: ignore[attr-defined]
+                    places[n] = (place, seats[k] if k < len(seats) else None)
 
     def world_state(self) -> WorldState:
         """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).
@@ -155,5 +173,16 @@ class CastleTracker:
             deadline=self.deadline,
         )
 
+
+_PUBLIC, _PRIVATE, _GIVE, _TAKE, _MOVE = "public", "private", "give", "take", "move"
+_TRACKED: dict[type[Effect], str] = {
+    Announce: _PUBLIC,
+    Whisper: _PRIVATE,
+    Prompt: _PRIVATE,
+    GiveItem: _GIVE,
+    TakeItem: _TAKE,
+    MoveTo: _MOVE,
+}
+"""Effect class → what the castle tracker keeps of it; the classes not listed change nothing it keeps."""
 
 __all__ = ["CastleTracker", "Inbox", "WorldState"]

@@ -12,8 +12,8 @@ House rules of this file:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
 from engine.actions import Action, StartSeries, TimerExpired
 from engine.effects import Effect
@@ -21,10 +21,68 @@ from engine.errors import IllegalAction
 from engine.tracking import CastleTracker
 
 
+class InputLog(Sequence[dict[str, Any]]):
+    """The input log: every accepted input in order, each as its JSON form ``{"now": seconds, "action": kind,
+    <field>: <value>, ...}`` (``Action.to_dict`` plus the time; ``Game.replay`` consumes it).
+
+    A read-only sequence for its readers (the store, replay, undo, tests; equal to a list of the same entries).
+    The game appends ``(now, input)`` pairs; an entry's dict is made when the log is first read past it, and kept
+    (a series played by bots is never read: ``docs/performance.md`` §1).
+    """
+
+    __slots__ = ("_entries", "_unread")
+
+    def __init__(self) -> None:
+        self._entries: list[dict[str, Any]] = []
+        self._unread: list[tuple[float, Action]] = []
+
+    def add(self, now: float, action: Action) -> None:
+        """``action`` was accepted at ``now`` (seconds)."""
+        self._unread.append((now, action))
+
+    def _read(self) -> list[dict[str, Any]]:
+        if self._unread:
+            self._entries += [{"now": now, **action.to_dict()} for now, action in self._unread]
+            self._unread.clear()
+        return self._entries
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        """An entry (the log's own dict: do not change it), or a list of entries for a slice.
+
+        Raises:
+            IndexError: no such entry.
+        """
+        return self._read()[index]
+
+    def __len__(self) -> int:
+        return len(self._entries) + len(self._unread)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._read())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, InputLog):
+            return self._read() == other._read()
+        if isinstance(other, list):
+            return self._read() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"InputLog({self._read()!r})"
+
+
 class InputStep(CastleTracker):
     """Mixin for a game class: ``_take_input`` takes one input through the rules (house rules above).
 
-    The game provides ``started``, ``is_over``, ``phase_seq``, ``log`` (a list), and the methods ``_start`` (the
+    The game provides ``started``, ``is_over``, ``phase_seq``, ``log`` (an ``InputLog``), and the methods ``_start`` (the
     deal), ``_on_clock`` (the phase clock ran out) and ``_validate(action)`` (raises, or returns the function that
     applies the input); they emit effects into ``_fx``.
     """
@@ -32,7 +90,7 @@ class InputStep(CastleTracker):
     started: bool
     is_over: bool
     phase_seq: int
-    log: list[dict[str, Any]]
+    log: InputLog
     _fx: list[Effect]
     _now: float
     _start: Callable[[], None]
@@ -73,10 +131,10 @@ class InputStep(CastleTracker):
         self._fx = []
         self._now = now
         handler()
-        self.log.append({"now": now, **logged.to_dict()})
+        self.log.add(now, logged)
         effects, self._fx = self._fx, []
         self._track(effects)
         return effects
 
 
-__all__ = ["InputStep"]
+__all__ = ["InputLog", "InputStep"]

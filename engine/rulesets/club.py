@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.core.step import InputStep
+from engine.core.step import InputLog, InputStep
 from engine.tracking import Inbox
 from engine.actions import (
     Action,
@@ -397,7 +397,7 @@ class ClubGame(InputStep):
         self.items: dict[str, list[tuple[Item, str | None]]] = {}
         self.places: dict[str, tuple[Place, int | None]] = {}
         self.inbox = Inbox()
-        self.log: list[dict[str, Any]] = []
+        self.log = InputLog()
         self.record = SeriesRecord(ruleset=rules.name, seed=seed, contestants=[], settings=_settings_dict(settings))
         # the night
         self.step_index = -1

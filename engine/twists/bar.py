@@ -46,9 +46,11 @@ def validate(game: Game, action: TakeDrink) -> Callable[[], None]:
 
 def end_discussion(game: Game) -> None:
     """Glasses still held are collected when discussion ends."""
-    for drink in Drink:
-        if any(i is drink.item for held in game.items.values() for i, _ in held):
-            game._emit(TakeItem(drink.item, None))
+    glasses = [drink.item for drink in Drink]
+    held = {i for items in game.items.values() for i, _ in items if i in glasses}
+    for glass in glasses:
+        if glass in held:
+            game._emit(TakeItem(glass, None))
 
 
 INPUT_PHASES = BAR_PHASES
