@@ -85,7 +85,7 @@ from engine.record import (
     VoteRound,
 )
 from engine.core.step import InputLog, InputStep
-from engine.tracking import Inbox, WorldState
+from engine.tracking import WorldState
 from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
 from engine import twists
 from engine.twists import TwistState
@@ -219,12 +219,8 @@ class Game(InputStep):
         """Murders of the last night, announced at the next breakfast."""
         self.torches: dict[str, Torch | None] = {}
         self.outcome: Outcome | None = None
-        self.items: dict[str, list[tuple[Item, str | None]]] = {}
-        """What the engine has put in each contestant's inventory (kept from GiveItem/TakeItem effects)."""
-        self.places: dict[str, tuple[Place, int | None]] = {}
-        """Where each contestant was last sent, with the seat for per-seat places (kept from MoveTo effects)."""
-        self.inbox = Inbox()
-        """Every message text each contestant (and host) was sent, in order."""
+        self._init_tracker()
+        """``inbox``, ``items`` and ``places`` (``engine.tracking.CastleTracker``)."""
         self.log = InputLog()
         """The input log: every accepted input with its ``now``; ``Game.replay`` consumes it."""
         self.record = SeriesRecord(ruleset=RULESET, seed=seed, contestants=[], settings=_settings_dict(settings))

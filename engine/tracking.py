@@ -8,7 +8,7 @@ from returned effects alone, it never holds anything a contestant was not alread
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 
@@ -103,62 +103,120 @@ class Inbox(Mapping[str, list[str]]):
 class CastleTracker:
     """Mixin for a game class: ``inbox``, ``items`` and ``places`` kept from its effects.
 
-    The game sets ``self.inbox`` (an empty ``Inbox``), ``self.items``, ``self.places`` (empty dicts), and has ``players`` (names in
-    seat order), ``hosts``, ``phase_seq`` and ``deadline``.
+    The game calls ``_init_tracker()`` in its constructor, ``_track(effects)`` with the effects of every input it
+    applies, and has ``players`` (names in seat order, fixed once the series has started), ``hosts``,
+    ``phase_seq`` and ``deadline``.
+
+    Tracking is deferred: ``_track`` only notes the input's effect list, and the three copies catch up with every
+    list noted when one of them is next read (a view, the bar's glasses, ``world_state``; a series played by bots
+    that read no views is caught up once per round table). What a reader sees is exactly what tracking each list
+    as it came would have given: the effects are applied in order, and nothing a catch-up reads (the contestants,
+    the hosts) changes after the series starts (``docs/performance.md`` §1).
     """
 
-    inbox: Inbox
-    items: dict[str, list[tuple[Item, str | None]]]
-    places: dict[str, tuple[Place, int | None]]
     phase_seq: int
     deadline: float | None
+    _inbox: Inbox
+    _items: dict[str, list[tuple[Item, str | None]]]
+    _places: dict[str, tuple[Place, int | None]]
+    _untracked: list[list[Effect]]
+
+    def _init_tracker(self) -> None:
+        """Empty copies: nothing sent, held or moved yet."""
+        self._inbox = Inbox()
+        self._items = {}
+        self._places = {}
+        self._untracked = []
+
+    @property
+    def inbox(self) -> Inbox:
+        """Every message text each contestant (and host) was sent, in order."""
+        if self._untracked:
+            self._catch_up()
+        return self._inbox
+
+    @inbox.setter
+    def inbox(self, value: Inbox) -> None:
+        if self._untracked:
+            self._catch_up()
+        self._inbox = value
+
+    @property
+    def items(self) -> dict[str, list[tuple[Item, str | None]]]:
+        """What the engine has put in each contestant's inventory, as ``(item, label)`` in the order given (kept
+        from ``GiveItem``/``TakeItem`` effects)."""
+        if self._untracked:
+            self._catch_up()
+        return self._items
+
+    @items.setter
+    def items(self, value: dict[str, list[tuple[Item, str | None]]]) -> None:
+        if self._untracked:
+            self._catch_up()
+        self._items = value
+
+    @property
+    def places(self) -> dict[str, tuple[Place, int | None]]:
+        """Where each contestant was last sent, with the seat for per-seat places (kept from ``MoveTo``
+        effects)."""
+        if self._untracked:
+            self._catch_up()
+        return self._places
+
+    @places.setter
+    def places(self, value: dict[str, tuple[Place, int | None]]) -> None:
+        if self._untracked:
+            self._catch_up()
+        self._places = value
 
     def _everyone(self) -> tuple[str, ...]:
         return (*getattr(self, "players"), *sorted(getattr(self, "hosts")))
 
-    def _track(self, effects: Iterable[Effect]) -> None:
-        """Keep the copy of what each contestant (and host) was sent, holds, and where they were sent.
+    def _track(self, effects: list[Effect]) -> None:
+        """Note the effects of one applied input for the copies (the list is kept: nobody may change it)."""
+        self._untracked.append(effects)
 
-        Written for speed (it runs for every effect of every input; ``docs/performance.md``): one look-up of the
-        effect's exact type in ``_TRACKED`` (the effect classes have no subclasses) picks what to keep; effects
-        the castle does not keep (clocks, titles, reveals) cost that look-up only. A message is kept once in the
-        ``Inbox`` journal, unrendered.
+    def _catch_up(self) -> None:
+        """Apply every noted effect list to the copies, oldest first.
+
+        Written for speed (``docs/performance.md``): one look-up of the effect's exact type in ``_TRACKED`` (the
+        effect classes have no subclasses) picks what to keep; effects the castle does not keep (clocks, titles,
+        reveals) cost that look-up only. A message is kept once in the ``Inbox`` journal, unrendered.
         """
-        everyone: tuple[str, ...] | None = None
-        tracked = _TRACKED
-        for e in effects:
-            kind = tracked.get(type(e))
-            if kind is None:
-                continue
-            if kind is _PUBLIC:
-                if everyone is None:
-                    everyone = self._everyone()
-                self.inbox.add_public(e.message, everyone)  # type: ignore[attr-defined]
-            elif kind is _PRIVATE:
-                self.inbox.add(e.message, e.to)  # type: ignore[attr-defined]
-            elif kind is _GIVE:
-                items = self.items
-                for n in e.to if len(e.to) == 1 else sorted(e.to):  # type: ignore[attr-defined]
-                    held = items.get(n)
-                    if held is None:
-                        items[n] = [(e.item, e.label)]  # type: ignore[attr-defined]
-                    else:
-                        held.append((e.item, e.label))  # type: ignore[attr-defined]
-            elif kind is _TAKE:
-                items, item = self.items, e.item  # type: ignore[attr-defined]
-                for n in e.players if e.players is not None else list(items):  # type: ignore[attr-defined]
-                    held = items.get(n)
-                    if held:
-                        for i, _ in held:
-                            if i is item:
-                                items[n] = [(i, lab) for i, lab in held if i is not item]
-                                break
-                    elif held is None:
-                        items[n] = []
-            else:  # MoveTo
-                places, seats, place = self.places, e.seats, e.place  # type: ignore[attr-defined]
-                for k, n in enumerate(e.players):  # type: ignore[attr-defined]
-                    places[n] = (place, seats[k] if k < len(seats) else None)
+        pending, self._untracked = self._untracked, []
+        everyone = self._everyone()
+        inbox, items, places, tracked = self._inbox, self._items, self._places, _TRACKED
+        for effects in pending:
+            for e in effects:
+                kind = tracked.get(type(e))
+                if kind is None:
+                    continue
+                if kind is _PUBLIC:
+                    inbox.add_public(e.message, everyone)  # type: ignore[attr-defined]
+                elif kind is _PRIVATE:
+                    inbox.add(e.message, e.to)  # type: ignore[attr-defined]
+                elif kind is _GIVE:
+                    for n in e.to if len(e.to) == 1 else sorted(e.to):  # type: ignore[attr-defined]
+                        held = items.get(n)
+                        if held is None:
+                            items[n] = [(e.item, e.label)]  # type: ignore[attr-defined]
+                        else:
+                            held.append((e.item, e.label))  # type: ignore[attr-defined]
+                elif kind is _TAKE:
+                    item = e.item  # type: ignore[attr-defined]
+                    for n in e.players if e.players is not None else list(items):  # type: ignore[attr-defined]
+                        held = items.get(n)
+                        if held:
+                            for i, _ in held:
+                                if i is item:
+                                    items[n] = [(i, lab) for i, lab in held if i is not item]
+                                    break
+                        elif held is None:
+                            items[n] = []
+                else:  # MoveTo
+                    seats, place = e.seats, e.place  # type: ignore[attr-defined]
+                    for k, n in enumerate(e.players):  # type: ignore[attr-defined]
+                        places[n] = (place, seats[k] if k < len(seats) else None)
 
     def world_state(self) -> WorldState:
         """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).

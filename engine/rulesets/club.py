@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.core.step import InputLog, InputStep
-from engine.tracking import Inbox
 from engine.actions import (
     Action,
     Advance,
@@ -394,9 +393,7 @@ class ClubGame(InputStep):
         self.night_no = rules.first_night - 1
         self.started = False
         self.outcome: Outcome | None = None
-        self.items: dict[str, list[tuple[Item, str | None]]] = {}
-        self.places: dict[str, tuple[Place, int | None]] = {}
-        self.inbox = Inbox()
+        self._init_tracker()
         self.log = InputLog()
         self.record = SeriesRecord(ruleset=rules.name, seed=seed, contestants=[], settings=_settings_dict(settings))
         # the night
