@@ -18,6 +18,7 @@ Twists (rulebook §8, §10; ``engine.twists``, one module per twist): called onl
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -141,7 +142,9 @@ class Ballot:
     votes: dict[str, str] = field(default_factory=dict)
     choices: dict[str, tuple[Choice, ...]] = field(default_factory=dict)
     """Voter → their vote paper's options (every candidate but themself), made when the ballot opens: the
-    prompts show them and ``Game.legal_actions`` lists their inputs."""
+    prompts show them."""
+    inputs: dict[str, tuple[Action, ...]] = field(default_factory=dict)
+    """Voter → the inputs of ``choices`` (``Game.legal_actions`` lists them)."""
 
 
 @dataclass(slots=True)
@@ -282,7 +285,7 @@ class Game(InputStep):
             return out
         out += twists.legal_actions(self, player)  # TWIST HOOK
         if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
-            out += [c.action for c in self.ballot.choices[player]]
+            out += self.ballot.inputs[player]
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
             out.append(SwearOath(player))
         elif self.phase is Phase.TURRET and self.night and player in self.night.traitors:
@@ -748,11 +751,12 @@ class Game(InputStep):
 
     def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
-        return tuple([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e, t in self._event_options()])
+        assert self.night
+        return _event_choices(traitor, self.night.events, tuple(self._living_faithful()))
 
     def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
-        return tuple([choice(n, NominateDoubleVote, traitor, n) for n in self._living()])
+        return _nomination_choices(traitor, tuple(self._living()))
 
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
@@ -1291,8 +1295,12 @@ class Game(InputStep):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        choices = {v: tuple([choice(c, CastVote, v, c) for c in candidates if c != v]) for v in voters}
-        self.ballot = Ballot(kind, voters, candidates, weights, choices=choices)
+        papers = {v: _vote_paper(v, candidates) for v in voters}
+        self.ballot = Ballot(
+            kind, voters, candidates, weights,
+            choices={v: paper[0] for v, paper in papers.items()},
+            inputs={v: paper[1] for v, paper in papers.items()},
+        )  # fmt: skip
         if kind == "first":
             self._announce("vote.open")
         self._clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
@@ -1857,6 +1865,27 @@ class Game(InputStep):
             for n in self.torches:
                 if wanted(n):
                     self._prompt_torch(n)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _vote_paper(voter: str, candidates: tuple[str, ...]) -> tuple[tuple[Choice, ...], tuple[Action, ...]]:
+    """``voter``'s vote paper: (the options, one per candidate but themself, in the candidates' order; their
+    inputs). Remembered: the same tables vote round after round (``docs/performance.md``)."""
+    choices = tuple([choice(c, CastVote, voter, c) for c in candidates if c != voter])
+    return choices, tuple([c.action for c in choices])
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _event_choices(traitor: str, events: frozenset[NightEvent], faithful: tuple[str, ...]) -> tuple[Choice, ...]:
+    """``traitor``'s Turret choices: every event of ``events`` (in ``EVENT_LABELS`` order) against every one of
+    ``faithful`` (the living Faithful in seat order). Remembered like ``_vote_paper``."""
+    return tuple([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e in EVENT_LABELS if e in events for t in faithful])  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _nomination_choices(traitor: str, living: tuple[str, ...]) -> tuple[Choice, ...]:
+    """``traitor``'s choices of tomorrow's double vote holder: every one of ``living``. Remembered."""
+    return tuple([choice(n, NominateDoubleVote, traitor, n) for n in living])
 
 
 def _most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:
