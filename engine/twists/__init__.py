@@ -130,6 +130,8 @@ class TwistState:
     """The day whose discussion items were collected (the round table may be opened twice: nominee step)."""
     drinks: set[str] = field(default_factory=set)
     """Contestants who have had their drink this series (rulebook §10)."""
+    glasses: list[Item] = field(default_factory=list)
+    """Glasses handed out at the bar since glasses were last collected (each is held until discussion ends)."""
 
     @classmethod
     def from_settings(cls, schedule: dict[int, tuple[Twist, ...]]) -> TwistState:

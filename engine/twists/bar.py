@@ -38,6 +38,7 @@ def validate(game: Game, action: TakeDrink) -> Callable[[], None]:
 
     def serve() -> None:
         game.twist_state.drinks.add(action.contestant)
+        game.twist_state.glasses.append(action.drink.item)
         game._emit(GiveItem(frozenset({action.contestant}), action.drink.item, None))
         game._whisper([action.contestant], "drink.taken", drink=action.drink.title)
 
@@ -45,12 +46,12 @@ def validate(game: Game, action: TakeDrink) -> Callable[[], None]:
 
 
 def end_discussion(game: Game) -> None:
-    """Glasses still held are collected when discussion ends."""
-    glasses = [drink.item for drink in Drink]
-    held = {i for items in game.items.values() for i, _ in items if i in glasses}
-    for glass in glasses:
-        if glass in held:
-            game._emit(TakeItem(glass, None))
+    """Glasses still held are collected when discussion ends: every glass handed out since the last collection
+    (nothing else takes a glass back)."""
+    handed, game.twist_state.glasses = game.twist_state.glasses, []
+    for drink in Drink:
+        if drink.item in handed:
+            game._emit(TakeItem(drink.item, None))
 
 
 INPUT_PHASES = BAR_PHASES
