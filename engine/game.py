@@ -344,16 +344,17 @@ class Game(InputStep):
 
     def _validate(self, action: Action) -> Callable[[], None]:
         """Check ``action`` against the rules and return the function that applies it. Mutates nothing."""
-        if isinstance(action, Advance):
-            if action.host not in self.hosts:
-                raise IllegalAction("illegal.not_host")
-            return self._on_clock
-        if isinstance(action, HOST_TWIST_ACTIONS):  # TWIST HOOK: the host starts or cancels a twist
-            return twists.validate_host(self, action)  # type: ignore[arg-type]
-        if isinstance(action, (PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries)):
-            return self._check_host_action(action)
-        if isinstance(action, (ContestantLeft, ContestantReturned)):
-            return self._check_presence(action)
+        if type(action) not in _CONTESTANT_INPUTS:  # a contestant's input is none of the host's or the server's
+            if isinstance(action, Advance):
+                if action.host not in self.hosts:
+                    raise IllegalAction("illegal.not_host")
+                return self._on_clock
+            if isinstance(action, HOST_TWIST_ACTIONS):  # TWIST HOOK: the host starts or cancels a twist
+                return twists.validate_host(self, action)  # type: ignore[arg-type]
+            if isinstance(action, (PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries)):
+                return self._check_host_action(action)
+            if isinstance(action, (ContestantLeft, ContestantReturned)):
+                return self._check_presence(action)
         actor = action.actor
         if actor is None or actor not in self.players:
             raise InvalidCommand("illegal.unknown_player", player=str(actor))
@@ -1865,6 +1866,13 @@ class Game(InputStep):
             for n in self.torches:
                 if wanted(n):
                     self._prompt_torch(n)
+
+
+_CONTESTANT_INPUTS: frozenset[type[Action]] = frozenset(
+    {CastVote, SwearOath, ChooseEvent, NominateDoubleVote, AnswerOffer, UsePower, SkipPower, AnswerJoker, ChooseTorch,
+     *TWIST_ACTIONS}
+)  # fmt: skip
+"""The contestants' inputs (``Game._validate`` checks them after the host's and the server's)."""
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -97,11 +97,14 @@ def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str]
     """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), when its key is one
     they learn from (``hears``: the union of the bots' ``hears``), and note who was prompted (``asked``): the
     contestants the castle is waiting for."""
+    if not bots:  # nobody listens: only the prompts matter (effect classes have no subclasses)
+        for e in effects:
+            if type(e) is Prompt:
+                asked.update(e.to)  # type: ignore[attr-defined]
+        return
     for e in effects:
         if isinstance(e, Prompt):
             asked.update(e.to)
-        if not bots:
-            continue
         message = getattr(e, "message", None)
         if message is None or message.key not in hears:
             continue

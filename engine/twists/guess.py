@@ -55,12 +55,12 @@ def precondition(game: Game, day: int) -> str | None:
 
 
 def _guessing_tonight(game: Game) -> bool:
+    day = game.day + 1
+    if not game.night or game.phase is not Phase.TURRET or (day, Twist.GUESS) not in game.twist_state.begun:
+        return False
     from engine.twists import is_on
 
-    day = game.day + 1
-    return bool(game.night) and is_on(game, day, Twist.GUESS) and (day, Twist.GUESS) in game.twist_state.begun and (
-        game.phase is Phase.TURRET
-    )
+    return is_on(game, day, Twist.GUESS)
 
 
 def turret_work(game: Game) -> bool:

@@ -39,11 +39,13 @@ def precondition(game: Game, day: int) -> str | None:
 
 def _naming_tonight(game: Game) -> bool:
     """True while tonight's Turret names the sword's bearer (begun, not yet settled)."""
-    from engine.twists import is_on
-
     day = game.day + 1
     st = game.twist_state
-    return bool(game.night) and is_on(game, day, Twist.MURDER) and (day, Twist.MURDER) in st.begun and day not in st.bearers
+    if not game.night or (day, Twist.MURDER) not in st.begun or day in st.bearers:
+        return False
+    from engine.twists import is_on
+
+    return is_on(game, day, Twist.MURDER)
 
 
 def turret_work(game: Game) -> bool:
