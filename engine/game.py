@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import (
     Action,
@@ -140,11 +140,9 @@ class Ballot:
     candidates: tuple[str, ...]
     weights: dict[str, int]
     votes: dict[str, str] = field(default_factory=dict)
-    choices: dict[str, tuple[Choice, ...]] = field(default_factory=dict)
-    """Voter → their vote paper's options (every candidate but themself), made when the ballot opens: the
-    prompts show them."""
-    inputs: dict[str, tuple[Action, ...]] = field(default_factory=dict)
-    """Voter → the inputs of ``choices`` (``Game.legal_actions`` lists them)."""
+    papers: dict[str, VotePaper] = field(default_factory=dict)
+    """Voter → their vote paper (every candidate but themself), made when the ballot opens: the prompt shows its
+    options and ``Game.legal_actions`` lists its inputs."""
 
 
 @dataclass(slots=True)
@@ -285,7 +283,7 @@ class Game(InputStep):
             return out
         out += twists.legal_actions(self, player)  # TWIST HOOK
         if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
-            out += self.ballot.inputs[player]
+            out += self.ballot.papers[player].inputs
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
             out.append(SwearOath(player))
         elif self.phase is Phase.TURRET and self.night and player in self.night.traitors:
@@ -1296,12 +1294,7 @@ class Game(InputStep):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        papers = {v: _vote_paper(v, candidates) for v in voters}
-        self.ballot = Ballot(
-            kind, voters, candidates, weights,
-            choices={v: paper[0] for v, paper in papers.items()},
-            inputs={v: paper[1] for v, paper in papers.items()},
-        )  # fmt: skip
+        self.ballot = Ballot(kind, voters, candidates, weights, papers={v: _vote_paper(v, candidates) for v in voters})
         if kind == "first":
             self._announce("vote.open")
         self._clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
@@ -1315,7 +1308,7 @@ class Game(InputStep):
     def _prompt_vote(self, voter: str) -> None:
         """Ask ``voter`` for their vote in the ballot in progress."""
         assert self.ballot
-        self._emit(Prompt(frozenset({voter}), msg("vote.prompt"), self.ballot.choices[voter]))
+        self._fx.append(self.ballot.papers[voter].prompt)
 
     def _apply_vote(self, action: CastVote) -> None:
         b = self.ballot
@@ -1875,12 +1868,23 @@ _CONTESTANT_INPUTS: frozenset[type[Action]] = frozenset(
 """The contestants' inputs (``Game._validate`` checks them after the host's and the server's)."""
 
 
+class VotePaper(NamedTuple):
+    """One voter's vote paper in a ballot (``_vote_paper``)."""
+
+    choices: tuple[Choice, ...]
+    """One option per candidate but the voter, in the candidates' order."""
+    inputs: tuple[Action, ...]
+    """The options' inputs, in the same order."""
+    prompt: Prompt
+    """The vote prompt showing ``choices`` to the voter."""
+
+
 @functools.lru_cache(maxsize=1 << 12)
-def _vote_paper(voter: str, candidates: tuple[str, ...]) -> tuple[tuple[Choice, ...], tuple[Action, ...]]:
-    """``voter``'s vote paper: (the options, one per candidate but themself, in the candidates' order; their
-    inputs). Remembered: the same tables vote round after round (``docs/performance.md``)."""
+def _vote_paper(voter: str, candidates: tuple[str, ...]) -> VotePaper:
+    """``voter``'s vote paper for a ballot among ``candidates``. Remembered: the same tables vote round after
+    round (``docs/performance.md``)."""
     choices = tuple([choice(c, CastVote, voter, c) for c in candidates if c != voter])
-    return choices, tuple([c.action for c in choices])
+    return VotePaper(choices, tuple([c.action for c in choices]), Prompt(frozenset((voter,)), msg("vote.prompt"), choices))
 
 
 @functools.lru_cache(maxsize=1 << 12)
