@@ -46,7 +46,7 @@ from engine.actions import (
     WriteConfession,
     WriteResponse,
 )
-from engine.effects import GiveItem, TakeItem
+from engine.effects import GiveItem, TakeItem, give
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item, NightEvent, Twist
 from engine.phases import Phase
@@ -138,10 +138,15 @@ class TwistState:
         """The state at the start of a series (a copy of the schedule)."""
         return cls(schedule={d: set(ts) for d, ts in schedule.items()})
 
+    def is_on(self, day: int, twist: Twist) -> bool:
+        """Whether ``twist`` is scheduled for ``day`` (settings plus the host's live changes)."""
+        on = self.schedule.get(day)
+        return on is not None and twist in on
+
 
 def is_on(game: Game, day: int, twist: Twist) -> bool:
     """Whether ``twist`` is scheduled for ``day`` (settings plus the host's live changes)."""
-    return twist in game.twist_state.schedule.get(day, set())
+    return game.twist_state.is_on(day, twist)
 
 
 # ---------------------------------------------------------------------------------------------- preconditions
@@ -320,8 +325,7 @@ def enter_turret(game: Game) -> None:
     confession night they read the confessions first (§7.3)."""
     assert game.night
     for t in game.night.traitors:
-        game._emit(GiveItem(frozenset({t}), Item.TRAITORS_CLOAK, None))
-        game._emit(GiveItem(frozenset({t}), Item.LANTERN, None))
+        game._fx += (give(t, Item.TRAITORS_CLOAK), give(t, Item.LANTERN))
     confession.enter_turret(game)
 
 

@@ -43,11 +43,11 @@ def precondition(game: Game, day: int) -> str | None:
 
 def begin_discussion(game: Game) -> None:
     """Day d: the chests open; each contestant gets a confession book and the prompt."""
-    from engine.twists import is_on, lapses
-
     day = game.day
-    if not is_on(game, day, Twist.CONFESSION) or (day, Twist.CONFESSION) in game.twist_state.begun:
+    if not game.twist_state.is_on(day, Twist.CONFESSION) or (day, Twist.CONFESSION) in game.twist_state.begun:
         return
+    from engine.twists import lapses
+
     if lapses(game, Twist.CONFESSION, day):
         return
     st = game.twist_state

@@ -58,18 +58,16 @@ def _guessing_tonight(game: Game) -> bool:
     day = game.day + 1
     if not game.night or game.phase is not Phase.TURRET or (day, Twist.GUESS) not in game.twist_state.begun:
         return False
-    from engine.twists import is_on
-
-    return is_on(game, day, Twist.GUESS)
+    return game.twist_state.is_on(day, Twist.GUESS)
 
 
 def turret_work(game: Game) -> bool:
-    from engine.twists import is_on, lapses
-
     day = game.day + 1
     st = game.twist_state
-    if not is_on(game, day, Twist.GUESS) or (day, Twist.GUESS) in st.begun:
+    if not st.is_on(day, Twist.GUESS) or (day, Twist.GUESS) in st.begun:
         return False
+    from engine.twists import lapses
+
     if lapses(game, Twist.GUESS, day):
         return False
     st.guess_picks.clear()
@@ -139,23 +137,21 @@ def close_turret(game: Game) -> None:
 
 def _nomination_twist(game: Game) -> Twist | None:
     """The Guess or Seer twist on tomorrow's day whose nomination is held tonight, if any."""
-    from engine.twists import is_on
-
     for twist in (Twist.GUESS, Twist.SEER):
-        if is_on(game, game.day + 1, twist):
+        if game.twist_state.is_on(game.day + 1, twist):
             return twist
     return None
 
 
 def open_nomination(game: Game) -> bool:
     """At the start of host visiting: the Faithful vote for tomorrow's nominee (once per night)."""
-    from engine.twists import lapses
-
     st = game.twist_state
     night = game.night
     twist = _nomination_twist(game)
     if night is None or twist is None or st.nomination_night == game.day:
         return False
+    from engine.twists import lapses
+
     st.nomination_night = game.day
     day = game.day + 1
     if twist is Twist.SEER and lapses(game, twist, day):

@@ -43,18 +43,16 @@ def _naming_tonight(game: Game) -> bool:
     st = game.twist_state
     if not game.night or (day, Twist.MURDER) not in st.begun or day in st.bearers:
         return False
-    from engine.twists import is_on
-
-    return is_on(game, day, Twist.MURDER)
+    return st.is_on(day, Twist.MURDER)
 
 
 def turret_work(game: Game) -> bool:
     """The Turret of night d-1 names the sword's bearer when the Murder twist is on day d."""
-    from engine.twists import is_on, lapses
-
     day = game.day + 1
-    if not is_on(game, day, Twist.MURDER) or (day, Twist.MURDER) in game.twist_state.begun:
+    if not game.twist_state.is_on(day, Twist.MURDER) or (day, Twist.MURDER) in game.twist_state.begun:
         return False
+    from engine.twists import lapses
+
     if lapses(game, Twist.MURDER, day):
         return False
     game.twist_state.bearer_picks.clear()

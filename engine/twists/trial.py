@@ -47,12 +47,12 @@ def precondition(game: Game, day: int) -> str | None:
 def begins_tonight(game: Game, *, has_event: bool) -> bool:
     """Called as the Turret opens: True (and the Trial begins) on a Trial night. A night without an event (the
     Murder twist's quiet night, the last night before the finale) cannot hold a Trial: it lapses."""
-    from engine.twists import TITLES, is_on, lapses
-
     day = game.day
     st = game.twist_state
-    if not is_on(game, day, Twist.TRIAL) or (day, Twist.TRIAL) in st.begun:
+    if not st.is_on(day, Twist.TRIAL) or (day, Twist.TRIAL) in st.begun:
         return False
+    from engine.twists import TITLES, lapses
+
     if not has_event:
         st.begun.add((day, Twist.TRIAL))
         game._whisper(game.hosts, "twist.lapsed", twist=TITLES[Twist.TRIAL], day=day)
