@@ -281,25 +281,26 @@ class Game(InputStep):
         p = self.players.get(player)
         if p is None or not p.alive:
             return out
-        out += twists.legal_actions(self, player)  # TWIST HOOK
+        if twists.LISTED_IN[self.phase]:  # TWIST HOOK: only phases in which a twist takes inputs
+            out += twists.legal_actions(self, player)
         if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
             out += self.ballot.papers[player].inputs
         elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
             out.append(SwearOath(player))
         elif self.phase is Phase.TURRET and self.night and player in self.night.traitors:
             if self.night.events and player not in self.night.picks:
-                out += [c.action for c in self._event_choices(player)]
+                out += self._event_offer(player).inputs
             if self.night.nominate and player not in self.night.nominations:
-                out += [c.action for c in self._nomination_choices(player)]
+                out += _nomination_offer(player, tuple(self._living())).inputs
         elif self.phase is Phase.OFFER and self.night and self.night.offer and self.night.offer[1] == player:
             out += [AnswerOffer(player, True), AnswerOffer(player, False)]
         elif self.phase is Phase.HOST_VISIT and self.night and self.night.joker == player:
             out += [AnswerJoker(player, True), AnswerJoker(player, False)]
         elif self.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.night and player in self.night.pending:
             out += [c.action for c in self.night.options[player]]
-            out.append(SkipPower(player))
+            out.append(_skip_power(player))
         elif self.phase is Phase.TORCHES and player in self.torches:
-            out += [ChooseTorch(player, t) for t in Torch if self.torches[player] is not t]
+            out += _torch_inputs(player, self.torches[player])
         return out
 
     @classmethod
@@ -748,14 +749,18 @@ class Game(InputStep):
         events, faithful = self.night.events, self._living_faithful()
         return [(e, f) for e in EVENT_LABELS if e in events for f in faithful]
 
-    def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
+    def _event_offer(self, traitor: str) -> Offer:
         """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
         assert self.night
-        return _event_choices(traitor, self.night.events, tuple(self._living_faithful()))
+        return _event_offer(traitor, self.night.events, tuple(self._living_faithful()))
+
+    def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
+        """``_event_offer(traitor).choices``."""
+        return self._event_offer(traitor).choices
 
     def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
-        return _nomination_choices(traitor, tuple(self._living()))
+        return _nomination_offer(traitor, tuple(self._living())).choices
 
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
@@ -1887,17 +1892,38 @@ def _vote_paper(voter: str, candidates: tuple[str, ...]) -> VotePaper:
     return VotePaper(choices, tuple([c.action for c in choices]), Prompt(frozenset((voter,)), msg("vote.prompt"), choices))
 
 
+class Offer(NamedTuple):
+    """Options offered to one contestant in a prompt, and their inputs (``Game.legal_actions`` lists those)."""
+
+    choices: tuple[Choice, ...]
+    inputs: tuple[Action, ...]
+
+
+def _offer(choices: list[Choice]) -> Offer:
+    return Offer(tuple(choices), tuple([c.action for c in choices]))
+
+
 @functools.lru_cache(maxsize=1 << 12)
-def _event_choices(traitor: str, events: frozenset[NightEvent], faithful: tuple[str, ...]) -> tuple[Choice, ...]:
+def _event_offer(traitor: str, events: frozenset[NightEvent], faithful: tuple[str, ...]) -> Offer:
     """``traitor``'s Turret choices: every event of ``events`` (in ``EVENT_LABELS`` order) against every one of
     ``faithful`` (the living Faithful in seat order). Remembered like ``_vote_paper``."""
-    return tuple([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e in EVENT_LABELS if e in events for t in faithful])  # fmt: skip
+    return _offer([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e in EVENT_LABELS if e in events for t in faithful])  # fmt: skip
+
+
+_skip_power = functools.lru_cache(maxsize=1 << 10)(SkipPower)
+"""``SkipPower(contestant)``, one value per contestant (inputs are immutable values)."""
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _torch_inputs(finalist: str, held: Torch | None) -> tuple[ChooseTorch, ...]:
+    """``finalist``'s torch inputs while holding up ``held``: every torch but that one, in ``Torch`` order."""
+    return tuple([ChooseTorch(finalist, t) for t in Torch if held is not t])
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _nomination_choices(traitor: str, living: tuple[str, ...]) -> tuple[Choice, ...]:
+def _nomination_offer(traitor: str, living: tuple[str, ...]) -> Offer:
     """``traitor``'s choices of tomorrow's double vote holder: every one of ``living``. Remembered."""
-    return tuple([choice(n, NominateDoubleVote, traitor, n) for n in living])
+    return _offer([choice(n, NominateDoubleVote, traitor, n) for n in living])
 
 
 def _most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:
