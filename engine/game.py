@@ -900,8 +900,8 @@ class Game(InputStep):
         p = self.players[name]
         if name in self.powers.jokers:
             return None
-        copy = self._active_copy(name)
-        if copy is not None:
+        copy = self.powers.copied.get(name)  # _active_copy, inline: this runs for every prompt and option list
+        if copy is not None and self.day > copy[1]:
             return copy[0]
         return p.power
 
@@ -985,23 +985,23 @@ class Game(InputStep):
             return []
         spec = POWERS[power]
         living = self._living()
-        combos: Iterable[tuple[str, ...]]
-        if spec.targets == 1:
-            combos = ((t,) for t in living)
-        elif spec.targets == 2:
-            combos = ((a, b) for i, a in enumerate(living) for b in living[i + 1 :])
-        else:
-            return []
+        validate = spec.validate
         out: list[Choice] = []
-        for c in combos:
-            try:
-                spec.validate(self, name, c)
-            except IllegalAction:
-                continue
-            if len(c) == 1:
-                out.append(choice(c[0], UsePower, name, c[0], None))
-            else:
-                out.append(choice(f"{c[0]} & {c[1]}", UsePower, name, c[0], c[1]))
+        if spec.targets == 1:
+            for t in living:
+                try:
+                    validate(self, name, (t,))
+                except IllegalAction:
+                    continue
+                out.append(_use_choice(name, t, None))
+        elif spec.targets == 2:
+            for i, a in enumerate(living):
+                for b in living[i + 1 :]:
+                    try:
+                        validate(self, name, (a, b))
+                    except IllegalAction:
+                        continue
+                    out.append(_use_choice(name, a, b))
         return out
 
     def _prompt_power(self, name: str, options: list[Choice]) -> None:
@@ -1908,6 +1908,12 @@ def _event_offer(traitor: str, events: frozenset[NightEvent], faithful: tuple[st
     """``traitor``'s Turret choices: every event of ``events`` (in ``EVENT_LABELS`` order) against every one of
     ``faithful`` (the living Faithful in seat order). Remembered like ``_vote_paper``."""
     return _offer([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e in EVENT_LABELS if e in events for t in faithful])  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _use_choice(user: str, target: str, second: str | None) -> Choice:
+    """The option "use your power on ``target``" (and ``second``, for The Analyst: labelled "A & B")."""
+    return choice(target if second is None else f"{target} & {second}", UsePower, user, target, second)
 
 
 _skip_power = functools.lru_cache(maxsize=1 << 10)(SkipPower)

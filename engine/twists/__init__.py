@@ -46,7 +46,7 @@ from engine.actions import (
     WriteConfession,
     WriteResponse,
 )
-from engine.effects import GiveItem, TakeItem, give
+from engine.effects import TakeItem, give
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item, NightEvent, Twist
 from engine.phases import Phase
