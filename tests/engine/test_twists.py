@@ -530,6 +530,20 @@ class TestBar:
         assert not any(i in (Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE) for n in NAMES for i in s.holds(n))
         s.refused(TakeDrink("Kai", Drink.FAITHFUL_FANCY), "illegal.drink.closed")
 
+    def test_glasses_collected_once_and_only_when_handed_out(self) -> None:
+        s = Series()
+        s.advance_to(Phase.DISCUSSION)
+        s.do(TakeDrink("Sunny", Drink.FAITHFUL_FANCY))
+        since = len(s.fx)
+        s.advance_to(Phase.ROUND_TABLE)
+        collected = [e.item for e in s.fx[since:] if isinstance(e, TakeItem) and e.item in (Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE)]
+        assert collected == [Item.FAITHFUL_FANCY]  # the Tipple was never handed out: nothing to collect
+        s.banish("Efe")
+        s.to_breakfast()
+        since = len(s.fx)
+        s.advance_to(Phase.ROUND_TABLE)  # the next day's discussion ends with no glass out
+        assert not any(isinstance(e, TakeItem) and e.item in (Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE) for e in s.fx[since:])
+
 
 class TestTurretItems:
     def test_cloak_and_lantern_only_in_the_turret(self) -> None:
