@@ -485,8 +485,9 @@ class Game(InputStep):
     def _move(self, players: Sequence[str], place: Place) -> None:
         if not players:
             return
-        seats = tuple(self.players[n].seat for n in players) if place in (Place.ROUND_TABLE, Place.HOME) else ()
-        self._emit(MoveTo(tuple(players), place, seats))
+        per_seat = place is Place.ROUND_TABLE or place is Place.HOME
+        seats = tuple([self.players[n].seat for n in players]) if per_seat else ()
+        self._fx.append(MoveTo(tuple(players), place, seats))
 
     def _clock(self, phase: Phase, duration_key: str, label: str) -> None:
         self.phase = phase
@@ -495,7 +496,7 @@ class Game(InputStep):
         self.phase_seq += 1
         seconds = self.settings.duration(duration_key)
         self.deadline = self._now + seconds
-        self._emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
+        self._fx.append(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
 
     def _draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""

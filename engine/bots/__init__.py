@@ -89,7 +89,7 @@ class RandomBot:
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
         """A uniform pick."""
-        return self.rng.choice(list(legal)) if legal else None
+        return self.rng.choice(legal) if legal else None
 
 
 class SimpleBot(RandomBot):
