@@ -253,7 +253,8 @@ class Game(InputStep):
             now: the current time in seconds (monotonic within a series).
 
         Returns:
-            The effects, in order. A stale or repeated ``TimerExpired`` returns ``[]``.
+            The effects, in order (the castle tracker keeps this list: read it, do not change it). A stale or
+            repeated ``TimerExpired`` returns ``[]``.
 
         Raises:
             InvalidCommand: the action names an unknown contestant.
@@ -1890,7 +1891,8 @@ def _vote_paper(voter: str, candidates: tuple[str, ...]) -> VotePaper:
     """``voter``'s vote paper for a ballot among ``candidates``. Remembered: the same tables vote round after
     round (``docs/performance.md``)."""
     choices = tuple([choice(c, CastVote, voter, c) for c in candidates if c != voter])
-    return VotePaper(choices, tuple([c.action for c in choices]), Prompt(frozenset((voter,)), msg("vote.prompt"), choices))
+    prompt = Prompt(frozenset((voter,)), msg("vote.prompt"), choices)
+    return VotePaper(choices, tuple([c.action for c in choices]), prompt)
 
 
 class Offer(NamedTuple):
@@ -1908,7 +1910,8 @@ def _offer(choices: list[Choice]) -> Offer:
 def _event_offer(traitor: str, events: frozenset[NightEvent], faithful: tuple[str, ...]) -> Offer:
     """``traitor``'s Turret choices: every event of ``events`` (in ``EVENT_LABELS`` order) against every one of
     ``faithful`` (the living Faithful in seat order). Remembered like ``_vote_paper``."""
-    return _offer([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e in EVENT_LABELS if e in events for t in faithful])  # fmt: skip
+    pairs = [(e, t) for e in EVENT_LABELS if e in events for t in faithful]
+    return _offer([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e, t in pairs])
 
 
 @functools.lru_cache(maxsize=1 << 14)

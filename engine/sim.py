@@ -346,8 +346,9 @@ def _fewer_collections() -> Iterator[None]:
     """Run the cyclic garbage collector less often while series are played, then restore its thresholds.
 
     A series makes no reference cycles (a full collection after thousands of series frees nothing), so the
-    collector's frequent young-generation passes only cost time (``docs/performance.md`` §1); memory is freed by
-    reference counting as before.
+    collector's passes only cost time, the full ones most: they walk every object the process holds, the
+    remembered choices and messages included (``docs/performance.md`` §1). Memory is freed by reference counting
+    as before.
     """
     old = gc.get_threshold()
     gc.set_threshold(max(old[0], GC_THRESHOLD), old[1], old[2])

@@ -108,10 +108,11 @@ class CastleTracker:
     ``phase_seq`` and ``deadline``.
 
     Tracking is deferred: ``_track`` only notes the input's effect list, and the three copies catch up with every
-    list noted when one of them is next read (a view, the bar's glasses, ``world_state``; a series played by bots
-    that read no views is caught up once per round table). What a reader sees is exactly what tracking each list
-    as it came would have given: the effects are applied in order, and nothing a catch-up reads (the contestants,
-    the hosts) changes after the series starts (``docs/performance.md`` §1).
+    list noted when one of them is next read (a view, ``world_state``, an undo; a series played by bots that read
+    no views is never tracked). What a reader sees is exactly what tracking each list as it came would have given:
+    the effects are applied in order, and nothing a catch-up reads (the contestants, the hosts) changes after the
+    series starts (``docs/performance.md`` §1). The lists are the ones ``handle`` returned: their readers must not
+    change them.
     """
 
     phase_seq: int

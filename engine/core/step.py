@@ -82,9 +82,9 @@ class InputLog(Sequence[dict[str, Any]]):
 class InputStep(CastleTracker):
     """Mixin for a game class: ``_take_input`` takes one input through the rules (house rules above).
 
-    The game provides ``started``, ``is_over``, ``phase_seq``, ``log`` (an ``InputLog``), and the methods ``_start`` (the
-    deal), ``_on_clock`` (the phase clock ran out) and ``_validate(action)`` (raises, or returns the function that
-    applies the input); they emit effects into ``_fx``.
+    The game provides ``started``, ``is_over``, ``phase_seq``, ``log`` (an ``InputLog``), and the methods
+    ``_start`` (the deal), ``_on_clock`` (the phase clock ran out) and ``_validate(action)`` (raises, or returns
+    the function that applies the input); they emit effects into ``_fx``.
     """
 
     started: bool

@@ -430,6 +430,9 @@ class ClubGame(InputStep):
     def handle(self, action: Action, *, now: float) -> list[Effect]:
         """Apply one input and return its effects (validate first; an illegal input changes nothing).
 
+        Returns:
+            The effects, in order (the castle tracker keeps this list: read it, do not change it).
+
         Raises:
             InvalidCommand: the action names an unknown contestant or is not an input of this ruleset.
             IllegalAction: the rules forbid it now; the state is unchanged.

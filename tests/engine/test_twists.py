@@ -536,13 +536,14 @@ class TestBar:
         s.do(TakeDrink("Sunny", Drink.FAITHFUL_FANCY))
         since = len(s.fx)
         s.advance_to(Phase.ROUND_TABLE)
-        collected = [e.item for e in s.fx[since:] if isinstance(e, TakeItem) and e.item in (Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE)]
+        glasses = (Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE)
+        collected = [e.item for e in s.fx[since:] if isinstance(e, TakeItem) and e.item in glasses]
         assert collected == [Item.FAITHFUL_FANCY]  # the Tipple was never handed out: nothing to collect
         s.banish("Efe")
         s.to_breakfast()
         since = len(s.fx)
         s.advance_to(Phase.ROUND_TABLE)  # the next day's discussion ends with no glass out
-        assert not any(isinstance(e, TakeItem) and e.item in (Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE) for e in s.fx[since:])
+        assert not any(isinstance(e, TakeItem) and e.item in glasses for e in s.fx[since:])
 
 
 class TestTurretItems:
