@@ -27,7 +27,6 @@ from bridge.inputs import (
     CHEST,
     CONFESS,
     GUESS,
-    HOST,
     NOMINEE,
     RESPOND,
     SEER,

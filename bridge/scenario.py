@@ -73,7 +73,6 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
-from engine.game import Game
 from engine.ids import Allegiance, Drink, NightEvent, Power, Torch, Twist
 from engine.rulesets import RULESETS, new_game
 from engine.rulesets.club import ClubSettings

@@ -13,7 +13,7 @@ from bridge.cli import main
 from bridge.config import default_castle
 from bridge.doctor import load_secrets
 from bridge.scenario import ScenarioError, settings_from_json, settings_to_json
-from bridge.serve import check_files, load_serve_config
+from bridge.serve import load_serve_config
 from bridge.series import load_series, parse_series, shipped_series
 from engine.errors import ConfigError
 from engine.rulesets import new_game

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.actions import Action, Advance, StartSeries
-from engine.effects import Announce, Prompt, ShowTitle, Whisper
+from engine.effects import Prompt, ShowTitle
 from engine.outcome import Winner
 from engine.rulesets import RULESETS, new_game
 from engine.rulesets.club import ClubSettings

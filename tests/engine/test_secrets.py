@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.actions import Action, Advance, StartSeries
-from engine.effects import Announce, Choice, Eliminated, GiveItem, MoveTo, Prompt, ShowTitle, Whisper
+from engine.effects import Announce, Eliminated, GiveItem, MoveTo, Prompt, ShowTitle, Whisper
 from engine.game import Game
 from engine.ids import FAITHFUL_POWERS, Allegiance, Place, Power, Twist
 from engine.outcome import Termination, Winner
