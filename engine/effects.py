@@ -91,11 +91,12 @@ class Whisper(Effect):
     message: Message
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def whisper(recipient: str, message: Message) -> Whisper:
-    """``Whisper(frozenset({recipient}), message)``, remembered like ``msg`` (a contestant is told the same
-    things night after night: "your vote is cast", "your choice is noted")."""
-    return Whisper(frozenset((recipient,)), message)
+@functools.lru_cache(maxsize=1 << 14, typed=True)
+def whisper(recipient: str, key: str, **params: object) -> Whisper:
+    """``Whisper(frozenset({recipient}), msg(key, **params))``, remembered like ``announce`` (a contestant is told
+    the same things night after night: "your vote is cast", "your choice is noted"). The key is made of strings
+    and numbers, hashed in C (a ``Message`` would be hashed by its dataclass's Python ``__hash__``)."""
+    return Whisper(frozenset((recipient,)), msg(key, **params))
 
 
 @dataclass(frozen=True, slots=True)

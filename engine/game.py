@@ -477,7 +477,7 @@ class Game(InputStep):
 
     def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         if type(to) is list and len(to) == 1:
-            self._fx.append(whisper(to[0], msg(key, **params)))
+            self._fx.append(whisper(to[0], key, **params))
             return
         recipients = frozenset(to)
         if recipients:

@@ -113,5 +113,4 @@ def test_remembered_effects_are_the_values_they_stand_for():
     assert give("Alex", Item.CAST_VOTE_PAPER, "Kai") == GiveItem(frozenset({"Alex"}), Item.CAST_VOTE_PAPER, "Kai")
     assert take(Item.VOTE_PAPER, ("Alex", "Kai")) == TakeItem(Item.VOTE_PAPER, ("Alex", "Kai"))
     assert take(Item.DEADLOCK_SHIELD) == TakeItem(Item.DEADLOCK_SHIELD, None)
-    m = msg("vote.cast", target="Kai")
-    assert whisper("Alex", m) == Whisper(frozenset({"Alex"}), m)
+    assert whisper("Alex", "vote.cast", target="Kai") == Whisper(frozenset({"Alex"}), msg("vote.cast", target="Kai"))
