@@ -253,8 +253,7 @@ class Game(InputStep):
             now: the current time in seconds (monotonic within a series).
 
         Returns:
-            The effects, in order (the castle tracker keeps this list: read it, do not change it). A stale or
-            repeated ``TimerExpired`` returns ``[]``.
+            The effects, in order. A stale or repeated ``TimerExpired`` returns ``[]``.
 
         Raises:
             InvalidCommand: the action names an unknown contestant.
@@ -1830,7 +1829,8 @@ class Game(InputStep):
             for item, label in want:
                 if (item, label) not in have:
                     self._emit(GiveItem(frozenset({n}), item, label))
-            for item in {i for i, _ in have if all(i is not j for j, _ in want)}:
+            # In the order held (a set of items would iterate in a per-process order: they hash by identity).
+            for item in dict.fromkeys(i for i, _ in have if all(i is not j for j, _ in want)):
                 self._emit(TakeItem(item, (n,)))
         # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
         self.phase_seq = max(old_seq, self.phase_seq)

@@ -348,10 +348,12 @@ def _fewer_collections() -> Iterator[None]:
     A series makes no reference cycles (a full collection after thousands of series frees nothing), so the
     collector's passes only cost time, the full ones most: they walk every object the process holds, the
     remembered choices and messages included (``docs/performance.md`` §1). Memory is freed by reference counting
-    as before.
+    as before. The thresholds are the process's: two ``simulate`` calls overlapping in threads may leave the raised
+    one set (the balance lab uses processes, not threads).
     """
     old = gc.get_threshold()
-    gc.set_threshold(max(old[0], GC_THRESHOLD), old[1], old[2])
+    if old[0]:  # a threshold of 0 means automatic collection is off: left off
+        gc.set_threshold(max(old[0], GC_THRESHOLD), old[1], old[2])
     try:
         yield
     finally:

@@ -111,8 +111,7 @@ class CastleTracker:
     list noted when one of them is next read (a view, ``world_state``, an undo; a series played by bots that read
     no views is never tracked). What a reader sees is exactly what tracking each list as it came would have given:
     the effects are applied in order, and nothing a catch-up reads (the contestants, the hosts) changes after the
-    series starts (``docs/performance.md`` §1). The lists are the ones ``handle`` returned: their readers must not
-    change them.
+    series starts (``docs/performance.md`` §1).
     """
 
     phase_seq: int
@@ -120,7 +119,7 @@ class CastleTracker:
     _inbox: Inbox
     _items: dict[str, list[tuple[Item, str | None]]]
     _places: dict[str, tuple[Place, int | None]]
-    _untracked: list[list[Effect]]
+    _untracked: list[tuple[Effect, ...]]
 
     def _init_tracker(self) -> None:
         """Empty copies: nothing sent, held or moved yet."""
@@ -174,8 +173,8 @@ class CastleTracker:
         return (*getattr(self, "players"), *sorted(getattr(self, "hosts")))
 
     def _track(self, effects: list[Effect]) -> None:
-        """Note the effects of one applied input for the copies (the list is kept: nobody may change it)."""
-        self._untracked.append(effects)
+        """Note the effects of one applied input for the copies (a copy of the list: its caller may change it)."""
+        self._untracked.append(tuple(effects))
 
     def _catch_up(self) -> None:
         """Apply every noted effect list to the copies, oldest first.

@@ -25,9 +25,10 @@ class InputLog(Sequence[dict[str, Any]]):
     """The input log: every accepted input in order, each as its JSON form ``{"now": seconds, "action": kind,
     <field>: <value>, ...}`` (``Action.to_dict`` plus the time; ``Game.replay`` consumes it).
 
-    A read-only sequence for its readers (the store, replay, undo, tests; equal to a list of the same entries).
-    The game appends ``(now, input)`` pairs; an entry's dict is made when the log is first read past it, and kept
-    (a series played by bots is never read: ``docs/performance.md`` §1).
+    A read-only sequence for its readers (the store, replay, undo, tests; equal to a list of the same entries),
+    not a ``list``: ``list(log)`` gives one (for JSON, say). The game appends ``(now, input)`` pairs; an entry's dict
+    is made when the log is first read past it, and kept (a series played by bots is never read:
+    ``docs/performance.md`` §1).
     """
 
     __slots__ = ("_entries", "_unread")
@@ -77,6 +78,12 @@ class InputLog(Sequence[dict[str, Any]]):
 
     def __repr__(self) -> str:
         return f"InputLog({self._read()!r})"
+
+    def __copy__(self) -> InputLog:
+        """An independent log with the same entries (``copy.copy``; a slot-wise copy would share the lists)."""
+        out = InputLog()
+        out._entries, out._unread = list(self._entries), list(self._unread)
+        return out
 
 
 class InputStep(CastleTracker):

@@ -431,7 +431,7 @@ class ClubGame(InputStep):
         """Apply one input and return its effects (validate first; an illegal input changes nothing).
 
         Returns:
-            The effects, in order (the castle tracker keeps this list: read it, do not change it).
+            The effects, in order.
 
         Raises:
             InvalidCommand: the action names an unknown contestant or is not an input of this ruleset.

@@ -16,10 +16,10 @@ from engine.actions import (
     TimerExpired,
     UndoHostAction,
 )
-from engine.effects import ClockChanged, ClockStarted, MoveTo, Prompt, Whisper
+from engine.effects import ClockChanged, ClockStarted, MoveTo, Prompt, TakeItem, Whisper
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.ids import Allegiance
+from engine.ids import Allegiance, Item
 from engine.outcome import Termination, Winner
 from engine.phases import Phase
 from engine.settings import Settings
@@ -159,3 +159,20 @@ def test_end_series_has_no_winner() -> None:
     assert g.outcome is not None and g.outcome.winner is Winner.NOBODY
     assert g.outcome.termination is Termination.HOST_ENDED and g.record.winner == "nobody"
     assert g.record.host_actions[-1]["host"] == "Host" and g.record.host_actions[-1]["at"] == 30.0
+
+
+def test_undo_takes_items_back_in_the_order_they_are_held() -> None:
+    """Items are enums that hash by identity: the undo must not take them back in a set's per-process order."""
+    settings = Settings(contestants=NAMES, traitors=2, hosts=("Host",), first_night_murder=True)
+    g = Game(settings, 5)
+    g.handle(StartSeries(), now=0.0)
+    now = 10.0
+    while g.phase is not Phase.TURRET:  # the host moves on: day zero, the Oath, until the Turret opens
+        now += 1
+        g.handle(Advance("Host"), now=now)
+    assert g.night is not None
+    traitors = sorted(g.night.traitors)
+    assert traitors and all([i for i, _ in g.items[t]][-2:] == [Item.TRAITORS_CLOAK, Item.LANTERN] for t in traitors)
+    fx = g.handle(UndoHostAction("Host"), now=now + 2)
+    taken = [(e.item, e.players) for e in fx if isinstance(e, TakeItem)]
+    assert taken == [(item, (t,)) for t in traitors for item in (Item.TRAITORS_CLOAK, Item.LANTERN)]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.actions import StartSeries, TimerExpired
-from engine.effects import GiveItem, MoveTo, TakeItem, give, take, whisper, msg, Whisper
+from engine.effects import GiveItem, MoveTo, TakeItem, Whisper, give, msg, take, whisper
 from engine.game import Game
 from engine.ids import Item
 from engine.settings import Settings
@@ -114,3 +114,20 @@ def test_remembered_effects_are_the_values_they_stand_for():
     assert take(Item.VOTE_PAPER, ("Alex", "Kai")) == TakeItem(Item.VOTE_PAPER, ("Alex", "Kai"))
     assert take(Item.DEADLOCK_SHIELD) == TakeItem(Item.DEADLOCK_SHIELD, None)
     assert whisper("Alex", "vote.cast", target="Kai") == Whisper(frozenset({"Alex"}), msg("vote.cast", target="Kai"))
+
+
+def test_a_caller_changing_the_returned_effects_does_not_change_the_castle():
+    game, twin = Game(SETTINGS, 6), Game(SETTINGS, 6)
+    game.handle(StartSeries(), now=0.0).clear()
+    twin.handle(StartSeries(), now=0.0)
+    assert game.places == twin.places and dict(game.inbox) == dict(twin.inbox) and game.items == twin.items
+
+
+def test_a_copy_of_the_log_does_not_grow_with_the_game():
+    import copy
+
+    game = Game(SETTINGS, 2)
+    game.handle(StartSeries(), now=0.0)
+    snapshot = copy.copy(game.log)
+    game.handle(TimerExpired(game.phase_seq), now=5.0)
+    assert len(snapshot) == 1 and len(game.log) == 2 and snapshot == list(game.log)[:1]
