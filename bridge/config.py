@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bridge.files import read_config_text
 from engine.errors import ConfigError
 from engine.ids import Place
 
@@ -166,12 +167,7 @@ def load_castle(path: str | Path) -> CastleConfig:
             file and the key path of every problem.
     """
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigFileError(name, [f"cannot read the file: {exc.strerror or exc}"]) from None
-    except UnicodeDecodeError:
-        raise ConfigFileError(name, ["not UTF-8 text"]) from None
+    text = read_config_text(path, ConfigFileError)
     return parse_castle(text, name)
 
 

@@ -72,6 +72,7 @@ from engine.actions import (
     WriteResponse,
     action_from_dict,
 )
+from bridge.files import read_config_text
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
 from engine.ids import Allegiance, Drink, NightEvent, Power, Torch, Twist
 from engine.rulesets import RULESETS, new_game
@@ -511,12 +512,7 @@ def load_scenario(path: str | Path) -> Scenario:
             listed, each naming the file and the key path), or the settings fail ``Settings.validate``.
     """
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(name, [f"cannot read the file: {exc.strerror or exc}"]) from None
-    except UnicodeDecodeError:
-        raise ScenarioError(name, ["not UTF-8 text"]) from None
+    text = read_config_text(path, ScenarioError)
     return parse_scenario(text, name)
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
+from bridge.files import read_config_text
 from bridge.scenario import ScenarioError, ScenarioModel, _problems, _settings, did_you_mean
 from engine.errors import ConfigError
 from engine.rulesets import RULESETS as ENGINE_RULESETS
@@ -185,12 +186,7 @@ def load_series(path: str | Path) -> SeriesFile:
         ScenarioError: as ``parse_series``, or the file cannot be read.
     """
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(name, [f"cannot read the file: {exc.strerror or exc}"]) from None
-    except UnicodeDecodeError:
-        raise ScenarioError(name, ["not UTF-8 text"]) from None
+    text = read_config_text(path, ScenarioError)
     return parse_series(text, name)
 
 

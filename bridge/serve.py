@@ -51,6 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bridge.config import CastleConfig, ConfigFileError, default_castle, load_castle
 from bridge.doctor import load_secrets
+from bridge.files import one_line_error, read_config_text
 from bridge.msmp import MsmpClient
 from bridge.rcon import RconClient
 from bridge.scenario import _problems
@@ -155,10 +156,9 @@ def load_serve_config(path: str | Path) -> ServeConfig:
     """
     path = Path(path)
     name = str(path)
+    text = read_config_text(path, one_line_error)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{name}: cannot read the file: {exc.strerror or exc}") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
     if _secret_keys(data):

@@ -99,6 +99,15 @@ def test_serve_config_loads_relative_files_and_refuses_secrets(tmp_path: Path) -
         load_serve_config(path)
 
 
+def test_an_unreadable_or_non_utf8_serve_config_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"serve\.toml: cannot read the file"):
+        load_serve_config(tmp_path / "serve.toml")
+    bad = tmp_path / "serve.toml"
+    bad.write_bytes(b'series = "s\xe9ries.toml"\n')  # Latin-1, not UTF-8
+    with pytest.raises(ConfigError, match=r"serve\.toml: not UTF-8 text"):
+        load_serve_config(bad)
+
+
 def test_world_readable_secrets_file_is_refused_by_name(tmp_path: Path) -> None:
     f = tmp_path / "castle.secrets"
     f.write_text("CASTLE_RCON_PASSWORD=pw\n")
