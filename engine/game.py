@@ -986,6 +986,8 @@ class Game(InputStep):
             return []
         spec = POWERS[power]
         living = self._living()
+        if spec.options is not None:  # the power's own list of what validate accepts (engine.powers.base.Power)
+            return [_use_choice(name, t, second) for t, second in spec.options(self, name, living)]
         validate = spec.validate
         out: list[Choice] = []
         if spec.targets == 1:

@@ -29,6 +29,12 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
         raise IllegalAction("illegal.power.same_twice")
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """Every pair of two different other living contestants, each pair once (``validate``)."""
+    rest = [t for t in alive if t != actor]
+    return [(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]]
+
+
 def resolve(game: Game, use: Use) -> None:
     """Compare registered allegiances; invert when impaired."""
     if game.murdered_tonight(use.actor):
@@ -40,4 +46,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.analyst.same" if same else "result.analyst.different", first=a, second=b)
 
 
-POWER = Power(PowerName.ANALYST, __doc__ or "", VISIT, Allegiance.FAITHFUL, 2, None, validate, resolve)
+POWER = Power(PowerName.ANALYST, __doc__ or "", VISIT, Allegiance.FAITHFUL, 2, None, validate, resolve, options)

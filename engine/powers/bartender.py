@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import TURRET, Power, Use, living, not_last_night, one_target
+from engine.powers.base import TURRET, Power, Use, last_night_target, living, not_last_night, one_target
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,6 +28,13 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     not_last_night(game, actor, PowerName.BARTENDER, t)
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The living non-Traitors but last night's (``validate``)."""
+    last = last_night_target(game, actor, PowerName.BARTENDER)
+    players = game.players
+    return [(t, None) for t in alive if players[t].allegiance is not Allegiance.TRAITOR and t != last]
+
+
 def resolve(game: Game, use: Use) -> None:
     """Intoxicate the target unless cleansed, sobered or The Sober (silently)."""
     t = use.targets[0]
@@ -36,4 +43,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.intoxicated.add(t)
 
 
-POWER = Power(PowerName.BARTENDER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve)
+POWER = Power(PowerName.BARTENDER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

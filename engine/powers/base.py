@@ -59,6 +59,12 @@ class Power:
         uses: uses per series; ``None`` = once per night, every night.
         validate: ``(game, actor, targets) -> None``; raises ``IllegalAction`` (reason: a message key).
         resolve: ``(game, use) -> None``; applies the use through the game's helpers.
+        options: ``(game, actor, alive) -> [(target, second or None), ...]``: exactly the targets among
+            ``alive`` (the living contestants in seat order) that ``validate`` accepts now, in the order the
+            prompt lists them (one target: seat order; two: each pair once, the earlier seat first). The
+            prompt's choices and ``Game.legal_actions`` come from it: one pass over the table instead of a
+            ``validate`` call per candidate. ``None`` (the powers that name nobody): every candidate goes
+            through ``validate``. ``tests/engine/test_powers.py`` checks the two agree.
     """
 
     name: PowerName
@@ -69,6 +75,7 @@ class Power:
     uses: int | None
     validate: Callable[[Game, str, tuple[str, ...]], None]
     resolve: Callable[[Game, Use], None]
+    options: Callable[[Game, str, list[str]], list[tuple[str, str | None]]] | None = None
 
 
 @dataclass(slots=True)
@@ -156,6 +163,28 @@ def not_last_use(game: Game, actor: str, power: PowerName, target: str) -> None:
         raise IllegalAction("illegal.power.repeat", target=target)
 
 
+def anyone(alive: list[str]) -> list[tuple[str, str | None]]:
+    """``options`` of a power that may name any living contestant (``alive``), oneself included."""
+    return [(t, None) for t in alive]
+
+
+def others(actor: str, alive: list[str], *excluded: str | None) -> list[tuple[str, str | None]]:
+    """``options`` of a power that names another living contestant (``living_other``), none of ``excluded``."""
+    return [(t, None) for t in alive if t != actor and t not in excluded]
+
+
+def last_night_target(game: Game, actor: str, power: PowerName) -> str | None:
+    """The contestant ``actor`` named with ``power`` last night, the one ``not_last_night`` refuses; else ``None``."""
+    last = game.powers.last_target.get((actor, power))
+    return last[1] if last is not None and last[0] == game.day - 1 else None
+
+
+def last_use_target(game: Game, actor: str, power: PowerName) -> str | None:
+    """The contestant ``actor`` named at their last use of ``power``, the one ``not_last_use`` refuses; else ``None``."""
+    last = game.powers.last_target.get((actor, power))
+    return last[1] if last is not None else None
+
+
 def wrong_choice(game: Game, options: list[str], truth: str) -> str:
     """A false answer drawn from the wrong answers by the seeded generator ([house] §2)."""
     wrong = sorted(o for o in options if o != truth)
@@ -178,11 +207,15 @@ __all__ = [
     "TURRET",
     "Use",
     "VISIT",
+    "anyone",
+    "last_night_target",
+    "last_use_target",
     "living",
     "living_other",
     "not_last_night",
     "not_last_use",
     "one_target",
+    "others",
     "power_title",
     "wrong_choice",
 ]

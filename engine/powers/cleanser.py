@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living, one_target
+from engine.powers.base import VISIT, Power, Use, anyone, living, one_target
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,6 +23,11 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     living(game, one_target(targets))
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """Every living contestant (``validate``)."""
+    return anyone(alive)
+
+
 def resolve(game: Game, use: Use) -> None:
     """Cleanse the target for the rest of tonight's resolution."""
     if game.murdered_tonight(use.actor) or game.impaired(use.actor):
@@ -30,4 +35,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.cleansed.add(use.targets[0])
 
 
-POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)
+POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

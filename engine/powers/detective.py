@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living_other, one_target, wrong_choice
+from engine.powers.base import VISIT, Power, Use, living_other, one_target, others, wrong_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -26,6 +26,11 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     living_other(game, actor, one_target(targets))
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The other living contestants (``validate``)."""
+    return others(actor, alive)
+
+
 def resolve(game: Game, use: Use) -> None:
     """Count tonight's Traitor actions on the target."""
     if game.murdered_tonight(use.actor):
@@ -37,4 +42,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.detective", player=t, count=count)
 
 
-POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)
+POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import TURRET, Power, Use, living, one_target
+from engine.powers.base import TURRET, Power, Use, anyone, living, one_target
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,6 +23,11 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     living(game, one_target(targets))
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """Every living contestant (``validate``)."""
+    return anyone(alive)
+
+
 def resolve(game: Game, use: Use) -> None:
     """Falsify the target unless cleansed."""
     t = use.targets[0]
@@ -30,4 +35,4 @@ def resolve(game: Game, use: Use) -> None:
         game.powers.falsified.add(t)
 
 
-POWER = Power(PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve)
+POWER = Power(PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living_other, not_last_use, one_target
+from engine.powers.base import VISIT, Power, Use, last_use_target, living_other, not_last_use, one_target, others
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -25,6 +25,11 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     not_last_use(game, actor, PowerName.GUARDIAN, t)
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The other living contestants but the last one protected (``validate``)."""
+    return others(actor, alive, last_use_target(game, actor, PowerName.GUARDIAN))
+
+
 def resolve(game: Game, use: Use) -> None:
     """Guard the target tonight."""
     if game.impaired(use.actor):
@@ -32,4 +37,4 @@ def resolve(game: Game, use: Use) -> None:
     game.guarded.add(use.targets[0])
 
 
-POWER = Power(PowerName.GUARDIAN, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)
+POWER = Power(PowerName.GUARDIAN, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

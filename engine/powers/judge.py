@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living, not_last_use, one_target
+from engine.powers.base import VISIT, Power, Use, last_use_target, living, not_last_use, one_target
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,6 +28,13 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
         raise IllegalAction("illegal.power.self_once")
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The living contestants but the last one protected, oneself only the first time (``validate``)."""
+    last = last_use_target(game, actor, PowerName.JUDGE)
+    selfless = actor in game.powers.judge_self
+    return [(t, None) for t in alive if t != last and not (selfless and t == actor)]
+
+
 def resolve(game: Game, use: Use) -> None:
     """Protect the target at the next round table."""
     t = use.targets[0]
@@ -38,4 +45,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.protected = t
 
 
-POWER = Power(PowerName.JUDGE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)
+POWER = Power(PowerName.JUDGE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import ALL_TITLES, VISIT, Power, Use, living_other, one_target, power_title
+from engine.powers.base import ALL_TITLES, VISIT, Power, Use, living_other, one_target, others, power_title
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     """Another living contestant."""
     living_other(game, actor, one_target(targets))
+
+
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The other living contestants (``validate``)."""
+    return others(actor, alive)
 
 
 def resolve(game: Game, use: Use) -> None:
@@ -38,4 +43,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.researcher", player=t, first=names[0], second=names[1])
 
 
-POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve)
+POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living_other, one_target
+from engine.powers.base import VISIT, Power, Use, living_other, one_target, others
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -24,6 +24,11 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     living_other(game, actor, one_target(targets))
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The other living contestants (``validate``)."""
+    return others(actor, alive)
+
+
 def resolve(game: Game, use: Use) -> None:
     """Record the accusation for the next round table (nothing if the Sheriff is murdered tonight)."""
     if game.murdered_tonight(use.actor):
@@ -32,4 +37,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.accusation_fails = game.impaired(use.actor)
 
 
-POWER = Power(PowerName.SHERIFF, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve)
+POWER = Power(PowerName.SHERIFF, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import TURRET, Power, Use, living_other, not_last_night, one_target
+from engine.powers.base import TURRET, Power, Use, last_night_target, living_other, not_last_night, one_target, others
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -24,6 +24,11 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     not_last_night(game, actor, PowerName.SILENCER, t)
 
 
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The other living contestants but last night's (``validate``)."""
+    return others(actor, alive, last_night_target(game, actor, PowerName.SILENCER))
+
+
 def resolve(game: Game, use: Use) -> None:
     """Silence the target for the next round table unless cleansed."""
     t = use.targets[0]
@@ -31,4 +36,4 @@ def resolve(game: Game, use: Use) -> None:
         game.powers.silenced.add(t)
 
 
-POWER = Power(PowerName.SILENCER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve)
+POWER = Power(PowerName.SILENCER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

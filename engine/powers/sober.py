@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living_other, one_target
+from engine.powers.base import VISIT, Power, Use, living_other, one_target, others
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
     """Another living contestant."""
     living_other(game, actor, one_target(targets))
+
+
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The other living contestants (``validate``)."""
+    return others(actor, alive)
 
 
 def resolve(game: Game, use: Use) -> None:
@@ -37,4 +42,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.sober.drunk" if drunk else "result.sober.sober", player=t)
 
 
-POWER = Power(PowerName.SOBER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 2, validate, resolve)
+POWER = Power(PowerName.SOBER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 2, validate, resolve, options)

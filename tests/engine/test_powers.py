@@ -128,6 +128,59 @@ def test_registry_and_night_order_cover_every_power() -> None:
     assert VISIT_ORDER.index(Power.GUARDIAN) < VISIT_ORDER.index(Power.CLEANSER) < VISIT_ORDER.index(Power.ANALYST)
 
 
+def _accepted(game: Game, actor: str, power: Power, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The candidates ``validate`` accepts, each tried in turn (what ``options`` must equal)."""
+    spec = POWERS[power]
+    if spec.targets == 1:
+        candidates: list[tuple[str, str | None]] = [(t, None) for t in alive]
+    else:
+        candidates = [(a, b) for i, a in enumerate(alive) for b in alive[i + 1 :]]
+    out = []
+    for t, second in candidates:
+        try:
+            spec.validate(game, actor, (t,) if second is None else (t, second))
+        except IllegalAction:
+            continue
+        out.append((t, second))
+    return out
+
+
+def test_every_targeted_power_lists_exactly_what_its_validator_accepts() -> None:
+    """``Power.options`` (the prompt's choices and ``legal_actions``) agrees with ``validate`` for every power,
+    every living contestant as its user, at every night phase of random series, with last targets (last night's,
+    older, none) and the Judge's self-protection set at random."""
+    import random
+
+    from engine.actions import TimerExpired
+
+    targeted = [p for p, spec in POWERS.items() if spec.targets]
+    assert all(POWERS[p].options is not None for p in targeted)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(6):  # the shared deal (every power is dealt), played six ways
+        s = Series()
+        g = s.g
+        seen: set[int] = set()
+        while not g.is_over and s.now < 400:
+            if g.phase in (Phase.TURRET, Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and g.phase_seq not in seen:
+                seen.add(g.phase_seq)
+                alive = g._living()
+                kept = dict(g.powers.last_target), set(g.powers.judge_self)
+                for actor in alive:
+                    for power in targeted:
+                        if rng.random() < 0.5:
+                            g.powers.last_target[(actor, power)] = (g.day - rng.choice((0, 1, 2)), rng.choice(alive))
+                        if rng.random() < 0.3:
+                            g.powers.judge_self.symmetric_difference_update({actor})
+                        want = _accepted(g, actor, power, alive)
+                        assert POWERS[power].options(g, actor, alive) == want, (power, actor)
+                        checked += 1
+                g.powers.last_target, g.powers.judge_self = kept  # the series goes on as it was
+            legal = [a for n in g.contestants() for a in g.legal_actions(n)]
+            s.do(rng.choice(legal) if legal else TimerExpired(g.phase_seq))
+    assert checked > 1000
+
+
 def test_night_zero_has_no_powers_by_default() -> None:
     s = Series()
     s.advance_to(Phase.BREAKFAST)
