@@ -102,3 +102,17 @@ def test_a_traitor_gives_up_a_fellow_the_public_suspects_most():
     told(b, "banish.reveal", player="Kai", allegiance="Faithful")  # Efe voted out a Faithful: suspect
     legal = [CastVote("Sunny", n) for n in ("Efe", "Zuri", "Steve")]
     assert b.choose(View("Sunny", "traitor", traitors=("Efe",)), legal) == CastVote("Sunny", "Efe")
+
+
+def test_a_random_bot_draws_what_random_choice_would():
+    """``RandomBot.choose`` is ``rng.choice(legal)`` made in one call: the same pick from the same generator state
+    for every list length (powers of two and their neighbours, where the redraw loop runs), and ``None`` for no
+    input. The balance lab's series depend on it: a different draw would change every simulated series."""
+    import random
+
+    bot = make_bot("random", "Alex", random.Random("7:Alex"))
+    twin = random.Random("7:Alex")
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100] * 40:
+        legal = [CastVote("Alex", f"T{i}") for i in range(n)]
+        assert bot.choose(None, legal) is twin.choice(legal)
+    assert bot.choose(None, []) is None
