@@ -378,7 +378,8 @@ class Game(InputStep):
                 raise IllegalAction("illegal.turret.already")
             if action.event not in self.night.events:
                 raise IllegalAction("illegal.turret.event", event=action.event.value)
-            if (action.event, action.target) not in self._event_options():
+            target = self.players.get(action.target)  # tonight's event is against a living Faithful (rulebook §7.2)
+            if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
                 raise IllegalAction("illegal.turret.target", target=action.target)
             return lambda: self._apply_event_pick(action)
         if isinstance(action, NominateDoubleVote):
@@ -744,14 +745,9 @@ class Game(InputStep):
                 )
         twists.prompt_turret(self)  # TWIST HOOK
 
-    def _event_options(self) -> list[tuple[NightEvent, str]]:
-        """Tonight's (event, target) pairs: every allowed event against every living Faithful."""
-        assert self.night
-        events, faithful = self.night.events, self._living_faithful()
-        return [(e, f) for e in EVENT_LABELS if e in events for f in faithful]
-
     def _event_offer(self, traitor: str) -> Offer:
-        """``traitor``'s choices of tonight's event and target (``_event_options``), as offered in the Turret."""
+        """``traitor``'s choices of tonight's event and target, as offered in the Turret: every allowed event against
+        every living Faithful."""
         assert self.night
         return _event_offer(traitor, self.night.events, tuple(self._living_faithful()))
 

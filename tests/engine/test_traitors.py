@@ -300,14 +300,21 @@ class TestSection7Night:
         assert d.game.night.events == {NightEvent.MURDER}
         with pytest.raises(IllegalAction):
             d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
-        with pytest.raises(IllegalAction):
-            d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Efe"))  # a Traitor is no target
+        for target in ("Efe", "Sunny", "Nobody"):  # a Traitor (another or oneself) or no contestant is no target
+            with pytest.raises(IllegalAction) as refused:
+                d.do(ChooseEvent("Sunny", NightEvent.MURDER, target))
+            assert refused.value.reason == "illegal.turret.target"
         d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Makena", NightEvent.MURDER, "Kai"))
         assert d.game.phase is Phase.BREAKFAST
         assert not d.game.players["Alex"].alive and d.game.players["Alex"].publicly_out
         assert any(isinstance(e, Whisper) and e.to == {"Alex"} and "murdered" in e.message.text for e in d.effects)
+        d.until(Phase.TURRET)  # the next night: the murdered Alex is no target any more
+        with pytest.raises(IllegalAction) as refused:
+            d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
+        assert refused.value.reason == "illegal.turret.target"
+        d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Kai"))
 
     def test_murder_is_secret_until_breakfast(self, series):
         d = series(first_night_murder=True)
