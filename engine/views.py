@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.game import Game
 from engine.ids import Allegiance
+from engine.record import RoundTableRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,25 +78,22 @@ class PlayerView:
 
 def public_view(game: Game) -> PublicView:
     """The public view of ``game`` (``PublicView``)."""
-    out = []
+    players = game.players.values()
+    gone = [p for p in players if p.publicly_out]
     revealed: dict[str, str | None] = {}
-    from engine.record import RoundTableRecord
-
-    for e in game.record.events:
-        if isinstance(e, RoundTableRecord) and e.banished:
-            revealed[e.banished] = e.revealed
-    for p in game.players.values():
-        if p.publicly_out:
-            out.append(OutEntry(p.name, p.out or "", p.out_day or 0, revealed.get(p.name)))
-    winners = game.outcome.winners if game.outcome else ()
+    if gone:  # what each banished contestant revealed, from the round tables (the smart bots read a view per input)
+        for e in game.record.events:
+            if isinstance(e, RoundTableRecord) and e.banished:
+                revealed[e.banished] = e.revealed
+    outcome = game.outcome
     return PublicView(
         day=game.day,
         phase=game.phase.value if game.phase else "not_started",
-        seats=tuple((p.name, p.seat) for p in game.players.values()),
-        in_castle=tuple(p.name for p in game.players.values() if not p.publicly_out),
-        out=tuple(out),
-        winner=game.outcome.winner.value if game.outcome else None,
-        winners=tuple(winners),
+        seats=tuple([(p.name, p.seat) for p in players]),
+        in_castle=tuple([p.name for p in players if not p.publicly_out]),
+        out=tuple([OutEntry(p.name, p.out or "", p.out_day or 0, revealed.get(p.name)) for p in gone]),
+        winner=outcome.winner.value if outcome else None,
+        winners=tuple(outcome.winners) if outcome else (),
     )
 
 
