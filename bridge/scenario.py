@@ -946,7 +946,7 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
         "powers": settings.powers,
         "power_pool": [p.value for p in settings.power_pool],
         "first_night_murder": settings.first_night_murder,
-        "joker_night": settings.joker_night,
+        "joker_night": settings.joker_night if settings.joker_night is not None else 0,  # 0: never offered
         "joker_outcome": settings.joker_outcome,
         "no_reveal_from": settings.no_reveal_from,
         "finalists": settings.finalists,
@@ -955,8 +955,6 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": deal,
-        "joker_night": settings.joker_night if settings.joker_night is not None else 0,
-        "joker_outcome": settings.joker_outcome,
     }
 
 

@@ -9,7 +9,6 @@ log and the game log (``docs/scenarios.md``).
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -17,10 +16,15 @@ from engine.errors import InvalidCommand
 from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
     """An action class's field names, in order (``dataclasses.fields`` is slow; the fields never change)."""
-    return tuple(f.name for f in dataclasses.fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,32 +489,31 @@ HOST_ACTIONS: tuple[type[Action], ...] = (
 """Host inputs other than ``Advance``."""
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
-        StartSeries,
-        TimerExpired,
-        Advance,
-        CastVote,
-        SwearOath,
-        ChooseEvent,
-        NominateDoubleVote,
-        AnswerOffer,
-        ChooseTorch,
-        UsePower,
-        SkipPower,
-        AnswerJoker,
-        ContestantLeft,
-        ContestantReturned,
-        NominateCandidate,
-        HoldBack,
-        KeepEveryone,
-        AskRepeat,
-        *TWIST_ACTIONS,
-        *HOST_TWIST_ACTIONS,
-        *HOST_ACTIONS,
-    )
-}
+_EVERY_ACTION: tuple[type[Action], ...] = (
+    StartSeries,
+    TimerExpired,
+    Advance,
+    CastVote,
+    SwearOath,
+    ChooseEvent,
+    NominateDoubleVote,
+    AnswerOffer,
+    ChooseTorch,
+    UsePower,
+    SkipPower,
+    AnswerJoker,
+    ContestantLeft,
+    ContestantReturned,
+    NominateCandidate,
+    HoldBack,
+    KeepEveryone,
+    AskRepeat,
+    *TWIST_ACTIONS,
+    *HOST_TWIST_ACTIONS,
+    *HOST_ACTIONS,
+)
+
+ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _EVERY_ACTION}
 """Every input type by its stable ``kind`` name."""
 
 _ENUM_FIELDS: dict[str, type[Any]] = {

@@ -1659,14 +1659,14 @@ class Game(InputStep):
                 raise IllegalAction("illegal.replaced")
             if contestant is not None and contestant != value:
                 changes[name] = contestant
-        return dataclasses.replace(action, **changes) if changes else action  # type: ignore[type-var]
+        return dataclasses.replace(action, **changes) if changes else action
 
     def _to_players(self, effects: list[Effect]) -> list[Effect]:
         """Recipients and movers named as the players who play the seats now."""
         who = self.player_of
 
-        def names(group: frozenset[str] | None) -> frozenset[str] | None:
-            return None if group is None else frozenset(who(n) for n in group)
+        def names(group: frozenset[str]) -> frozenset[str]:
+            return frozenset(who(n) for n in group)
 
         out: list[Effect] = []
         for e in effects:

@@ -102,7 +102,7 @@ def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str]
     if not bots:  # nobody listens: only the prompts matter (effect classes have no subclasses)
         for e in effects:
             if type(e) is Prompt:
-                asked.update(e.to)  # type: ignore[attr-defined]
+                asked.update(e.to)
         return
     for e in effects:
         if isinstance(e, Prompt):

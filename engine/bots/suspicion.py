@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.actions import (
     Action,
@@ -50,6 +50,9 @@ from engine.actions import (
     UsePower,
 )
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
+
+A = TypeVar("A", bound=Action)
+"""An input type (``_best`` returns one of the options it is given)."""
 
 GOOD_SIDES = frozenset({"faithful", "white_order", "town"})
 """Sides that win by finding the hidden enemies (the others know their team)."""
@@ -235,7 +238,7 @@ class SuspicionBot:
     def _noise(self) -> float:
         return self.rng.random() * NOISE
 
-    def _best(self, options: Sequence[Action], key: Callable[[Action], float]) -> Action:
+    def _best(self, options: Sequence[A], key: Callable[[A], float]) -> A:
         """The option with the highest ``key`` plus noise (the noise is drawn for every option, in order)."""
         return options[self._argmax([key(a) + self._noise() for a in options])]
 
@@ -261,14 +264,14 @@ class SuspicionBot:
         if not votes:
             return legal[0]
         if good:
-            return self._best(votes, lambda a: self.suspicion(a.target))  # type: ignore[attr-defined]
+            return self._best(votes, lambda a: self.suspicion(a.target))
         # Traitors: give up a fellow Traitor the public evidence points at most (sparing them would single out
         # every Traitor who voted elsewhere when they go); otherwise spread over the non-Traitors, never all
         # together against the evidence.
-        public = {a.target: self.suspicion(a.target, public_only=True) for a in votes}  # type: ignore[attr-defined]
-        others = [a for a in votes if a.target not in fellows]  # type: ignore[attr-defined]
+        public = {a.target: self.suspicion(a.target, public_only=True) for a in votes}
+        others = [a for a in votes if a.target not in fellows]
         top = max(public.values())
-        doomed = [a for a in votes if a.target in fellows and public[a.target] >= top and top >= BUS_BAR]  # type: ignore[attr-defined]
+        doomed = [a for a in votes if a.target in fellows and public[a.target] >= top and top >= BUS_BAR]
         if doomed or not others:
             return (doomed or votes)[0]
         return self.rng.choice(others)
@@ -291,9 +294,9 @@ class SuspicionBot:
                     return same[0]
             murders = [a for a in events if a.event is NightEvent.MURDER and a.target not in fellows]
             if murders:
-                return self._best(murders, lambda a: self._threat(a.target, fellows))  # type: ignore[attr-defined]
+                return self._best(murders, lambda a: self._threat(a.target, fellows))
             # an ultimatum or a seduction: offer it to the most trusted contestant
-            return self._best(events, lambda a: self._threat(a.target, fellows))  # type: ignore[attr-defined]
+            return self._best(events, lambda a: self._threat(a.target, fellows))
         noms = [a for a in legal if isinstance(a, NominateDoubleVote)]
         mine = [a for a in noms if a.target in fellows]
         return self.rng.choice(mine or noms)
@@ -309,14 +312,14 @@ class SuspicionBot:
             if power == "The Falsifier":
                 suspected = [a for a in uses if a.target in fellows and self.suspicion(a.target, public_only=True) > 0.5]
                 if suspected:
-                    return self._best(suspected, lambda a: self.suspicion(a.target, public_only=True))  # type: ignore[attr-defined]
+                    return self._best(suspected, lambda a: self.suspicion(a.target, public_only=True))
             pool = enemies or uses
-            return self._best(pool, lambda a: self._threat(a.target, fellows))  # type: ignore[attr-defined]
+            return self._best(pool, lambda a: self._threat(a.target, fellows))
         if power in PROTECTORS:
-            return self._best(uses, lambda a: -self.suspicion(a.target) + (0.5 if a.target == self.name else 0.0))  # type: ignore[attr-defined]
+            return self._best(uses, lambda a: -self.suspicion(a.target) + (0.5 if a.target == self.name else 0.0))
         if power == "The Sheriff":
-            best = self._best(uses, lambda a: self.suspicion(a.target))  # type: ignore[attr-defined]
-            return best if self.suspicion(best.target) >= SHERIFF_BAR else (skip or best)  # type: ignore[attr-defined]
+            best = self._best(uses, lambda a: self.suspicion(a.target))
+            return best if self.suspicion(best.target) >= SHERIFF_BAR else (skip or best)
 
         def unknown(a: Action) -> float:
             names = [a.target] + ([a.second] if a.second else [])  # type: ignore[attr-defined]

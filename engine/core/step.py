@@ -95,7 +95,6 @@ class InputStep(CastleTracker):
     """
 
     started: bool
-    is_over: bool
     phase_seq: int
     log: InputLog
     _fx: list[Effect]
@@ -103,6 +102,11 @@ class InputStep(CastleTracker):
     _start: Callable[[], None]
     _on_clock: Callable[[], None]
     _validate: Callable[[Action], Callable[[], None]]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the series has ended (each game class says when)."""
+        raise NotImplementedError
 
     def _take_input(self, action: Action, now: float, logged: Action) -> list[Effect]:
         """Refuse or apply one input and return its effects.

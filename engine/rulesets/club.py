@@ -679,11 +679,11 @@ class ClubGame(InputStep):
         self._announce(f"{px}.welcome", count=len(names))
         if self.rules.name == "black_knights":
             self._announce("bk.day_execution." + ("on" if s.day_execution else "off"))
-        for n in names:
-            role = self.players[n].role
-            self._emit(GiveItem(frozenset({n}), Item.NOTES_BOOK))
-            self._emit(ShowTitle(msg(f"{px}.role.{role}"), None, frozenset({n})))
-            self._whisper([n], f"{px}.deal.{role}")
+        for who in names:
+            role = self.players[who].role
+            self._emit(GiveItem(frozenset({who}), Item.NOTES_BOOK))
+            self._emit(ShowTitle(msg(f"{px}.role.{role}"), None, frozenset({who})))
+            self._whisper([who], f"{px}.deal.{role}")
         self._begin_night()
 
     # ------------------------------------------------------------------ the night
