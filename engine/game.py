@@ -955,7 +955,7 @@ class Game(InputStep):
 
     def tell(self, use: Use, key: str, **params: object) -> None:
         """Give a power's answer to its user only (a private message), and keep it in the night record."""
-        self._whisper([use.actor], key, **params)
+        self._fx.append(whisper(use.actor, key, **params))
         if self.night is not None:
             for entry in reversed(self.night.record.powers):
                 if entry["contestant"] == use.actor and entry["power"] == use.power.value:
@@ -1102,13 +1102,13 @@ class Game(InputStep):
         assert self.night
         self.night.pending.remove(name)
         if use is None:
-            self._whisper([name], "power.skipped")
+            self._fx.append(whisper(name, "power.skipped"))
         else:
             self.night.uses.append(use)
             self.powers.used[(name, use.power)] += 1
             if use.targets:
                 self.powers.last_target[(name, use.power)] = (self.day, use.targets[0])
-            self._whisper([name], "power.noted")
+            self._fx.append(whisper(name, "power.noted"))
         if self.phase is Phase.TRAITOR_POWERS:
             if not self.night.pending:
                 self._after_traitor_powers()
@@ -1225,8 +1225,7 @@ class Game(InputStep):
         self.rng.shuffle(arrivals)
         self._announce("phase.breakfast", day=self.day)
         self._move(arrivals, Place.BREAKFAST_ROOM)
-        for n in arrivals:
-            self._announce("breakfast.arrives", player=n)
+        self._fx += [announce("breakfast.arrives", player=n) for n in arrivals]
         murdered = list(self.news)
         self.news.clear()
         for victim in murdered:
@@ -1319,8 +1318,11 @@ class Game(InputStep):
         assert b
         b.votes[action.voter] = action.target
         paper = Item.DOUBLE_VOTE_PAPER if b.weights[action.voter] == 2 else Item.VOTE_PAPER
-        self._fx += (take(paper, (action.voter,)), give(action.voter, Item.CAST_VOTE_PAPER, action.target))
-        self._whisper([action.voter], "vote.cast", target=action.target)
+        self._fx += (
+            take(paper, (action.voter,)),
+            give(action.voter, Item.CAST_VOTE_PAPER, action.target),
+            whisper(action.voter, "vote.cast", target=action.target),
+        )
         if self._everyone_present_voted(b):
             self._close_vote()
 
@@ -1330,19 +1332,19 @@ class Game(InputStep):
         assert b and table
         self.ballot = None
         voters = list(b.voters)
-        for item in (Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER):
-            self._fx.append(take(item, tuple(voters)))
-        self._announce("vote.closed")
+        fx = self._fx
+        fx += [take(item, b.voters) for item in (Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER)]
+        fx.append(announce("vote.closed"))
         tally: Counter[str] = Counter()
-        for v in voters:
+        for v in voters:  # the papers are revealed in seat order (one announcement each)
             target = b.votes.get(v)
             if target is None:
-                self._announce("vote.reveal.none", voter=v)
+                fx.append(announce("vote.reveal.none", voter=v))
             elif b.weights[v] == 2:
-                self._announce("vote.reveal.double", voter=v, target=target)
+                fx.append(announce("vote.reveal.double", voter=v, target=target))
                 tally[target] += 2
             else:
-                self._announce("vote.reveal", voter=v, target=target)
+                fx.append(announce("vote.reveal", voter=v, target=target))
                 tally[target] += 1
         count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
         table.rounds.append(
