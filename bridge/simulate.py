@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from engine.errors import ConfigError
 from engine.rulesets import RULESETS, ruleset_of
-from engine.sim import BOTS, Tally, series_seeds, simulate, summary, twists_of
+from engine.sim import BOTS, SIDE_WINS, Tally, series_seeds, sides_of, simulate, summary, twists_of
 
 CHUNKS_PER_JOB = 8
 """With ``--jobs J`` the seeds are cut into about ``8 J`` chunks, so the progress bar moves and the workers
@@ -47,6 +47,29 @@ def parse_bots(text: str) -> str | dict[str, str]:
         if not sep or not side.strip() or kind.strip() not in BOTS:
             raise ConfigError(f"--bots: {pair!r}; expected SIDE=KIND with KIND one of {', '.join(BOTS)}")
         out[side.strip()] = kind.strip()
+    return out
+
+
+def check_bot_sides(kinds: str | dict[str, str], settings: Any) -> str | dict[str, str]:
+    """``--bots`` side=kind pairs checked against the sides of the settings' ruleset (``engine.sim.sides_of``). A
+    side may also be named as it wins in the report (``traitors``, ``mad_knight``, ``loners``).
+
+    Returns:
+        ``kinds`` with every side as ``play_series`` names it.
+
+    Raises:
+        ConfigError: a side the ruleset does not have (the message names ``--bots`` and lists the sides).
+    """
+    if isinstance(kinds, str):
+        return kinds
+    sides = sides_of(settings)
+    as_won = {SIDE_WINS.get(s, s): s for s in sides}
+    out: dict[str, str] = {}
+    for side, kind in kinds.items():
+        known = side if side in sides else as_won.get(side)
+        if known is None:
+            raise ConfigError(f"--bots: no side {side!r} in {ruleset_of(settings).name} (sides: {', '.join(sides)})")
+        out[known] = kind
     return out
 
 
@@ -200,8 +223,8 @@ def run_simulate(
         raise ConfigError(f"--series: {series}; at least 1")
     if jobs < 1:
         raise ConfigError(f"--jobs: {jobs}; at least 1")
-    kinds = parse_bots(bots)
     settings = load_settings(settings_file, ruleset, contestants)
+    kinds = check_bot_sides(parse_bots(bots), settings)
     seeds = series_seeds(seed, series)
     show = not as_json and err.isatty()
     bar: Any = None
@@ -226,4 +249,4 @@ def run_simulate(
     return 0
 
 
-__all__ = ["format_text", "load_settings", "parse_bots", "run", "run_simulate"]
+__all__ = ["check_bot_sides", "format_text", "load_settings", "parse_bots", "run", "run_simulate"]

@@ -31,7 +31,7 @@ from typing import Any
 from engine.actions import StartSeries, TimerExpired
 from engine.bots import BOTS, Bot, make_bot
 from engine.effects import Announce, Effect, Prompt, Whisper
-from engine.rulesets import new_game
+from engine.rulesets import new_game, ruleset_of
 
 STEP_LIMIT = 20_000
 """Inputs per series before the driver gives up (a series of 16 takes well under 2,000)."""
@@ -68,6 +68,19 @@ class SeriesResult:
 
 SIDE_WINS = {"faithful": "faithful", "traitor": "traitors", "alone": "mad_knight", "loner": "loners"}
 """A side's name → the ``Winner`` value it wins as, where the two differ."""
+
+
+def sides_of(settings: Any) -> tuple[str, ...]:
+    """The sides a contestant can be dealt under ``settings``, as ``play_series``'s ``bots`` mapping names them:
+    ``faithful`` and ``traitor`` (rulebook §1), or the teams of a club ruleset's roles (sorted).
+
+    Raises:
+        ConfigError: an unknown ruleset.
+    """
+    rules = getattr(ruleset_of(settings).game, "RULES", None)
+    if rules is None:
+        return ("faithful", "traitor")
+    return tuple(sorted({role.team for role in rules.roles.values()}))
 
 
 def _winning_side(game: Any, winner: str, winners: tuple[str, ...]) -> frozenset[str]:
@@ -443,6 +456,7 @@ __all__ = [
     "Tally",
     "play_series",
     "series_seeds",
+    "sides_of",
     "simulate",
     "summary",
     "twists_of",

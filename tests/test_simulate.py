@@ -92,6 +92,10 @@ def test_progress_bar_only_on_a_terminal():
         (["--series", "2", "--jobs", "0"], "--jobs"),
         (["--series", "2", "--contestants", "40"], "--contestants"),
         (["--series", "2", "--bots", "clever"], "--bots"),
+        (["--series", "2", "--bots", "foo=random"], "no side 'foo' in traitors (sides: faithful, traitor)"),
+        (["--series", "2", "--bots", "town=random"], "no side 'town' in traitors"),
+        (["--series", "2", "--ruleset", "black_knights", "--bots", "mafia=random"],
+         "no side 'mafia' in black_knights (sides: alone, black_order, white_order)"),
         (["--series", "2", "--settings", "/nonexistent/series.toml"], "/nonexistent/series.toml"),
     ],
 )
@@ -108,6 +112,18 @@ def test_ruleset_mismatch_and_bad_toml(tmp_path, capsys):
     bad.write_text("contestants = [", encoding="utf-8")
     assert main(["simulate", "--settings", str(bad), "--series", "1"]) == 2
     assert str(bad) in capsys.readouterr().err
+
+
+def test_bot_sides_may_be_named_as_they_win(capsys):
+    """``--bots`` takes a side as the deal names it (``alone``) or as the report names its win (``mad_knight``):
+    the same series either way, and not the all-smart default."""
+    runs = {
+        bots: simulate_json(capsys, "--ruleset", "black_knights", "--series", "12", "--bots", bots)["win_rates"]
+        for bots in ("alone=random,black_order=random", "mad_knight=random,black_order=random", "smart")
+    }
+    assert runs["alone=random,black_order=random"] == runs["mad_knight=random,black_order=random"] != runs["smart"]
+    traitors = simulate_json(capsys, "--series", "12", "--bots", "traitors=random")["win_rates"]
+    assert traitors == simulate_json(capsys, "--series", "12", "--bots", "traitor=random")["win_rates"]
 
 
 def test_parse_bots():
