@@ -274,32 +274,36 @@ class Game(InputStep):
             The legal inputs, in a stable order; ``[]`` when there is nothing to do.
         """
         out: list[Action] = []
-        if self.phase in (None, Phase.OVER):
+        phase = self.phase
+        if phase is None or phase is Phase.OVER:
             return out
         if player in self.hosts:
             out.append(Advance(player))
         p = self.players.get(player)
         if p is None or not p.alive:
             return out
-        if twists.LISTED_IN[self.phase]:  # TWIST HOOK: only phases in which a twist takes inputs
+        if twists.LISTED_IN[phase]:  # TWIST HOOK: only phases in which a twist takes inputs
             out += twists.legal_actions(self, player)
-        if self.phase is Phase.VOTE and self.ballot and player in self.ballot.voters and player not in self.ballot.votes:
-            out += self.ballot.papers[player].inputs
-        elif self.phase is Phase.OATH and self.night and self.night.oath_queue[:1] == [player]:
+        night = self.night
+        if phase is Phase.VOTE:
+            b = self.ballot
+            if b and player in b.papers and player not in b.votes:  # the voters are the papers' holders
+                out += b.papers[player].inputs
+        elif phase is Phase.OATH and night and night.oath_queue[:1] == [player]:
             out.append(SwearOath(player))
-        elif self.phase is Phase.TURRET and self.night and player in self.night.traitors:
-            if self.night.events and player not in self.night.picks:
+        elif phase is Phase.TURRET and night and player in night.traitors:
+            if night.events and player not in night.picks:
                 out += self._event_offer(player).inputs
-            if self.night.nominate and player not in self.night.nominations:
+            if night.nominate and player not in night.nominations:
                 out += _nomination_offer(player, tuple(self._living())).inputs
-        elif self.phase is Phase.OFFER and self.night and self.night.offer and self.night.offer[1] == player:
+        elif phase is Phase.OFFER and night and night.offer and night.offer[1] == player:
             out += [AnswerOffer(player, True), AnswerOffer(player, False)]
-        elif self.phase is Phase.HOST_VISIT and self.night and self.night.joker == player:
+        elif phase is Phase.HOST_VISIT and night and night.joker == player:
             out += [AnswerJoker(player, True), AnswerJoker(player, False)]
-        elif self.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.night and player in self.night.pending:
-            out += [c.action for c in self.night.options[player]]
+        elif (phase is Phase.TRAITOR_POWERS or phase is Phase.HOST_VISIT) and night and player in night.pending:
+            out += [c.action for c in night.options[player]]
             out.append(_skip_power(player))
-        elif self.phase is Phase.TORCHES and player in self.torches:
+        elif phase is Phase.TORCHES and player in self.torches:
             out += _torch_inputs(player, self.torches[player])
         return out
 

@@ -179,8 +179,10 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
             legal = game.legal_actions(name)
             if not legal:
                 continue
-            done = acted.setdefault(name, set())
-            if done:
+            done = acted.get(name)
+            if done is None:
+                done = acted[name] = set()
+            elif done:
                 legal = [a for a in legal if a.kind not in done]
                 if not legal:
                     continue
