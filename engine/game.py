@@ -382,7 +382,8 @@ class Game(InputStep):
                 raise IllegalAction("illegal.turret.already")
             if action.event not in self.night.events:
                 raise IllegalAction("illegal.turret.event", event=action.event.value)
-            target = self.players.get(action.target)  # tonight's event is against a living Faithful (rulebook §7.2)
+            # Tonight's event is against a living Faithful (rulebook §7.2).
+            target = self.players.get(action.target) if isinstance(action.target, str) else None
             if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
                 raise IllegalAction("illegal.turret.target", target=action.target)
             return lambda: self._apply_event_pick(action)

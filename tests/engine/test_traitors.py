@@ -300,7 +300,7 @@ class TestSection7Night:
         assert d.game.night.events == {NightEvent.MURDER}
         with pytest.raises(IllegalAction):
             d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
-        for target in ("Efe", "Sunny", "Nobody"):  # a Traitor (another or oneself) or no contestant is no target
+        for target in ("Efe", "Sunny", "Nobody", ["Alex"]):  # a Traitor (another or oneself), no contestant, junk
             with pytest.raises(IllegalAction) as refused:
                 d.do(ChooseEvent("Sunny", NightEvent.MURDER, target))
             assert refused.value.reason == "illegal.turret.target"
