@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.config import default_castle
 from bridge.render import RenderContext, prompt_dialog
 from bridge.sandbox.server import _load_pack

@@ -19,6 +19,8 @@ import shutil
 import subprocess
 import sys
 
+from checkout import ROOT
+
 PLAY = """
 import sys
 from bridge.demo import demo_settings
@@ -39,6 +41,7 @@ def instructions(series: int, bots: str) -> int:
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY, str(series), bots],
         capture_output=True,
         text=True,
+        cwd=ROOT,  # the played series import this checkout's engine (``-c`` puts the working folder first)
     )
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:

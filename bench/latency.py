@@ -23,6 +23,7 @@ import statistics
 import threading
 import time
 
+import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.config import default_castle
 from bridge.demo import DEMO_DURATIONS, demo_settings
 from bridge.players import PlayerDirectory

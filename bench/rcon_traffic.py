@@ -18,6 +18,7 @@ import secrets
 import statistics
 from typing import Any
 
+import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.config import default_castle
 from bridge.demo import Bot, _drive_bots, demo_settings
 from bridge.players import PlayerDirectory

@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.config import default_castle
 from bridge.demo import DEMO_DURATIONS, demo_settings
 from bridge.recovery import Handouts, rebuild

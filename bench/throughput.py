@@ -18,6 +18,7 @@ import resource
 import time
 import tracemalloc
 
+import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.demo import demo_settings
 from engine.sim import series_seeds, simulate
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 
+import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge import commands as mc
 from engine.actions import Advance, StartSeries
 from engine.game import Game
