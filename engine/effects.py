@@ -8,7 +8,7 @@ engine, so the bridge never needs to know roles to deliver a message (``shared/D
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.ids import Allegiance, Item, Place
@@ -31,11 +31,17 @@ class Message:
 
     key: str
     params: tuple[tuple[str, str], ...] = ()
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    """The text once rendered (not part of the value: equality, hashing and ``repr`` ignore it)."""
 
     @property
     def text(self) -> str:
-        """The English text."""
-        return _render(self.key, self.params)
+        """The English text (rendered on first use, then kept: a message is read once per recipient's inbox)."""
+        text = self._text
+        if text is None:
+            text = _render(self.key, self.params)
+            object.__setattr__(self, "_text", text)  # a frozen value's cache, as functools.cached_property would
+        return text
 
 
 @functools.lru_cache(maxsize=8192)

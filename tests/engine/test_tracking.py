@@ -116,6 +116,23 @@ def test_remembered_effects_are_the_values_they_stand_for():
     assert whisper("Alex", "vote.cast", target="Kai") == Whisper(frozenset({"Alex"}), msg("vote.cast", target="Kai"))
 
 
+def test_a_message_keeps_its_text_without_changing_its_value():
+    """``Message.text`` is rendered once and kept; the kept text is no part of the value (equality, hash, repr,
+    pickling and copies see the key and parameters only)."""
+    import copy
+    import pickle
+
+    from engine.effects import Message
+    from engine.messages import render
+
+    fresh, read = Message("vote.cast", (("target", "Kai"),)), Message("vote.cast", (("target", "Kai"),))
+    assert read.text == render("vote.cast", {"target": "Kai"}) and read.text is read.text
+    assert read == fresh and hash(read) == hash(fresh) and repr(read) == repr(fresh)
+    assert {read: 1}[fresh] == 1
+    for twin in (copy.copy(read), copy.deepcopy(read), pickle.loads(pickle.dumps(read))):
+        assert twin == fresh and twin.text == read.text
+
+
 def test_a_caller_changing_the_returned_effects_does_not_change_the_castle():
     game, twin = Game(SETTINGS, 6), Game(SETTINGS, 6)
     game.handle(StartSeries(), now=0.0).clear()
