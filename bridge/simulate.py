@@ -35,7 +35,7 @@ def parse_bots(text: str) -> str | dict[str, str]:
     """``--bots``: one kind for everyone (``smart``), or side=kind pairs (``faithful=smart,traitor=random``).
 
     Raises:
-        ConfigError: an unknown kind or a malformed pair (the message names ``--bots``).
+        ConfigError: an unknown kind, a malformed pair, or one side given two kinds (the message names ``--bots``).
     """
     if "=" not in text:
         if text not in BOTS:
@@ -46,7 +46,10 @@ def parse_bots(text: str) -> str | dict[str, str]:
         side, sep, kind = pair.partition("=")
         if not sep or not side.strip() or kind.strip() not in BOTS:
             raise ConfigError(f"--bots: {pair!r}; expected SIDE=KIND with KIND one of {', '.join(BOTS)}")
-        out[side.strip()] = kind.strip()
+        side, kind = side.strip(), kind.strip()
+        if out.get(side, kind) != kind:
+            raise ConfigError(f"--bots: side {side!r} given twice, as {out[side]} and as {kind}")
+        out[side] = kind
     return out
 
 
@@ -58,7 +61,8 @@ def check_bot_sides(kinds: str | dict[str, str], settings: Any) -> str | dict[st
         ``kinds`` with every side as ``play_series`` names it.
 
     Raises:
-        ConfigError: a side the ruleset does not have (the message names ``--bots`` and lists the sides).
+        ConfigError: a side the ruleset does not have (the message names ``--bots`` and lists the sides), or one
+            side given two different kinds under its two names.
     """
     if isinstance(kinds, str):
         return kinds
@@ -69,6 +73,8 @@ def check_bot_sides(kinds: str | dict[str, str], settings: Any) -> str | dict[st
         known = side if side in sides else as_won.get(side)
         if known is None:
             raise ConfigError(f"--bots: no side {side!r} in {ruleset_of(settings).name} (sides: {', '.join(sides)})")
+        if out.get(known, kind) != kind:
+            raise ConfigError(f"--bots: side {known!r} given twice, as {out[known]} and as {kind}")
         out[known] = kind
     return out
 

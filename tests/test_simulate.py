@@ -96,6 +96,9 @@ def test_progress_bar_only_on_a_terminal():
         (["--series", "2", "--bots", "town=random"], "no side 'town' in traitors"),
         (["--series", "2", "--ruleset", "black_knights", "--bots", "mafia=random"],
          "no side 'mafia' in black_knights (sides: alone, black_order, white_order)"),
+        (["--series", "2", "--ruleset", "black_knights", "--bots", "alone=random,mad_knight=smart"],
+         "side 'alone' given twice, as random and as smart"),
+        (["--series", "2", "--bots", "faithful=random,faithful=smart"], "side 'faithful' given twice"),
         (["--series", "2", "--settings", "/nonexistent/series.toml"], "/nonexistent/series.toml"),
     ],
 )
