@@ -149,17 +149,28 @@ def one_target(targets: tuple[str, ...]) -> str:
     return targets[0]
 
 
+def last_night_target(game: Game, actor: str, power: PowerName) -> str | None:
+    """The contestant ``actor`` named with ``power`` last night (the one ``not_last_night`` refuses); else ``None``."""
+    last = game.powers.last_target.get((actor, power))
+    return last[1] if last is not None and last[0] == game.day - 1 else None
+
+
+def last_use_target(game: Game, actor: str, power: PowerName) -> str | None:
+    """The contestant ``actor`` named at their last use of ``power`` (the one ``not_last_use`` refuses); else
+    ``None``."""
+    last = game.powers.last_target.get((actor, power))
+    return last[1] if last is not None else None
+
+
 def not_last_night(game: Game, actor: str, power: PowerName, target: str) -> None:
     """"Not the same one two nights running" (The Bartender, The Silencer)."""
-    last = game.powers.last_target.get((actor, power))
-    if last is not None and last == (game.day - 1, target):
+    if target == last_night_target(game, actor, power):
         raise IllegalAction("illegal.power.repeat", target=target)
 
 
 def not_last_use(game: Game, actor: str, power: PowerName, target: str) -> None:
     """"Not the same twice running" (The Judge, The Guardian)."""
-    last = game.powers.last_target.get((actor, power))
-    if last is not None and last[1] == target:
+    if target == last_use_target(game, actor, power):
         raise IllegalAction("illegal.power.repeat", target=target)
 
 
@@ -171,18 +182,6 @@ def anyone(alive: list[str]) -> list[tuple[str, str | None]]:
 def others(actor: str, alive: list[str], *excluded: str | None) -> list[tuple[str, str | None]]:
     """``options`` of a power that names another living contestant (``living_other``), none of ``excluded``."""
     return [(t, None) for t in alive if t != actor and t not in excluded]
-
-
-def last_night_target(game: Game, actor: str, power: PowerName) -> str | None:
-    """The contestant ``actor`` named with ``power`` last night, the one ``not_last_night`` refuses; else ``None``."""
-    last = game.powers.last_target.get((actor, power))
-    return last[1] if last is not None and last[0] == game.day - 1 else None
-
-
-def last_use_target(game: Game, actor: str, power: PowerName) -> str | None:
-    """The contestant ``actor`` named at their last use of ``power``, the one ``not_last_use`` refuses; else ``None``."""
-    last = game.powers.last_target.get((actor, power))
-    return last[1] if last is not None else None
 
 
 def wrong_choice(game: Game, options: list[str], truth: str) -> str:

@@ -181,6 +181,30 @@ def test_every_targeted_power_lists_exactly_what_its_validator_accepts() -> None
     assert checked > 10_000
 
 
+@pytest.mark.parametrize(
+    ("power", "user", "nights_running"),
+    [(Power.BARTENDER, "Sunny", True), (Power.SILENCER, "Makena", True),
+     (Power.GUARDIAN, "Omar", False), (Power.JUDGE, "Lena", False)],
+)
+def test_not_the_same_target_running(power: Power, user: str, nights_running: bool) -> None:
+    """Rulebook §5: the Bartender and the Silencer not the same one two nights running (two nights ago is
+    allowed again); the Judge and the Guardian not the same twice running (however long ago). Both ``validate``
+    and ``options`` say so."""
+    g = night_one().g
+    spec = POWERS[power]
+    for night, refused in ((g.day - 1, True), (g.day - 2, not nights_running)):
+        g.powers.last_target[(user, power)] = (night, "Kai")
+        listed = [t for t, _ in spec.options(g, user, g._living())]
+        if refused:
+            with pytest.raises(IllegalAction) as e:
+                spec.validate(g, user, ("Kai",))
+            assert e.value.reason == "illegal.power.repeat" and "Kai" not in listed
+        else:
+            spec.validate(g, user, ("Kai",))
+            assert "Kai" in listed
+        spec.validate(g, user, ("Alex",))
+
+
 def test_night_zero_has_no_powers_by_default() -> None:
     s = Series()
     s.advance_to(Phase.BREAKFAST)
