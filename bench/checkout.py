@@ -3,15 +3,24 @@
 A script's own folder (``bench/``) is what Python puts first, so without this the ``engine`` and ``bridge`` of the
 installed project would be measured, whichever checkout the script was run from (an editable install points at
 one checkout; comparing two versions back to back means running each one's ``bench/`` scripts).
+
+``CASTLE_BENCH_INSTALLED=1`` measures the installed project instead: a compiled engine (``setup.py``), installed
+with ``CASTLE_COMPILE=1 pip install .`` into its own environment, run with that environment's Python.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 """The checkout this ``bench/`` folder belongs to."""
 
-if str(ROOT) not in sys.path[:1]:
+INSTALLED = os.environ.get("CASTLE_BENCH_INSTALLED") == "1"
+"""True: measure the installed project, not this checkout (``CASTLE_BENCH_INSTALLED=1``)."""
+
+if INSTALLED:
+    sys.path = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
+elif str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))

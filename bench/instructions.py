@@ -9,6 +9,7 @@ vary by 5-10 % from run to run). Slow: callgrind runs the interpreter about 50 t
 a minute). Needs valgrind (Debian's ``valgrind`` package).
 
 Usage: python bench/instructions.py [--series 100] [--bots random]
+(``CASTLE_BENCH_INSTALLED=1``: the installed project's engine, say a compiled one: ``bench/checkout.py``.)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import shutil
 import subprocess
 import sys
 
-from checkout import ROOT
+from checkout import INSTALLED, ROOT
 
 PLAY = """
 import sys
@@ -37,8 +38,9 @@ def instructions(series: int, bots: str) -> int:
     Raises:
         RuntimeError: valgrind failed or printed no total.
     """
+    python = [sys.executable, "-P"] if INSTALLED else [sys.executable]  # -P: not the working folder first
     run = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY, str(series), bots],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *python, "-c", PLAY, str(series), bots],
         capture_output=True,
         text=True,
         cwd=ROOT,  # the played series import this checkout's engine (``-c`` puts the working folder first)

@@ -9,12 +9,12 @@ log and the game log (``docs/scenarios.md``).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import InvalidCommand
 from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
-
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -515,6 +515,13 @@ _EVERY_ACTION: tuple[type[Action], ...] = (
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _EVERY_ACTION}
 """Every input type by its stable ``kind`` name."""
+
+for _cls in _EVERY_ACTION:
+    if _cls.actor_field is not None:
+        # ``actor`` of a kind with a sender: its field, read in C (``operator.attrgetter``) rather than by the base
+        # class's Python-level property (the engine reads it for every input it checks).
+        setattr(_cls, "actor", property(operator.attrgetter(_cls.actor_field), doc=Action.actor.__doc__))
+del _cls
 
 _ENUM_FIELDS: dict[str, type[Any]] = {
     "event": NightEvent, "torch": Torch, "power": Power, "drink": Drink, "twist": Twist,

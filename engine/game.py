@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -72,7 +71,7 @@ from engine.effects import (
 )
 from engine.core.night import settle_attack
 from engine.errors import IllegalAction, InvalidCommand
-from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
+from engine.ids import TORCHES, TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.outcome import Outcome, Termination, Winner
 from engine.phases import ON_CLOCK, Phase
 from engine.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER, PowerState, Use
@@ -183,6 +182,18 @@ class NightState:
     """The Faithful offered the Joker tonight, until they answer."""
     settled: bool = False
     """True once the murder step has run (``murdered_tonight`` is then final)."""
+
+
+
+_REPLAYED_STATE = (
+    "settings", "seed", "rng", "players", "hosts", "phase", "phase_seq", "deadline", "day", "started", "ballot",
+    "table", "revote_used", "double_vote_holder", "double_vote_next", "night", "news", "torches", "outcome", "log",
+    "record", "powers", "guarded", "last_removed", "twist_state", "paused", "clock_label", "stand_ins", "_inbox",
+    "_items", "_places", "_untracked",
+)
+"""Every attribute of a ``Game`` that an undo takes from the replayed game: all but the effects being gathered
+(``_fx``), the time (``_now``) and the pending item reset (a test keeps this list whole). Named, not read off
+``__dict__``: a compiled engine's classes have none."""
 
 
 class Game(InputStep):
@@ -351,7 +362,7 @@ class Game(InputStep):
             if isinstance(action, Advance):
                 if action.host not in self.hosts:
                     raise IllegalAction("illegal.not_host")
-                return self._on_clock
+                return lambda: self._on_clock()  # not the bound method itself (a compiled engine)
             if isinstance(action, HOST_TWIST_ACTIONS):  # TWIST HOOK: the host starts or cancels a twist
                 return twists.validate_host(self, action)  # type: ignore[arg-type]
             if isinstance(action, (PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries)):
@@ -372,7 +383,7 @@ class Game(InputStep):
                 raise IllegalAction("illegal.phase")
             if self.night.oath_queue[:1] != [actor]:
                 raise IllegalAction("illegal.oath.not_you")
-            return self._apply_oath_answer
+            return lambda: self._apply_oath_answer()  # not the bound method itself (a compiled engine)
         if isinstance(action, ChooseEvent):
             self._check_turret(actor)
             assert self.night
@@ -383,9 +394,11 @@ class Game(InputStep):
             if action.event not in self.night.events:
                 raise IllegalAction("illegal.turret.event", event=action.event.value)
             # Tonight's event is against a living Faithful (rulebook §7.2).
-            target = self.players.get(action.target) if isinstance(action.target, str) else None
+            # The name is read untyped: a compiled engine would refuse a non-name with a TypeError, not this refusal.
+            name: object = getattr(action, "target")  # noqa: B009
+            target = self.players.get(name) if isinstance(name, str) else None
             if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
-                raise IllegalAction("illegal.turret.target", target=action.target)
+                raise IllegalAction("illegal.turret.target", target=str(name))
             return lambda: self._apply_event_pick(action)
         if isinstance(action, NominateDoubleVote):
             self._check_turret(actor)
@@ -962,7 +975,9 @@ class Game(InputStep):
         """Give a power's answer to its user only (a private message), and keep it in the night record."""
         self._fx.append(whisper(use.actor, key, **params))
         if self.night is not None:
-            for entry in reversed(self.night.record.powers):
+            powers = self.night.record.powers
+            for i in range(len(powers) - 1, -1, -1):  # the latest entry first (not reversed(): a compiled engine)
+                entry = powers[i]
                 if entry["contestant"] == use.actor and entry["power"] == use.power.value:
                     entry["result"] = msg(key, **params).text
                     break
@@ -1340,17 +1355,17 @@ class Game(InputStep):
         fx = self._fx
         fx += [take(item, b.voters) for item in (Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER)]
         fx.append(announce("vote.closed"))
-        tally: Counter[str] = Counter()
+        tally: dict[str, int] = {}  # not a Counter: its Python-level constructor, every ballot
         for v in voters:  # the papers are revealed in seat order (one announcement each)
             target = b.votes.get(v)
             if target is None:
                 fx.append(announce("vote.reveal.none", voter=v))
             elif b.weights[v] == 2:
                 fx.append(announce("vote.reveal.double", voter=v, target=target))
-                tally[target] += 2
+                tally[target] = tally.get(target, 0) + 2
             else:
                 fx.append(announce("vote.reveal", voter=v, target=target))
-                tally[target] += 1
+                tally[target] = tally.get(target, 0) + 1
         count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
         table.rounds.append(
             VoteRound(
@@ -1364,12 +1379,12 @@ class Game(InputStep):
         self._announce("vote.count", count=count)
         present = list(table.present)
         if b.kind == "second":
-            best = max((tally[c] for c in b.candidates), default=0)
-            top = [c for c in b.candidates if tally[c] == best]
+            best = max((tally.get(c, 0) for c in b.candidates), default=0)
+            top = [c for c in b.candidates if tally.get(c, 0) == best]
             if len(top) == 1 and self._protects(top[0]):
                 rest = [c for c in b.candidates if c != top[0]]
-                best = max((tally[c] for c in rest), default=0)
-                top = [c for c in rest if tally[c] == best]
+                best = max((tally.get(c, 0) for c in rest), default=0)
+                top = [c for c in rest if tally.get(c, 0) == best]
             if len(top) == 1:
                 self._banish(top[0])
             else:
@@ -1387,12 +1402,12 @@ class Game(InputStep):
             self._open_vote("revote", tuple(voters), tuple(present))
             return
         best = max(tally.values(), default=0)
-        top = [c for c in present if tally[c] == best] if best > 0 else list(present)
+        top = [c for c in present if tally.get(c, 0) == best] if best > 0 else list(present)
         if len(top) == 1 and self._protects(top[0]):
             # Rulebook §4: the contestant with the next most votes is banished; a tie follows the tie rules.
             rest = [c for c in present if c != top[0]]
-            best = max((tally[c] for c in rest), default=0)
-            top = [c for c in rest if tally[c] == best]
+            best = max((tally.get(c, 0) for c in rest), default=0)
+            top = [c for c in rest if tally.get(c, 0) == best]
         if len(top) == 1:
             self._banish(top[0])
             return
@@ -1502,7 +1517,7 @@ class Game(InputStep):
             Prompt(
                 frozenset({finalist}),
                 msg("finale.torch.prompt"),
-                tuple([choice(t.title, ChooseTorch, finalist, t) for t in Torch]),
+                tuple([choice(t.title, ChooseTorch, finalist, t) for t in TORCHES]),
             )
         )
 
@@ -1807,11 +1822,13 @@ class Game(InputStep):
             left = max(0.0, before.deadline - float(undone["now"]))
         old_items, old_places, old_seq = self.items, self.places, self.phase_seq
         old_log, old_inbox, old_actions = self.log, self.inbox, self.record.host_actions
-        state = {k: v for k, v in before.__dict__.items() if k not in ("_fx", "_now", "_reset_items")}
-        self.__dict__.update(state)
+        for name in _REPLAYED_STATE:
+            setattr(self, name, getattr(before, name))
         self.log, self.inbox = old_log, old_inbox
         self.record.host_actions = old_actions
-        for a in reversed(self.record.host_actions):
+        actions = self.record.host_actions
+        for i in range(len(actions) - 1, -1, -1):  # the latest first (not reversed(): a compiled engine)
+            a = actions[i]
             if not a["undone"] and a["action"] == undone["action"]:
                 a["undone"] = True
                 break
@@ -1932,7 +1949,7 @@ _skip_power = functools.lru_cache(maxsize=1 << 10)(SkipPower)
 @functools.lru_cache(maxsize=1 << 10)
 def _torch_inputs(finalist: str, held: Torch | None) -> tuple[ChooseTorch, ...]:
     """``finalist``'s torch inputs while holding up ``held``: every torch but that one, in ``Torch`` order."""
-    return tuple([ChooseTorch(finalist, t) for t in Torch if held is not t])
+    return tuple([ChooseTorch(finalist, t) for t in TORCHES if held is not t])
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -1942,7 +1959,9 @@ def _nomination_offer(traitor: str, living: tuple[str, ...]) -> Offer:
 
 
 def _most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:
-    counts = Counter(picks)
+    counts: dict[str, int] = {}  # in order of first pick, as a Counter would be
+    for pick in picks:
+        counts[pick] = counts.get(pick, 0) + 1
     best = max(counts.values())
     tied = [k for k, v in counts.items() if v == best]
     return tied[0] if len(tied) == 1 else draw(tied)

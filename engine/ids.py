@@ -7,6 +7,7 @@ scenario files, the JSON game log and the bridge's item ``custom_data``.
 from __future__ import annotations
 
 import enum
+import operator
 from typing import NewType
 
 PlayerId = NewType("PlayerId", str)
@@ -21,6 +22,14 @@ class Enum(enum.Enum):
     changed with the string hash seed from one process to the next)."""
 
     __hash__ = object.__hash__
+
+
+# ``value`` and ``name`` read the member's attributes in C (``operator.attrgetter``), not through ``enum.Enum``'s
+# Python-level descriptors: they are read hundreds of times a series (power titles, records, prompts). ``enum``'s
+# descriptors exist so that a member may be named ``value`` or ``name``; none of ours is. Set after the class body
+# (type checkers keep ``enum.Enum``'s typing of both; a compiled engine allows no such statement in a class body).
+setattr(Enum, "value", property(operator.attrgetter("_value_"), doc="The member's value (its stable string)."))
+setattr(Enum, "name", property(operator.attrgetter("_name_"), doc="The member's name."))
 
 
 class Allegiance(Enum):
@@ -156,6 +165,10 @@ class Torch(Enum):
     def title(self) -> str:
         """``"Banish Again"`` or ``"End Game"``, as in the rulebook's finale table."""
         return "Banish Again" if self is Torch.BANISH_AGAIN else "End Game"
+
+
+TORCHES: tuple[Torch, ...] = tuple(Torch)
+"""Both torches in order (iterating the enum class itself runs ``enum``'s Python-level ``__iter__``)."""
 
 
 class NightEvent(Enum):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ids import Enum
+from engine.values import copied_by_value
 
 
 class Winner(Enum):
@@ -81,3 +82,6 @@ class Outcome:
     winner: Winner
     termination: Termination
     winners: tuple[str, ...]
+
+
+copied_by_value(Outcome)  # copies and pickles by value (engine.values)

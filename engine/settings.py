@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import ConfigError
 from engine.ids import FAITHFUL_POWERS, Allegiance, Power, Twist
+from engine.values import copied_by_value
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 """Current Java Edition player names: 3–16 of ``[A-Za-z0-9_]``."""
@@ -252,3 +253,6 @@ class Settings:
                 raise ConfigError(f"deal: false power {f.title} is held by a contestant (rulebook §1: nobody holds it)")
         if sum(1 for e in deal if e.drunk) > 1:
             raise ConfigError("deal: at most one contestant is drunk")
+
+
+copied_by_value(DealEntry, Settings)  # copies and pickles by value (engine.values)

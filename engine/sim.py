@@ -32,6 +32,7 @@ from engine.actions import StartSeries, TimerExpired
 from engine.bots import BOTS, Bot, make_bot
 from engine.effects import Announce, Effect, Prompt, Whisper
 from engine.rulesets import new_game, ruleset_of
+from engine.values import copied_by_value
 
 STEP_LIMIT = 20_000
 """Inputs per series before the driver gives up (a series of 16 takes well under 2,000)."""
@@ -465,3 +466,6 @@ __all__ = [
     "wilson",
     "without_twist",
 ]
+
+
+copied_by_value(SeriesResult)  # copies and pickles by value (engine.values)

@@ -12,8 +12,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 
+from mypy_extensions import mypyc_attr
+
 from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
 from engine.ids import Item, Place
+from engine.values import copied_by_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ class Inbox(Mapping[str, list[str]]):
         return f"Inbox({dict(self)!r})"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the club games subclass it (a compiled engine)
 class CastleTracker:
     """Mixin for a game class: ``inbox``, ``items`` and ``places`` kept from its effects.
 
@@ -244,3 +248,6 @@ _TRACKED: dict[type[Effect], str] = {
 """Effect class → what the castle tracker keeps of it; the classes not listed change nothing it keeps."""
 
 __all__ = ["CastleTracker", "Inbox", "WorldState"]
+
+
+copied_by_value(WorldState)  # copies and pickles by value (engine.values)

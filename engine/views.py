@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from engine.game import Game
 from engine.ids import Allegiance
 from engine.record import RoundTableRecord
+from engine.values import copied_by_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +135,6 @@ def view_for(game: Game, name: str) -> PlayerView:
         joker=name in game.powers.jokers,
         copied_power=copied,
     )
+
+
+copied_by_value(OutEntry, PublicView, PlayerView)  # copies and pickles by value (engine.values)

@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from engine.values import copied_by_value
+
 BLOCK = "block"
 HEAL = "heal"
 SHOT = "shot"
@@ -243,3 +245,6 @@ __all__ = [
     "settle_attack",
     "team_choice",
 ]
+
+
+copied_by_value(Visit, NightOutcome)  # copies and pickles by value (engine.values)

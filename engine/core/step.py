@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
+from mypy_extensions import mypyc_attr
+
 from engine.actions import Action, StartSeries, TimerExpired
 from engine.effects import Effect
 from engine.errors import IllegalAction
@@ -86,6 +88,7 @@ class InputLog(Sequence[dict[str, Any]]):
         return out
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the club games subclass it (a compiled engine, docs/performance.md)
 class InputStep(CastleTracker):
     """Mixin for a game class: ``_take_input`` takes one input through the rules (house rules above).
 
@@ -99,13 +102,22 @@ class InputStep(CastleTracker):
     log: InputLog
     _fx: list[Effect]
     _now: float
-    _start: Callable[[], None]
-    _on_clock: Callable[[], None]
-    _validate: Callable[[Action], Callable[[], None]]
 
     @property
     def is_over(self) -> bool:
         """True once the series has ended (each game class says when)."""
+        raise NotImplementedError
+
+    def _start(self) -> None:
+        """Deal and open the first phase (each game class says how)."""
+        raise NotImplementedError
+
+    def _on_clock(self) -> None:
+        """The phase clock ran out (each game class says what follows)."""
+        raise NotImplementedError
+
+    def _validate(self, action: Action) -> Callable[[], None]:
+        """Raise if ``action`` is illegal now; otherwise return the function that applies it (mutates nothing)."""
         raise NotImplementedError
 
     def _take_input(self, action: Action, now: float, logged: Action) -> list[Effect]:

@@ -1,9 +1,4 @@
-"""The Analyst (Faithful power; rulebook §5 "The Analyst", mechanics [house]).
-
-Rule: when the host visits, name two other living contestants; learn "same allegiance" or "different
-allegiance", by what they register as (The Falsifier flips one). Drunk or intoxicated: the answer is inverted
-([house] §2). Murdered tonight: no answer.
-"""
+"""The Analyst: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -16,6 +11,16 @@ from engine.powers.base import VISIT, Power, Use, living_other
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Analyst (Faithful power; rulebook §5 "The Analyst", mechanics [house]).
+
+Rule: when the host visits, name two other living contestants; learn "same allegiance" or "different
+allegiance", by what they register as (The Falsifier flips one). Drunk or intoxicated: the answer is inverted
+([house] §2). Murdered tonight: no answer.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -46,4 +51,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.analyst.same" if same else "result.analyst.different", first=a, second=b)
 
 
-POWER = Power(PowerName.ANALYST, __doc__ or "", VISIT, Allegiance.FAITHFUL, 2, None, validate, resolve, options)
+POWER = Power(PowerName.ANALYST, RULE, VISIT, Allegiance.FAITHFUL, 2, None, validate, resolve, options)

@@ -1,10 +1,4 @@
-"""The Bartender (Traitor power; rulebook §5 "The Bartender", mechanics [house]).
-
-Rule: in the Turret, after the night's event is chosen, intoxicate one living non-Traitor until the next night;
-not the same one two nights running. The Sober is immune. No feedback. An intoxicated contestant behaves
-exactly like a drunk one while it lasts (rulebook §2): their information tonight is false and their abilities
-fail. A contestant cleansed tonight (The Cleanser) is not intoxicated.
-"""
+"""The Bartender: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -17,6 +11,17 @@ from engine.powers.base import TURRET, Power, Use, last_night_target, living, no
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Bartender (Traitor power; rulebook §5 "The Bartender", mechanics [house]).
+
+Rule: in the Turret, after the night's event is chosen, intoxicate one living non-Traitor until the next night;
+not the same one two nights running. The Sober is immune. No feedback. An intoxicated contestant behaves
+exactly like a drunk one while it lasts (rulebook §2): their information tonight is false and their abilities
+fail. A contestant cleansed tonight (The Cleanser) is not intoxicated.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -43,4 +48,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.intoxicated.add(t)
 
 
-POWER = Power(PowerName.BARTENDER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)
+POWER = Power(PowerName.BARTENDER, RULE, TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
+from engine.values import copied_by_value
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -218,3 +219,6 @@ __all__ = [
     "power_title",
     "wrong_choice",
 ]
+
+
+copied_by_value(Use, Power)  # copies and pickles by value (engine.values)

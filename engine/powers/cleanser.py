@@ -1,10 +1,4 @@
-"""The Cleanser (Faithful power; rulebook §5 "The Cleanser", §7.4).
-
-Rule: when the host visits, name one living contestant (oneself allowed): tonight intoxication, falsification,
-silence and being guessed do not land on them. [rule] A guessed Cleanser is not told before using the power:
-cleansing themself is their unknowing chance to keep it. Drunk or intoxicated: nothing is cleansed (silently).
-Murdered tonight: nothing is cleansed.
-"""
+"""The Cleanser: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -16,6 +10,17 @@ from engine.powers.base import VISIT, Power, Use, anyone, living, one_target
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Cleanser (Faithful power; rulebook §5 "The Cleanser", §7.4).
+
+Rule: when the host visits, name one living contestant (oneself allowed): tonight intoxication, falsification,
+silence and being guessed do not land on them. [rule] A guessed Cleanser is not told before using the power:
+cleansing themself is their unknowing chance to keep it. Drunk or intoxicated: nothing is cleansed (silently).
+Murdered tonight: nothing is cleansed.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -35,4 +40,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.cleansed.add(use.targets[0])
 
 
-POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.CLEANSER, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -1,10 +1,4 @@
-"""The Detective (Faithful power; rulebook §5 "The Detective", mechanics [house]).
-
-Rule: when the host visits, name one other living contestant; learn how many Traitor actions targeted them
-tonight: the Turret's event (murder, seduction or ultimatum), The Bartender, The Falsifier, The Silencer and the
-Guess twist's guess. Every attempt counts, whether or not it landed. Drunk or intoxicated: a number from 0 to 5
-other than the true one ([house] §2). Murdered tonight: no answer.
-"""
+"""The Detective: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -19,6 +13,17 @@ if TYPE_CHECKING:
 
 MOST = 5
 """The most Traitor actions one contestant can draw in a night (event, three powers, guess)."""
+
+
+RULE = """The Detective (Faithful power; rulebook §5 "The Detective", mechanics [house]).
+
+Rule: when the host visits, name one other living contestant; learn how many Traitor actions targeted them
+tonight: the Turret's event (murder, seduction or ultimatum), The Bartender, The Falsifier, The Silencer and the
+Guess twist's guess. Every attempt counts, whether or not it landed. Drunk or intoxicated: a number from 0 to 5
+other than the true one ([house] §2). Murdered tonight: no answer.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -42,4 +47,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.detective", player=t, count=count)
 
 
-POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.DETECTIVE, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -1,10 +1,4 @@
-"""The Falsifier (Traitor power; rulebook §5 "The Falsifier", mechanics [house]).
-
-Rule: in the Turret, after the night's event is chosen, one living contestant (a Traitor too, oneself too)
-registers as the other allegiance until the next night: The Analyst and The Sheriff see the flipped
-allegiance (rulebook §5 "registers as"); twists always see the truth. No feedback. A contestant cleansed
-tonight is not falsified.
-"""
+"""The Falsifier: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -16,6 +10,17 @@ from engine.powers.base import TURRET, Power, Use, anyone, living, one_target
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Falsifier (Traitor power; rulebook §5 "The Falsifier", mechanics [house]).
+
+Rule: in the Turret, after the night's event is chosen, one living contestant (a Traitor too, oneself too)
+registers as the other allegiance until the next night: The Analyst and The Sheriff see the flipped
+allegiance (rulebook §5 "registers as"); twists always see the truth. No feedback. A contestant cleansed
+tonight is not falsified.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -35,4 +40,4 @@ def resolve(game: Game, use: Use) -> None:
         game.powers.falsified.add(t)
 
 
-POWER = Power(PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)
+POWER = Power(PowerName.FALSIFIER, RULE, TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

@@ -1,10 +1,4 @@
-"""The Guardian ([house] Faithful power; rulebook §1, §5 "The Guardian", §7.5).
-
-Rule: when the host visits, name one other living contestant (not the same twice running): they are protected
-from murder tonight. An ultimatum ignores it; a murder shield is used first. The Guardian resolves before the
-murder is settled, so tonight's Bartender cannot stop it (intoxication lands later in the night order). Drunk:
-no protection (silently). Nobody is told that the protection was used.
-"""
+"""The Guardian: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -16,6 +10,17 @@ from engine.powers.base import VISIT, Power, Use, last_use_target, living_other,
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Guardian ([house] Faithful power; rulebook §1, §5 "The Guardian", §7.5).
+
+Rule: when the host visits, name one other living contestant (not the same twice running): they are protected
+from murder tonight. An ultimatum ignores it; a murder shield is used first. The Guardian resolves before the
+murder is settled, so tonight's Bartender cannot stop it (intoxication lands later in the night order). Drunk:
+no protection (silently). Nobody is told that the protection was used.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -37,4 +42,4 @@ def resolve(game: Game, use: Use) -> None:
     game.guarded.add(use.targets[0])
 
 
-POWER = Power(PowerName.GUARDIAN, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.GUARDIAN, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -1,10 +1,4 @@
-"""The Historian (Faithful power; rulebook §5 "The Historian", mechanics [house]).
-
-Rule: automatic (no choice). When the host visits after a night or day with a murder or banishment, learn the
-true power of the most recently removed contestant (a drunk power shown as the plain power; a Traitor's
-Traitor power, never the false one; "no power" when they held none). Told once per removed contestant. Drunk or
-intoxicated: a wrong power name ([house] §2). Murdered tonight: no answer.
-"""
+"""The Historian: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -17,6 +11,17 @@ from engine.powers.base import ALL_TITLES, VISIT, Power, Use, power_title, wrong
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Historian (Faithful power; rulebook §5 "The Historian", mechanics [house]).
+
+Rule: automatic (no choice). When the host visits after a night or day with a murder or banishment, learn the
+true power of the most recently removed contestant (a drunk power shown as the plain power; a Traitor's
+Traitor power, never the false one; "no power" when they held none). Told once per removed contestant. Drunk or
+intoxicated: a wrong power name ([house] §2). Murdered tonight: no answer.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -39,4 +44,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.historian", player=removed, power=truth)
 
 
-POWER = Power(PowerName.HISTORIAN, __doc__ or "", VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)
+POWER = Power(PowerName.HISTORIAN, RULE, VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)

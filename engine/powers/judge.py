@@ -1,10 +1,4 @@
-"""The Judge (Faithful power; rulebook §5 "The Judge", §4 "The Judge's protection").
-
-Rule: when the host visits, name one living contestant (not the same twice running; oneself at most once per
-series) to protect at the next round table: if they would be banished, the host announces the protection (not
-the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). Drunk
-or intoxicated: no protection (silently). Murdered tonight: no protection.
-"""
+"""The Judge: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -17,6 +11,17 @@ from engine.powers.base import VISIT, Power, Use, last_use_target, living, not_l
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Judge (Faithful power; rulebook §5 "The Judge", §4 "The Judge's protection").
+
+Rule: when the host visits, name one living contestant (not the same twice running; oneself at most once per
+series) to protect at the next round table: if they would be banished, the host announces the protection (not
+the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). Drunk
+or intoxicated: no protection (silently). Murdered tonight: no protection.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -45,4 +50,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.protected = t
 
 
-POWER = Power(PowerName.JUDGE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.JUDGE, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

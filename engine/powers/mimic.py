@@ -1,10 +1,4 @@
-"""The Mimic (Faithful power; rulebook §5 "The Mimic", mechanics [house]).
-
-Rule: once per series, when the host visits, name another living contestant and copy their power from the next
-night on; told the name copied. A Traitor's copy is their false power and behaves as drunk (never works). A
-Faithful's copy is their dealt Faithful power (a Joker holder's too). Drunk or intoxicated: the Mimic is told a
-wrong power name and holds it as drunk. Murdered tonight: nothing is copied (the use is spent).
-"""
+"""The Mimic: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -16,6 +10,17 @@ from engine.powers.base import VISIT, Power, Use, living_other, one_target, othe
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Mimic (Faithful power; rulebook §5 "The Mimic", mechanics [house]).
+
+Rule: once per series, when the host visits, name another living contestant and copy their power from the next
+night on; told the name copied. A Traitor's copy is their false power and behaves as drunk (never works). A
+Faithful's copy is their dealt Faithful power (a Joker holder's too). Drunk or intoxicated: the Mimic is told a
+wrong power name and holds it as drunk. Murdered tonight: nothing is copied (the use is spent).
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -47,4 +52,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.mimic", player=t.name, power=power_title(copy))
 
 
-POWER = Power(PowerName.MIMIC, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)
+POWER = Power(PowerName.MIMIC, RULE, VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)

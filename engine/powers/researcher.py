@@ -1,10 +1,4 @@
-"""The Researcher (Faithful power; rulebook §5 "The Researcher", mechanics [house]).
-
-Rule: when the host visits, name one other living contestant; learn two power names in random order, one of
-them theirs (a Traitor's Traitor power, never the false power; a Joker holder's is The Joker; "no power" when
-they hold none). The other name is drawn from the wrong answers. Drunk or intoxicated: both names are wrong
-answers ([house] §2). Murdered tonight: no answer.
-"""
+"""The Researcher: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -16,6 +10,17 @@ from engine.powers.base import ALL_TITLES, VISIT, Power, Use, living_other, one_
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Researcher (Faithful power; rulebook §5 "The Researcher", mechanics [house]).
+
+Rule: when the host visits, name one other living contestant; learn two power names in random order, one of
+them theirs (a Traitor's Traitor power, never the false power; a Joker holder's is The Joker; "no power" when
+they hold none). The other name is drawn from the wrong answers. Drunk or intoxicated: both names are wrong
+answers ([house] §2). Murdered tonight: no answer.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -43,4 +48,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.researcher", player=t, first=names[0], second=names[1])
 
 
-POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.RESEARCHER, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -1,9 +1,4 @@
-"""The Silencer (Traitor power; rulebook §5 "The Silencer", §4 "The Silencer's silence").
-
-Rule: in the Turret, after the night's event is chosen, one living contestant (not oneself; not the same two
-nights running) is silenced at the next round table: the silence is announced when the round table opens and
-the silenced contestant gets no vote paper. A contestant cleansed tonight is not silenced.
-"""
+"""The Silencer: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -15,6 +10,16 @@ from engine.powers.base import TURRET, Power, Use, last_night_target, living_oth
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Silencer (Traitor power; rulebook §5 "The Silencer", §4 "The Silencer's silence").
+
+Rule: in the Turret, after the night's event is chosen, one living contestant (not oneself; not the same two
+nights running) is silenced at the next round table: the silence is announced when the round table opens and
+the silenced contestant gets no vote paper. A contestant cleansed tonight is not silenced.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -36,4 +41,4 @@ def resolve(game: Game, use: Use) -> None:
         game.powers.silenced.add(t)
 
 
-POWER = Power(PowerName.SILENCER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)
+POWER = Power(PowerName.SILENCER, RULE, TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

@@ -1,11 +1,4 @@
-"""The Sober (Faithful power; rulebook §5 "The Sober", §1 [house]).
-
-Rule: never drunk or intoxicated. Twice per series, when the host visits, name another living contestant;
-learn "drunk" or "sober" right now (drunk or intoxicated counts as drunk); that contestant is then sober until
-the next night (intoxication lifted, drunkenness suspended). The Sober's answer sees tonight's Bartender (the
-Bartender resolves first in the night order). A Mimic's copy taken from a Traitor behaves as drunk: inverted
-answer, nobody sobered. Murdered tonight: no answer, nobody sobered.
-"""
+"""The Sober: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -17,6 +10,18 @@ from engine.powers.base import VISIT, Power, Use, living_other, one_target, othe
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+RULE = """The Sober (Faithful power; rulebook §5 "The Sober", §1 [house]).
+
+Rule: never drunk or intoxicated. Twice per series, when the host visits, name another living contestant;
+learn "drunk" or "sober" right now (drunk or intoxicated counts as drunk); that contestant is then sober until
+the next night (intoxication lifted, drunkenness suspended). The Sober's answer sees tonight's Bartender (the
+Bartender resolves first in the night order). A Mimic's copy taken from a Traitor behaves as drunk: inverted
+answer, nobody sobered. Murdered tonight: no answer, nobody sobered.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -42,4 +47,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.sober.drunk" if drunk else "result.sober.sober", player=t)
 
 
-POWER = Power(PowerName.SOBER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 2, validate, resolve, options)
+POWER = Power(PowerName.SOBER, RULE, VISIT, Allegiance.FAITHFUL, 1, 2, validate, resolve, options)

@@ -1,10 +1,4 @@
-"""The Spy (Faithful power; rulebook §5 "The Spy", mechanics [house]).
-
-Rule: automatic (no choice). When the host visits, learn one contestant targeted by a Traitor action tonight
-and which action, never who did it; drawn by the seeded generator among tonight's Traitor actions; "nothing"
-when there were none. Drunk or intoxicated: a (contestant, action) pair that did not happen ([house] §2).
-Murdered tonight: no answer.
-"""
+"""The Spy: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.powers.base.Power``)."""
 
 from __future__ import annotations
 
@@ -20,6 +14,17 @@ if TYPE_CHECKING:
 
 ACTIONS: tuple[str, ...] = ("murder", "seduce", "ultimatum", "The Bartender", "The Falsifier", "The Silencer", "guess")
 """What the Spy can name: the Turret's events, the Traitor powers and the Guess twist's guess."""
+
+
+RULE = """The Spy (Faithful power; rulebook §5 "The Spy", mechanics [house]).
+
+Rule: automatic (no choice). When the host visits, learn one contestant targeted by a Traitor action tonight
+and which action, never who did it; drawn by the seeded generator among tonight's Traitor actions; "nothing"
+when there were none. Drunk or intoxicated: a (contestant, action) pair that did not happen ([house] §2).
+Murdered tonight: no answer.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
 
 
 def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
@@ -48,4 +53,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.spy", player=n, action=a)
 
 
-POWER = Power(PowerName.SPY, __doc__ or "", VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)
+POWER = Power(PowerName.SPY, RULE, VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)

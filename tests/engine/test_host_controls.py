@@ -176,3 +176,21 @@ def test_undo_takes_items_back_in_the_order_they_are_held() -> None:
     fx = g.handle(UndoHostAction("Host"), now=now + 2)
     taken = [(e.item, e.players) for e in fx if isinstance(e, TakeItem)]
     assert taken == [(item, (t,)) for t in traitors for item in (Item.TRAITORS_CLOAK, Item.LANTERN)]
+
+
+@pytest.mark.skipif(not hasattr(Game(SETTINGS, 1), "__dict__"), reason="a compiled engine's game has no __dict__")
+def test_an_undo_takes_every_attribute_of_the_game_from_the_replay() -> None:
+    """``_apply_undo`` copies the replayed game's state by name: the list must name every attribute a game has
+    (at the start, in the middle and at the end of a series), but the three it keeps."""
+    from engine.game import _REPLAYED_STATE
+    from engine.sim import play_series
+
+    kept = {"_fx", "_now", "_reset_items"}
+    game = Game(SETTINGS, 5)
+    seen = set(vars(game))
+    game.handle(StartSeries(), now=0.0)
+    seen |= set(vars(game))
+    finished, _ = play_series(SETTINGS, 5, bots="random")
+    seen |= set(vars(finished))
+    assert len(set(_REPLAYED_STATE)) == len(_REPLAYED_STATE)
+    assert set(_REPLAYED_STATE) == seen - kept and kept <= seen

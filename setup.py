@@ -1,0 +1,59 @@
+"""Build script: everything is in ``pyproject.toml``, but for the optional compiled engine.
+
+``CASTLE_COMPILE=1 pip install .`` compiles the engine's rules with mypyc (the compiler mypy ships; black and mypy
+are built the same way) into C extension modules: the same code and the same series, about 1.6 times as fast
+(``docs/performance.md`` §1). A plain install, editable or not, is pure Python. The modules left interpreted are
+the inputs (``engine/actions.py``: their ``kind`` class variables), the errors (subclassed by the bridge's) and
+the club rulesets (their rule tables); compiled code calls them as it calls any Python module.
+
+A compiled build is refused for an editable install (``pip install -e``): the extension modules would sit
+beside the sources in the checkout and be imported instead of them, so an edited rule would silently not run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+
+ROOT = Path(__file__).resolve().parent
+
+INTERPRETED = {"engine/actions.py", "engine/errors.py"}
+"""Engine modules a compiled build leaves as Python (besides ``engine/rulesets/``)."""
+
+
+def compiled_modules() -> list[str]:
+    """The engine's source files a compiled build compiles, as paths relative to the repository root, sorted."""
+    out = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel not in INTERPRETED and not rel.startswith("engine/rulesets/"):
+            out.append(rel)
+    return out
+
+
+def ext_modules() -> list[object]:
+    """The extension modules to build: none unless ``CASTLE_COMPILE=1``.
+
+    Raises:
+        SystemExit: ``CASTLE_COMPILE=1`` for an editable install, or mypy (mypyc) is missing.
+    """
+    if os.environ.get("CASTLE_COMPILE") != "1":
+        return []
+    if any(arg in ("develop", "editable_wheel") or arg.startswith("--editable") for arg in sys.argv[1:]):
+        sys.exit("CASTLE_COMPILE=1 is for a regular install (pip install .), not an editable one: the compiled "
+                 "modules would sit beside the sources and be imported instead of them")  # fmt: skip
+    try:
+        from mypyc.build import mypycify  # tools/build_backend.py asks for mypy when CASTLE_COMPILE=1
+    except ImportError:
+        if "egg_info" in sys.argv:  # the backend is still finding out what the build needs
+            return []
+        sys.exit("CASTLE_COMPILE=1 needs mypy (its compiler, mypyc): pip installs it in the build environment")
+
+    os.chdir(ROOT)  # mypycify takes paths relative to the project
+    return mypycify(compiled_modules(), opt_level="3", group_name="castle_engine")
+
+
+setup(ext_modules=ext_modules())
