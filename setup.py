@@ -3,8 +3,9 @@
 ``CASTLE_COMPILE=1 pip install .`` compiles the engine's rules with mypyc (the compiler mypy ships; black and mypy
 are built the same way) into C extension modules: the same code and the same series, about 1.6 times as fast
 (``docs/performance.md`` §1). A plain install, editable or not, is pure Python. The modules left interpreted are
-the inputs (``engine/actions.py``: their ``kind`` class variables), the errors (subclassed by the bridge's) and
-the club rulesets (their rule tables); compiled code calls them as it calls any Python module.
+the inputs (``engine/actions.py``: their ``kind`` class variables), the errors (subclassed by the bridge's), the
+club rulesets (their rule tables) and the compiler's marks (``engine/compile_marks.py``: mypyc reads them from
+mypy_extensions while compiling; Python runs them as no-ops). Compiled code calls them as any Python module.
 
 A compiled build is refused for an editable install (``pip install -e``): the extension modules would sit
 beside the sources in the checkout and be imported instead of them, so an edited rule would silently not run.
@@ -20,7 +21,7 @@ from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 
-INTERPRETED = {"engine/actions.py", "engine/errors.py"}
+INTERPRETED = {"engine/actions.py", "engine/errors.py", "engine/compile_marks.py"}
 """Engine modules a compiled build leaves as Python (besides ``engine/rulesets/``)."""
 
 

@@ -12,8 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 
-from mypy_extensions import mypyc_attr
-
+from engine.compile_marks import mypyc_attr
 from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
 from engine.ids import Item, Place
 from engine.values import copied_by_value

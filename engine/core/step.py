@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
-from mypy_extensions import mypyc_attr
-
 from engine.actions import Action, StartSeries, TimerExpired
+from engine.compile_marks import mypyc_attr
 from engine.effects import Effect
 from engine.errors import IllegalAction
 from engine.tracking import CastleTracker

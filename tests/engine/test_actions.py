@@ -38,3 +38,23 @@ def test_every_kind_names_its_sender_by_its_actor_field() -> None:
         assert action.actor == expected == Action.actor.fget(action), cls.__name__  # type: ignore[attr-defined]
         if cls.actor_field is not None:
             assert isinstance(action.actor, str) and action.actor.startswith("Name"), cls.__name__
+
+
+def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
+    """``shared/DESIGN.md``: ``engine`` imports nothing outside the standard library (a compiled engine's own
+    runtime module, ``castle_engine__mypyc``, aside)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, importlib, pkgutil\n"
+        "before = set(sys.modules)\n"
+        "import engine\n"
+        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "print(sorted({n.split('.')[0] for n in set(sys.modules) - before}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = set(eval(out))  # a printed list of names
+    outside = loaded - set(sys.stdlib_module_names) - {"engine", "castle_engine__mypyc"}
+    assert "engine" in loaded and outside == set()
