@@ -7,8 +7,9 @@ the inputs (``engine/actions.py``: their ``kind`` class variables), the errors (
 club rulesets (their rule tables) and the compiler's marks (``engine/compile_marks.py``: mypyc reads them from
 mypy_extensions while compiling; Python runs them as no-ops). Compiled code calls them as any Python module.
 
-A compiled build is refused for an editable install (``pip install -e``): the extension modules would sit
-beside the sources in the checkout and be imported instead of them, so an edited rule would silently not run.
+The build backend (``tools/build_backend.py``) refuses a compiled build for an editable install (``pip install
+-e``): the extension modules would sit beside the sources in the checkout and be imported instead of them, so an
+edited rule would silently not run.
 """
 
 from __future__ import annotations
@@ -36,23 +37,21 @@ def compiled_modules() -> list[str]:
 
 
 def ext_modules() -> list[object]:
-    """The extension modules to build: none unless ``CASTLE_COMPILE=1``.
+    """The extension modules to build: none unless ``CASTLE_COMPILE=1``, and none while the frontend only asks for
+    the metadata (``egg_info``, ``dist_info``: mypyc would otherwise run twice).
 
     Raises:
-        SystemExit: ``CASTLE_COMPILE=1`` for an editable install, or mypy (mypyc) is missing.
+        SystemExit: ``CASTLE_COMPILE=1`` and mypy (mypyc) is not installed where the build runs.
     """
-    if os.environ.get("CASTLE_COMPILE") != "1":
+    if os.environ.get("CASTLE_COMPILE") != "1" or {"egg_info", "dist_info"} & set(sys.argv[1:]):
         return []
-    if any(arg in ("develop", "editable_wheel") or arg.startswith("--editable") for arg in sys.argv[1:]):
-        sys.exit("CASTLE_COMPILE=1 is for a regular install (pip install .), not an editable one: the compiled "
-                 "modules would sit beside the sources and be imported instead of them")  # fmt: skip
     try:
-        from mypyc.build import mypycify  # tools/build_backend.py asks for mypy when CASTLE_COMPILE=1
+        from mypyc.build import mypycify
     except ImportError:
-        if "egg_info" in sys.argv:  # the backend is still finding out what the build needs
-            return []
-        sys.exit("CASTLE_COMPILE=1 needs mypy (its compiler, mypyc): pip installs it in the build environment")
-
+        sys.exit(
+            "CASTLE_COMPILE=1 needs mypy (its compiler, mypyc) where the build runs: pip's isolated build installs "
+            "it (tools/build_backend.py); with --no-build-isolation, install mypy==2.4.1 first"
+        )
     os.chdir(ROOT)  # mypycify takes paths relative to the project
     return mypycify(compiled_modules(), opt_level="3", group_name="castle_engine")
 

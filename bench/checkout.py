@@ -24,3 +24,12 @@ if INSTALLED:
     sys.path = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
 elif str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))
+
+
+def engine_build() -> str:
+    """Which engine the benchmark imports: ``"compiled (PATH)"`` or ``"interpreted (PATH)"``, from where
+    ``engine.game`` was loaded (printed by the scripts, so a figure always says what it measured)."""
+    import engine.game
+
+    path = str(engine.game.__file__)
+    return f"{'compiled' if path.endswith('.so') else 'interpreted'} ({Path(path).parent})"

@@ -29,6 +29,8 @@ from engine.sim import series_seeds, simulate
 settings = demo_settings(12)
 simulate(settings, series_seeds(1, 5), bots=sys.argv[2])  # the same warm-up in both runs: caches, imports
 simulate(settings, series_seeds(1, int(sys.argv[1])), bots=sys.argv[2])
+import engine.game
+print(engine.game.__file__)
 """
 
 
@@ -48,6 +50,8 @@ def instructions(series: int, bots: str) -> int:
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:
         raise RuntimeError(f"valgrind failed ({run.returncode}): {run.stderr[-2000:]}")
+    engine = run.stdout.strip()
+    print(f"engine: {'compiled' if engine.endswith('.so') else 'interpreted'} ({engine})")
     return int(found.group(1))
 
 

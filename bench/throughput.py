@@ -18,7 +18,7 @@ import resource
 import time
 import tracemalloc
 
-import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
+import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
 from bridge.demo import demo_settings
 from engine.sim import series_seeds, simulate
 
@@ -31,6 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = demo_settings(12)
     seeds = series_seeds(1, args.series)
+    print(f"engine: {checkout.engine_build()}")
     for bots in args.bots:
         if args.tracemalloc:
             tracemalloc.start()
