@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import InvalidCommand
 from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
+
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -526,6 +529,61 @@ del _cls
 _ENUM_FIELDS: dict[str, type[Any]] = {
     "event": NightEvent, "torch": Torch, "power": Power, "drink": Drink, "twist": Twist,
 }  # fmt: skip
+
+
+_FIELD_TYPES: dict[type, tuple[tuple[str, tuple[type, ...] | None], ...]] = {}
+
+
+def _field_types(cls: type) -> tuple[tuple[str, tuple[type, ...] | None], ...]:
+    """(field name, the classes its value may be, or ``None`` if not checkable) of an input class, in order."""
+    found = _FIELD_TYPES.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        out: list[tuple[str, tuple[type, ...] | None]] = []
+        for name in _field_names(cls):
+            hint = hints[name]
+            if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+                parts = typing.get_args(hint)
+            else:
+                parts = (hint,)
+            classes = tuple(type(None) if p is None else p for p in parts)
+            plain = all(isinstance(c, type) and not typing.get_args(c) for c in classes)
+            out.append((name, classes if plain else None))
+        found = _FIELD_TYPES[cls] = tuple(out)
+    return found
+
+
+_CHECKED_FIRST: dict[type, tuple[tuple[str, tuple[type, ...]], ...]] = {}
+
+
+def checked_first(cls: type) -> tuple[tuple[str, tuple[type, ...]], ...]:
+    """The fields of an input class whose type the input step checks before the rules run, as ``(name, the
+    classes its value may be)``: every field not declared a name (``str``, ``str | None``): the enums, flags and
+    numbers, which the rules compare or branch on rather than look up. ``()`` for most inputs (a vote, a power use).
+    """
+    found = _CHECKED_FIRST.get(cls)
+    if found is None:
+        found = _CHECKED_FIRST[cls] = tuple(
+            (name, classes)
+            for name, classes in _field_types(cls)
+            if classes is not None and set(classes) - {str, type(None)}
+        )
+    return found
+
+
+def ill_typed_field(action: Action) -> tuple[str, object] | None:
+    """The first field of ``action`` whose value is not of its declared type, as ``(name, value)``; ``None`` when
+    every field is (fields of types other than plain classes and their unions are not checked).
+
+    An input built by ``action_from_dict`` (the bridge's) is well typed; one built directly in Python may not be.
+    A compiled engine checks the declared types as it reads the fields, so the engine refuses an ill-typed input
+    with ``invalid.action.value`` (``engine.core.step``) instead of failing with a ``TypeError``.
+    """
+    for name, classes in _field_types(type(action)):
+        value = getattr(action, name)
+        if classes is not None and not isinstance(value, classes):
+            return name, value
+    return None
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:

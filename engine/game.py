@@ -394,7 +394,8 @@ class Game(InputStep):
             if action.event not in self.night.events:
                 raise IllegalAction("illegal.turret.event", event=action.event.value)
             # Tonight's event is against a living Faithful (rulebook §7.2).
-            # The name is read untyped: a compiled engine would refuse a non-name with a TypeError, not this refusal.
+            # Read untyped, so that a non-name gets this refusal in both builds (compiled, reading the field as a
+            # ``str`` would fail first: house rule 5 of engine.core.step).
             name: object = getattr(action, "target")  # noqa: B009
             target = self.players.get(name) if isinstance(name, str) else None
             if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:

@@ -2,10 +2,10 @@
 
 Every frozen dataclass of the engine (effects, messages, choices, settings, results, views…) is registered here
 with ``copyreg``: ``copy.copy``, ``copy.deepcopy`` and ``pickle`` rebuild it through its constructor from its
-init fields. A field left out of ``__init__`` (a ``Message``'s kept text) is made again when needed. This is what
-an interpreted frozen dataclass gives too, and it is the only way that works in a compiled engine (``setup.py``):
-mypyc's own ``__setstate__`` assigns field by field, which a frozen class refuses. ``traitors simulate --jobs``
-pickles settings and results between processes.
+init fields. A field left out of ``__init__`` (a ``Message``'s kept text) is made again when needed. The copies
+equal the originals, as dataclasses' own slot-by-slot copies did; the constructor is the only way that works in a
+compiled engine (``setup.py``), where mypyc's ``__setstate__`` assigns field by field and a frozen class refuses
+that. ``traitors simulate --jobs`` pickles settings and results between processes.
 """
 
 from __future__ import annotations

@@ -8,17 +8,22 @@ House rules of this file:
 2. A ``TimerExpired`` whose ``phase_seq`` is not the current phase's is stale or repeated: dropped, no effects.
 3. Everything that can refuse an input runs before anything is changed: a refused input changes nothing.
 4. An applied input is appended to the input log (``Game.replay`` consumes it) with its ``now``.
+5. An input with a field not of its declared type (only inputs built directly in Python can have one; the
+   bridge's ``action_from_dict`` checks) is refused with ``invalid.action.value``, naming the field: an enum, flag
+   or number field is checked before the rules run; a name field when checking the input fails on its type (a list
+   cannot be looked up; a compiled engine checks each field's type as it reads it). The rules decide every
+   well-typed input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, NoReturn, overload
 
-from engine.actions import Action, StartSeries, TimerExpired
+from engine.actions import Action, StartSeries, TimerExpired, checked_first, ill_typed_field
 from engine.compile_marks import mypyc_attr
 from engine.effects import Effect
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, InvalidCommand
 from engine.tracking import CastleTracker
 
 
@@ -119,6 +124,15 @@ class InputStep(CastleTracker):
         """Raise if ``action`` is illegal now; otherwise return the function that applies it (mutates nothing)."""
         raise NotImplementedError
 
+    def __reduce__(self) -> NoReturn:
+        """A game is not copied or pickled: it is rebuilt from its settings, seed and input log (``replay``), as
+        the series store and undo do. (Compiled, a copy would come out empty or fail; so it fails in both builds.)
+
+        Raises:
+            TypeError: always.
+        """
+        raise TypeError(f"a {type(self).__name__} is not copied or pickled: replay its input log instead")
+
     def _take_input(self, action: Action, now: float, logged: Action) -> list[Effect]:
         """Refuse or apply one input and return its effects.
 
@@ -132,23 +146,37 @@ class InputStep(CastleTracker):
             The effects, in order; ``[]`` for a dropped ``TimerExpired`` (house rules 1 and 2).
 
         Raises:
-            InvalidCommand: the input names an unknown contestant or is not an input of this ruleset.
+            InvalidCommand: the input names an unknown contestant, is not an input of this ruleset, or has a field
+                of the wrong type (house rule 5).
             IllegalAction: the rules forbid it now; the state is unchanged (house rule 3).
         """
-        if isinstance(action, StartSeries):
-            if self.started:
+        for name, classes in checked_first(type(action)):  # house rule 5: enums, flags and numbers first
+            value = getattr(action, name)
+            if not isinstance(value, classes):
+                raise InvalidCommand("invalid.action.value", field=name, value=str(value))
+        try:
+            if isinstance(action, StartSeries):
+                if self.started:
+                    raise IllegalAction("illegal.phase")
+                handler: Callable[[], None] = self._start
+            elif self.is_over or not self.started:
+                if isinstance(action, TimerExpired):
+                    return []
                 raise IllegalAction("illegal.phase")
-            handler: Callable[[], None] = self._start
-        elif self.is_over or not self.started:
-            if isinstance(action, TimerExpired):
-                return []
-            raise IllegalAction("illegal.phase")
-        elif isinstance(action, TimerExpired):
-            if action.phase_seq != self.phase_seq:
-                return []
-            handler = self._on_clock
-        else:
-            handler = self._validate(action)
+            elif isinstance(action, TimerExpired):
+                if action.phase_seq != self.phase_seq:
+                    return []
+                handler = self._on_clock
+            else:
+                handler = self._validate(action)
+        except TypeError:
+            # House rule 5: a name field of the wrong type (a compiled engine checks the types as it reads the
+            # fields; interpreted, a name that cannot be hashed fails the same way). A TypeError from a well-typed
+            # input is a bug, and is raised as it is.
+            bad = ill_typed_field(action)
+            if bad is None:
+                raise
+            raise InvalidCommand("invalid.action.value", field=bad[0], value=str(bad[1])) from None
         # Everything that can refuse the input has run; from here on the input is applied.
         self._fx = []
         self._now = now

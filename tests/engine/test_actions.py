@@ -58,3 +58,88 @@ def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
     loaded = set(eval(out))  # a printed list of names
     outside = loaded - set(sys.stdlib_module_names) - {"engine", "castle_engine__mypyc"}
     assert "engine" in loaded and outside == set()
+
+
+def test_ill_typed_field_names_the_first_field_of_the_wrong_type() -> None:
+    from engine.actions import ill_typed_field
+
+    for cls in _EVERY_ACTION:
+        action = _example(cls)
+        assert ill_typed_field(action) is None, cls.__name__
+        for f in dataclasses.fields(cls):
+            bad = dataclasses.replace(action, **{f.name: ["junk"]})
+            assert ill_typed_field(bad) == (f.name, ["junk"]), (cls.__name__, f.name)
+
+
+def test_an_input_with_fields_of_the_wrong_type_is_refused_and_changes_nothing() -> None:
+    """House rule 5 of ``engine.core.step``: refused, never a crash, never a change. An enum, flag or number of the
+    wrong type is refused as such; a name of the wrong type by the rules, or as such where looking it up fails
+    (always, in a compiled engine)."""
+    import pytest
+
+    from engine.actions import (
+        Advance,
+        AnswerJoker,
+        AnswerOffer,
+        CastVote,
+        ChooseEvent,
+        ChooseTorch,
+        StartSeries,
+        SwearOath,
+        TimerExpired,
+        UsePower,
+    )
+    from engine.errors import GameError, InvalidCommand
+    from engine.game import Game
+    from engine.phases import Phase
+    from engine.settings import Settings
+
+    names = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe")
+    game = Game(Settings(contestants=names, traitors=2, hosts=("Host",)), 4)
+    game.handle(StartSeries(), now=0.0)
+    now = 1.0
+    while game.phase is not Phase.VOTE:  # a ballot is open: votes are read
+        now += 1
+        game.handle(Advance("Host"), now=now)
+    junk: list[Action] = [
+        CastVote(["Alex"], "Kai"), CastVote("Alex", ["Kai"]), CastVote(7, "Kai"), CastVote("Alex", None),  # type: ignore[arg-type]
+        Advance(None), Advance(["Host"]), SwearOath(7), UsePower("Alex", ["Kai"]),  # type: ignore[arg-type]
+        ChooseTorch("Alex", "Nobody"), TimerExpired("1"), TimerExpired(None),  # type: ignore[arg-type]
+        ChooseEvent("Alex", None, "Kai"), AnswerOffer("Alex", None), AnswerJoker("Alex", 1),  # type: ignore[arg-type]
+    ]  # fmt: skip
+    def state() -> tuple[object, ...]:
+        return (game.record.to_dict(), len(game.log), game.phase, game.phase_seq, dict(game.inbox), game.items)
+
+    before = state()
+    for action in junk:
+        with pytest.raises(GameError) as refused:
+            game.handle(action, now=now + 1)
+        assert state() == before, action
+        if isinstance(action, (TimerExpired, ChooseTorch, ChooseEvent, AnswerOffer, AnswerJoker)):
+            # an enum, flag or number field: checked before the rules run, whatever the phase
+            assert refused.value.reason == "invalid.action.value", action
+    with pytest.raises(InvalidCommand) as refused:  # a name that cannot even be looked up
+        game.handle(CastVote(["Alex"], "Kai"), now=now + 1)  # type: ignore[arg-type]
+    assert refused.value.reason == "invalid.action.value" and refused.value.params["field"] == "voter"
+
+
+def test_a_game_is_replayed_not_copied() -> None:
+    """Copying or pickling a whole game fails with a clear error in both builds (compiled, a copy would come out
+    empty); a game is rebuilt from its input log."""
+    import copy
+    import pickle
+
+    import pytest
+
+    from bridge.simulate import load_settings
+    from engine.rulesets import new_game, replay
+    from engine.sim import play_series
+
+    for settings in (load_settings(None, "traitors", 8), load_settings(None, "black_knights", 8)):
+        game, _ = play_series(settings, 5, bots="random")
+        for copier in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match="replay its input log"):
+                copier(game)
+        again = replay(settings, 5, list(game.log))
+        assert again.record.to_dict() == game.record.to_dict()
+        assert type(new_game(settings, 5)) is type(game)
