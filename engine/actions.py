@@ -571,17 +571,29 @@ def checked_first(cls: type) -> tuple[tuple[str, tuple[type, ...]], ...]:
     return found
 
 
-def ill_typed_field(action: Action) -> tuple[str, object] | None:
+def _fits(value: object, classes: tuple[type, ...]) -> bool:
+    """Whether ``value`` is of one of a field's declared classes (a flag is not a number: ``True`` is no phase)."""
+    return isinstance(value, classes) and (type(value) is not bool or bool in classes)
+
+
+def ill_typed_field(
+    action: Action, fields: tuple[tuple[str, tuple[type, ...] | None], ...] | None = None
+) -> tuple[str, object] | None:
     """The first field of ``action`` whose value is not of its declared type, as ``(name, value)``; ``None`` when
-    every field is (fields of types other than plain classes and their unions are not checked).
+    every field is (fields of types other than plain classes and their unions are not checked; a flag is not a
+    number).
+
+    Args:
+        action: any input.
+        fields: the ``(name, classes)`` pairs to check (``checked_first``, say); every field by default.
 
     An input built by ``action_from_dict`` (the bridge's) is well typed; one built directly in Python may not be.
     A compiled engine checks the declared types as it reads the fields, so the engine refuses an ill-typed input
-    with ``invalid.action.value`` (``engine.core.step``) instead of failing with a ``TypeError``.
+    with ``invalid.action.value`` (house rule 5 of ``engine.core.step``) instead of failing with a ``TypeError``.
     """
-    for name, classes in _field_types(type(action)):
+    for name, classes in _field_types(type(action)) if fields is None else fields:
         value = getattr(action, name)
-        if classes is not None and not isinstance(value, classes):
+        if classes is not None and not _fits(value, classes):
             return name, value
     return None
 
@@ -605,24 +617,16 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     if not (names - optional) <= given <= names:
         raise InvalidCommand("invalid.action.fields", kind=cls.kind, fields=", ".join(sorted(names)))
     kwargs: dict[str, Any] = {}
+    declared = dict(_field_types(cls))
     for name in names & given:
         value = data[name]
-        if name in _ENUM_FIELDS and value is None and name in optional:
-            pass
-        elif name in _ENUM_FIELDS:
+        if name in _ENUM_FIELDS and value is not None:
             try:
                 value = _ENUM_FIELDS[name](value)
             except ValueError:
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value)) from None
-        elif name in ("phase_seq", "seconds"):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidCommand("invalid.action.value", field=name, value=str(value))
-        elif name in ("accept", "ask"):
-            if not isinstance(value, bool):
-                raise InvalidCommand("invalid.action.value", field=name, value=str(value))
-        elif name == "second" and value is None:
-            pass
-        elif not isinstance(value, str):
+        classes = declared[name]
+        if classes is not None and not _fits(value, classes):
             raise InvalidCommand("invalid.action.value", field=name, value=str(value))
         kwargs[name] = value
     return cls(**kwargs)

@@ -394,12 +394,9 @@ class Game(InputStep):
             if action.event not in self.night.events:
                 raise IllegalAction("illegal.turret.event", event=action.event.value)
             # Tonight's event is against a living Faithful (rulebook §7.2).
-            # Read untyped, so that a non-name gets this refusal in both builds (compiled, reading the field as a
-            # ``str`` would fail first: house rule 5 of engine.core.step).
-            name: object = getattr(action, "target")  # noqa: B009
-            target = self.players.get(name) if isinstance(name, str) else None
+            target = self.players.get(action.target)  # not a name at all: house rule 5 of engine.core.step
             if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
-                raise IllegalAction("illegal.turret.target", target=str(name))
+                raise IllegalAction("illegal.turret.target", target=action.target)
             return lambda: self._apply_event_pick(action)
         if isinstance(action, NominateDoubleVote):
             self._check_turret(actor)

@@ -150,10 +150,10 @@ class InputStep(CastleTracker):
                 of the wrong type (house rule 5).
             IllegalAction: the rules forbid it now; the state is unchanged (house rule 3).
         """
-        for name, classes in checked_first(type(action)):  # house rule 5: enums, flags and numbers first
-            value = getattr(action, name)
-            if not isinstance(value, classes):
-                raise InvalidCommand("invalid.action.value", field=name, value=str(value))
+        first = checked_first(type(action))  # house rule 5: enums, flags and numbers before the rules
+        bad = ill_typed_field(action, first) if first else None
+        if bad is not None:
+            raise InvalidCommand("invalid.action.value", field=bad[0], value=str(bad[1]))
         try:
             if isinstance(action, StartSeries):
                 if self.started:

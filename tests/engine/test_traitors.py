@@ -300,10 +300,13 @@ class TestSection7Night:
         assert d.game.night.events == {NightEvent.MURDER}
         with pytest.raises(IllegalAction):
             d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
-        for target in ("Efe", "Sunny", "Nobody", ["Alex"]):  # a Traitor (another or oneself), no contestant, junk
+        for target in ("Efe", "Sunny", "Nobody"):  # a Traitor (another or oneself), no contestant
             with pytest.raises(IllegalAction) as refused:
                 d.do(ChooseEvent("Sunny", NightEvent.MURDER, target))
             assert refused.value.reason == "illegal.turret.target"
+        with pytest.raises(InvalidCommand) as junk:  # not a name at all (house rule 5 of engine.core.step)
+            d.do(ChooseEvent("Sunny", NightEvent.MURDER, ["Alex"]))
+        assert junk.value.reason == "invalid.action.value" and junk.value.params["field"] == "target"
         d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Makena", NightEvent.MURDER, "Kai"))
