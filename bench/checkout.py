@@ -4,8 +4,8 @@ A script's own folder (``bench/``) is what Python puts first, so without this th
 installed project would be measured, whichever checkout the script was run from (an editable install points at
 one checkout; comparing two versions back to back means running each one's ``bench/`` scripts).
 
-``CASTLE_BENCH_INSTALLED=1`` measures the installed project instead: a compiled engine (``setup.py``), installed
-with ``CASTLE_COMPILE=1 pip install .`` into its own environment, run with that environment's Python.
+``CASTLE_BENCH_INSTALLED=1`` measures the installed project instead (a regular ``pip install .`` into another
+environment, run with that environment's Python), for comparing a release with the checkout.
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ elif str(ROOT) not in sys.path[:1]:
 
 
 def engine_build() -> str:
-    """Which engine the benchmark imports: ``"compiled (PATH)"`` or ``"interpreted (PATH)"``, from where
-    ``engine.game`` was loaded (printed by the scripts, so a figure always says what it measured)."""
+    """The folder the benchmark's engine was imported from (printed by the scripts, so a figure always says what it
+    measured)."""
     import engine.game
 
-    path = str(engine.game.__file__)
-    return f"{'compiled' if path.endswith('.so') else 'interpreted'} ({Path(path).parent})"
+    return str(Path(str(engine.game.__file__)).parent)

@@ -9,7 +9,7 @@ vary by 5-10 % from run to run). Slow: callgrind runs the interpreter about 50 t
 a minute). Needs valgrind (Debian's ``valgrind`` package).
 
 Usage: python bench/instructions.py [--series 100] [--bots random]
-(``CASTLE_BENCH_INSTALLED=1``: the installed project's engine, say a compiled one: ``bench/checkout.py``.)
+(``CASTLE_BENCH_INSTALLED=1``: the installed project's engine instead of this checkout's: ``bench/checkout.py``.)
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from checkout import INSTALLED, ROOT
 
@@ -51,7 +52,7 @@ def instructions(series: int, bots: str) -> int:
     if run.returncode != 0 or found is None:
         raise RuntimeError(f"valgrind failed ({run.returncode}): {run.stderr[-2000:]}")
     engine = run.stdout.strip()
-    print(f"engine: {'compiled' if engine.endswith('.so') else 'interpreted'} ({engine})")
+    print(f"engine: {Path(engine).parent}")
     return int(found.group(1))
 
 

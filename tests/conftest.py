@@ -1,26 +1,12 @@
 """Shared pytest options: ``--update-goldens`` rewrites expected output files instead of comparing (STYLE §2.7).
-
-``CASTLE_EXPECT_COMPILED=1`` (``.ci/run``'s second run) makes the run fail at once unless the engine imported is
-a compiled build (``setup.py``): the same tests then check the compiled engine, not the sources beside them.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("CASTLE_EXPECT_COMPILED") == "1":
-        import engine.game
-        import engine.sim
-
-        for module in (engine.game, engine.sim):
-            if not str(module.__file__).endswith(".so"):
-                raise pytest.UsageError(f"CASTLE_EXPECT_COMPILED=1, but {module.__name__} is {module.__file__}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
