@@ -219,6 +219,9 @@ def _processes(args: argparse.Namespace) -> int:
         secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
         names = tuple(n for n in (args.names or "").split(",") if n) or None
         hosts = tuple(n for n in (args.hosts or "").split(",") if n)
+        from engine.settings import check_cast
+
+        check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
         return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
                                    msmp_port=args.msmp_port, names=names, hosts=hosts)  # fmt: skip
     return asyncio.run(
