@@ -54,6 +54,7 @@ SIDE_FILES = ("-wal", "-shm", "-journal")
 """SQLite's companions of a database file (write-ahead log, its shared-memory index, a rollback journal)."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # SQLite result codes (sqlite.org/rescode.html)
 _RESTORE = "docs/recovery.md, Restoring a series"
 
 _SCHEMA = """
@@ -255,6 +256,13 @@ class SeriesStore:
             f"its backup ({_RESTORE}); to start a new series in this file, run with --new-series"
         )
 
+    def _sqlite_error(self, exc: sqlite3.Error) -> StoreError:
+        """A broken file (SQLite's ``SQLITE_CORRUPT``, ``SQLITE_NOTADB``) is damage; anything else (a read-only
+        folder, a full disk) is said as it is."""
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            return self._damaged(str(exc))
+        return StoreError(f"{self.path}: cannot use the series store ({exc})")
+
     def _damaged(self, what: str) -> StoreError:
         p = self.path
         return StoreError(
@@ -268,8 +276,8 @@ class SeriesStore:
         try:
             app_id = int(db.execute("PRAGMA application_id").fetchone()[0])
             tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.DatabaseError as exc:
-            raise self._damaged(str(exc)) from None
+        except sqlite3.Error as exc:
+            raise self._sqlite_error(exc) from None
         new = not tables and app_id == 0
         if new and not (create and (fresh or self.created)):
             raise self._empty_error(create, "the file is an SQLite database with no tables")
@@ -280,8 +288,8 @@ class SeriesStore:
         if not new:
             try:
                 problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)")]
-            except sqlite3.DatabaseError as exc:
-                raise self._damaged(str(exc)) from None
+            except sqlite3.Error as exc:
+                raise self._sqlite_error(exc) from None
             if problems != ["ok"]:
                 first = " ".join(problems[0].replace("*** in database main ***", "").split())
                 more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""
@@ -298,12 +306,17 @@ class SeriesStore:
                 self.created = True
                 return
             row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is not None and int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: schema version {row[0]} is newer than this program ({SCHEMA_VERSION})")
+            version = str(row[0]) if row is not None else str(SCHEMA_VERSION)
+            if not version.isdigit():
+                raise self._damaged(f"schema version {version!r} is not a number")
+            if int(version) > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: schema version {version} is newer than this program ({SCHEMA_VERSION})")
             if create and not fresh and db.execute("SELECT 1 FROM series LIMIT 1").fetchone() is None:
                 raise self._empty_error(create, "the store holds no series")
-        except sqlite3.DatabaseError as exc:
-            raise self._damaged(str(exc)) from None
+            if create and app_id == 0:
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")  # a store made before it was set
+        except sqlite3.Error as exc:
+            raise self._sqlite_error(exc) from None
 
     def __repr__(self) -> str:
         return f"<SeriesStore {self.path}>"
