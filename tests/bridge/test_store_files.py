@@ -24,9 +24,9 @@ from engine.game import Game
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     """``traitors …`` as a process of its own (the real console entry point's module)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CASTLE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CASTLE_")} | extra_env
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run([sys.executable, "-m", "bridge.cli", *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=60)  # fmt: skip
@@ -124,6 +124,18 @@ def test_a_file_that_is_not_a_store_is_refused_and_left_untouched(tmp_path: Path
     refused(cli("export", str(db)), 2, str(db), what)
     assert db.read_bytes() == before
     assert not any(tmp_path.glob("series.db-*"))
+
+
+def test_serve_refuses_an_empty_store_before_it_connects(tmp_path: Path) -> None:
+    (tmp_path / "series.toml").write_text('contestant_count = 6\ntraitors = 1\npowers = false\nhosts = ["Host"]\n')
+    (tmp_path / "serve.toml").write_text('series = "series.toml"\nstore = "series.db"\n'
+                                         'contestants = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor"]\n'
+                                         f'[rcon]\nport = {free_port()}\n')  # fmt: skip
+    db = tmp_path / "series.db"
+    db.write_bytes(b"")
+    served = cli("serve", "--config", str(tmp_path / "serve.toml"), CASTLE_RCON_PASSWORD="pw")
+    refused(served, 2, str(db), "empty", "--new-series")
+    assert db.stat().st_size == 0
 
 
 def test_new_series_is_the_only_way_to_start_afresh(tmp_path: Path) -> None:
