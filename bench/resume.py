@@ -102,6 +102,7 @@ def main() -> None:
 
         pw = Path(tmp) / "pw"
         pw.write_text("bench-password")
+        pw.chmod(0o600)
         sandbox = subprocess.Popen(
             [sys.executable, "-m", "bridge.cli", "sandbox", "--password-file", str(pw), "--bots", "12"],
             stdout=subprocess.PIPE, text=True, cwd=ROOT,

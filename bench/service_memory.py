@@ -39,6 +39,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         pw = Path(tmp) / "pw"
         pw.write_text("bench-password")
+        pw.chmod(0o600)
         sandbox = subprocess.Popen(
             [sys.executable, "-m", "bridge.cli", "sandbox", "--password-file", str(pw), "--bots",
              str(args.contestants), "--seed", str(args.seed)],

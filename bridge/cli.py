@@ -85,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     serve_demo.add_argument("--password-file", required=True, help="file holding the RCON password")
     serve_demo.add_argument("--contestants", type=int, default=12, help="for a new series: contestants (6-16)")
     serve_demo.add_argument("--seed", type=int, default=1, help="for a new series: its seed (default 1)")
+    serve_demo.add_argument("--new-series", action="store_true",
+                            help="start a new series in an existing store that holds none, or whose series is over")  # fmt: skip
 
     play = sub.add_parser("play", help="play a scripted scenario through the engine and print the game log")
     play.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
@@ -197,11 +199,9 @@ def _install(args: argparse.Namespace) -> int:
     print("run /reload (or restart the server) to load it")
     return EXIT_OK
 def _read_password(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            password = fh.read().strip()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the password file ({exc.strerror})") from None
+    from bridge.files import read_secret_file
+
+    password = read_secret_file(path, "password file").strip()
     if not password:
         raise ConfigError(f"{path}: the password file is empty")
     return password
@@ -219,10 +219,14 @@ def _processes(args: argparse.Namespace) -> int:
         secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
         names = tuple(n for n in (args.names or "").split(",") if n) or None
         hosts = tuple(n for n in (args.hosts or "").split(",") if n)
+        from engine.settings import check_cast
+
+        check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
         return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
                                    msmp_port=args.msmp_port, names=names, hosts=hosts)  # fmt: skip
     return asyncio.run(
-        serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed, out=sys.stdout)
+        serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed, out=sys.stdout,
+                     new=args.new_series)
     )
 
 

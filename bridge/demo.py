@@ -373,29 +373,31 @@ def run_sandbox_process(
 
 
 async def serve_stored(
-    db: str, port: int, password: str, *, contestants: int = 12, seed: int = 1, out: TextIO | None = None
+    db: str, port: int, password: str, *, contestants: int = 12, seed: int = 1, out: TextIO | None = None,
+    new: bool = False,
 ) -> int:
     """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
 
-    A store without a series gets a new demo series (``demo_settings(contestants)``, ``seed``). Prints
+    A new store gets a new demo series (``demo_settings(contestants)``, ``seed``); so does an existing file that
+    holds none, or whose series is over, only with ``new`` (``--new-series``; ``bridge/store.py`` house rule 6). Prints
     ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, and the game log at the end.
 
     Returns:
         Exit code 0 when the series is over.
 
     Raises:
-        StoreError: the store is locked by another service or unreadable.
+        StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged.
         RconUnavailable: the sandbox is not reachable at start.
     """
     from bridge.export import format_record
     from bridge.runner import run_series
     from bridge.store import SeriesStore
 
-    store = SeriesStore(db)
+    store = SeriesStore(db, fresh=new)
     try:
         store.lock()
         series_id = store.latest()
-        if series_id is None:
+        if series_id is None or (new and store.is_over(series_id)):
             series_id = store.create(demo_settings(contestants), seed).id
         sid = series_id
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from bridge.errors import BridgeError, MsmpAuthError, MsmpError, RconAuthError
+from bridge.files import read_secret_file
 from bridge.msmp import SUPPORTED_MAJOR, MsmpClient
 from bridge.rcon import RconClient
 from engine.errors import ConfigError
@@ -131,15 +132,7 @@ def load_secrets(env: Mapping[str, str], secrets_file: Path | None) -> tuple[str
     """
     values: dict[str, str] = {}
     if secrets_file is not None:
-        try:
-            mode = secrets_file.stat().st_mode
-            text = secrets_file.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"{secrets_file}: cannot read the secrets file ({exc.strerror})") from None
-        if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise ConfigError(
-                f"{secrets_file}: others may read this secrets file (mode {stat.S_IMODE(mode):o}); run chmod 600 on it"
-            )
+        text = read_secret_file(secrets_file, "secrets file")
         for n, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):

@@ -507,7 +507,7 @@ def load_record(source: str, series_id: int | None = None) -> SeriesRecord:
 
     if not Path(source).is_file():
         raise ConfigError(f"{source}: no such series store")
-    with SeriesStore(source) as store:
+    with SeriesStore(source, create=False) as store:
         sid = series_id if series_id is not None else store.latest()
         if sid is None:
             raise ConfigError(f"{source}: the store holds no series yet")

@@ -3,6 +3,8 @@ can fail, so a bad file is always reported by name and never stops a command wit
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,9 +31,35 @@ def read_config_text(path: str | Path, error: Callable[[str, list[str]], ConfigE
         raise error(name, ["not UTF-8 text"]) from None
 
 
+def read_secret_file(path: str | Path, what: str = "secrets file") -> str:
+    """The text of a file holding a secret (an RCON password, an MSMP secret, ``KEY=value`` secret lines).
+
+    One check for every command that reads a secret from a file (``serve``'s ``secrets_file``, ``doctor
+    --secrets-file``, ``sandbox`` and ``serve-demo --password-file``): on POSIX the file must give group and
+    others no access at all (``chmod 600``), as OpenSSH requires of a private key.
+
+    Args:
+        path: the file.
+        what: what the file is, for the message (``"password file"``).
+
+    Raises:
+        ConfigError: one line naming the file: it cannot be read, is not UTF-8, or others may read or write it.
+    """
+    try:
+        mode = os.stat(path).st_mode
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: the {what} is not UTF-8 text") from None
+    if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ConfigError(f"{path}: others may read this {what} (mode {stat.S_IMODE(mode):o}); run chmod 600 on it")
+    return text
+
+
 def one_line_error(name: str, problems: list[str]) -> ConfigError:
     """A plain ``ConfigError`` whose lines are ``"<name>: <problem>"`` (for ``read_config_text``)."""
     return ConfigError("\n".join(f"{name}: {p}" for p in problems))
 
 
-__all__ = ["one_line_error", "read_config_text"]
+__all__ = ["one_line_error", "read_config_text", "read_secret_file"]

@@ -18,6 +18,10 @@ House rules of this file:
    ``ping_timeout`` seconds closes it, and rule 4 applies.
 6. Results are checked against the result schema the server itself declared in ``rpc.discover``; a result
    that does not fit raises ``ClientMessageError``.
+7. Every message received must be a JSON-RPC 2.0 object (``"jsonrpc": "2.0"``, JSON-RPC 2.0 specification §4,
+   §5). One that is not is a protocol error: it is logged (never its content, which may name players) and
+   dropped; when it answers a pending call, that call raises ``ClientMessageError`` at once instead of waiting
+   for its timeout. The connection and the other calls carry on.
 """
 
 from __future__ import annotations
@@ -64,6 +68,8 @@ SUPPORTED_MAJOR = 2
 """The MSMP major version this client is written for (schema 2.0.0, Minecraft 1.21.11; FACTS §0, §1)."""
 
 _BACKOFF_START = 0.1  # seconds
+JSONRPC = "2.0"
+"""The ``jsonrpc`` member every request, response and notification carries (JSON-RPC 2.0 specification)."""
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -340,13 +346,14 @@ class MsmpClient:
             MsmpError: the server answered with a JSON-RPC error (``code``, ``message``).
             MsmpTimeout: no response within ``timeout`` seconds.
             MsmpUnavailable: not connected, or the connection closed before the response.
-            ClientMessageError: the result does not fit the declared schema.
+            ClientMessageError: the response is not JSON-RPC 2.0 (house rule 7), or the result does not fit the
+                declared schema.
         """
         ws = self._ws
         if ws is None or not self.is_connected:
             raise MsmpUnavailable(f"MSMP at {self.url} is not connected")
         rid = next(self._ids)
-        request: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        request: dict[str, Any] = {"jsonrpc": JSONRPC, "id": rid, "method": method}
         if params is not None:
             request["params"] = list(params) if isinstance(params, (list, tuple)) else dict(params)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -361,6 +368,9 @@ class MsmpClient:
             raise MsmpUnavailable(f"MSMP connection to {self.url} closed during {method}") from None
         finally:
             self._pending.pop(rid, None)
+        if reply.get("jsonrpc") != JSONRPC:
+            log.warning("MSMP answered %s without \"jsonrpc\": \"2.0\"; the call fails", method)
+            raise ClientMessageError(f"MSMP {method}: the response is not JSON-RPC 2.0 (no \"jsonrpc\": \"2.0\")")
         if "error" in reply:
             err = reply["error"] if isinstance(reply["error"], dict) else {}
             raise MsmpError(method, int(err.get("code", 0)), str(err.get("message", "")))
@@ -434,13 +444,22 @@ class MsmpClient:
                     log.warning("MSMP sent a frame that is not JSON (%d characters)", len(raw))
                     continue
                 if not isinstance(message, dict):
+                    log.warning("MSMP sent a JSON %s, not a JSON-RPC object; ignored", type(message).__name__)
                     continue
+                versioned = message.get("jsonrpc") == JSONRPC
                 if "method" in message and "id" not in message:
-                    self._notification(str(message["method"]), message.get("params"))
+                    if versioned:
+                        self._notification(str(message["method"]), message.get("params"))
+                    else:
+                        log.warning("MSMP sent a notification without \"jsonrpc\": \"2.0\"; ignored")
                 elif "id" in message:
                     fut = self._pending.get(message["id"]) if isinstance(message["id"], int) else None
                     if fut is not None and not fut.done():
-                        fut.set_result(message)
+                        fut.set_result(message)  # call() checks it (house rule 7)
+                    elif not versioned:
+                        log.warning("MSMP sent a response without \"jsonrpc\": \"2.0\" to no pending call; ignored")
+                else:
+                    log.warning("MSMP sent an object that is neither a response nor a notification; ignored")
         except ConnectionClosed:
             pass
         finally:

@@ -24,8 +24,9 @@ readable by group or others (``bridge.doctor.load_secrets``); they are never log
 House rules of this file:
 
 1. One store file holds the series; ``serve`` resumes its newest series, or deals a new one (fresh random seed,
-   stored) when the store is empty. A finished series is never restarted by accident: ``--new-series`` starts
-   the next one in the same store.
+   stored) into a new store. A file that is no store, holds no series or is damaged is refused
+   (``bridge/store.py`` house rule 6). A finished series is never restarted by accident: ``--new-series``
+   starts the next one in the same store.
 2. The stored settings win over the files: a series already running keeps the settings it was dealt with, even
    if the series file changed since (a warning names the file).
 3. SIGTERM and SIGINT stop the service cleanly: the input being applied finishes, the phase clock stops, the store
@@ -322,7 +323,7 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
                           + (f" or in {config.secrets_file}" if config.secrets_file else " or use secrets_file"))
     if config.msmp_url is not None and msmp_secret is None:
         raise ConfigError(f"{config.path}: msmp.url is set but there is no MSMP secret: set CASTLE_MSMP_SECRET")
-    store = SeriesStore(config.store)
+    store = SeriesStore(config.store, fresh=new)
     msmp: MsmpClient | None = None
     try:
         store.lock()

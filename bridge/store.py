@@ -16,6 +16,13 @@ House rules of this file (``docs/recovery.md`` explains them to operators):
 4. Nothing is ever updated except ``outbox.sent`` and the series' progress columns; nothing is deleted.
 5. One service per file: ``lock()`` takes an exclusive ``flock`` on ``<file>.lock`` (released by the
    operating system when the process dies, even by SIGKILL), so one series never has two phase clocks.
+6. A file is used only if it is a Castle store (``application_id``, or the tables of an older store) that passes
+   SQLite's ``PRAGMA quick_check``; anything else is refused with the path and what to do, and never written
+   to. An existing file that holds no series (0 bytes, or a store whose series was never dealt), or a missing
+   one whose side files (``.lock``, ``-wal``) show a store was there, is started afresh only when asked
+   (``fresh``: ``--new-series``). A missing file with no trace is created: that is how a store begins.
+7. The store and its backups hold the seed, so every role: they are created ``0600``, and opening a store
+   takes group and other access away from it and its SQLite side files (``-wal``, ``-shm``, ``-journal``).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import json
 import os
 import secrets
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +43,19 @@ from engine.errors import ConfigError
 from engine.settings import Settings
 
 SCHEMA_VERSION = 1
+
+APPLICATION_ID = 0x43535452
+"""``PRAGMA application_id`` of a Castle store (the SQLite header field for "which program's file is this")."""
+
+TABLES = frozenset({"meta", "series", "inputs", "outbox"})
+"""The tables every Castle store has (stores made before ``APPLICATION_ID`` are known by them)."""
+
+SIDE_FILES = ("-wal", "-shm", "-journal")
+"""SQLite's companions of a database file (write-ahead log, its shared-memory index, a rollback journal)."""
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # SQLite result codes (sqlite.org/rescode.html)
+_RESTORE = "docs/recovery.md, Restoring a series"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -74,10 +95,43 @@ CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (series, pos, i) WHERE sent =
 
 
 class StoreError(ConfigError):
-    """The store file cannot be used: not a series store, a newer schema, a missing series, or locked.
+    """The store file cannot be used: not a series store, empty, damaged, a newer schema, a missing series, or
+    locked.
 
-    The message starts with the file path.
+    The message is one line and starts with the file path.
     """
+
+
+def make_private(path: str | Path) -> None:
+    """Take group and other access away from ``path`` and its SQLite side files that exist (house rule 7).
+
+    A file this process may not change (another owner's) is left as it is: opening it read-only still works.
+    """
+    for name in (str(path), *(f"{path}{side}" for side in SIDE_FILES)):
+        try:
+            mode = stat.S_IMODE(os.stat(name).st_mode)
+            if mode & 0o077:
+                os.chmod(name, mode & 0o700)
+        except OSError:
+            continue
+
+
+def _create_private(path: Path) -> bool:
+    """Create ``path`` empty with mode 0600 (SQLite gives its side files the database file's mode).
+
+    Returns:
+        False when the file already exists (another process made it first).
+
+    Raises:
+        StoreError: the file cannot be created.
+    """
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot create the series store ({exc.strerror or exc})") from None
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,28 +178,145 @@ class SeriesStore:
     """The SQLite series store (see the module docstring).
 
     Args:
-        path: the database file; created with its tables if missing.
+        path: the database file.
+        create: a service opens it (``True``): a missing file is created (mode 0600) with its tables. ``False``
+            (``export``): the file must exist; nothing is written.
+        fresh: an existing file holding no series (0 bytes, an empty SQLite database, a store with no series),
+            or a missing one with a store's side files left, may start a new series (``--new-series``).
+            Otherwise such a file is refused: a series was expected there (house rule 6).
+
+    Attributes:
+        created: this open made the store (a new series may be dealt into it).
 
     Raises:
-        StoreError: the file is not a series store or has a newer schema.
+        StoreError: the file is missing (``create=False``), not a Castle store, empty while a series was expected,
+            damaged (``PRAGMA quick_check``; the message says how to restore the online backup), or has a
+            newer schema. The message is one line starting with the path.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, fresh: bool = False) -> None:
         self.path = Path(path)
         self._lock_fd: int | None = None
+        self.created = False
+        if self._classify(create, fresh) and not (create and fresh):
+            raise self._empty_error(create)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA busy_timeout=5000")
-            self.db.executescript(_SCHEMA)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: schema version {row[0]} is newer than this program ({SCHEMA_VERSION})")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a usable series store ({exc})") from None
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the series store ({exc})") from None
+        try:
+            self._check(create=create, fresh=fresh)
+        except BaseException:
+            self.db.close()
+            raise
+        make_private(self.path)
+
+    def _classify(self, create: bool, fresh: bool) -> bool:
+        """Look at the file before SQLite touches it (a missing one is created). Returns True for a 0-byte file.
+
+        Raises:
+            StoreError: missing (and not to be created), a store's traces without the store, not a regular
+                file, or not an SQLite database.
+        """
+        p = self.path
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            if not create:
+                raise StoreError(f"{p}: no such series store") from None
+            traces = [f"{p}{side}" for side in (".lock", *SIDE_FILES) if os.path.exists(f"{p}{side}")]
+            if traces and not fresh:
+                raise StoreError(
+                    f"{p}: the store is missing but {traces[0]} is there, so a series was kept here; restore the "
+                    f"store from its backup ({_RESTORE}), or run with --new-series to start a new series"
+                ) from None
+            self.created = _create_private(p)
+            return False
+        except OSError as exc:
+            raise StoreError(f"{p}: cannot read the series store ({exc.strerror or exc})") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreError(f"{p}: not a file, so not a series store")
+        if st.st_size == 0:
+            return True
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(len(_SQLITE_HEADER))
+        except OSError as exc:
+            raise StoreError(f"{p}: cannot read the series store ({exc.strerror or exc})") from None
+        if head != _SQLITE_HEADER:
+            raise StoreError(f"{p}: not a Castle series store (not an SQLite database); it is left as it is: "
+                             "move it aside or name another store file")  # fmt: skip
+        return False
+
+    def _empty_error(self, create: bool, what: str = "the file is empty (0 bytes)") -> StoreError:
+        if not create:
+            return StoreError(f"{self.path}: not a series store ({what})")
+        return StoreError(
+            f"{self.path}: {what}, so there is no series in it to resume; if a series ran here, restore it from "
+            f"its backup ({_RESTORE}); to start a new series in this file, run with --new-series"
+        )
+
+    def _sqlite_error(self, exc: sqlite3.Error) -> StoreError:
+        """A broken file (SQLite's ``SQLITE_CORRUPT``, ``SQLITE_NOTADB``) is damage; anything else (a read-only
+        folder, a full disk) is said as it is."""
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            return self._damaged(str(exc))
+        return StoreError(f"{self.path}: cannot use the series store ({exc})")
+
+    def _damaged(self, what: str) -> StoreError:
+        p = self.path
+        return StoreError(
+            f"{p}: the store is damaged ({what}); stop the service, keep the file aside (mv {p} {p}.broken, with "
+            f"its -wal and -shm) and put the newest online backup in its place (cp series-backup.db {p}): {_RESTORE}"
+        )
+
+    def _check(self, *, create: bool, fresh: bool) -> None:
+        """Recognise the store, check it (house rule 6), then set the journal up; create the tables if new."""
+        db = self.db
+        try:
+            app_id = int(db.execute("PRAGMA application_id").fetchone()[0])
+            tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.Error as exc:
+            raise self._sqlite_error(exc) from None
+        new = not tables and app_id == 0
+        if new and not (create and (fresh or self.created)):
+            raise self._empty_error(create, "the file is an SQLite database with no tables")
+        if not new and app_id != APPLICATION_ID and not (app_id == 0 and TABLES <= tables):
+            shown = ", ".join(sorted(tables)[:5]) or "none"
+            raise StoreError(f"{self.path}: not a Castle series store (an SQLite database with tables: {shown}); "
+                             "it is left as it is: move it aside or name another store file")  # fmt: skip
+        if not new:
+            try:
+                problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)")]
+            except sqlite3.Error as exc:
+                raise self._sqlite_error(exc) from None
+            if problems != ["ok"]:
+                first = " ".join(problems[0].replace("*** in database main ***", "").split())
+                more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""
+                raise self._damaged(f"SQLite quick_check: {first}{more}")
+            if not TABLES <= tables:
+                raise self._damaged(f"missing tables: {', '.join(sorted(TABLES - tables))}")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=5000")
+            if new:
+                db.executescript(f"BEGIN IMMEDIATE;\n{_SCHEMA}\nPRAGMA application_id={APPLICATION_ID};\n"
+                                 f"INSERT INTO meta VALUES ('schema', '{SCHEMA_VERSION}');\nCOMMIT;")  # fmt: skip
+                self.created = True
+                return
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            version = str(row[0]) if row is not None else str(SCHEMA_VERSION)
+            if not version.isdigit():
+                raise self._damaged(f"schema version {version!r} is not a number")
+            if int(version) > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: schema version {version} is newer than this program ({SCHEMA_VERSION})")
+            if create and not fresh and db.execute("SELECT 1 FROM series LIMIT 1").fetchone() is None:
+                raise self._empty_error(create, "the store holds no series")
+            if create and app_id == 0:
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")  # a store made before it was set
+        except sqlite3.Error as exc:
+            raise self._sqlite_error(exc) from None
 
     def __repr__(self) -> str:
         return f"<SeriesStore {self.path}>"
@@ -330,12 +501,25 @@ class SeriesStore:
     # ------------------------------------------------------------------ operators
 
     def backup(self, dest: str | Path) -> None:
-        """Copy the whole store to ``dest`` with SQLite's online backup (safe while the service runs)."""
-        target = sqlite3.connect(dest)
+        """Copy the whole store to ``dest`` with SQLite's online backup (safe while the service runs).
+
+        ``dest`` (created if missing, else replaced) and its side files are made mode 0600 (house rule 7).
+
+        Raises:
+            StoreError: ``dest`` cannot be written.
+        """
+        dest = Path(dest)
+        _create_private(dest)
+        make_private(dest)
         try:
-            self.db.backup(target)
-        finally:
-            target.close()
+            target = sqlite3.connect(dest)
+            try:
+                self.db.backup(target)
+            finally:
+                target.close()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{dest}: cannot write the backup ({exc})") from None
+        make_private(dest)
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
@@ -354,4 +538,4 @@ class _Transaction:
         self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
 
 
-__all__ = ["Pending", "SeriesStore", "StoreError", "StoredSeries"]
+__all__ = ["APPLICATION_ID", "Pending", "SeriesStore", "StoreError", "StoredSeries", "make_private"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import ConfigError
@@ -17,6 +17,57 @@ from engine.values import copied_by_value
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 """Current Java Edition player names: 3–16 of ``[A-Za-z0-9_]``."""
+
+
+
+def check_cast(
+    contestants: Sequence[str], hosts: Sequence[str] = (), *, field: str = "contestants", hosts_field: str = "hosts"
+) -> None:
+    """Check the names of a cast: every contestant and host a Minecraft name, and no two players one.
+
+    The one check every way of configuring a cast passes (series, scenario and serve files through ``Settings``
+    and the club rulesets' settings, ``traitors sandbox --names/--hosts``). A Minecraft server finds a player by
+    name without regard to case (``tellraw ab_ …`` and ``give ab_ …`` reach ``Ab_``), so names that differ only
+    in case are refused like equal ones.
+
+    Args:
+        contestants: the contestants in seat order.
+        hosts: the hosts (never contestants, rulebook §1).
+        field: how the contestants are named in the message (``"contestants"``, ``"--names"``).
+        hosts_field: how the hosts are named in the message.
+
+    Raises:
+        ConfigError: one line starting with the field: a name that is not 3-16 of ``[A-Za-z0-9_]``, a name
+            listed twice, two names that differ only in case (both named), a host who is a contestant.
+    """
+    seen: dict[str, str] = {}
+    twice: list[str] = []
+    for i, name in enumerate(contestants):
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            raise ConfigError(f"{field}[{i}]: {name!r} is not a Minecraft name (3-16 of A-Z a-z 0-9 _)")
+        other = seen.setdefault(name.lower(), name)
+        if other == name and contestants.index(name) != i:
+            twice.append(name)
+        elif other != name:
+            raise ConfigError(f"{field}: {other} and {name} differ only in case; Minecraft takes them for one "
+                              "player, so each contestant needs a name of their own")  # fmt: skip
+    if twice:
+        raise ConfigError(f"{field}: duplicate names {', '.join(sorted(set(twice)))}")
+    host_seen: dict[str, str] = {}
+    for h in hosts:
+        if not isinstance(h, str) or not NAME_RE.match(h):
+            raise ConfigError(f"{hosts_field}: {h!r} is not a Minecraft name")
+        contestant = seen.get(h.lower())
+        if contestant == h:
+            raise ConfigError(f"{hosts_field}: {h} is a contestant; the host is not a contestant (rulebook §1)")
+        if contestant is not None:
+            raise ConfigError(f"{hosts_field}: {h} and contestant {contestant} differ only in case; Minecraft takes "
+                              "them for one player (the host is not a contestant, rulebook §1)")  # fmt: skip
+        other = host_seen.setdefault(h.lower(), h)
+        if other != h:
+            raise ConfigError(f"{hosts_field}: {other} and {h} differ only in case; Minecraft takes them for one "
+                              "player")  # fmt: skip
+
 
 DRUNK_SETTINGS = ("none", "possible", "always")
 JOKER_OUTCOMES = ("joker_wins", "traitors_win")
@@ -136,19 +187,8 @@ class Settings:
         Raises:
             ConfigError: the message starts with the field name, e.g. ``traitors: 4 Traitors …``.
         """
-        names = self.contestants
-        n = len(names)
-        for i, name in enumerate(names):
-            if not NAME_RE.match(name):
-                raise ConfigError(f"contestants[{i}]: {name!r} is not a Minecraft name (3-16 of A-Z a-z 0-9 _)")
-        if len(set(names)) != n:
-            dupes = sorted({x for x in names if names.count(x) > 1})
-            raise ConfigError(f"contestants: duplicate names {', '.join(dupes)}")
-        for h in self.hosts:
-            if not NAME_RE.match(h):
-                raise ConfigError(f"hosts: {h!r} is not a Minecraft name")
-            if h in names:
-                raise ConfigError(f"hosts: {h} is a contestant; the host is not a contestant (rulebook §1)")
+        n = len(self.contestants)
+        check_cast(self.contestants, self.hosts)
         if self.joker_outcome not in JOKER_OUTCOMES:
             raise ConfigError(f"joker_outcome: {self.joker_outcome!r} is not one of {', '.join(JOKER_OUTCOMES)}")
         if self.joker_night is not None and (not isinstance(self.joker_night, int) or self.joker_night < 0):

@@ -57,6 +57,7 @@ class Castle:
         self.thread.start()
         self.password_file = tmp / "rcon-password"
         self.password_file.write_text(PASSWORD)
+        self.password_file.chmod(0o600)
 
     def _drive(self) -> None:
         sb = self.sandbox

@@ -63,6 +63,8 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
     pw_file, secret_file = tmp_path / "rcon.txt", tmp_path / "msmp.txt"
     pw_file.write_text(password)
     secret_file.write_text(secret)
+    pw_file.chmod(0o600)
+    secret_file.chmod(0o600)
     sandbox = subprocess.Popen(
         [sys.executable, "-m", "bridge.cli", "sandbox", "--password-file", str(pw_file), "--msmp-secret-file",
          str(secret_file), "--names", ",".join(NAMES), "--hosts", "Host", "--seed", "3"],

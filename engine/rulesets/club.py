@@ -69,7 +69,7 @@ from engine.errors import ConfigError, IllegalAction, InvalidCommand
 from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import ContestantRecord, SeriesRecord, VoteRound
-from engine.settings import NAME_RE
+from engine.settings import check_cast
 
 KEEP = "keep everyone"
 """The ballot option of ``KeepEveryone`` (Mafia & Yakuza)."""
@@ -235,14 +235,7 @@ class ClubSettings:
             ConfigError: the message starts with the field name.
         """
         names = self.contestants
-        for i, name in enumerate(names):
-            if not NAME_RE.match(name):
-                raise ConfigError(f"contestants[{i}]: {name!r} is not a Minecraft name (3-16 of A-Z a-z 0-9 _)")
-        if len(set(names)) != len(names):
-            raise ConfigError("contestants: duplicate names")
-        for h in self.hosts:
-            if not NAME_RE.match(h) or h in names:
-                raise ConfigError(f"hosts: {h!r} must be a Minecraft name and not a contestant")
+        check_cast(names, self.hosts)
         for key, value in self.durations.items():
             if key not in CLUB_DURATIONS:
                 raise ConfigError(f"durations.{key}: unknown phase (known: {', '.join(CLUB_DURATIONS)})")

@@ -291,3 +291,57 @@ def test_a_handler_may_call_the_server_and_a_failing_handler_does_not_stop_other
             await sb.stop()
 
     asyncio.run(main())
+
+
+def test_a_message_without_jsonrpc_2_is_a_protocol_error_never_a_crash(caplog: pytest.LogCaptureFixture) -> None:
+    """JSON-RPC 2.0 §4-§5: every message carries "jsonrpc": "2.0". A server that leaves it out (here a
+    stand-in on loopback) gets its message dropped and logged; a call it answers that way fails at once."""
+    from websockets.asyncio.server import serve
+
+    doc = schema_document()
+
+    async def server(ws: Any) -> None:
+        async for raw in ws:
+            request = json.loads(raw)
+            method, rid = request["method"], request["id"]
+            if method == "rpc.discover":
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": doc}))
+            elif method == "minecraft:players":
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": []}))
+            elif method == "minecraft:server/status":
+                player = {"id": offline_uuid("Mallory"), "name": "Mallory"}
+                await ws.send(json.dumps({"method": "minecraft:notification/players/joined", "params": [player]}))
+                await ws.send(json.dumps({"jsonrpc": "1.0", "method": "minecraft:notification/players/joined",
+                                          "params": [player]}))  # fmt: skip
+                await ws.send(json.dumps(["not", "an", "object"]))
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": 999, "result": 1}))  # nobody asked
+                await ws.send(json.dumps({"id": rid, "result": {"started": True, "version": {}}}))
+            elif method == "minecraft:gamerules":
+                alice = {"id": offline_uuid("Alice"), "name": "Alice"}
+                await ws.send(json.dumps({"jsonrpc": "2.0", "method": "minecraft:notification/players/joined",
+                                          "params": [alice]}))  # fmt: skip
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": []}))
+
+    async def main() -> None:
+        async with serve(server, "127.0.0.1", 0) as srv:
+            port = srv.sockets[0].getsockname()[1]
+            async with MsmpClient(f"ws://127.0.0.1:{port}", SECRET, timeout=30) as client:
+                joined: list[str] = []
+                client.on(JOINED, lambda params: joined.append(params["player"]["name"]))
+                with pytest.raises(ClientMessageError, match='minecraft:server/status.*"jsonrpc": "2.0"'):
+                    await client.call("minecraft:server/status")
+                assert await client.call("minecraft:gamerules") == []  # the connection carries on
+                for _ in range(100):
+                    if joined:
+                        break
+                    await asyncio.sleep(0.01)
+                assert joined == ["Alice"] and set(client.players) == {"Alice"}
+                assert client.is_connected and client.connections == 1
+
+    caplog.set_level(logging.WARNING, logger="bridge.msmp")
+    asyncio.run(main())
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bridge.msmp"]
+    assert sum("notification without" in w for w in warnings) == 2
+    assert any("not a JSON-RPC object" in w for w in warnings)
+    assert any("minecraft:server/status without" in w for w in warnings)
+    assert not any("Mallory" in w for w in warnings)

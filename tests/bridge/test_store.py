@@ -96,7 +96,9 @@ def test_an_input_and_its_outbox_are_stored_together(tmp_path: Path) -> None:
 
 def test_one_service_per_store(tmp_path: Path) -> None:
     db = tmp_path / "series.db"
-    first, second = SeriesStore(db), SeriesStore(db)
+    first = SeriesStore(db)
+    first.create(dealt_settings(), 1)
+    second = SeriesStore(db)
     first.lock()
     with pytest.raises(StoreError, match="another service"):
         second.lock()
