@@ -1,4 +1,5 @@
-"""Shared pytest options: ``--update-goldens`` rewrites expected output files instead of comparing (STYLE §2.7).
+"""Shared pytest options: ``--update-goldens`` rewrites expected output files instead of comparing
+(``docs/design.md#tests``).
 
 ``CASTLE_EXPECT_COMPILED=1`` (``.ci/run``'s second run) makes the run fail at once unless the engine imported is
 a compiled build (``setup.py``): the same tests then check the compiled engine, not the sources beside them.
