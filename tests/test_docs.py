@@ -119,3 +119,32 @@ def test_each_ruleset_has_a_rules_page_linked_from_the_readme_and_the_docs() -> 
         assert (ROOT / page).is_file(), page
         assert f"]({page})" in readme, f"README.md does not link {page}"
         assert f"](rules/{name.replace('_', '-')}.md)" in rulesets_page, f"docs/rulesets.md does not link {page}"
+
+
+def _readme_commands() -> list[list[str]]:
+    """Every ``traitors …`` command line in the README's shell blocks, as arguments (comments dropped)."""
+    import shlex
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            for part in line.split("&&"):
+                words = shlex.split(part, comments=True)
+                if words and words[0].endswith("traitors"):
+                    out.append(words[1:])
+    return out
+
+
+def test_the_readme_shows_the_two_process_demo_with_commands_that_parse() -> None:
+    from bridge.cli import _parser
+
+    commands = _readme_commands()
+    assert {c[0] for c in commands} >= {"demo", "sandbox", "serve-demo"}, commands
+    parser = _parser()
+    for args in commands:
+        parser.parse_args(args)  # argparse exits (SystemExit) on a command the CLI does not take
+    sandbox = next(c for c in commands if c[0] == "sandbox")
+    serve = next(c for c in commands if c[0] == "serve-demo")
+    port = sandbox[sandbox.index("--port") + 1]
+    assert serve[serve.index("--port") + 1] == port, "serve-demo must connect to the sandbox's port"
