@@ -134,8 +134,8 @@ def _command(text: str) -> McCommand:
     if size > MAX_COMMAND_BYTES:
         head = text.split(" ", 1)[0]
         raise ValueError(
-            f"{head} command would be {size} bytes of UTF-8, over the {MAX_COMMAND_BYTES}-byte RCON limit "
-            "(an RCON limit); it cannot be split"
+            f"{head} command would be {size} bytes of UTF-8, over the {MAX_COMMAND_BYTES}-byte RCON limit; "
+            "it cannot be split"
         )
     return McCommand(text)
 

@@ -114,11 +114,11 @@ def test_each_ruleset_has_a_rules_page_linked_from_the_readme_and_the_docs() -> 
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     rulesets_page = (ROOT / "docs" / "rulesets.md").read_text(encoding="utf-8")
-    for name in RULESETS:
-        page = f"docs/rules/{name.replace('_', '-')}.md"
-        assert (ROOT / page).is_file(), page
+    for ruleset in RULESETS.values():
+        page = f"docs/rules/{ruleset.rulebook}"
+        assert (ROOT / page).is_file(), f"{ruleset.name}: no {page}"
         assert f"]({page})" in readme, f"README.md does not link {page}"
-        assert f"](rules/{name.replace('_', '-')}.md)" in rulesets_page, f"docs/rulesets.md does not link {page}"
+        assert f"](rules/{ruleset.rulebook})" in rulesets_page, f"docs/rulesets.md does not link {page}"
 
 
 def _readme_commands() -> list[list[str]]:
