@@ -2,7 +2,7 @@
 
 Prints: milliseconds per sandbox tick (the real tick function, interpreted) for 4, 16 and 40 online players, the
 same with every player pressing a trigger each tick, and, for prompts of 5, 15 and 30 choices, how many RCON
-commands the dialog takes and the largest one in bytes (limit 1446, FACTS §2).
+commands the dialog takes and the largest one in bytes (limit 1446, docs/minecraft.md#rcon).
 
 Run: ``python bench/datapack_tick.py``
 """

@@ -3,7 +3,7 @@
 Prints: for random 12-contestant series with and without every twist scheduled (contestants choosing at random
 among their legal inputs), the inputs per series and microseconds per ``Game.handle`` and per
 ``Game.legal_actions`` sweep; and the UTF-8 size of the largest ``give`` of the Traitors' Response book (a
-400-character reply in ASCII, Cyrillic and with quotes and newlines; limit 1446 bytes, FACTS §2).
+400-character reply in ASCII, Cyrillic and with quotes and newlines; limit 1446 bytes, docs/minecraft.md#rcon).
 
 Run: ``python bench/twists.py``
 """

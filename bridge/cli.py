@@ -1,4 +1,4 @@
-"""The ``traitors`` command line (``shared/DESIGN.md``, "Command line").
+"""The ``traitors`` command line (README.md, "Other commands").
 
 Subcommands:
     demo   the built-in sandbox server, the service over loopback RCON and bot contestants: a whole series.

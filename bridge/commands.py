@@ -1,18 +1,18 @@
 """Pure builders for Minecraft Java 1.21.11 commands: the ONLY place that knows command syntax and quoting.
 
-House rules for this file (STYLE §2.4, DESIGN "bridge/"):
+House rules for this file (``docs/design.md#the-bridge``):
 
 1. Every builder returns ``McCommand`` values (or a list of them); nothing here sends anything.
 2. Every free text (names, labels, messages, item names) goes through ONE text-component builder
    (``text_component`` / ``translated`` / ``message_component``) and ONE SNBT serializer (``snbt``). Nothing is
    ever concatenated into a command without passing through ``snbt`` (strings) or a validator (names, ids,
    numbers).
-3. Text components are SNBT (1.21.5+ format, FACTS §4). Click and hover events use the 1.21.5+ keys
-   ``click_event``/``hover_event`` with ``run_command`` → ``command`` and ``show_text`` → ``value``; the old
-   ``clickEvent``/``hoverEvent`` keys are never produced.
+3. Text components are SNBT (1.21.5+ format, ``docs/minecraft.md#commands-and-text``). Click and hover events use
+   the 1.21.5+ keys ``click_event``/``hover_event`` with ``run_command`` → ``command`` and ``show_text`` →
+   ``value``; the old ``clickEvent``/``hoverEvent`` keys are never produced.
 4. Player names are validated as ``[A-Za-z0-9_]{3,16}``; the only selector a builder accepts is ``@a``.
-5. Every command is measured in UTF-8 bytes against vanilla's 1446-byte RCON limit (FACTS §2). ``tellraw``
-   splits a long text into several commands; every other builder raises ``ValueError``.
+5. Every command is measured in UTF-8 bytes against vanilla's 1446-byte RCON limit (``docs/minecraft.md#rcon``).
+   ``tellraw`` splits a long text into several commands; every other builder raises ``ValueError``.
 
 String escaping (checked against the decompiled 1.21.5+ ``SnbtGrammar``: escapes ``\\b \\s \\t \\n \\f \\r \\\\
 \\' \\" \\xHH \\uHHHH \\UHHHHHHHH \\N{name}``; mecha 0.101.0 accepts the same set minus ``\\x``/``\\N``):
@@ -42,7 +42,7 @@ from engine.effects import Message
 from engine.ids import Item, Torch
 
 MAX_COMMAND_BYTES = 1446
-"""Vanilla's largest RCON command payload in UTF-8 bytes (FACTS §2)."""
+"""Vanilla's largest RCON command payload in UTF-8 bytes (``docs/minecraft.md#rcon``)."""
 
 ALREADY_EXISTS_REPLIES: tuple[str, ...] = (
     "An objective already exists by that name",
@@ -134,8 +134,8 @@ def _command(text: str) -> McCommand:
     if size > MAX_COMMAND_BYTES:
         head = text.split(" ", 1)[0]
         raise ValueError(
-            f"{head} command would be {size} bytes of UTF-8, over the {MAX_COMMAND_BYTES}-byte RCON limit "
-            "(FACTS §2); it cannot be split"
+            f"{head} command would be {size} bytes of UTF-8, over the {MAX_COMMAND_BYTES}-byte RCON limit; "
+            "it cannot be split"
         )
     return McCommand(text)
 
@@ -194,7 +194,7 @@ def snbt(value: SnbtValue) -> str:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Text components (FACTS §4)
+# Text components (docs/minecraft.md#commands-and-text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,7 +541,8 @@ def _coord(v: float) -> str:
 
 
 def teleport(name: str, x: float, y: float, z: float, yaw: float = 0.0, pitch: float = 0.0) -> McCommand:
-    """``tp <name> x y z yaw pitch`` (absolute world coordinates in blocks; yaw/pitch in degrees, FACTS §4).
+    """``tp <name> x y z yaw pitch`` (absolute world coordinates in blocks; yaw/pitch in degrees,
+    ``docs/minecraft.md#commands-and-text``).
 
     Coordinates are always written with a decimal point so vanilla does not centre them on the block.
 
@@ -599,7 +600,8 @@ def gamemode(mode: str, to: str) -> McCommand:
 
 
 def gamerule(name: str, value: bool | int) -> McCommand:
-    """``gamerule <name> <value>`` with 1.21.11 snake_case names (FACTS §4), e.g. ``send_command_feedback``.
+    """``gamerule <name> <value>`` with 1.21.11 snake_case names (``docs/minecraft.md#commands-and-text``), e.g.
+    ``send_command_feedback``.
 
     Raises:
         ValueError: a name not in snake_case.
@@ -616,7 +618,7 @@ def gamerule(name: str, value: bool | int) -> McCommand:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Scoreboard (trigger inputs, FACTS §5), storage queue, bossbar
+# Scoreboard (trigger inputs, docs/minecraft.md#player-input), storage queue, bossbar
 
 
 def _objective(name: str) -> str:
@@ -631,7 +633,8 @@ def objective_add_trigger(name: str, display: Component) -> McCommand:
 
 
 def enable_trigger(to: str, objective: str) -> McCommand:
-    """``scoreboard players enable <to> <objective>``: lets the player(s) run ``/trigger`` once (FACTS §5)."""
+    """``scoreboard players enable <to> <objective>``: lets the player(s) run ``/trigger`` once
+    (``docs/minecraft.md#player-input``)."""
     return _command(f"scoreboard players enable {targets(to)} {_objective(objective)}")
 
 
@@ -716,7 +719,8 @@ def function_call(function: str, args: Mapping[str, SnbtValue] | None = None) ->
 
 
 def dialog_clear(to: str) -> McCommand:
-    """``dialog clear <to>``: close whatever dialog the player(s) have open (1.21.6+, FACTS §4)."""
+    """``dialog clear <to>``: close whatever dialog the player(s) have open (1.21.6+,
+    ``docs/minecraft.md#commands-and-text``)."""
     return _command(f"dialog clear {targets(to)}")
 
 
@@ -775,7 +779,7 @@ def bossbar_set_color(bar: str, color: str) -> McCommand:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Items (rulebook §10; FACTS §4 item components)
+# Items (rulebook §10; docs/minecraft.md#commands-and-text: item components)
 
 
 @dataclass(frozen=True, slots=True)
@@ -909,7 +913,7 @@ GIVE_ONCE_SLOTS: tuple[str, ...] = (
 )
 """Where ``give_once`` looks for an item already given: a player's inventory and hotbar (``container.*``), off
 hand, armour, the stack on the cursor, the 2×2 crafting grid and their ender chest (vanilla slot ranges,
-FACTS §4 ``if items``)."""
+``docs/minecraft.md#commands-and-text``: ``if items``)."""
 
 
 def custom_data(item: Item, give_id: str | None = None) -> dict[str, SnbtValue]:
@@ -1050,7 +1054,7 @@ def book_text(inventory: object, item: Item, give_ids: Collection[str] | None = 
 
 
 def give(name: str, stack: ItemStack) -> McCommand:
-    """``give <name> <item>[components] <count>`` (FACTS §4).
+    """``give <name> <item>[components] <count>`` (``docs/minecraft.md#commands-and-text``).
 
     Raises:
         ValueError: a bad name, or a command over the 1446-byte limit (items don't split).
@@ -1062,8 +1066,8 @@ def give_once(name: str, stack: ItemStack, give_id: str) -> McCommand:
     """A give that does nothing if the player already holds this hand-out (crash-safe re-sending).
 
     ``execute unless items entity <name> <slots> *[custom_data~{traitors:{give:"<id>"}}] … run give …``, one
-    ``unless items`` per range of ``GIVE_ONCE_SLOTS`` (FACTS §4: ``if items``, partial ``custom_data~``). When
-    the item is found vanilla runs nothing and replies with an empty text.
+    ``unless items`` per range of ``GIVE_ONCE_SLOTS`` (``docs/minecraft.md#commands-and-text``: ``if items``,
+    partial ``custom_data~``). When the item is found vanilla runs nothing and replies with an empty text.
 
     Args:
         name: the player.
@@ -1084,7 +1088,8 @@ def give_once(name: str, stack: ItemStack, give_id: str) -> McCommand:
 def clear(to: str, item: Item) -> McCommand:
     """``clear <to> *[custom_data~{traitors:{item:"<value>"}}]``: removes exactly the castle's items of a kind.
 
-    ``~`` is the partial custom_data predicate (FACTS §4), so a renamed cast vote paper still matches.
+    ``~`` is the partial custom_data predicate (``docs/minecraft.md#commands-and-text``), so a renamed cast vote paper
+    still matches.
     """
     return _command(f"clear {targets(to)} *[custom_data~{snbt(custom_data(item))}]")
 

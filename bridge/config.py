@@ -1,7 +1,7 @@
 """The castle's places as coordinates (``world_config/castle.toml``), validated with pydantic v2 at load.
 
-Pydantic stays at this edge (STYLE §2.6): ``load_castle`` returns frozen models whose values are plain floats,
-and every problem in a file is reported at once, each naming the file and the key path::
+Pydantic stays at this edge (``docs/design.md#the-bridge``): ``load_castle`` returns frozen models whose values are
+plain floats, and every problem in a file is reported at once, each naming the file and the key path::
 
     castle.toml: places.diary_room: field required
     castle.toml: seats[3].yaw: input should be a valid number

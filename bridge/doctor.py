@@ -1,6 +1,6 @@
 """``traitors doctor``: checks a server's settings over RCON and MSMP and says how to fix each problem.
 
-What it checks (FACTS §1, §2, §5; docs/operator.md explains every setting):
+What it checks (``docs/minecraft.md#rcon``, ``#msmp``, ``#player-input``; docs/operator.md explains every setting):
 
 * RCON reachable and the password accepted;
 * ``broadcast-rcon-to-ops`` is false. Neither RCON nor MSMP can read it, so it is read from
@@ -285,7 +285,8 @@ async def run_doctor(opts: DoctorOptions) -> list[Check]:
             checks.append(await _fix_rule(rule, rcon, msmp))
         else:
             checks.append(Check(rule, FAIL, f"{value}: trigger presses and RCON commands are shown to op players "
-                                "and logged (FACTS §5)", f"traitors doctor --fix, or run: gamerule {rule} false"))  # fmt: skip
+                                "and logged (docs/operator.md, \"Game rules\")",
+                                f"traitors doctor --fix, or run: gamerule {rule} false"))  # fmt: skip
 
     # datapack
     if rcon is not None:
@@ -374,7 +375,8 @@ def format_report(checks: list[Check]) -> str:
 
 
 def options_from_properties(props: Mapping[str, str]) -> tuple[str, int, str | None]:
-    """RCON host and port and the MSMP URL that ``server.properties`` describes (FACTS §1, §2)."""
+    """RCON host and port and the MSMP URL that ``server.properties`` describes (``docs/minecraft.md#rcon``,
+    ``#msmp``)."""
     host = props.get("server-ip") or "127.0.0.1"
     port = int(props.get("rcon.port") or 25575)
     url = None

@@ -1,4 +1,4 @@
-"""Errors raised by the bridge: faults outside the rules (STYLE §2.5).
+"""Errors raised by the bridge: faults outside the rules (``docs/design.md#errors``).
 
 The tree::
 
@@ -30,7 +30,7 @@ class RconUnavailable(BridgeError):
 
 
 class RconAuthError(RconUnavailable):
-    """The server refused the RCON password (FACTS §2: login reply with request id -1)."""
+    """The server refused the RCON password (``docs/minecraft.md#rcon``: login reply with request id -1)."""
 
 
 class RconTimeout(RconUnavailable):
@@ -38,7 +38,7 @@ class RconTimeout(RconUnavailable):
 
 
 class RconCommandTooLong(BridgeError, ValueError):
-    """The command's UTF-8 payload is over 1446 bytes; vanilla would drop the connection (FACTS §2).
+    """The command's UTF-8 payload is over 1446 bytes; vanilla would drop the connection (``docs/minecraft.md#rcon``).
 
     Args:
         size: the payload size in bytes.
@@ -71,11 +71,11 @@ class ClientMessageError(BridgeError):
 
 
 class MsmpUnavailable(BridgeError):
-    """The MSMP websocket cannot be opened, was closed, or stopped answering pings (FACTS §1)."""
+    """The MSMP websocket cannot be opened, was closed, or stopped answering pings (``docs/minecraft.md#msmp``)."""
 
 
 class MsmpAuthError(MsmpUnavailable):
-    """The management server refused the secret: HTTP 401 before the websocket upgrade (FACTS §1)."""
+    """The management server refused the secret: HTTP 401 before the websocket upgrade (``docs/minecraft.md#msmp``)."""
 
 
 class MsmpTimeout(MsmpUnavailable):

@@ -1,4 +1,5 @@
-"""Trigger inputs both ways: engine Action ⇄ (trigger objective, value) (FACTS §5; DESIGN "data flow").
+"""Trigger inputs both ways: engine Action ⇄ (trigger objective, value) (``docs/minecraft.md#player-input``;
+``docs/design.md``).
 
 A contestant clicks a chat link or dialog button → ``/trigger traitors.<input> set N`` → the datapack's tick
 function appends ``{seq, uuid, input, value}`` to ``storage traitors:io queue`` → the bridge reads it, looks the
@@ -70,7 +71,7 @@ new player opens the console (``/trigger traitors.console``) and takes the seat.
 
 Decoding checks only the shape (known input, a player name, a value that means something); whether the
 action is allowed now is the engine's business (``IllegalAction``). Trigger objectives carry input only,
-never a secret (STYLE §2.3).
+never a secret (``docs/design.md#hidden-information``).
 """
 
 from __future__ import annotations
@@ -253,8 +254,9 @@ class OpenConsole:
 
 @dataclass(frozen=True, slots=True)
 class SwordHit:
-    """The Sacred Sword hit a player (FACTS §5): ``player`` is the attacker, or with ``struck`` the one hit;
-    then ``attacker`` is the attacker's UUID as the data pack recorded it (int array or string), if present."""
+    """The Sacred Sword hit a player (``docs/minecraft.md#player-input``): ``player`` is the attacker, or with
+    ``struck`` the one hit; then ``attacker`` is the attacker's UUID as the data pack recorded it (int array or
+    string), if present."""
 
     player: str
     struck: bool

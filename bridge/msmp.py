@@ -1,9 +1,10 @@
-"""MSMP client: JSON-RPC 2.0 over a websocket to the vanilla Server Management Protocol (FACTS §1; schema 2.0.0).
+"""MSMP client: JSON-RPC 2.0 over a websocket to the vanilla Server Management Protocol (``docs/minecraft.md#msmp``;
+schema 2.0.0).
 
 House rules of this file:
 
-1. Authentication is ``Authorization: Bearer <secret>`` on the upgrade request (FACTS §1: no Origin check on
-   that path); a wrong secret is HTTP 401 before the upgrade and raises ``MsmpAuthError`` (never retried).
+1. Authentication is ``Authorization: Bearer <secret>`` on the upgrade request (``docs/minecraft.md#msmp``: no Origin
+   check on that path); a wrong secret is HTTP 401 before the upgrade and raises ``MsmpAuthError`` (never retried).
    The secret is never logged (the websocket library logs request headers at DEBUG, so its logger redacts
    them), never in an exception text and never in ``repr``.
 2. Calls take their params as a list (the positional form) or a dict (the by-name form); vanilla 2.0.0
@@ -65,7 +66,8 @@ STOPPING = "server/stopping"
 RECONNECTED = "castle:reconnected"
 """Event sent to handlers after a reconnect, once the player list has been re-synced."""
 SUPPORTED_MAJOR = 2
-"""The MSMP major version this client is written for (schema 2.0.0, Minecraft 1.21.11; FACTS §0, §1)."""
+"""The MSMP major version this client is written for (schema 2.0.0, Minecraft 1.21.11;
+``docs/minecraft.md#versions``)."""
 
 _BACKOFF_START = 0.1  # seconds
 JSONRPC = "2.0"
@@ -185,7 +187,7 @@ def _player(obj: Any) -> McPlayer | None:
 
 
 class MsmpClient:
-    """A JSON-RPC 2.0 client for the vanilla management server (MSMP 2.0.0; FACTS §1).
+    """A JSON-RPC 2.0 client for the vanilla management server (MSMP 2.0.0; ``docs/minecraft.md#msmp``).
 
     Example::
 

@@ -1,9 +1,9 @@
-"""Who is who: player UUIDs → names (DESIGN "data flow"; FACTS §5).
+"""Who is who: player UUIDs → names (``docs/design.md#data-flow``).
 
 The datapack can read a player's ``UUID`` into storage as an int array (``[I;a,b,c,d]``) but cannot read a
 name, so every input queue entry carries the UUID and the bridge looks the name up here. The directory is fed
-from the server's player list: MSMP ``minecraft:players`` (``[{id, name}]``, FACTS §1) or, without MSMP,
-RCON ``list uuids`` (en_us ``commands.list.players`` with ``commands.list.nameAndId`` = ``"%s (%s)"``).
+from the server's player list: MSMP ``minecraft:players`` (``[{id, name}]``, ``docs/minecraft.md#msmp``) or, without
+MSMP, RCON ``list uuids`` (en_us ``commands.list.players`` with ``commands.list.nameAndId`` = ``"%s (%s)"``).
 
 It only grows while the service runs: a player who has left may still have an input in the queue.
 """

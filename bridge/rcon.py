@@ -1,4 +1,4 @@
-"""Our own asyncio RCON client for the vanilla Minecraft server (FACTS §2 and §3; docs/rcon.md).
+"""Our own asyncio RCON client for the vanilla Minecraft server (``docs/minecraft.md#rcon``; ``docs/rcon.md``).
 
 House rules of this file:
 
@@ -53,16 +53,16 @@ __all__ = [
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Largest command payload vanilla accepts: a 1460-byte read minus 14 bytes of framing (FACTS §2).
+#: Largest command payload vanilla accepts: a 1460-byte read minus 14 bytes of framing (docs/minecraft.md#rcon).
 MAX_COMMAND_BYTES = 1446
-#: Vanilla splits replies into chunks of this many UTF-16 characters (FACTS §2).
+#: Vanilla splits replies into chunks of this many UTF-16 characters (docs/minecraft.md#rcon).
 CHUNK_CHARS = 4096
 
 TYPE_RESPONSE = 0
 TYPE_COMMAND = 2
 TYPE_AUTH_REPLY = 2
 TYPE_LOGIN = 3
-#: Any type vanilla does not know; it answers "Unknown request 64" with the same id (FACTS §2, §3).
+#: Any type vanilla does not know; it answers "Unknown request 64" with the same id (docs/minecraft.md#rcon).
 TYPE_SENTINEL = 100
 
 #: Refuse reply packets larger than this (a 4096-char chunk is at most 12,288 bytes of UTF-8).
@@ -101,7 +101,8 @@ class Packet:
 
 
 def encode_packet(request_id: int, packet_type: int, payload: bytes) -> bytes:
-    """Frame one packet the vanilla way (FACTS §2): little-endian ``len, id, type, payload, 0x00 0x00``.
+    """Frame one packet the vanilla way (``docs/minecraft.md#rcon``): little-endian ``len, id, type, payload,
+    0x00 0x00``.
 
     Args:
         request_id: signed 32-bit request id.
@@ -132,9 +133,9 @@ async def read_packet(reader: asyncio.StreamReader) -> Packet:
 
 
 def check_reply(command: str, reply: str) -> str:
-    """Raise when ``reply`` is one of vanilla's error texts (STYLE §2.4: replies are checked in one place).
+    """Raise when ``reply`` is one of vanilla's error texts (replies are checked in this one place).
 
-    Vanilla reports most failures as reply text over RCON, not as a transport error (FACTS §2), e.g.
+    Vanilla reports most failures as reply text over RCON, not as a transport error (``docs/minecraft.md#rcon``), e.g.
     "Unknown or incomplete command, see below for error…", "Incorrect argument for command…",
     "No player was found", "Expected whitespace to end one argument…".
 
@@ -154,7 +155,7 @@ def check_reply(command: str, reply: str) -> str:
 
 
 class RconClient:
-    """An asyncio RCON client: one connection, one command in flight, multi-packet safe (FACTS §2, §3).
+    """An asyncio RCON client: one connection, one command in flight, multi-packet safe (``docs/rcon.md``).
 
     Use it as ``async with RconClient(host, port, password) as rcon: reply = await rcon.command("list")``.
     It uses no signals, so it may be created in any thread. It belongs to the loop that first uses it;

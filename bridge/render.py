@@ -1,10 +1,12 @@
-"""Engine effects → Minecraft commands (pure; STYLE §2.4). The only module that knows castle coordinates.
+"""Engine effects → Minecraft commands (pure; ``docs/design.md#the-bridge``). The only module that knows castle
+coordinates.
 
 House rules:
 
-1. Secrets only ever go to one named player (STYLE §2.3): a ``Whisper``, ``Prompt``, ``GiveItem`` or private
-   ``ShowTitle`` becomes one command per recipient, each naming that one player (``tellraw Alice …``), never
-   ``@a``; nothing is written into team colours, sidebars, tags, or item names others can see.
+1. Secrets only ever go to one named player (``docs/design.md#hidden-information``): a ``Whisper``, ``Prompt``,
+   ``GiveItem`` or private ``ShowTitle`` becomes one command per recipient, each naming that one player
+   (``tellraw Alice …``), never ``@a``; nothing is written into team colours, sidebars, tags, or item names others
+   can see.
 2. Public effects (``Announce``, ``Revealed``, ``SeriesOver``, a public ``ShowTitle``, ``ClockStarted``) go to
    ``@a``.
 3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
@@ -265,7 +267,7 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
 
 
 def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McCommand]:
-    """The commands that show ``effect`` to ``name`` as a dialog (1.21.6+, FACTS §4).
+    """The commands that show ``effect`` to ``name`` as a dialog (1.21.6+, ``docs/minecraft.md#commands-and-text``).
 
     When the dialog fits one command it is one call of the data pack macro ``traitors:ui/prompt`` with inline
     arguments ``{player, title, body, actions}``. A dialog with many buttons exceeds the 1446-byte RCON limit, so
@@ -385,7 +387,7 @@ def setup_commands(ctx: RenderContext) -> list[McCommand]:
     the same in one command when the data pack has ``traitors:setup``).
 
     * ``gamerule send_command_feedback false`` and ``gamerule log_admin_commands false``: trigger feedback
-      would otherwise show every vote to op players (FACTS §5);
+      would otherwise show every vote to op players (``docs/minecraft.md#player-input``);
     * one ``trigger`` objective per input (``bridge.inputs.TRIGGERS``); a reply "An objective already exists"
       is harmless (``commands.is_already_exists``);
     * the clock bossbar (same for "A bossbar already exists");

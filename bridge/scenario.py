@@ -1,7 +1,7 @@
 """Scenario files: a scripted series as TOML (``docs/scenarios.md``), played through the engine alone.
 
 A scenario is the series settings (contestants in seat order, an optional explicit deal, twists, …), a seed
-and a list of inputs. ``load_scenario`` reads and validates a file with pydantic (STYLE §2.6: pydantic at the
+and a list of inputs. ``load_scenario`` reads and validates a file with pydantic (``docs/design.md``: pydantic at the
 edge only) and converts it at once into engine types (``Settings``, ``DealEntry``, ``Action``).
 ``play_scenario`` feeds the inputs to the game of the scenario's ``ruleset`` (``engine.rulesets``; default
 ``traitors``) and returns the game.
@@ -15,8 +15,8 @@ Design notes:
   ``advance`` without a host (the first host), ``timer`` (the current phase's clock runs out),
   ``oath`` (a Traitor's three Oath answers, rulebook §7.1), ``votes`` (several ``cast_vote`` in the order
   written, rulebook §4) and ``torches`` (several ``choose_torch``, rulebook §9).
-* **Time** is an input (STYLE §2.2): the series starts at 0 s; an input without ``at`` comes 1 s after the
-  previous one, except ``timer``, which comes at the phase's deadline.
+* **Time** is an input (``docs/design.md#the-engine``): the series starts at 0 s; an input without ``at`` comes 1 s
+  after the previous one, except ``timer``, which comes at the phase's deadline.
 * **An explicit deal is only checked for consistency** (``Settings._validate_deal``), never against the
   random deal's limits: the rulebook's own example deal (§1) has 3 Traitors among 9 contestants.
 * **Errors never escape as tracebacks.** Every problem is a ``ScenarioError`` (a ``ConfigError``) whose

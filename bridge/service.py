@@ -1,4 +1,4 @@
-"""The service: the one loop that joins the engine, the server and the phase clock (DESIGN "data flow").
+"""The service: the one loop that joins the engine, the server and the phase clock (``docs/design.md#data-flow``).
 
 House rules of this file:
 
@@ -121,7 +121,8 @@ if TYPE_CHECKING:  # MSMP (and websockets) is imported only when a service attac
 log = logging.getLogger(__name__)
 
 QUEUE_PREFIX = "Storage traitors:io has the following contents: "
-"""Vanilla's reply to ``data get storage`` (en_us ``commands.data.storage.query``; FACTS §5)."""
+"""Vanilla's reply to ``data get storage`` (en_us ``commands.data.storage.query``;
+``docs/minecraft.md#player-input``)."""
 CLOCK_JOB = "phase-clock"
 ENTITY_SUFFIX = " has the following entity data: "
 """Vanilla's reply to ``data get entity`` (en_us ``commands.data.entity.query``)."""

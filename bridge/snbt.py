@@ -1,6 +1,7 @@
 """Reading SNBT from the server's replies (``data get storage`` / ``data get entity``) as plain Python values.
 
-The writer is ``bridge.commands.snbt``; this is its reader, for what vanilla prints (FACTS §5: the input queue
+The writer is ``bridge.commands.snbt``; this is its reader, for what vanilla prints
+(``docs/minecraft.md#player-input``: the input queue
 ``Storage traitors:io has the following contents: [{seq: 7, uuid: [I; 1, 2, 3, 4], input: "vote", value: 3}]``
 and a player's ``Inventory``). It is small on purpose: the bridge only needs values, not typed tags, so it does
 not pull in ``nbtlib`` (and numpy) on the service's start-up path.

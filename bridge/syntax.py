@@ -1,4 +1,5 @@
-"""Command syntax checking with mecha's offline 1.21 command tree (FACTS §6: mecha 0.101.0 = 1.21.11).
+"""Command syntax checking with mecha's offline 1.21 command tree (mecha 0.101.0 = 1.21.11;
+``docs/minecraft.md#command-syntax-checking``).
 
 mecha checks syntax only (not item ids or component values); component keys are checked by our own tests.
 One parser per thread: ``Mecha`` objects are not shared across threads.

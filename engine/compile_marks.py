@@ -4,7 +4,7 @@
 (the club rulesets, left interpreted, subclass ``InputStep`` and ``CastleTracker``). mypyc reads the mark from the
 source while it compiles, where mypy's ``mypy_extensions`` provides it; run as Python, the mark changes nothing,
 so here it is a decorator that returns the class unchanged and the engine imports nothing outside the standard
-library (``shared/DESIGN.md``).
+library (``docs/design.md``).
 """
 
 from __future__ import annotations

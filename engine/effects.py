@@ -2,7 +2,7 @@
 
 Hidden information has one door: every effect names its recipients. ``to=None`` means public (everyone in
 the castle); otherwise ``to`` is the exact set of contestants allowed to receive it, resolved inside the
-engine, so the bridge never needs to know roles to deliver a message (``shared/DESIGN.md``).
+engine, so the bridge never needs to know roles to deliver a message (``docs/design.md#hidden-information``).
 """
 
 from __future__ import annotations

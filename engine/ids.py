@@ -1,6 +1,6 @@
 """Names used everywhere: contestants, allegiances, powers, places, items, torches.
 
-All enums carry the rulebook's words (``shared/rules/traitors.md``). Values are stable strings: they appear in
+All enums carry the rulebook's words (``docs/rules/traitors.md``). Values are stable strings: they appear in
 scenario files, the JSON game log and the bridge's item ``custom_data``.
 """
 

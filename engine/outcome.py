@@ -14,11 +14,11 @@ class Winner(Enum):
     FAITHFUL = "faithful"
     TRAITORS = "traitors"
     JOKER = "joker"
-    # Black Knights (shared/rules/black-knights.md "End")
+    # Black Knights (docs/rules/black-knights.md, "How the series ends")
     WHITE_ORDER = "white_order"
     BLACK_ORDER = "black_order"
     MAD_KNIGHT = "mad_knight"
-    # Mafia & Yakuza (shared/rules/mafia-yakuza.md "Factions and victory")
+    # Mafia & Yakuza (docs/rules/mafia-yakuza.md, "Factions and how they win")
     MAFIA = "mafia"
     YAKUZA = "yakuza"
     TOWN = "town"

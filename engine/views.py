@@ -1,4 +1,5 @@
-"""What each contestant may know: the only door for hidden information (STYLE §2.3; OpenSpiel observations).
+"""What each contestant may know: the only door for hidden information (``docs/design.md#hidden-information``;
+OpenSpiel observations).
 
 Views are built from allow-lists of fields, never by copying the state and deleting secrets. A contestant's
 view holds the public part (seats, who is out and what was revealed, the phase) plus only their own hand as

@@ -1,4 +1,5 @@
-"""Shared pytest options: ``--update-goldens`` rewrites expected output files instead of comparing (STYLE §2.7).
+"""Shared pytest options: ``--update-goldens`` rewrites expected output files instead of comparing
+(``docs/design.md#tests``).
 """
 
 from __future__ import annotations

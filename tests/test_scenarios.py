@@ -39,7 +39,7 @@ DAY_ONE_TABLE = """\
 | Steve | Alex | Sunny |
 | Ari | Alex | Sunny |
 | Noor | Efe | Sunny |"""
-"""Rulebook §4, copied from ``shared/rules/traitors.md``."""
+"""Rulebook §4, as in ``docs/rules/traitors.md``."""
 
 FINALE_TABLE = """\
 | Finalist | Vote 1 | Banishment | Vote 2 | Result |
@@ -48,7 +48,7 @@ FINALE_TABLE = """\
 | Kai | End Game | Sunny | End Game | Winner |
 | Zuri | Banish Again | Sunny | End Game | Winner |
 | Sunny | End Game | Alex | Banished | |"""
-"""Rulebook §9, copied from ``shared/rules/traitors.md``."""
+"""Rulebook §9, as in ``docs/rules/traitors.md``."""
 
 
 def play(name: str) -> Game:

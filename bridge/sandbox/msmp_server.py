@@ -1,10 +1,11 @@
-"""An MSMP (Server Management Protocol) server for the sandbox, served from the saved 2.0.0 schema (FACTS §1).
+"""An MSMP (Server Management Protocol) server for the sandbox, served from the saved 2.0.0 schema
+(``docs/minecraft.md#msmp``).
 
 It is not Minecraft. It shares the sandbox ``World``: the player list is the world's online players (with
 offline-mode UUIDs), joins and leaves become ``players/joined`` / ``players/left`` notifications, and game rules
 are the world's game rules.
 
-House rules of this file (each one follows FACTS §1):
+House rules of this file (each one follows ``docs/minecraft.md#msmp``):
 
 1. Only ``Authorization: Bearer <secret>`` authenticates (compared in constant time). Anything else is
    answered with HTTP 401 and a JSON body before the websocket upgrade.
@@ -45,7 +46,8 @@ __all__ = ["MsmpServer", "schema_document"]
 log = logging.getLogger(__name__)
 
 SCHEMA_FILE = "msmp-schema-2.0.0.json"
-"""The saved MSMP 2.0.0 schema (``shared/minecraft/msmp-schema.json``, fetched from a live 1.21.11 server)."""
+"""The saved MSMP 2.0.0 schema (``schema.json`` of github.com/Xaeroxe/mc-rpc, commit 265fb67, fetched with
+``rpc.discover`` from a live 1.21.11 server; ``docs/minecraft.md#msmp``)."""
 
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602

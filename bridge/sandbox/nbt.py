@@ -1,7 +1,7 @@
 """NBT helpers for the sandbox: SNBT values (nbtlib tags), NBT paths and partial matching.
 
-SNBT is parsed by mecha while it parses the command (``AstNbt*.evaluate()`` gives ``nbtlib`` tags, FACTS §5)
-and printed with ``nbtlib.serialize_tag``, whose non-compact form matches vanilla's
+SNBT is parsed by mecha while it parses the command (``AstNbt*.evaluate()`` gives ``nbtlib`` tags,
+``docs/minecraft.md#player-input``) and printed with ``nbtlib.serialize_tag``, whose non-compact form matches vanilla's
 ``{seq: 1, player: "Alice"}`` style closely enough for the bridge's parser.
 
 NBT paths follow vanilla's ``NbtPathArgument``: ``a.b``, ``a[0]``, ``a[-1]``, ``a[]``, ``a[{k:v}]`` (list

@@ -1,4 +1,4 @@
-"""An RCON server with vanilla's framing and its faults (FACTS §2), for the sandbox. Not Minecraft.
+"""An RCON server with vanilla's framing and its faults (``docs/minecraft.md#rcon``), for the sandbox. Not Minecraft.
 
 House rules of this file (each one is vanilla behaviour we reproduce on purpose):
 

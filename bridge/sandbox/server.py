@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 
 class Sandbox:
-    """A stand-in server: vanilla RCON framing (FACTS §2) in front of a small :class:`World`.
+    """A stand-in server: vanilla RCON framing (``docs/minecraft.md#rcon``) in front of a small :class:`World`.
 
     Args:
         password: the RCON password (never shown in ``repr``).

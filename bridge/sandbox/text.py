@@ -1,7 +1,7 @@
 """Text components in the sandbox: plain-string rendering and click-event lookup.
 
-Components arrive as SNBT (1.21.5+, FACTS §4) or JSON; the sandbox keeps them as plain Python values
-(``str`` / ``dict`` / ``list``) after ``nbt.to_python``.
+Components arrive as SNBT (1.21.5+, ``docs/minecraft.md#commands-and-text``) or JSON; the sandbox keeps them as plain
+Python values (``str`` / ``dict`` / ``list``) after ``nbt.to_python``.
 """
 
 from __future__ import annotations

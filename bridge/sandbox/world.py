@@ -11,7 +11,7 @@ House rules of this file:
    parse, whose AST is then executed). A parse failure
    gets vanilla's RCON text: "Unknown or incomplete command, see below for error" or "Incorrect argument for
    command", then the last 10 characters before the cursor, the rest, and "<--[HERE]", all run together
-   (FACTS §2: the console source appends output with no newline).
+   (docs/minecraft.md#rcon: the console source appends output with no newline).
 2. A command that parses but that the sandbox does not model gets ``Sandbox: unsupported command …`` and is
    recorded in ``World.errors``, so tests can assert that none happened.
 3. A vanilla failure (e.g. "No player was found") is an ordinary reply, not a sandbox error.
@@ -58,7 +58,7 @@ __all__ = [
     "PLAYER_NAME",
 ]
 
-#: Current Java usernames (FACTS §4, STYLE §2.4).
+#: Current Java usernames (3-16 of ``A-Z a-z 0-9 _``; ``docs/design.md#the-bridge``).
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 
 _GAMEMODE_NAMES = {
@@ -411,7 +411,8 @@ class World:
     # -- simulated player input ----------------------------------------------------------------------
 
     def press_trigger(self, player: str, objective: str, value: int | None = None, *, add: bool = False) -> str:
-        """The player runs ``/trigger <objective> set <value>`` (FACTS §5, vanilla TriggerCommand).
+        """The player runs ``/trigger <objective> set <value>`` (``docs/minecraft.md#player-input``; vanilla
+        TriggerCommand).
 
         ``value`` None means plain ``/trigger <objective>`` (+1); ``add=True`` means ``add <value>``.
         The objective must have criterion ``trigger`` and the player's score must exist and be unlocked
@@ -809,7 +810,7 @@ class World:
         var = sel.variable
         if var not in ("a", "p", "r", "e", "n", "s"):
             raise Unsupported(f"selector @{var}")
-        if var == "s":  # the console has no entity (FACTS §2); a player source is @s
+        if var == "s":  # the console has no entity (docs/minecraft.md#rcon); a player source is @s
             entity = self._source.entity
             found = [entity] if entity is not None and entity.name in self.players else []
         else:
@@ -1527,7 +1528,8 @@ class World:
             hi = getattr(rng, "max", None) if not isinstance(rng, mast.AstNumber) else rng.value
             return (lo is None or score >= lo) and (hi is None or score <= hi)
         if what == "items" and parts[1] == "entity":
-            # ``if items entity <targets> <slots> <predicate>`` (FACTS §4): true when a matching stack is there.
+            # ``if items entity <targets> <slots> <predicate>`` (docs/minecraft.md#commands-and-text): true when a
+            # matching stack is there.
             found = self._targets(args[0], required=False)
             if not found:
                 raise CommandFailure("No entity was found")

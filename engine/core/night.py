@@ -2,12 +2,12 @@
 mining and its first visitor, checks' visits, and team kills decided by a leader.
 
 Every ruleset states *what* its roles do as data (a night order of ``Visit`` kinds with flags) and calls these
-primitives to settle the night; none re-implements a mechanic another has (DESIGN "a shared night-resolution
-core"). The Traitors' murder settlement (rulebook §7.5: murder shield, The Guardian, The Survivor's alert; an
-ultimatum ignores them) is ``settle_attack``; Black Knights and Mafia & Yakuza settle a whole night with
-``resolve``.
+primitives to settle the night; none re-implements a mechanic another has (``docs/rulesets.md``: one
+night-resolution core). The Traitors' murder settlement (rulebook §7.5: murder shield, The Guardian, The
+Survivor's alert; an ultimatum ignores them) is ``settle_attack``; Black Knights and Mafia & Yakuza settle a whole
+night with ``resolve``.
 
-House rules of this file (written as in ``shared/rules/mafia-yakuza.md`` "Mechanics", shared by both club
+House rules of this file (written as in ``docs/rules/mafia-yakuza.md`` "The night", shared by both club
 rulesets):
 
 1. "Visit" = any night action that targets a contestant. Visitors are ordered by their step in the ruleset's

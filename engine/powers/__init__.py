@@ -1,6 +1,6 @@
 """The powers of rulebook §5 and §6: one module per power, an explicit registry and the night order.
 
-``POWERS`` maps each ``engine.ids.Power`` to its ``Power`` spec (STYLE §2.2, chess ``VARIANTS``).
+``POWERS`` maps each ``engine.ids.Power`` to its ``Power`` spec (``docs/design.md``; python-chess ``VARIANTS``).
 ``NIGHT_ORDER`` is the one table that fixes both the order in which the host visits (rulebook §7.4: "in the
 night order") and the order in which the night's uses resolve, with two steps that are not powers:
 ``MURDER`` (the Turret's murder is settled: murder shield, then The Guardian, then The Survivor's alert;

@@ -1,4 +1,4 @@
-"""The template every power module follows, and the helpers they share (STYLE §2.2, lykos ``src/roles``).
+"""The template every power module follows, and the helpers they share (``docs/design.md``; lykos ``src/roles``).
 
 A power module exposes one ``POWER`` value (``Power``): its name, the rule in plain words with the rulebook
 line, *when* it acts (``stage``), *who* holds it (``team``), how many contestants it names (``targets``), how

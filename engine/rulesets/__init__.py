@@ -1,4 +1,4 @@
-"""The ruleset registry (STYLE §2.1; python-chess ``VARIANTS``): every ruleset by name, one interface.
+"""The ruleset registry (``docs/design.md``; python-chess ``VARIANTS``): every ruleset by name, one interface.
 
 Every game class here has the same interface, so the bridge (service, demo, scenarios, export) works with any
 ruleset: ``Game(settings, seed)``, ``handle(action, now=…)``, ``legal_actions(player)``, ``view_for(player)``,
@@ -29,7 +29,7 @@ class Ruleset:
         title: the display name.
         game: the game class (the common interface).
         settings: the settings class its games take.
-        rulebook: the rulebook file under ``shared/rules/``.
+        rulebook: the ruleset's rules page under ``docs/rules/``.
     """
 
     name: str

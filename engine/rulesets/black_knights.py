@@ -1,4 +1,4 @@
-"""Black Knights (ruleset ``black_knights``; ``shared/rules/black-knights.md``) as data for the club game.
+"""Black Knights (ruleset ``black_knights``; ``docs/rules/black-knights.md``) as data for the club game.
 
 A medieval mafia game run by a host (the monk). The White Order (Courtesan, Lord, Heir, Healer, White
 Knights) against the Black Order (Grey Cardinal, Black Knights), with the Mad Knight alone.

@@ -1,4 +1,4 @@
-"""Mafia & Yakuza (ruleset ``mafia_yakuza``; ``shared/rules/mafia-yakuza.md``) as data for the club game.
+"""Mafia & Yakuza (ruleset ``mafia_yakuza``; ``docs/rules/mafia-yakuza.md``) as data for the club game.
 
 Two criminal families (Mafia, Yakuza), the town (commissars K, doctors D, the Mistress, citizens) and the
 Loners (Maniac, Bomber). The role list is [house], built from the rulebook's mechanics.

@@ -151,7 +151,7 @@ def test_properties_secrets_and_datapack_parsing(tmp_path: Path) -> None:
     props = read_properties(_props(tmp_path, **{"server-ip": "", "rcon.port": "25600"}) / "server.properties")
     assert options_from_properties(props) == ("127.0.0.1", 25600, "ws://127.0.0.1:25585")
     assert options_from_properties({"management-server-enabled": "true", "management-server-port": "9"})[2] == (
-        "wss://localhost:9")  # TLS is on by default (FACTS §1)
+        "wss://localhost:9")  # TLS is on by default (docs/minecraft.md#msmp)
     assert parse_datapacks("There are 2 data pack(s) enabled: [vanilla (built-in)], [file/traitors (world)]") == [
         "vanilla", "file/traitors"]
     secrets = tmp_path / "secrets"

@@ -1,8 +1,10 @@
-"""MSMP client against the sandbox's MSMP server over real loopback websockets (FACTS §1, schema 2.0.0)."""
+"""MSMP client against the sandbox's MSMP server over real loopback websockets (``docs/minecraft.md#msmp``; schema
+2.0.0)."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
@@ -17,6 +19,7 @@ from websockets.exceptions import InvalidStatus
 from bridge.errors import ClientMessageError, MsmpAuthError, MsmpError, MsmpUnavailable
 from bridge.msmp import JOINED, LEFT, RECONNECTED, STARTED, STOPPING, MsmpClient, check_schema
 from bridge.sandbox import Sandbox
+from bridge.sandbox import msmp_server
 from bridge.sandbox.msmp_server import schema_document
 from bridge.sandbox.world import offline_uuid
 
@@ -49,14 +52,16 @@ class Recorder:
             await asyncio.sleep(0.01)
 
 
-def test_saved_schema_is_the_shared_one() -> None:
-    shared = Path(__file__).resolve().parents[3] / "shared" / "minecraft" / "msmp-schema.json"
-    if not shared.exists():
-        shared = Path("/work/shared/minecraft/msmp-schema.json")
-    if not shared.exists():
-        pytest.skip("shared/ not beside the checkout")
-    assert json.loads(shared.read_text()) == schema_document()
+PUBLISHED_SCHEMA_SHA256 = "0c9cdf50c29b31e21e1bcb2db771d330c766bf96c57c05e92592e99ae766dbaa"
+"""sha256 of ``schema.json`` in github.com/Xaeroxe/mc-rpc (commit 265fb67): the 2.0.0 document a live 1.21.11
+server returned to ``rpc.discover`` (``docs/minecraft.md#msmp``)."""
+
+
+def test_shipped_schema_is_the_published_one() -> None:
+    path = Path(msmp_server.__file__).with_name(msmp_server.SCHEMA_FILE)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == PUBLISHED_SCHEMA_SHA256
     assert schema_document()["info"]["version"] == "2.0.0"
+    assert schema_document()["info"]["title"] == "Minecraft Server JSON-RPC"
 
 
 def test_discover_players_and_both_param_forms() -> None:

@@ -1,4 +1,5 @@
-"""RconClient over real loopback sockets, against the sandbox and small raw servers (FACTS §2, §3)."""
+"""RconClient over real loopback sockets, against the sandbox and small raw servers (``docs/minecraft.md#rcon``;
+``docs/rcon.md``)."""
 
 from __future__ import annotations
 
@@ -477,7 +478,7 @@ def test_reply_with_wrong_request_id_is_rejected() -> None:
 
 
 def test_client_works_from_a_non_main_thread() -> None:
-    """mcrcon 0.7.0 cannot even be constructed off the main thread (FACTS §3); ours can."""
+    """mcrcon 0.7.0 cannot even be constructed off the main thread (``docs/rcon.md``); ours can."""
     import threading
 
     result: list[str] = []

@@ -1,4 +1,5 @@
-"""Issue 6, RCON: every fault case against the misbehaving sandbox, over real loopback sockets (FACTS §2, §3)."""
+"""Issue 6, RCON: every fault case against the misbehaving sandbox, over real loopback sockets
+(``docs/minecraft.md#rcon``; ``docs/rcon.md``)."""
 
 from __future__ import annotations
 

@@ -193,3 +193,37 @@ def test_a_resync_reads_inventories_and_gives_only_what_is_missing() -> None:
             assert _held(sb, "Kai") == _expected(game, "Kai") and sb.world.errors == []
 
     asyncio.run(main())
+
+
+def _papers(sb: Sandbox, name: str) -> list[dict[str, object]]:
+    """The components of every vote paper ``name`` holds."""
+    out = []
+    for stack in sb.world.player(name).inventory:
+        tr = stack.custom_data.get("traitors")
+        if isinstance(tr, dict) and tr.get("item") == "vote_paper":
+            out += [stack.components] * stack.count
+    return out
+
+
+def test_resync_gives_only_what_is_missing_and_clears_nothing() -> None:
+    """``docs/recovery.md`` step 4 and ``docs/operator.md``: after a restart an item is given back only to a
+    contestant who lacks it, and nothing is cleared (a paper with a name written on it stays as it is)."""
+
+    async def main() -> None:
+        async with _series_at_vote() as (sb, game, service):
+            (kai_paper,) = _papers(sb, "Kai")
+            kai_paper["minecraft:custom_name"] = {"text": "Zuri"}
+            zuri = sb.world.player("Zuri").inventory
+            zuri[:] = [s for s in zuri if s.custom_data.get("traitors", {}).get("item") != "vote_paper"]
+            await sb.restart()
+            sent_before = len(sb.world.command_log)
+            await service.poll_once()
+            assert service.resyncs == 1
+            resync = [r.text for r in sb.world.command_log[sent_before:]]
+            assert not [c for c in resync if c.startswith("clear ") or " run clear " in c], resync
+            assert _papers(sb, "Kai") == [kai_paper] and len(_papers(sb, "Zuri")) == 1
+            await service.resync()
+            assert len(_papers(sb, "Kai")) == 1 and len(_papers(sb, "Zuri")) == 1
+            assert sb.world.errors == []
+
+    asyncio.run(main())

@@ -1,4 +1,4 @@
-"""Every free-text path of the bridge, fed arbitrary text (issue 6, "Text"; FACTS §4).
+"""Every free-text path of the bridge, fed arbitrary text (issue 6, "Text"; ``docs/minecraft.md#commands-and-text``).
 
 For each path: every resulting command parses with mecha, the sandbox shows the text literally (the component
 data is exactly the input), and the only click/hover events are the ones the builder put there on purpose;
@@ -176,8 +176,8 @@ def test_written_book_pages(pages: list[str]) -> None:
     try:
         give = mc.give("Alice", stack)
     except ValueError as exc:
-        # Pages too long for one RCON command are refused with a clear error, never sent cut (FACTS §2); the
-        # engine keeps its book texts far below this (docs/twists.md).
+        # Pages too long for one RCON command are refused with a clear error, never sent cut (docs/minecraft.md#rcon);
+        # the engine keeps its book texts far below this (docs/twists.md).
         assert "1446" in str(exc)
         return
     shown = run_in_sandbox([give], read)

@@ -43,7 +43,7 @@ def test_every_kind_names_its_sender_by_its_actor_field() -> None:
 
 
 def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
-    """``shared/DESIGN.md``: ``engine`` imports nothing outside the standard library (a compiled engine's own
+    """``docs/design.md``: ``engine`` imports nothing outside the standard library (a compiled engine's own
     runtime module, ``castle_engine__mypyc``, aside)."""
     import subprocess
     import sys

@@ -1,4 +1,4 @@
-"""Black Knights (``shared/rules/black-knights.md``): one scenario test (at least) per [rule] and [house] line,
+"""Black Knights (``docs/rules/black-knights.md``): one scenario test (at least) per [rule] and [house] line,
 named after the rulebook's sections."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Mafia & Yakuza (``shared/rules/mafia-yakuza.md``): one scenario test (at least) per [rule] and [house] line,
+"""Mafia & Yakuza (``docs/rules/mafia-yakuza.md``): one scenario test (at least) per [rule] and [house] line,
 named after the rulebook's sections."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""No secret leaks, over many seeded random series; and golden playthroughs (STYLE §2.3, §2.7; OpenSpiel).
+"""No secret leaks, over many seeded random series; and golden playthroughs (``docs/design.md#hidden-information``,
+``#tests``; OpenSpiel).
 
 A random series: random settings, bots choosing uniformly among ``Game.legal_actions`` (the host moves on now
 and then). After every input, for every contestant, everything they were sent (effects addressed to them or

@@ -1,4 +1,4 @@
-"""The Traitors ruleset, by rulebook section (shared/rules/traitors.md)."""
+"""The Traitors ruleset, by rulebook section (docs/rules/traitors.md)."""
 
 from __future__ import annotations
 
