@@ -56,7 +56,6 @@ from engine.effects import (
     ClockStarted,
     Effect,
     Eliminated,
-    Message,
     GiveItem,
     MoveTo,
     Prompt,
@@ -76,10 +75,8 @@ from engine.messages_terms import term
 KEEP = "keep everyone"
 """The ballot option of ``KeepEveryone`` (Mafia & Yakuza)."""
 
-
-def _option(option: str) -> str | Message:
-    """A vote option as a message value: a name, or keeping everyone as a term each client translates."""
-    return term("term.keep") if option == KEEP else option
+SAID = {KEEP: term("term.keep")}
+"""A vote option as said in a message: a name as it is, keeping everyone as a term each client translates."""
 
 
 class ClubPhase(Enum):
@@ -971,7 +968,7 @@ class ClubGame(InputStep):
             n for n in self._living() if n != self.departing and (KEEP in options or any(o != n for o in options))
         )
         self.ballot = ClubBallot(kind, voters, options)
-        self._announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(_option(o) for o in options))
+        self._announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
         self._clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
         for v in voters:
             choices = [Choice(c, CastVote(v, c)) for c in options if c not in (v, KEEP)]
@@ -985,7 +982,7 @@ class ClubGame(InputStep):
     def _apply_vote(self, voter: str, option: str) -> None:
         assert self.ballot is not None
         self.ballot.votes[voter] = option
-        self._whisper([voter], "club.vote.cast", target=_option(option))
+        self._whisper([voter], "club.vote.cast", target=SAID.get(option, option))
         if self._all_voted():
             self._close_vote()
 
@@ -1006,7 +1003,7 @@ class ClubGame(InputStep):
             if choice is None:
                 self._announce("vote.reveal.none", voter=v)
             else:
-                self._announce("vote.reveal", voter=v, target=_option(choice))
+                self._announce("vote.reveal", voter=v, target=SAID.get(choice, choice))
                 tally[choice] += 1
         count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
         rec.rounds.append(
