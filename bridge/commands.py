@@ -38,6 +38,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NewType, TypeAlias, Union
 
+from bridge.plurals import count_class
 from engine.effects import Message
 from engine.ids import Item, Torch
 
@@ -319,7 +320,7 @@ def translated(
     key: str,
     fallback: str,
     *,
-    args: Sequence[str] = (),
+    args: Sequence[str | Component] = (),
     color: str | None = None,
     bold: bool | None = None,
     italic: bool | None = None,
@@ -327,7 +328,9 @@ def translated(
     """A translate component with an English ``fallback`` (1.21.4+ ``fallback`` field).
 
     The fallback is a format string on the client: ``%`` in ``fallback`` is written as ``%%``. ``args`` become
-    the ``with`` list (plain text components, usable as ``%1$s``… by a language file).
+    the ``with`` list, usable as ``%1$s``… by a language file: a string as a plain text component, a component
+    as it is (a nested ``translate`` component is translated by the client too:
+    https://minecraft.wiki/w/Text_component_format#Translated_Text).
 
     Args:
         key: the translation key, e.g. ``"traitors.vote.cast"``.
@@ -345,7 +348,7 @@ def translated(
     return Component(
         translate=key,
         fallback=fallback.replace("%", "%%"),
-        args=tuple(text_component(a) for a in args),
+        args=tuple(a if isinstance(a, Component) else text_component(a) for a in args),
         color=color,
         bold=bold,
         italic=italic,
@@ -357,26 +360,58 @@ def message_component(
 ) -> Component:
     """An engine ``Message`` as a component: ``translate:"traitors.<key>"`` with the English text as fallback.
 
-    The parameters go into ``with`` in the order their ``{name}`` placeholders first appear in the English
-    catalogue text (``engine.messages.placeholders``), so the language files can use ``%1$s``… in a fixed order
-    (``bridge.lang``); a key without a catalogue entry keeps ``Message.params`` order. A text containing ``§``
-    is sent as a plain text component instead (a fallback cannot neutralise ``§``).
+    The parameters go into ``with`` in the order their placeholders first appear in the English catalogue text
+    (``engine.messages.placeholders``), so the language files can use ``%1$s``… in a fixed order
+    (``bridge.lang``); a key without a catalogue entry keeps ``Message.params`` order. Each value is an argument
+    of its own kind (``message_argument``): a name stays text, a term is a nested translate component, a count
+    of a counted phrase is the phrase's key for its count class. A text containing ``§`` is sent as a plain text
+    component instead (a fallback cannot neutralise ``§``).
     """
-    from engine.messages import placeholders
+    from engine.messages import counted, placeholders
 
     english = message.text
     if "\u00a7" in english:
         return text_component(english, color=color, bold=bold, italic=italic)
     params = dict(message.params)
     names = placeholders(message.key) or tuple(params)
+    phrases = counted(message.key)
     return translated(
         "traitors." + message.key,
         english,
-        args=[params.get(n, "") for n in names],
+        args=[message_argument(params.get(n, ""), phrases.get(n)) for n in names],
         color=color,
         bold=bold,
         italic=italic,
     )
+
+
+def message_argument(value: object, phrase: str | None = None) -> Component:
+    """One message value as a ``with`` argument.
+
+    Args:
+        value: plain text (shown as it is), a ``Message`` (a term: ``message_component``), or a tuple of values
+            (a list: the items joined by ``", "``).
+        phrase: for a counted placeholder (``{count:phrase}``), the counted phrase: a whole-number value becomes
+            ``translate:"traitors.plural.<phrase>.<class>"`` with the count as its argument, the class being the
+            count's class across the shipped languages (``bridge.plurals``), so each client declines the phrase.
+    """
+    from engine.messages import LIST_SEPARATOR
+    from engine.messages_terms import PLURALS, english_plural
+
+    if isinstance(value, Message):
+        return message_component(value)
+    if isinstance(value, tuple):
+        items: list[Component] = []
+        for i, v in enumerate(value):
+            if i:
+                items.append(text_component(LIST_SEPARATOR))
+            items.append(message_argument(v))
+        return joined(*items)
+    text = str(value)
+    if phrase in PLURALS and re.fullmatch(r"\d{1,9}", text):
+        key = f"traitors.plural.{phrase}.{count_class(int(text))}"
+        return translated(key, english_plural(phrase, text), args=[text])
+    return text_component(text)
 
 
 def joined(*parts: Component | str) -> Component:

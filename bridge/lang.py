@@ -6,8 +6,11 @@ resource pack maps the keys to ``en_us``, ``ru_ru`` and ``uk_ua`` so each client
 ``bridge.ui_text.UI_TEXT``; ``python -m bridge.lang`` rewrites it. The other languages are written by hand and
 must have exactly the same keys and placeholders (``tests/test_lang.py``).
 
-Placeholders: ``{name}`` in the English catalogue becomes ``%N$s`` (N = the order in which the placeholders
-first appear in the English text, which is the order of the ``with`` arguments), and ``%`` becomes ``%%``.
+Placeholders: ``{name}`` (or ``{name:phrase}``) in the English catalogue becomes ``%N$s`` (N = the order in
+which the placeholders first appear in the English text, which is the order of the ``with`` arguments), and
+``%`` becomes ``%%``. A term (``traitors.term.*``: a power's name, a torch…) is a key of its own that the
+messages take as an argument. A counted phrase has one key per count class (``traitors.plural.<phrase>.<class>``,
+``bridge.plurals``) whose only argument, ``%1$s``, is the count.
 """
 
 from __future__ import annotations
@@ -18,30 +21,38 @@ import sys
 from pathlib import Path
 
 from bridge.datapack import resourcepack_root
-from bridge.ui_text import UI_TEXT, placeholders
-from engine.messages import CATALOG
+from bridge.plurals import CLASSES, category
+from bridge.ui_text import UI_TEXT
+from engine.messages import CATALOG, template_placeholders
+from engine.messages_terms import PLURALS
 
-__all__ = ["LANGUAGES", "english", "lang_dir", "lang_format", "load", "write_english"]
+__all__ = ["LANGUAGES", "english", "lang_dir", "lang_format", "load", "plural_keys", "write_english"]
 
 LANGUAGES = ("en_us", "ru_ru", "uk_ua")
 """The shipped languages (the two mafia rulesets come from Russian and Ukrainian rulebooks)."""
 
 _ARG = re.compile(r"%(\d+)\$s")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[a-z_]+)?\}")
 
 
 def lang_format(template: str) -> str:
-    """An English catalogue text (``{name}`` placeholders) as a Minecraft language-file string."""
-    names = placeholders(template)
-    out = template.replace("%", "%%")
-    for i, name in enumerate(names, start=1):
-        out = out.replace("{" + name + "}", f"%{i}$s")
-    return out
+    """An English catalogue text (``{name}`` or ``{name:phrase}`` placeholders) as a language-file string."""
+    number = {name: i for i, name in enumerate(template_placeholders(template), start=1)}
+    return _PLACEHOLDER.sub(lambda m: f"%{number[m.group(1)]}$s", template.replace("%", "%%"))
+
+
+def plural_keys(phrase: str) -> list[str]:
+    """The language-file keys of a counted phrase, one per count class."""
+    return [f"traitors.plural.{phrase}.{c}" for c in CLASSES]
 
 
 def english() -> dict[str, str]:
     """Every translation key → its ``en_us`` string, sorted by key."""
     entries = {"traitors." + k: lang_format(v) for k, v in CATALOG.items()}
     entries.update({k: lang_format(v) for k, v in UI_TEXT.items()})
+    for phrase, (one, other) in PLURALS.items():
+        for key, c in zip(plural_keys(phrase), CLASSES):
+            entries[key] = lang_format(one if category("en_us", c) == "one" else other)
     return dict(sorted(entries.items()))
 
 

@@ -48,7 +48,23 @@ from bridge.inputs import (
     trigger_command,
 )
 from bridge.ui_text import ui
-from engine.actions import AnswerOffer, ChooseEvent, ChooseTorch, SwearOath
+from engine.actions import (
+    AnswerJoker,
+    AnswerOffer,
+    AskRepeat,
+    CancelTwist,
+    ChooseEvent,
+    ChooseTorch,
+    GuessPower,
+    HoldBack,
+    KeepEveryone,
+    OpenChest,
+    SkipPower,
+    StartTwist,
+    SwearOath,
+    WriteConfession,
+    WriteResponse,
+)
 from engine.effects import (
     Announce,
     Choice,
@@ -57,6 +73,7 @@ from engine.effects import (
     Effect,
     Eliminated,
     GiveItem,
+    Message,
     MoveTo,
     Prompt,
     Revealed,
@@ -67,6 +84,7 @@ from engine.effects import (
     msg,
 )
 from engine.ids import Allegiance, Item, Place
+from engine.messages_terms import power_term, term, twist_term
 
 CLOCK_BAR = "traitors:clock"
 """The bossbar that shows the phase clock."""
@@ -205,8 +223,9 @@ _DIALOG_TITLES: dict[str, str] = {
 def choice_label(choice: Choice) -> Component:
     """The label of one choice as a translatable component where the action has a fixed wording.
 
-    Names stay names; a night event, a torch, the offer's answers and the Oath's answers are translated; any other
-    choice (e.g. a power used at the host's visit) shows the engine's ``label`` text as it is.
+    Names stay names; a night event, a torch, the offer's and the Oath's answers, a power (the Guess), a twist
+    (the host's twist prompt) and every fixed answer (pass, hold back, keep everyone, open a chest…) are
+    translated; any other choice (e.g. a contestant's name) shows the engine's ``label`` text as it is.
     """
     action = choice.action
     if isinstance(action, ChooseEvent):
@@ -219,7 +238,30 @@ def choice_label(choice: Choice) -> Component:
         for q in (1, 2, 3):
             if msg(f"oath.answer.{q}").text == choice.label:
                 return mc.message_component(msg(f"oath.answer.{q}"))
+    if isinstance(action, GuessPower) and action.power is not None:
+        label = power_term(action.power)
+        return mc.message_component(label) if isinstance(label, Message) else mc.text_component(choice.label)
+    if isinstance(action, (StartTwist, CancelTwist)):
+        return mc.message_component(twist_term(action.twist))
+    if isinstance(action, AskRepeat):
+        return mc.message_component(msg("bk.repeat.yes" if action.ask else "bk.repeat.no"))
+    if isinstance(action, AnswerJoker):
+        return mc.message_component(msg("joker.accept" if action.accept else "joker.decline"))
+    key = _FIXED_LABELS.get(type(action))
+    if key is not None and msg(key).text == choice.label:
+        return mc.message_component(msg(key))
     return mc.text_component(choice.label)
+
+
+_FIXED_LABELS: dict[type, str] = {
+    SkipPower: "power.skip",
+    HoldBack: "bk.hold_back",
+    KeepEveryone: "my.keep",
+    OpenChest: "confession.choice.open",
+    WriteConfession: "confession.choice.send",
+    WriteResponse: "confession.choice.respond",
+}
+"""Inputs whose choice always carries the same catalogue label (the engine's ``Choice.label`` is its English)."""
 def _worn(effect: GiveItem) -> list[McCommand]:
     """What holding the item does besides the give: the Traitors' cloak slows its wearer in the Turret
     (rulebook §10); taking the cloak back clears it (``TakeItem``)."""
@@ -257,7 +299,7 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
         label = choice_label(choice)
         parts.append(mc.text_component(" "))
         style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
-                 "hover": ui("traitors.choice.hover", choice=choice.label, color="gray")}  # fmt: skip
+                 "hover": ui("traitors.choice.hover", choice=label, color="gray")}  # fmt: skip
         if label.translate is None:
             parts.append(mc.text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
         else:  # "[" + translated label + "]"; the children inherit the click event
@@ -329,9 +371,10 @@ def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
 
 def _revealed(effect: Revealed) -> list[McCommand]:
     traitor = effect.allegiance is Allegiance.TRAITOR
-    word = "a Traitor" if traitor else Allegiance.FAITHFUL.title
+    word = term("term.allegiance.a_traitor" if traitor else "term.allegiance.faithful")
     message = msg("banish.reveal", player=effect.player, allegiance=word)
-    headline = mc.text_component(effect.allegiance.title, color="dark_red" if traitor else "green", bold=True)
+    headline = mc.message_component(msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green",
+                                    bold=True)  # fmt: skip
     return [
         *mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white")),
         *_announce(mc.message_component(message, color="yellow", bold=False)),
@@ -340,11 +383,12 @@ def _revealed(effect: Revealed) -> list[McCommand]:
 
 def _series_over(effect: SeriesOver) -> list[McCommand]:
     outcome = effect.outcome
+    winner = term(f"term.winner.{outcome.winner.value}")
     if outcome.winners:
-        message = msg("series.over", winner=outcome.winner.title, winners=", ".join(outcome.winners))
+        message = msg("series.over", winner=winner, winners=", ".join(outcome.winners))
     else:
-        message = msg("series.over.nobody", winner=outcome.winner.title)
-    headline = mc.text_component(outcome.winner.title, color="gold", bold=True)
+        message = msg("series.over.nobody", winner=winner)
+    headline = mc.message_component(winner, color="gold", bold=True)
     subtitle = mc.text_component(", ".join(outcome.winners), color="white") if outcome.winners else None
     return [
         *mc.title("@a", title=headline, subtitle=subtitle),

@@ -38,8 +38,8 @@ UI_TEXT: dict[str, str] = {
     "traitors.choice.seduce": "Seduce {target}",
     "traitors.choice.ultimatum": "Give {target} an ultimatum",
     "traitors.choice.hover": "Choose {choice}",
-    "traitors.torch.banish_again": "Banish again",
-    "traitors.torch.end_game": "End game",
+    "traitors.torch.banish_again": "Banish Again",
+    "traitors.torch.end_game": "End Game",
     # the host's console (datapack/data/traitors/dialog/host/console.json)
     "traitors.console.title": "Host console",
     "traitors.console.body": "Only the configured hosts can use these buttons. Reopen this console with "
@@ -95,16 +95,18 @@ def placeholders(template: str) -> tuple[str, ...]:
 
 
 def ui(key: str, *, color: str | None = None, bold: bool | None = None, italic: bool | None = None,
-       **params: str) -> Component:
+       **params: str | Component) -> Component:
     """A translate component for a ``UI_TEXT`` key, its English text (filled) as the fallback.
+
+    A parameter is plain text or a component (a translated choice label inside the hover text: each client
+    shows it in its own language; the fallback uses its English).
 
     Raises:
         KeyError: an unknown key or a missing placeholder value.
     """
     template = UI_TEXT[key]
     names = placeholders(template)
-    filled = template.format(**params)
+    filled = template.format(**{k: v.plain_text() if isinstance(v, Component) else v for k, v in params.items()})
     if "\u00a7" in filled:  # a fallback cannot neutralise '§' (bridge.commands); send the plain text
         return text_component(filled, color=color, bold=bold, italic=italic)
-    return translated(key, template.format(**params), args=[params[n] for n in names], color=color, bold=bold,
-                      italic=italic)
+    return translated(key, filled, args=[params[n] for n in names], color=color, bold=bold, italic=italic)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine.actions import Action  # imported at run time: a compiled engine's dataclasses read their field types
 from engine.ids import Allegiance, Item, Place
@@ -26,11 +26,13 @@ class Message:
 
     Args:
         key: a key of ``engine.messages.CATALOG`` (also the client translation key, prefixed ``traitors.``).
-        params: ``(name, value)`` pairs filling the key's ``{name}`` placeholders; values are plain text.
+        params: ``(name, value)`` pairs filling the key's ``{name}`` placeholders. A value is plain text (a name,
+            a number), a ``Message`` (a term: a power's name, a torch… that each client translates, see
+            ``engine.messages_terms``) or a tuple of such values (a list).
     """
 
     key: str
-    params: tuple[tuple[str, str], ...] = ()
+    params: tuple[tuple[str, Value], ...] = ()
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     """The text once rendered (not part of the value: equality, hashing and ``repr`` ignore it)."""
 
@@ -43,9 +45,22 @@ class Message:
             object.__setattr__(self, "_text", text)  # a frozen value's cache, as functools.cached_property would
         return text
 
+    @property
+    def english_params(self) -> tuple[tuple[str, str], ...]:
+        """``params`` with every value as its English text (a term rendered, a list joined): what a bot reads."""
+        if all([type(v) is str for _k, v in self.params]):
+            return self.params  # type: ignore[return-value]  # the usual case: names and numbers only
+        from engine.messages import value_text
+
+        return tuple([(k, value_text(v)) for k, v in self.params])
+
+
+Value: TypeAlias = "str | Message | tuple[str | Message, ...]"
+"""A message parameter's value (``Message.params``)."""
+
 
 @functools.lru_cache(maxsize=8192)
-def _render(key: str, params: tuple[tuple[str, str], ...]) -> str:
+def _render(key: str, params: tuple[tuple[str, Value], ...]) -> str:
     """``engine.messages.render``, remembered: a series says the same few hundred texts over and over (the
     message to every recipient, every view's inbox), and rendering them was the engine's largest cost
     (``docs/performance.md``). Pure: the catalogue never changes while the process runs."""
@@ -57,12 +72,20 @@ def _render(key: str, params: tuple[tuple[str, str], ...]) -> str:
 @functools.lru_cache(maxsize=1 << 14, typed=True)
 def msg(key: str, **params: object) -> Message:
     """Shorthand: ``msg("vote.cast", target="Alex")``. Values (``str`` or ``int``: hashable) are turned into
-    strings.
+    strings; a ``Message`` (a term) stays a message, a tuple a tuple of strings and messages.
 
     Remembered (a bounded cache keyed by the arguments and their types): a ``Message`` is an immutable value, and
     a series says the same few hundred messages over and over (``docs/performance.md``).
     """
-    return Message(key, tuple([(k, str(v)) for k, v in params.items()]))
+    return Message(key, tuple([(k, _value(v)) for k, v in params.items()]))
+
+
+def _value(v: object) -> Value:
+    if isinstance(v, Message):
+        return v
+    if isinstance(v, tuple):
+        return tuple([x if isinstance(x, Message) else str(x) for x in v])
+    return str(v)
 
 
 @dataclass(frozen=True, slots=True)

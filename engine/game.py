@@ -72,6 +72,7 @@ from engine.effects import (
 from engine.core.night import settle_attack
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import TORCHES, TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
+from engine.messages_terms import host_action_term, power_term, term
 from engine.outcome import Outcome, Termination, Winner
 from engine.phases import ON_CLOCK, Phase
 from engine.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER, PowerState, Use
@@ -388,11 +389,11 @@ class Game(InputStep):
             self._check_turret(actor)
             assert self.night
             if not self.night.events:
-                raise IllegalAction("illegal.turret.event", event=action.event.value)
+                raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
             if actor in self.night.picks:
                 raise IllegalAction("illegal.turret.already")
             if action.event not in self.night.events:
-                raise IllegalAction("illegal.turret.event", event=action.event.value)
+                raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
             # Tonight's event is against a living Faithful (rulebook §7.2).
             target = self.players.get(action.target)  # not a name at all: house rule 5 of engine.core.step
             if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
@@ -566,7 +567,7 @@ class Game(InputStep):
                 if p.power is None:
                     self._whisper([p.name], "deal.faithful.no_power")
                 else:
-                    self._whisper([p.name], "deal.faithful", power=p.power.title)
+                    self._whisper([p.name], "deal.faithful", power=power_term(p.power))
         self._move(names, Place.FOYER)
         self._announce("phase.day_zero")
         self._clock(Phase.DAY_ZERO, "day_zero", "clock.day_zero")
@@ -678,13 +679,13 @@ class Game(InputStep):
             p.power = self._free_traitor_power()
         self.night.record.sworn.append(taker)
         if p.power is not None and p.false_power is not None:
-            self._whisper([taker], "oath.sworn", power=p.power.title, false_power=p.false_power.title)
+            self._whisper([taker], "oath.sworn", power=power_term(p.power), false_power=power_term(p.false_power))
         elif p.false_power is not None:
-            self._whisper([taker], "oath.sworn.no_power", false_power=p.false_power.title)
+            self._whisper([taker], "oath.sworn.no_power", false_power=power_term(p.false_power))
         elif p.power is not None:
-            self._whisper([taker], "oath.sworn.no_false", power=p.power.title)
+            self._whisper([taker], "oath.sworn.no_false", power=power_term(p.power))
         else:
-            self._whisper([taker], "oath.sworn.no_false", power="none")
+            self._whisper([taker], "oath.sworn.no_false", power=power_term("none"))
         self._move([taker], Place.HOME)
         if self.night.oath_queue:
             self._start_oath()
@@ -778,7 +779,7 @@ class Game(InputStep):
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
         self.night.picks[action.traitor] = (action.event, action.target)
-        self._whisper(self.night.traitors, "turret.choice", traitor=action.traitor, event=action.event.value, target=action.target)
+        self._whisper(self.night.traitors, "turret.choice", traitor=action.traitor, event=term(f"term.event.{action.event.value}"), target=action.target)
         self._turret_maybe_done()
 
     def _apply_nomination(self, action: NominateDoubleVote) -> None:
@@ -814,7 +815,7 @@ class Game(InputStep):
         event = NightEvent(event_name)
         night.record.event = event.value
         night.record.target = target
-        self._whisper(night.traitors, "turret.decided", event=event.value, target=target)
+        self._whisper(night.traitors, "turret.decided", event=term(f"term.event.{event.value}"), target=target)
         if event is NightEvent.MURDER:
             night.attack = (target, False)
         else:
@@ -1470,7 +1471,7 @@ class Game(InputStep):
         if reveal:
             table.revealed = p.allegiance.value
             self._emit(Revealed(name, p.allegiance))
-            self._announce("banish.reveal", player=name, allegiance=p.allegiance.title)
+            self._announce("banish.reveal", player=name, allegiance=term(f"term.allegiance.{p.allegiance.value}"))
         else:
             self._announce("banish.no_reveal", player=name)
         self._fx.append(take(Item.DEADLOCK_SHIELD))
@@ -1521,7 +1522,7 @@ class Game(InputStep):
 
     def _apply_torch(self, action: ChooseTorch) -> None:
         self.torches[action.finalist] = action.torch
-        self._whisper([action.finalist], "finale.torch.chosen", torch=action.torch.title)
+        self._whisper([action.finalist], "finale.torch.chosen", torch=term(f"term.torch.{action.torch.value}"))
 
     def _lock_torches(self) -> None:
         """The host locks the torches: reveal, then end on agreement or banish again (rulebook §9)."""
@@ -1534,7 +1535,7 @@ class Game(InputStep):
             if t is None:
                 self._announce("finale.torch.none", player=n)
             else:
-                self._announce("finale.torch.reveal", player=n, torch=t.title)
+                self._announce("finale.torch.reveal", player=n, torch=term(f"term.torch.{t.value}"))
                 ends += t is Torch.END_GAME
         others = len(finalists) - ends
         count = f"{max(ends, others)}-{min(ends, others)}"
@@ -1638,10 +1639,10 @@ class Game(InputStep):
         if winner is Winner.NOBODY:
             self._announce("series.over.host")
         elif winners:
-            self._announce("series.over", winner=winner.title, winners=", ".join(winners))
+            self._announce("series.over", winner=term(f"term.winner.{winner.value}"), winners=", ".join(winners))
         else:
-            self._announce("series.over.nobody", winner=winner.title)
-        self._emit(ShowTitle(msg("title.series_over", winner=winner.title)))
+            self._announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
+        self._emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
         self._emit(SeriesOver(self.outcome))
 
 
@@ -1793,15 +1794,15 @@ class Game(InputStep):
         seat = str(p.seat)
         if p.allegiance is Allegiance.TRAITOR and p.sworn:
             self._whisper([contestant], "replace.hand.traitor", contestant=contestant, seat=seat,
-                          power=p.power.title if p.power else "none",
-                          false_power=p.false_power.title if p.false_power else "none",
+                          power=power_term(p.power.title if p.power else "none"),
+                          false_power=power_term(p.false_power.title if p.false_power else "none"),
                           traitors=", ".join(self._living_traitors()))  # fmt: skip
         elif p.allegiance is Allegiance.TRAITOR:
             self._whisper([contestant], "replace.hand.traitor.unsworn", contestant=contestant, seat=seat)
         else:
             power = Power.JOKER if contestant in self.powers.jokers else self.active_power(contestant)
             self._whisper([contestant], "replace.hand.faithful", contestant=contestant, seat=seat,
-                          power=power.title if power else "none")  # fmt: skip
+                          power=power_term(power.title if power else "none"))  # fmt: skip
         # Re-prompt what the seat has to answer now (the old player's dialogs went to the old player).
         self._reprompt([contestant])
 
@@ -1831,7 +1832,7 @@ class Game(InputStep):
                 a["undone"] = True
                 break
         self._host_logged(host, "undo_host_action", str(undone["action"]))
-        self._announce("host.undone", action=str(undone["action"]).replace("_", " "))
+        self._announce("host.undone", action=host_action_term(str(undone["action"])))
         # Places: move whoever is elsewhere back.
         target_places, self.places = self.places, old_places
         moves: dict[tuple[Place, bool], list[str]] = {}

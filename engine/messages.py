@@ -1,20 +1,25 @@
 """The English message catalogue: every text a contestant or the host sees, by key.
 
 Keys are stable: the bridge sends ``traitors.<key>`` as a client translation key with this English text as
-the fallback (``datapack`` language files carry the other languages). Placeholders are ``{name}``; values
-are plain text, escaped by the bridge's text builder.
+the fallback (``datapack`` language files carry the other languages). Placeholders are ``{name}``, or
+``{name:phrase}`` for a count shown with a counted phrase (``engine.messages_terms.PLURALS``). A value is plain
+text (a contestant's name, a number: escaped by the bridge's text builder), a ``Message`` (a term such as a
+power's name: the client translates it too) or a tuple of such values (a list, shown joined by ``", "``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+from engine.messages_terms import PLURALS, TERMS, english_plural
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z_]+))?\}")
 
 CATALOG: dict[str, str] = {
     # series start and the deal
-    "series.welcome": "Welcome to the castle. {count} contestants, {traitors} Traitors among you.",
+    "series.welcome": "Welcome to the castle. {count:contestants}, {traitors:traitors} among you.",
     "series.drunk.none": "In this series nobody is drunk.",
     "series.drunk.possible": "In this series one Faithful may be drunk.",
     "series.drunk.always": "In this series one Faithful is drunk.",
@@ -58,7 +63,7 @@ CATALOG: dict[str, str] = {
     "vote.reveal.double": "{voter}: {target} (double vote)",
     "vote.reveal.none": "{voter}: no vote",
     "vote.count": "Vote count: {count}.",
-    "deadlock.start": "Deadlock between {players}. Each draws from {count} chests; one holds no shield.",
+    "deadlock.start": "Deadlock between {players}. Each draws from {count:chests}; one holds no shield.",
     "deadlock.shield": "{player} draws a deadlock shield.",
     "deadlock.empty": "{player} draws the empty chest.",
     "banish.result": "{player} is banished.",
@@ -115,7 +120,7 @@ CATALOG: dict[str, str] = {
     "result.analyst.same": "{first} and {second} have the same allegiance.",
     "result.analyst.different": "{first} and {second} have different allegiances.",
     "result.researcher": "{player} holds {first} or {second}.",
-    "result.detective": "{player} was targeted by {count} Traitor actions tonight.",
+    "result.detective": "{player} was targeted by {count:traitor_actions} tonight.",
     "result.historian": "{player} held {power}.",
     "result.mimic": "You copied {power} from {player}. You hold it from the next night on.",
     "result.sober.drunk": "{player} is drunk. They are sober until the next night.",
@@ -153,7 +158,7 @@ CATALOG: dict[str, str] = {
     "illegal.twist.no_powers": "{twist}: this series deals no powers.",
     "illegal.twist.guess_night0": "{twist} on day {day}: the Traitors guess on the night before, and that night has no powers.",
     "illegal.twist.trial_one_traitor": "{twist} on day {day}: with one Traitor left they must give an ultimatum.",
-    "illegal.twist.trial_faithful": "{twist} on day {day}: fewer than {count} Faithful remain.",
+    "illegal.twist.trial_faithful": "{twist} on day {day}: fewer than {count:faithful} remain.",
     "turret.nominate.sword": "Choose which Traitor receives the Sacred Sword at the next discussion.",
     "turret.sword_bearer": "{player} will receive the Sacred Sword at the next discussion.",
     "sword.given": "You hold the Sacred Sword. Strike a Faithful during discussion to murder them in plain sight, then keep it hidden.",
@@ -163,7 +168,7 @@ CATALOG: dict[str, str] = {
     "illegal.sword.none": "You do not hold the Sacred Sword now.",
     "illegal.sword.used": "The Sacred Sword has already struck.",
     "illegal.sword.target": "{target} cannot be struck.",
-    "confession.open": "The confession room is open. {shields} of its chests hold a murder shield: each contestant may open one chest and write a confession to the Traitors.",
+    "confession.open": "The confession room is open. {shields:chests_hold} a murder shield: each contestant may open one chest and write a confession to the Traitors.",
     "confession.prompt": "Open a confession chest, or send the confession written in your confession book.",
     "confession.choice.open": "Open a chest",
     "confession.choice.send": "Send my confession",
@@ -183,7 +188,7 @@ CATALOG: dict[str, str] = {
     "illegal.chest.opened": "You have already opened a chest.",
     "illegal.confession.closed": "Confessions are not being collected now.",
     "illegal.text.empty": "Write something in the book first.",
-    "illegal.text.long": "That is too long: at most {limit} characters.",
+    "illegal.text.long": "That is too long: at most {limit:characters}.",
     "illegal.text.chars": "The book holds characters the castle cannot print.",
     "turret.guess": "The Guess: which contestant do you guess about?",
     "guess.power": "Which power does {player} hold?",
@@ -206,7 +211,7 @@ CATALOG: dict[str, str] = {
     "result.seer": "The seer book: {player} is {allegiance}.",
     "seer.visited": "The Seer has been visited.",
     "illegal.seer.closed": "There is no seer book for you now.",
-    "turret.trial": "Instead of a murder, put {count} contestants on trial. Choose one.",
+    "turret.trial": "Instead of a murder, put {count:contestants} on trial. Choose one.",
     "trial.decided": "On trial: {players}. {player} drew the death card.",
     "trial.card.life": "You are on trial tonight. You drew a life card.",
     "trial.card.death": "You are on trial tonight. You drew the death card.",
@@ -253,7 +258,7 @@ CATALOG: dict[str, str] = {
     "illegal.power.self": "You cannot choose yourself.",
     "illegal.power.self_once": "You can protect yourself only once.",
     "illegal.power.target": "{target} cannot be chosen.",
-    "illegal.power.targets": "Choose {count} contestants.",
+    "illegal.power.targets": "Choose {count:contestants}.",
     "illegal.power.same_twice": "Choose two different contestants.",
     "illegal.power.repeat": "You cannot choose {target} twice running.",
     "illegal.joker.first": "Answer the Joker offer first.",
@@ -277,8 +282,8 @@ CATALOG: dict[str, str] = {
     "host.book.missing": "Hold your castle book (written) and send it again.",
     # host controls (docs/host.md)
     "host.paused": "The host has paused the clock.",
-    "host.resumed": "The clock runs again: {seconds} seconds left.",
-    "host.extended": "The host has added {seconds} seconds to the clock.",
+    "host.resumed": "The clock runs again: {seconds:seconds} left.",
+    "host.extended": "The host has added {seconds:seconds} to the clock.",
     "host.replaced": "{player} now plays for {contestant} (seat {seat}).",
     "host.undone": "The host has taken back the last host action ({action}).",
     "host.ended": "The host has ended the series.",
@@ -303,36 +308,71 @@ CATALOG: dict[str, str] = {
 from engine.messages_club import CLUB_MESSAGES  # noqa: E402 - the club rulesets' keys
 
 CATALOG.update(CLUB_MESSAGES)
+CATALOG.update(TERMS)
+
+LIST_SEPARATOR = ", "
+"""Between the items of a list value (every shipped language writes lists this way)."""
 
 
 def placeholders(key: str) -> tuple[str, ...]:
-    """The ``{name}`` placeholders of a catalogue text in order of first appearance (``()`` for an unknown key).
+    """The placeholders of a catalogue text in order of first appearance (``()`` for an unknown key).
 
     The bridge passes message parameters to the client in this order (translate ``with``), so language files can
     refer to them as ``%1$s``, ``%2$s``….
     """
+    return template_placeholders(CATALOG.get(key, ""))
+
+
+def template_placeholders(template: str) -> tuple[str, ...]:
+    """The placeholder names of a text (``{name}`` or ``{name:phrase}``), in order of first appearance."""
     out: list[str] = []
-    for name in _PLACEHOLDER.findall(CATALOG.get(key, "")):
+    for name, _phrase in _PLACEHOLDER.findall(template):
         if name not in out:
             out.append(name)
     return tuple(out)
 
 
-def render(key: str, params: Mapping[str, str] | None = None) -> str:
+def counted(key: str) -> dict[str, str]:
+    """Placeholder name → counted phrase (``PLURALS`` key) for the ``{name:phrase}`` placeholders of a text."""
+    return {name: phrase for name, phrase in _PLACEHOLDER.findall(CATALOG.get(key, "")) if phrase}
+
+
+def value_text(value: Any) -> str:
+    """The English text of one message value: a string as it is, a ``Message`` rendered, a tuple as a list."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, tuple):
+        return LIST_SEPARATOR.join(value_text(v) for v in value)
+    key, params = getattr(value, "key", None), getattr(value, "params", None)
+    if isinstance(key, str) and isinstance(params, tuple):
+        return render(key, dict(params))
+    return str(value)
+
+
+def render(key: str, params: Mapping[str, Any] | None = None) -> str:
     """The English text of a message.
 
     Args:
         key: a ``CATALOG`` key.
-        params: placeholder values.
+        params: placeholder values (see the module docstring); a counted placeholder's value is the count.
 
     Returns:
-        The filled text; an unknown key or placeholder renders as the key itself (never raises), so a
-        missing catalogue entry can never stop the service.
+        The filled text; an unknown key or a missing placeholder renders as the key or the unfilled text (never
+        raises), so a missing catalogue entry can never stop the service.
     """
     template = CATALOG.get(key)
     if template is None:
         return key
+    values = dict(params or {})
+
+    def fill(m: re.Match[str]) -> str:
+        name, phrase = m.group(1), m.group(2)
+        if name not in values:
+            raise KeyError(name)
+        text = value_text(values[name])
+        return english_plural(phrase, text) if phrase in PLURALS else text
+
     try:
-        return template.format(**dict(params or {}))
-    except (KeyError, IndexError, ValueError):
+        return _PLACEHOLDER.sub(fill, template)
+    except KeyError:
         return template

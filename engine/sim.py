@@ -124,7 +124,7 @@ def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str]
         message = getattr(e, "message", None)
         if message is None or message.key not in hears:
             continue
-        key, params = message.key, message.params
+        key, params = message.key, message.english_params  # bots read English values
         if isinstance(e, (Whisper, Prompt)):
             for name in e.to:
                 bot = bots.get(name)

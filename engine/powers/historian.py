@@ -8,6 +8,7 @@ from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
 from engine.powers.base import ALL_TITLES, VISIT, Power, Use, power_title, wrong_choice
+from engine.messages_terms import power_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -41,7 +42,7 @@ def resolve(game: Game, use: Use) -> None:
     truth = power_title(game.held_power(removed))
     if game.impaired(use.actor):
         truth = wrong_choice(game, list(ALL_TITLES), truth)
-    game.tell(use, "result.historian", player=removed, power=truth)
+    game.tell(use, "result.historian", player=removed, power=power_term(truth))
 
 
 POWER = Power(PowerName.HISTORIAN, RULE, VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from engine.ids import FAITHFUL_POWERS, Allegiance
 from engine.ids import Power as PowerName
-from engine.powers.base import VISIT, Power, Use, living_other, one_target, others, power_title
+from engine.powers.base import VISIT, Power, Use, living_other, one_target, others
+from engine.messages_terms import power_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -49,7 +50,7 @@ def resolve(game: Game, use: Use) -> None:
     else:
         copy = t.power
     game.powers.copied[use.actor] = (copy, game.day, as_drunk)
-    game.tell(use, "result.mimic", player=t.name, power=power_title(copy))
+    game.tell(use, "result.mimic", player=t.name, power=power_term(copy))
 
 
 POWER = Power(PowerName.MIMIC, RULE, VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)

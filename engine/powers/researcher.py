@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
 from engine.powers.base import ALL_TITLES, VISIT, Power, Use, living_other, one_target, others, power_title
+from engine.messages_terms import power_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -45,7 +46,7 @@ def resolve(game: Game, use: Use) -> None:
     else:
         names = [truth, game.rng.choice(wrong)]
         game.rng.shuffle(names)
-    game.tell(use, "result.researcher", player=t, first=names[0], second=names[1])
+    game.tell(use, "result.researcher", player=t, first=power_term(names[0]), second=power_term(names[1]))
 
 
 POWER = Power(PowerName.RESEARCHER, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -8,6 +8,7 @@ from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
 from engine.powers.base import VISIT, Power, Use
+from engine.messages_terms import power_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -43,14 +44,14 @@ def resolve(game: Game, use: Use) -> None:
         wrong = [(n, a) for n in living for a in ACTIONS[:1] + ACTIONS[3:6] if (n, a) not in actions]
         if wrong:
             n, a = game.rng.choice(wrong)
-            game.tell(use, "result.spy", player=n, action=a)
+            game.tell(use, "result.spy", player=n, action=power_term(a))
             return
         actions = []
     if not actions:
         game.tell(use, "result.spy.nothing")
         return
     n, a = game.rng.choice(actions)
-    game.tell(use, "result.spy", player=n, action=a)
+    game.tell(use, "result.spy", player=n, action=power_term(a))
 
 
 POWER = Power(PowerName.SPY, RULE, VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)

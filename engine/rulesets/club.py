@@ -69,10 +69,14 @@ from engine.errors import ConfigError, IllegalAction, InvalidCommand
 from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import ContestantRecord, SeriesRecord, VoteRound
+from engine.messages_terms import term
 from engine.settings import check_cast
 
 KEEP = "keep everyone"
 """The ballot option of ``KeepEveryone`` (Mafia & Yakuza)."""
+
+SAID = {KEEP: term("term.keep")}
+"""A vote option as said in a message: a name as it is, keeping everyone as a term each client translates."""
 
 
 class ClubPhase(Enum):
@@ -714,7 +718,7 @@ class ClubGame(InputStep):
         for p in self.players.values():
             fellows = self.known_to(p.name)
             if fellows:
-                self._whisper([p.name], f"{px}.team", players=", ".join(f"{f} ({self.role_title(self.players[f].role)})" for f in fellows))
+                self._whisper([p.name], f"{px}.team", players=tuple(msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows))
 
     def _step(self) -> Step:
         return self.rules.steps[self.step_index]
@@ -957,7 +961,7 @@ class ClubGame(InputStep):
             n for n in self._living() if n != self.departing and (KEEP in options or any(o != n for o in options))
         )
         self.ballot = ClubBallot(kind, voters, options)
-        self._announce("club.vote.open" if kind == "first" else "club.vote.revote", options=", ".join(options))
+        self._announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
         self._clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
         for v in voters:
             choices = [Choice(c, CastVote(v, c)) for c in options if c not in (v, KEEP)]
@@ -971,7 +975,7 @@ class ClubGame(InputStep):
     def _apply_vote(self, voter: str, option: str) -> None:
         assert self.ballot is not None
         self.ballot.votes[voter] = option
-        self._whisper([voter], "club.vote.cast", target=option)
+        self._whisper([voter], "club.vote.cast", target=SAID.get(option, option))
         if self._all_voted():
             self._close_vote()
 
@@ -992,7 +996,7 @@ class ClubGame(InputStep):
             if choice is None:
                 self._announce("vote.reveal.none", voter=v)
             else:
-                self._announce("vote.reveal", voter=v, target=choice)
+                self._announce("vote.reveal", voter=v, target=SAID.get(choice, choice))
                 tally[choice] += 1
         count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
         rec.rounds.append(
@@ -1128,12 +1132,12 @@ class ClubGame(InputStep):
         self.ballot = None
         self.pending = []
         if winners:
-            self._announce("series.over", winner=winner.title, winners=", ".join(winners))
+            self._announce("series.over", winner=term(f"term.winner.{winner.value}"), winners=", ".join(winners))
         else:
-            self._announce("series.over.nobody", winner=winner.title)
+            self._announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
         for p in self.players.values():
             self._announce(f"{self.rules.prefix}.reveal.{p.role}", player=p.name)
-        self._emit(ShowTitle(msg("title.series_over", winner=winner.title)))
+        self._emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
         self._emit(SeriesOver(self.outcome))
 
 

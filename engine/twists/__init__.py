@@ -52,6 +52,7 @@ from engine.ids import Item, NightEvent, Twist
 from engine.phases import Phase
 from engine.settings import CONFLICTS
 from engine.twists import bar, confession, double_vote, guess, murder, seer, trial
+from engine.messages_terms import TWIST_NAMES, twist_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -60,15 +61,8 @@ TEXT_LIMIT = 400
 """Most characters in a confession or the Traitors' response ([house]; also at most twice as many UTF-8 bytes, so
 the response book always fits one RCON command)."""
 
-TITLES: dict[Twist, str] = {
-    Twist.DOUBLE_VOTE: "The Double Vote",
-    Twist.MURDER: "The Murder twist",
-    Twist.CONFESSION: "The Confession twist",
-    Twist.GUESS: "The Guess twist",
-    Twist.SEER: "The Seer twist",
-    Twist.TRIAL: "The Trial",
-}
-"""How a twist is named in messages to the host."""
+TITLES: dict[Twist, str] = dict(TWIST_NAMES)
+"""How a twist is named in English (messages name it by its term, ``engine.messages_terms.twist_term``)."""
 
 DAY_PHASES = frozenset({Phase.DAY_ZERO, Phase.BREAKFAST, Phase.DISCUSSION, Phase.NOMINEE, Phase.ROUND_TABLE, Phase.VOTE})
 
@@ -185,8 +179,8 @@ def lapses(game: Game, twist: Twist, day: int) -> bool:
     reason = precondition(game, twist, day)
     if reason is None:
         return False
-    game._whisper(game.hosts, "twist.lapsed", twist=TITLES[twist], day=day)
-    game._whisper(game.hosts, reason, twist=TITLES[twist], day=day, other="", count=game.settings.trial_contestants)
+    game._whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
+    game._whisper(game.hosts, reason, twist=twist_term(twist), day=day, other="", count=game.settings.trial_contestants)
     st.schedule.get(day, set()).discard(twist)
     return True
 
@@ -215,7 +209,7 @@ def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], 
     if action.host not in game.hosts:
         raise IllegalAction("illegal.not_host")
     st, twist = game.twist_state, action.twist
-    params = {"twist": TITLES[twist]}
+    params = {"twist": twist_term(twist)}
     if isinstance(action, StartTwist):
         day = soonest_day(game, twist)
         if is_on(game, day, twist):
@@ -226,7 +220,7 @@ def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], 
 
         def start() -> None:
             st.schedule.setdefault(day, set()).add(twist)
-            game._whisper(game.hosts, "twist.started", twist=TITLES[twist], day=day)
+            game._whisper(game.hosts, "twist.started", twist=twist_term(twist), day=day)
 
         return start
     days = sorted(d for d, ts in st.schedule.items() if twist in ts and (d, twist) not in st.begun and d >= game.day)
@@ -236,7 +230,7 @@ def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], 
 
     def cancel() -> None:
         st.schedule[day].discard(twist)
-        game._whisper(game.hosts, "twist.cancelled", twist=TITLES[twist], day=day)
+        game._whisper(game.hosts, "twist.cancelled", twist=twist_term(twist), day=day)
 
     return cancel
 

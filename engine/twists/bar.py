@@ -17,6 +17,7 @@ from engine.effects import GiveItem, TakeItem
 from engine.errors import IllegalAction
 from engine.ids import Drink
 from engine.phases import Phase
+from engine.messages_terms import term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -40,7 +41,7 @@ def validate(game: Game, action: TakeDrink) -> Callable[[], None]:
         game.twist_state.drinks.add(action.contestant)
         game.twist_state.glasses.append(action.drink.item)
         game._emit(GiveItem(frozenset({action.contestant}), action.drink.item, None))
-        game._whisper([action.contestant], "drink.taken", drink=action.drink.title)
+        game._whisper([action.contestant], "drink.taken", drink=term(f"term.drink.{action.drink.value}"))
 
     return serve
 

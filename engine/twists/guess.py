@@ -34,6 +34,7 @@ from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
 from engine.phases import Phase
 from engine.record import TwistRecord
+from engine.messages_terms import power_term, twist_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -127,7 +128,7 @@ def close_turret(game: Game) -> None:
     right = game.players[target].power is power and game.players[target].allegiance is Allegiance.FAITHFUL
     if right:
         game.powers.guessed.add(target)
-    game._whisper(night.traitors, "turret.guess.decided", player=target, power=power.title)
+    game._whisper(night.traitors, "turret.guess.decided", player=target, power=power_term(power))
     game.record.events.append(TwistRecord(game.day, Twist.GUESS.value, {
         "by": "traitors", "target": target, "power": power.title, "right": right}))  # fmt: skip
 
@@ -176,7 +177,6 @@ def open_nomination(game: Game) -> bool:
 def close_nomination(game: Game) -> None:
     """The most votes is tomorrow's nominee (a tie: the seeded draw; no votes: none, the hosts are told)."""
     from engine.game import _most_picked
-    from engine.twists import TITLES
 
     st = game.twist_state
     twist = _nomination_twist(game)
@@ -189,7 +189,7 @@ def close_nomination(game: Game) -> None:
             st.nominees[day] = (twist, nominee)
             game.record.events.append(TwistRecord(game.day, twist.value, {"nominee": nominee, "votes": len(votes)}))
         else:
-            game._whisper(game.hosts, "twist.lapsed", twist=TITLES[twist], day=day)
+            game._whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
             game._whisper(game.hosts, "nomination.none")
     game._open_host_visit()
 
@@ -234,7 +234,7 @@ def validate(game: Game, action: GuessPower | VoteNominee) -> Callable[[], None]
     if action.power is None:
         return lambda: _pick_target(game, g, action.target)
     if action.power not in GUESSABLE:
-        raise IllegalAction("illegal.guess.target", target=action.power.title)
+        raise IllegalAction("illegal.guess.target", target=power_term(action.power))
     power = action.power
     if game.phase is Phase.TURRET:
         return lambda: _turret_guess(game, g, action.target, power)
@@ -250,7 +250,7 @@ def _turret_guess(game: Game, traitor: str, target: str, power: Power) -> None:
     st = game.twist_state
     st.guess_pending.pop(traitor, None)
     st.guess_picks[traitor] = (target, power.value)
-    game._whisper([traitor], "result.guess.noted", player=target, power=power.title)
+    game._whisper([traitor], "result.guess.noted", player=target, power=power_term(power))
     game._turret_maybe_done()
 
 
@@ -293,7 +293,7 @@ def _nominee_guess(game: Game, nominee: str, target: str, power: Power) -> None:
     game.record.events.append(TwistRecord(game.day, Twist.GUESS.value, {
         "by": nominee, "target": target, "power": power.title, "right": right}))  # fmt: skip
     if right:
-        game._whisper([nominee], "result.guess.right", player=target, power=power.title)
+        game._whisper([nominee], "result.guess.right", player=target, power=power_term(power))
         game._lose_power(target)
     else:
         game._whisper([nominee], "result.guess.wrong")

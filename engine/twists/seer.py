@@ -22,6 +22,7 @@ from engine.errors import IllegalAction
 from engine.ids import Item, Twist
 from engine.phases import Phase
 from engine.record import TwistRecord
+from engine.messages_terms import term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -53,7 +54,7 @@ def _see(game: Game, seer: str, target: str) -> None:
 
     truth = game.players[target].allegiance
     game._emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, None))
-    game._whisper([seer], "result.seer", player=target, allegiance=truth.title)
+    game._whisper([seer], "result.seer", player=target, allegiance=term(f"term.allegiance.{truth.value}"))
     game.record.events.append(TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target,
                                                                         "allegiance": truth.value}))  # fmt: skip
     game._announce("seer.visited")

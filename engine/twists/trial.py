@@ -28,6 +28,7 @@ from engine.errors import IllegalAction
 from engine.ids import Twist
 from engine.phases import Phase
 from engine.record import TwistRecord
+from engine.messages_terms import twist_term
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -51,12 +52,12 @@ def begins_tonight(game: Game, *, has_event: bool) -> bool:
     st = game.twist_state
     if not st.is_on(day, Twist.TRIAL) or (day, Twist.TRIAL) in st.begun:
         return False
-    from engine.twists import TITLES, lapses
+    from engine.twists import lapses
 
     if not has_event:
         st.begun.add((day, Twist.TRIAL))
-        game._whisper(game.hosts, "twist.lapsed", twist=TITLES[Twist.TRIAL], day=day)
-        game._whisper(game.hosts, "illegal.twist.too_few", twist=TITLES[Twist.TRIAL], day=day)
+        game._whisper(game.hosts, "twist.lapsed", twist=twist_term(Twist.TRIAL), day=day)
+        game._whisper(game.hosts, "illegal.twist.too_few", twist=twist_term(Twist.TRIAL), day=day)
         return False
     if lapses(game, Twist.TRIAL, day):
         return False

@@ -152,10 +152,11 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
         [
             "title @a times 10 70 20",
             'title @a subtitle {translate:"traitors.banish.reveal",fallback:"Alex was a Traitor.",'
-            'with:[{text:"Alex"},{text:"a Traitor"}],color:"white"}',
-            'title @a title {text:"Traitor",color:"dark_red",bold:true}',
+            'with:[{text:"Alex"},{translate:"traitors.term.allegiance.a_traitor",fallback:"a Traitor"}],color:"white"}',
+            'title @a title {translate:"traitors.title.traitor",fallback:"Traitor",color:"dark_red",bold:true}',
             f'tellraw @a {{text:"",extra:[{CASTLE_PREFIX},{{translate:"traitors.banish.reveal",'
-            'fallback:"Alex was a Traitor.",with:[{text:"Alex"},{text:"a Traitor"}],color:"yellow",bold:false}]}',
+            'fallback:"Alex was a Traitor.",with:[{text:"Alex"},{translate:"traitors.term.allegiance.a_traitor",'
+            'fallback:"a Traitor"}],color:"yellow",bold:false}]}',
         ],
     ),
     (Eliminated(player="Cal", how="murdered", to=frozenset({"Cal"})), []),
@@ -164,10 +165,10 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
         [
             "title @a times 10 70 20",
             'title @a subtitle {text:"Bea, Cal",color:"white"}',
-            'title @a title {text:"Faithful win",color:"gold",bold:true}',
+            'title @a title {translate:"traitors.term.winner.faithful",fallback:"Faithful win",color:"gold",bold:true}',
             f'tellraw @a {{text:"",extra:[{CASTLE_PREFIX},{{translate:"traitors.series.over",'
-            'fallback:"Faithful win! Winners: Bea, Cal.",with:[{text:"Faithful win"},{text:"Bea, Cal"}],'
-            'color:"yellow",bold:false}]}',
+            'fallback:"Faithful win! Winners: Bea, Cal.",with:[{translate:"traitors.term.winner.faithful",'
+            'fallback:"Faithful win"},{text:"Bea, Cal"}],color:"yellow",bold:false}]}',
         ],
     ),
 ]
@@ -180,7 +181,7 @@ def test_render_exact(effect: Effect, expected: list[str]) -> None:
 
 def test_revealed_faithful() -> None:
     out = texts(Revealed(player="Bea", allegiance=Allegiance.FAITHFUL))
-    assert 'title @a title {text:"Faithful",color:"green",bold:true}' in out
+    assert 'title @a title {translate:"traitors.title.faithful",fallback:"Faithful",color:"green",bold:true}' in out
     assert any('fallback:"Bea was Faithful."' in t for t in out)
 
 
@@ -226,14 +227,16 @@ def test_prompt_click_events_are_the_trigger_commands() -> None:
         Choice("Join", AnswerOffer("Bea", True)),
         Choice("Banish again", ChooseTorch("Bea", Torch.BANISH_AGAIN)),
     )
-    *dialog, command = texts(Prompt(to=frozenset({"Bea"}), message=msg("turret.choose.murder"), choices=choices))
-    assert dialog[-1].startswith('function traitors:ui/prompt {player:"Bea",')  # fits one command: inline
-    node = _MECHA.parse(command.split(" ", 2)[2], type=AstNbt).evaluate()
-    clicks = [e["click_event"] for e in node["extra"] if "click_event" in e]
+    dialog, *chat = texts(Prompt(to=frozenset({"Bea"}), message=msg("turret.choose.murder"), choices=choices))
+    assert dialog.startswith('function traitors:ui/prompt {player:"Bea",')  # fits one command: inline
+    clicks = []
+    for command in chat:  # the chat fallback, split where it is over the RCON limit
+        node = _MECHA.parse(command.split(" ", 2)[2], type=AstNbt).evaluate()
+        clicks += [e["click_event"] for e in node["extra"] if "click_event" in e]
     assert [dict(c) for c in clicks] == [
         {"action": "run_command", "command": trigger_command(c.action, SEATS)} for c in choices
     ]
-    assert "clickEvent" not in command and "hoverEvent" not in command
+    assert not any("clickEvent" in c or "hoverEvent" in c for c in chat)
 
 
 def test_long_whisper_splits_to_the_same_player() -> None:

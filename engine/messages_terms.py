@@ -1,0 +1,149 @@
+"""Terms and counted phrases: the values the engine puts inside a message, as messages of their own.
+
+A power's name, an allegiance, a torch, a twist, a drink, a Turret event, a winner or a host action inside a
+sentence is never English text: it is a ``Message`` of its own (``term.*`` keys, merged into
+``engine.messages.CATALOG``), so the bridge sends it as a nested ``translate`` component and each client shows
+the whole sentence in its own language (Minecraft's ``translate`` component takes ``with`` arguments that are
+components themselves: https://minecraft.wiki/w/Text_component_format).
+
+A count next to a word is written ``{name:phrase}`` in a catalogue text (``"{count:traitor_actions}"``); the
+value is a whole number and ``PLURALS[phrase]`` gives the English phrase for one and for any other count. The
+English text picks its form by the English rule (1 → one); the bridge picks one language-file key per count that
+every shipped language can decline (``bridge.plurals``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ids import Drink, NightEvent, Power, Torch, Twist
+from engine.outcome import Winner
+
+if TYPE_CHECKING:
+    from engine.effects import Message
+
+__all__ = [
+    "PLURALS",
+    "TERMS",
+    "english_plural",
+    "host_action_term",
+    "power_term",
+    "term",
+    "twist_term",
+]
+
+NO_POWER = "no power"
+"""The English answer for a contestant without a power (``engine.powers.base.power_title``)."""
+
+TWIST_NAMES: dict[Twist, str] = {
+    Twist.DOUBLE_VOTE: "The Double Vote",
+    Twist.MURDER: "The Murder twist",
+    Twist.CONFESSION: "The Confession twist",
+    Twist.GUESS: "The Guess twist",
+    Twist.SEER: "The Seer twist",
+    Twist.TRIAL: "The Trial",
+}
+"""A twist's English name (``engine.twists.TITLES``; inside a sentence, its ``term.twist.*`` term)."""
+
+HOST_ACTIONS: tuple[str, ...] = (
+    "advance", "pause_clock", "resume_clock", "extend_phase", "replace_contestant", "end_series", "undo_host_action",
+)  # fmt: skip
+"""The host actions the game record names (``Game._host_logged``)."""
+
+TERMS: dict[str, str] = {
+    **{f"term.power.{p.value}": p.title for p in Power},
+    "term.power.none": NO_POWER,
+    "term.power.nothing": "none",
+    "term.allegiance.faithful": "Faithful",
+    "term.allegiance.traitor": "Traitor",
+    "term.allegiance.a_traitor": "a Traitor",
+    **{f"term.torch.{t.value}": t.title for t in Torch},
+    **{f"term.twist.{t.value}": name for t, name in TWIST_NAMES.items()},
+    **{f"term.drink.{d.value}": d.title for d in Drink},
+    # a Turret event as a verb ("Alex chooses to murder Sam") and as what the Spy is told ("Sam was targeted: murder")
+    **{f"term.event.{e.value}": e.value for e in NightEvent},
+    **{f"term.action.{e.value}": e.value for e in NightEvent},
+    "term.action.guess": "guess",
+    "term.action.trial": "trial",
+    **{f"term.winner.{w.value}": w.title for w in Winner},
+    "term.keep": "keep everyone",
+    **{f"term.host_action.{a}": a.replace("_", " ") for a in HOST_ACTIONS},
+}
+"""Term key → English text (no placeholders)."""
+
+PLURALS: dict[str, tuple[str, str]] = {
+    "contestants": ("{n} contestant", "{n} contestants"),
+    "traitors": ("{n} Traitor", "{n} Traitors"),
+    "faithful": ("{n} Faithful", "{n} Faithful"),
+    "chests": ("{n} chest", "{n} chests"),
+    "chests_hold": ("{n} of its chests holds", "{n} of its chests hold"),
+    "traitor_actions": ("{n} Traitor action", "{n} Traitor actions"),
+    "characters": ("{n} character", "{n} characters"),
+    "seconds": ("{n} second", "{n} seconds"),
+    "days": ("{n} day", "{n} days"),
+    "ask": ("{n} asks", "{n} ask"),
+    "asked": ("{n} asked", "{n} asked"),
+}
+"""Counted phrase → its English forms (one, other); ``{n}`` is the count. A catalogue text refers to one as
+``{placeholder:phrase}``."""
+
+_BY_TITLE: dict[str, str] = {p.title: p.value for p in Power} | {NO_POWER: "none"}
+
+
+def term(key: str) -> Message:
+    """The term ``key`` (a ``TERMS`` key) as a message value: ``msg("deal.faithful", power=term(...))``.
+
+    Raises:
+        KeyError: not a term key.
+    """
+    from engine.effects import msg
+
+    if key not in TERMS:
+        raise KeyError(key)
+    return msg(key)
+
+
+def power_term(power: Power | str | None) -> Message | str:
+    """A power's name as a term: a ``Power``, its title (``"The Analyst"``), ``"no power"`` or ``None`` (both
+    "no power"), or ``"none"``.
+
+    Any other text (a Spy's answer naming a Turret event: ``"murder"``, ``"guess"``) becomes its
+    ``term.action.*`` term; text that names nothing known is returned unchanged.
+    """
+    if power is None:
+        return term("term.power.none")
+    if power == "none":
+        return term("term.power.nothing")
+    if isinstance(power, Power):
+        return term(f"term.power.{power.value}")
+    code = _BY_TITLE.get(power)
+    if code is not None:
+        return term(f"term.power.{code}")
+    if f"term.action.{power}" in TERMS:
+        return term(f"term.action.{power}")
+    return power
+
+
+def twist_term(twist: Twist) -> Message:
+    """A twist's name as a term (``"The Trial"``)."""
+    return term(f"term.twist.{twist.value}")
+
+
+def host_action_term(kind: str) -> Message | str:
+    """A host action of the game record (``"pause_clock"``) as a term; an unknown kind as its words."""
+    key = f"term.host_action.{kind}"
+    return term(key) if key in TERMS else kind.replace("_", " ")
+
+
+def english_plural(phrase: str, count: str) -> str:
+    """The English form of a counted phrase: one for exactly 1, other for any other count (CLDR ``en``).
+
+    Args:
+        phrase: a ``PLURALS`` key.
+        count: the count as text (a value that is not a whole number takes the other form).
+
+    Raises:
+        KeyError: an unknown phrase.
+    """
+    one, other = PLURALS[phrase]
+    return (one if count.strip() == "1" else other).replace("{n}", count)
