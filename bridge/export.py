@@ -26,9 +26,10 @@ What is shown (one section per record event, in order):
   "Banished" in every column after a finalist's banishment, and "Winner" in the last column ("Result") for
   the winners; then the count of every column ("2-2", "3-1", "3-0").
 * **Result**: how the series ended, then the winner line ("Faithful win" / "Traitors win") and the winners.
-* **Contestants** (a per-contestant summary): allegiance and power as in the cast, the round tables attended,
-  votes cast, how many of them named a Traitor (a contestant who was a Traitor that day: dealt, or recruited on
-  an earlier night), votes received (a double vote counts two), and the result.
+* **Contestants** (a per-contestant summary): allegiance and power (team and role) as in the cast, the counts
+  that mean something in the ruleset (``bridge.summary``: the Traitors' round tables attended, votes cast, votes
+  for a Traitor, votes received; the club rulesets' days lived, votes cast, votes for an opponent …), and the
+  result.
 * **Host actions** (when there were any besides moving on): who did what, when (``SeriesRecord.host_actions``).
 
 ``load_record`` reads the record of a stored series (``series.db``; replayed from its input log) or plays a
@@ -44,6 +45,7 @@ from collections.abc import Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
+from bridge.summary import columns, summarize
 from engine.ids import Torch
 from engine.outcome import Winner
 from engine.rulesets.club import ClubDayRecord, ClubNightRecord
@@ -192,7 +194,7 @@ def _cast(record: SeriesRecord) -> _Section:
         rows.append(
             [str(c.seat), c.name, _allegiance(c), _power(c), _left(c, c.name in finale_banished), WINNER if c.winner else ""]
         )
-    header = ["Seat", "Contestant", "Allegiance", "Power", "Left the series", "Result"]
+    header = ["Seat", "Contestant", *_hand_headings(record), "Left the series", "Result"]
     return _Section("Cast", table=_Table(header, rows))
 
 
@@ -400,61 +402,33 @@ def _result(record: SeriesRecord) -> _Section:
     return _Section("Result", closing=lines)
 
 
-def _was_traitor(c: ContestantRecord, day: int) -> bool:
-    if c.allegiance == "traitor" and c.recruited_day is None:
-        return True
-    return c.recruited_day is not None and c.recruited_day < day
-
-
-def summarize(record: SeriesRecord) -> list[dict[str, Any]]:
-    """The per-contestant summary (also the JSON game log's ``summary``; ``docs/game-log.md``).
-
-    Returns:
-        One dict per contestant in seat order: ``{"name", "round_tables", "votes_cast", "votes_for_traitors",
-        "votes_received", "out", "out_day", "winner"}``. Votes count every vote round (first, revote, second,
-        finale banishments); a double vote paper counts two for ``votes_received`` and one for ``votes_cast``.
-    """
-    by_name = {c.name: c for c in record.contestants}
-    stats = {c.name: {"round_tables": 0, "votes_cast": 0, "votes_for_traitors": 0, "votes_received": 0}
-             for c in record.contestants}  # fmt: skip
-    for e in record.events:
-        if not isinstance(e, RoundTableRecord):
-            continue
-        for n in e.present:
-            if n in stats:
-                stats[n]["round_tables"] += 1
-        for r in e.rounds:
-            for voter, target in r.votes.items():
-                if target is None or voter not in stats:
-                    continue
-                stats[voter]["votes_cast"] += 1
-                t = by_name.get(target)
-                if t is not None and _was_traitor(t, e.day):
-                    stats[voter]["votes_for_traitors"] += 1
-                if target in stats:
-                    stats[target]["votes_received"] += r.weights.get(voter, 1)
-    return [
-        {"name": c.name, **stats[c.name], "out": c.out, "out_day": c.out_day, "winner": c.winner}
-        for c in record.contestants
-    ]
-
-
 def _summary(record: SeriesRecord) -> _Section:
+    """The "Contestants" table: the counted columns of the record's ruleset (``bridge.summary.COLUMNS``)."""
     finale_banished = {
         e.banished for e in record.events if isinstance(e, RoundTableRecord) and e.finale and e.banished
     }
     by_name = {c.name: c for c in record.contestants}
+    counted = columns(record.ruleset)
     rows = []
     for s in summarize(record):
         c = by_name[s["name"]]
         rows.append([
-            c.name, _allegiance(c), _power(c), str(s["round_tables"]), str(s["votes_cast"]),
-            str(s["votes_for_traitors"]), str(s["votes_received"]), _left(c, c.name in finale_banished) or ("Finalist" if record.winner else "Still in"),
+            c.name, _allegiance(c), _power(c), *(str(s[key]) for _, key in counted),
+            _left(c, c.name in finale_banished) or (_to_the_end(record) if record.winner else "Still in"),
             WINNER if c.winner else "",
         ])  # fmt: skip
-    header = ["Contestant", "Allegiance", "Power", "Round tables", "Votes cast", "Votes for a Traitor",
-              "Votes received", "Series", "Result"]  # fmt: skip
+    header = ["Contestant", *_hand_headings(record), *(title for title, _ in counted), "Series", "Result"]
     return _Section("Contestants", table=_Table(header, rows, row_headers=True))
+
+
+def _to_the_end(record: SeriesRecord) -> str:
+    """A contestant still in when the series ended: a finalist (the Traitors), alive at the end (the clubs)."""
+    return "Finalist" if record.ruleset == "traitors" else "Alive at the end"
+
+
+def _hand_headings(record: SeriesRecord) -> list[str]:
+    """What a contestant was dealt: "Allegiance", "Power" (the Traitors) or "Team", "Role" (the club rulesets)."""
+    return ["Allegiance", "Power"] if record.ruleset == "traitors" else ["Team", "Role"]
 
 
 HOST_ACTION_TITLES: dict[str, str] = {

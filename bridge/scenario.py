@@ -207,6 +207,7 @@ class ScenarioModel(_Model):
     joker_outcome: Literal["joker_wins", "traitors_win"] | None = None
     confession_shields: int | None = None
     trial_contestants: int | None = None
+    no_votes: Literal["revote", "deadlock"] | None = None
     no_reveal_from: int | None = None
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
@@ -820,6 +821,7 @@ def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[st
         "joker_outcome",
         "confession_shields",
         "trial_contestants",
+        "no_votes",
     ):
         value = getattr(m, key)
         if value is not None:
@@ -831,7 +833,7 @@ def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[st
 
 _TRAITORS_ONLY = (
     "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
-    "no_reveal_from", "finalists", "confession_shields", "trial_contestants",
+    "no_reveal_from", "finalists", "confession_shields", "trial_contestants", "no_votes",
 )  # fmt: skip
 
 
@@ -952,6 +954,7 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
         "finalists": settings.finalists,
         "confession_shields": settings.confession_shields,
         "trial_contestants": settings.trial_contestants,
+        "no_votes": settings.no_votes,
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": deal,

@@ -1390,14 +1390,14 @@ class Game(InputStep):
                 self._deadlock(top)
             return
         # first vote (or the everyone-on-one revote)
-        if (
-            not self.revote_used
-            and len(tally) >= 2
-            and all(n == 1 for n in tally.values())
+        if not self.revote_used and (
+            (len(tally) >= 2 and all(n == 1 for n in tally.values()))
+            or (not tally and self.settings.no_votes == "revote")
         ):
             # Rulebook §4: everyone tied on exactly one vote → a little extra time, everyone votes again.
+            # [house] Nobody voted: everyone is tied too (on none), and gets the same extra vote (no_votes).
             self.revote_used = True
-            self._announce("vote.revote")
+            self._announce("vote.revote" if tally else "vote.revote.none")
             self._open_vote("revote", tuple(voters), tuple(present))
             return
         best = max(tally.values(), default=0)
@@ -1987,9 +1987,10 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         "durations": {k: s.duration(k) for k in DEFAULT_DURATIONS},
         "joker_night": s.joker_night,
         "joker_outcome": s.joker_outcome,
-        # Twist options only when they differ from the defaults (older game logs stay byte-identical).
+        # Twist options and no_votes only when they differ from the defaults (older game logs stay byte-identical).
         **({"confession_shields": s.confession_shields} if s.confession_shields != 2 else {}),
         **({"trial_contestants": s.trial_contestants} if s.trial_contestants != 3 else {}),
+        **({"no_votes": s.no_votes} if s.no_votes != "revote" else {}),
     }
 
 

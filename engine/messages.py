@@ -55,6 +55,7 @@ CATALOG: dict[str, str] = {
     "vote.open": "The vote is open. Write a name on your vote paper.",
     "vote.open.double": "{player} holds the double vote at this round table.",
     "vote.revote": "Everyone is tied on one vote. A little extra time, then everyone votes again.",
+    "vote.revote.none": "Nobody has voted. A little extra time, then everyone votes again.",
     "vote.second": "A tie between {players}. Second vote: the tied do not vote.",
     "vote.prompt": "Who do you banish?",
     "vote.cast": "You wrote {target} on your vote paper.",

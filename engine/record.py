@@ -178,7 +178,11 @@ class BreakfastRecord:
 @dataclass(slots=True)
 class TwistRecord:
     """One step of a twist (rulebook §8): ``twist`` is the ``Twist`` value, ``details`` what happened (who,
-    what was chosen, the result), e.g. ``{"attacker": "Efe", "victim": "Kai", "result": "murdered"}``."""
+    what was chosen, the result), e.g. ``{"attacker": "Efe", "victim": "Kai", "result": "murdered"}``.
+
+    ``day`` is the twist's day, the day it is scheduled for (``Settings.twists``), for every step: a step taken
+    on the night before it (the Traitors' guess, the Faithful's nomination) or at the breakfast after it (the
+    Traitors' response to the confessions) carries that day too (``docs/twists.md``)."""
 
     day: int
     twist: str

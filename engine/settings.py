@@ -72,6 +72,9 @@ def check_cast(
 DRUNK_SETTINGS = ("none", "possible", "always")
 JOKER_OUTCOMES = ("joker_wins", "traitors_win")
 """Rulebook §6 [house]: who wins when the Joker is banished."""
+NO_VOTES = ("revote", "deadlock")
+"""[house] §4: a first vote in which nobody voted is voted again by everyone (``revote``, once per round table,
+as when everyone is tied on one vote) or goes straight to the deadlock draw among everyone (``deadlock``)."""
 
 DEFAULT_DURATIONS: dict[str, float] = {
     "day_zero": 300.0,
@@ -153,6 +156,8 @@ class Settings:
         confession_shields: confession chests holding a murder shield (rulebook §8 Confession [house], default 2).
         trial_contestants: contestants put on trial by the Trial twist, one of them draws the death card
             (rulebook §8 Trial [house], default 3: two life cards, one death card).
+        no_votes: what a round table's first vote with no vote at all leads to (``NO_VOTES``; [house] §4,
+            default ``revote``: everyone votes again, once; a table that still has no vote goes to deadlock).
     """
 
     contestants: tuple[str, ...]
@@ -171,6 +176,7 @@ class Settings:
     joker_outcome: str = "joker_wins"
     confession_shields: int = 2
     trial_contestants: int = 3
+    no_votes: str = "revote"
 
     def duration(self, phase: str) -> float:
         """Seconds for a phase clock (``DEFAULT_DURATIONS`` keys)."""
@@ -193,6 +199,8 @@ class Settings:
             raise ConfigError(f"joker_outcome: {self.joker_outcome!r} is not one of {', '.join(JOKER_OUTCOMES)}")
         if self.joker_night is not None and (not isinstance(self.joker_night, int) or self.joker_night < 0):
             raise ConfigError(f"joker_night: {self.joker_night!r} must be a night number (0 = never)")
+        if self.no_votes not in NO_VOTES:
+            raise ConfigError(f"no_votes: {self.no_votes!r} is not one of {', '.join(NO_VOTES)}")
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         for key, value in self.durations.items():

@@ -239,11 +239,21 @@ def test_error_is_a_config_error_naming_file_and_key_path() -> None:
         ('twists = { 1 = ["double vote", "mystery"] }\n', "twists.1[1]: unknown twist 'mystery'"),
         ('twists = { one = ["double_vote"] }\n', "twists.one: a key is a day number"),
         ('durations = { lunch = 5 }\n', "durations.lunch: unknown phase"),
+        ('no_votes = "skip"\n', "no_votes: input should be 'revote' or 'deadlock'"),
     ],
 )
 def test_bad_keys(extra: str, message: str) -> None:
     with pytest.raises(ScenarioError, match="^x.toml: " + _re(message)):
         parse_scenario(MINIMAL + extra, "x.toml")
+
+
+@pytest.mark.parametrize("value", ["revote", "deadlock"])
+def test_no_votes_setting_is_a_scenario_key(value: str) -> None:
+    """House rule no_votes (a first vote with no vote at all), read from a scenario or series file."""
+    settings = parse_scenario(MINIMAL + f'no_votes = "{value}"\n', "x.toml").settings
+    assert settings.no_votes == value
+    with pytest.raises(ScenarioError, match="no_votes: not a setting of the black_knights ruleset"):
+        parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nno_votes = "deadlock"\n', "y.toml")
 
 
 def _re(text: str) -> str:

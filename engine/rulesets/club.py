@@ -70,6 +70,7 @@ from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import ContestantRecord, SeriesRecord, VoteRound
 from engine.messages_terms import term
+from engine.rulesets import departures
 from engine.settings import check_cast
 
 KEEP = "keep everyone"
@@ -850,28 +851,13 @@ class ClubGame(InputStep):
             self._whisper([v.actor, *watchers], key, player=v.target)
             rec.checks.append({"contestant": v.actor, "target": v.target, "answer": msg(key, player=v.target).text})
         self.news = list(outcome.deaths.items())
-        for name, _cause in self.news:
-            self._remove(name, "killed", self.night_no)
+        self._remove([name for name, _cause in self.news], "killed", self.night_no)
         self.visits = []
         self._begin_morning()
 
-    def _remove(self, name: str, how: str, when: int) -> None:
-        """``name`` leaves the game; a successor role passes on (the Heir becomes the Lord)."""
-        p = self.players[name]
-        p.alive = False
-        p.out = how
-        p.out_day = when
-        for c in self.record.contestants:
-            if c.name == name:
-                c.out, c.out_day = how, when
-        successor = self.rules.successors.get(p.role)
-        if successor is not None:
-            heirs = [q for q in self.players.values() if q.alive and q.role == successor]
-            if heirs and not any(q.alive and q.role == p.role for q in self.players.values()):
-                heir = heirs[0]
-                heir.role = p.role
-                self.promoted.append(heir.name)
-                self._whisper([heir.name], f"{self.rules.prefix}.promoted.{p.role}")
+    def _remove(self, names: Sequence[str], how: str, when: int) -> None:
+        """``names`` leave the game together; a successor role passes on (``engine.rulesets.departures``)."""
+        departures.remove(self, names, how, when)
 
     # ------------------------------------------------------------------ the day
 
@@ -885,8 +871,8 @@ class ClubGame(InputStep):
             p.publicly_out = True
             self._announce("club.died", player=name)
             if self.rules.reveal_role:
-                p.revealed = p.role
-                self._announce(f"{px}.reveal.{p.role}", player=name)
+                p.revealed = departures.card(p)
+                self._announce(f"{px}.reveal.{p.revealed}", player=name)
             self._emit(Eliminated(name, "killed"))
             self._move([name], Place.GATE)
         if not self.news:
@@ -1028,9 +1014,9 @@ class ClubGame(InputStep):
             # Black Knights: the card is turned; a last word of one minute; maybe a repeat vote.
             self.departing = name
             rec.left = name
-            rec.revealed = p.role
+            rec.revealed = departures.card(p)
             self._announce("bk.leaves", player=name)
-            self._announce(f"bk.reveal.{p.role}", player=name)
+            self._announce(f"bk.reveal.{rec.revealed}", player=name)
             self._clock(ClubPhase.LAST_WORD, "last_word", "clock.last_word")
             self._announce("bk.last_word", player=name)
             return
@@ -1042,8 +1028,8 @@ class ClubGame(InputStep):
 
     def _finalize_leave(self, name: str, how: str) -> None:
         if self.rules.reveal_role:
-            self.players[name].revealed = self.players[name].role
-        self._remove(name, how, self.day)
+            self.players[name].revealed = departures.card(self.players[name])
+        self._remove([name], how, self.day)
         self.players[name].publicly_out = True
         self._emit(Eliminated(name, how))
         self._move([name], Place.GATE)
@@ -1136,7 +1122,7 @@ class ClubGame(InputStep):
         else:
             self._announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
         for p in self.players.values():
-            self._announce(f"{self.rules.prefix}.reveal.{p.role}", player=p.name)
+            self._announce(f"{self.rules.prefix}.reveal.{departures.card(p)}", player=p.name)
         self._emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
         self._emit(SeriesOver(self.outcome))
 

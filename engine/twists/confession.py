@@ -203,6 +203,7 @@ def breakfast(game: Game) -> None:
     st = game.twist_state
     if not st.response_due:
         return
+    day = st.confession_day if st.confession_day is not None else game.day - 1
     st.response_due = False
     st.confession_day = None
     if st.response is None:
@@ -211,7 +212,8 @@ def breakfast(game: Game) -> None:
     game._announce("confession.response")
     for n in game._living():
         game._emit(GiveItem(frozenset({n}), Item.RESPONSE_BOOK, st.response))
-    game.record.events.append(TwistRecord(game.day, Twist.CONFESSION.value, {"response": st.response}))
+    # Recorded under the confession's day, not the breakfast's.
+    game.record.events.append(TwistRecord(day, Twist.CONFESSION.value, {"response": st.response}))
     st.response = None
 
 

@@ -129,7 +129,8 @@ def close_turret(game: Game) -> None:
     if right:
         game.powers.guessed.add(target)
     game._whisper(night.traitors, "turret.guess.decided", player=target, power=power_term(power))
-    game.record.events.append(TwistRecord(game.day, Twist.GUESS.value, {
+    # Recorded under the twist's day (tomorrow's), not tonight's number.
+    game.record.events.append(TwistRecord(game.day + 1, Twist.GUESS.value, {
         "by": "traitors", "target": target, "power": power.title, "right": right}))  # fmt: skip
 
 
@@ -187,7 +188,7 @@ def close_nomination(game: Game) -> None:
         if votes:
             nominee = _most_picked(votes, game._draw)
             st.nominees[day] = (twist, nominee)
-            game.record.events.append(TwistRecord(game.day, twist.value, {"nominee": nominee, "votes": len(votes)}))
+            game.record.events.append(TwistRecord(day, twist.value, {"nominee": nominee, "votes": len(votes)}))
         else:
             game._whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
             game._whisper(game.hosts, "nomination.none")

@@ -215,4 +215,16 @@ def club() -> type[ClubDriver]:
     return ClubDriver
 
 
+@pytest.fixture
+def bk8() -> tuple[tuple[str, str], ...]:
+    """The eight-contestant Black Knights deal, one of each role: (name, role code) in seat order."""
+    return BK8
+
+
+@pytest.fixture
+def my14() -> tuple[tuple[str, str], ...]:
+    """The fourteen-contestant Mafia & Yakuza deal, one of each role but the citizens: (name, role code)."""
+    return MY14
+
+
 __all__ = ["BK8", "ClubDriver", "Driver", "HOST", "MONK", "MY14", "NAMES12", "Power", "deal_of"]

@@ -281,6 +281,21 @@ class TestDay:
         d.vote({"Alex": "Kai", "Kai": "Zuri", "Zuri": "Steve", "Steve": "Ari", "Ari": "Noor"})
         assert d.alive() == {n for n, _ in BK8} and d.phase is ClubPhase.NIGHT
 
+    @pytest.mark.parametrize("tie_first", [False, True])
+    def test_nobody_votes_nobody_leaves(self, club, tie_first):
+        """[house] No vote at all (in the first vote or the revote among the tied): nobody is sent away, as
+        nobody has the most votes; the day ends and night falls."""
+        d = club(BK, BK8)
+        d.to_day()
+        d.speeches({"Alex": "Kai", "Kai": "Efe"})
+        if tie_first:
+            d.vote({"Alex": "Kai", "Kai": "Efe"})
+            assert d.game.ballot.kind == "revote"
+        d.vote({})
+        assert ("club.nobody_leaves", {}) in d.said() and d.alive() == {n for n, _ in BK8}
+        assert d.game.day_record.left is None and d.game.day_record.rounds[-1].count == "0"
+        assert d.phase is ClubPhase.NIGHT
+
     def test_a_vote_cannot_be_cast_twice_or_for_oneself(self, club):
         d = club(BK, BK8)
         d.to_day()

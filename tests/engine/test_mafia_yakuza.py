@@ -231,6 +231,21 @@ class TestDay:
         d.vote({"Alex": "Rhea", "Kai": KEEP})
         assert d.alive() == ALL and ("club.second_tie", {}) in d.said()
 
+    @pytest.mark.parametrize("tie_first", [False, True])
+    def test_nobody_votes_nobody_is_expelled(self, club, tie_first):
+        """[house] No vote at all, not even "keep everyone" (in the first vote or the revote): nobody is
+        expelled, as when the town keeps everyone; night falls."""
+        d = club(MY, MY14)
+        d.night({})
+        d.to_day()
+        d.advance()
+        if tie_first:
+            d.vote({"Alex": "Rhea", "Kai": KEEP})
+            assert d.game.ballot.kind == "revote"
+        d.vote({})
+        assert ("club.nobody_leaves", {}) in d.said() and d.alive() == ALL
+        assert d.game.day_record.left is None and d.phase is ClubPhase.NIGHT
+
     def test_five_way_one_vote_tie(self, club):
         d = club(MY, MY14)
         d.night({})

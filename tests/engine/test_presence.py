@@ -74,7 +74,10 @@ def test_everyone_gone_never_closes_the_vote_by_itself(series):
         d.do(ContestantLeft(n))
     assert d.game.phase is Phase.VOTE and d.game.ballot.votes == {}
     d.do(TimerExpired(d.game.phase_seq))
-    assert d.game.phase is not Phase.VOTE
+    # Nobody voted: everyone votes again (house rule no_votes), and that vote waits for its clock too.
+    assert d.game.ballot.kind == "revote" and [r.kind for r in d.game.table.rounds] == ["first"]
+    d.do(TimerExpired(d.game.phase_seq))
+    assert d.game.phase is not Phase.VOTE and d.game.table.deadlock == list(NAMES6)
 
 
 def test_return_during_vote_offers_the_vote_again(series):

@@ -113,6 +113,7 @@ class TestSection1Setup:
             ({"contestants": NAMES12, "traitors": 3, "twists": {1: (Twist.GUESS,)}}, "twists.1"),
             ({"contestants": NAMES12, "traitors": 3, "twists": {2: (Twist.MURDER, Twist.TRIAL)}}, "twists.2"),
             ({"contestants": NAMES12, "traitors": 3, "confession_shields": 0}, "confession_shields"),
+            ({"contestants": NAMES12, "traitors": 3, "no_votes": "skip"}, "no_votes"),
         ],
     )
     def test_bad_settings_name_the_field(self, kw, field):
@@ -228,6 +229,61 @@ class TestSection4RoundTable:
         assert [r.kind for r in table.rounds] == ["first", "revote"]
         assert table.deadlock == list(names), "every living contestant tied → straight to deadlock"
         assert table.banished in names
+
+    def table(self, d):
+        return [e for e in d.game.record.events if isinstance(e, RoundTableRecord)][-1]
+
+    def test_nobody_votes_everyone_votes_again(self, series):
+        """[house] no_votes = "revote": nobody voted is everyone tied (on none): a fresh vote for everyone."""
+        d = series()
+        to_first_vote(d)
+        d.advance()  # the vote closes with no paper cast
+        b = d.game.ballot
+        assert b.kind == "revote" and b.voters == NAMES12 and b.candidates == NAMES12
+        assert "vote.revote.none" in [e.message.key for e in d.effects if hasattr(e, "message")]
+        vote_all(d, {n: "Sunny" for n in NAMES12 if n != "Sunny"} | {"Sunny": "Alex"})
+        table = self.table(d)
+        assert [(r.kind, r.count) for r in table.rounds] == [("first", "0"), ("revote", "11-1")]
+        assert table.banished == "Sunny" and table.deadlock is None
+
+    def test_nobody_votes_twice_deadlock_among_everyone(self, series):
+        d = series()
+        to_first_vote(d)
+        d.advance()
+        d.advance()  # nobody votes in the revote either: a contestant must be banished (rulebook §4)
+        table = self.table(d)
+        assert [r.kind for r in table.rounds] == ["first", "revote"]
+        assert table.deadlock == list(NAMES12) and table.banished in NAMES12
+
+    def test_no_votes_deadlock_setting_draws_at_once(self, series):
+        d = series(no_votes="deadlock")
+        to_first_vote(d)
+        d.advance()
+        table = self.table(d)
+        assert [r.kind for r in table.rounds] == ["first"] and table.deadlock == list(NAMES12)
+        assert d.game.record.settings["no_votes"] == "deadlock"
+
+    def test_everyone_on_one_then_nobody_votes_is_deadlock(self, series):
+        """The extra vote happens at most once per round table, whichever tie asked for it."""
+        names = NAMES12[:6]
+        d = series(names=names, traitors=("Alex",))
+        to_first_vote(d)
+        vote_all(d, {names[i]: names[(i + 1) % 6] for i in range(6)})
+        assert d.game.ballot.kind == "revote"
+        d.advance()
+        table = self.table(d)
+        assert [r.kind for r in table.rounds] == ["first", "revote"] and table.deadlock == list(names)
+
+    def test_second_vote_nobody_votes_deadlock_among_the_tied(self, series):
+        d = series()
+        to_first_vote(d)
+        vote_all(d, {"Kai": "Alex", "Zuri": "Alex", "Alex": "Kai", "Steve": "Kai"})
+        d.advance()
+        assert d.game.ballot.kind == "second"
+        d.advance()  # nobody votes between the tied: a second tie
+        table = self.table(d)
+        assert [(r.kind, r.count) for r in table.rounds] == [("first", "2-2"), ("second", "0")]
+        assert table.deadlock == ["Alex", "Kai"]
 
     def test_second_tie_is_deadlock_with_shields(self, series):
         d = series()

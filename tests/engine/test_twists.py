@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bridge.export import format_record
 from engine.actions import (
     Advance,
     AskSeer,
@@ -38,6 +39,7 @@ from engine.errors import ConfigError, IllegalAction
 from engine.game import Game
 from engine.ids import Allegiance, Drink, Item, NightEvent, Power, Twist
 from engine.phases import Phase
+from engine.record import NightRecord, RoundTableRecord, TwistRecord
 from engine.settings import DealEntry, Settings
 
 HOST = "Host"
@@ -143,6 +145,20 @@ def night_one(twists: dict[int, tuple[Twist, ...]], **kw: Any) -> Series:
     s.banish("Vic")
     assert s.g.phase is Phase.TURRET, s.g.phase
     return s
+
+
+def traitors_guess(s: Series, target: str, power: Power) -> None:
+    """In the Turret, every Traitor guesses that ``target`` holds ``power``."""
+    for t in TRAITORS:
+        s.do(GuessPower(t, target))
+        s.do(GuessPower(t, target, power))
+
+
+def nominate(s: Series, nominee: str) -> None:
+    """At host visiting, every Faithful votes ``nominee`` for tomorrow's Guess or Seer (the nominee: Ari)."""
+    s.advance_to(Phase.NOMINATION)
+    for v in list(s.g.twist_state.nominators):
+        s.do(VoteNominee(v, nominee if v != nominee else "Ari"))
 
 
 # ---------------------------------------------------------------------------------------------- Murder twist
@@ -355,12 +371,8 @@ class TestGuessTwist:
     def test_the_cleanser_exception(self, cleanse_self: bool) -> None:
         s = night_one({2: (Twist.GUESS,)})
         s.murder("Omar")
-        for t in TRAITORS:
-            s.do(GuessPower(t, "Alex"))
-            s.do(GuessPower(t, "Alex", Power.CLEANSER))
-        s.advance_to(Phase.NOMINATION)
-        for v in list(s.g.twist_state.nominators):
-            s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))
+        traitors_guess(s, "Alex", Power.CLEANSER)
+        nominate(s, "Steve")
         assert s.g.phase is Phase.HOST_VISIT
         # not told before using the power: still prompted, still holding it
         assert "guess.lost" not in s.keys("Alex")
@@ -555,3 +567,94 @@ class TestTurretItems:
         s.to_breakfast()
         assert not any(Item.TRAITORS_CLOAK in s.holds(n) or Item.LANTERN in s.holds(n) for n in NAMES)
         assert any(isinstance(e, TakeItem) and e.item is Item.TRAITORS_CLOAK for e in s.fx)
+
+
+# ---------------------------------------------------------------------------------------------- the twist's day
+
+
+class TestTwistDays:
+    """Every step of a twist is recorded under the twist's day (docs/game-log.md), whichever night or breakfast
+    it happens at; the record's section says "<Twist> twist, day d"."""
+
+    def days(self, s: Series, twist: Twist) -> list[int]:
+        return [e.day for e in s.g.record.events if isinstance(e, TwistRecord) and e.twist == twist.value]
+
+    def named_on_night_one(self, twist: Twist, pick: Any) -> Series:
+        """``twist`` on day 2: night 1's Turret murders Omar and every Traitor sends ``pick(traitor)``; breakfast 2."""
+        s = night_one({2: (twist,)})
+        s.murder("Omar")
+        for t in TRAITORS:
+            s.do(pick(t))
+        s.to_breakfast()
+        return s
+
+    def titles(self, s: Series, twist: Twist) -> list[str]:
+        text = format_record(s.g.record, "text")
+        name = twist.value.replace("_", " ").capitalize()
+        return [line for line in text.splitlines() if line.startswith(f"## {name} twist")]
+
+    def test_confession_on_day_one_reply_at_breakfast_two(self) -> None:
+        s = Series({1: (Twist.CONFESSION,)}, confession_shields=12)
+        s.advance_to(Phase.DISCUSSION)
+        s.do(OpenChest("Steve"))
+        s.do(WriteConfession("Alex", "I trust Kai."))
+        s.banish("Vic")
+        s.murder("Omar")
+        s.do(WriteResponse("Sunny", "We hear you."))
+        s.to_breakfast()
+        assert s.g.day == 2 and "confession.response" in s.keys(None)
+        assert self.days(s, Twist.CONFESSION) == [1, 1]  # the chests and confessions; the reply
+        assert self.titles(s, Twist.CONFESSION) == ["## Confession twist, day 1"] * 2
+
+    def test_guess_on_day_two_prepared_on_night_one(self) -> None:
+        s = night_one({2: (Twist.GUESS,)})
+        s.murder("Omar")
+        traitors_guess(s, "Kai", Power.GUARDIAN)
+        nominate(s, "Steve")
+        s.to_breakfast()
+        s.advance_to(Phase.NOMINEE)
+        s.do(GuessPower("Steve", "Ari"))
+        s.do(GuessPower("Steve", "Ari", Power.SOBER))
+        kinds = [e.details.get("by", "nomination") for e in s.g.record.events if isinstance(e, TwistRecord)]
+        assert kinds == ["traitors", "nomination", "Steve"]
+        assert self.days(s, Twist.GUESS) == [2, 2, 2]
+        assert self.titles(s, Twist.GUESS) == ["## Guess twist, day 2"] * 3
+
+    def test_seer_on_day_two_nominated_on_night_one(self) -> None:
+        s = night_one({2: (Twist.SEER,)})
+        s.murder("Omar")
+        nominate(s, "Noor")
+        s.to_breakfast()
+        s.advance_to(Phase.NOMINEE)
+        s.do(AskSeer("Noor", "Sunny"))
+        assert self.days(s, Twist.SEER) == [2, 2]  # the nomination; the seer book
+        assert self.titles(s, Twist.SEER) == ["## Seer twist, day 2"] * 2
+
+    @pytest.mark.parametrize("strike", [True, False])
+    def test_murder_on_day_two(self, strike: bool) -> None:
+        s = self.named_on_night_one(Twist.MURDER, lambda t: ChooseSwordBearer(t, "Efe"))
+        s.advance_to(Phase.DISCUSSION)
+        if strike:
+            s.do(StrikeWithSword("Efe", "Steve"))
+        s.advance_to(Phase.ROUND_TABLE)
+        assert self.days(s, Twist.MURDER) == [2]
+        assert self.titles(s, Twist.MURDER) == ["## Murder twist, day 2"]
+
+    def test_trial_on_day_one_held_on_night_one(self) -> None:
+        s = night_one({1: (Twist.TRIAL,)})
+        for t in TRAITORS:
+            for n in ("Steve", "Ari", "Noor"):
+                s.do(PutOnTrial(t, n))
+        s.to_breakfast()
+        assert self.days(s, Twist.TRIAL) == [1]
+        assert self.titles(s, Twist.TRIAL) == ["## Trial twist, day 1"]
+
+    def test_double_vote_on_day_two_named_on_night_one(self) -> None:
+        s = self.named_on_night_one(Twist.DOUBLE_VOTE, lambda t: NominateDoubleVote(t, "Ari"))
+        s.advance_to(Phase.VOTE)
+        nights = [e for e in s.g.record.events if isinstance(e, NightRecord) and e.double_vote]
+        tables = [e for e in s.g.record.events if isinstance(e, RoundTableRecord) and e.double_vote]
+        assert [(n.day, n.double_vote) for n in nights] == [(1, "Ari")]  # named on night 1 …
+        assert [(t.day, t.double_vote) for t in tables] == [(2, "Ari")]  # … for day 2's round table
+        text = format_record(s.g.record, "text")
+        assert "Double vote: Ari" in text[text.index("## Round table, day 2") :]
