@@ -17,9 +17,7 @@ import concurrent.futures
 import dataclasses
 import json
 import sys
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import ConfigError
@@ -83,27 +81,23 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
     """The series settings to simulate.
 
     Args:
-        path: a series file (TOML, ``world_config/series/*.toml`` or a scenario's settings), or ``None`` for the
-            demo's settings of ``ruleset`` (``bridge.demo.demo_settings``).
+        path: a series file (``bridge/series.py``: the format ``serve`` takes, e.g. ``world_config/series/*.toml``),
+            or ``None`` for the demo's settings of ``ruleset`` (``bridge.demo.demo_settings``).
         ruleset: ``--ruleset`` (must match the file's when both are given); default ``traitors``.
-        contestants: ``--contestants``: with a file, the file's contestants are replaced by this many demo names.
+        contestants: ``--contestants``: with a file, the series is played with this many demo names instead of
+            the file's contestants (or its ``contestant_count``).
 
     Raises:
         ConfigError: an unreadable or invalid file, a ruleset mismatch, or a bad contestant count (the message
             names the file or option).
     """
     from bridge.demo import DEMO_NAMES, demo_settings
-    from bridge.scenario import settings_from_mapping
+    from bridge.series import load_series
 
     if path is None:
         return demo_settings(12 if contestants is None else contestants, ruleset or "traitors")
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the settings file ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    settings = settings_from_mapping(data, path)
+    series = load_series(path)
+    settings = series.settings
     found = ruleset_of(settings).name
     if ruleset is not None and ruleset != found:
         raise ConfigError(f"{path}: ruleset {found!r}, but --ruleset {ruleset!r}")
@@ -111,7 +105,12 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
         if not 1 <= contestants <= len(DEMO_NAMES):
             raise ConfigError(f"--contestants: {contestants}; at most {len(DEMO_NAMES)}")
         settings = dataclasses.replace(settings, contestants=tuple(DEMO_NAMES[:contestants]))
-    RULESETS[found].game(settings, 0)  # validates (raises ConfigError naming the field)
+    elif not series.named:  # the file gives only contestant_count: bots play under the demo's names
+        settings = dataclasses.replace(settings, contestants=tuple(DEMO_NAMES[: series.contestant_count]))
+    try:
+        RULESETS[found].game(settings, 0)  # validates (raises ConfigError naming the field)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     return settings
 
 
