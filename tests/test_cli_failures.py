@@ -129,25 +129,9 @@ def test_init_config_onto_a_file(tmp_path):
     assert_one_line(proc, 2, "not a folder")
 
 
-def stored_series(path: Path, *, finished: bool) -> Path:
-    """A store holding one demo series played by the engine's bots: all of it, or its first half (running)."""
-    from bridge.demo import demo_settings
-    from bridge.store import SeriesStore
-    from engine.sim import play_series
-
-    settings = demo_settings(8)
-    game, _ = play_series(settings, 5)
-    log = list(game.log) if finished else list(game.log)[: len(game.log) // 2]
-    with SeriesStore(path) as store:
-        stored = store.create(settings, 5)
-        for i, entry in enumerate(log, start=1):
-            store.record(stored, entry=entry, commands=[], over=finished and i == len(log))
-    return path
-
-
-@pytest.fixture(scope="module")
-def finished_store(tmp_path_factory):
-    return stored_series(tmp_path_factory.mktemp("store") / "series.db", finished=True)
+@pytest.fixture
+def finished_store(stored_series, tmp_path):
+    return stored_series(tmp_path / "series.db", finished=True)
 
 
 @pytest.mark.parametrize("command", ["play", "export", "demo"])
