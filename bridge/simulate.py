@@ -114,6 +114,13 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
     return settings
 
 
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Worker initializer: a worker ignores SIGINT (Ctrl-C reaches the whole process group); the parent stops it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunk(settings: Any, seeds: Sequence[int], bots: Any, twist_impact: bool) -> Tally:
     """One worker's share (a module-level function, so it pickles)."""
     return simulate(settings, seeds, bots=bots, twist_impact=twist_impact)
@@ -146,13 +153,21 @@ def run(
     size = max(1, -(-len(seeds) // (jobs * CHUNKS_PER_JOB)))
     chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
     results: list[Tally | None] = [None] * len(chunks)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_leave_ctrl_c_to_the_parent)
+    try:
         futures = {pool.submit(_chunk, settings, c, bots, twist_impact): i for i, c in enumerate(chunks)}
         for fut in concurrent.futures.as_completed(futures):
             i = futures[fut]
             results[i] = fut.result()
             if progress is not None:
                 progress(len(chunks[i]))
+    except BaseException:
+        # Ctrl-C (or a failed chunk): stop the workers now rather than after every chunk already handed out.
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     total = Tally()
     for t in results:  # in seed order, whatever order the workers finished in
         assert t is not None

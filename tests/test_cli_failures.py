@@ -153,17 +153,23 @@ def test_stdout_closed_early_is_quiet(command, finished_store):
     assert shell.returncode in (0, 1)
 
 
-def test_ctrl_c_exits_130_quietly():
-    proc = subprocess.Popen(_cli("demo", "--contestants", "6"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=_env(), cwd=ROOT)  # fmt: skip
+@pytest.mark.parametrize("args", [("demo", "--contestants", "6"), ("simulate", "--series", "100000", "--jobs", "2")],
+                         ids=["demo", "simulate-jobs"])  # fmt: skip
+def test_ctrl_c_exits_130_quietly(args):
+    # Its own process group, signalled as a whole: a terminal's Ctrl-C reaches simulate's workers too.
+    proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+                            cwd=ROOT, start_new_session=True)  # fmt: skip
     assert proc.stderr is not None
-    end = time.monotonic() + 60
     seen = ""
-    while "Day 1: breakfast" not in seen and time.monotonic() < end:  # the series is running
-        ready, _, _ = select.select([proc.stderr], [], [], 0.1)
-        if ready:
-            seen += proc.stderr.readline()
-    proc.send_signal(signal.SIGINT)
+    if args[0] == "demo":
+        end = time.monotonic() + 60
+        while "Day 1: breakfast" not in seen and time.monotonic() < end:  # the series is running
+            ready, _, _ = select.select([proc.stderr], [], [], 0.1)
+            if ready:
+                seen += proc.stderr.readline()
+    else:
+        time.sleep(3)  # the workers are playing (100000 series take minutes)
+    os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in seen + err + out and "KeyboardInterrupt" not in err, err
