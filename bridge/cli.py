@@ -214,7 +214,8 @@ def _fail(args: argparse.Namespace, exc: BaseException, message: str, code: int)
     """Print ``traitors: message`` on stderr and return ``code``; with ``--debug``, raise ``exc`` (its traceback)."""
     if args.debug:
         raise exc
-    print(f"traitors: {message}", file=sys.stderr)
+    for line in message.splitlines() or [""]:  # a config error names each problem on a line of its own
+        print(f"traitors: {line}", file=sys.stderr)
     return code
 
 

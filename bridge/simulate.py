@@ -165,7 +165,7 @@ def run(
         # Ctrl-C (or a failed chunk): stop the workers now rather than after every chunk already handed out.
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
             proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)  # quick: the workers are gone; the pool is joined before exit
         raise
     pool.shutdown()
     total = Tally()

@@ -167,8 +167,12 @@ def test_ctrl_c_exits_130_quietly(args):
             ready, _, _ = select.select([proc.stderr], [], [], 0.1)
             if ready:
                 seen += proc.stderr.readline()
-    else:
-        time.sleep(3)  # the workers are playing (100000 series take minutes)
+    else:  # the workers are playing (100000 series take minutes)
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        end = time.monotonic() + 60
+        while len(children.read_text().split()) < 2 and time.monotonic() < end:
+            time.sleep(0.1)
+        time.sleep(1.0)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (proc.returncode, err)
