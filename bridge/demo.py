@@ -15,6 +15,7 @@ seed, the contestant and the prompt number, so the same seed gives the same game
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import sys
@@ -23,10 +24,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bridge.config import default_castle
+from bridge.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient
 from bridge.service import SeriesService
-from engine.effects import Announce, Effect
 from engine.ids import Twist
 from engine.rulesets import RULESETS, new_game
 from engine.rulesets.club import ClubSettings
@@ -281,11 +282,7 @@ async def play_demo(
             sandbox.join(name)
         # Every third bot closes its dialogs and answers in chat, so both ways are used in every demo.
         bots = [Bot(name, seed, closes_dialogs=i % 3 == 2) for i, name in enumerate(settings.contestants)]
-        started = time.monotonic()
-
-        def observe(effect: Effect) -> None:
-            if out is not None and isinstance(effect, Announce):
-                print(f"[{time.monotonic() - started:6.2f}s] {effect.message.text}", file=out, flush=True)
+        observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
@@ -298,6 +295,8 @@ async def play_demo(
             finally:
                 stop.set()
                 await driver
+                if observe is not None:
+                    observe.flush()
     finally:
         if not keep_sandbox:
             sandbox.stop()
@@ -318,6 +317,7 @@ def run_sandbox_process(
     msmp_port: int = 0,
     names: tuple[str, ...] | None = None,
     hosts: tuple[str, ...] = (),
+    phases: TextIO | None = None,
 ) -> int:
     """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
 
@@ -336,9 +336,13 @@ def run_sandbox_process(
         msmp_port: the MSMP port (0: any free port).
         names: the bots' names in seat order (default: the demo's names).
         hosts: players to join who are not bots (the hosts; tests press their console buttons).
+        phases: where to print a ``phase_line`` each time the service starts a phase clock (``None``: nowhere).
 
     Returns:
         Exit code 0.
+
+    Raises:
+        BridgeError: the port is taken (or cannot be bound), with the port in the message.
     """
     import json
     import signal
@@ -347,7 +351,17 @@ def run_sandbox_process(
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
     sandbox = SandboxThread(password, msmp_secret=msmp_secret)
-    bound = sandbox.start(port=port, msmp_port=msmp_port)
+    try:
+        bound = sandbox.start(port=port, msmp_port=msmp_port)
+    except OSError as exc:
+        import os
+
+        from bridge.errors import BridgeError
+
+        ports = f"--port {port}" + (f" or --msmp-port {msmp_port}" if msmp_secret is not None else "")
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise BridgeError(f"sandbox: cannot listen on 127.0.0.1 ({ports}): {why}; choose another port, or 0 for "
+                          "any free port") from None  # fmt: skip
     for name in (*names, *hosts):
         sandbox.join(name)
     bots = [Bot(name, seed) for name in names]
@@ -359,7 +373,10 @@ def run_sandbox_process(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        watch = asyncio.create_task(_print_phases(sandbox, stop, phases)) if phases is not None else None
         await _drive_bots(sandbox, bots, stop, 0.02)
+        if watch is not None:
+            await watch
 
     try:
         asyncio.run(main())
@@ -372,15 +389,51 @@ def run_sandbox_process(
     return 0
 
 
+async def _print_phases(sandbox: SandboxThread, stop: asyncio.Event, out: TextIO, interval: float = 0.1) -> None:
+    """Print a ``phase_line`` for every phase clock the service starts: each call of the clock function
+    (``bridge.render.CLOCK_FUNCTION``) in the sandbox's command log, with the name and seconds it was given."""
+    from bridge.render import CLOCK_FUNCTION
+    from bridge.sandbox.nbt import to_python
+    from bridge.sandbox.text import plain_text
+    import nbtlib
+
+    prefix = f"function {CLOCK_FUNCTION} "
+    seen = 0
+
+    def new_calls() -> list[str]:
+        nonlocal seen
+        log = sandbox.world.command_log
+        fresh, seen = log[seen:], len(log)
+        return [r.text[len(prefix) :] for r in fresh if r.text.startswith(prefix) and r.outcome == "ok"]
+
+    while not stop.is_set():
+        for arg in sandbox.call(new_calls):
+            try:
+                data = to_python(nbtlib.parse_nbt(arg))
+                print(phase_line(plain_text(data.get("name")), float(data.get("seconds", 0))), file=out, flush=True)
+            except (ValueError, TypeError, AttributeError):  # not the service's own call: nothing to show
+                continue
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval)
+
+
 async def serve_stored(
-    db: str, port: int, password: str, *, contestants: int = 12, seed: int = 1, out: TextIO | None = None,
+    db: str,
+    port: int,
+    password: str,
+    *,
+    contestants: int = 12,
+    seed: int = 1,
+    out: TextIO | None = None,
+    phases: TextIO | None = None,
     new: bool = False,
 ) -> int:
     """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
 
     A new store gets a new demo series (``demo_settings(contestants)``, ``seed``); so does an existing file that
     holds none, or whose series is over, only with ``new`` (``--new-series``; ``bridge/store.py`` house rule 6). Prints
-    ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, and the game log at the end.
+    ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, then (to ``phases``) a
+    ``phase_line`` as each phase clock starts, and the game log at the end (to ``out``).
 
     Returns:
         Exit code 0 when the series is over.
@@ -401,13 +454,18 @@ async def serve_stored(
             series_id = store.create(demo_settings(contestants), seed).id
         sid = series_id
 
+        running: list[SeriesService] = []  # the service, once resumed: the phase lines name its day
+        observer = phase_printer(phases, lambda: running[0].game.day if running else None) if phases else None
+
         def ready(service: SeriesService) -> None:
             game = service.game
             phase = game.phase.value if game.phase is not None else "none"
             print(f"ready series={sid} inputs={len(game.log)} phase={phase}", flush=True)
+            running.append(service)
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready)
+            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready,
+                                       observer=observer)  # fmt: skip
         game = service.game
         if out is not None and game.outcome is not None:
             print(format_record(game.record, "text"), file=out)
@@ -417,35 +475,53 @@ async def serve_stored(
 
 
 def run_demo(
-    contestants: int = 12, seed: int = 1, fmt: str = "text", quiet: bool = False, ruleset: str = "traitors"
+    contestants: int = 12,
+    seed: int = 1,
+    fmt: str = "text",
+    quiet: bool = False,
+    ruleset: str = "traitors",
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
-    """The ``traitors demo`` command: play a series, print the game log and the winner.
+    """The ``traitors demo`` command: play a series, print its game log, and say who won and why.
+
+    Only the game log, in ``fmt``, goes to ``out`` (stdout), so ``--format json`` output parses; the banner, the
+    live announcements and the closing summary (``bridge.demo_output.explain``) go to ``err`` (stderr), and
+    ``quiet`` leaves them out. The options are checked before anything is printed.
 
     Returns:
         Exit code 0 when the series finished, 1 otherwise.
-    """
-    from bridge.export import format_record
 
+    Raises:
+        ConfigError: a bad ``contestants`` or ``ruleset`` (nothing printed yet).
+    """
+    from bridge.export import FORMATS, format_record
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    demo_settings(contestants, ruleset)  # raises ConfigError before the banner
+    if fmt not in FORMATS:
+        from engine.errors import ConfigError
+
+        raise ConfigError(f"--format: {fmt!r} (known: {', '.join(FORMATS)})")
     started = time.monotonic()
-    out = None if quiet else sys.stdout
-    if out is not None:
-        title = RULESETS[ruleset].title if ruleset in RULESETS else ruleset
-        print(f"Castle demo ({title}): {contestants} bot contestants, seed {seed}, sandbox server on 127.0.0.1\n",
-              file=out)  # fmt: skip
-    game, _, service = asyncio.run(play_demo(contestants, seed, out=out, ruleset=ruleset))
-    if out is not None:
-        print("\n=== Game log ===\n", file=out)
-    print(format_record(game.record, fmt))
+    live = None if quiet else err
+    if live is not None:
+        print(f"Castle demo ({RULESETS[ruleset].title}): {contestants} bot contestants, seed {seed}, sandbox server "
+              "on 127.0.0.1\n", file=live, flush=True)  # fmt: skip
+    game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset))
+    if live is not None and out.isatty():  # both on one screen: mark where the game log starts
+        print("\n=== Game log ===\n", file=live, flush=True)
+    print(format_record(game.record, fmt), file=out, flush=True)
     if game.outcome is None:
-        print("The series did not finish.", file=sys.stderr)
+        print("The series did not finish.", file=err)
         return 1
-    if out is not None:
-        winners = ", ".join(game.outcome.winners) or "nobody"
-        print(
-            f"\nWinner: {game.outcome.winner.title} ({winners}). "
-            f"{game.day} days, {len(game.log)} inputs, {time.monotonic() - started:.1f} s.",
-            file=out,
-        )
-        if service.failed_commands:
-            print(f"{len(service.failed_commands)} commands were refused by the server.", file=sys.stderr)
+    if live is not None:
+        print("", file=live)
+        for line in explain(game.record):
+            print(line, file=live)
+        print(f"{game.day} days, {len(game.log)} inputs, {time.monotonic() - started:.1f} s.", file=live, flush=True)
+    if service.failed_commands:
+        print(f"{len(service.failed_commands)} commands were refused by the server.", file=err)
     return 0

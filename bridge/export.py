@@ -458,15 +458,20 @@ def _host_actions(record: SeriesRecord) -> _Section | None:
     return _Section("Host actions", table=_Table(["Host", "When", "Series time", "Action"], rows))
 
 
-def load_record(source: str, series_id: int | None = None) -> SeriesRecord:
+def load_record(source: str, series_id: int | None = None, *, reveal: bool = False) -> SeriesRecord:
     """The record of a stored series (replayed from its input log) or of a scenario file (played).
+
+    The record names every Traitor and power, so a stored series that is still running is refused unless
+    ``reveal`` is set: its secrets would reach whoever reads the export mid-series.
 
     Args:
         source: a series store (``series.db``) or a scenario file (``.toml``; ``docs/scenarios.md``).
         series_id: which series of the store (default: the newest).
+        reveal: give the record of a series that is still running too.
 
     Raises:
-        ConfigError: the file is missing, not a store or scenario, has no such series, or does not replay.
+        ConfigError: the file is missing, not a store or scenario, has no such series, does not replay, or
+            the series is still running and ``reveal`` is not set.
     """
     from pathlib import Path
 
@@ -485,6 +490,9 @@ def load_record(source: str, series_id: int | None = None) -> SeriesRecord:
         sid = series_id if series_id is not None else store.latest()
         if sid is None:
             raise ConfigError(f"{source}: the store holds no series yet")
+        if not reveal and not store.is_over(sid):
+            raise ConfigError(f"{source}: series {sid} is still running and its record names every Traitor; "
+                              "add --reveal to print it anyway")  # fmt: skip
         stored = store.load(sid)
     try:
         return replay(stored.settings, stored.seed, stored.log).record

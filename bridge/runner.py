@@ -20,6 +20,7 @@ from bridge.store import SeriesStore
 
 if TYPE_CHECKING:
     from bridge.msmp import MsmpClient
+    from engine.effects import Effect
 
 log = logging.getLogger("castle.serve")
 
@@ -34,6 +35,7 @@ async def run_series(
     poll_interval: float = 0.1,
     on_ready: Callable[[SeriesService], None] | None = None,
     stop_signals: bool = True,
+    observer: Callable[[Effect], None] | None = None,
 ) -> SeriesService:
     """Resume (or start) one stored series and run it until it ends or SIGTERM/SIGINT arrives (``bridge/serve.py`` house rule 3).
 
@@ -46,6 +48,7 @@ async def run_series(
         poll_interval: seconds between polls of the input queue.
         on_ready: called with the service once it is resumed and re-synced.
         stop_signals: stop cleanly on SIGTERM and SIGINT (only from the main thread).
+        observer: called with every effect before it is sent (``SeriesService``'s ``observer``).
 
     Returns:
         The service (``service.game`` is the series; ``game.outcome`` is ``None`` when stopped early).
@@ -54,7 +57,7 @@ async def run_series(
         StoreError: the stored series cannot be loaded.
         RconUnavailable: the server is not reachable at start.
     """
-    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval)
+    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer)
     if msmp is not None:
         service.attach_msmp(msmp)
     loop = asyncio.get_running_loop()

@@ -51,6 +51,7 @@ from typing import Any, Literal, TextIO
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bridge.config import CastleConfig, ConfigFileError, default_castle, load_castle
+from bridge.demo_output import phase_line
 from bridge.doctor import load_secrets
 from bridge.files import one_line_error, read_config_text
 from bridge.msmp import MsmpClient
@@ -60,6 +61,7 @@ from bridge.series import SeriesFile, load_series
 from bridge.runner import run_series
 from bridge.service import SeriesService
 from bridge.store import SeriesStore, StoreError
+from engine.effects import ClockStarted, Effect
 from engine.errors import ConfigError
 from engine.settings import Settings
 
@@ -336,16 +338,25 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
                 await msmp.start()
                 log.info("MSMP connected (version %s)", msmp.version, extra={"event": "msmp"})
 
+            running: list[SeriesService] = []
+
             def ready(service: SeriesService) -> None:
                 game = service.game
                 phase = game.phase.value if game.phase is not None else "none"
                 log.info("ready", extra={"event": "ready", "series": series_id, "inputs": len(game.log),
                                          "phase": phase})  # fmt: skip
                 print(f"ready series={series_id} inputs={len(game.log)} phase={phase}", file=out, flush=True)
+                running.append(service)
+
+            def log_phase(effect: Effect) -> None:
+                if isinstance(effect, ClockStarted):
+                    day = running[0].game.day if running else None
+                    log.info(phase_line(effect.label.text, effect.seconds, day),
+                             extra={"event": "phase", "series": series_id, "day": day, "seconds": effect.seconds})  # fmt: skip
 
             started = time.monotonic()
             service = await run_series(store, series_id, rcon, config.castle, msmp=msmp,
-                                       poll_interval=config.poll_interval, on_ready=ready)  # fmt: skip
+                                       poll_interval=config.poll_interval, on_ready=ready, observer=log_phase)  # fmt: skip
         game = service.game
         if game.outcome is not None:
             log.info("series over: %s", game.outcome.winner.title, extra={"event": "over", "series": series_id})
@@ -392,10 +403,16 @@ def init_config(folder: str | Path) -> list[Path]:
 
     Returns:
         The files written.
+
+    Raises:
+        ConfigError: ``folder`` is a file.
+        OSError: the folder or a file cannot be written (no permission, a missing parent the user cannot create).
     """
     import importlib.resources
 
     root = Path(folder)
+    if root.exists() and not root.is_dir():
+        raise ConfigError(f"{root}: not a folder; init-config writes its files into a folder (give a new path)")
     (root / "series").mkdir(parents=True, exist_ok=True)
     wanted: dict[Path, str] = {
         root / "castle.toml": importlib.resources.files("world_config").joinpath("castle.toml").read_text("utf-8"),

@@ -17,9 +17,7 @@ import concurrent.futures
 import dataclasses
 import json
 import sys
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import ConfigError
@@ -83,27 +81,23 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
     """The series settings to simulate.
 
     Args:
-        path: a series file (TOML, ``world_config/series/*.toml`` or a scenario's settings), or ``None`` for the
-            demo's settings of ``ruleset`` (``bridge.demo.demo_settings``).
+        path: a series file (``bridge/series.py``: the format ``serve`` takes, e.g. ``world_config/series/*.toml``),
+            or ``None`` for the demo's settings of ``ruleset`` (``bridge.demo.demo_settings``).
         ruleset: ``--ruleset`` (must match the file's when both are given); default ``traitors``.
-        contestants: ``--contestants``: with a file, the file's contestants are replaced by this many demo names.
+        contestants: ``--contestants``: with a file, the series is played with this many demo names instead of
+            the file's contestants (or its ``contestant_count``).
 
     Raises:
         ConfigError: an unreadable or invalid file, a ruleset mismatch, or a bad contestant count (the message
             names the file or option).
     """
     from bridge.demo import DEMO_NAMES, demo_settings
-    from bridge.scenario import settings_from_mapping
+    from bridge.series import load_series
 
     if path is None:
         return demo_settings(12 if contestants is None else contestants, ruleset or "traitors")
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the settings file ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    settings = settings_from_mapping(data, path)
+    series = load_series(path)
+    settings = series.settings
     found = ruleset_of(settings).name
     if ruleset is not None and ruleset != found:
         raise ConfigError(f"{path}: ruleset {found!r}, but --ruleset {ruleset!r}")
@@ -111,8 +105,20 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
         if not 1 <= contestants <= len(DEMO_NAMES):
             raise ConfigError(f"--contestants: {contestants}; at most {len(DEMO_NAMES)}")
         settings = dataclasses.replace(settings, contestants=tuple(DEMO_NAMES[:contestants]))
-    RULESETS[found].game(settings, 0)  # validates (raises ConfigError naming the field)
+    elif not series.named:  # the file gives only contestant_count: bots play under the demo's names
+        settings = dataclasses.replace(settings, contestants=tuple(DEMO_NAMES[: series.contestant_count]))
+    try:
+        RULESETS[found].game(settings, 0)  # validates (raises ConfigError naming the field)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     return settings
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Worker initializer: a worker ignores SIGINT (Ctrl-C reaches the whole process group); the parent stops it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunk(settings: Any, seeds: Sequence[int], bots: Any, twist_impact: bool) -> Tally:
@@ -147,13 +153,21 @@ def run(
     size = max(1, -(-len(seeds) // (jobs * CHUNKS_PER_JOB)))
     chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
     results: list[Tally | None] = [None] * len(chunks)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_leave_ctrl_c_to_the_parent)
+    try:
         futures = {pool.submit(_chunk, settings, c, bots, twist_impact): i for i, c in enumerate(chunks)}
         for fut in concurrent.futures.as_completed(futures):
             i = futures[fut]
             results[i] = fut.result()
             if progress is not None:
                 progress(len(chunks[i]))
+    except BaseException:
+        # Ctrl-C (or a failed chunk): stop the workers now rather than after every chunk already handed out.
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)  # quick: the workers are gone; the pool is joined before exit
+        raise
+    pool.shutdown()
     total = Tally()
     for t in results:  # in seed order, whatever order the workers finished in
         assert t is not None

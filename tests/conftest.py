@@ -33,3 +33,25 @@ def golden(request: pytest.FixtureRequest) -> Callable[[Path, str], None]:
         assert actual == path.read_text(encoding="utf-8"), f"{path.name} differs (rerun with --update-goldens)"
 
     return check
+
+
+@pytest.fixture
+def stored_series() -> Callable[..., Path]:
+    """``stored_series(path, finished=...)``: a store at ``path`` holding one 8-contestant demo series played by
+    the engine's bots (``engine.sim.play_series``, seed 5): all of it, or only its first half (still running)."""
+
+    def make(path: Path, *, finished: bool) -> Path:
+        from bridge.demo import demo_settings
+        from bridge.store import SeriesStore
+        from engine.sim import play_series
+
+        settings = demo_settings(8)
+        game, _ = play_series(settings, 5)
+        log = list(game.log) if finished else list(game.log)[: len(game.log) // 2]
+        with SeriesStore(path) as store:
+            stored = store.create(settings, 5)
+            for i, entry in enumerate(log, start=1):
+                store.record(stored, entry=entry, commands=[], over=finished and i == len(log))
+        return path
+
+    return make

@@ -69,8 +69,9 @@ def test_same_seed_same_game_log():
 
 def test_run_demo_prints_log_and_winner(capsys):
     assert run_demo(contestants=6, seed=2) == 0
-    out = capsys.readouterr().out
-    assert "=== Game log ===" in out and "Winner:" in out
+    printed = capsys.readouterr()
+    assert printed.out.startswith("# The Traitors") and "Winners:" in printed.out
+    assert "Castle demo" in printed.err and "Why: " in printed.err
 
 
 def test_every_input_goes_through_dialogs_and_triggers(demo12):

@@ -91,6 +91,7 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         assert first.returncode == 0, err
         logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
         assert any(r.get("event") == "stop" for r in logs) and any(r.get("event") == "stopped" for r in logs), err
+        assert any(r.get("event") == "phase" and r["message"].startswith("phase: day 0, ") for r in logs), err
         assert password not in err and secret not in err
         with SeriesStore(tmp_path / "series.db") as store:
             assert not store.is_over(1)
