@@ -200,7 +200,7 @@ def test_damage_in_the_middle_of_the_store_is_refused_with_how_to_restore(tmp_pa
     # the restore the message describes gives the series back
     db.rename(tmp_path / "series.db.broken")
     shutil.copy(tmp_path / "series-backup.db", db)
-    restored = cli("export", str(db), "--format", "json")
+    restored = cli("export", str(db), "--format", "json", "--reveal")
     assert restored.returncode == 0, restored.stderr
 
 
