@@ -218,6 +218,7 @@ class ScenarioModel(_Model):
     """Club rulesets: the series setting ``deal`` written as a table, contestant count → role codes
     (``[deal]`` / ``8 = ["lord", …]``); the file's ``deal`` key is read here when it is a table."""
     day_execution: bool | None = None
+    morning_news: Literal["named", "unnamed", "dead_only"] | None = None
     max_days: int | None = None
     input: list[dict[str, Any]] = Field(default_factory=list)
 
@@ -769,7 +770,7 @@ def _settings(m: ScenarioModel) -> tuple[Settings | ClubSettings | None, list[st
         return _club_settings(m)
     problems: list[str] = []
     deal: tuple[DealEntry, ...] | None = None
-    for key in ("day_execution", "max_days"):
+    for key in ("day_execution", "morning_news", "max_days"):
         if getattr(m, key) is not None:
             problems.append(f"{key}: not a setting of the traitors ruleset")
     if m.deal_table is not None:
@@ -839,7 +840,7 @@ _TRAITORS_ONLY = (
 
 def _club_settings(m: ScenarioModel) -> tuple[ClubSettings | None, list[str]]:
     """A club ruleset's settings: contestants, hosts, ``deal`` (explicit ``[[deal]]`` with ``role``, or the
-    count → roles table), ``day_execution``, ``max_days``, ``durations``."""
+    count → roles table), ``day_execution``, ``morning_news``, ``max_days``, ``durations``."""
     problems = [f"{k}: not a setting of the {m.ruleset} ruleset" for k in _TRAITORS_ONLY if getattr(m, k) is not None]
     if m.twists:
         problems.append(f"twists: not a setting of the {m.ruleset} ruleset")
@@ -870,11 +871,8 @@ def _club_settings(m: ScenarioModel) -> tuple[ClubSettings | None, list[str]]:
     if problems:
         return None, problems
     assert contestants is not None
-    kwargs: dict[str, Any] = {}
-    if m.day_execution is not None:
-        kwargs["day_execution"] = m.day_execution
-    if m.max_days is not None:
-        kwargs["max_days"] = m.max_days
+    keys = ("day_execution", "morning_news", "max_days")
+    kwargs: dict[str, Any] = {k: getattr(m, k) for k in keys if getattr(m, k) is not None}
     return (
         ClubSettings(
             ruleset=m.ruleset, contestants=tuple(contestants), hosts=tuple(m.hosts), deal=explicit,
@@ -913,7 +911,7 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
         "joker_outcome": "joker_wins", "no_reveal_from": 5, "finalists": 4, "twists": {"1": ["double_vote"]},
         "durations": {"vote": 120.0}, "deal": null | [{"name", "allegiance", "power", "false_power",
         "drunk"}, ...]}``; for a club ruleset: ``ruleset``, ``contestants``, ``hosts``, ``deal`` (null or
-        ``[{"name", "role"}]``), ``deal_table``, ``day_execution``, ``max_days``, ``durations``.
+        ``[{"name", "role"}]``), ``deal_table``, ``day_execution``, ``morning_news``, ``max_days``, ``durations``.
     """
     if isinstance(settings, ClubSettings):
         return {
@@ -923,6 +921,7 @@ def settings_to_json(settings: Settings | ClubSettings) -> dict[str, Any]:
             "deal": None if settings.deal is None else [{"name": n, "role": r} for n, r in settings.deal],
             "deal_table": {str(k): list(v) for k, v in sorted(settings.deal_table.items())},
             "day_execution": settings.day_execution,
+            "morning_news": settings.morning_news,
             "max_days": settings.max_days,
             "durations": {k: float(v) for k, v in settings.durations.items()},
         }

@@ -87,7 +87,7 @@ from engine.record import (
 )
 from engine.core.step import InputLog, InputStep
 from engine.tracking import WorldState
-from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings
+from engine.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings, same_player
 from engine import twists
 from engine.twists import TwistState
 
@@ -1729,9 +1729,11 @@ class Game(InputStep):
             if not p.alive:
                 raise IllegalAction("illegal.replace.out", contestant=action.contestant)
             new = action.player
-            taken = {self.player_of(n) for n in self.players} | set(self.hosts)
-            returning = new == action.contestant and action.contestant in self.stand_ins
-            if not NAME_RE.match(new) or (new in taken and not returning) or (new in self.players and not returning):
+            taken = {self.player_of(n) for n in self.players} | set(self.players) | set(self.hosts)
+            same = same_player(new, taken) if NAME_RE.match(new) else new
+            if same is not None and same != new:  # Minecraft takes them for one player
+                raise IllegalAction("illegal.replace.case", player=new, other=same)
+            if same == new and not (new == action.contestant and action.contestant in self.stand_ins):
                 raise IllegalAction("illegal.replace.player", player=new)
             return lambda: self._apply_replace(action.contestant, new, str(host))
         if isinstance(action, UndoHostAction):

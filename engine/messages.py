@@ -300,6 +300,7 @@ CATALOG: dict[str, str] = {
     "illegal.clock.seconds": "Extend by 1 to 3600 seconds, not {seconds}.",
     "illegal.replace.out": "{contestant} is no longer in the series.",
     "illegal.replace.player": "{player} cannot take a seat: already in this series or not a Minecraft name.",
+    "illegal.replace.case": "{player} cannot take a seat: Minecraft takes {player} and {other} for one player.",
     "illegal.replace.none": "No seat is waiting for a new player.",
     "illegal.replaced": "Your seat is now played by someone else.",
     "illegal.undo.nothing": "There is no host action to take back: only the last input, if it was a host's move "

@@ -115,6 +115,19 @@ CLUB_MESSAGES: dict[str, str] = {
     "my.keep": "Keep everyone",
     "my.kept": "The town keeps everyone today.",
     "my.expelled": "{player} is expelled. Their role is not announced.",
+    # the morning's news beyond the dead (setting morning_news, engine.rulesets.morning)
+    "my.news.cured": "{player} is no longer poisoned.",
+    "my.news.cured.unnamed": "A poison has been cured.",
+    "my.news.poisoned": "{player} is poisoned: unless the poison is cured, they die at the end of night {night}.",
+    "my.news.poisoned.unnamed": "A contestant is poisoned: unless the poison is cured, they die at the end of "
+    "night {night}.",
+    "my.news.demined": "The mine on {player} has been cleared.",
+    "my.news.demined.unnamed": "A mine has been cleared.",
+    "my.news.mined": "{player} is mined: the first to visit them at night sets it off, unless that visitor can "
+    "clear it.",
+    "my.news.mined.unnamed": "A contestant is mined: the first to visit them at night sets it off, unless that "
+    "visitor can clear it.",
+    "my.news.bomb_spent": "The bomb has gone off: there will be no more explosions.",
 }
 
 for _code, _name in BK_ROLES.items():

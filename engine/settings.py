@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import ConfigError
@@ -17,6 +17,20 @@ from engine.values import copied_by_value
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 """Current Java Edition player names: 3–16 of ``[A-Za-z0-9_]``."""
+
+
+def same_player(name: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` that Minecraft takes for the same player as ``name``, or ``None``.
+
+    A Minecraft server finds a player by name without regard to case (``tellraw ab_ …`` reaches ``Ab_``), so
+    ``kai`` and ``Kai`` are one player. Used by ``check_cast`` and by the host's replacement of a contestant.
+
+    Args:
+        name: a player name.
+        names: the names already in use.
+    """
+    key = name.lower()
+    return next((n for n in names if n.lower() == key), None)
 
 
 
@@ -57,7 +71,7 @@ def check_cast(
     for h in hosts:
         if not isinstance(h, str) or not NAME_RE.match(h):
             raise ConfigError(f"{hosts_field}: {h!r} is not a Minecraft name")
-        contestant = seen.get(h.lower())
+        contestant = same_player(h, seen.values())
         if contestant == h:
             raise ConfigError(f"{hosts_field}: {h} is a contestant; the host is not a contestant (rulebook §1)")
         if contestant is not None:

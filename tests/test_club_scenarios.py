@@ -58,3 +58,23 @@ def test_bad_club_settings_name_the_field() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_scenario('ruleset = "mafia_yakuza"\ncontestants = ["Alex", "Kai"]\n[deal]\n2 = ["don"]\n', "z.toml")
     assert "deal.2: lists 1 roles for 2 contestants" in str(info.value)
+
+
+def test_morning_news_is_a_club_setting_of_scenario_and_series_files() -> None:
+    from bridge.scenario import settings_from_json, settings_to_json
+    from bridge.series import parse_series
+
+    names = '["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena"]'
+    scenario = parse_scenario(f'ruleset = "mafia_yakuza"\ncontestants = {names}\nmorning_news = "unnamed"\n', "m.toml")
+    assert scenario.settings.morning_news == "unnamed"
+    assert settings_from_json(settings_to_json(scenario.settings)) == scenario.settings
+    series = parse_series('ruleset = "mafia_yakuza"\ncontestant_count = 10\nmorning_news = "dead_only"\n', "s.toml")
+    assert series.settings.morning_news == "dead_only"
+    default = parse_scenario(f'ruleset = "mafia_yakuza"\ncontestants = {names}\n', "d.toml")
+    assert default.settings.morning_news == "named"
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(f'ruleset = "mafia_yakuza"\ncontestants = {names}\nmorning_news = "loud"\n', "x.toml")
+    assert "x.toml: morning_news: " in str(info.value)
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario('contestants = ["Alex", "Kai", "Zuri"]\ntraitors = 1\nmorning_news = "named"\n', "t.toml")
+    assert "t.toml: morning_news: not a setting of the traitors ruleset" in str(info.value)

@@ -148,3 +148,16 @@ def test_the_readme_shows_the_two_process_demo_with_commands_that_parse() -> Non
     serve = next(c for c in commands if c[0] == "serve-demo")
     port = sandbox[sandbox.index("--port") + 1]
     assert serve[serve.index("--port") + 1] == port, "serve-demo must connect to the sandbox's port"
+
+
+def test_house_rules_rows_sit_under_their_ruleset() -> None:
+    """docs/house-rules.md: the club table holds only club rows (Both, BK, M&Y); every Traitors row (rulebook
+    sections, host console, record, recovery) sits in the Traitors part, before the club heading."""
+    text = (ROOT / "docs" / "house-rules.md").read_text(encoding="utf-8")
+    traitors, club = text.split("## House rules of the club rulesets", 1)
+    rows = [line.split("|")[1].strip() for line in club.splitlines() if line.startswith("| ")]
+    club_rows = [r for r in rows if r not in ("Where", "---")]
+    assert club_rows and all(r.startswith(("Both:", "BK:", "M&Y:")) for r in club_rows), club_rows
+    assert "| BK: repeat vote (\"win the players over\") |" in club and "| M&Y: the morning |" in club
+    for row in ("§8 Twist days", "§10 Drinks", "§3 Host: pause", "Host: replace", "Host: undo", "Record"):
+        assert f"| {row} |" in traitors, row

@@ -70,7 +70,7 @@ from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import ContestantRecord, SeriesRecord, VoteRound
 from engine.messages_terms import term
-from engine.rulesets import departures
+from engine.rulesets import departures, morning
 from engine.settings import check_cast
 
 KEEP = "keep everyone"
@@ -216,6 +216,7 @@ class ClubSettings:
         deal: an explicit deal, ``(name, role code)`` in seat order (scenarios); ``None``: the seeded deal.
         deal_table: setting ``deal``: contestant count → role codes, overriding the ruleset's default deal.
         day_execution: whether the day ends with a vote (Black Knights [rule] "Start", default true).
+        morning_news: what the morning tells beyond the dead (``engine.rulesets.morning``; default ``"named"``).
         durations: seconds per phase (``CLUB_DURATIONS`` keys).
         max_days: the series ends with nobody winning after this many days ([house]).
     """
@@ -226,6 +227,7 @@ class ClubSettings:
     deal: tuple[tuple[str, str], ...] | None = None
     deal_table: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     day_execution: bool = True
+    morning_news: str = morning.DEFAULT
     durations: Mapping[str, float] = field(default_factory=dict)
     max_days: int = 30
 
@@ -241,6 +243,7 @@ class ClubSettings:
         """
         names = self.contestants
         check_cast(names, self.hosts)
+        morning.check(self.morning_news)
         for key, value in self.durations.items():
             if key not in CLUB_DURATIONS:
                 raise ConfigError(f"durations.{key}: unknown phase (known: {', '.join(CLUB_DURATIONS)})")
@@ -833,6 +836,7 @@ class ClubGame(InputStep):
             self.visits, night=self.night_no, mines=self.mines, poisons=self.poisons,
             delay=self.rules.poison_delay, alive=self._living(),
         )  # fmt: skip
+        said = morning.news(self, outcome)
         self.mines = outcome.mines
         self.poisons = dict(outcome.poisons)
         rec.deaths = dict(outcome.deaths)
@@ -853,7 +857,7 @@ class ClubGame(InputStep):
         self.news = list(outcome.deaths.items())
         self._remove([name for name, _cause in self.news], "killed", self.night_no)
         self.visits = []
-        self._begin_morning()
+        self._begin_morning(said)
 
     def _remove(self, names: Sequence[str], how: str, when: int) -> None:
         """``names`` leave the game together; a successor role passes on (``engine.rulesets.departures``)."""
@@ -861,7 +865,7 @@ class ClubGame(InputStep):
 
     # ------------------------------------------------------------------ the day
 
-    def _begin_morning(self) -> None:
+    def _begin_morning(self, said: Sequence[tuple[str, Mapping[str, object]]]) -> None:
         self.day += 1
         px = self.rules.prefix
         self._announce("club.morning", day=self.day)
@@ -877,6 +881,8 @@ class ClubGame(InputStep):
             self._move([name], Place.GATE)
         if not self.news:
             self._announce("club.no_deaths")
+        for key, params in said:  # whatever else of the night affects this day and next night
+            self._announce(key, **params)
         self.news = []
         self.day_record = ClubDayRecord(self.day, self._living())
         self.record.events.append(self.day_record)
@@ -1138,6 +1144,7 @@ def _settings_dict(s: ClubSettings) -> dict[str, Any]:
         "contestants": list(s.contestants),
         "hosts": list(s.hosts),
         "day_execution": s.day_execution,
+        "morning_news": s.morning_news,
         "deal": {str(k): list(v) for k, v in sorted(s.deal_table.items())},
         "durations": {k: s.duration(k) for k in CLUB_DURATIONS},
         "max_days": s.max_days,

@@ -153,6 +153,24 @@ def test_replacement_refuses_players_already_in_the_series() -> None:
         assert info.value.reason == "illegal.replace.player"
 
 
+def test_replacement_refuses_a_name_that_differs_only_in_case() -> None:
+    """Minecraft finds a player by name without regard to case: ``kai`` is Kai, ``host`` the host, ``bob_2`` the
+    stand-in Bob_2; the host is told privately and nothing changes."""
+    g = started()
+    g.handle(ReplaceContestant("Host", "Kai", "Bob_2"), now=20.0)
+    log, record = list(g.log), g.record.to_dict()
+    for player, other in (("alex", "Alex"), ("HOST", "Host"), ("bob_2", "Bob_2"), ("kai", "Kai")):
+        with pytest.raises(IllegalAction) as info:
+            g.handle(ReplaceContestant("Host", "Zuri", player), now=21.0)
+        assert info.value.reason == "illegal.replace.case" and dict(info.value.params)["other"] == other
+    with pytest.raises(IllegalAction) as info:
+        g.handle(ReplaceContestant("Host", "Kai", "kai"), now=22.0)  # the seat's own player returns: as spelt
+    assert info.value.reason == "illegal.replace.case"
+    assert g.stand_ins == {"Kai": "Bob_2"} and list(g.log) == log and g.record.to_dict() == record
+    g.handle(ReplaceContestant("Host", "Kai", "Kai"), now=23.0)
+    assert g.stand_ins == {}
+
+
 def test_end_series_has_no_winner() -> None:
     g = started()
     g.handle(EndSeries("Host"), now=30.0)

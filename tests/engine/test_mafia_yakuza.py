@@ -323,3 +323,72 @@ class TestVictory:
         assert "Omar" not in d.game.pending and d.game.legal_actions("Omar") == []
         with pytest.raises(IllegalAction):
             d.do(UsePower("Omar", "Alex"))
+
+
+def news(d, since: int = 0) -> list[tuple[str, dict]]:
+    """The morning's news beyond the dead, announced after the ``since``-th announcement."""
+    return [(k, p) for k, p in d.said()[since:] if k.startswith("my.news.")]
+
+
+class TestMorningNews:
+    """Game flow [rule]: "the host announces the dead and whatever else of the night affects this day and next
+    night"; setting ``morning_news`` [house]."""
+
+    def test_named_poison_and_mine_then_cure_and_demine(self, club):
+        d = club(MY, MY14)
+        d.night({"poisoner": {"Zuri": "Rhea"}, "sapper": {"Noor": "Lena"}})
+        assert news(d) == [("my.news.poisoned", {"player": "Rhea", "night": "3"}),
+                           ("my.news.mined", {"player": "Lena"})]  # fmt: skip
+        actors = {"Zuri", "Noor"}
+        assert not any(actors & {str(v) for v in p.values()} for _k, p in d.said())  # nobody who acted is named
+        next_night(d)
+        mark = len(d.said())
+        d.night({"heal": {"Makena": "Rhea"}})  # the poison lasts one more night without this heal; the mine lasts
+        mark2 = len(d.said())
+        assert news(d, mark) == [("my.news.cured", {"player": "Rhea"}), ("my.news.mined", {"player": "Lena"})]
+        next_night(d)
+        d.night({"check": {"Sunny": "Lena"}})
+        assert news(d, mark2) == [("my.news.demined", {"player": "Lena"})]
+
+    def test_a_lasting_poison_is_told_every_morning_until_it_kills(self, club):
+        d = club(MY, MY14)
+        d.night({"poisoner": {"Zuri": "Rhea"}})
+        next_night(d)
+        mark = len(d.said())
+        d.night({})
+        assert news(d, mark) == [("my.news.poisoned", {"player": "Rhea", "night": "3"})]
+        next_night(d)
+        mark = len(d.said())
+        d.night({})
+        assert news(d, mark) == [] and ("club.died", {"player": "Rhea"}) in d.said()[mark:]
+
+    def test_unnamed_says_the_same_without_names(self, club):
+        d = club(MY, MY14, morning_news="unnamed")
+        d.night({"poisoner": {"Zuri": "Rhea"}, "sapper": {"Noor": "Lena"}, "bomber": {"Ines": "Omar"}})
+        assert news(d) == [("my.news.poisoned.unnamed", {"night": "3"}), ("my.news.mined.unnamed", {}),
+                           ("my.news.bomb_spent", {})]  # fmt: skip
+
+    def test_dead_only_says_only_the_dead(self, club):
+        d = club(MY, MY14, morning_news="dead_only")
+        d.night({"poisoner": {"Zuri": "Rhea"}, "sapper": {"Noor": "Lena"}, "bomber": {"Ines": "Omar"}})
+        assert news(d) == [] and ("club.died", {"player": "Omar"}) in d.said()
+
+    def test_poison_cured_the_same_night_is_not_told(self, club):
+        """Poisoned and healed in one night: nothing the table knew changed, so nobody learns the Doctor's pick."""
+        d = club(MY, MY14)
+        d.night({"poisoner": {"Zuri": "Rhea"}, "heal": {"Makena": "Rhea"}})
+        assert news(d) == [] and d.game.night_record.cured == ["Rhea"]
+
+    def test_an_expelled_poisoned_contestant_is_not_told(self, club):
+        d = club(MY, MY14)
+        d.night({"poisoner": {"Zuri": "Rhea"}})
+        next_night(d, {n: "Rhea" for n in sorted(d.alive()) if n != "Rhea"} | {"Rhea": "Alex"})
+        mark = len(d.said())
+        d.night({})
+        assert "Rhea" not in d.alive() and news(d, mark) == []
+
+    def test_a_bad_setting_names_the_field(self, club):
+        from engine.errors import ConfigError
+
+        with pytest.raises(ConfigError, match=r"^morning_news: 'loud' \(known: named, unnamed, dead_only\)"):
+            club(MY, MY14, morning_news="loud")
