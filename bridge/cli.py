@@ -57,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--msmp-port", type=int, default=0, help="MSMP port (default: any free port)")
     sandbox.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
     sandbox.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
+    sandbox.add_argument("--reply-delay", type=float, default=0.0, metavar="SECONDS",
+                         help="wait this long before answering each command (a slow server; default 0)")
 
     serve = sub.add_parser(
         "serve", help="run (or resume) the series configured in --config against a Minecraft server",
@@ -220,7 +222,8 @@ def _processes(args: argparse.Namespace) -> int:
         names = tuple(n for n in (args.names or "").split(",") if n) or None
         hosts = tuple(n for n in (args.hosts or "").split(",") if n)
         return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
-                                   msmp_port=args.msmp_port, names=names, hosts=hosts)  # fmt: skip
+                                   msmp_port=args.msmp_port, names=names, hosts=hosts,
+                                   reply_delay=args.reply_delay)  # fmt: skip
     return asyncio.run(
         serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed, out=sys.stdout)
     )

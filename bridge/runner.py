@@ -13,6 +13,7 @@ import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bridge.clock import QuietGate
 from bridge.config import CastleConfig
 from bridge.rcon import RconClient
 from bridge.service import SeriesService
@@ -34,6 +35,7 @@ async def run_series(
     poll_interval: float = 0.1,
     on_ready: Callable[[SeriesService], None] | None = None,
     stop_signals: bool = True,
+    quiet: QuietGate | None = None,
 ) -> SeriesService:
     """Resume (or start) one stored series and run it until it ends or SIGTERM/SIGINT arrives (``bridge/serve.py`` house rule 3).
 
@@ -46,6 +48,8 @@ async def run_series(
         poll_interval: seconds between polls of the input queue.
         on_ready: called with the service once it is resumed and re-synced.
         stop_signals: stop cleanly on SIGTERM and SIGINT (only from the main thread).
+        quiet: the phase clock's quiet gate (``serve-demo``: ``bridge.clock.rcon_quiet_gate``); ``None`` for a
+            real server, whose phase clock keeps the wall clock.
 
     Returns:
         The service (``service.game`` is the series; ``game.outcome`` is ``None`` when stopped early).
@@ -54,7 +58,7 @@ async def run_series(
         StoreError: the stored series cannot be loaded.
         RconUnavailable: the server is not reachable at start.
     """
-    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval)
+    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, quiet=quiet)
     if msmp is not None:
         service.attach_msmp(msmp)
     loop = asyncio.get_running_loop()
