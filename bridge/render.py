@@ -5,8 +5,9 @@ House rules:
 1. Secrets only ever go to one named player (STYLE §2.3): a ``Whisper``, ``Prompt``, ``GiveItem`` or private
    ``ShowTitle`` becomes one command per recipient, each naming that one player (``tellraw Alice …``), never
    ``@a``; nothing is written into team colours, sidebars, tags, or item names others can see.
-2. Public effects (``Announce``, ``Revealed``, ``SeriesOver``, a public ``ShowTitle``, ``ClockStarted``) go to
-   ``@a``.
+2. Public effects (``Announce``, ``Revealed``, a public ``ShowTitle``, ``ClockStarted``) go to ``@a``.
+   ``SeriesOver`` renders nothing: the engine announces the end itself (an ``Announce`` and a ``ShowTitle``
+   just before it), and saying it here too sent the announcement twice.
 3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
    ``traitors.<key>`` with the English fallback) or a name passed through ``commands.text_component``.
 4. An effect type this module does not know raises ``TypeError``; it is never silently dropped.
@@ -155,12 +156,10 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return [mc.bossbar_set_max(CLOCK_BAR, left), mc.bossbar_set_value(CLOCK_BAR, left)]
     if isinstance(effect, Revealed):
         return _revealed(effect)
-    if isinstance(effect, Eliminated):
-        # The engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
-        # breakfast. No game-mode change: a spectator could watch the Turret.
+    # Eliminated: the engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
+    # breakfast. No game-mode change: a spectator could watch the Turret. SeriesOver: house rule 2.
+    if isinstance(effect, (Eliminated, SeriesOver)):
         return []
-    if isinstance(effect, SeriesOver):
-        return _series_over(effect)
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
 
 
@@ -332,20 +331,6 @@ def _revealed(effect: Revealed) -> list[McCommand]:
     headline = mc.text_component(effect.allegiance.title, color="dark_red" if traitor else "green", bold=True)
     return [
         *mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white")),
-        *_announce(mc.message_component(message, color="yellow", bold=False)),
-    ]
-
-
-def _series_over(effect: SeriesOver) -> list[McCommand]:
-    outcome = effect.outcome
-    if outcome.winners:
-        message = msg("series.over", winner=outcome.winner.title, winners=", ".join(outcome.winners))
-    else:
-        message = msg("series.over.nobody", winner=outcome.winner.title)
-    headline = mc.text_component(outcome.winner.title, color="gold", bold=True)
-    subtitle = mc.text_component(", ".join(outcome.winners), color="white") if outcome.winners else None
-    return [
-        *mc.title("@a", title=headline, subtitle=subtitle),
         *_announce(mc.message_component(message, color="yellow", bold=False)),
     ]
 
