@@ -12,7 +12,9 @@ House rules of this file:
    queue's reply is unreadable (an entry written by hand), the entries are taken one by one from the head and
    the unreadable one is removed, so it never blocks the inputs behind it.
 3. A contestant's illegal input becomes a private message to that contestant and changes nothing; a bad queue
-   entry likewise. A bug while applying one input is logged and the loop goes on.
+   entry likewise. A spectator (a player who is neither a contestant nor a host) who presses a contestant's
+   trigger is told privately that only contestants can do that ("Only the host can do that." for the host's
+   console), and nothing reaches the engine. A bug while applying one input is logged and the loop goes on.
 4. Effects are rendered and sent in order over the one RCON connection. A command the server answers with an
    error text is logged (never with secrets) and the next command is sent. Every give carries a hand-out id
    and is idempotent (``bridge/recovery.py``), so sending it twice gives one item.
@@ -63,7 +65,19 @@ from bridge.clock import PhaseClock, QuietGate, count_down
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
 from bridge.faults import fault
-from bridge.inputs import EXTEND_STEP, HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
+from bridge.inputs import (
+    EXTEND_STEP,
+    HOST,
+    PREFIX,
+    TWIST,
+    HostCommand,
+    HostControl,
+    InputError,
+    OpenConsole,
+    SendBook,
+    SwordHit,
+    decode,
+)
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
 from bridge.recovery import Handouts, Rebuilt, items_to_hold, rebuild, resync_commands
@@ -155,6 +169,13 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
     tag = snbt.parse(reply[len(QUEUE_PREFIX):])
     entries = tag if isinstance(tag, list) else [tag]
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get("seq"), int)]
+
+
+def _spectator_reply(entry: Mapping[str, Any]) -> Message:
+    """House rule 3: what a player outside the series is told when pressing a trigger: only the host may use the
+    host's triggers (console buttons, twists), only contestants the others."""
+    host_trigger = f"{PREFIX}{entry.get('input')}" in (HOST, TWIST)
+    return Message("illegal.not_host" if host_trigger else "illegal.spectator")
 
 
 def _source(entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -556,9 +577,12 @@ class SeriesService:
         try:
             item = decode({**entry, "player": player}, self.ctx.seats)
         except InputError as exc:
-            await self._settle(self._private(player, exc.message), seq, source)
+            reply = exc.message if self._in_series(player) else _spectator_reply(entry)
+            await self._settle(self._private(player, reply), seq, source)
             return
-        if isinstance(item, Action):
+        if isinstance(item, (Action, SendBook)) and not self._in_series(player):
+            await self._settle(self._private(player, _spectator_reply(entry)), seq, source)
+        elif isinstance(item, Action):
             await self.apply(item, queue_seq=seq, source=source)
         elif isinstance(item, HostCommand):
             await self._host_command(item, seq, source)
@@ -623,11 +647,8 @@ class SeriesService:
         return player in self.ctx.seats or player in self.game.hosts or self.game.contestant_of(player) is not None
 
     def _private(self, player: str, message: Message) -> list[Effect]:
-        """A private reply to ``player`` when they are in this series (a contestant or a host), else nothing."""
-        if self._in_series(player):
-            return [Whisper(frozenset({player}), message)]
-        log.info("no reply to %s: not in this series", player)
-        return []
+        """A private reply to ``player`` (a contestant, a host, or a spectator told what only others may do)."""
+        return [Whisper(frozenset({player}), message)]
 
     async def _settle(self, effects: list[Effect], seq: int | None, source: Mapping[str, Any] | None) -> None:
         """Take a queue entry that is no engine input (or was refused before reaching the engine)."""
