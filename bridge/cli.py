@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
     sandbox.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
     sandbox.add_argument("--quiet", action="store_true", help="print only the ready line, not the phases")
+    sandbox.add_argument("--reply-delay", type=float, default=0.0, metavar="SECONDS",
+                         help="wait this long before answering each command (a slow server; default 0)")
 
     serve = command(
         "serve", "run (or resume) the series configured in --config against a Minecraft server",
@@ -312,7 +314,7 @@ def _processes(args: argparse.Namespace) -> int:
         check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
         return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
                                    msmp_port=args.msmp_port, names=names, hosts=hosts,
-                                   phases=None if args.quiet else sys.stdout)  # fmt: skip
+                                   phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay)  # fmt: skip
     return asyncio.run(serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed,
                                     out=sys.stdout, phases=None if args.quiet else sys.stdout, new=args.new_series))  # fmt: skip
 

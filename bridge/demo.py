@@ -9,7 +9,9 @@ it into the input queue with the player's UUID, and the service polls it.
 
 Phase clocks are shortened so a series finishes in well under a minute. Interactive phases (vote, Oath,
 Turret, offer) end as soon as everyone has answered, and bots choose with generators seeded from the series
-seed, the contestant and the prompt number, so the same seed gives the same game log run after run.
+seed, the contestant and the prompt number. A deadline fires only once the sandbox is quiet (every bot has
+answered what it was shown: ``bridge/sandbox/quiet.py``), so however busy the machine, the same seed gives the
+same game log run after run.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bridge.clock import rcon_quiet_gate
 from bridge.config import default_castle
 from bridge.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.players import PlayerDirectory
@@ -173,6 +176,11 @@ class Bot:
         self.seen += len(messages)
         self.dialogs_seen += len(dialogs)
 
+    def idle(self, player: Any) -> bool:
+        """Whether the bot has read all that ``player`` (its player in the sandbox world) was shown and has no
+        answer left to give (``bridge/sandbox/quiet.py``)."""
+        return not self.pending and self.seen == len(player.chat) and self.dialogs_seen == len(player.dialogs)
+
     def _queue(self, commands: list[str], source: str) -> None:
         rng = self._rng(len(self.pending) + self.prompts, "delay")
         self.pending.append((rng.randint(0, 3), commands, source))
@@ -219,22 +227,23 @@ def _answer(world: Any, bot: Bot, source: str, index: int, command: str) -> None
 def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
     """One pass over the bots: each reads what it was newly shown (chat, dialogs) and answers what is due.
 
+    The whole pass runs on the sandbox's thread, so the bots change only there and the demo's quiet gate
+    (``bridge/sandbox/quiet.py``) sees them and the world at one moment.
+
     Args:
         sandbox: the running sandbox (its world is only touched on its own thread).
         bots: the bots, one per contestant.
     """
+    sandbox.call(_step, sandbox.world, bots)
 
-    def new_for(b: Bot) -> tuple[list[Any], list[tuple[Any, int]]]:
-        p = sandbox.world.player(b.name)
-        shown = list(zip(p.dialogs[b.dialogs_seen :], p.dialog_chat[b.dialogs_seen :]))
-        return list(p.chat[b.seen :]), shown
 
+def _step(world: Any, bots: list[Bot]) -> None:
     for bot in bots:
-        messages, dialogs = sandbox.call(new_for, bot)
-        bot.read(messages, dialogs)
+        p = world.player(bot.name)
+        bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :])))
         answer = bot.due()
         if answer is not None:
-            sandbox.call(_answer, sandbox.world, bot, *answer)
+            _answer(world, bot, *answer)
 
 
 async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
@@ -270,6 +279,7 @@ async def play_demo(
         ConfigError: bad ``contestants``.
         RconUnavailable: the sandbox could not be reached.
     """
+    from bridge.sandbox import quiet
     from bridge.sandbox.server import SandboxThread
 
     settings = demo_settings(contestants, ruleset)
@@ -282,11 +292,12 @@ async def play_demo(
             sandbox.join(name)
         # Every third bot closes its dialogs and answers in chat, so both ways are used in every demo.
         bots = [Bot(name, seed, closes_dialogs=i % 3 == 2) for i, name in enumerate(settings.contestants)]
+        sandbox.call(quiet.install, sandbox.world, bots)
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
-                                    players=PlayerDirectory(sandbox.players()))
+                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
             stop = asyncio.Event()
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             service.bots = bots  # type: ignore[attr-defined]
@@ -318,6 +329,7 @@ def run_sandbox_process(
     names: tuple[str, ...] | None = None,
     hosts: tuple[str, ...] = (),
     phases: TextIO | None = None,
+    reply_delay: float = 0.0,
 ) -> int:
     """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
 
@@ -337,6 +349,7 @@ def run_sandbox_process(
         names: the bots' names in seat order (default: the demo's names).
         hosts: players to join who are not bots (the hosts; tests press their console buttons).
         phases: where to print a ``phase_line`` each time the service starts a phase clock (``None``: nowhere).
+        reply_delay: seconds the server waits before answering each command (a slow server; ``RconFaults``).
 
     Returns:
         Exit code 0.
@@ -347,10 +360,12 @@ def run_sandbox_process(
     import json
     import signal
 
+    from bridge.sandbox import quiet
     from bridge.sandbox.server import SandboxThread
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
     sandbox = SandboxThread(password, msmp_secret=msmp_secret)
+    sandbox.sandbox.rcon.faults.reply_delay = reply_delay
     try:
         bound = sandbox.start(port=port, msmp_port=msmp_port)
     except OSError as exc:
@@ -365,6 +380,7 @@ def run_sandbox_process(
     for name in (*names, *hosts):
         sandbox.join(name)
     bots = [Bot(name, seed) for name in names]
+    sandbox.call(quiet.install, sandbox.world, bots)
     extra = f" msmp=ws://127.0.0.1:{sandbox.sandbox.msmp_port}" if msmp_secret is not None else ""
     print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
 
@@ -465,7 +481,7 @@ async def serve_stored(
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
             service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready,
-                                       observer=observer)  # fmt: skip
+                                       observer=observer, quiet=rcon_quiet_gate(rcon))  # fmt: skip
         game = service.game
         if out is not None and game.outcome is not None:
             print(format_record(game.record, "text"), file=out)

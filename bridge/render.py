@@ -7,8 +7,9 @@ House rules:
    ``GiveItem`` or private ``ShowTitle`` becomes one command per recipient, each naming that one player
    (``tellraw Alice …``), never ``@a``; nothing is written into team colours, sidebars, tags, or item names others
    can see.
-2. Public effects (``Announce``, ``Revealed``, ``SeriesOver``, a public ``ShowTitle``, ``ClockStarted``) go to
-   ``@a``.
+2. Public effects (``Announce``, ``Revealed``, a public ``ShowTitle``, ``ClockStarted``) go to ``@a``.
+   ``SeriesOver`` renders nothing: the engine announces the end itself (an ``Announce`` and a ``ShowTitle``
+   just before it), and saying it here too sent the announcement twice.
 3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
    ``traitors.<key>`` with the English fallback) or a name passed through ``commands.text_component``.
 4. An effect type this module does not know raises ``TypeError``; it is never silently dropped.
@@ -175,12 +176,10 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return [mc.bossbar_set_max(CLOCK_BAR, left), mc.bossbar_set_value(CLOCK_BAR, left)]
     if isinstance(effect, Revealed):
         return _revealed(effect)
-    if isinstance(effect, Eliminated):
-        # The engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
-        # breakfast. No game-mode change: a spectator could watch the Turret.
+    # Eliminated: the engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
+    # breakfast. No game-mode change: a spectator could watch the Turret. SeriesOver: house rule 2.
+    if isinstance(effect, (Eliminated, SeriesOver)):
         return []
-    if isinstance(effect, SeriesOver):
-        return _series_over(effect)
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
 
 
@@ -375,25 +374,8 @@ def _revealed(effect: Revealed) -> list[McCommand]:
     message = msg("banish.reveal", player=effect.player, allegiance=word)
     headline = mc.message_component(msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green",
                                     bold=True)  # fmt: skip
-    return [
-        *mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white")),
-        *_announce(mc.message_component(message, color="yellow", bold=False)),
-    ]
-
-
-def _series_over(effect: SeriesOver) -> list[McCommand]:
-    outcome = effect.outcome
-    winner = term(f"term.winner.{outcome.winner.value}")
-    if outcome.winners:
-        message = msg("series.over", winner=winner, winners=", ".join(outcome.winners))
-    else:
-        message = msg("series.over.nobody", winner=winner)
-    headline = mc.message_component(winner, color="gold", bold=True)
-    subtitle = mc.text_component(", ".join(outcome.winners), color="white") if outcome.winners else None
-    return [
-        *mc.title("@a", title=headline, subtitle=subtitle),
-        *_announce(mc.message_component(message, color="yellow", bold=False)),
-    ]
+    # The title only: the engine announces the reveal in chat itself (its ``Announce`` beside this effect).
+    return mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white"))
 
 
 def clock_update(remaining_seconds: float) -> McCommand:

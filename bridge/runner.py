@@ -13,6 +13,7 @@ import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bridge.clock import QuietGate
 from bridge.config import CastleConfig
 from bridge.rcon import RconClient
 from bridge.service import SeriesService
@@ -36,6 +37,7 @@ async def run_series(
     on_ready: Callable[[SeriesService], None] | None = None,
     stop_signals: bool = True,
     observer: Callable[[Effect], None] | None = None,
+    quiet: QuietGate | None = None,
 ) -> SeriesService:
     """Resume (or start) one stored series and run it until it ends or SIGTERM/SIGINT arrives (``bridge/serve.py`` house rule 3).
 
@@ -49,6 +51,8 @@ async def run_series(
         on_ready: called with the service once it is resumed and re-synced.
         stop_signals: stop cleanly on SIGTERM and SIGINT (only from the main thread).
         observer: called with every effect before it is sent (``SeriesService``'s ``observer``).
+        quiet: the phase clock's quiet gate (``serve-demo``: ``bridge.clock.rcon_quiet_gate``); ``None`` for a
+            real server, whose phase clock keeps the wall clock.
 
     Returns:
         The service (``service.game`` is the series; ``game.outcome`` is ``None`` when stopped early).
@@ -57,7 +61,8 @@ async def run_series(
         StoreError: the stored series cannot be loaded.
         RconUnavailable: the server is not reachable at start.
     """
-    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer)
+    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer,
+                                   quiet=quiet)
     if msmp is not None:
         service.attach_msmp(msmp)
     loop = asyncio.get_running_loop()

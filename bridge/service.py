@@ -12,13 +12,17 @@ House rules of this file:
    queue's reply is unreadable (an entry written by hand), the entries are taken one by one from the head and
    the unreadable one is removed, so it never blocks the inputs behind it.
 3. A contestant's illegal input becomes a private message to that contestant and changes nothing; a bad queue
-   entry likewise. A bug while applying one input is logged and the loop goes on.
+   entry likewise. A spectator (a player who is neither a contestant nor a host) who presses a contestant's
+   trigger is told privately that only contestants can do that ("Only the host can do that." for the host's
+   console), and nothing reaches the engine. A bug while applying one input is logged and the loop goes on.
 4. Effects are rendered and sent in order over the one RCON connection. A command the server answers with an
    error text is logged (never with secrets) and the next command is sent. Every give carries a hand-out id
    and is idempotent (``bridge/recovery.py``), so sending it twice gives one item.
-5. The phase clock is an APScheduler job per phase carrying the phase sequence number; the engine ignores a
-   stale or repeated ``TimerExpired``, so a late or duplicate job is harmless. One job id per service, and
-   one service per series (the store's lock), so a series never has two clocks.
+5. The phase clock (``bridge/clock.py``) is one task per service that fires ``TimerExpired(phase_seq)`` at the
+   running phase's deadline, one deadline after the other: a deadline that comes while the previous expiry is
+   still being sent fires after it, never dropped; the loop's watchdog fires a deadline that passed without its
+   timer. The engine ignores a stale or repeated ``TimerExpired``, so a late or duplicate one is harmless. One
+   service per series (the store's lock), so a series never has two clocks.
 6. With a store (``bridge/store.py``, ``docs/recovery.md``) every input is committed, with the queue ``seq``
    it came from and the commands of its effects, BEFORE the first command is sent; each command is marked
    sent once the server has answered. When the connection is lost the service keeps applying inputs (the
@@ -53,17 +57,27 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
-
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bridge import commands as mc
 from bridge import snbt
+from bridge.clock import PhaseClock, QuietGate, count_down
 from bridge.config import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
 from bridge.faults import fault
-from bridge.inputs import EXTEND_STEP, HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit, decode
+from bridge.inputs import (
+    EXTEND_STEP,
+    HOST,
+    PREFIX,
+    TWIST,
+    HostCommand,
+    HostControl,
+    InputError,
+    OpenConsole,
+    SendBook,
+    SwordHit,
+    decode,
+)
 from bridge.players import PlayerDirectory
 from bridge.rcon import RconClient, check_reply
 from bridge.recovery import Handouts, Rebuilt, items_to_hold, rebuild, resync_commands
@@ -123,7 +137,6 @@ log = logging.getLogger(__name__)
 QUEUE_PREFIX = "Storage traitors:io has the following contents: "
 """Vanilla's reply to ``data get storage`` (en_us ``commands.data.storage.query``;
 ``docs/minecraft.md#player-input``)."""
-CLOCK_JOB = "phase-clock"
 ENTITY_SUFFIX = " has the following entity data: "
 """Vanilla's reply to ``data get entity`` (en_us ``commands.data.entity.query``)."""
 SWORD_PAIRING = 4
@@ -159,6 +172,13 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get("seq"), int)]
 
 
+def _spectator_reply(entry: Mapping[str, Any]) -> Message:
+    """House rule 3: what a player outside the series is told when pressing a trigger: only the host may use the
+    host's triggers (console buttons, twists), only contestants the others."""
+    host_trigger = f"{PREFIX}{entry.get('input')}" in (HOST, TWIST)
+    return Message("illegal.not_host" if host_trigger else "illegal.spectator")
+
+
 def _source(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a queue entry that identifies the click: ``{"uuid", "player", "input", "value"}``."""
     return {k: entry.get(k) for k in ("uuid", "player", "input", "value") if k in entry}
@@ -172,7 +192,7 @@ class SeriesService:
         rcon: a connected-or-connectable RCON client.
         castle: the castle's coordinates.
         poll_interval: seconds between polls of the input queue (default ``POLL_INTERVAL``).
-        clock: wall-clock seconds (``time.time``); the engine's ``now`` and the scheduler both use it.
+        clock: wall-clock seconds (``time.time``); the engine's ``now`` and the phase clock both use it.
         observer: called with every effect before it is sent (the demo prints public announcements).
         players: UUID → name directory (fed from MSMP by ``attach_msmp``, or refreshed here; house rule 8).
         refresh_players: coroutine returning the server's player list ``[{"id", "name"}]`` (MSMP
@@ -183,6 +203,8 @@ class SeriesService:
         retry_interval: seconds between attempts to reach a server that went away (doubling up to 5 s).
         last_seq: the highest queue sequence number already taken, for a series rebuilt without a store
             (with a store it comes from the store).
+        quiet: the phase clock's quiet gate (``bridge/clock.py`` house rule 3; the sandbox demo's), or ``None``:
+            deadlines fire on ``clock`` alone.
 
     Raises:
         ValueError: ``store`` without ``stored`` or the other way round.
@@ -204,6 +226,7 @@ class SeriesService:
         rebuilt: Rebuilt | None = None,
         retry_interval: float = 0.1,
         last_seq: int | None = None,
+        quiet: QuietGate | None = None,
     ) -> None:
         if (store is None) != (stored is None):
             raise ValueError("store and stored go together")
@@ -234,7 +257,8 @@ class SeriesService:
         self._dialogs_open: set[str] = set()
         """Players shown a prompt dialog since the last phase clock (closed when the next phase starts)."""
         self.lock = asyncio.Lock()
-        self.scheduler: AsyncIOScheduler | None = None
+        self.phase_clock = PhaseClock(self._timer_fired, now=clock, gate=quiet)
+        """The phase clock (house rule 5), started by ``start``."""
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
@@ -263,11 +287,12 @@ class SeriesService:
         await self.start()
         if on_ready is not None:
             on_ready()
-        ticker = asyncio.create_task(self._clock_ticker())
+        ticker = asyncio.create_task(count_down(lambda: self.game.deadline, self.clock, self._show_remaining))
         retry = self.retry_interval
         try:
             while not self._over.is_set() and not self._stopping.is_set():
                 wait = self.poll_interval
+                self.phase_clock.watch(self.game.phase_seq, self.game.deadline)
                 try:
                     if self._offline:
                         await self.recover()
@@ -322,7 +347,7 @@ class SeriesService:
         return cls(rebuilt.game, rcon, castle, store=store, stored=stored, rebuilt=rebuilt, **kwargs)
 
     async def start(self) -> None:
-        """Send the setup commands, start the scheduler, and start the series if it has not started.
+        """Send the setup commands, start the phase clock, and start the series if it has not started.
 
         With a store, a resumed series first gets its unsent outbox and a re-sync (house rule 7).
         """
@@ -330,8 +355,7 @@ class SeriesService:
         self._logins = self.rcon.logins
         if self.store is not None and self.game.started:
             await self.recover()
-        self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
-        self.scheduler.start()
+        self.phase_clock.start()
         if not self.game.started:
             await self.apply(StartSeries())
         elif self.game.is_over:
@@ -340,7 +364,7 @@ class SeriesService:
             if self.store is not None:
                 await self.poll_once()
             if self.game.deadline is not None and not self.game.is_over:
-                self._schedule(self.game.phase_seq, self.game.deadline)
+                self.phase_clock.arm(self.game.phase_seq, self.game.deadline)
             if self.game.is_over:
                 self._over.set()
 
@@ -436,14 +460,14 @@ class SeriesService:
             await self.send_commands(await self._resync_commands(players))
 
     async def stop(self) -> None:
-        """Stop the scheduler and hide the clock (the series stays resumable from its log).
+        """Stop the phase clock and hide the clock bossbar (the series stays resumable from its log).
 
-        Waits for an input being applied (a clock job in flight included) to finish sending its effects.
+        Waits for an input being applied (an expiry of the phase clock in flight included) to finish sending its
+        effects.
         """
-        async with self.lock:
-            if self.scheduler is not None:
-                self.scheduler.shutdown(wait=False)
-                self.scheduler = None
+        await self.phase_clock.stop()
+        async with self.lock:  # an input being applied meanwhile (an MSMP join, say) finishes sending first
+            pass
         try:
             await self.send_commands([clock_hidden()])
         except BridgeError:
@@ -554,9 +578,12 @@ class SeriesService:
         try:
             item = decode({**entry, "player": player}, self.ctx.seats)
         except InputError as exc:
-            await self._settle(self._private(player, exc.message), seq, source)
+            reply = exc.message if self._in_series(player) else _spectator_reply(entry)
+            await self._settle(self._private(player, reply), seq, source)
             return
-        if isinstance(item, Action):
+        if isinstance(item, (Action, SendBook)) and not self._in_series(player):
+            await self._settle(self._private(player, _spectator_reply(entry)), seq, source)
+        elif isinstance(item, Action):
             await self.apply(item, queue_seq=seq, source=source)
         elif isinstance(item, HostCommand):
             await self._host_command(item, seq, source)
@@ -621,11 +648,8 @@ class SeriesService:
         return player in self.ctx.seats or player in self.game.hosts or self.game.contestant_of(player) is not None
 
     def _private(self, player: str, message: Message) -> list[Effect]:
-        """A private reply to ``player`` when they are in this series (a contestant or a host), else nothing."""
-        if self._in_series(player):
-            return [Whisper(frozenset({player}), message)]
-        log.info("no reply to %s: not in this series", player)
-        return []
+        """A private reply to ``player`` (a contestant, a host, or a spectator told what only others may do)."""
+        return [Whisper(frozenset({player}), message)]
 
     async def _settle(self, effects: list[Effect], seq: int | None, source: Mapping[str, Any] | None) -> None:
         """Take a queue entry that is no engine input (or was refused before reaching the engine)."""
@@ -762,6 +786,11 @@ class SeriesService:
             fault("after-commit")
         if queue_seq is not None:
             self.last_seq = max(self.last_seq, queue_seq)
+        for effect in effects:  # the clock follows the engine at once, not after the (maybe slow) sending
+            if isinstance(effect, ClockStarted) or (isinstance(effect, ClockChanged) and effect.deadline is not None):
+                self.phase_clock.arm(effect.phase_seq, effect.deadline)
+            elif isinstance(effect, (ClockChanged, SeriesOver)):
+                self.phase_clock.disarm()
         i = 0
         for effect, cmds in zip(effects, rendered):
             if self.observer is not None:
@@ -782,14 +811,7 @@ class SeriesService:
                 i += 1
             if isinstance(effect, ClockStarted):
                 self._last_clock = effect
-                self._schedule(effect.phase_seq, effect.deadline)
-            elif isinstance(effect, ClockChanged):
-                if effect.deadline is None:
-                    self._unschedule()
-                else:
-                    self._schedule(effect.phase_seq, effect.deadline)
             elif isinstance(effect, SeriesOver):
-                self._unschedule()
                 self._over.set()
                 self._stopping.set()
 
@@ -853,42 +875,15 @@ class SeriesService:
 
     # ------------------------------------------------------------------ the phase clock
 
-    def _schedule(self, phase_seq: int, deadline: float) -> None:
-        if self.scheduler is None:
-            return
-        self.scheduler.add_job(
-            self._timer_fired,
-            "date",
-            run_date=datetime.fromtimestamp(deadline, tz=timezone.utc),
-            args=[phase_seq],
-            id=CLOCK_JOB,
-            replace_existing=True,
-            misfire_grace_time=None,
-            coalesce=True,
-        )
-
-    def _unschedule(self) -> None:
-        if self.scheduler is not None and self.scheduler.get_job(CLOCK_JOB) is not None:
-            self.scheduler.remove_job(CLOCK_JOB)
-
     async def _timer_fired(self, phase_seq: int) -> None:
         try:
             await self.apply(TimerExpired(phase_seq))
         except BridgeError:
             log.exception("could not deliver the phase clock's effects")
 
-    async def _clock_ticker(self) -> None:
-        """Count the clock bossbar down once a second."""
-        last: int | None = None
-        while True:
-            await asyncio.sleep(1.0)
-            deadline = self.game.deadline
-            if deadline is None:
-                continue
-            remaining = max(0, int(deadline - self.clock() + 0.999))
-            if remaining != last:
-                last = remaining
-                try:
-                    await self.send_commands([clock_update(remaining)])
-                except BridgeError:
-                    pass
+    async def _show_remaining(self, seconds: int) -> None:
+        """The clock bossbar's countdown (``clock.count_down``); a lost connection only skips a second."""
+        try:
+            await self.send_commands([clock_update(seconds)])
+        except BridgeError:
+            pass

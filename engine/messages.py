@@ -238,6 +238,7 @@ CATALOG: dict[str, str] = {
     # illegal inputs (private replies)
     "illegal.phase": "You can't do that now.",
     "illegal.not_contestant": "{player} is not a contestant in this series.",
+    "illegal.spectator": "Only contestants can do that.",
     "illegal.not_host": "Only the host can do that.",
     "illegal.out": "You are out of the series.",
     "illegal.vote.not_open": "The vote is not open.",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import subprocess
+import sys
 
 import pytest
 
@@ -45,6 +47,13 @@ def test_every_command_sent_parses_with_mecha(demo12):
     assert service.failed_commands == []
 
 
+def test_the_end_is_announced_once(demo12):
+    """Issue 21 point 5: one chat line and one title say who won."""
+    _, log, _, _, _ = demo12
+    assert sum('translate:"traitors.series.over' in text for text, _, _ in log) == 1
+    assert sum(text.startswith("title @a title ") and "series_over" in text for text, _, _ in log) == 1
+
+
 def test_secrets_reach_only_their_holder(demo12):
     game, log, chats, _, _ = demo12
     traitors = {p.name for p in game.players.values() if p.record_allegiance == "traitor"} if False else {
@@ -60,11 +69,25 @@ def test_secrets_reach_only_their_holder(demo12):
             assert "You have been chosen" not in text and "Your power" not in text
 
 
-def test_same_seed_same_game_log():
-    a, _, _ = asyncio.run(play_demo(7, seed=11))
-    b, _, _ = asyncio.run(play_demo(7, seed=11))
+BUSY = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end:\n    pass\n"
+"""A process that keeps one core busy for at most two minutes (it ends by itself if the test dies)."""
+
+
+def test_same_seed_same_game_log_on_a_busy_machine():
+    """Issue 21 point 8: the second run shares the cores with three busy processes; the phase clock waits for the
+    bots (the quiet gate), so the series is the same."""
+    a, _, _ = asyncio.run(asyncio.wait_for(play_demo(7, seed=11), 120))
+    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(3)]
+    try:
+        b, _, service = asyncio.run(asyncio.wait_for(play_demo(7, seed=11), 120))
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
     assert a.record.to_dict() == b.record.to_dict()
     assert a.outcome == b.outcome
+    assert [e["action"] for e in a.log] == [e["action"] for e in b.log]
+    assert service.phase_clock.rescued == 0
 
 
 def test_run_demo_prints_log_and_winner(capsys):

@@ -16,7 +16,8 @@ House rules of this file (each one is vanilla behaviour we reproduce on purpose)
 
 Misbehaviour on purpose (``RconServer.faults``, for tests of the client; all off by default): pauses between
 reply packets, replies written to TCP in small pieces at odd offsets, a connection closed half-way through a
-reply, a server that runs the command but never answers, and (``Sandbox.restart``) a restart.
+reply, a server that runs the command but never answers, a server slow to answer every command
+(``reply_delay``), and (``Sandbox.restart``) a restart.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class RconFaults:
         split_delay: pause between pieces, in seconds.
         close_mid_reply: send the first half of the reply's bytes, then close the connection.
         stall: run the command but never answer (the connection stays open).
+        reply_delay: seconds to wait before answering each command (a slow or busy server; the command has run).
     """
 
     chunk_delay: float = 0.0
@@ -72,6 +74,7 @@ class RconFaults:
     split_delay: float = 0.001
     close_mid_reply: bool = False
     stall: bool = False
+    reply_delay: float = 0.0
 
 
 class RconServer:
@@ -131,6 +134,8 @@ class RconServer:
     ) -> bool:
         """Write one reply's packets, applying ``faults``; False when the connection must end now."""
         f = self.faults
+        if f.reply_delay > 0:
+            await asyncio.sleep(f.reply_delay)
         if f.stall:  # never answer; swallow whatever comes until the client gives up and closes
             while await reader.read(4096):
                 pass

@@ -338,6 +338,9 @@ class World:
         tick_functions: Python callables run each tick by :meth:`tick`, before the data pack's tick functions.
         datapack: the loaded data pack, or ``None``.
         ticks: ticks run so far.
+        computed_storage: storage id → a function giving its contents as plain Python, called each time a
+            ``data get storage`` reads that storage (the sandbox's own state, e.g. ``bridge/sandbox/quiet.py``;
+            a real server has no such storage).
     """
 
     def __init__(self) -> None:
@@ -353,6 +356,7 @@ class World:
         self.errors: list[str] = []
         self.functions: dict[str, Callable[[World], int]] = {}
         self.tick_functions: list[Callable[[World], None]] = []
+        self.computed_storage: dict[str, Callable[[], dict[str, Any]]] = {}
         self.datapack: Datapack | None = None
         self._source: Source = CONSOLE
         self._result: int | None = None
@@ -1287,6 +1291,8 @@ class World:
         if parts[2] != "storage":
             raise Unsupported(f"data {action} {parts[2]}")
         sid = _rl(args[0])
+        if action == "get" and sid in self.computed_storage:
+            self.storage[sid] = nbt.from_python(self.computed_storage[sid]())
         root = self.storage.get(sid)
         if action == "get":
             if root is None:

@@ -64,8 +64,7 @@ def run_series(body: Body) -> None:
                 await body(sb, rcon, service)
                 assert sb.world.errors == []
                 assert service.failed_commands == []
-                if service.scheduler is not None:
-                    service.scheduler.shutdown(wait=False)
+                service.phase_clock.close()
         finally:
             await sb.stop()
 
@@ -237,16 +236,16 @@ def test_console_pause_resume_extend_undo_and_replace_through_the_castle() -> No
             world.tick()
             await service.poll_once()
 
-        assert service.scheduler is not None and service.scheduler.get_job("phase-clock") is not None
+        assert service.phase_clock.armed is not None
         await press(HOST, "traitors.host", 8)  # pause
         assert game.deadline is None and game.paused is not None
-        assert service.scheduler.get_job("phase-clock") is None
+        assert service.phase_clock.armed is None
         assert chat_texts(sb, CONTESTANTS[0])[-1].endswith("The host has paused the clock.")
         await press(CONTESTANTS[0], "traitors.host", 9)  # not a host: refused, nothing changes
         assert game.paused is not None and chat_texts(sb, CONTESTANTS[0])[-1].endswith("Only the host can do that.")
         await press(HOST, "traitors.host", 9)  # resume
-        job = service.scheduler.get_job("phase-clock")
-        assert game.paused is None and job is not None and list(job.args) == [game.phase_seq]
+        armed = service.phase_clock.armed
+        assert game.paused is None and armed == (game.phase_seq, game.deadline)
         deadline = game.deadline
         await press(HOST, "traitors.host", 11)  # add a minute
         assert game.deadline == deadline + 60

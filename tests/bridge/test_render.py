@@ -15,7 +15,7 @@ from bridge.config import default_castle
 from bridge.inputs import TRIGGERS, trigger_command
 from bridge.render import RenderContext, clock_hidden, clock_update, render, setup_commands
 from bridge.syntax import check_command
-from engine.actions import AnswerOffer, CastVote, ChooseEvent, ChooseTorch
+from engine.actions import AnswerOffer, CastVote, ChooseEvent, ChooseTorch, EndSeries, StartSeries, TimerExpired
 from engine.effects import (
     Announce,
     Choice,
@@ -32,8 +32,10 @@ from engine.effects import (
     Whisper,
     msg,
 )
+from engine.game import Game
 from engine.ids import Allegiance, Item, NightEvent, Place, Torch
 from engine.outcome import Outcome, Termination, Winner
+from engine.settings import Settings
 
 CASTLE = default_castle()
 SEATS = {"Alex": 1, "Bea": 2, "Cal": 3, "Dee": 4}
@@ -154,23 +156,11 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
             'title @a subtitle {translate:"traitors.banish.reveal",fallback:"Alex was a Traitor.",'
             'with:[{text:"Alex"},{translate:"traitors.term.allegiance.a_traitor",fallback:"a Traitor"}],color:"white"}',
             'title @a title {translate:"traitors.title.traitor",fallback:"Traitor",color:"dark_red",bold:true}',
-            f'tellraw @a {{text:"",extra:[{CASTLE_PREFIX},{{translate:"traitors.banish.reveal",'
-            'fallback:"Alex was a Traitor.",with:[{text:"Alex"},{translate:"traitors.term.allegiance.a_traitor",'
-            'fallback:"a Traitor"}],color:"yellow",bold:false}]}',
         ],
     ),
     (Eliminated(player="Cal", how="murdered", to=frozenset({"Cal"})), []),
-    (
-        SeriesOver(Outcome(Winner.FAITHFUL, Termination.FINALE_AGREED, ("Bea", "Cal"))),
-        [
-            "title @a times 10 70 20",
-            'title @a subtitle {text:"Bea, Cal",color:"white"}',
-            'title @a title {translate:"traitors.term.winner.faithful",fallback:"Faithful win",color:"gold",bold:true}',
-            f'tellraw @a {{text:"",extra:[{CASTLE_PREFIX},{{translate:"traitors.series.over",'
-            'fallback:"Faithful win! Winners: Bea, Cal.",with:[{translate:"traitors.term.winner.faithful",'
-            'fallback:"Faithful win"},{text:"Bea, Cal"}],color:"yellow",bold:false}]}',
-        ],
-    ),
+    # the engine announces the end itself (Announce + ShowTitle); SeriesOver only tells the service
+    (SeriesOver(Outcome(Winner.FAITHFUL, Termination.FINALE_AGREED, ("Bea", "Cal"))), []),
 ]
 
 
@@ -185,10 +175,36 @@ def test_revealed_faithful() -> None:
     assert any('fallback:"Bea was Faithful."' in t for t in out)
 
 
-def test_series_over_without_winners_has_no_subtitle() -> None:
-    out = texts(SeriesOver(Outcome(Winner.TRAITORS, Termination.TWO_LEFT, ())))
-    assert not any(" subtitle " in t for t in out)
-    assert any('fallback:"Traitors win!"' in t for t in out)
+@pytest.mark.parametrize("how", ["rules", "host"])
+def test_the_end_of_a_series_is_announced_once(how: str) -> None:
+    """Issue 21 point 5: the effects that end a series (by the rules: the clock alone plays this one to its end;
+    or by the host) say the end once in chat and show one title."""
+    game = Game(Settings(contestants=("Ann", "Bea", "Cal", "Dan", "Eve", "Fay"), traitors=1, hosts=("Host",),
+                         powers=False), seed=1)  # fmt: skip
+    effects = game.handle(StartSeries(), now=0.0)
+    while not game.is_over:
+        action = TimerExpired(game.phase_seq) if how == "rules" else EndSeries("Host")
+        effects = game.handle(action, now=game.deadline or 0.0)
+    assert any(isinstance(e, SeriesOver) for e in effects)
+    out = [t for e in effects for t in texts(e)]
+    assert sum('translate:"traitors.series.over' in t for t in out) == 1, out
+    assert sum(t.startswith("title @a title ") for t in out) == 1, out
+
+
+def test_a_banished_contestants_reveal_is_said_once() -> None:
+    """A banishment's reveal is one chat line (the engine's announcement) and one title (``Revealed``)."""
+    game = Game(Settings(contestants=("Ann", "Bea", "Cal", "Dan", "Eve", "Fay"), traitors=1, hosts=("Host",),
+                         powers=False), seed=1)  # fmt: skip
+    out: list[str] = []
+    effects = game.handle(StartSeries(), now=0.0)
+    while not any(isinstance(e, Revealed) for e in effects):
+        assert not game.is_over, "the series ended before a banishment revealed anyone"
+        votes = [a for p in game.settings.contestants for a in game.legal_actions(p) if isinstance(a, CastVote)]
+        action = votes[0] if votes else TimerExpired(game.phase_seq)
+        effects = game.handle(action, now=game.deadline or 0.0)
+    out = [t for e in effects for t in texts(e)]
+    assert sum(t.startswith("tellraw @a") and 'translate:"traitors.banish.reveal"' in t for t in out) == 1, out
+    assert sum(t.startswith("title @a title ") for t in out) == 1, out
 
 
 def test_unknown_effect_type_raises() -> None:

@@ -115,6 +115,32 @@ def test_illegal_inputs_get_a_private_reason_and_change_nothing() -> None:
     run_with(body)
 
 
+def test_a_spectator_pressing_a_trigger_is_told_only_contestants_can() -> None:
+    """Issue 21 point 7: a player who is not a contestant gets a private answer, and nothing changes."""
+
+    async def body(sb: Sandbox, service: SeriesService) -> None:
+        game = service.game
+        seats = service.ctx.seats
+        sb.world.join("Watcher")
+        sb.world.tick()  # the data pack enables the triggers of a new player on its next tick
+        await to_vote(service)
+        log_before, chat_before = list(game.log), {n: len(sb.world.player(n).chat) for n in NAMES}
+        for objective, value in (("traitors.vote", seats["Kai"]), ("traitors.vote", 99), ("traitors.oath", 1),
+                                 ("traitors.confess", 1)):  # fmt: skip
+            await press(sb, service, "Watcher", objective, value)
+            assert last_private(sb, "Watcher") == "[Castle, to you] Only contestants can do that.", objective
+            assert sb.world.player("Watcher").chat[-1].source == "tellraw"
+        for objective, value in (("traitors.host", 1), ("traitors.host", 8), ("traitors.host", 999),
+                                 ("traitors.twist", 1), ("traitors.console", 1)):  # fmt: skip
+            await press(sb, service, "Watcher", objective, value)
+            assert last_private(sb, "Watcher") == "[Castle, to you] Only the host can do that.", (objective, value)
+        assert game.log == log_before and service.last_seq > 0
+        assert {n: len(sb.world.player(n).chat) for n in NAMES} == chat_before  # nobody else heard it
+        assert service.failed_commands == []
+
+    run_with(body)
+
+
 def test_vote_for_the_banished_is_refused() -> None:
     async def body(sb: Sandbox, service: SeriesService) -> None:
         seats = service.ctx.seats

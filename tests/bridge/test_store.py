@@ -195,8 +195,8 @@ def run_store(tmp: Path, settings: Settings, body) -> None:  # type: ignore[no-u
 
 async def crash(service: SeriesService) -> None:
     """Stop a service the hard way: its clock stops, nothing is tidied up."""
-    assert service.scheduler is not None
-    service.scheduler.shutdown(wait=False)
+    assert service.phase_clock.running
+    service.phase_clock.close()
 
 
 async def to_vote(service: SeriesService) -> None:

@@ -42,8 +42,7 @@ def run(twists: dict[int, tuple[Twist, ...]], body: Body, **kw: Any) -> None:
                 await body(sb, service)
                 assert sb.world.errors == []
                 assert service.failed_commands == []
-                if service.scheduler is not None:
-                    service.scheduler.shutdown(wait=False)
+                service.phase_clock.close()
         finally:
             await sb.stop()
 
