@@ -243,7 +243,7 @@ class JsonLines(logging.Formatter):
 
 
 def setup_logging(fmt: str = "json", level: str = "info", stream: TextIO | None = None) -> None:
-    """Send every log record (the service, RCON, MSMP, the scheduler) to ``stream`` (stderr) as JSON lines or text.
+    """Send every log record (the service, its phase clock, RCON, MSMP) to ``stream`` (stderr) as JSON lines or text.
 
     Args:
         fmt: ``"json"`` or ``"text"``.
@@ -257,7 +257,6 @@ def setup_logging(fmt: str = "json", level: str = "info", stream: TextIO | None 
         root.removeHandler(h)
     root.addHandler(handler)
     root.setLevel(level.upper())
-    logging.getLogger("apscheduler").setLevel(max(logging.WARNING, root.level))
     logging.getLogger("websockets").setLevel(max(logging.WARNING, root.level))
 
 

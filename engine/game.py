@@ -176,7 +176,7 @@ class NightState:
     copies) changes until the night resolves. An accepted use or pass changes only the chooser's own entries and
     ends their turn, as does an accepted Joker; no twist accepts an input in these phases; presence,
     replacements, the clock and twist scheduling touch nothing a validator reads. An undo replaces the whole
-    night state by the replayed one (``docs/performance.md`` §1)."""
+    night state by the replayed one (``docs/performance.md``)."""
     uses: list[Use] = field(default_factory=list)
     """Every power use chosen tonight, in the order chosen."""
     joker: str | None = None

@@ -363,7 +363,7 @@ def _fewer_collections() -> Iterator[None]:
 
     A series makes no reference cycles (a full collection after thousands of series frees nothing), so the
     collector's passes only cost time, the full ones most: they walk every object the process holds, the
-    remembered choices and messages included (``docs/performance.md`` §1). Memory is freed by reference counting
+    remembered choices and messages included (``docs/performance.md``). Memory is freed by reference counting
     as before. The thresholds are the process's: two ``simulate`` calls overlapping in threads may leave the raised
     one set (the balance lab uses processes, not threads).
     """

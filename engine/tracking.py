@@ -41,7 +41,7 @@ class Inbox(Mapping[str, list[str]]):
     A read-only mapping for its readers (views, tests). Kept as one journal of ``(recipients, Message)``: a public
     message is stored once, not once per recipient, and nothing is rendered while a series is played. A
     recipient's texts are rendered when their inbox is first read, and kept: a later read renders only what came
-    since (``docs/performance.md`` §1). Keys are the recipients of at least one message, in the order of their
+    since (``docs/performance.md``). Keys are the recipients of at least one message, in the order of their
     first message (within one message: the order given for a public one, sorted for a private one).
     """
 
@@ -114,7 +114,7 @@ class CastleTracker:
     list noted when one of them is next read (a view, ``world_state``, an undo; a series played by bots that read
     no views is never tracked). What a reader sees is exactly what tracking each list as it came would have given:
     the effects are applied in order, and nothing a catch-up reads (the contestants, the hosts) changes after the
-    series starts (``docs/performance.md`` §1).
+    series starts (``docs/performance.md``).
     """
 
     phase_seq: int

@@ -34,7 +34,7 @@ class InputLog(Sequence[dict[str, Any]]):
     A read-only sequence for its readers (the store, replay, undo, tests; equal to a list of the same entries),
     not a ``list``: ``list(log)`` gives one (for JSON, say). The game appends ``(now, input)`` pairs; an entry's dict
     is made when the log is first read past it, and kept (a series played by bots is never read:
-    ``docs/performance.md`` §1).
+    ``docs/performance.md``).
     """
 
     __slots__ = ("_entries", "_unread")
