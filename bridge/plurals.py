@@ -9,7 +9,9 @@ class, the form its own rule asks for. With English (one: 1; other) and Russian 
 but not 11; few: 2-4, 22-24… but not 12-14; many: the rest) there are four classes, named after their smallest
 count: ``n0`` (0, 5-20, 25-30, 11, 111…), ``n1`` (1), ``n2`` (2-4, 22-24…) and ``n21`` (21, 31, 101…).
 
-A new language adds its rule to ``RULES``; the classes (and the keys every file must have) follow from it.
+A new language adds its rule to ``RULES``; the classes (and the keys every file must have) follow from it. The
+rules are written here rather than read from Babel's CLDR data, whose import would add about 90 ms to every
+service start; a test checks them against Babel for every count below 2,000.
 """
 
 from __future__ import annotations

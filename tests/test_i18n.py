@@ -187,6 +187,16 @@ def test_each_count_class_takes_one_category_in_every_language() -> None:
     assert CLASSES == ("n0", "n1", "n2", "n21")
 
 
+def test_the_plural_rules_are_cldrs() -> None:
+    """``bridge.plurals.RULES`` gives every count the category of the CLDR data that Babel ships (the bridge keeps
+    its own two rules: importing Babel's locale data would add about 90 ms to every service start)."""
+    from babel import Locale
+
+    for lang, rule in RULES.items():
+        cldr = Locale.parse(lang).plural_form
+        assert [rule(n) for n in range(2000)] == [cldr(n) for n in range(2000)], lang
+
+
 @pytest.mark.parametrize(("n", "english", "russian", "ukrainian"), [
     (1, "1 Traitor action", "1 действие предателей", "1 дія зрадників"),
     (2, "2 Traitor actions", "2 действия предателей", "2 дії зрадників"),
