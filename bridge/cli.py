@@ -42,6 +42,21 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def _port(text: str) -> int:
+    """An ``argparse`` type: a TCP port number, 0-65535 (0: any free port).
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number in that range (argparse then exits 2).
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
+    return port
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
     parser.add_argument("--version", action="version", version=f"traitors {_version()}")
@@ -73,14 +88,14 @@ def _parser() -> argparse.ArgumentParser:
                       "stopped", "Prints 'sandbox ready 127.0.0.1:PORT' once listening, then each phase as its "
                       "clock starts. Pair it with `traitors serve-demo` (docs/recovery.md). SIGTERM or Ctrl-C "
                       "stops it.")  # fmt: skip
-    sandbox.add_argument("--port", type=int, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
+    sandbox.add_argument("--port", type=_port, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
     sandbox.add_argument("--password-file", required=True, help="file holding the RCON password")
     sandbox.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
     sandbox.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
     sandbox.add_argument("--report", help="write the world and the command log as JSON here at exit")
     sandbox.add_argument("--msmp-secret-file", metavar="FILE",
                          help="also serve MSMP (ws://127.0.0.1) with the secret in this file")  # fmt: skip
-    sandbox.add_argument("--msmp-port", type=int, default=0, help="MSMP port (default: any free port)")
+    sandbox.add_argument("--msmp-port", type=_port, default=0, help="MSMP port (default: any free port)")
     sandbox.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
     sandbox.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
     sandbox.add_argument("--quiet", action="store_true", help="print only the ready line, not the phases")
@@ -118,7 +133,7 @@ def _parser() -> argparse.ArgumentParser:
                          "and the game log at the end. Kill it at any moment and run it again: the series carries "
                          "on (docs/recovery.md).")  # fmt: skip
     serve_demo.add_argument("--db", required=True, help="series store (SQLite; created if missing)")
-    serve_demo.add_argument("--port", type=int, required=True, help="the sandbox's RCON port on 127.0.0.1")
+    serve_demo.add_argument("--port", type=_port, required=True, help="the sandbox's RCON port on 127.0.0.1")
     serve_demo.add_argument("--password-file", required=True, help="file holding the RCON password")
     serve_demo.add_argument("--contestants", type=int, default=12, help="for a new series: contestants (6-16)")
     serve_demo.add_argument("--seed", type=int, default=1, help="for a new series: its seed (default 1)")

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import random
 import secrets
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -452,7 +453,8 @@ async def serve_stored(
     ``phase_line`` as each phase clock starts, and the game log at the end (to ``out``).
 
     Returns:
-        Exit code 0 when the series is over.
+        Exit code 0 when the series is over; 130 when Ctrl-C (SIGINT) stopped it first, 1 when anything else did
+        (SIGTERM). A stopped series resumes when the command runs again.
 
     Raises:
         StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged.
@@ -485,7 +487,9 @@ async def serve_stored(
         game = service.game
         if out is not None and game.outcome is not None:
             print(format_record(game.record, "text"), file=out)
-        return 0 if game.outcome is not None else 1
+        if game.outcome is not None:
+            return 0
+        return 130 if service.stopped_by == signal.SIGINT else 1  # Ctrl-C: the shell's 128 + SIGINT
     finally:
         store.close()
 

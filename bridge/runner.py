@@ -85,7 +85,7 @@ async def run_series(
 def _stop(service: SeriesService, sig: int) -> Callable[[], None]:
     def handler() -> None:
         log.info("stopping on %s; the series stays resumable", signal.Signals(sig).name, extra={"event": "stop"})
-        service.request_stop()
+        service.request_stop(sig)
 
     return handler
 

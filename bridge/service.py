@@ -263,6 +263,8 @@ class SeriesService:
         """Commands the server answered with an error text: (command, reply)."""
         self._over = asyncio.Event()
         self._stopping = asyncio.Event()
+        self.stopped_by: int | None = None
+        """The signal whose handler stopped the service (``request_stop``), if any."""
         """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
         self.resyncs = 0
         """How many times the castle was re-synced after a reconnect."""
@@ -315,9 +317,15 @@ class SeriesService:
             await self.stop()
         return self.game.outcome
 
-    def request_stop(self) -> None:
+    def request_stop(self, signal_number: int | None = None) -> None:
         """Ask ``run`` to return (SIGTERM): the input being applied finishes sending, the clock stops, and the
-        series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler."""
+        series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
+
+        Args:
+            signal_number: the signal that asked (kept as ``stopped_by``; the command line's exit code for a
+                Ctrl-C is 130), or ``None``.
+        """
+        self.stopped_by = signal_number
         self._stopping.set()
 
     @classmethod

@@ -179,6 +179,41 @@ def test_ctrl_c_exits_130_quietly(args):
     assert "Traceback" not in seen + err + out and "KeyboardInterrupt" not in err, err
 
 
+def test_ctrl_c_on_serve_demo_exits_130_and_the_series_resumes(tmp_path):
+    pw = _password_file(tmp_path, "rcon.txt", secrets.token_hex(8))
+    port = _free_port()
+    sandbox = subprocess.Popen(_cli("sandbox", "--password-file", str(pw), "--port", str(port), "--quiet"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)  # fmt: skip
+    try:
+        assert sandbox.stdout is not None and "ready" in sandbox.stdout.readline()
+        cmd = _cli("serve-demo", "--db", str(tmp_path / "series.db"), "--port", str(port), "--password-file", str(pw),
+                   "--quiet")
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
+        assert proc.stdout is not None and proc.stdout.readline().startswith("ready ")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, (proc.returncode, err)
+        assert "Traceback" not in out + err, err
+        again = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
+        assert again.stdout is not None and again.stdout.readline().startswith("ready series=1 ")
+        again.send_signal(signal.SIGTERM)
+        again.communicate(timeout=60)
+    finally:
+        sandbox.send_signal(signal.SIGTERM)
+        sandbox.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("command", ["sandbox", "serve-demo"])
+def test_a_port_out_of_range_is_bad_input(tmp_path, command):
+    pw = _password_file(tmp_path, "rcon.txt", secrets.token_hex(8))
+    args = ["--password-file", str(pw), "--port", "99999"]
+    if command == "serve-demo":
+        args += ["--db", str(tmp_path / "series.db")]
+    proc = traitors(command, *args)
+    assert proc.returncode == 2 and "99999" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert not (tmp_path / "series.db").exists()
+
+
 def test_debug_shows_the_traceback(tmp_path):
     file = tmp_path / "castle"
     file.write_text("", encoding="utf-8")
