@@ -29,6 +29,6 @@ elif str(ROOT) not in sys.path[:1]:
 def engine_build() -> str:
     """The folder the benchmark's engine was imported from (printed by the scripts, so a figure always says what it
     measured)."""
-    import engine.game
+    import engine.rulesets.traitors.game
 
-    return str(Path(str(engine.game.__file__)).parent)
+    return str(Path(str(engine.rulesets.traitors.game.__file__)).parent)

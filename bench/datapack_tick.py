@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.config import default_castle
-from bridge.render import RenderContext, prompt_dialog
+from bridge.config.castle import default_castle
+from bridge.minecraft.render import RenderContext, prompt_dialog
 from bridge.sandbox.server import _load_pack
 from bridge.sandbox.world import World
 from engine.actions import CastVote

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import checkout  # noqa: F401 - this checkout's engine and bridge, not an installed copy
-from bridge.demo import demo_settings
+from bridge.app.demo import demo_settings
 from engine.actions import StartSeries, TimerExpired
 from engine.bots import make_bot
 from engine.effects import Announce, Prompt, Whisper

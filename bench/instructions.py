@@ -25,13 +25,13 @@ from checkout import INSTALLED, ROOT
 
 PLAY = """
 import sys
-from bridge.demo import demo_settings
+from bridge.app.demo import demo_settings
 from engine.sim import series_seeds, simulate
 settings = demo_settings(12)
 simulate(settings, series_seeds(1, 5), bots=sys.argv[2])  # the same warm-up in both runs: caches, imports
 simulate(settings, series_seeds(1, int(sys.argv[1])), bots=sys.argv[2])
-import engine.game
-print(engine.game.__file__)
+import engine.rulesets.traitors.game
+print(engine.rulesets.traitors.game.__file__)
 """
 
 

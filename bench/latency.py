@@ -24,15 +24,15 @@ import threading
 import time
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.config import default_castle
-from bridge.demo import DEMO_DURATIONS, demo_settings
-from bridge.players import PlayerDirectory
-from bridge.rcon import RconClient
+from bridge.config.castle import default_castle
+from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.io.players import PlayerDirectory
+from bridge.io.rcon import RconClient
 from bridge.sandbox.server import SandboxThread
-from bridge.service import POLL_INTERVAL, SeriesService
+from bridge.loop.service import POLL_INTERVAL, SeriesService
 from engine.actions import StartSeries, TimerExpired
-from engine.game import Game
-from engine.phases import Phase
+from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.phases import Phase
 
 SKIP = ("data get storage traitors:io", "data remove storage traitors:io")
 """The service's own queue polls and acks: not caused by the press."""

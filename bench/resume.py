@@ -28,16 +28,16 @@ import time
 from pathlib import Path
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.config import default_castle
-from bridge.demo import DEMO_DURATIONS, demo_settings
-from bridge.recovery import Handouts, rebuild
-from bridge.render import RenderContext, render, render_give_once
-from bridge.store import SeriesStore
+from bridge.config.castle import default_castle
+from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.loop.recovery import Handouts, rebuild
+from bridge.minecraft.render import RenderContext, render, render_give_once
+from bridge.loop.store import SeriesStore
 from engine.actions import ChooseTorch, StartSeries, TimerExpired
 from engine.effects import GiveItem
-from engine.game import Game
+from engine.rulesets.traitors.game import Game
 from engine.ids import Torch
-from engine.phases import Phase
+from engine.rulesets.traitors.phases import Phase
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,7 +104,7 @@ def main() -> None:
         pw.write_text("bench-password")
         pw.chmod(0o600)
         sandbox = subprocess.Popen(
-            [sys.executable, "-m", "bridge.cli", "sandbox", "--password-file", str(pw), "--bots", "12"],
+            [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw), "--bots", "12"],
             stdout=subprocess.PIPE, text=True, cwd=ROOT,
         )  # fmt: skip
         try:
@@ -114,7 +114,7 @@ def main() -> None:
             for _ in range(args.runs):
                 t = time.perf_counter()
                 proc = subprocess.Popen(
-                    [sys.executable, "-m", "bridge.cli", "serve-demo", "--db", str(db), "--port", str(port),
+                    [sys.executable, "-m", "bridge.app.cli", "serve-demo", "--db", str(db), "--port", str(port),
                      "--password-file", str(pw)],
                     stdout=subprocess.PIPE, text=True, cwd=ROOT,
                 )  # fmt: skip

@@ -41,7 +41,7 @@ def main() -> None:
         pw.write_text("bench-password")
         pw.chmod(0o600)
         sandbox = subprocess.Popen(
-            [sys.executable, "-m", "bridge.cli", "sandbox", "--password-file", str(pw), "--bots",
+            [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw), "--bots",
              str(args.contestants), "--seed", str(args.seed)],
             stdout=subprocess.PIPE, text=True, cwd=ROOT,
         )  # fmt: skip
@@ -50,7 +50,7 @@ def main() -> None:
             port = int(sandbox.stdout.readline().rsplit(":", 1)[1])
             start = time.monotonic()
             service = subprocess.Popen(
-                [sys.executable, "-m", "bridge.cli", "serve-demo", "--db", str(Path(tmp) / "series.db"), "--port",
+                [sys.executable, "-m", "bridge.app.cli", "serve-demo", "--db", str(Path(tmp) / "series.db"), "--port",
                  str(port), "--password-file", str(pw), "--contestants", str(args.contestants), "--seed",
                  str(args.seed)],
                 stdout=subprocess.DEVNULL, cwd=ROOT,

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def one_run(i: int, bots: int, reply_delay: float, timeout: float) -> tuple[int, bool, float, str]:
     """One split demo (seed ``i + 1``): returns (run, stalled, seconds, the last line the service printed)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cli = [sys.executable, "-m", "bridge.cli"]
+    cli = [sys.executable, "-m", "bridge.app.cli"]
     with tempfile.TemporaryDirectory(prefix="castle-stall-") as tmp:
         password = Path(tmp) / "rcon-password"
         password.write_text(secrets.token_urlsafe(18))

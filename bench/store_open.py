@@ -1,4 +1,4 @@
-"""Benchmark: what checking the store on open costs (``PRAGMA quick_check``, ``bridge/store.py`` house rule 6).
+"""Benchmark: what checking the store on open costs (``PRAGMA quick_check``, ``bridge/loop/store.py`` house rule 6).
 
 Builds the store ``bench/resume.py`` builds (a 12-contestant series with a 2,000-input log and its outbox), then
 opens it ``--runs`` times with ``SeriesStore`` (recognising the file, ``quick_check``, setting the journal up)
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.store import SeriesStore
+from bridge.loop.store import SeriesStore
 from resume import build_store
 
 

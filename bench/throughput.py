@@ -19,7 +19,7 @@ import time
 import tracemalloc
 
 import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
-from bridge.demo import demo_settings
+from bridge.app.demo import demo_settings
 from engine.sim import series_seeds, simulate
 
 

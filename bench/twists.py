@@ -14,11 +14,11 @@ import random
 import time
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge import commands as mc
+from bridge.minecraft import commands as mc
 from engine.actions import Advance, StartSeries
-from engine.game import Game
+from engine.rulesets.traitors.game import Game
 from engine.ids import Item, Twist
-from engine.settings import Settings
+from engine.rulesets.traitors.settings import Settings
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
 TWISTS = {1: (Twist.DOUBLE_VOTE,), 2: (Twist.CONFESSION,), 3: (Twist.MURDER, Twist.SEER), 4: (Twist.GUESS,),

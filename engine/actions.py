@@ -414,10 +414,10 @@ TWIST_ACTIONS: tuple[type[Action], ...] = (
     ChooseSwordBearer, StrikeWithSword, OpenChest, WriteConfession, WriteResponse, GuessPower, VoteNominee,
     AskSeer, PutOnTrial, TakeDrink,
 )  # fmt: skip
-"""Contestant inputs handled by ``engine.twists``."""
+"""Contestant inputs handled by ``engine.rulesets.traitors.twists``."""
 
 HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
-"""Host inputs handled by ``engine.twists``."""
+"""Host inputs handled by ``engine.rulesets.traitors.twists``."""
 
 
 # ---------------------------------------------------------------------------------------------- host controls

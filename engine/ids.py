@@ -180,7 +180,7 @@ class NightEvent(Enum):
 
 
 class Twist(Enum):
-    """Twists of rulebook §8 (``engine.twists``: one module per twist)."""
+    """Twists of rulebook §8 (``engine.rulesets.traitors.twists``: one module per twist)."""
 
     DOUBLE_VOTE = "double_vote"
     MURDER = "murder"

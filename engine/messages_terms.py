@@ -9,7 +9,7 @@ components themselves: https://minecraft.wiki/w/Text_component_format).
 A count next to a word is written ``{name:phrase}`` in a catalogue text (``"{count:traitor_actions}"``); the
 value is a whole number and ``PLURALS[phrase]`` gives the English phrase for one and for any other count. The
 English text picks its form by the English rule (1 → one); the bridge picks one language-file key per count that
-every shipped language can decline (``bridge.plurals``).
+every shipped language can decline (``bridge.minecraft.plurals``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 NO_POWER = "no power"
-"""The English answer for a contestant without a power (``engine.powers.base.power_title``)."""
+"""The English answer for a contestant without a power (``engine.rulesets.traitors.powers.base.power_title``)."""
 
 TWIST_NAMES: dict[Twist, str] = {
     Twist.DOUBLE_VOTE: "The Double Vote",
@@ -43,7 +43,7 @@ TWIST_NAMES: dict[Twist, str] = {
     Twist.SEER: "The Seer twist",
     Twist.TRIAL: "The Trial",
 }
-"""A twist's English name (``engine.twists.TITLES``; inside a sentence, its ``term.twist.*`` term)."""
+"""A twist's English name (``engine.rulesets.traitors.twists.TITLES``; inside a sentence, its ``term.twist.*`` term)."""
 
 HOST_ACTIONS: tuple[str, ...] = (
     "advance", "pause_clock", "resume_clock", "extend_phase", "replace_contestant", "end_series", "undo_host_action",

@@ -12,7 +12,7 @@ second per input, a clock's deadline when it runs out. Every random draw comes f
 or from a bot's own generator seeded from the series seed and the contestant's name, so a series is a pure
 function of (settings, seed, bot kinds).
 
-Everything here is pure (standard library only); the ``traitors simulate`` command (``bridge/simulate.py``) adds
+Everything here is pure (standard library only); the ``traitors simulate`` command (``bridge/app/simulate.py``) adds
 the progress bar, the processes and the printing.
 """
 
@@ -144,7 +144,7 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
     phase. When nobody asked has anything left to do, the phase clock runs out.
 
     Args:
-        settings: the series settings of any ruleset (``engine.settings.Settings`` or ``ClubSettings``).
+        settings: the series settings of any ruleset (``engine.rulesets.traitors.settings.Settings`` or ``ClubSettings``).
         seed: the series seed; the bots' generators are seeded from it and their names.
         bots: one bot kind for everyone (a key of ``engine.bots.BOTS``), or side → kind (``"faithful"``,
             ``"traitor"``, or a club team; missing sides play ``"smart"``).

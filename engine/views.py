@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.game import Game
+from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance
 from engine.record import RoundTableRecord
 from engine.values import copied_by_value

@@ -41,8 +41,8 @@ def stored_series() -> Callable[..., Path]:
     the engine's bots (``engine.sim.play_series``, seed 5): all of it, or only its first half (still running)."""
 
     def make(path: Path, *, finished: bool) -> Path:
-        from bridge.demo import demo_settings
-        from bridge.store import SeriesStore
+        from bridge.app.demo import demo_settings
+        from bridge.loop.store import SeriesStore
         from engine.sim import play_series
 
         settings = demo_settings(8)

@@ -1,5 +1,5 @@
 """Contestant and host names that differ only in case are one player to Minecraft: every way of configuring a
-cast refuses them, naming both (``engine.settings.check_cast``), through the real command line."""
+cast refuses them, naming both (``engine.rulesets.traitors.settings.check_cast``), through the real command line."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ConfigError
-from engine.game import Game
+from engine.rulesets.traitors.game import Game
 from engine.rulesets import RULESETS
-from engine.settings import Settings, check_cast
+from engine.rulesets.traitors.settings import Settings, check_cast
 
 ROOT = Path(__file__).resolve().parent.parent
 CAST = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea"]
@@ -24,7 +24,7 @@ CLASH = [*CAST[:5], "ab_", *CAST[6:10], "Ab_", CAST[11]]  # seats 6 and 11 diffe
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASTLE_")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "bridge.cli", *args], capture_output=True, text=True, env=env,
+    return subprocess.run([sys.executable, "-m", "bridge.app.cli", *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=60)  # fmt: skip
 
 
@@ -46,7 +46,7 @@ def test_the_engine_refuses_a_case_clash_in_every_ruleset() -> None:
     for name, ruleset in RULESETS.items():
         if name == "traitors":
             continue
-        from bridge.demo import demo_settings
+        from bridge.app.demo import demo_settings
 
         settings = demo_settings(12, name)
         clash = type(settings)(**{**{f: getattr(settings, f) for f in settings.__dataclass_fields__},

@@ -97,7 +97,7 @@ def test_every_relative_link_resolves(page: Path) -> None:
 
 @pytest.mark.parametrize("page", _doc_pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_repository_path_named_in_the_docs_exists(page: Path) -> None:
-    """A code span such as `bridge/recovery.py` names a file or folder that is there (globs and placeholders
+    """A code span such as `bridge/loop/recovery.py` names a file or folder that is there (globs and placeholders
     such as `tests/scenarios/*.toml` or `test_<ruleset>.py` are skipped)."""
     missing = []
     for m in re.finditer(r"`([^`\s]+)`", page.read_text(encoding="utf-8")):
@@ -137,7 +137,7 @@ def _readme_commands() -> list[list[str]]:
 
 
 def test_the_readme_shows_the_two_process_demo_with_commands_that_parse() -> None:
-    from bridge.cli import _parser
+    from bridge.app.cli import _parser
 
     commands = _readme_commands()
     assert {c[0] for c in commands} >= {"demo", "sandbox", "serve-demo"}, commands

@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from bridge.errors import ClientMessageError
-from bridge.msmp import NOTIFICATION, check_schema, redacting_logger
+from bridge.io.msmp import NOTIFICATION, check_schema, redacting_logger
 from bridge.sandbox.world import _GAMERULE_DEFAULTS, ChatMessage, Player, World
 
 __all__ = ["MsmpServer", "schema_document"]

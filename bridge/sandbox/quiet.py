@@ -1,4 +1,4 @@
-"""Whether the sandbox demo is quiet: the state in which its phase clock may fire (``bridge/clock.py`` house rule 3).
+"""Whether the sandbox demo is quiet: the state in which its phase clock may fire (``bridge/loop/clock.py`` house rule 3).
 
 Quiet means: every bot has read everything its player was shown and has no answer left to give; no trigger press
 waits for the data pack's next tick (a non-zero score on a trigger objective); and the input queue
@@ -9,7 +9,7 @@ and the seed alone decides the series.
 
 ``install`` makes the world answer ``data get storage traitors:sandbox quiet`` with ``1b`` or ``0b``, computed
 when asked, on the sandbox's thread (the one thread that touches the world and, through ``demo.step_bots``, the
-bots), so the answer is one consistent moment. ``bridge.clock.rcon_quiet_gate`` asks it over RCON.
+bots), so the answer is one consistent moment. ``bridge.loop.clock.rcon_quiet_gate`` asks it over RCON.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from bridge.clock import QUIET_STORAGE
+from bridge.loop.clock import QUIET_STORAGE
 from bridge.sandbox.world import World
 
 __all__ = ["IdleBot", "install", "is_quiet", "triggers_pending"]
@@ -27,7 +27,7 @@ IO_STORAGE = "traitors:io"
 
 
 class IdleBot(Protocol):
-    """A bot as ``bridge.demo.Bot``: its name and whether it is idle."""
+    """A bot as ``bridge.app.demo.Bot``: its name and whether it is idle."""
 
     name: str
 

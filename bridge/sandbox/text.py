@@ -21,7 +21,7 @@ _FORMAT = re.compile(r"%(?:(\d+)\$)?([A-Za-z%]|$)")
 def english_table() -> Mapping[str, str]:
     """The resource pack's ``en_us`` language file (empty when it cannot be read: fallbacks are shown then)."""
     try:
-        from bridge.lang import load
+        from bridge.minecraft.lang import load
 
         return load("en_us")
     except (OSError, ValueError):

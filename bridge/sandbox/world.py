@@ -7,7 +7,7 @@ locks, command storage, bossbars and game rules.
 
 House rules of this file:
 
-1. Every command is first parsed with mecha's 1.21.11 tree, once (exactly ``bridge.syntax.check_command``'s
+1. Every command is first parsed with mecha's 1.21.11 tree, once (exactly ``bridge.minecraft.syntax.check_command``'s
    parse, whose AST is then executed). A parse failure
    gets vanilla's RCON text: "Unknown or incomplete command, see below for error" or "Incorrect argument for
    command", then the last 10 characters before the cursor, the rest, and "<--[HERE]", all run together
@@ -43,7 +43,7 @@ from bridge.sandbox import nbt
 from bridge.sandbox.datapack import Datapack, Function
 from bridge.sandbox.text import click_events, plain_text
 from bridge.sandbox.uuids import offline_uuid
-from bridge.syntax import CommandSyntaxError, check_command
+from bridge.minecraft.syntax import CommandSyntaxError, check_command
 
 __all__ = [
     "Bossbar",
@@ -233,7 +233,7 @@ class Player:
     def nbt(self) -> nbtlib.Compound:
         """The entity data the sandbox models: ``UUID`` (int array), ``Tags`` and ``Inventory`` (one compound
         ``{Slot, id, count, components}`` per stack, slots numbered in the order received)."""
-        from bridge.players import ints_from_uuid
+        from bridge.io.players import ints_from_uuid
 
         stacks = [
             nbtlib.Compound({

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import ConfigError
-from engine.game import Game
-from engine.rulesets.black_knights import BlackKnightsGame
-from engine.rulesets.club import ClubSettings
-from engine.rulesets.mafia_yakuza import MafiaYakuzaGame
-from engine.settings import Settings
+from engine.rulesets.traitors.game import Game
+from engine.rulesets.club.black_knights import BlackKnightsGame
+from engine.rulesets.club.game import ClubSettings
+from engine.rulesets.club.mafia_yakuza import MafiaYakuzaGame
+from engine.rulesets.traitors.settings import Settings
 
 
 @dataclass(frozen=True, slots=True)

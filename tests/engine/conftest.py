@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, Advance, StartSeries
-from engine.game import Game
+from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, Power
-from engine.phases import Phase
-from engine.settings import DealEntry, Settings
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.settings import DealEntry, Settings
 
 HOST = "Host"
 NAMES12 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
@@ -99,7 +99,7 @@ def series() -> Callable[..., Driver]:
 
 from engine.actions import AskRepeat, CastVote, HoldBack, KeepEveryone, NominateCandidate, SkipPower, UsePower
 from engine.rulesets import new_game
-from engine.rulesets.club import KEEP, ClubPhase, ClubSettings
+from engine.rulesets.club.game import KEEP, ClubPhase, ClubSettings
 
 MONK = "Monk"
 BK8 = (

@@ -92,9 +92,9 @@ def test_an_input_with_fields_of_the_wrong_type_is_refused_and_changes_nothing()
         UsePower,
     )
     from engine.errors import GameError, InvalidCommand
-    from engine.game import Game
-    from engine.phases import Phase
-    from engine.settings import Settings
+    from engine.rulesets.traitors.game import Game
+    from engine.rulesets.traitors.phases import Phase
+    from engine.rulesets.traitors.settings import Settings
 
     names = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe")
     game = Game(Settings(contestants=names, traitors=2, hosts=("Host",)), 4)
@@ -133,7 +133,7 @@ def test_a_game_is_replayed_not_copied() -> None:
 
     import pytest
 
-    from bridge.simulate import load_settings
+    from bridge.app.simulate import load_settings
     from engine.rulesets import new_game, replay
     from engine.sim import play_series
 

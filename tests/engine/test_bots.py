@@ -12,7 +12,7 @@ from engine.bots import make_bot
 from engine.bots.suspicion import SuspicionBot
 from engine.actions import CastVote
 from engine.ids import Twist
-from engine.settings import Settings
+from engine.rulesets.traitors.settings import Settings
 from engine.sim import series_seeds, simulate
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")

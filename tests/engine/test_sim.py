@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from engine.ids import Twist
-from engine.rulesets.club import ClubSettings
-from engine.settings import Settings
+from engine.rulesets.club.game import ClubSettings
+from engine.rulesets.traitors.settings import Settings
 from engine.sim import Tally, play_series, series_seeds, simulate, summary, twists_of, wilson, without_twist
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")

@@ -9,9 +9,9 @@ import pytest
 
 from engine.actions import StartSeries, TimerExpired
 from engine.effects import GiveItem, MoveTo, TakeItem, Whisper, give, msg, take, whisper
-from engine.game import Game
+from engine.rulesets.traitors.game import Game
 from engine.ids import Item
-from engine.settings import Settings
+from engine.rulesets.traitors.settings import Settings
 from engine.sim import play_series
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")

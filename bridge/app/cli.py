@@ -1,0 +1,421 @@
+"""The ``traitors`` command line (README.md, "Other commands").
+
+Subcommands:
+    demo   the built-in sandbox server, the service over loopback RCON and bot contestants: a whole series.
+    play   a scripted series (``docs/scenarios.md``) through the engine alone; prints the game log.
+    doctor checks a server's settings over RCON and MSMP and says how to fix each (``docs/operator.md``).
+    install-datapack   copy the data pack into a world's ``datapacks/`` (``docs/datapack.md``).
+    sandbox     the sandbox server with bot contestants as a process of its own (the "Minecraft side").
+    serve-demo  the service for the series in a store (``--db``), against ``traitors sandbox``; resumable.
+    serve       the service for a real series: ``--config serve.toml`` (``docs/operator.md``); resumable.
+    init-config    write a sample castle, the shipped series files and a serve config into a folder.
+    check-config   check castle, series, serve and scenario files; every problem names file and key.
+    export      a stored (or scripted) series' record as text, MediaWiki or JSON (``docs/game-log.md``).
+    simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
+
+Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
+is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from engine.errors import ConfigError
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: 128 + SIGINT, as shells report a command ended by SIGINT."""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("castle-traitors")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _port(text: str) -> int:
+    """An ``argparse`` type: a TCP port number, 0-65535 (0: any free port).
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number in that range (argparse then exits 2).
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
+    return port
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
+    parser.add_argument("--version", action="version", version=f"traitors {_version()}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
+    # Also accepted after the subcommand; SUPPRESS keeps a subcommand from resetting a --debug given before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a failure")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help: str, description: str = "") -> argparse.ArgumentParser:
+        """A subcommand whose ``--help`` starts with its one-line ``help``, then ``description``."""
+        text = help[0].upper() + help[1:] + "." + (f" {description}" if description else "")
+        return sub.add_parser(name, help=help, description=text, parents=[common])
+
+    demo = command("demo", "play a whole series with bot contestants in the built-in sandbox server",
+                   "The live announcements and the closing summary go to stderr; stdout carries only the game "
+                   "log in the chosen --format. --seed N repeats a series.")  # fmt: skip
+    demo.add_argument("--ruleset", default="traitors", choices=["traitors", "black_knights", "mafia_yakuza"],
+                      help="ruleset (default: traitors)")  # fmt: skip
+    demo.add_argument("--contestants", type=int, default=12,
+                      help="number of bot contestants: 6-16 (traitors), 8-16 (black_knights, mafia_yakuza); default 12")  # fmt: skip
+    demo.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
+    demo.add_argument(
+        "--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)"
+    )
+    demo.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
+
+    sandbox = command("sandbox", "run the built-in sandbox server with bot contestants (the Minecraft side) until "
+                      "stopped", "Prints 'sandbox ready 127.0.0.1:PORT' once listening, then each phase as its "
+                      "clock starts. Pair it with `traitors serve-demo` (docs/recovery.md). SIGTERM or Ctrl-C "
+                      "stops it.")  # fmt: skip
+    sandbox.add_argument("--port", type=_port, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
+    sandbox.add_argument("--password-file", required=True, help="file holding the RCON password")
+    sandbox.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
+    sandbox.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
+    sandbox.add_argument("--report", help="write the world and the command log as JSON here at exit")
+    sandbox.add_argument("--msmp-secret-file", metavar="FILE",
+                         help="also serve MSMP (ws://127.0.0.1) with the secret in this file")  # fmt: skip
+    sandbox.add_argument("--msmp-port", type=_port, default=0, help="MSMP port (default: any free port)")
+    sandbox.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
+    sandbox.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
+    sandbox.add_argument("--quiet", action="store_true", help="print only the ready line, not the phases")
+    sandbox.add_argument("--reply-delay", type=float, default=0.0, metavar="SECONDS",
+                         help="wait this long before answering each command (a slow server; default 0)")
+
+    serve = command(
+        "serve", "run (or resume) the series configured in --config against a Minecraft server",
+        "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or the config's secrets_file "
+        "(chmod 600), never from the command line or the config. SIGTERM stops cleanly; run again to resume.",
+    )  # fmt: skip
+    serve.add_argument("--config", required=True, help="serve config (TOML; see docs/operator.md)")
+    serve.add_argument("--new-series", action="store_true", help="start the next series after a finished one")
+
+    init = command("init-config", "write a sample castle, series files and serve.toml into a folder",
+                   "Existing files are kept. Then edit serve.toml and run `traitors check-config`.")  # fmt: skip
+    init.add_argument("folder", help="where to write them (created; existing files are kept)")
+
+    check = command("check-config", "check castle, series, serve and scenario files",
+                    "Each file's kind comes from its keys; every problem names the file and the key. Exit code 2 "
+                    "when any file has a problem.")  # fmt: skip
+    check.add_argument("files", nargs="+", metavar="FILE", help="TOML files (castle.toml, series/*.toml, serve.toml)")
+
+    export = command("export", "print a series record from a store (series.db) or a scenario file",
+                     "The record names every allegiance and power: a series that is still running is printed "
+                     "only with --reveal (docs/game-log.md).")  # fmt: skip
+    export.add_argument("source", metavar="FILE", help="a series store (series.db) or a scenario file (.toml)")
+    export.add_argument("--series", type=int, metavar="N", help="which series of the store (default: the newest)")
+    export.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
+    export.add_argument("--reveal", action="store_true",
+                        help="print the record of a series that is still running (its Traitors and powers)")  # fmt: skip
+
+    serve_demo = command("serve-demo", "run or resume the series stored in --db against a running `traitors sandbox`",
+                         "Prints 'ready series=… inputs=… phase=…' once resumed, each phase as its clock starts, "
+                         "and the game log at the end. Kill it at any moment and run it again: the series carries "
+                         "on (docs/recovery.md).")  # fmt: skip
+    serve_demo.add_argument("--db", required=True, help="series store (SQLite; created if missing)")
+    serve_demo.add_argument("--port", type=_port, required=True, help="the sandbox's RCON port on 127.0.0.1")
+    serve_demo.add_argument("--password-file", required=True, help="file holding the RCON password")
+    serve_demo.add_argument("--contestants", type=int, default=12, help="for a new series: contestants (6-16)")
+    serve_demo.add_argument("--seed", type=int, default=1, help="for a new series: its seed (default 1)")
+    serve_demo.add_argument("--new-series", action="store_true",
+                            help="start a new series in an existing store that holds none, or whose series is over")  # fmt: skip
+    serve_demo.add_argument("--quiet", action="store_true", help="print only the ready line and the game log")
+
+    play = command("play", "play a scripted scenario through the engine and print the game log",
+                   "A scenario file (docs/scenarios.md) holds the settings, the deal and every input; no server "
+                   "is involved. Examples: tests/scenarios/*.toml.")  # fmt: skip
+    play.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
+    play.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
+
+    doctor = command(
+        "doctor", "check a server's settings over RCON and MSMP",
+        "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or --secrets-file, never from "
+        "the command line. Exit code 1 when a check fails.",
+    )  # fmt: skip
+    doctor.add_argument("--rcon", metavar="HOST:PORT", help="RCON address (default from server.properties, "
+                        "else 127.0.0.1:25575)")  # fmt: skip
+    doctor.add_argument("--msmp", metavar="URL", help="MSMP address, ws://HOST:PORT or wss://HOST:PORT")
+    doctor.add_argument("--server-dir", metavar="DIR", help="the server's folder, to read server.properties")
+    doctor.add_argument("--secrets-file", metavar="FILE", help="KEY=value lines (CASTLE_RCON_PASSWORD, "
+                        "CASTLE_MSMP_SECRET); chmod 600")  # fmt: skip
+    doctor.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
+    doctor.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
+    doctor.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
+    sim = command(
+        "simulate", "the balance lab: play many series with bot contestants through the engine and print win rates",
+        "Plays --series series with bot contestants through the engine alone and prints each side's "
+        "win rate (95 % Wilson interval), the average series length, how often each power or role was on the "
+        "winning side and which twists changed the outcome. See docs/simulate.md.",
+    )  # fmt: skip
+    sim.add_argument("--ruleset", choices=["traitors", "black_knights", "mafia_yakuza"],
+                     help="ruleset (default: traitors, or the settings file's)")  # fmt: skip
+    sim.add_argument("--contestants", type=int, help="bot contestants (default 12, or the settings file's)")
+    sim.add_argument("--series", type=int, required=True, help="how many series to play")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the run (default 1); the same seed, the same result")
+    sim.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    sim.add_argument("--settings", metavar="FILE", help="a series file (TOML, as serve takes: world_config/series/*.toml)")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
+    sim.add_argument("--bots", default="smart", help="bot kind: smart (default), simple, random, or per side, "
+                     "e.g. faithful=smart,traitor=random")  # fmt: skip
+    sim.add_argument("--twist-impact", action="store_true",
+                     help="also play every series without each twist, to count how often it changed the outcome "
+                     "(costs one more series per twist)")  # fmt: skip
+    install = command("install-datapack", "copy the data pack into a world's datapacks/ folder",
+                      "Then run /reload (or restart the server). --resourcepack also writes the language resource "
+                      "pack as a zip (docs/datapack.md).")  # fmt: skip
+    install.add_argument("--world", required=True, help="the world folder (it holds level.dat)")
+    install.add_argument("--zip", action="store_true", help="install as castle-traitors.zip instead of a folder")
+    install.add_argument("--resourcepack", metavar="FILE", help="also write the resource pack (languages) as a zip")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``traitors`` console script: every failure ends as one message and an exit code.
+
+    Known failures print ``traitors: <message>`` on stderr (a config problem may print one line per problem,
+    each naming file and field); an unexpected one prints its type and text. ``--debug`` shows the traceback
+    instead. Ctrl-C exits 130 with nothing printed; a reader that closes stdout early (``| head``) ends the
+    command quietly with exit code 1, as the Python docs' "Note on SIGPIPE" recommends.
+
+    Args:
+        argv: arguments without the program name (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit code: 0 ok, 2 bad input, 1 anything else, 130 interrupted (Ctrl-C).
+    """
+    from bridge.errors import BridgeError
+
+    args = _parser().parse_args(argv)
+    try:
+        code = _dispatch(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # Python docs, signal module, "Note on SIGPIPE": stdout goes to devnull so the final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        return EXIT_INTERRUPTED
+    except ConfigError as exc:
+        return _fail(args, exc, str(exc), EXIT_BAD_INPUT)
+    except OSError as exc:
+        return _fail(args, exc, os_error_text(exc), EXIT_ERROR)
+    except BridgeError as exc:
+        return _fail(args, exc, str(exc), EXIT_ERROR)
+    except Exception as exc:  # every command, every failure: a message, never a traceback (unless --debug)
+        return _fail(args, exc, f"unexpected {type(exc).__name__}: {exc} (run with --debug to see where)", EXIT_ERROR)
+
+
+def _fail(args: argparse.Namespace, exc: BaseException, message: str, code: int) -> int:
+    """Print ``traitors: message`` on stderr and return ``code``; with ``--debug``, raise ``exc`` (its traceback)."""
+    if args.debug:
+        raise exc
+    for line in message.splitlines() or [""]:  # a config error names each problem on a line of its own
+        print(f"traitors: {line}", file=sys.stderr)
+    return code
+
+
+def os_error_text(exc: OSError) -> str:
+    """One line for an ``OSError``: ``"<file>: <reason>"`` (``"out/series: Not a directory"``), or its text."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return reason
+    if exc.filename2 is not None:
+        return f"{exc.filename} -> {exc.filename2}: {reason}"
+    return f"{exc.filename}: {reason}"
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Run the chosen subcommand; its errors propagate to ``main``'s one handler."""
+    if args.command == "play":
+        return _play(args)
+    if args.command == "doctor":
+        return _doctor(args)
+    if args.command == "install-datapack":
+        return _install(args)
+    if args.command == "demo":
+        from bridge.app.demo import run_demo
+
+        return run_demo(
+            contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet, ruleset=args.ruleset
+        )
+    if args.command == "simulate":
+        from bridge.app.simulate import run_simulate
+
+        return run_simulate(
+            ruleset=args.ruleset, contestants=args.contestants, series=args.series, seed=args.seed,
+            as_json=args.json, settings_file=args.settings, jobs=args.jobs, bots=args.bots,
+            twist_impact=args.twist_impact,
+        )  # fmt: skip
+    if args.command in ("sandbox", "serve-demo"):
+        return _processes(args)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "init-config":
+        from bridge.app.serve import init_config
+
+        for path in init_config(args.folder):
+            print(f"wrote {path}")
+        print(f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
+              f"{args.folder}/series/*.toml")  # fmt: skip
+        return EXIT_OK
+    if args.command == "check-config":
+        return _check_config(args)
+    if args.command == "export":
+        return _export(args)
+    raise AssertionError(f"no handler for {args.command!r}")  # argparse only accepts the commands above
+
+
+def _install(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bridge.minecraft.datapack import install, write_resourcepack_zip
+
+    if args.resourcepack and not Path(args.resourcepack).absolute().parent.is_dir():
+        raise ConfigError(f"--resourcepack {args.resourcepack}: no folder {Path(args.resourcepack).absolute().parent}"
+                          " to write it into")  # fmt: skip
+    path = install(args.world, as_zip=args.zip)
+    print(f"installed the data pack: {path}")
+    if args.resourcepack:
+        print(f"wrote the resource pack: {write_resourcepack_zip(args.resourcepack)}")
+    print("run /reload (or restart the server) to load it")
+    return EXIT_OK
+def _read_password(path: str) -> str:
+    from bridge.config.files import read_secret_file
+
+    password = read_secret_file(path, "password file").strip()
+    if not password:
+        raise ConfigError(f"{path}: the password file is empty")
+    return password
+
+
+def _processes(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from bridge.app.demo import run_sandbox_process, serve_stored
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    password = _read_password(args.password_file)
+    if args.command == "sandbox":
+        secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
+        names = tuple(n for n in (args.names or "").split(",") if n) or None
+        hosts = tuple(n for n in (args.hosts or "").split(",") if n)
+        from engine.rulesets.traitors.settings import check_cast
+
+        check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
+        return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
+                                   msmp_port=args.msmp_port, names=names, hosts=hosts,
+                                   phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay)  # fmt: skip
+    return asyncio.run(serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed,
+                                    out=sys.stdout, phases=None if args.quiet else sys.stdout, new=args.new_series))  # fmt: skip
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import os
+
+    from bridge.errors import BridgeError
+    from bridge.app.serve import load_serve_config, serve, setup_logging
+
+    config = load_serve_config(args.config)
+    setup_logging(config.log_format, config.log_level)
+    try:
+        return asyncio.run(serve(config, os.environ, new=args.new_series))
+    except BridgeError as exc:
+        import logging
+
+        logging.getLogger("castle.serve").error("cannot run the series: %s", exc, extra={"event": "failed"})
+        print(f"traitors: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    from bridge.app.serve import check_files
+
+    ok, problems = check_files(args.files)
+    for line in ok:
+        print(line)
+    for line in problems:
+        print(line, file=sys.stderr)
+    return EXIT_BAD_INPUT if problems else EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    from bridge.app.export import format_record, load_record
+
+    print(format_record(load_record(args.source, args.series, reveal=args.reveal), args.format))
+    return EXIT_OK
+
+
+def _play(args: argparse.Namespace) -> int:
+    from bridge.app.export import format_record
+    from bridge.config.scenario import load_scenario, play_scenario
+
+    scenario = load_scenario(args.scenario)
+    game = play_scenario(scenario)
+    print(format_record(game.record, args.format))
+    return EXIT_OK
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    import asyncio
+    import os
+    from pathlib import Path
+
+    from bridge.app.doctor import (
+        DoctorOptions,
+        format_report,
+        load_secrets,
+        options_from_properties,
+        read_properties,
+        run_doctor,
+    )
+
+    rcon_password, msmp_secret = load_secrets(os.environ, Path(args.secrets_file) if args.secrets_file else None)
+    opts = DoctorOptions(rcon_password=rcon_password, msmp_secret=msmp_secret, datapack=args.datapack,
+                         fix=args.fix, timeout=args.timeout)  # fmt: skip
+    if args.server_dir:
+        opts.server_dir = Path(args.server_dir)
+        props_path = opts.server_dir / "server.properties"
+        if props_path.exists():
+            opts.rcon_host, opts.rcon_port, opts.msmp_url = options_from_properties(read_properties(props_path))
+    if args.rcon:
+        host, sep, port = args.rcon.rpartition(":")
+        if not sep or not port.isdigit():
+            raise ConfigError(f"--rcon: {args.rcon!r}; expected HOST:PORT")
+        opts.rcon_host, opts.rcon_port = host or "127.0.0.1", int(port)
+    if args.msmp:
+        if not args.msmp.startswith(("ws://", "wss://")):
+            raise ConfigError(f"--msmp: {args.msmp!r}; expected ws://HOST:PORT or wss://HOST:PORT")
+        opts.msmp_url = args.msmp
+    checks = asyncio.run(run_doctor(opts))
+    print(format_report(checks))
+    return EXIT_ERROR if any(c.status == "FAIL" for c in checks) else EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

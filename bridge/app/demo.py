@@ -1,0 +1,547 @@
+"""``traitors demo``: a whole series in the built-in sandbox, driven by bot contestants over real loopback RCON.
+
+The pieces are the real ones: the sandbox server (``bridge/sandbox``) on 127.0.0.1, the service
+(``bridge/loop/service.py``) talking to it with our RCON client, and one bot per contestant. A bot knows only what
+its player was shown: when a dialog is on its screen it presses one of the dialog's buttons; a bot that closes
+dialogs (``Bot.closes_dialogs``) answers from the chat fallback instead, clicking a link as a player would. Either
+way the input is a ``/trigger`` command; the real data pack's tick function (interpreted by the sandbox) moves
+it into the input queue with the player's UUID, and the service polls it.
+
+Phase clocks are shortened so a series finishes in well under a minute. Interactive phases (vote, Oath,
+Turret, offer) end as soon as everyone has answered, and bots choose with generators seeded from the series
+seed, the contestant and the prompt number. A deadline fires only once the sandbox is quiet (every bot has
+answered what it was shown: ``bridge/sandbox/quiet.py``), so however busy the machine, the same seed gives the
+same game log run after run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bridge.loop.clock import rcon_quiet_gate
+from bridge.config.castle import default_castle
+from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
+from bridge.io.players import PlayerDirectory
+from bridge.io.rcon import RconClient
+from bridge.loop.service import SeriesService
+from engine.ids import Twist
+from engine.rulesets import RULESETS, new_game
+from engine.rulesets.club.game import ClubSettings
+from engine.rulesets.traitors.settings import Settings
+
+if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
+    from bridge.sandbox.server import SandboxThread
+
+DEMO_NAMES = (
+    "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
+    "Makena", "Lena", "Omar", "Rhea", "Tomas", "Ines", "Yuki", "Bram",
+)  # fmt: skip
+"""Contestant names in seat order (the rulebook's example names first)."""
+
+DEMO_DURATIONS: dict[str, float] = {
+    "day_zero": 0.3,
+    "breakfast": 0.2,
+    "discussion": 0.2,
+    "round_table": 0.2,
+    "vote": 20.0,
+    "revote": 20.0,
+    "oath": 20.0,
+    "turret": 20.0,
+    "offer": 20.0,
+    "traitor_powers": 20.0,
+    "host_visit": 20.0,
+    "torches": 1.5,
+}
+"""Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
+only a safety net, so a slow machine never turns a bot's answer into "No vote"."""
+
+END_TORCH_BIAS = 0.75
+"""A bot holds up the end-game torch with this probability."""
+
+
+CLUB_DEMO_DURATIONS: dict[str, float] = {
+    "night_step": 20.0,
+    "morning": 0.2,
+    "speech": 20.0,
+    "discussion": 0.2,
+    "vote": 20.0,
+    "revote": 20.0,
+    "last_word": 0.2,
+    "repeat": 20.0,
+}
+"""Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted."""
+
+
+def default_traitors(n: int) -> int:
+    """About a quarter of the contestants, at least 1 and fewer than a third ([house] rulebook §1)."""
+    return max(1, min(n // 4, (n - 1) // 3))
+
+
+def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | ClubSettings:
+    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one.
+
+    With more than 12 contestants the power pool is too small for unique powers, so powers are off. The club
+    rulesets use their default deal (8–16 contestants).
+
+    Raises:
+        ConfigError: ``contestants`` is outside the ruleset's range, or an unknown ruleset.
+    """
+    from engine.errors import ConfigError
+
+    if ruleset not in RULESETS:
+        raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(RULESETS)})")
+    if ruleset != "traitors":
+        lo, hi = RULESETS[ruleset].game.RULES.sizes
+        if not lo <= contestants <= hi:
+            raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
+        return ClubSettings(ruleset, DEMO_NAMES[:contestants], durations=CLUB_DEMO_DURATIONS)
+    if not 6 <= contestants <= 16:
+        raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
+    names = DEMO_NAMES[:contestants]
+    return Settings(
+        contestants=names,
+        traitors=default_traitors(contestants),
+        powers=contestants <= 12,
+        drunk="possible" if contestants <= 12 else "none",
+        twists={1: (Twist.DOUBLE_VOTE,)},
+        durations=DEMO_DURATIONS,
+    )
+
+
+@dataclass
+class Bot:
+    """One bot contestant: answers the dialog on its screen, or (``closes_dialogs``) the chat fallback."""
+
+    name: str
+    seed: int
+    closes_dialogs: bool = False
+    """Close every dialog with Escape and answer the chat fallback's click events instead."""
+    seen: int = 0
+    """How many chat messages the bot has read."""
+    dialogs_seen: int = 0
+    """How many dialogs the bot has been shown."""
+    prompts: int = 0
+    """How many prompts it has answered (part of its choice seed)."""
+    pending: list[tuple[int, list[str], str]] = field(default_factory=list)
+    """Prompts waiting for an answer: (polls to wait, the ``/trigger`` commands offered, "dialog" or "chat")."""
+    answered: int = 0
+    """Answers given through a dialog button."""
+    clicked: int = 0
+    """Answers given through a chat link."""
+    last: Any = None
+    """The last castle chat component read (chat mode), to skip one sent twice."""
+    last_dialog: tuple[Any, int] | None = None
+    """The last dialog read and how many chat messages its player had then (dialog mode)."""
+
+    def read(self, messages: list[Any], dialogs: list[tuple[Any, int]]) -> None:
+        """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
+
+        The chat fallback repeats each dialog; a bot answers a prompt once, from the dialog unless it closes
+        dialogs. After a crash the service may send the one command that was in flight again
+        (``docs/recovery.md``): a dialog identical to the previous one with no castle message in between (the
+        bot's own trigger feedback does not count), or a castle message identical to the one just before it, is
+        that repeat and is skipped. (A revote shows the same ballot again, but only after the vote's results
+        were said in chat.)
+
+        Args:
+            messages: new chat messages, oldest first.
+            dialogs: new dialogs, oldest first, each with the player's count of castle (``tellraw``) messages
+                when it was shown.
+        """
+        if not self.closes_dialogs:
+            for d, at in dialogs:
+                if self.last_dialog is not None and self.last_dialog == (d, at):
+                    continue
+                self.last_dialog = (d, at)
+                commands = [str(a.get("action", {}).get("command", "")) for a in d.get("actions", [])]
+                if commands and all(c.startswith("/trigger ") for c in commands):
+                    self._queue(commands, "dialog")
+        else:
+            for m in messages:
+                if getattr(m, "source", "tellraw") == "tellraw":
+                    if m.component == self.last:
+                        continue
+                    self.last = m.component
+                commands = [str(c.get("command", "")) for c in m.click_events()]
+                commands = [c for c in commands if c.startswith("/trigger ")]
+                if commands:
+                    self._queue(commands, "chat")
+        self.seen += len(messages)
+        self.dialogs_seen += len(dialogs)
+
+    def idle(self, player: Any) -> bool:
+        """Whether the bot has read all that ``player`` (its player in the sandbox world) was shown and has no
+        answer left to give (``bridge/sandbox/quiet.py``)."""
+        return not self.pending and self.seen == len(player.chat) and self.dialogs_seen == len(player.dialogs)
+
+    def _queue(self, commands: list[str], source: str) -> None:
+        rng = self._rng(len(self.pending) + self.prompts, "delay")
+        self.pending.append((rng.randint(0, 3), commands, source))
+
+    def due(self) -> tuple[str, int, str] | None:
+        """The answer to give now, if the first waiting prompt's delay is over: (source, index, command)."""
+        if not self.pending:
+            return None
+        wait, commands, source = self.pending[0]
+        if wait > 0:
+            self.pending[0] = (wait - 1, commands, source)
+            return None
+        self.pending.pop(0)
+        rng = self._rng(self.prompts, "choice")
+        self.prompts += 1
+        torches = [i for i, c in enumerate(commands) if "traitors.torch" in c]
+        if torches:
+            want = "set 2" if rng.random() < END_TORCH_BIAS else "set 1"
+            index = next((i for i in torches if commands[i].endswith(want)), torches[0])
+        else:
+            index = rng.randrange(len(commands))
+        return source, index, commands[index]
+
+    def _rng(self, k: int, what: str) -> random.Random:
+        return random.Random(f"{self.seed}:{self.name}:{what}:{k}")
+
+
+def _answer(world: Any, bot: Bot, source: str, index: int, command: str) -> None:
+    """On the sandbox thread: press the dialog button if that dialog is still open, else click the command."""
+    player = world.player(bot.name)
+    dialog = player.dialog
+    if source == "dialog" and dialog is not None:
+        actions = dialog.get("actions", [])
+        if index < len(actions) and actions[index].get("action", {}).get("command") == command:
+            world.click_dialog(bot.name, index)
+            bot.answered += 1
+            return
+    if bot.closes_dialogs and dialog is not None:
+        world.close_dialog(bot.name)
+    world.click(bot.name, {"action": "run_command", "command": command})
+    bot.clicked += 1
+
+
+def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
+    """One pass over the bots: each reads what it was newly shown (chat, dialogs) and answers what is due.
+
+    The whole pass runs on the sandbox's thread, so the bots change only there and the demo's quiet gate
+    (``bridge/sandbox/quiet.py``) sees them and the world at one moment.
+
+    Args:
+        sandbox: the running sandbox (its world is only touched on its own thread).
+        bots: the bots, one per contestant.
+    """
+    sandbox.call(_step, sandbox.world, bots)
+
+
+def _step(world: Any, bots: list[Bot]) -> None:
+    for bot in bots:
+        p = world.player(bot.name)
+        bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :])))
+        answer = bot.due()
+        if answer is not None:
+            _answer(world, bot, *answer)
+
+
+async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
+    while not stop.is_set():
+        step_bots(sandbox, bots)
+        try:
+            await asyncio.wait_for(stop.wait(), interval)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def play_demo(
+    contestants: int = 12,
+    seed: int = 1,
+    *,
+    out: TextIO | None = None,
+    keep_sandbox: bool = False,
+    ruleset: str = "traitors",
+) -> tuple[Any, SandboxThread, SeriesService]:
+    """Play one demo series to its end.
+
+    Args:
+        contestants: 6–16 bots.
+        seed: seed of the series and of the bots' choices.
+        out: where to print public announcements live (``None``: print nothing).
+        keep_sandbox: leave the sandbox running (tests inspect its world); the caller then stops it.
+        ruleset: a name of ``engine.rulesets.RULESETS``.
+
+    Returns:
+        The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
+
+    Raises:
+        ConfigError: bad ``contestants``.
+        RconUnavailable: the sandbox could not be reached.
+    """
+    from bridge.sandbox import quiet
+    from bridge.sandbox.server import SandboxThread
+
+    settings = demo_settings(contestants, ruleset)
+    game = new_game(settings, seed)
+    password = secrets.token_urlsafe(18)
+    sandbox = SandboxThread(password)
+    port = sandbox.start()
+    try:
+        for name in settings.contestants:
+            sandbox.join(name)
+        # Every third bot closes its dialogs and answers in chat, so both ways are used in every demo.
+        bots = [Bot(name, seed, closes_dialogs=i % 3 == 2) for i, name in enumerate(settings.contestants)]
+        sandbox.call(quiet.install, sandbox.world, bots)
+        observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
+
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
+                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
+            stop = asyncio.Event()
+            driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+            service.bots = bots  # type: ignore[attr-defined]
+            try:
+                await service.run()
+            finally:
+                stop.set()
+                await driver
+                if observe is not None:
+                    observe.flush()
+    finally:
+        if not keep_sandbox:
+            sandbox.stop()
+    return game, sandbox, service
+
+
+# ---------------------------------------------------------------------------------------------- as processes
+
+
+def run_sandbox_process(
+    port: int,
+    password: str,
+    contestants: int = 12,
+    seed: int = 1,
+    report: str | None = None,
+    *,
+    msmp_secret: str | None = None,
+    msmp_port: int = 0,
+    names: tuple[str, ...] | None = None,
+    hosts: tuple[str, ...] = (),
+    phases: TextIO | None = None,
+    reply_delay: float = 0.0,
+) -> int:
+    """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
+
+    The "Minecraft side" on its own, so a service process (``traitors serve-demo``) can be killed and
+    restarted against it (``docs/recovery.md``). Prints ``sandbox ready 127.0.0.1:<port>`` once listening.
+
+    Args:
+        port: RCON port on 127.0.0.1 (0: any free port; the line printed names it).
+        password: the RCON password.
+        contestants: how many bots join (the demo's names, in seat order).
+        seed: seed of the bots' choices (use the series seed to replay the demo exactly).
+        report: a file to write at exit: JSON ``{"world": World.snapshot(), "commands": [[text, reply,
+            outcome], …]}``.
+        msmp_secret: also serve MSMP (``ws://127.0.0.1:<msmp_port>``) with this secret; the ready line then ends
+            with `` msmp=ws://127.0.0.1:<port>``.
+        msmp_port: the MSMP port (0: any free port).
+        names: the bots' names in seat order (default: the demo's names).
+        hosts: players to join who are not bots (the hosts; tests press their console buttons).
+        phases: where to print a ``phase_line`` each time the service starts a phase clock (``None``: nowhere).
+        reply_delay: seconds the server waits before answering each command (a slow server; ``RconFaults``).
+
+    Returns:
+        Exit code 0.
+
+    Raises:
+        BridgeError: the port is taken (or cannot be bound), with the port in the message.
+    """
+    import json
+    import signal
+
+    from bridge.sandbox import quiet
+    from bridge.sandbox.server import SandboxThread
+
+    names = tuple(names) if names else DEMO_NAMES[:contestants]
+    sandbox = SandboxThread(password, msmp_secret=msmp_secret)
+    sandbox.sandbox.rcon.faults.reply_delay = reply_delay
+    try:
+        bound = sandbox.start(port=port, msmp_port=msmp_port)
+    except OSError as exc:
+        import os
+
+        from bridge.errors import BridgeError
+
+        ports = f"--port {port}" + (f" or --msmp-port {msmp_port}" if msmp_secret is not None else "")
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise BridgeError(f"sandbox: cannot listen on 127.0.0.1 ({ports}): {why}; choose another port, or 0 for "
+                          "any free port") from None  # fmt: skip
+    for name in (*names, *hosts):
+        sandbox.join(name)
+    bots = [Bot(name, seed) for name in names]
+    sandbox.call(quiet.install, sandbox.world, bots)
+    extra = f" msmp=ws://127.0.0.1:{sandbox.sandbox.msmp_port}" if msmp_secret is not None else ""
+    print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        watch = asyncio.create_task(_print_phases(sandbox, stop, phases)) if phases is not None else None
+        await _drive_bots(sandbox, bots, stop, 0.02)
+        if watch is not None:
+            await watch
+
+    try:
+        asyncio.run(main())
+    finally:
+        if report is not None:
+            data = {"world": sandbox.snapshot(), "commands": sandbox.command_log()}
+            with open(report, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, default=str)
+        sandbox.stop()
+    return 0
+
+
+async def _print_phases(sandbox: SandboxThread, stop: asyncio.Event, out: TextIO, interval: float = 0.1) -> None:
+    """Print a ``phase_line`` for every phase clock the service starts: each call of the clock function
+    (``bridge.minecraft.render.CLOCK_FUNCTION``) in the sandbox's command log, with the name and seconds it was given."""
+    from bridge.minecraft.render import CLOCK_FUNCTION
+    from bridge.sandbox.nbt import to_python
+    from bridge.sandbox.text import plain_text
+    import nbtlib
+
+    prefix = f"function {CLOCK_FUNCTION} "
+    seen = 0
+
+    def new_calls() -> list[str]:
+        nonlocal seen
+        log = sandbox.world.command_log
+        fresh, seen = log[seen:], len(log)
+        return [r.text[len(prefix) :] for r in fresh if r.text.startswith(prefix) and r.outcome == "ok"]
+
+    while not stop.is_set():
+        for arg in sandbox.call(new_calls):
+            try:
+                data = to_python(nbtlib.parse_nbt(arg))
+                print(phase_line(plain_text(data.get("name")), float(data.get("seconds", 0))), file=out, flush=True)
+            except (ValueError, TypeError, AttributeError):  # not the service's own call: nothing to show
+                continue
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval)
+
+
+async def serve_stored(
+    db: str,
+    port: int,
+    password: str,
+    *,
+    contestants: int = 12,
+    seed: int = 1,
+    out: TextIO | None = None,
+    phases: TextIO | None = None,
+    new: bool = False,
+) -> int:
+    """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
+
+    A new store gets a new demo series (``demo_settings(contestants)``, ``seed``); so does an existing file that
+    holds none, or whose series is over, only with ``new`` (``--new-series``; ``bridge/loop/store.py`` house rule 6). Prints
+    ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, then (to ``phases``) a
+    ``phase_line`` as each phase clock starts, and the game log at the end (to ``out``).
+
+    Returns:
+        Exit code 0 when the series is over; 130 when Ctrl-C (SIGINT) stopped it first, 1 when anything else did
+        (SIGTERM). A stopped series resumes when the command runs again.
+
+    Raises:
+        StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged.
+        RconUnavailable: the sandbox is not reachable at start.
+    """
+    from bridge.app.export import format_record
+    from bridge.loop.runner import run_series
+    from bridge.loop.store import SeriesStore
+
+    store = SeriesStore(db, fresh=new)
+    try:
+        store.lock()
+        series_id = store.latest()
+        if series_id is None or (new and store.is_over(series_id)):
+            series_id = store.create(demo_settings(contestants), seed).id
+        sid = series_id
+
+        running: list[SeriesService] = []  # the service, once resumed: the phase lines name its day
+        observer = phase_printer(phases, lambda: running[0].game.day if running else None) if phases else None
+
+        def ready(service: SeriesService) -> None:
+            game = service.game
+            phase = game.phase.value if game.phase is not None else "none"
+            print(f"ready series={sid} inputs={len(game.log)} phase={phase}", flush=True)
+            running.append(service)
+
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready,
+                                       observer=observer, quiet=rcon_quiet_gate(rcon))  # fmt: skip
+        game = service.game
+        if out is not None and game.outcome is not None:
+            print(format_record(game.record, "text"), file=out)
+        if game.outcome is not None:
+            return 0
+        return 130 if service.stopped_by == signal.SIGINT else 1  # Ctrl-C: the shell's 128 + SIGINT
+    finally:
+        store.close()
+
+
+def run_demo(
+    contestants: int = 12,
+    seed: int = 1,
+    fmt: str = "text",
+    quiet: bool = False,
+    ruleset: str = "traitors",
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """The ``traitors demo`` command: play a series, print its game log, and say who won and why.
+
+    Only the game log, in ``fmt``, goes to ``out`` (stdout), so ``--format json`` output parses; the banner, the
+    live announcements and the closing summary (``bridge.app.demo_output.explain``) go to ``err`` (stderr), and
+    ``quiet`` leaves them out. The options are checked before anything is printed.
+
+    Returns:
+        Exit code 0 when the series finished, 1 otherwise.
+
+    Raises:
+        ConfigError: a bad ``contestants`` or ``ruleset`` (nothing printed yet).
+    """
+    from bridge.app.export import FORMATS, format_record
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    demo_settings(contestants, ruleset)  # raises ConfigError before the banner
+    if fmt not in FORMATS:
+        from engine.errors import ConfigError
+
+        raise ConfigError(f"--format: {fmt!r} (known: {', '.join(FORMATS)})")
+    started = time.monotonic()
+    live = None if quiet else err
+    if live is not None:
+        print(f"Castle demo ({RULESETS[ruleset].title}): {contestants} bot contestants, seed {seed}, sandbox server "
+              "on 127.0.0.1\n", file=live, flush=True)  # fmt: skip
+    game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset))
+    if live is not None and out.isatty():  # both on one screen: mark where the game log starts
+        print("\n=== Game log ===\n", file=live, flush=True)
+    print(format_record(game.record, fmt), file=out, flush=True)
+    if game.outcome is None:
+        print("The series did not finish.", file=err)
+        return 1
+    if live is not None:
+        print("", file=live)
+        for line in explain(game.record):
+            print(line, file=live)
+        print(f"{game.day} days, {len(game.log)} inputs, {time.monotonic() - started:.1f} s.", file=live, flush=True)
+    if service.failed_commands:
+        print(f"{len(service.failed_commands)} commands were refused by the server.", file=err)
+    return 0

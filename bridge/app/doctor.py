@@ -1,0 +1,387 @@
+"""``traitors doctor``: checks a server's settings over RCON and MSMP and says how to fix each problem.
+
+What it checks (``docs/minecraft.md#rcon``, ``#msmp``, ``#player-input``; docs/operator.md explains every setting):
+
+* RCON reachable and the password accepted;
+* ``broadcast-rcon-to-ops`` is false. Neither RCON nor MSMP can read it, so it is read from
+  ``server.properties`` when ``--server-dir`` is given; otherwise it is reported as unknown, with what can be
+  inferred from ``send_command_feedback``;
+* game rules ``send_command_feedback`` and ``log_admin_commands`` are false (read with MSMP
+  ``minecraft:gamerules``; with ``--fix`` set through MSMP ``minecraft:gamerules/update``, or over RCON when the
+  server refuses that);
+* MSMP reachable, its secret accepted, its version (``rpc.discover``), and TLS (``wss://``) when the server is
+  not on loopback;
+* the castle's datapack is enabled (``datapack list enabled`` over RCON);
+* ``server.properties`` is not readable by others (it holds the RCON password and the MSMP secret).
+
+Secrets come only from the environment (``CASTLE_RCON_PASSWORD``, ``CASTLE_MSMP_SECRET``) or a secrets file
+that only its owner may read (``KEY=value`` lines); never from the command line, and never printed.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+from bridge.errors import BridgeError, MsmpAuthError, MsmpError, RconAuthError
+from bridge.config.files import read_secret_file
+from bridge.io.msmp import SUPPORTED_MAJOR, MsmpClient
+from bridge.io.rcon import RconClient
+from engine.errors import ConfigError
+
+__all__ = [
+    "Check",
+    "DoctorOptions",
+    "format_report",
+    "load_secrets",
+    "read_properties",
+    "run_doctor",
+]
+
+RCON_ENV = "CASTLE_RCON_PASSWORD"
+MSMP_ENV = "CASTLE_MSMP_SECRET"
+FEEDBACK_RULES = ("send_command_feedback", "log_admin_commands")
+DEFAULT_DATAPACK = "file/traitors"
+
+OK, WARN, FAIL, UNKNOWN, FIXED = "ok", "warn", "FAIL", "unknown", "fixed"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One line of the report: ``status`` is ok, warn, FAIL, unknown or fixed; ``fix`` says what to do."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+
+@dataclass
+class DoctorOptions:
+    """What to check.
+
+    Args:
+        rcon_host, rcon_port: RCON address (``server-ip``/``rcon.port``).
+        rcon_password: from ``load_secrets``; never shown.
+        msmp_url: ``ws://host:port`` or ``wss://host:port``; None skips the MSMP checks.
+        msmp_secret: from ``load_secrets``; never shown.
+        server_dir: the server's folder (for ``server.properties``), or None.
+        datapack: the castle's data pack id as ``datapack list`` shows it (``file/<folder>``).
+        fix: set the feedback game rules off.
+        timeout: seconds per connection and per request.
+    """
+
+    rcon_host: str = "127.0.0.1"
+    rcon_port: int = 25575
+    rcon_password: str | None = field(default=None, repr=False)
+    msmp_url: str | None = None
+    msmp_secret: str | None = field(default=None, repr=False)
+    server_dir: Path | None = None
+    datapack: str = DEFAULT_DATAPACK
+    fix: bool = False
+    timeout: float = 5.0
+
+
+_PROP_RE = re.compile(r"((?:\\.|[^=:\s\\])+)\s*[=:]?\s*(.*)$")
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def read_properties(path: Path) -> dict[str, str]:
+    """Parse a ``server.properties`` file (``key=value`` lines, ``#``/``!`` comments, Java ``\\`` escapes).
+
+    Raises:
+        ConfigError: the file cannot be read (the message names it).
+    """
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the file ({exc.strerror})") from None
+    out: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#!":
+            continue
+        m = _PROP_RE.match(line)
+        if m:
+            out[_unescape(m.group(1))] = _unescape(m.group(2))
+    return out
+
+
+def load_secrets(env: Mapping[str, str], secrets_file: Path | None) -> tuple[str | None, str | None]:
+    """The RCON password and MSMP secret: from ``secrets_file`` (if given) else the environment.
+
+    Args:
+        env: the environment (``os.environ``).
+        secrets_file: ``KEY=value`` lines with ``CASTLE_RCON_PASSWORD`` / ``CASTLE_MSMP_SECRET``; it must not be
+            readable or writable by group or others (``chmod 600``).
+
+    Returns:
+        ``(rcon_password, msmp_secret)``; None where not given.
+
+    Raises:
+        ConfigError: the file cannot be read, others may read it, or a line is not ``KEY=value``.
+    """
+    values: dict[str, str] = {}
+    if secrets_file is not None:
+        text = read_secret_file(secrets_file, "secrets file")
+        for n, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, sep, value = line.partition("=")
+            if not sep:
+                raise ConfigError(f"{secrets_file}: line {n}: expected KEY=value")
+            values[key.strip()] = value.strip()
+    rcon = values.get(RCON_ENV, env.get(RCON_ENV))
+    msmp = values.get(MSMP_ENV, env.get(MSMP_ENV))
+    return rcon or None, msmp or None
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def tls_check(url: str, properties: Mapping[str, str] | None = None) -> Check:
+    """MSMP TLS: ``wss://`` is fine anywhere; plain ``ws://`` only on loopback (the secret travels in clear)."""
+    parsed = urlparse(url)
+    host = parsed.hostname or ""
+    tls_prop = (properties or {}).get("management-server-tls-enabled")
+    if parsed.scheme == "wss":
+        return Check("msmp-tls", OK, f"TLS (wss://) to {host}")
+    if is_loopback(host):
+        note = ""
+        if tls_prop == "true":
+            note = "; but server.properties says management-server-tls-enabled=true (use wss://)"
+        return Check("msmp-tls", WARN if note else OK, f"plain ws:// on loopback ({host}){note}",
+                     "connect with wss://" if note else "")  # fmt: skip
+    return Check(
+        "msmp-tls",
+        FAIL,
+        f"plain ws:// to {host}, which is not loopback: the MSMP secret crosses the network in clear",
+        "set management-server-tls-enabled=true with management-server-tls-keystore (PKCS12) and "
+        "management-server-tls-keystore-password, then connect with wss://; or keep MSMP on 127.0.0.1",
+    )
+
+
+_PACK_RE = re.compile(r"\[([^\]\s]+)(?: \([^)]*\))?\]")
+
+
+def parse_datapacks(reply: str) -> list[str]:
+    """Pack ids in a ``datapack list …`` reply (``[file/traitors (world)]`` → ``file/traitors``)."""
+    return _PACK_RE.findall(reply)
+
+
+async def run_doctor(opts: DoctorOptions) -> list[Check]:
+    """Run every check; never raises for a server problem (each becomes a FAIL line with its fix).
+
+    Returns:
+        The checks in report order.
+    """
+    checks: list[Check] = []
+    props: dict[str, str] | None = None
+    if opts.server_dir is not None:
+        path = opts.server_dir / "server.properties"
+        try:
+            props = read_properties(path)
+            mode = path.stat().st_mode
+            if os.name == "posix" and mode & stat.S_IROTH:
+                checks.append(Check("server.properties", WARN, f"{path} is readable by every user; it holds "
+                                    "rcon.password and management-server-secret", f"chmod 640 {path}"))  # fmt: skip
+            else:
+                checks.append(Check("server.properties", OK, f"read {path}"))
+        except ConfigError as exc:
+            checks.append(Check("server.properties", FAIL, str(exc), "pass the folder that holds server.properties"))
+
+    # RCON
+    rcon: RconClient | None = None
+    if not opts.rcon_password:
+        checks.append(Check("rcon", FAIL, "no RCON password given",
+                            f"export {RCON_ENV}=<rcon.password> or put it in a secrets file (chmod 600)"))  # fmt: skip
+    else:
+        rcon = RconClient(opts.rcon_host, opts.rcon_port, opts.rcon_password, timeout=opts.timeout)
+        try:
+            await rcon.connect()
+            checks.append(Check("rcon", OK, f"logged in to {opts.rcon_host}:{opts.rcon_port}"))
+        except RconAuthError:
+            checks.append(Check("rcon", FAIL, f"{opts.rcon_host}:{opts.rcon_port} refused the password",
+                                f"set {RCON_ENV} to the server's rcon.password"))  # fmt: skip
+            rcon = None
+        except BridgeError as exc:
+            checks.append(Check("rcon", FAIL, str(exc), "set enable-rcon=true, rcon.port and rcon.password in "
+                                "server.properties, restart the server, and check the address"))  # fmt: skip
+            rcon = None
+
+    # MSMP
+    msmp: MsmpClient | None = None
+    if opts.msmp_url is None:
+        checks.append(Check("msmp", WARN, "no MSMP address given; MSMP checks skipped",
+                            "pass --msmp ws://127.0.0.1:<management-server-port> (or --server-dir)"))  # fmt: skip
+    elif not opts.msmp_secret:
+        checks.append(Check("msmp", FAIL, "no MSMP secret given",
+                            f"export {MSMP_ENV}=<management-server-secret> or put it in a secrets file"))  # fmt: skip
+    else:
+        msmp = MsmpClient(opts.msmp_url, opts.msmp_secret, timeout=opts.timeout)
+        try:
+            await msmp.start()
+            checks.append(Check("msmp", OK, f"connected to {opts.msmp_url}"))
+        except MsmpAuthError:
+            checks.append(Check("msmp", FAIL, f"{opts.msmp_url} answered 401: wrong secret",
+                                f"set {MSMP_ENV} to the server's management-server-secret (40 characters)"))  # fmt: skip
+            msmp = None
+        except BridgeError as exc:
+            checks.append(Check("msmp", FAIL, str(exc), "set management-server-enabled=true, a fixed "
+                                "management-server-port and management-server-host, restart the server"))  # fmt: skip
+            msmp = None
+    if opts.msmp_url is not None:
+        checks.append(tls_check(opts.msmp_url, props))
+    if msmp is not None:
+        version = msmp.version or "?"
+        if version.startswith(f"{SUPPORTED_MAJOR}."):
+            checks.append(Check("msmp-version", OK, f"MSMP {version} (rpc.discover)"))
+        else:
+            checks.append(Check("msmp-version", WARN, f"MSMP {version}; Castle is written for {SUPPORTED_MAJOR}.x "
+                                "(Minecraft 1.21.11)", "run Minecraft Java 1.21.11, or test this version first"))  # fmt: skip
+
+    # broadcast-rcon-to-ops (not observable over RCON or MSMP)
+    rules = await _feedback_rules(rcon, msmp)
+    if props is not None:
+        value = props.get("broadcast-rcon-to-ops", "true")
+        if value == "false":
+            checks.append(Check("broadcast-rcon-to-ops", OK, "false in server.properties"))
+        else:
+            checks.append(Check("broadcast-rcon-to-ops", FAIL, f"{value} in server.properties (default true): op "
+                                "players see the feedback of every RCON command (e.g. who was given the Sacred Sword)",
+                                "set broadcast-rcon-to-ops=false in server.properties and restart the server"))  # fmt: skip
+    else:
+        inferred = ("send_command_feedback is false, so vanilla shows no command feedback to ops either way"
+                    if rules.get("send_command_feedback") is False else
+                    "send_command_feedback is not false, so if it is true every op player sees RCON feedback")  # fmt: skip
+        checks.append(Check("broadcast-rcon-to-ops", UNKNOWN, "neither RCON nor MSMP can read it; " + inferred,
+                            "check server.properties for broadcast-rcon-to-ops=false (or pass --server-dir)"))  # fmt: skip
+
+    # game rules
+    for rule in FEEDBACK_RULES:
+        value = rules.get(rule)
+        if value is False:
+            checks.append(Check(rule, OK, "false"))
+        elif value is None:
+            checks.append(Check(rule, UNKNOWN, "could not read it over MSMP or RCON", f"run: gamerule {rule} false"))
+        elif opts.fix:
+            checks.append(await _fix_rule(rule, rcon, msmp))
+        else:
+            checks.append(Check(rule, FAIL, f"{value}: trigger presses and RCON commands are shown to op players "
+                                "and logged (docs/operator.md, \"Game rules\")",
+                                f"traitors doctor --fix, or run: gamerule {rule} false"))  # fmt: skip
+
+    # datapack
+    if rcon is not None:
+        checks.append(await _datapack_check(rcon, opts.datapack))
+    else:
+        checks.append(Check("datapack", UNKNOWN, "needs RCON", "fix RCON first"))
+
+    if rcon is not None:
+        await rcon.close()
+    if msmp is not None:
+        await msmp.close()
+    return checks
+
+
+async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> dict[str, bool | int | None]:
+    """The feedback game rules, read over MSMP (typed) or else over RCON (reply text)."""
+    out: dict[str, bool | int | None] = {}
+    if msmp is not None:
+        try:
+            for entry in await msmp.call("minecraft:gamerules"):
+                if entry.get("key") in FEEDBACK_RULES:
+                    out[entry["key"]] = entry.get("value")
+        except BridgeError:
+            pass
+    if rcon is not None:
+        for rule in FEEDBACK_RULES:
+            if rule in out:
+                continue
+            try:
+                reply = await rcon.command(f"gamerule {rule}")
+            except BridgeError:
+                continue
+            m = re.search(r"currently set to: (\w+)", reply)
+            if m:
+                out[rule] = m.group(1) == "true" if m.group(1) in ("true", "false") else None
+    return out
+
+
+async def _fix_rule(rule: str, rcon: RconClient | None, msmp: MsmpClient | None) -> Check:
+    if msmp is not None:
+        try:
+            result = await msmp.call("minecraft:gamerules/update", {"gamerule": {"key": rule, "value": False}})
+            if isinstance(result, dict) and result.get("value") is False:
+                return Check(rule, FIXED, "was true; set to false through MSMP (minecraft:gamerules/update)")
+        except (MsmpError, BridgeError) as exc:
+            refused = f"MSMP refused the update ({exc}); "
+        else:
+            refused = "MSMP did not change it; "
+    else:
+        refused = ""
+    if rcon is not None:
+        try:
+            reply = await rcon.command(f"gamerule {rule} false")
+            if "now set to: false" in reply:
+                return Check(rule, FIXED, refused + "set to false over RCON")
+        except BridgeError:
+            pass
+    return Check(rule, FAIL, refused + "could not set it", f"run: gamerule {rule} false")
+
+
+async def _datapack_check(rcon: RconClient, pack: str) -> Check:
+    try:
+        enabled = parse_datapacks(await rcon.command("datapack list enabled"))
+        if pack in enabled:
+            return Check("datapack", OK, f"{pack} is enabled")
+        available = parse_datapacks(await rcon.command("datapack list available"))
+    except BridgeError as exc:
+        return Check("datapack", UNKNOWN, f"could not list data packs: {exc}", "run: datapack list")
+    if pack in available:
+        return Check("datapack", FAIL, f"{pack} is installed but not enabled", f'run: datapack enable "{pack}"')
+    return Check("datapack", FAIL, f"{pack} is not installed (enabled: {', '.join(enabled) or 'none'})",
+                 "traitors install-datapack --world <world folder>, then /reload")  # fmt: skip
+
+
+def format_report(checks: list[Check]) -> str:
+    """The report as text: one line per check, and a ``fix:`` line under each that needs one."""
+    width = max((len(c.name) for c in checks), default=10)
+    lines = []
+    for c in checks:
+        lines.append(f"{c.status:<8} {c.name:<{width}}  {c.detail}")
+        if c.fix and c.status not in (OK, FIXED):
+            lines.append(f"{'':<8} {'':<{width}}  fix: {c.fix}")
+    failed = sum(c.status == FAIL for c in checks)
+    lines.append(f"{failed} problem(s) to fix." if failed else "No problems found.")
+    return "\n".join(lines)
+
+
+def options_from_properties(props: Mapping[str, str]) -> tuple[str, int, str | None]:
+    """RCON host and port and the MSMP URL that ``server.properties`` describes (``docs/minecraft.md#rcon``,
+    ``#msmp``)."""
+    host = props.get("server-ip") or "127.0.0.1"
+    port = int(props.get("rcon.port") or 25575)
+    url = None
+    if props.get("management-server-enabled") == "true" and props.get("management-server-port", "0") != "0":
+        scheme = "ws" if props.get("management-server-tls-enabled") == "false" else "wss"
+        mhost = props.get("management-server-host") or "localhost"
+        url = f"{scheme}://{mhost}:{props['management-server-port']}"
+    return host, port, url

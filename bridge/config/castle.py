@@ -1,0 +1,181 @@
+"""The castle's places as coordinates (``world_config/castle.toml``), validated with pydantic v2 at load.
+
+Pydantic stays at this edge (``docs/design.md#the-bridge``): ``load_castle`` returns frozen models whose values are
+plain floats, and every problem in a file is reported at once, each naming the file and the key path::
+
+    castle.toml: places.diary_room: field required
+    castle.toml: seats[3].yaw: input should be a valid number
+
+Units: ``x``/``y``/``z`` in blocks (absolute world coordinates), ``yaw``/``pitch`` in degrees (Minecraft's
+convention: yaw 0 faces south/+z, 90 west, ±180 north, -90 east; pitch -90 up … 90 down).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bridge.config.files import read_config_text
+from engine.errors import ConfigError
+from engine.ids import Place
+
+MAX_SEATS = 16
+"""The castle seats at most 16 contestants (one round-table seat and one home each)."""
+
+
+class ConfigFileError(ConfigError):
+    """A castle file cannot be read or is invalid.
+
+    Args:
+        path: the file as given (used in every line of the message).
+        problems: one ``"<key path>: <what is wrong>"`` per problem.
+    """
+
+    def __init__(self, path: str, problems: list[str]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(f"{path}: {p}" for p in problems))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+class Location(_Model):
+    """A point in the world and the way a teleported player faces.
+
+    Args:
+        x: blocks east (+) / west (-).
+        y: blocks up; -64..320 (the overworld's build range).
+        z: blocks south (+) / north (-).
+        yaw: degrees, -360..360 (0 south, 90 west, 180 north, -90 east).
+        pitch: degrees, -90 (up) .. 90 (down).
+    """
+
+    x: float
+    y: float = Field(ge=-64, le=320)
+    z: float
+    yaw: float = Field(default=0.0, ge=-360, le=360)
+    pitch: float = Field(default=0.0, ge=-90, le=90)
+
+
+class CastlePlaces(_Model):
+    """One location for each place of ``engine.ids.Place`` that is not per contestant."""
+
+    breakfast_room: Location
+    foyer: Location
+    library: Location
+    bar: Location
+    kitchen: Location
+    billiards_room: Location
+    diary_room: Location
+    finale_area: Location
+    oath_spot: Location
+    turret: Location
+    confession_room: Location
+    gate: Location
+
+
+PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME})
+"""Places with one location per seat (the effect carries the seat number)."""
+
+
+class CastleConfig(_Model):
+    """The whole castle: the shared places, the round-table seats and the contestants' homes.
+
+    Args:
+        places: the shared places.
+        seats: round-table seats, seat 1 first (1..16 entries), each facing the table's centre.
+        homes: contestants' homes, by seat number (1..16 entries).
+    """
+
+    places: CastlePlaces
+    seats: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
+    homes: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
+
+    def location(self, place: Place, seat: int | None = None) -> Location:
+        """Where ``place`` is; per-seat places (round table, home) need ``seat`` (1-based).
+
+        Raises:
+            ValueError: a per-seat place without a seat, or a seat the castle does not have.
+        """
+        if place in PER_SEAT_PLACES:
+            spots = self.seats if place is Place.ROUND_TABLE else self.homes
+            if seat is None or not 1 <= seat <= len(spots):
+                raise ValueError(f"{place.value} needs a seat number 1..{len(spots)}, got {seat!r}")
+            return spots[seat - 1]
+        loc: Location = getattr(self.places, place.value)
+        return loc
+
+
+assert set(CastlePlaces.model_fields) == {p.value for p in Place} - {p.value for p in PER_SEAT_PLACES}
+
+
+def _key_path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out or "(top level)"
+
+
+def _problems(exc: ValidationError) -> list[str]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        text = err["msg"]
+        text = text[:1].lower() + text[1:]
+        if err["type"] == "extra_forbidden":
+            text = "unknown key"
+        problems.append(f"{_key_path(tuple(err['loc']))}: {text}")
+    return problems
+
+
+def parse_castle(text: str, name: str) -> CastleConfig:
+    """Validate the TOML text of a castle file.
+
+    Args:
+        text: the file's content.
+        name: how to name the file in error messages.
+
+    Raises:
+        ConfigFileError: bad TOML, or any invalid or missing value (all problems listed).
+    """
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigFileError(name, [f"not valid TOML: {exc}"]) from None
+    try:
+        return CastleConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigFileError(name, _problems(exc)) from None
+
+
+def load_castle(path: str | Path) -> CastleConfig:
+    """Load and validate a castle file.
+
+    Args:
+        path: a TOML file shaped like ``world_config/castle.toml``.
+
+    Raises:
+        ConfigFileError: the file cannot be read, is not TOML, or fails validation; the message names the
+            file and the key path of every problem.
+    """
+    name = str(path)
+    text = read_config_text(path, ConfigFileError)
+    return parse_castle(text, name)
+
+
+def default_castle() -> CastleConfig:
+    """The sample castle shipped in the ``world_config`` package (``castle.toml``).
+
+    Raises:
+        ConfigFileError: the shipped file is broken (a packaging bug; the tests load it).
+    """
+    resource = importlib.resources.files("world_config").joinpath("castle.toml")
+    return parse_castle(resource.read_text(encoding="utf-8"), "castle.toml")

@@ -1,0 +1,431 @@
+"""Engine effects → Minecraft commands (pure; ``docs/design.md#the-bridge``). The only module that knows castle
+coordinates.
+
+House rules:
+
+1. Secrets only ever go to one named player (``docs/design.md#hidden-information``): a ``Whisper``, ``Prompt``,
+   ``GiveItem`` or private ``ShowTitle`` becomes one command per recipient, each naming that one player
+   (``tellraw Alice …``), never ``@a``; nothing is written into team colours, sidebars, tags, or item names others
+   can see.
+2. Public effects (``Announce``, ``Revealed``, a public ``ShowTitle``, ``ClockStarted``) go to ``@a``.
+   ``SeriesOver`` renders nothing: the engine announces the end itself (an ``Announce`` and a ``ShowTitle``
+   just before it), and saying it here too sent the announcement twice.
+3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
+   ``traitors.<key>`` with the English fallback) or a name passed through ``commands.text_component``.
+4. An effect type this module does not know raises ``TypeError``; it is never silently dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from bridge.minecraft import commands as mc
+from bridge.minecraft.commands import Component, McCommand, RunCommand
+from bridge.config.castle import CastleConfig
+from bridge.minecraft.inputs import (
+    BEARER,
+    CHEST,
+    CONFESS,
+    GUESS,
+    NOMINEE,
+    RESPOND,
+    SEER,
+    TRIAL,
+    TWIST,
+    MURDER,
+    NOMINATE,
+    OATH,
+    OFFER,
+    SEDUCE,
+    TORCH,
+    TRIGGER_TITLES,
+    TRIGGERS,
+    ULTIMATUM,
+    VOTE,
+    encode,
+    trigger_command,
+)
+from bridge.minecraft.ui_text import ui
+from engine.actions import (
+    AnswerJoker,
+    AnswerOffer,
+    AskRepeat,
+    CancelTwist,
+    ChooseEvent,
+    ChooseTorch,
+    GuessPower,
+    HoldBack,
+    KeepEveryone,
+    OpenChest,
+    SkipPower,
+    StartTwist,
+    SwearOath,
+    WriteConfession,
+    WriteResponse,
+)
+from engine.effects import (
+    Announce,
+    Choice,
+    ClockChanged,
+    ClockStarted,
+    Effect,
+    Eliminated,
+    GiveItem,
+    Message,
+    MoveTo,
+    Prompt,
+    Revealed,
+    SeriesOver,
+    ShowTitle,
+    TakeItem,
+    Whisper,
+    msg,
+)
+from engine.ids import Allegiance, Item, Place
+from engine.messages_terms import power_term, term, twist_term
+
+CLOCK_BAR = "traitors:clock"
+"""The bossbar that shows the phase clock."""
+
+CLOAK_SLOWNESS = 1
+"""Slowness amplifier while the Traitors' cloak is worn (Slowness II: 30 % slower; rulebook §10 "slower
+movement")."""
+
+ANNOUNCE_PREFIX = "[Castle] "
+WHISPER_PREFIX = "[Castle, to you] "
+
+
+@dataclass(frozen=True, slots=True)
+class RenderContext:
+    """What rendering needs besides the effect.
+
+    Args:
+        castle: the castle's coordinates.
+        seats: contestant name → seat number (1-based; public information).
+    """
+
+    castle: CastleConfig
+    seats: Mapping[str, int]
+
+
+def _sorted(names: Iterable[str]) -> list[str]:
+    """Recipients in a stable order (validated one by one when commands are built)."""
+    return sorted(names)
+
+
+def _announce(component: Component) -> list[McCommand]:
+    return mc.tellraw("@a", mc.joined(mc.text_component(ANNOUNCE_PREFIX, color="gold", bold=True), component))
+
+
+def _whisper(name: str, component: Component | list[Component]) -> list[McCommand]:
+    parts = component if isinstance(component, list) else [component]
+    prefix = mc.text_component(WHISPER_PREFIX, color="light_purple", italic=True)
+    return mc.tellraw(mc.player_name(name), mc.joined(prefix, *parts))
+
+
+def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
+    """The commands that show one effect in the castle.
+
+    Args:
+        effect: an engine effect.
+        ctx: castle coordinates and seating.
+
+    Returns:
+        Commands in the order to send them (possibly none).
+
+    Raises:
+        TypeError: an effect type this module does not render.
+        ValueError: a bad player name, a seat the castle lacks, or an unsplittable over-long command.
+    """
+    if isinstance(effect, Announce):
+        return _announce(mc.message_component(effect.message, color="yellow", bold=False))
+    if isinstance(effect, Whisper):
+        component = mc.message_component(effect.message, color="white", italic=False)
+        return [c for name in _sorted(effect.to) for c in _whisper(name, component)]
+    if isinstance(effect, Prompt):
+        return _prompt(effect, ctx)
+    if isinstance(effect, ShowTitle):
+        t = mc.message_component(effect.title, color="gold", bold=True)
+        s = mc.message_component(effect.subtitle, color="white") if effect.subtitle is not None else None
+        audience = ["@a"] if effect.to is None else [mc.player_name(n) for n in _sorted(effect.to)]
+        return [c for a in audience for c in mc.title(a, title=t, subtitle=s)]
+    if isinstance(effect, MoveTo):
+        return _move(effect, ctx)
+    if isinstance(effect, GiveItem):
+        stack = mc.item_stack(effect.item, label=effect.label)
+        return [mc.give(name, stack) for name in _sorted(effect.to)] + _worn(effect)
+    if isinstance(effect, TakeItem):
+        if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
+            who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
+        else:
+            who = [mc.player_name(name) for name in effect.players]
+        out = [mc.clear(w, effect.item) for w in who]
+        if effect.item is Item.TRAITORS_CLOAK:
+            out += [mc.effect_clear(w, mc.SLOWNESS) for w in who]
+        return out
+    if isinstance(effect, ClockStarted):
+        seconds = max(1, math.ceil(effect.seconds))
+        name = mc.message_component(effect.label, color="white")
+        return [mc.function_call(CLOCK_FUNCTION, {"name": name.to_nbt(), "seconds": seconds})]
+    if isinstance(effect, ClockChanged):
+        # Paused, resumed or extended: the bar shows the seconds left; the service counts it down while it runs.
+        left = max(1, math.ceil(effect.remaining))
+        return [mc.bossbar_set_max(CLOCK_BAR, left), mc.bossbar_set_value(CLOCK_BAR, left)]
+    if isinstance(effect, Revealed):
+        return _revealed(effect)
+    # Eliminated: the engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
+    # breakfast. No game-mode change: a spectator could watch the Turret. SeriesOver: house rule 2.
+    if isinstance(effect, (Eliminated, SeriesOver)):
+        return []
+    raise TypeError(f"render: unknown effect type {type(effect).__name__}")
+
+
+BALLOT_ITEMS = frozenset({Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER})
+"""Items only the voters of the ballot in progress hold. Taking one from several voters at once (the vote closes)
+is one ``clear @a``: nobody else holds such an item, so the result is the same, the reply goes to RCON only, and
+it saves one round trip per voter and kind (``docs/performance.md``)."""
+
+CLOCK_FUNCTION = "traitors:ui/clock"
+"""The data pack macro that starts the phase clock's bossbar (``datapack/data/traitors/function/ui/clock.mcfunction``):
+one command per public clock instead of five."""
+
+PROMPT_FUNCTION = "traitors:ui/prompt"
+"""The data pack macro that shows a prompt dialog (``datapack/data/traitors/function/ui/prompt.mcfunction``)."""
+
+CONSOLE_FUNCTION = "traitors:ui/console"
+"""The data pack macro that shows the host's console dialog to one player."""
+
+_DIALOG_TITLES: dict[str, str] = {
+    VOTE: "traitors.dialog.title.vote",
+    NOMINATE: "traitors.dialog.title.turret",
+    MURDER: "traitors.dialog.title.turret",
+    SEDUCE: "traitors.dialog.title.turret",
+    ULTIMATUM: "traitors.dialog.title.turret",
+    OATH: "traitors.dialog.title.oath",
+    OFFER: "traitors.dialog.title.offer",
+    TORCH: "traitors.dialog.title.torch",
+    BEARER: "traitors.dialog.title.turret",
+    TRIAL: "traitors.dialog.title.turret",
+    RESPOND: "traitors.dialog.title.turret",
+    CHEST: "traitors.dialog.title.confession",
+    CONFESS: "traitors.dialog.title.confession",
+    NOMINEE: "traitors.dialog.title.nomination",
+    GUESS: "traitors.dialog.title.guess",
+    SEER: "traitors.dialog.title.seer",
+    TWIST: "traitors.dialog.title.twist",
+}
+
+
+def choice_label(choice: Choice) -> Component:
+    """The label of one choice as a translatable component where the action has a fixed wording.
+
+    Names stay names; a night event, a torch, the offer's and the Oath's answers, a power (the Guess), a twist
+    (the host's twist prompt) and every fixed answer (pass, hold back, keep everyone, open a chest…) are
+    translated; any other choice (e.g. a contestant's name) shows the engine's ``label`` text as it is.
+    """
+    action = choice.action
+    if isinstance(action, ChooseEvent):
+        return ui(f"traitors.choice.{action.event.value}", target=action.target)
+    if isinstance(action, ChooseTorch):
+        return ui(f"traitors.torch.{action.torch.value}")
+    if isinstance(action, AnswerOffer):
+        return mc.message_component(msg("offer.accept" if action.accept else "offer.decline"))
+    if isinstance(action, SwearOath):
+        for q in (1, 2, 3):
+            if msg(f"oath.answer.{q}").text == choice.label:
+                return mc.message_component(msg(f"oath.answer.{q}"))
+    if isinstance(action, GuessPower) and action.power is not None:
+        label = power_term(action.power)
+        return mc.message_component(label) if isinstance(label, Message) else mc.text_component(choice.label)
+    if isinstance(action, (StartTwist, CancelTwist)):
+        return mc.message_component(twist_term(action.twist))
+    if isinstance(action, AskRepeat):
+        return mc.message_component(msg("bk.repeat.yes" if action.ask else "bk.repeat.no"))
+    if isinstance(action, AnswerJoker):
+        return mc.message_component(msg("joker.accept" if action.accept else "joker.decline"))
+    key = _FIXED_LABELS.get(type(action))
+    if key is not None and msg(key).text == choice.label:
+        return mc.message_component(msg(key))
+    return mc.text_component(choice.label)
+
+
+_FIXED_LABELS: dict[type, str] = {
+    SkipPower: "power.skip",
+    HoldBack: "bk.hold_back",
+    KeepEveryone: "my.keep",
+    OpenChest: "confession.choice.open",
+    WriteConfession: "confession.choice.send",
+    WriteResponse: "confession.choice.respond",
+}
+"""Inputs whose choice always carries the same catalogue label (the engine's ``Choice.label`` is its English)."""
+def _worn(effect: GiveItem) -> list[McCommand]:
+    """What holding the item does besides the give: the Traitors' cloak slows its wearer in the Turret
+    (rulebook §10); taking the cloak back clears it (``TakeItem``)."""
+    if effect.item is Item.TRAITORS_CLOAK:
+        return [mc.effect_give(name, mc.SLOWNESS, CLOAK_SLOWNESS) for name in _sorted(effect.to)]
+    return []
+
+
+def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCommand]:
+    """A ``GiveItem`` as crash-safe gives: each recipient's stack carries its hand-out id and is given only if
+    the recipient does not hold it already (``commands.give_once``), so sending it twice gives one item.
+
+    Args:
+        effect: the effect.
+        give_ids: recipient → hand-out id (``bridge.loop.recovery.Handouts``).
+
+    Raises:
+        KeyError: a recipient without an id.
+        ValueError: a bad name or id.
+    """
+    out: list[McCommand] = []
+    for name in _sorted(effect.to):
+        gid = give_ids[name]
+        out.append(mc.give_once(name, mc.item_stack(effect.item, label=effect.label, give_id=gid), gid))
+    return out + _worn(effect)
+
+
+def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
+    """A dialog per recipient (``prompt_dialog``), then the chat fallback: the question and one clickable
+    ``[label]`` per choice running ``/trigger traitors.<obj> set <n>``, for a player who closed the dialog."""
+    out = [c for name in _sorted(effect.to) for c in prompt_dialog(name, effect, ctx)]
+    parts: list[Component] = [mc.message_component(effect.message, color="white", italic=False)]
+    for choice in effect.choices:
+        command = trigger_command(choice.action, ctx.seats)
+        label = choice_label(choice)
+        parts.append(mc.text_component(" "))
+        style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
+                 "hover": ui("traitors.choice.hover", choice=label, color="gray")}  # fmt: skip
+        if label.translate is None:
+            parts.append(mc.text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
+        else:  # "[" + translated label + "]"; the children inherit the click event
+            bracket = mc.text_component("[", **style)  # type: ignore[arg-type]
+            parts.append(replace(bracket, extra=(label, mc.text_component("]"))))
+    return out + [c for name in _sorted(effect.to) for c in _whisper(name, parts)]
+
+
+def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McCommand]:
+    """The commands that show ``effect`` to ``name`` as a dialog (1.21.6+, ``docs/minecraft.md#commands-and-text``).
+
+    When the dialog fits one command it is one call of the data pack macro ``traitors:ui/prompt`` with inline
+    arguments ``{player, title, body, actions}``. A dialog with many buttons exceeds the 1446-byte RCON limit, so
+    the bridge then writes it into storage ``traitors:ui prompt`` in commands that each fit (the first carries as
+    many buttons as fit, the rest are appended one by one), then calls the macro with that storage; the macro's
+    ``dialog show`` line has no size limit.
+
+    Raises:
+        ValueError: a bad name, or one button alone over the limit.
+    """
+    player = mc.player_name(name)
+    first = effect.choices[0].action if effect.choices else None
+    title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
+    title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
+    actions = [
+        {
+            "label": choice_label(choice).to_nbt(),
+            "action": {"type": "run_command", "command": trigger_command(choice.action, ctx.seats)},
+        }
+        for choice in effect.choices
+    ]
+    head = {"player": player, "title": title.to_nbt(), "body": mc.message_component(effect.message).to_nbt()}
+    try:  # the usual case: the whole dialog fits one command, as the macro's inline arguments
+        return [mc.function_call(PROMPT_FUNCTION, {**head, "actions": actions})]
+    except ValueError:
+        pass
+    k = len(actions)
+    while k > 0:
+        try:
+            out = [mc.storage_set(mc.UI_STORAGE, "prompt", {**head, "actions": actions[:k]})]
+            break
+        except ValueError:
+            k -= 1
+    else:
+        out = [mc.storage_set(mc.UI_STORAGE, "prompt", {**head, "actions": []})]
+    out += [mc.storage_append(mc.UI_STORAGE, "prompt.actions", a) for a in actions[k:]]
+    out.append(mc.function_with_storage(PROMPT_FUNCTION, mc.UI_STORAGE, "prompt"))
+    return out
+
+
+def show_console(name: str) -> McCommand:
+    """``function traitors:ui/console {player:"<name>"}``: open the host's console dialog for one host."""
+    return mc.function_call(CONSOLE_FUNCTION, {"player": mc.player_name(name)})
+
+
+def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
+    out: list[McCommand] = []
+    per_seat = effect.place in (Place.ROUND_TABLE, Place.HOME)
+    if per_seat and effect.seats and len(effect.seats) != len(effect.players):
+        raise ValueError(f"MoveTo {effect.place.value}: {len(effect.players)} players but {len(effect.seats)} seats")
+    for i, name in enumerate(effect.players):
+        seat: int | None = None
+        if per_seat:
+            seat = effect.seats[i] if effect.seats else ctx.seats.get(name)
+        loc = ctx.castle.location(effect.place, seat)
+        out.append(mc.teleport(name, loc.x, loc.y, loc.z, loc.yaw, loc.pitch))
+    return out
+
+
+def _revealed(effect: Revealed) -> list[McCommand]:
+    traitor = effect.allegiance is Allegiance.TRAITOR
+    word = term("term.allegiance.a_traitor" if traitor else "term.allegiance.faithful")
+    message = msg("banish.reveal", player=effect.player, allegiance=word)
+    headline = mc.message_component(msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green",
+                                    bold=True)  # fmt: skip
+    # The title only: the engine announces the reveal in chat itself (its ``Announce`` beside this effect).
+    return mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white"))
+
+
+def clock_update(remaining_seconds: float) -> McCommand:
+    """The clock bossbar's value, called by the service each second: ``bossbar set traitors:clock value <n>``.
+
+    Args:
+        remaining_seconds: seconds left; rounded up, never below 0.
+    """
+    return mc.bossbar_set_value(CLOCK_BAR, max(0, math.ceil(remaining_seconds)))
+
+
+def clock_hidden() -> McCommand:
+    """Hide the clock bossbar: ``bossbar set traitors:clock visible false``."""
+    return mc.bossbar_set_visible(CLOCK_BAR, False)
+
+
+SETUP_FUNCTION = "traitors:setup"
+"""The data pack function that runs the set-up (``datapack/data/traitors/function/setup.mcfunction``)."""
+
+
+def setup_call() -> McCommand:
+    """``function traitors:setup``: the set-up of ``setup_commands`` in one RCON command.
+
+    The function runs the same gamerules, bossbar and ``enable`` commands, and creates the trigger objectives
+    by calling the pack's own ``traitors:load`` (their display names are then the pack's translatable ones).
+    Vanilla goes on with a function's next line when one fails, so objectives or a bossbar that exist already
+    change nothing. A server whose pack has no such function replies "Unknown function …"; the service then
+    sends ``setup_commands`` one by one.
+    """
+    return mc.function_call(SETUP_FUNCTION)
+
+
+def setup_commands(ctx: RenderContext) -> list[McCommand]:
+    """The commands that prepare the server for a series, one by one (safe to send again; ``setup_call`` does
+    the same in one command when the data pack has ``traitors:setup``).
+
+    * ``gamerule send_command_feedback false`` and ``gamerule log_admin_commands false``: trigger feedback
+      would otherwise show every vote to op players (``docs/minecraft.md#player-input``);
+    * one ``trigger`` objective per input (``bridge.minecraft.inputs.TRIGGERS``); a reply "An objective already exists"
+      is harmless (``commands.is_already_exists``);
+    * the clock bossbar (same for "A bossbar already exists");
+    * every trigger enabled for ``@a`` (everyone online now; the engine decides who may do what). The data
+      pack's tick function also enables every ``traitors.*`` trigger for every online player each tick
+      (``datapack/data/traitors/function/input/player.mcfunction``), which covers players who join later.
+    """
+    out = [
+        mc.gamerule("send_command_feedback", False),
+        mc.gamerule("log_admin_commands", False),
+    ]
+    out += [mc.objective_add_trigger(obj, mc.text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
+    out.append(mc.bossbar_add(CLOCK_BAR, mc.text_component("Clock")))
+    out += [mc.enable_trigger("@a", obj) for obj in TRIGGERS]
+    return out

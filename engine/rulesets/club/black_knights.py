@@ -1,0 +1,141 @@
+"""Black Knights (ruleset ``black_knights``; ``docs/rules/black-knights.md``) as data for the club game.
+
+A medieval mafia game run by a host (the monk). The White Order (Courtesan, Lord, Heir, Healer, White
+Knights) against the Black Order (Grey Cardinal, Black Knights), with the Mad Knight alone.
+
+Data here: the roles and teams ("Roles"), the wake order ("Night, in wake order" [rule]), who meets whom on
+the introduction night ("Start"), the answers of the Grey Cardinal's and the Lord's checks, the default deal
+([house] setting ``deal``), the win check ("End" [house]). The mechanics (block, team kill, attack, heal,
+check) are the shared core's (``engine.core.night``); the day procedure (speeches with one nomination each,
+last word, repeat vote) is the club game's (``engine.rulesets.club.game``).
+
+[house] resolution: a heal saves from every attack of the night; a blocked Grey Cardinal still takes part in
+the Black kill, which fails only if every living Black Order member is blocked (``blocked_join_team``); the
+Lord's check reads the Grey Cardinal as a Black Knight and the Lord, Heir and Healer as "White Knight or
+Courtesan". The Healer may heal themself (not two nights running); the Courtesan picks another contestant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.core.night import BLOCK, CHECK, HEAL, SHOT
+from engine.errors import ConfigError
+from engine.outcome import Winner
+from engine.rulesets.club.game import ClubGame, ClubRules, Role, Step, faction_members
+
+WHITE = "white_order"
+BLACK = "black_order"
+ALONE = "alone"
+
+ROLES: dict[str, Role] = {
+    r.code: r
+    for r in (
+        Role("courtesan", WHITE, "Courtesan"),
+        Role("grey_cardinal", BLACK, "Grey Cardinal"),
+        Role("black_knight", BLACK, "Black Knight"),
+        Role("mad_knight", ALONE, "Mad Knight"),
+        Role("lord", WHITE, "Lord"),
+        Role("heir", WHITE, "Heir"),
+        Role("healer", WHITE, "Healer"),
+        Role("white_knight", WHITE, "White Knight"),
+    )
+}
+"""Rulebook "Roles": code → role (Russian names in the ``ru_ru`` language file)."""
+
+STEPS: tuple[Step, ...] = (
+    Step("courtesan", ("courtesan",), BLOCK, no_repeat=True),
+    Step("black_kill", ("grey_cardinal", "black_knight"), SHOT, team=BLACK),
+    Step("cardinal_check", ("grey_cardinal",), CHECK),
+    Step("mad_knight", ("mad_knight",), SHOT),
+    Step("lord", ("lord",), CHECK, watchers=("heir",)),
+    Step("healer", ("healer",), HEAL, self_ok=True, no_repeat=True),
+)
+"""Rulebook "Night, in wake order" 1–6."""
+
+KNOWS: tuple[frozenset[str], ...] = (frozenset({"grey_cardinal", "black_knight"}), frozenset({"lord", "heir"}))
+"""Rulebook "Start": the Black Order meets together; the Lord and the Heir are met together."""
+
+CARDINAL_ANSWER: dict[str, str] = {"lord": "crown", "healer": "syringe"}
+"""Rulebook night step 3: crown = Lord, syringe = Healer, head shake = neither."""
+LORD_BLACK = frozenset({"black_knight", "grey_cardinal"})
+LORD_MAD = frozenset({"mad_knight"})
+"""Rulebook night step 5 with [house]: thumbs up = Black Knight (the Grey Cardinal too), finger across the
+throat = Mad Knight, thumbs down = everyone else ("White Knight or Courtesan")."""
+
+
+def check_answer(step: str, actor_role: str, role: str) -> str:
+    """The message key of a check's answer (``step``: ``cardinal_check`` or ``lord``)."""
+    if step == "cardinal_check":
+        return "bk.check.cardinal." + CARDINAL_ANSWER.get(role, "neither")
+    if role in LORD_BLACK:
+        return "bk.check.lord.black"
+    if role in LORD_MAD:
+        return "bk.check.lord.mad"
+    return "bk.check.lord.white"
+
+
+def win(alive: Mapping[str, str]) -> tuple[Winner, tuple[str, ...]] | None:
+    """Rulebook "End" [house], checked in this order: the Mad Knight alone with at most one other; the White
+    Order when no Black Order member and no Mad Knight remain; the Black Order when no White Order member
+    remains.
+
+    Args:
+        alive: living contestant → current role, seat order.
+    """
+    mad = faction_members(alive, ROLES, ALONE)
+    white = faction_members(alive, ROLES, WHITE)
+    black = faction_members(alive, ROLES, BLACK)
+    if mad and len(alive) <= 2:
+        return Winner.MAD_KNIGHT, mad
+    if not black and not mad:
+        return Winner.WHITE_ORDER, white
+    if not white:
+        return Winner.BLACK_ORDER, black
+    return None
+
+
+def default_deal(n: int) -> tuple[str, ...]:
+    """[house] setting ``deal``: 8 → one of each role (one Black Knight, one White Knight); each further 3
+    contestants add a Black Knight and two White Knights; 1 or 2 left over are White Knights.
+
+    Raises:
+        ConfigError: fewer than 8 contestants.
+    """
+    if n < 8:
+        raise ConfigError(f"contestants: {n}; Black Knights needs at least 8 (or a [deal] table for {n})")
+    extra = n - 8
+    black = 1 + extra // 3
+    white = n - 6 - black
+    return ("grey_cardinal", "courtesan", "mad_knight", "lord", "heir", "healer") + ("black_knight",) * black + (
+        "white_knight",
+    ) * white
+
+
+RULES = ClubRules(
+    name="black_knights",
+    prefix="bk",
+    roles=ROLES,
+    steps=STEPS,
+    knows=KNOWS,
+    check_answer=check_answer,
+    win=win,
+    default_deal=default_deal,
+    sizes=(8, 16),
+    blocked_join_team=True,
+    intro_night_actions=False,
+    first_night=0,
+    reveal_role=True,
+    nominations=True,
+    keep_option=False,
+    successors={"lord": "heir"},
+)
+
+
+class BlackKnightsGame(ClubGame):
+    """One series of Black Knights (``RULES``)."""
+
+    RULES = RULES
+
+
+__all__ = ["BlackKnightsGame", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

@@ -1,0 +1,154 @@
+"""Mafia & Yakuza (ruleset ``mafia_yakuza``; ``docs/rules/mafia-yakuza.md``) as data for the club game.
+
+Two criminal families (Mafia, Yakuza), the town (commissars K, doctors D, the Mistress, citizens) and the
+Loners (Maniac, Bomber). The role list is [house], built from the rulebook's mechanics.
+
+Data here: roles and factions, the night order ([house] "Night order"), which roles de-mine (the Commissar),
+resist mines (K) and cure poison (the Doctor, not the Shaman), the check answers, the default deal, the win
+check. The mechanics (shot, poison with its two-night delay, explosion, mine and its first visitor, heal,
+block, check) are the shared core's (``engine.core.night``).
+
+[house] decisions (``docs/house-rules.md``): a heal saves its target from every shot of that night (two shots
+against one heal: saved) and, for the Doctor, from a poison; never from an explosion or a mine. The family
+shot is decided by the Don (Oyabun); if he is out or blocked, by the next member in the step's order. The
+Commissar's check names the faction (Mafia, Yakuza, town, Loner); the Priest's says Loner or not. The
+Bomber's goal, like the Maniac's: be alive when at most one other contestant is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
+from engine.errors import ConfigError
+from engine.outcome import Winner
+from engine.rulesets.club.game import ClubGame, ClubRules, Role, Step, faction_members
+
+MAFIA = "mafia"
+YAKUZA = "yakuza"
+TOWN = "town"
+LONER = "loner"
+
+ROLES: dict[str, Role] = {
+    r.code: r
+    for r in (
+        Role("don", MAFIA, "Don"),
+        Role("mafioso", MAFIA, "Mafioso"),
+        Role("poisoner", MAFIA, "Poisoner"),
+        Role("oyabun", YAKUZA, "Oyabun"),
+        Role("yakuza", YAKUZA, "Yakuza"),
+        Role("sapper", YAKUZA, "Sapper"),
+        Role("commissar", TOWN, "Commissar", demines=True, mine_immune=True),
+        Role("priest", TOWN, "Priest", mine_immune=True),
+        Role("doctor", TOWN, "Doctor", cures_poison=True),
+        Role("shaman", TOWN, "Shaman"),
+        Role("mistress", TOWN, "Mistress"),
+        Role("citizen", TOWN, "Citizen"),
+        Role("maniac", LONER, "Maniac"),
+        Role("bomber", LONER, "Bomber"),
+    )
+}
+"""Rulebook "Roles" [house] (Ukrainian names in the ``uk_ua`` language file)."""
+
+STEPS: tuple[Step, ...] = (
+    Step("mistress", ("mistress",), BLOCK),
+    Step("sapper", ("sapper",), MINE),
+    Step("mafia_shot", ("don", "mafioso"), SHOT, team=MAFIA),
+    Step("yakuza_shot", ("oyabun", "yakuza"), SHOT, team=YAKUZA),
+    Step("maniac", ("maniac",), SHOT),
+    Step("poisoner", ("poisoner",), POISON),
+    Step("bomber", ("bomber",), EXPLODE, once=True),
+    Step("heal", ("doctor", "shaman"), HEAL, self_ok=True),
+    Step("check", ("commissar", "priest"), CHECK),
+)
+"""Rulebook "Night order" [house]: mistress → sapper → Mafia shot → Yakuza shot → maniac → poisoner → bomber →
+doctor, shaman → commissar, priest."""
+
+KNOWS: tuple[frozenset[str], ...] = (
+    frozenset({"don", "mafioso", "poisoner"}),
+    frozenset({"oyabun", "yakuza", "sapper"}),
+)
+"""Each family knows its members (they choose their shot together)."""
+
+
+def check_answer(step: str, actor_role: str, role: str) -> str:
+    """The message key of a check's answer: the Commissar learns the faction, the Priest "Loner or not"."""
+    team = ROLES[role].team
+    if actor_role == "priest":
+        return "my.check.priest." + ("loner" if team == LONER else "not_loner")
+    return "my.check.commissar." + team
+
+
+def win(alive: Mapping[str, str]) -> tuple[Winner, tuple[str, ...]] | None:
+    """Rulebook "Factions and victory", in this order: the Loners whose goal is reached (alive with at most
+    one other contestant) win; a family wins when it is the only faction left; the town wins when no Mafia,
+    no Yakuza and no Loner remain.
+
+    Args:
+        alive: living contestant → role, seat order.
+    """
+    loners = faction_members(alive, ROLES, LONER)
+    if loners and len(alive) <= 2:
+        return Winner.LONERS, loners
+    teams = {ROLES[r].team for r in alive.values()}
+    if teams == {MAFIA}:
+        return Winner.MAFIA, tuple(alive)
+    if teams == {YAKUZA}:
+        return Winner.YAKUZA, tuple(alive)
+    if teams == {TOWN}:
+        return Winner.TOWN, tuple(alive)
+    return None
+
+
+def default_deal(n: int) -> tuple[str, ...]:
+    """[house] setting ``deal``: 10 → don, mafioso, oyabun, yakuza, commissar, doctor, mistress, maniac,
+    2 citizens; 12 adds poisoner and shaman; 14 adds sapper and priest; 16 adds bomber and a citizen; an odd
+    count adds a citizen; 8 or 9 drop the mafioso and the yakuza.
+
+    Raises:
+        ConfigError: outside 8–16.
+    """
+    if not 8 <= n <= 16:
+        raise ConfigError(f"contestants: {n}; Mafia & Yakuza allows 8-16")
+    even = n - n % 2
+    roles = ["don", "mafioso", "oyabun", "yakuza", "commissar", "doctor", "mistress", "maniac", "citizen", "citizen"]
+    if even >= 12:
+        roles += ["poisoner", "shaman"]
+    if even >= 14:
+        roles += ["sapper", "priest"]
+    if even >= 16:
+        roles += ["bomber", "citizen"]
+    if even == 8:
+        roles.remove("mafioso")
+        roles.remove("yakuza")
+    if n % 2:
+        roles.append("citizen")
+    return tuple(roles)
+
+
+RULES = ClubRules(
+    name="mafia_yakuza",
+    prefix="my",
+    roles=ROLES,
+    steps=STEPS,
+    knows=KNOWS,
+    check_answer=check_answer,
+    win=win,
+    default_deal=default_deal,
+    sizes=(8, 16),
+    blocked_join_team=False,
+    intro_night_actions=True,
+    first_night=1,
+    reveal_role=False,
+    nominations=False,
+    keep_option=True,
+)
+
+
+class MafiaYakuzaGame(ClubGame):
+    """One series of Mafia & Yakuza (``RULES``)."""
+
+    RULES = RULES
+
+
+__all__ = ["MafiaYakuzaGame", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

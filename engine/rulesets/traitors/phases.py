@@ -1,0 +1,70 @@
+"""The phases of a Traitors series and what ends each one (rulebook §3, §4, §7, §9).
+
+House rules for this file (h11 ``_state.py`` style):
+
+1. Every phase has a clock (``Settings.durations``). When it runs out, or the host moves on early
+   (``Advance``), the phase ends as ``ON_CLOCK`` says. A phase never ends twice: each clock carries the
+   phase sequence number and a ``TimerExpired`` for any other number is ignored.
+2. Some phases also end early when everyone has acted: the vote when every paper is cast, the Oath after the
+   third answer, the Turret when every Traitor has chosen, the offer when it is answered, the
+   Traitor-power phase and the host visit when every contestant prompted has used their power or passed. The finale torches
+   never end early: a torch can be changed until the host (or the clock) locks them.
+3. Day zero has no round table. The night after day zero is for the Oath and the Turret's nominations; it
+   has a murder only with ``first_night_murder``.
+4. A night that begins with ``finalists + 1`` or fewer contestants has no event (no murder, seduction or
+   ultimatum), so that the final round table always leaves ``finalists`` contestants for the finale.
+5. A night runs: Oath → Turret (event, nominations) → Traitor powers → offer (seduce/ultimatum) → host visit
+   → the night resolves in ``engine.rulesets.traitors.powers.NIGHT_ORDER`` → breakfast. The Traitor-power and host-visit phases
+   happen on the nights that may have an event (from night 1, or night 0 with ``first_night_murder``) and only
+   when someone has something to do; they end early when everyone visited has chosen or passed.
+6. Twists (``engine.rulesets.traitors.twists``) add two phases: the Faithful's nomination vote at the start of host visiting
+   (``NOMINATION``) and the nominee's Guess or Seer visit before the round table (``NOMINEE``); each ends early
+   when everyone asked has answered.
+7. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
+   finalist holds the end-game torch or two remain (rulebook §9).
+"""
+
+from __future__ import annotations
+
+from engine.ids import Enum
+
+
+class Phase(Enum):
+    """Where the series is."""
+
+    DAY_ZERO = "day_zero"
+    BREAKFAST = "breakfast"
+    DISCUSSION = "discussion"
+    ROUND_TABLE = "round_table"
+    VOTE = "vote"
+    OATH = "oath"
+    TURRET = "turret"
+    OFFER = "offer"
+    TRAITOR_POWERS = "traitor_powers"
+    """The Turret, after the night's event is chosen: each Traitor uses their power (rulebook §5, §7.2)."""
+    HOST_VISIT = "host_visit"
+    """The host visits each Faithful with something to do, in the night order (rulebook §7.4)."""
+    NOMINATION = "nomination"
+    """Host visiting: the Faithful vote to nominate for the Guess or Seer twist (rulebook §7.4, §8)."""
+    NOMINEE = "nominee"
+    """Before the round table: the nominee makes the Guess or visits the Seer; the round table waits (§3.3)."""
+    TORCHES = "torches"
+    OVER = "over"
+
+
+ON_CLOCK: dict[Phase, str] = {
+    Phase.DAY_ZERO: "begin_night",
+    Phase.BREAKFAST: "begin_discussion",
+    Phase.DISCUSSION: "begin_round_table",
+    Phase.ROUND_TABLE: "open_first_vote",
+    Phase.VOTE: "close_vote",
+    Phase.OATH: "finish_oath",
+    Phase.TURRET: "close_turret",
+    Phase.OFFER: "offer_lapses",
+    Phase.TRAITOR_POWERS: "close_traitor_powers",
+    Phase.HOST_VISIT: "close_host_visit",
+    Phase.TORCHES: "lock_torches",
+    Phase.NOMINATION: "close_nomination",
+    Phase.NOMINEE: "close_nominee",
+}
+"""What the end of each phase's clock (or the host's ``Advance``) does: a ``Game`` method name."""

@@ -1,0 +1,53 @@
+"""The Judge: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, last_use_target, living, not_last_use, one_target
+
+if TYPE_CHECKING:
+    from engine.rulesets.traitors.game import Game
+
+
+RULE = """The Judge (Faithful power; rulebook §5 "The Judge", §4 "The Judge's protection").
+
+Rule: when the host visits, name one living contestant (not the same twice running; oneself at most once per
+series) to protect at the next round table: if they would be banished, the host announces the protection (not
+the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). Drunk
+or intoxicated: no protection (silently). Murdered tonight: no protection.
+"""
+"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
+docstring, which a compiled engine does not keep)."""
+
+
+def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+    """A living contestant, not the last one protected; oneself at most once."""
+    t = one_target(targets)
+    living(game, t)
+    not_last_use(game, actor, PowerName.JUDGE, t)
+    if t == actor and actor in game.powers.judge_self:
+        raise IllegalAction("illegal.power.self_once")
+
+
+def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """The living contestants but the last one protected, oneself only the first time (``validate``)."""
+    last = last_use_target(game, actor, PowerName.JUDGE)
+    selfless = actor in game.powers.judge_self
+    return [(t, None) for t in alive if t != last and not (selfless and t == actor)]
+
+
+def resolve(game: Game, use: Use) -> None:
+    """Protect the target at the next round table."""
+    t = use.targets[0]
+    if t == use.actor:
+        game.powers.judge_self.add(use.actor)
+    if game.murdered_tonight(use.actor) or game.impaired(use.actor):
+        return
+    game.powers.protected = t
+
+
+POWER = Power(PowerName.JUDGE, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -1,0 +1,434 @@
+"""The twists of rulebook §8 (one module per twist) and the bar's drinks (§10), called from marked hooks in
+``engine.rulesets.traitors.game`` ("TWIST HOOK" comments).
+
+Which day a twist belongs to (``Settings.twists``: day → twists; the host adds or removes them live with
+``StartTwist`` / ``CancelTwist``):
+
+==============  ===========================================================================================
+twist on day d  what happens when
+==============  ===========================================================================================
+double_vote     night d-1: the Traitors name the holder; day d: the holder's paper counts two (``game.py``)
+murder          night d-1: the Traitors name a Traitor; day d discussion: the Sacred Sword; night d: no event
+confession      day d discussion: chests and confessions; night d: shields protect, the Traitors read and reply;
+                breakfast d+1: the Traitors' Response book for everyone
+guess           night d-1: the Traitors' guess (Turret) and the Faithful's nomination (host visit); day d: the
+                nominee's guess before the round table
+seer            night d-1: the Faithful's nomination (host visit); day d: the nominee's seer book before the
+                round table
+trial           night d: instead of the event, the Traitors put ``trial_contestants`` contestants on trial
+==============  ===========================================================================================
+
+Preconditions (``precondition``) are checked when the host starts a twist (refused, privately to the host,
+naming the reason) and again when the twist's first step comes; a twist whose precondition no longer holds then
+lapses and the hosts are told. Conflicting twists (``engine.rulesets.traitors.settings.CONFLICTS``) never share a day.
+State lives in ``TwistState`` on the game (``Game.twist_state``); the modules hold no mutable state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from engine.actions import (
+    Action,
+    AskSeer,
+    CancelTwist,
+    ChooseSwordBearer,
+    GuessPower,
+    OpenChest,
+    PutOnTrial,
+    StartTwist,
+    StrikeWithSword,
+    TakeDrink,
+    VoteNominee,
+    WriteConfession,
+    WriteResponse,
+)
+from engine.effects import TakeItem, give
+from engine.errors import IllegalAction, InvalidCommand
+from engine.ids import Item, NightEvent, Twist
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.settings import CONFLICTS
+from engine.rulesets.traitors.twists import bar, confession, double_vote, guess, murder, seer, trial
+from engine.messages_terms import TWIST_NAMES, twist_term
+
+if TYPE_CHECKING:
+    from engine.rulesets.traitors.game import Game
+
+TEXT_LIMIT = 400
+"""Most characters in a confession or the Traitors' response ([house]; also at most twice as many UTF-8 bytes, so
+the response book always fits one RCON command)."""
+
+TITLES: dict[Twist, str] = dict(TWIST_NAMES)
+"""How a twist is named in English (messages name it by its term, ``engine.messages_terms.twist_term``)."""
+
+DAY_PHASES = frozenset({Phase.DAY_ZERO, Phase.BREAKFAST, Phase.DISCUSSION, Phase.NOMINEE, Phase.ROUND_TABLE, Phase.VOTE})
+
+
+@dataclass(slots=True)
+class TwistState:
+    """Per-series state of the twists. Every field says when it is set."""
+
+    schedule: dict[int, set[Twist]] = field(default_factory=dict)
+    """Day → twists; from ``Settings.twists``, changed by ``StartTwist`` / ``CancelTwist``."""
+    begun: set[tuple[int, Twist]] = field(default_factory=set)
+    """(day, twist) whose first step has happened (or lapsed): it can no longer be cancelled."""
+    # Murder twist
+    bearer_picks: dict[str, str] = field(default_factory=dict)
+    """Tonight's Traitor → the Traitor they name for the Sacred Sword (cleared at the Turret's close)."""
+    bearers: dict[int, str] = field(default_factory=dict)
+    """Day → the Traitor who receives the Sacred Sword at that day's discussion."""
+    sword: tuple[int, str] | None = None
+    """(day, holder) while the Sacred Sword is out (discussion); ``None`` otherwise."""
+    sword_used: bool = False
+    quiet_nights: set[int] = field(default_factory=set)
+    """Nights without an event: the night of a Murder-twist day (rulebook §8 [house])."""
+    # Confession twist
+    chests: tuple[int, int] = (0, 0)
+    """(closed chests left, shields among them) during a confession discussion."""
+    confession_day: int | None = None
+    """The day whose discussion has the confession chests open (until the round table)."""
+    opened: set[str] = field(default_factory=set)
+    shield_finders: list[str] = field(default_factory=list)
+    confessions: dict[str, str] = field(default_factory=dict)
+    response: str | None = None
+    """The Traitors' reply on a confession night; delivered at the next breakfast, then cleared."""
+    response_due: bool = False
+    """True from a confession night until the next breakfast."""
+    # Guess and Seer twists
+    guess_pending: dict[str, str] = field(default_factory=dict)
+    """Guesser → the target picked, waiting for the power (two-step guess)."""
+    guess_picks: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Tonight's Traitor → (target, power value) guessed."""
+    guessed_tonight: list[str] = field(default_factory=list)
+    """Targets of tonight's guess (right or wrong; The Detective and The Spy count it)."""
+    nomination: dict[str, str] = field(default_factory=dict)
+    """Tonight's Faithful votes for the nominee (voter → target) while the nomination is open."""
+    nominators: tuple[str, ...] = ()
+    nomination_night: int | None = None
+    """The night whose nomination has been held (it is held once)."""
+    nominees: dict[int, tuple[Twist, str]] = field(default_factory=dict)
+    """Day → (GUESS or SEER, the nominee)."""
+    nominee_done: set[int] = field(default_factory=set)
+    """Days whose nominee step is over (or was skipped)."""
+    # Trial
+    trial_picks: dict[str, list[str]] = field(default_factory=dict)
+    trial_night: int | None = None
+    """The night whose event is replaced by the Trial."""
+    trial_news: list[str] = field(default_factory=list)
+    """Who was on trial last night: announced at breakfast."""
+    # the day's end and the bar
+    discussion_closed: int | None = None
+    """The day whose discussion items were collected (the round table may be opened twice: nominee step)."""
+    drinks: set[str] = field(default_factory=set)
+    """Contestants who have had their drink this series (rulebook §10)."""
+    glasses: list[Item] = field(default_factory=list)
+    """Glasses handed out at the bar since glasses were last collected (each is held until discussion ends)."""
+
+    @classmethod
+    def from_settings(cls, schedule: dict[int, tuple[Twist, ...]]) -> TwistState:
+        """The state at the start of a series (a copy of the schedule)."""
+        return cls(schedule={d: set(ts) for d, ts in schedule.items()})
+
+    def is_on(self, day: int, twist: Twist) -> bool:
+        """Whether ``twist`` is scheduled for ``day`` (settings plus the host's live changes)."""
+        on = self.schedule.get(day)
+        return on is not None and twist in on
+
+
+def is_on(game: Game, day: int, twist: Twist) -> bool:
+    """Whether ``twist`` is scheduled for ``day`` (settings plus the host's live changes)."""
+    return game.twist_state.is_on(day, twist)
+
+
+# ---------------------------------------------------------------------------------------------- preconditions
+
+
+def precondition(game: Game, twist: Twist, day: int) -> str | None:
+    """The message key of the first precondition ``twist`` on ``day`` fails, or ``None`` (rulebook §8 [house]).
+
+    Checks the twist's own rules against the series now (``engine.rulesets.traitors.twists.<twist>.precondition``) and the
+    conflicts with twists on the same day.
+    """
+    if day < 1:
+        return "illegal.twist.day"
+    if len(game._living()) <= game.settings.finalists:
+        return "illegal.twist.finale"
+    for a, b, _ in CONFLICTS:
+        other = b if twist is a else a if twist is b else None
+        if other is not None and is_on(game, day, other):
+            return "illegal.twist.conflict"
+    module = {
+        Twist.DOUBLE_VOTE: double_vote,
+        Twist.MURDER: murder,
+        Twist.CONFESSION: confession,
+        Twist.GUESS: guess,
+        Twist.SEER: seer,
+        Twist.TRIAL: trial,
+    }[twist]
+    check: Callable[[Game, int], str | None] = module.precondition
+    return check(game, day)
+
+
+def lapses(game: Game, twist: Twist, day: int) -> bool:
+    """At a twist's first step: mark it begun; when its precondition fails, tell the hosts and return True."""
+    st = game.twist_state
+    st.begun.add((day, twist))
+    reason = precondition(game, twist, day)
+    if reason is None:
+        return False
+    game._whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
+    game._whisper(game.hosts, reason, twist=twist_term(twist), day=day, other="", count=game.settings.trial_contestants)
+    st.schedule.get(day, set()).discard(twist)
+    return True
+
+
+def soonest_day(game: Game, twist: Twist) -> int:
+    """The first day a twist started now can still happen on (see the module table)."""
+    d, phase = game.day, game.phase
+    if twist is Twist.CONFESSION:
+        return d if phase is Phase.BREAKFAST and d >= 1 else d + 1
+    if twist is Twist.TRIAL:
+        return max(1, d if phase in DAY_PHASES or phase is Phase.OATH else d + 1)
+    # prepared on the night before: the Turret (and, for Guess/Seer, the host visit) of night day-1
+    return d + 1 if phase in DAY_PHASES or phase is Phase.OATH else d + 2
+
+
+# ---------------------------------------------------------------------------------------------- host inputs
+
+
+def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], None]:
+    """Check a host's ``StartTwist`` / ``CancelTwist``; return the function that applies it.
+
+    Raises:
+        IllegalAction: not a host (``illegal.not_host``); a failed precondition (the key names it); already
+            scheduled; nothing to cancel.
+    """
+    if action.host not in game.hosts:
+        raise IllegalAction("illegal.not_host")
+    st, twist = game.twist_state, action.twist
+    params = {"twist": twist_term(twist)}
+    if isinstance(action, StartTwist):
+        day = soonest_day(game, twist)
+        if is_on(game, day, twist):
+            raise IllegalAction("illegal.twist.scheduled", day=str(day), **params)
+        reason = precondition(game, twist, day)
+        if reason is not None:
+            raise IllegalAction(reason, day=str(day), other="", count=str(game.settings.trial_contestants), **params)
+
+        def start() -> None:
+            st.schedule.setdefault(day, set()).add(twist)
+            game._whisper(game.hosts, "twist.started", twist=twist_term(twist), day=day)
+
+        return start
+    days = sorted(d for d, ts in st.schedule.items() if twist in ts and (d, twist) not in st.begun and d >= game.day)
+    if not days:
+        raise IllegalAction("illegal.twist.none", **params)
+    day = days[0]
+
+    def cancel() -> None:
+        st.schedule[day].discard(twist)
+        game._whisper(game.hosts, "twist.cancelled", twist=twist_term(twist), day=day)
+
+    return cancel
+
+
+# ---------------------------------------------------------------------------------------------- contestant inputs
+
+
+def validate(game: Game, action: Action) -> Callable[[], None]:
+    """Check a twist input of a living contestant; return the function that applies it.
+
+    Raises:
+        IllegalAction: the rules forbid it now (the key says why); nothing changes.
+        InvalidCommand: an input this module does not know.
+    """
+    if isinstance(action, ChooseSwordBearer):
+        return murder.validate_bearer(game, action)
+    if isinstance(action, StrikeWithSword):
+        return murder.validate_strike(game, action)
+    if isinstance(action, (OpenChest, WriteConfession, WriteResponse)):
+        return confession.validate(game, action)
+    if isinstance(action, (GuessPower, VoteNominee)):
+        return guess.validate(game, action)
+    if isinstance(action, AskSeer):
+        return seer.validate(game, action)
+    if isinstance(action, PutOnTrial):
+        return trial.validate(game, action)
+    if isinstance(action, TakeDrink):
+        return bar.validate(game, action)
+    raise InvalidCommand("invalid.action.kind", kind=action.kind)
+
+
+LISTED = (murder, confession, guess, seer, trial, bar)
+"""The modules whose inputs ``legal_actions`` lists, in the order listed."""
+
+LISTED_IN: dict[Phase, tuple[ModuleType, ...]] = {
+    phase: tuple(m for m in LISTED if phase in m.INPUT_PHASES) for phase in Phase
+}
+"""Phase → the modules of ``LISTED`` that can offer an input in it (each module's ``INPUT_PHASES``)."""
+
+
+def legal_actions(game: Game, player: str) -> list[Action]:
+    """Every twist input ``player`` (a living contestant) may send now; free-text inputs are not listed.
+
+    Only the twists that take inputs in the current phase are asked (``LISTED_IN``): this runs for every
+    ``Game.legal_actions``.
+    """
+    out: list[Action] = []
+    for module in LISTED_IN.get(game.phase, ()):  # type: ignore[arg-type]
+        out += module.legal_actions(game, player)
+    return out
+
+
+def check_text(text: str) -> str:
+    """A confession or response text, stripped; refuses an empty or over-long one."""
+    t = text.strip()
+    if not t:
+        raise IllegalAction("illegal.text.empty")
+    if len(t) > TEXT_LIMIT or len(t.encode("utf-8")) > 2 * TEXT_LIMIT:
+        raise IllegalAction("illegal.text.long", limit=str(TEXT_LIMIT))
+    if any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or c == "\u00a7" for c in t):
+        # Vanilla books never hold these (chat's allowed characters); refusing them keeps every text printable
+        # and the Response book within one RCON command (bench/twists.py).
+        raise IllegalAction("illegal.text.chars")
+    return t
+
+
+# ---------------------------------------------------------------------------------------------- hooks
+
+
+def turret_events(game: Game, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
+    """TWIST HOOK (``_open_turret``): tonight's events after the Murder twist's quiet night and the Trial."""
+    if game.day in game.twist_state.quiet_nights:
+        events = frozenset()
+    if trial.begins_tonight(game, has_event=bool(events)):
+        return frozenset()
+    return events
+
+
+def replaces_event(game: Game) -> bool:
+    """True on a Trial night (the Traitors are not told "no murder tonight")."""
+    return game.twist_state.trial_night == game.day
+
+
+def enter_turret(game: Game) -> None:
+    """TWIST HOOK: the Traitors enter the Turret: cloak and lantern (slower movement, rulebook §10); on a
+    confession night they read the confessions first (§7.3)."""
+    assert game.night
+    for t in game.night.traitors:
+        game._fx += (give(t, Item.TRAITORS_CLOAK), give(t, Item.LANTERN))
+    confession.enter_turret(game)
+
+
+def turret_work(game: Game) -> bool:
+    """TWIST HOOK: whether tonight's Turret has twist choices (the Turret then opens with a clock)."""
+    assert game.night
+    if game.night.nominate:
+        game.twist_state.begun.add((game.day + 1, Twist.DOUBLE_VOTE))
+    work = [murder.turret_work(game), guess.turret_work(game), trial.turret_work(game), confession.turret_work(game)]
+    return any(work)
+
+
+def prompt_turret(game: Game) -> None:
+    """TWIST HOOK: the Turret's twist prompts, after its clock has started."""
+    murder.prompt_turret(game)
+    guess.prompt_turret(game)
+    trial.prompt_turret(game)
+    confession.prompt_turret(game)
+
+
+def turret_done(game: Game) -> bool:
+    """TWIST HOOK (``_turret_maybe_done``): every Traitor has made every twist choice tonight."""
+    return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game) and confession.turret_done(game)
+
+
+def close_turret(game: Game) -> None:
+    """TWIST HOOK (``_close_turret``): settle the twists' Turret choices (most picks; ties by the seeded draw)."""
+    murder.close_turret(game)
+    guess.close_turret(game)
+    trial.close_turret(game)
+
+
+def leave_turret(game: Game) -> None:
+    """TWIST HOOK (``_after_traitor_powers``): the Traitors leave the Turret: cloak, lantern and the response
+    draft are taken back (and with the cloak the slowness ends)."""
+    night = game.night
+    if night is None or not night.traitors:
+        return
+    st = game.twist_state
+    items = [Item.TRAITORS_CLOAK, Item.LANTERN]
+    if st.response_due and st.confession_day == game.day:
+        items.append(Item.RESPONSE_DRAFT)
+    for item in items:
+        game._emit(TakeItem(item, tuple(night.traitors)))
+
+
+def before_host_visit(game: Game) -> bool:
+    """TWIST HOOK (top of ``_open_host_visit``): True when the Faithful's nomination vote opens first."""
+    return guess.open_nomination(game)
+
+
+def begin_night(game: Game) -> None:
+    """TWIST HOOK (``_begin_night``): a confession day's murder shields protect tonight."""
+    confession.begin_night(game)
+
+
+def end_night(game: Game) -> None:
+    """TWIST HOOK (``_end_night``): unused murder shields are taken back (the following night only)."""
+    confession.end_night(game)
+    game.twist_state.guessed_tonight.clear()
+
+
+def breakfast(game: Game) -> None:
+    """TWIST HOOK (``_begin_breakfast``): the night's twist news: the Trial, the Traitors' Response book."""
+    trial.breakfast(game)
+    confession.breakfast(game)
+
+
+def begin_discussion(game: Game) -> None:
+    """TWIST HOOK (``_begin_discussion``, after its clock): the Sacred Sword, the confession chests."""
+    murder.begin_discussion(game)
+    confession.begin_discussion(game)
+
+
+def before_round_table(game: Game) -> bool:
+    """TWIST HOOK (top of ``_begin_round_table``): discussion ends (sword, chests, books and glasses are
+    collected); True when the nominee's Guess or Seer visit comes first (the round table waits, §3.3)."""
+    st = game.twist_state
+    if st.discussion_closed != game.day:
+        st.discussion_closed = game.day
+        murder.end_discussion(game)
+        confession.end_discussion(game)
+        bar.end_discussion(game)
+    return guess.open_nominee(game)
+
+
+def close_nomination(game: Game) -> None:
+    """The nomination's clock ran out (or the host moved on)."""
+    guess.close_nomination(game)
+
+
+def close_nominee(game: Game) -> None:
+    """The nominee's clock ran out (or the host moved on): the round table opens."""
+    guess.close_nominee(game)
+
+
+def traitor_actions(game: Game) -> list[tuple[str, str]]:
+    """Tonight's guesses as Traitor actions (target, "guess"): every attempt counts (The Detective, The Spy)."""
+    return [(t, "guess") for t in game.twist_state.guessed_tonight]
+
+
+__all__ = [
+    "TEXT_LIMIT",
+    "TITLES",
+    "TwistState",
+    "is_on",
+    "lapses",
+    "precondition",
+    "soonest_day",
+    "validate",
+    "validate_host",
+]

@@ -1,0 +1,22 @@
+"""The Double Vote (rulebook §8 "Double Vote" [rule: the Traitors choose who gets it]: the holder's paper counts
+two at the next round table).
+
+Rule, on day d: in the Turret of night d-1 each Traitor names a living contestant (``NominateDoubleVote``); the
+most named holds the double vote paper at day d's round table (a tie: the seeded draw). The holder is told at
+breakfast; the table learns it when the vote opens. The mechanics live in ``engine.rulesets.traitors.game`` (``_open_turret``,
+``_close_turret``, ``_begin_breakfast``, ``_open_vote``); this module only states the rule and its precondition.
+
+Precondition: none beyond the shared ones (``engine.rulesets.traitors.twists.precondition``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.rulesets.traitors.game import Game
+
+
+def precondition(game: Game, day: int) -> str | None:
+    """Always ``None``: a double vote can be given whenever there is a round table."""
+    return None

@@ -1,0 +1,73 @@
+"""The Seer twist (rulebook §8 "Seer"; traitors.md line "**Seer** [rule: the seer book reveals Faithful or
+Traitor]: the Faithful nominee chooses one contestant and receives a seer book with their true allegiance").
+
+Rule, on day d: the Faithful nominate at the start of host visiting on night d-1 (shared with the Guess twist,
+``engine.rulesets.traitors.twists.guess``); on day d, before the round table (the round table waits), the nominee, announced to
+everyone, chooses one other living contestant (``AskSeer``) and receives the seer book. The answer is the
+contestant's true allegiance (twists see the truth: The Falsifier does not change it) and goes to the nominee
+only, as a private message; the book itself is neutral [house], so that nothing a contestant holds or shows
+reveals the answer to anyone else. Everyone hears that the Seer was visited.
+
+Precondition: no Guess twist the same day (one nominee).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.actions import Action, AskSeer
+from engine.effects import GiveItem
+from engine.errors import IllegalAction
+from engine.ids import Item, Twist
+from engine.rulesets.traitors.phases import Phase
+from engine.record import TwistRecord
+from engine.messages_terms import term
+
+if TYPE_CHECKING:
+    from engine.rulesets.traitors.game import Game
+
+
+def precondition(game: Game, day: int) -> str | None:
+    """See the module docstring (the shared checks are in ``engine.rulesets.traitors.twists.precondition``)."""
+    return None
+
+
+def validate(game: Game, action: AskSeer) -> Callable[[], None]:
+    """Only the Seer's nominee, before today's round table; any other living contestant.
+
+    Raises:
+        IllegalAction: not the nominee now, or a target that cannot be chosen.
+    """
+    from engine.rulesets.traitors.twists.guess import _nominee
+
+    if game.phase is not Phase.NOMINEE or _nominee(game, Twist.SEER) != action.seer:
+        raise IllegalAction("illegal.seer.closed")
+    target = game.players.get(action.target)
+    if target is None or not target.alive or action.target == action.seer:
+        raise IllegalAction("illegal.power.target", target=action.target)
+    return lambda: _see(game, action.seer, action.target)
+
+
+def _see(game: Game, seer: str, target: str) -> None:
+    from engine.rulesets.traitors.twists.guess import finish_nominee
+
+    truth = game.players[target].allegiance
+    game._emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, None))
+    game._whisper([seer], "result.seer", player=target, allegiance=term(f"term.allegiance.{truth.value}"))
+    game.record.events.append(TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target,
+                                                                        "allegiance": truth.value}))  # fmt: skip
+    game._announce("seer.visited")
+    finish_nominee(game)
+
+
+INPUT_PHASES = frozenset({Phase.NOMINEE})
+"""Phases in which ``legal_actions`` can offer an input (the nominee's question)."""
+
+
+def legal_actions(game: Game, player: str) -> list[Action]:
+    from engine.rulesets.traitors.twists.guess import _nominee
+
+    if game.phase is Phase.NOMINEE and _nominee(game, Twist.SEER) == player:
+        return [AskSeer(player, n) for n in game._living() if n != player]
+    return []

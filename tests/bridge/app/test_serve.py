@@ -1,0 +1,121 @@
+"""`traitors serve` end to end: a sandbox process (RCON + MSMP + bots), SIGTERM, restart → the series resumes."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bridge.loop.store import SeriesStore
+
+ROOT = Path(__file__).resolve().parents[3]
+NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
+
+SERIES = """
+contestant_count = 6
+traitors = 1
+hosts = ["Host"]
+powers = false
+[durations]
+day_zero = 1.0
+breakfast = 0.3
+discussion = 0.3
+round_table = 0.3
+vote = 20
+revote = 20
+oath = 20
+turret = 20
+offer = 20
+traitor_powers = 20
+host_visit = 20
+torches = 1.5
+"""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CASTLE_")}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> str:
+    assert proc.stdout is not None
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.05)
+        if ready:
+            line = proc.stdout.readline()
+            if line.startswith(prefix):
+                return line.strip()
+            if line == "":
+                break
+    raise AssertionError(f"no {prefix!r} line (exit {proc.poll()}): {proc.stderr.read() if proc.stderr else ''}")
+
+
+def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
+    password, secret = secrets.token_urlsafe(12), secrets.token_hex(20)
+    pw_file, secret_file = tmp_path / "rcon.txt", tmp_path / "msmp.txt"
+    pw_file.write_text(password)
+    secret_file.write_text(secret)
+    pw_file.chmod(0o600)
+    secret_file.chmod(0o600)
+    sandbox = subprocess.Popen(
+        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--msmp-secret-file",
+         str(secret_file), "--names", ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+    )  # fmt: skip
+    try:
+        ready = _line(sandbox, "sandbox ready")
+        rcon_port = int(ready.split()[2].split(":")[1])
+        msmp_url = ready.split("msmp=")[1]
+        (tmp_path / "series.toml").write_text(SERIES)
+        (tmp_path / "serve.toml").write_text(
+            f'series = "series.toml"\nstore = "series.db"\ncontestants = {json.dumps(list(NAMES))}\n'
+            f'poll_interval = 0.02\n[rcon]\nport = {rcon_port}\n[msmp]\nurl = "{msmp_url}"\n[log]\nformat = "json"\n'
+        )
+        env = {**_env(), "CASTLE_RCON_PASSWORD": password, "CASTLE_MSMP_SECRET": secret}
+        cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
+        first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        assert _line(first, "ready ").startswith("ready series=1 inputs=1 phase=day_zero")
+        # Stop once day zero is over (1 s) but well before the series could end (a 6-contestant series needs
+        # a round table, a night and a breakfast: about 2.5 s at these clocks).
+        time.sleep(1.3)
+        first.send_signal(signal.SIGTERM)
+        _, err = first.communicate(timeout=30)
+        assert first.returncode == 0, err
+        logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+        assert any(r.get("event") == "stop" for r in logs) and any(r.get("event") == "stopped" for r in logs), err
+        assert any(r.get("event") == "phase" and r["message"].startswith("phase: day 0, ") for r in logs), err
+        assert password not in err and secret not in err
+        with SeriesStore(tmp_path / "series.db") as store:
+            assert not store.is_over(1)
+            taken = len(store.load(1).log)
+        assert taken > 1
+        second = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        line = _line(second, "ready ")
+        assert line.startswith("ready series=1 ")
+        assert int(line.split("inputs=")[1].split()[0]) >= taken
+        out, err = second.communicate(timeout=120)
+        assert second.returncode == 0, err
+        assert "## Result" in out
+        with SeriesStore(tmp_path / "series.db") as store:
+            assert store.is_over(1)
+        # a finished series is not restarted by accident
+        third = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)
+        assert third.returncode == 2 and "is over" in third.stderr
+        # and its record exports
+        export = subprocess.run([sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"),
+                                 "--format", "wiki"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)  # fmt: skip
+        assert export.returncode == 0 and "== Contestants ==" in export.stdout
+    finally:
+        sandbox.send_signal(signal.SIGTERM)
+        try:
+            sandbox.wait(10)
+        except subprocess.TimeoutExpired:
+            sandbox.kill()

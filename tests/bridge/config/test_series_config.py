@@ -1,0 +1,137 @@
+"""Series files, serve configs and `traitors check-config`: every shipped file loads; errors name file and key."""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from bridge.app.cli import main
+from bridge.config.castle import default_castle
+from bridge.app.doctor import load_secrets
+from bridge.config.scenario import ScenarioError, settings_from_json, settings_to_json
+from bridge.app.serve import load_serve_config
+from bridge.config.series import load_series, parse_series, shipped_series
+from engine.errors import ConfigError
+from engine.rulesets import new_game
+
+NAMES = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea"]
+
+
+def test_every_shipped_world_config_file_loads() -> None:
+    default_castle()
+    files = shipped_series()
+    assert "traitors-12.toml" in files
+    for name, series in files.items():
+        settings = series.settings_for([f"Player{i:02d}" for i in range(1, series.contestant_count + 1)])
+        new_game(settings, 1)  # the engine accepts them
+        assert settings_from_json(settings_to_json(settings)) == settings, name
+    classic = files["traitors-12.toml"].settings_for(NAMES)
+    assert classic.traitors == 3 and classic.drunk == "possible" and classic.joker_night == 2
+
+
+def _problems(text: str) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        parse_series(text, "s.toml")
+    assert all(line.startswith("s.toml: ") for line in str(info.value).splitlines())
+    return info.value.problems
+
+
+def test_series_errors_name_the_key_and_what_is_wrong() -> None:
+    assert _problems("contestant_count = 12\n[durations]\nvote = -5\n") == [
+        "durations.vote: -5.0 must be a positive number of seconds"
+    ]
+    (p,) = _problems('contestant_count = 12\npower_pool = ["The Sobr"]\n')
+    assert p.startswith("power_pool[0]: unknown power 'The Sobr'; did you mean 'The Sober'?")
+    (p,) = _problems('contestant_count = 16\n')
+    assert p.startswith("power_pool: 12 Faithful powers cannot deal") and "4 short" in p
+    (p,) = _problems('contestant_count = 12\n[duration]\nvote = 5\n')
+    assert p == "duration: unknown key; did you mean 'durations'?"
+    (p,) = _problems('contestant_count = 12\n[durations]\nvotes = 5\n')
+    assert p.startswith("durations.votes: unknown phase; did you mean 'vote'?")
+    assert _problems('contestant_count = 12\nseed = 4\n')[0].startswith("seed: ")
+    assert _problems('ruleset = "traitor"\ncontestant_count = 12\n')[0].startswith(
+        "ruleset: unknown ruleset 'traitor'; did you mean 'traitors'?")  # fmt: skip
+    assert _problems("traitors = 2\n") == ["contestant_count: field required (or name the contestants: contestants = [...])"]
+
+
+def test_check_config_reports_every_file_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    castle_text = importlib.resources.files("world_config").joinpath("castle.toml").read_text(encoding="utf-8")
+    # a castle with 12 seats and homes: cut the 13th to 16th entries
+    cut = castle_text.split("[[seats]]  # seat 13")[0] + "[[homes]]" + castle_text.split("\n[[homes]]", 1)[1]
+    cut = cut.split("[[homes]]  # seat 13")[0]
+    small = tmp_path / "castle.toml"
+    small.write_text(cut)
+    big = tmp_path / "big.toml"
+    big.write_text("contestant_count = 16\npowers = false\ntraitors = 4\n")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("contestant_count = 12\n[durations]\nvote = -5\n")
+    good = str(importlib.resources.files("world_config.series").joinpath("traitors-12.toml"))
+    code = main(["check-config", str(small), str(big), str(bad), good])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert f"{small}: OK (castle: 12 seats, 12 homes)" in out and f"{good}: OK (series: traitors" in out
+    assert f"{bad}: durations.vote: -5.0 must be a positive number of seconds" in err
+    assert f"{small}: seats: 12 seats, but {big} has 16 contestants: no seat for contestant 13" in err
+    assert main(["check-config", good]) == 0
+
+
+def _serve_files(tmp_path: Path, extra: str = "") -> Path:
+    (tmp_path / "series.toml").write_text("contestant_count = 12\nhosts = [\"Host\"]\n")
+    cfg = tmp_path / "serve.toml"
+    names = ", ".join(f'"{n}"' for n in NAMES)
+    cfg.write_text(f'series = "series.toml"\ncontestants = [{names}]\n{extra}[rcon]\nport = 25575\n')
+    return cfg
+
+
+def test_serve_config_loads_relative_files_and_refuses_secrets(tmp_path: Path) -> None:
+    cfg = load_serve_config(_serve_files(tmp_path))
+    assert cfg.store == tmp_path / "series.db" and cfg.settings.contestants == tuple(NAMES)
+    assert cfg.msmp_url is None and cfg.log_format == "json"
+    with pytest.raises(ConfigError, match="secrets do not belong"):
+        load_serve_config(_serve_files(tmp_path, 'rcon_password = "x"\n'))
+    path = _serve_files(tmp_path)
+    path.write_text(path.read_text().replace('"Rhea"', '"Rhea", "Extra"'))
+    with pytest.raises(ConfigError, match="13 names were given"):
+        load_serve_config(path)
+
+
+def test_an_unreadable_or_non_utf8_serve_config_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"serve\.toml: cannot read the file"):
+        load_serve_config(tmp_path / "serve.toml")
+    bad = tmp_path / "serve.toml"
+    bad.write_bytes(b'series = "s\xe9ries.toml"\n')  # Latin-1, not UTF-8
+    with pytest.raises(ConfigError, match=r"serve\.toml: not UTF-8 text"):
+        load_serve_config(bad)
+
+
+def test_world_readable_secrets_file_is_refused_by_name(tmp_path: Path) -> None:
+    f = tmp_path / "castle.secrets"
+    f.write_text("CASTLE_RCON_PASSWORD=pw\n")
+    os.chmod(f, 0o644)
+    with pytest.raises(ConfigError, match=f"{f}: others may read"):
+        load_secrets({}, f)
+    os.chmod(f, stat.S_IRUSR | stat.S_IWUSR)
+    assert load_secrets({}, f) == ("pw", None)
+
+
+def test_load_series_names_an_unreadable_file(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="cannot read the file"):
+        load_series(tmp_path / "missing.toml")
+
+
+def test_every_package_is_in_the_wheel() -> None:
+    """A non-editable install must hold every package (engine.rulesets.traitors.powers was missing: `traitors` failed to import)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[3]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(p.parent.relative_to(root).parts)
+        for top in ("engine", "bridge", "world_config", "datapack")
+        for p in (root / top).rglob("__init__.py")
+    }
+    assert found <= listed

@@ -1,0 +1,148 @@
+"""The phase clock (bridge/loop/clock.py): deadlines fire one after the other and are never lost, even when the server
+is slow and the phases are short; the watchdog fires a deadline that passed without its timer; the quiet gate."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+
+from bridge.loop.clock import PhaseClock
+from bridge.config.castle import default_castle
+from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.io.rcon import RconClient
+from bridge.sandbox import Sandbox
+from bridge.loop.service import SeriesService
+from engine.rulesets.traitors.game import Game
+
+PASSWORD = "clock-test-password"
+
+
+def test_a_deadline_armed_during_a_slow_expiry_fires_after_it() -> None:
+    """Each expiry takes longer than the next phase lasts: every deadline still fires, in order, one at a time."""
+
+    async def main() -> list[int]:
+        fired: list[int] = []
+        running = 0
+        done = asyncio.Event()
+
+        async def expire(seq: int) -> None:
+            nonlocal running
+            running += 1
+            assert running == 1, "two expiries at once"
+            fired.append(seq)
+            if seq < 20:
+                clock.arm(seq + 1, time.time() + 0.005)  # the next phase's deadline, due before this returns
+            await asyncio.sleep(0.03)
+            running -= 1
+            if seq == 20:
+                done.set()
+
+        clock = PhaseClock(expire)
+        clock.start()
+        clock.arm(1, time.time())
+        await asyncio.wait_for(done.wait(), 10)
+        await clock.stop()
+        assert clock.rescued == 0
+        return fired
+
+    assert asyncio.run(main()) == list(range(1, 21))
+
+
+def test_the_watchdog_fires_a_deadline_that_has_no_timer() -> None:
+    async def main() -> None:
+        fired: list[int] = []
+
+        async def expire(seq: int) -> None:
+            fired.append(seq)
+
+        clock = PhaseClock(expire)
+        clock.start()
+        now = time.time()
+        assert not clock.watch(3, now + 5)  # not due yet
+        assert not clock.watch(3, now - 0.5)  # due, but within the grace
+        assert not clock.watch(3, None)  # no clock running
+        assert clock.watch(3, now - 2)  # due 2 s ago and never armed: the watchdog arms it
+        await asyncio.sleep(0.05)
+        assert fired == [3] and clock.rescued == 1
+        assert not clock.watch(3, now - 2)  # fired just now: not again at once
+        # the clock task ends unexpectedly: the watchdog starts it again and fires the deadline
+        assert clock._task is not None
+        clock._task.cancel()
+        await asyncio.sleep(0.01)
+        assert not clock.running
+        assert clock.watch(4, now - 2)
+        await asyncio.sleep(0.05)
+        assert clock.running and fired == [3, 4]
+        await clock.stop()
+
+    asyncio.run(main())
+
+
+def test_a_due_deadline_waits_for_the_quiet_gate() -> None:
+    async def main() -> None:
+        fired: list[int] = []
+        quiet = False
+        asked = 0
+
+        async def expire(seq: int) -> None:
+            fired.append(seq)
+
+        async def gate() -> bool:
+            nonlocal asked
+            asked += 1
+            if asked == 3:
+                raise ConnectionError("the server is away")  # counts as "not quiet"
+            return quiet
+
+        clock = PhaseClock(expire, gate=gate)
+        clock.start()
+        deadline = time.time() - 5
+        clock.arm(1, deadline)
+        await asyncio.sleep(0.2)
+        assert fired == [] and asked >= 3
+        assert not clock.watch(1, deadline)  # waiting for quiet is not a lost timer
+        quiet = True
+        await asyncio.sleep(0.1)
+        assert fired == [1]
+        await clock.stop()
+
+    asyncio.run(main())
+
+
+def test_slow_server_short_phases_many_series_never_stall() -> None:
+    """Issue 21 point 1: every phase lasts 0.2 s and the server answers each command 5 ms late, so sending one
+    phase's effects takes longer than the next phase lasts; series after series must still run to their end (with
+    APScheduler the next phase's job was skipped and the series stalled). Nobody plays: the phase clock alone
+    ends these series, in 8 to 17 phases."""
+    durations = {k: 0.2 for k in DEMO_DURATIONS}
+
+    async def one(seed: int) -> SeriesService:
+        settings = dataclasses.replace(demo_settings(6), durations=durations)
+        async with Sandbox(PASSWORD) as sb:
+            for name in settings.contestants:
+                sb.world.join(name)
+            sb.rcon.faults.reply_delay = 0.005
+            async with RconClient("127.0.0.1", sb.port or 0, PASSWORD, timeout=5) as rcon:
+                service = SeriesService(Game(settings, seed=seed), rcon, default_castle(), poll_interval=0.02)
+                run = asyncio.create_task(service.run())
+                seen, still = -1, 0.0
+                while not run.done():  # a stall: a deadline long past and no input for 10 s (slow is not stalled)
+                    await asyncio.wait([run], timeout=0.5)
+                    game = service.game
+                    seen, still = len(game.log), (still + 0.5 if len(game.log) == seen else 0.0)
+                    deadline = game.deadline
+                    if still >= 10 and deadline is not None and time.time() > deadline + 5:
+                        run.cancel()
+                        raise AssertionError(f"seed {seed}: the series stalled at phase {game.phase}, "
+                                             f"{len(game.log)} inputs")  # fmt: skip
+                await run
+                return service
+
+    overran = 0
+    for seed in (0, 1, 11, 2):
+        service = asyncio.run(one(seed))
+        assert service.game.is_over, seed
+        assert service.phase_clock.rescued == 0  # the clock itself never lost a deadline
+        overran += service.phase_clock.overran
+    assert overran > 0  # the server was slow enough: a deadline came while the expiry before it was running
