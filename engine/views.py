@@ -1,5 +1,6 @@
-"""What each contestant may know: the only door for hidden information (``docs/design.md#hidden-information``;
-OpenSpiel observations).
+"""What each contestant may know, as data every ruleset shares: the only door for hidden information
+(``docs/design.md#hidden-information``; OpenSpiel observations). Each ruleset builds these views from its own
+state (the Traitors: ``engine.rulesets.traitors.views``; the club rulesets: ``engine.rulesets.club.game``).
 
 Views are built from allow-lists of fields, never by copying the state and deleting secrets. A contestant's
 view holds the public part (seats, who is out and what was revealed, the phase) plus only their own hand as
@@ -10,11 +11,6 @@ other Traitors only after the Oath (rulebook §7.1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from engine.rulesets.traitors.game import Game
-from engine.ids import Allegiance
-from engine.record import RoundTableRecord
-from engine.values import copied_by_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,64 +74,4 @@ class PlayerView:
         return "\n".join(lines)
 
 
-def public_view(game: Game) -> PublicView:
-    """The public view of ``game`` (``PublicView``)."""
-    players = game.players.values()
-    gone = [p for p in players if p.publicly_out]
-    revealed: dict[str, str | None] = {}
-    if gone:  # what each banished contestant revealed, from the round tables (the smart bots read a view per input)
-        for e in game.record.events:
-            if isinstance(e, RoundTableRecord) and e.banished:
-                revealed[e.banished] = e.revealed
-    outcome = game.outcome
-    return PublicView(
-        day=game.day,
-        phase=game.phase.value if game.phase else "not_started",
-        seats=tuple([(p.name, p.seat) for p in players]),
-        in_castle=tuple([p.name for p in players if not p.publicly_out]),
-        out=tuple([OutEntry(p.name, p.out or "", p.out_day or 0, revealed.get(p.name)) for p in gone]),
-        winner=outcome.winner.value if outcome else None,
-        winners=tuple(outcome.winners) if outcome else (),
-    )
-
-
-def view_for(game: Game, name: str) -> PlayerView:
-    """What contestant ``name`` may know now.
-
-    Raises:
-        KeyError: ``name`` is not a contestant.
-    """
-    p = game.players[name]
-    traitor = p.allegiance is Allegiance.TRAITOR
-    power: str | None
-    if traitor:
-        power = p.power.title if (p.sworn and p.power) else None
-        false_power = p.false_power.title if (p.sworn and p.false_power) else None
-    else:
-        power = p.power.title if p.power else None  # a drunk sees the plain power (rulebook §2)
-        false_power = None
-    fellows: tuple[str, ...] = ()
-    if traitor and p.sworn and p.alive:
-        fellows = tuple(
-            q.name for q in game.players.values() if q.alive and q.allegiance is Allegiance.TRAITOR and q.name != name
-        )
-    copy = game.powers.copied.get(name)
-    copied = (copy[0].title if copy[0] else "no power") if copy is not None else None
-    items = tuple(item.value + (f"({label})" if label else "") for item, label in game.items.get(name, []))
-    return PlayerView(
-        name=name,
-        public=public_view(game),
-        in_series=p.alive,
-        allegiance=p.allegiance.value,
-        power=power,
-        false_power=false_power,
-        traitors=fellows,
-        items=items,
-        messages=tuple(game.inbox.get(name, [])),
-        can_act=tuple(sorted({a.kind for a in game.legal_actions(name)})),
-        joker=name in game.powers.jokers,
-        copied_power=copied,
-    )
-
-
-copied_by_value(OutEntry, PublicView, PlayerView)  # copies and pickles by value (engine.values)
+__all__ = ["OutEntry", "PlayerView", "PublicView"]

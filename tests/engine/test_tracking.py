@@ -164,14 +164,14 @@ def test_every_frozen_value_of_the_engine_is_copied_and_pickled_by_value():
 
     frozen = []
     for info in pkgutil.walk_packages(engine.__path__, "engine."):
-        if info.name.startswith("engine.rulesets") or info.name == "engine.actions":
-            continue  # interpreted in a compiled engine (setup.py): dataclasses' own copies work there
+        if info.name.startswith("engine.rulesets") or info.name in ("engine.actions", "engine.views"):
+            continue  # dataclasses' own copies and pickles (the views' are checked below)
         module = importlib.import_module(info.name)
         for value in vars(module).values():
             params = getattr(value, "__dataclass_params__", None)
             if isinstance(value, type) and value.__module__ == info.name and params is not None and params.frozen:
                 frozen.append(value)
-    assert len(frozen) >= 25
+    assert len(frozen) >= 20
     assert [cls.__name__ for cls in frozen if cls not in copyreg.dispatch_table] == []
     game, result = play_series(SETTINGS, 3, bots="random")
     started = Game(SETTINGS, 3)

@@ -18,13 +18,13 @@ Twists (rulebook §8, §10; ``engine.rulesets.traitors.twists``, one module per 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.actions import (
+    HOST_TWIST_ACTIONS,
+    TWIST_ACTIONS,
     Action,
     Advance,
     AnswerJoker,
@@ -40,14 +40,14 @@ from engine.actions import (
     PauseClock,
     ReplaceContestant,
     ResumeClock,
-    UndoHostAction,
     SkipPower,
     SwearOath,
-    HOST_TWIST_ACTIONS,
-    TWIST_ACTIONS,
+    UndoHostAction,
     UsePower,
     action_from_dict,
 )
+from engine.core.night import settle_attack
+from engine.core.step import InputLog, InputStep
 from engine.effects import (
     Choice,
     ClockChanged,
@@ -69,13 +69,10 @@ from engine.effects import (
     take,
     whisper,
 )
-from engine.core.night import settle_attack
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import TORCHES, TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.messages_terms import host_action_term, power_term, term
 from engine.outcome import Outcome, Termination, Winner
-from engine.rulesets.traitors.phases import ON_CLOCK, Phase
-from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER, PowerState, Use
 from engine.record import (
     BreakfastRecord,
     ContestantRecord,
@@ -85,11 +82,24 @@ from engine.record import (
     TorchRound,
     VoteRound,
 )
-from engine.core.step import InputLog, InputStep
-from engine.tracking import WorldState
-from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings, same_player
 from engine.rulesets.traitors import twists
-from engine.rulesets.traitors.twists import TwistState
+from engine.rulesets.traitors.choices import (
+    Offer,
+    event_offer,
+    most_picked,
+    nomination_offer,
+    skip_power,
+    torch_inputs,
+    use_choice,
+    vote_paper,
+)
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER
+from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings, same_player
+from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
+from engine.rulesets.traitors.views import public_view, view_for
+from engine.tracking import WorldState
+from engine.views import PlayerView, PublicView
 
 RULESET = "traitors"
 OATH_QUESTIONS = 3
@@ -101,91 +111,6 @@ UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
 knows the hand: replace again instead), nor can the end of the series (the service has stopped)."""
 _ACTOR_FIELDS = ("voter", "traitor", "contestant", "finalist")
 """Fields of an input that name the contestant acting (translated from a stand-in player's name)."""
-EVENT_LABELS = {e: e.value.capitalize() for e in (NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM)}
-"""The night's events in the order the Turret lists them, with their labels ("Murder Sam")."""
-
-
-@dataclass(slots=True)
-class PlayerState:
-    """One contestant's truth. Never leaves the engine except through views and the finished record."""
-
-    name: str
-    seat: int
-    """1-based seat at the round table; also the number of their home."""
-    allegiance: Allegiance
-    power: Power | None
-    false_power: Power | None = None
-    drunk: bool = False
-    alive: bool = True
-    """False from the moment of banishment or murder (a murder becomes public only at breakfast)."""
-    publicly_out: bool = False
-    """True once everyone knows the contestant is out (banishment, or the breakfast after a murder)."""
-    sworn: bool = False
-    """A Traitor who has taken the Oath (rulebook §7.1). Set at the Oath; recruits start unsworn."""
-    recruited_day: int | None = None
-    out: str | None = None
-    out_day: int | None = None
-    present: bool = True
-    """False while the contestant's player is off the server (``ContestantLeft`` until ``ContestantReturned``).
-    Absent contestants are skipped where the rules wait for everyone (the vote; host visiting)."""
-
-
-@dataclass(slots=True)
-class Ballot:
-    """The vote in progress at a round table or finale banishment."""
-
-    kind: str
-    """``"first"``, ``"revote"`` or ``"second"``."""
-    voters: tuple[str, ...]
-    candidates: tuple[str, ...]
-    weights: dict[str, int]
-    votes: dict[str, str] = field(default_factory=dict)
-    papers: dict[str, VotePaper] = field(default_factory=dict)
-    """Voter → their vote paper (every candidate but themself), made when the ballot opens: the prompt shows its
-    options and ``Game.legal_actions`` lists its inputs."""
-
-
-@dataclass(slots=True)
-class NightState:
-    """The night in progress (rulebook §7)."""
-
-    record: NightRecord
-    oath_queue: list[str] = field(default_factory=list)
-    oath_step: int = 0
-    traitors: tuple[str, ...] = ()
-    """The sworn living Traitors in the Turret tonight."""
-    events: frozenset[NightEvent] = frozenset()
-    """Events the Traitors may choose tonight (empty: no event)."""
-    nominate: bool = False
-    """Whether the Traitors name a double vote holder tonight."""
-    picks: dict[str, tuple[NightEvent, str]] = field(default_factory=dict)
-    nominations: dict[str, str] = field(default_factory=dict)
-    offer: tuple[NightEvent, str] | None = None
-    victims: list[str] = field(default_factory=list)
-    """Murdered tonight: settled at the murder step of the night order (``Game._settle_murder``)."""
-    attack: tuple[str, bool] | None = None
-    """The Traitors' attack tonight: (target, is an ultimatum). Set when the event is decided or declined."""
-    powers_on: bool = False
-    """Whether powers act tonight (nights that may have an event)."""
-    pending: list[str] = field(default_factory=list)
-    """Contestants still to choose in the Traitor-power phase or the host visit."""
-    options: dict[str, list[Choice]] = field(default_factory=dict)
-    """Contestant → the uses offered at their power prompt (``Game._choosable``), listed again by
-    ``Game.legal_actions`` while they are pending. They stay valid while the phase lasts: nothing a power's
-    validator reads (who is alive, allegiances, the day, the chooser's own uses and last targets, Jokers and
-    copies) changes until the night resolves. An accepted use or pass changes only the chooser's own entries and
-    ends their turn, as does an accepted Joker; no twist accepts an input in these phases; presence,
-    replacements, the clock and twist scheduling touch nothing a validator reads. An undo replaces the whole
-    night state by the replayed one (``docs/performance.md``)."""
-    uses: list[Use] = field(default_factory=list)
-    """Every power use chosen tonight, in the order chosen."""
-    joker: str | None = None
-    """The Faithful offered the Joker tonight, until they answer."""
-    settled: bool = False
-    """True once the murder step has run (``murdered_tonight`` is then final)."""
-
-
-
 _REPLAYED_STATE = (
     "settings", "seed", "rng", "players", "hosts", "phase", "phase_seq", "deadline", "day", "started", "ballot",
     "table", "revote_used", "double_vote_holder", "double_vote_next", "night", "news", "torches", "outcome", "log",
@@ -307,16 +232,16 @@ class Game(InputStep):
             if night.events and player not in night.picks:
                 out += self._event_offer(player).inputs
             if night.nominate and player not in night.nominations:
-                out += _nomination_offer(player, tuple(self._living())).inputs
+                out += nomination_offer(player, tuple(self.living())).inputs
         elif phase is Phase.OFFER and night and night.offer and night.offer[1] == player:
             out += [AnswerOffer(player, True), AnswerOffer(player, False)]
         elif phase is Phase.HOST_VISIT and night and night.joker == player:
             out += [AnswerJoker(player, True), AnswerJoker(player, False)]
         elif (phase is Phase.TRAITOR_POWERS or phase is Phase.HOST_VISIT) and night and player in night.pending:
             out += [c.action for c in night.options[player]]
-            out.append(_skip_power(player))
+            out.append(skip_power(player))
         elif phase is Phase.TORCHES and player in self.torches:
-            out += _torch_inputs(player, self.torches[player])
+            out += torch_inputs(player, self.torches[player])
         return out
 
     @classmethod
@@ -349,11 +274,18 @@ class Game(InputStep):
     ruleset = RULESET
     """The ruleset's name in ``engine.rulesets.RULESETS`` (the common game interface)."""
 
-    def view_for(self, name: str) -> Any:
-        """What contestant ``name`` may know now (``engine.views.view_for``; the common game interface)."""
-        from engine.views import view_for
+    def view_for(self, name: str) -> PlayerView:
+        """What contestant ``name`` may know now (``engine.rulesets.traitors.views.view_for``; the common game
+        interface).
 
+        Raises:
+            KeyError: ``name`` is not a contestant.
+        """
         return view_for(self, name)
+
+    def public_view(self) -> PublicView:
+        """What everyone in the castle knows (``engine.rulesets.traitors.views.public_view``)."""
+        return public_view(self)
 
     # ------------------------------------------------------------------ validation
 
@@ -386,7 +318,7 @@ class Game(InputStep):
                 raise IllegalAction("illegal.oath.not_you")
             return lambda: self._apply_oath_answer()  # not the bound method itself (a compiled engine)
         if isinstance(action, ChooseEvent):
-            self._check_turret(actor)
+            self.check_turret(actor)
             assert self.night
             if not self.night.events:
                 raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
@@ -400,13 +332,13 @@ class Game(InputStep):
                 raise IllegalAction("illegal.turret.target", target=action.target)
             return lambda: self._apply_event_pick(action)
         if isinstance(action, NominateDoubleVote):
-            self._check_turret(actor)
+            self.check_turret(actor)
             assert self.night
             if not self.night.nominate:
                 raise IllegalAction("illegal.turret.no_twist")
             if actor in self.night.nominations:
                 raise IllegalAction("illegal.turret.already")
-            if action.target not in self._living():
+            if action.target not in self.living():
                 raise IllegalAction("illegal.turret.target", target=action.target)
             return lambda: self._apply_nomination(action)
         if isinstance(action, AnswerOffer):
@@ -456,7 +388,7 @@ class Game(InputStep):
         if action.target not in b.candidates:
             raise IllegalAction("illegal.vote.target", target=action.target)
 
-    def _check_turret(self, actor: str) -> None:
+    def check_turret(self, actor: str) -> None:
         p = self.players[actor]
         if p.allegiance is not Allegiance.TRAITOR:
             raise IllegalAction("illegal.not_traitor")
@@ -477,22 +409,22 @@ class Game(InputStep):
     def _close_nominee(self) -> None:
         twists.close_nominee(self)  # TWIST HOOK (phases.ON_CLOCK)
 
-    def _living(self) -> list[str]:
+    def living(self) -> list[str]:
         return [p.name for p in self.players.values() if p.alive]
 
-    def _living_traitors(self) -> list[str]:
+    def living_traitors(self) -> list[str]:
         return [p.name for p in self.players.values() if p.alive and p.allegiance is Allegiance.TRAITOR]
 
-    def _living_faithful(self) -> list[str]:
+    def living_faithful(self) -> list[str]:
         return [p.name for p in self.players.values() if p.alive and p.allegiance is Allegiance.FAITHFUL]
 
-    def _emit(self, *effects: Effect) -> None:
+    def emit(self, *effects: Effect) -> None:
         self._fx.extend(effects)
 
-    def _announce(self, key: str, **params: object) -> None:
+    def announce(self, key: str, **params: object) -> None:
         self._fx.append(announce(key, **params))
 
-    def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
+    def whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         if type(to) is list and len(to) == 1:
             self._fx.append(whisper(to[0], key, **params))
             return
@@ -507,7 +439,7 @@ class Game(InputStep):
         seats = tuple([self.players[n].seat for n in players]) if per_seat else ()
         self._fx.append(MoveTo(tuple(players), place, seats))
 
-    def _clock(self, phase: Phase, duration_key: str, label: str) -> None:
+    def start_clock(self, phase: Phase, duration_key: str, label: str) -> None:
         self.phase = phase
         self.paused = None
         self.clock_label = label
@@ -516,7 +448,7 @@ class Game(InputStep):
         self.deadline = self._now + seconds
         self._fx.append(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
 
-    def _draw(self, options: Sequence[str]) -> str:
+    def draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
         return self.rng.choice(sorted(options))
 
@@ -553,24 +485,24 @@ class Game(InputStep):
                 )
             )
         names = list(self.players)
-        traitors = self._living_traitors()
-        self._announce("series.welcome", count=len(names), traitors=len(traitors))
-        self._announce(f"series.drunk.{self.settings.drunk}")
+        traitors = self.living_traitors()
+        self.announce("series.welcome", count=len(names), traitors=len(traitors))
+        self.announce(f"series.drunk.{self.settings.drunk}")
         for n in names:
-            self._emit(GiveItem(frozenset({n}), Item.NOTES_BOOK))
+            self.emit(GiveItem(frozenset({n}), Item.NOTES_BOOK))
         for p in self.players.values():
             if p.allegiance is Allegiance.TRAITOR:
-                self._emit(ShowTitle(msg("title.traitor"), None, frozenset({p.name})))
-                self._whisper([p.name], "deal.traitor")
+                self.emit(ShowTitle(msg("title.traitor"), None, frozenset({p.name})))
+                self.whisper([p.name], "deal.traitor")
             else:
-                self._emit(ShowTitle(msg("title.faithful"), None, frozenset({p.name})))
+                self.emit(ShowTitle(msg("title.faithful"), None, frozenset({p.name})))
                 if p.power is None:
-                    self._whisper([p.name], "deal.faithful.no_power")
+                    self.whisper([p.name], "deal.faithful.no_power")
                 else:
-                    self._whisper([p.name], "deal.faithful", power=power_term(p.power))
+                    self.whisper([p.name], "deal.faithful", power=power_term(p.power))
         self._move(names, Place.FOYER)
-        self._announce("phase.day_zero")
-        self._clock(Phase.DAY_ZERO, "day_zero", "clock.day_zero")
+        self.announce("phase.day_zero")
+        self.start_clock(Phase.DAY_ZERO, "day_zero", "clock.day_zero")
 
     def _random_deal(self) -> tuple[DealEntry, ...]:
         """Rulebook §1: allegiances, unique powers, false powers, drunk; all from the seeded generator."""
@@ -579,8 +511,8 @@ class Game(InputStep):
         traitors = set(self.rng.sample(names, s.traitors))
         t_seated = [n for n in names if n in traitors]
         f_seated = [n for n in names if n not in traitors]
-        power: dict[str, Power | None] = {n: None for n in names}
-        false: dict[str, Power | None] = {n: None for n in names}
+        power: dict[str, Power | None] = dict.fromkeys(names)
+        false: dict[str, Power | None] = dict.fromkeys(names)
         drunk: str | None = None
         if s.powers:
             t_powers = self.rng.sample(TRAITOR_POWERS, min(len(t_seated), len(TRAITOR_POWERS)))
@@ -610,12 +542,12 @@ class Game(InputStep):
 
     def _on_clock(self) -> None:
         assert self.phase is not None
-        getattr(self, "_" + ON_CLOCK[self.phase])()
+        ON_CLOCK[self.phase](self)
 
     # ------------------------------------------------------------------ the night (rulebook §7)
 
     def _begin_night(self) -> None:
-        living = self._living()
+        living = self.living()
         self.night = NightState(NightRecord(day=self.day))
         self.night.powers_on = self.settings.powers and (self.day > 0 or self.settings.first_night_murder)
         # "Until the next night" ends now (rulebook §5): intoxication, falsification, sobering, silence, and
@@ -631,10 +563,10 @@ class Game(InputStep):
         pw.alerted = None
         twists.begin_night(self)  # TWIST HOOK: confession shields protect tonight
         self.record.events.append(self.night.record)
-        self._announce("phase.night", day=self.day)
+        self.announce("phase.night", day=self.day)
         self._move(living, Place.HOME)
         self.night.oath_queue = [
-            n for n in self._living_traitors() if not self.players[n].sworn
+            n for n in self.living_traitors() if not self.players[n].sworn
         ]
         if self.night.oath_queue:
             self._start_oath()
@@ -646,14 +578,14 @@ class Game(InputStep):
         taker = self.night.oath_queue[0]
         self.night.oath_step = 0
         self._move([taker], Place.OATH_SPOT)
-        self._clock(Phase.OATH, "oath", "clock.oath")
+        self.start_clock(Phase.OATH, "oath", "clock.oath")
         self._ask_oath()
 
     def _ask_oath(self) -> None:
         assert self.night
         taker = self.night.oath_queue[0]
         q = self.night.oath_step + 1
-        self._emit(
+        self.emit(
             Prompt(
                 frozenset({taker}),
                 msg(f"oath.question.{q}"),
@@ -679,13 +611,13 @@ class Game(InputStep):
             p.power = self._free_traitor_power()
         self.night.record.sworn.append(taker)
         if p.power is not None and p.false_power is not None:
-            self._whisper([taker], "oath.sworn", power=power_term(p.power), false_power=power_term(p.false_power))
+            self.whisper([taker], "oath.sworn", power=power_term(p.power), false_power=power_term(p.false_power))
         elif p.false_power is not None:
-            self._whisper([taker], "oath.sworn.no_power", false_power=power_term(p.false_power))
+            self.whisper([taker], "oath.sworn.no_power", false_power=power_term(p.false_power))
         elif p.power is not None:
-            self._whisper([taker], "oath.sworn.no_false", power=power_term(p.power))
+            self.whisper([taker], "oath.sworn.no_false", power=power_term(p.power))
         else:
-            self._whisper([taker], "oath.sworn.no_false", power=power_term("none"))
+            self.whisper([taker], "oath.sworn.no_false", power=power_term("none"))
         self._move([taker], Place.HOME)
         if self.night.oath_queue:
             self._start_oath()
@@ -708,15 +640,15 @@ class Game(InputStep):
     def _open_turret(self) -> None:
         assert self.night
         night = self.night
-        traitors = tuple(n for n in self._living_traitors() if self.players[n].sworn)
+        traitors = tuple(n for n in self.living_traitors() if self.players[n].sworn)
         night.traitors = traitors
         if not traitors:
             self._after_turret()
             return
-        living = self._living()
+        living = self.living()
         events: frozenset[NightEvent] = frozenset()
         if (self.day > 0 or self.settings.first_night_murder) and len(living) > self.settings.finalists + 1:
-            if self._living_faithful():
+            if self.living_faithful():
                 if len(traitors) == 1:
                     events = frozenset({NightEvent.ULTIMATUM})
                 elif len(traitors) == 2:
@@ -728,14 +660,14 @@ class Game(InputStep):
         night.nominate = self.twist_on(self.day + 1, Twist.DOUBLE_VOTE)
         self._move(traitors, Place.TURRET)
         twists.enter_turret(self)  # TWIST HOOK: cloak and lantern; the confessions
-        self._whisper(traitors, "turret.traitors", players=", ".join(self._living_traitors()))
+        self.whisper(traitors, "turret.traitors", players=", ".join(self.living_traitors()))
         if not events and not twists.replaces_event(self):
-            self._whisper(traitors, "turret.no_event")
+            self.whisper(traitors, "turret.no_event")
         twist_work = twists.turret_work(self)  # TWIST HOOK
         if not events and not night.nominate and not twist_work:
             self._after_turret()
             return
-        self._clock(Phase.TURRET, "turret", "clock.turret")
+        self.start_clock(Phase.TURRET, "turret", "clock.turret")
         for t in traitors:
             if events:
                 key = (
@@ -745,7 +677,7 @@ class Game(InputStep):
                     if NightEvent.SEDUCE in events
                     else "turret.choose.murder"
                 )
-                self._emit(
+                self.emit(
                     Prompt(
                         frozenset({t}),
                         msg(key),
@@ -753,7 +685,7 @@ class Game(InputStep):
                     )
                 )
             if night.nominate:
-                self._emit(
+                self.emit(
                     Prompt(
                         frozenset({t}),
                         msg("turret.nominate.double_vote"),
@@ -766,7 +698,7 @@ class Game(InputStep):
         """``traitor``'s choices of tonight's event and target, as offered in the Turret: every allowed event against
         every living Faithful."""
         assert self.night
-        return _event_offer(traitor, self.night.events, tuple(self._living_faithful()))
+        return event_offer(traitor, self.night.events, tuple(self.living_faithful()))
 
     def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``_event_offer(traitor).choices``."""
@@ -774,20 +706,20 @@ class Game(InputStep):
 
     def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
         """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
-        return _nomination_offer(traitor, tuple(self._living())).choices
+        return nomination_offer(traitor, tuple(self.living())).choices
 
     def _apply_event_pick(self, action: ChooseEvent) -> None:
         assert self.night
         self.night.picks[action.traitor] = (action.event, action.target)
-        self._whisper(self.night.traitors, "turret.choice", traitor=action.traitor, event=term(f"term.event.{action.event.value}"), target=action.target)
-        self._turret_maybe_done()
+        self.whisper(self.night.traitors, "turret.choice", traitor=action.traitor, event=term(f"term.event.{action.event.value}"), target=action.target)
+        self.turret_maybe_done()
 
     def _apply_nomination(self, action: NominateDoubleVote) -> None:
         assert self.night
         self.night.nominations[action.traitor] = action.target
-        self._turret_maybe_done()
+        self.turret_maybe_done()
 
-    def _turret_maybe_done(self) -> None:
+    def turret_maybe_done(self) -> None:
         assert self.night
         n = self.night
         picked = not n.events or all(t in n.picks for t in n.traitors)
@@ -801,21 +733,21 @@ class Game(InputStep):
         night = self.night
         twists.close_turret(self)  # TWIST HOOK: sword bearer, guess, Trial
         if night.nominate and night.nominations:
-            holder = _most_picked(list(night.nominations.values()), self._draw)
+            holder = most_picked(list(night.nominations.values()), self.draw)
             self.double_vote_next = holder
             night.record.double_vote = holder
-            self._whisper(night.traitors, "turret.nominated", player=holder)
+            self.whisper(night.traitors, "turret.nominated", player=holder)
         if not night.picks:
             if night.events:
-                self._whisper(night.traitors, "turret.no_event")
+                self.whisper(night.traitors, "turret.no_event")
             self._after_turret()
             return
         keys = [f"{e.value}|{t}" for e, t in night.picks.values()]
-        event_name, target = _most_picked(keys, self._draw).split("|")
+        event_name, target = most_picked(keys, self.draw).split("|")
         event = NightEvent(event_name)
         night.record.event = event.value
         night.record.target = target
-        self._whisper(night.traitors, "turret.decided", event=term(f"term.event.{event.value}"), target=target)
+        self.whisper(night.traitors, "turret.decided", event=term(f"term.event.{event.value}"), target=target)
         if event is NightEvent.MURDER:
             night.attack = (target, False)
         else:
@@ -827,15 +759,15 @@ class Game(InputStep):
         assert self.night and self.night.offer
         event, target = self.night.offer
         self._move([target], Place.DIARY_ROOM)
-        self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
-        self._clock(Phase.OFFER, "offer", "clock.offer")
+        self.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
+        self.start_clock(Phase.OFFER, "offer", "clock.offer")
         self._prompt_offer()
 
     def _prompt_offer(self) -> None:
         """Ask the seduced contestant (or the one given an ultimatum) to answer the offer."""
         assert self.night and self.night.offer
         event, target = self.night.offer
-        self._emit(
+        self.emit(
             Prompt(
                 frozenset({target}),
                 msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
@@ -850,7 +782,7 @@ class Game(InputStep):
         assert self.night and self.night.offer
         event, target = self.night.offer
         self.night.offer = None
-        self._emit(TakeItem(Item.DIARY_BOOK, (target,)))
+        self.emit(TakeItem(Item.DIARY_BOOK, (target,)))
         if accept:
             p = self.players[target]
             p.allegiance = Allegiance.TRAITOR
@@ -864,16 +796,16 @@ class Game(InputStep):
                     c.recruited_day = self.day
             self.night.record.result = "recruited"
             self.powers.jokers.discard(target)
-            self._whisper(self.night.traitors, "offer.accepted", player=target)
-            self._whisper([target], "recruit.welcome")
+            self.whisper(self.night.traitors, "offer.accepted", player=target)
+            self.whisper([target], "recruit.welcome")
         else:
-            self._whisper(self.night.traitors, "offer.declined", player=target)
+            self.whisper(self.night.traitors, "offer.declined", player=target)
             if event is NightEvent.ULTIMATUM:
                 self.night.attack = (target, True)
             else:
                 self.night.record.result = "declined"
         self._move([target], Place.HOME)
-        self._open_host_visit()
+        self.open_host_visit()
 
     def _offer_lapses(self) -> None:
         """No answer by the end of the offer's clock counts as a decline ([house])."""
@@ -883,7 +815,7 @@ class Game(InputStep):
         """Rulebook §7.5: a murdered Faithful is sent to the diary room and told; then day breaks."""
         assert self.night
         for victim in self.night.victims:
-            self._murder(victim)
+            self.murder(victim)
             self.news.append(victim)
         twists.end_night(self)  # TWIST HOOK: unused murder shields taken back
         self.powers.cleansed.clear()
@@ -893,7 +825,7 @@ class Game(InputStep):
         self.night = None
         self._begin_breakfast()
 
-    def _murder(self, victim: str) -> None:
+    def murder(self, victim: str) -> None:
         """The victim is out, sent to the diary room with a diary-room book and told (rulebook §7.5)."""
         p = self.players[victim]
         p.alive = False
@@ -902,9 +834,9 @@ class Game(InputStep):
         self.last_removed = victim
         self.powers.jokers.discard(victim)
         self._move([victim], Place.DIARY_ROOM)
-        self._emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
-        self._whisper([victim], "diary.murdered")
-        self._emit(Eliminated(victim, "murdered", frozenset({victim})))
+        self.emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
+        self.whisper([victim], "diary.murdered")
+        self.emit(Eliminated(victim, "murdered", frozenset({victim})))
 
     # ------------------------------------------------------------------ powers (rulebook §5, §6, §7.4)
 
@@ -974,9 +906,7 @@ class Game(InputStep):
         """Give a power's answer to its user only (a private message), and keep it in the night record."""
         self._fx.append(whisper(use.actor, key, **params))
         if self.night is not None:
-            powers = self.night.record.powers
-            for i in range(len(powers) - 1, -1, -1):  # the latest entry first (not reversed(): a compiled engine)
-                entry = powers[i]
+            for entry in reversed(self.night.record.powers):  # the latest entry first
                 if entry["contestant"] == use.actor and entry["power"] == use.power.value:
                     entry["result"] = msg(key, **params).text
                     break
@@ -1000,9 +930,9 @@ class Game(InputStep):
         if power is None:
             return []
         spec = POWERS[power]
-        living = self._living()
+        living = self.living()
         if spec.options is not None:  # the power's own list of what validate accepts (engine.rulesets.traitors.powers.base.Power)
-            return [_use_choice(name, t, second) for t, second in spec.options(self, name, living)]
+            return [use_choice(name, t, second) for t, second in spec.options(self, name, living)]
         validate = spec.validate
         out: list[Choice] = []
         if spec.targets == 1:
@@ -1011,7 +941,7 @@ class Game(InputStep):
                     validate(self, name, (t,))
                 except IllegalAction:
                     continue
-                out.append(_use_choice(name, t, None))
+                out.append(use_choice(name, t, None))
         elif spec.targets == 2:
             for i, a in enumerate(living):
                 for b in living[i + 1 :]:
@@ -1019,7 +949,7 @@ class Game(InputStep):
                         validate(self, name, (a, b))
                     except IllegalAction:
                         continue
-                    out.append(_use_choice(name, a, b))
+                    out.append(use_choice(name, a, b))
         return out
 
     def _prompt_power(self, name: str, options: list[Choice]) -> None:
@@ -1027,7 +957,7 @@ class Game(InputStep):
         power = self.active_power(name)
         assert power is not None
         choices = (*options, choice(msg("power.skip").text, SkipPower, name))
-        self._emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
+        self.emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
 
     def _after_turret(self) -> None:
         """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
@@ -1037,7 +967,7 @@ class Game(InputStep):
             night.options = {t: self._choosable(t, TURRET) for t in night.traitors}
             night.pending = [t for t in night.traitors if night.options[t]]
         if night.pending:
-            self._clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
+            self.start_clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
             for t in night.pending:
                 self._prompt_power(t, night.options[t])
             return
@@ -1054,9 +984,9 @@ class Game(InputStep):
         if self.night.offer:
             self._open_offer()
         else:
-            self._open_host_visit()
+            self.open_host_visit()
 
-    def _open_host_visit(self) -> None:
+    def open_host_visit(self) -> None:
         """Rulebook §7.4: each Faithful with something to do is visited, in the night order; a guessed
         Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first."""
         assert self.night
@@ -1066,16 +996,16 @@ class Game(InputStep):
         if not night.powers_on:
             self._resolve_night()
             return
-        faithful = self._living_faithful()
+        faithful = self.living_faithful()
         # Absent contestants (their player left the server) are skipped at host visiting.
         here = [n for n in faithful if self.players[n].present]
         for g in sorted(self.powers.guessed):
             if g in faithful and self.players[g].power is not Power.CLEANSER:
-                self._lose_power(g)
+                self.lose_power(g)
         jn = self.settings.joker_night
         if jn and self.day == jn and not self.powers.joker_offered and here:
             self.powers.joker_offered = True
-            night.joker = self._draw(here)
+            night.joker = self.draw(here)
         rank = {p: i for i, p in enumerate(VISIT_ORDER)}
         options = night.options = {n: self._choosable(n, VISIT) for n in here}
         visited = [n for n in here if options[n] or n == night.joker]
@@ -1084,11 +1014,11 @@ class Game(InputStep):
         if not night.pending and night.joker is None:
             self._resolve_night()
             return
-        self._clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
-        self._announce("phase.host_visit", day=self.day)
+        self.start_clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
+        self.announce("phase.host_visit", day=self.day)
         for n in visited:
             if n == night.joker:
-                self._emit(
+                self.emit(
                     Prompt(
                         frozenset({n}),
                         msg("joker.offer"),
@@ -1109,9 +1039,9 @@ class Game(InputStep):
             self.powers.jokers.add(name)
             if name in self.night.pending:
                 self.night.pending.remove(name)
-            self._whisper([name], "joker.accepted")
+            self.whisper([name], "joker.accepted")
         else:
-            self._whisper([name], "joker.declined")
+            self.whisper([name], "joker.declined")
             if name in self.night.pending:
                 self._prompt_power(name, self.night.options[name])
         self._visit_maybe_done()
@@ -1148,12 +1078,12 @@ class Game(InputStep):
         self.night.pending = []
         self._resolve_night()
 
-    def _lose_power(self, name: str) -> None:
+    def lose_power(self, name: str) -> None:
         """The Guess twist's right guess (rulebook §8): ``name`` loses their power for the series and is told."""
         p = self.players[name]
         p.power = None
         self.powers.copied.pop(name, None)
-        self._whisper([name], "guess.lost")
+        self.whisper([name], "guess.lost")
 
     def _resolve_night(self) -> None:
         """Resolve every use of tonight in ``NIGHT_ORDER``, then end the night (rulebook §5, §7.4, §7.5)."""
@@ -1161,7 +1091,7 @@ class Game(InputStep):
         night = self.night
         uses = list(night.uses)
         if night.powers_on:
-            for n in self._living_faithful():
+            for n in self.living_faithful():
                 power = self.active_power(n)
                 if power is not None and POWERS[power].stage == VISIT and POWERS[power].targets == 0:
                     uses.append(Use(n, power, ()))
@@ -1177,7 +1107,7 @@ class Game(InputStep):
                 for g in sorted(self.powers.guessed):
                     p = self.players[g]
                     if p.alive and p.power is Power.CLEANSER and g not in self.powers.cleansed:
-                        self._lose_power(g)
+                        self.lose_power(g)
                 continue
             for use in by_power.get(step, ()):
                 night.record.powers.append(
@@ -1218,14 +1148,14 @@ class Game(InputStep):
         )
         if saved_by == "shielded":
             self.powers.shields.discard(target)
-            self._emit(TakeItem(Item.MURDER_SHIELD, (target,)))
-            self._whisper([target], "shield.used")
+            self.emit(TakeItem(Item.MURDER_SHIELD, (target,)))
+            self.whisper([target], "shield.used")
         elif saved_by == "alerted":
             self.powers.used[(target, Power.SURVIVOR)] += 1
             self.powers.alerted = target
             self._move([target], Place.DIARY_ROOM)
-            self._emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
-            self._whisper([target], "survivor.alerted")
+            self.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
+            self.whisper([target], "survivor.alerted")
         if saved_by is not None:
             night.record.result = saved_by
             return
@@ -1240,70 +1170,70 @@ class Game(InputStep):
         self.double_vote_next = None
         if self.double_vote_holder is not None and not self.players[self.double_vote_holder].alive:
             self.double_vote_holder = None
-        arrivals = self._living()
+        arrivals = self.living()
         self.rng.shuffle(arrivals)
-        self._announce("phase.breakfast", day=self.day)
+        self.announce("phase.breakfast", day=self.day)
         self._move(arrivals, Place.BREAKFAST_ROOM)
         self._fx += [announce("breakfast.arrives", player=n) for n in arrivals]
         murdered = list(self.news)
         self.news.clear()
         for victim in murdered:
             self.players[victim].publicly_out = True
-            self._announce("breakfast.murdered", player=victim)
-            self._emit(Eliminated(victim, "murdered"))
-            self._record_out(victim)
+            self.announce("breakfast.murdered", player=victim)
+            self.emit(Eliminated(victim, "murdered"))
+            self.record_out(victim)
         if not murdered:
-            self._announce("breakfast.no_murder")
+            self.announce("breakfast.no_murder")
         self.record.events.append(BreakfastRecord(self.day, arrivals, murdered))
-        if not self._living_traitors():
-            self._announce("series.no_traitors")
+        if not self.living_traitors():
+            self.announce("series.no_traitors")
             self._end_series(Termination.NO_TRAITORS)
             return
         twists.breakfast(self)  # TWIST HOOK: the Trial's news, the Traitors' Response book
         if self.double_vote_holder is not None:
-            self._whisper([self.double_vote_holder], "diary.double_vote")
-        self._clock(Phase.BREAKFAST, "breakfast", "clock.breakfast")
+            self.whisper([self.double_vote_holder], "diary.double_vote")
+        self.start_clock(Phase.BREAKFAST, "breakfast", "clock.breakfast")
 
     def _begin_discussion(self) -> None:
-        self._announce("phase.discussion", day=self.day)
-        self._move(self._living(), Place.FOYER)
-        self._clock(Phase.DISCUSSION, "discussion", "clock.discussion")
+        self.announce("phase.discussion", day=self.day)
+        self._move(self.living(), Place.FOYER)
+        self.start_clock(Phase.DISCUSSION, "discussion", "clock.discussion")
         twists.begin_discussion(self)  # TWIST HOOK: the Sacred Sword, the confession chests
 
-    def _begin_round_table(self) -> None:
+    def begin_round_table(self) -> None:
         if twists.before_round_table(self):  # TWIST HOOK: discussion items collected; the Guess/Seer nominee
             return
-        living = self._living()
+        living = self.living()
         self.table = RoundTableRecord(day=self.day, present=living, double_vote=self.double_vote_holder)
         self.record.events.append(self.table)
         self.revote_used = False
-        self._announce("phase.round_table", day=self.day)
+        self.announce("phase.round_table", day=self.day)
         self._move(living, Place.ROUND_TABLE)
         pw = self.powers
         if len(living) <= self.settings.finalists + 1:
             # Rulebook §6, §9: at the final round table the Joker returns to their Faithful power.
             for j in sorted(pw.jokers):
-                self._whisper([j], "joker.returned")
+                self.whisper([j], "joker.returned")
             pw.jokers.clear()
         # Rulebook §4 "Events at the round table": the silence is announced when the round table opens.
         self.table.silenced = [n for n in living if n in pw.silenced]
         for n in self.table.silenced:
-            self._announce("round_table.silenced", player=n)
+            self.announce("round_table.silenced", player=n)
         if pw.protected is not None and self.players[pw.protected].alive:
             self.table.protected = pw.protected
         accused, pw.accusation = pw.accusation, None
         if accused is not None and self.players[accused].alive:
             # Rulebook §5 The Sheriff: announced before the vote; a registered Traitor is banished at once.
             self.table.accused = accused
-            self._announce("sheriff.accuses", player=accused)
+            self.announce("sheriff.accuses", player=accused)
             if not pw.accusation_fails and self.registers_as(accused) is Allegiance.TRAITOR:
                 self.table.accusation = "banished"
-                self._announce("sheriff.success", player=accused)
+                self.announce("sheriff.success", player=accused)
                 self._banish(accused)
                 return
             self.table.accusation = "failed"
-            self._announce("sheriff.failed", player=accused)
-        self._clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
+            self.announce("sheriff.failed", player=accused)
+        self.start_clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
 
     def _open_first_vote(self) -> None:
         assert self.table
@@ -1316,10 +1246,10 @@ class Game(InputStep):
         holder = None if self.table.finale else self.double_vote_holder
         voters = tuple(v for v in voters if v not in self.table.silenced)
         weights = {v: (2 if v == holder else 1) for v in voters}
-        self.ballot = Ballot(kind, voters, candidates, weights, papers={v: _vote_paper(v, candidates) for v in voters})
+        self.ballot = Ballot(kind, voters, candidates, weights, papers={v: vote_paper(v, candidates) for v in voters})
         if kind == "first":
-            self._announce("vote.open")
-        self._clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
+            self.announce("vote.open")
+        self.start_clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
         for v in voters:
             paper = Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER
             self._fx.append(give(v, paper))
@@ -1375,7 +1305,7 @@ class Game(InputStep):
                 count=count,
             )
         )
-        self._announce("vote.count", count=count)
+        self.announce("vote.count", count=count)
         present = list(table.present)
         if b.kind == "second":
             best = max((tally.get(c, 0) for c in b.candidates), default=0)
@@ -1397,7 +1327,7 @@ class Game(InputStep):
             # Rulebook §4: everyone tied on exactly one vote → a little extra time, everyone votes again.
             # [house] Nobody voted: everyone is tied too (on none), and gets the same extra vote (no_votes).
             self.revote_used = True
-            self._announce("vote.revote" if tally else "vote.revote.none")
+            self.announce("vote.revote" if tally else "vote.revote.none")
             self._open_vote("revote", tuple(voters), tuple(present))
             return
         best = max(tally.values(), default=0)
@@ -1415,25 +1345,25 @@ class Game(InputStep):
             # Every contestant at the table is tied: nobody can vote in a second vote → deadlock ([house] §4).
             self._deadlock(top)
             return
-        self._announce("vote.second", players=", ".join(top))
+        self.announce("vote.second", players=", ".join(top))
         self._open_vote("second", others, tuple(top))
 
     def _deadlock(self, tied: list[str]) -> None:
         """Rulebook §4 [house]: the k tied draw from k chests; k−1 deadlock shields; the empty chest is banished."""
         assert self.table
         self.table.deadlock = list(tied)
-        self._announce("deadlock.start", players=", ".join(tied), count=len(tied))
+        self.announce("deadlock.start", players=", ".join(tied), count=len(tied))
         drawable = list(tied)
         protected = self.table.protected
         if protected in tied and len(tied) > 1 and self._protects(protected):
             # The Judge's protected contestant cannot draw the empty chest (rulebook §4 Judge's protection).
             drawable = [n for n in tied if n != protected]
-        empty = self._draw(drawable)
+        empty = self.draw(drawable)
         for n in tied:
             if n != empty:
                 self._fx.append(give(n, Item.DEADLOCK_SHIELD))
-                self._announce("deadlock.shield", player=n)
-        self._announce("deadlock.empty", player=empty)
+                self.announce("deadlock.shield", player=n)
+        self.announce("deadlock.empty", player=empty)
         self._banish(empty)
 
     def _protects(self, name: str) -> bool:
@@ -1442,7 +1372,7 @@ class Game(InputStep):
         if self.table.finale or self.table.protected != name or self.table.protection_used:
             return False
         self.table.protection_used = True
-        self._announce("judge.protects", player=name)
+        self.announce("judge.protects", player=name)
         return True
 
     def _banish(self, name: str) -> None:
@@ -1455,25 +1385,25 @@ class Game(InputStep):
         p.out = "banished"
         p.out_day = self.day
         self.last_removed = name
-        self._record_out(name)
+        self.record_out(name)
         table.banished = name
-        self._announce("banish.result", player=name)
-        self._emit(Eliminated(name, "banished"))
+        self.announce("banish.result", player=name)
+        self.emit(Eliminated(name, "banished"))
         if name in self.powers.jokers:
             self.powers.jokers.discard(name)
             if not self.impaired(name):
                 # Rulebook §6: if the Joker is banished, the series ends at once.
                 table.joker = True
-                self._announce("joker.banished", player=name)
+                self.announce("joker.banished", player=name)
                 self._end_series(Termination.JOKER_BANISHED, joker=name)
                 return
         reveal = not table.finale and len(table.present) > self.settings.no_reveal_from
         if reveal:
             table.revealed = p.allegiance.value
-            self._emit(Revealed(name, p.allegiance))
-            self._announce("banish.reveal", player=name, allegiance=term(f"term.allegiance.{p.allegiance.value}"))
+            self.emit(Revealed(name, p.allegiance))
+            self.announce("banish.reveal", player=name, allegiance=term(f"term.allegiance.{p.allegiance.value}"))
         else:
-            self._announce("banish.no_reveal", player=name)
+            self.announce("banish.no_reveal", player=name)
         self._fx.append(take(Item.DEADLOCK_SHIELD))
         self._move([name], Place.GATE)
         alerted, self.powers.alerted = self.powers.alerted, None
@@ -1481,19 +1411,19 @@ class Game(InputStep):
             # Rulebook §4, §5: the alerted Survivor is murdered right after a round table that fails to banish
             # a Traitor.
             table.survivor_murdered = alerted
-            self._murder(alerted)
+            self.murder(alerted)
             self.players[alerted].publicly_out = True
-            self._record_out(alerted)
-            self._announce("survivor.murdered", player=alerted)
-            self._emit(Eliminated(alerted, "murdered"))
-        living = self._living()
+            self.record_out(alerted)
+            self.announce("survivor.murdered", player=alerted)
+            self.emit(Eliminated(alerted, "murdered"))
+        living = self.living()
         if table.finale or len(living) <= self.settings.finalists:
             if len(living) <= 2:
-                self._announce("finale.two_left")
+                self.announce("finale.two_left")
                 self._end_series(Termination.TWO_LEFT)
                 return
             if not table.finale:
-                self._announce("phase.finale")
+                self.announce("phase.finale")
             self._open_torches()
             return
         self._begin_night()
@@ -1501,18 +1431,18 @@ class Game(InputStep):
     # ------------------------------------------------------------------ the finale (rulebook §9)
 
     def _open_torches(self) -> None:
-        finalists = self._living()
-        self.torches = {n: None for n in finalists}
+        finalists = self.living()
+        self.torches = dict.fromkeys(finalists)
         self._move(finalists, Place.FINALE_AREA)
         for n in finalists:
             self._fx += (give(n, Item.BANISH_TORCH), give(n, Item.END_TORCH))
-        self._clock(Phase.TORCHES, "torches", "clock.torches")
+        self.start_clock(Phase.TORCHES, "torches", "clock.torches")
         for n in finalists:
             self._prompt_torch(n)
 
     def _prompt_torch(self, finalist: str) -> None:
         """Ask ``finalist`` to hold up a torch."""
-        self._emit(
+        self.emit(
             Prompt(
                 frozenset({finalist}),
                 msg("finale.torch.prompt"),
@@ -1522,7 +1452,7 @@ class Game(InputStep):
 
     def _apply_torch(self, action: ChooseTorch) -> None:
         self.torches[action.finalist] = action.torch
-        self._whisper([action.finalist], "finale.torch.chosen", torch=term(f"term.torch.{action.torch.value}"))
+        self.whisper([action.finalist], "finale.torch.chosen", torch=term(f"term.torch.{action.torch.value}"))
 
     def _lock_torches(self) -> None:
         """The host locks the torches: reveal, then end on agreement or banish again (rulebook §9)."""
@@ -1533,9 +1463,9 @@ class Game(InputStep):
         for n in finalists:
             t = self.torches[n]
             if t is None:
-                self._announce("finale.torch.none", player=n)
+                self.announce("finale.torch.none", player=n)
             else:
-                self._announce("finale.torch.reveal", player=n, torch=term(f"term.torch.{t.value}"))
+                self.announce("finale.torch.reveal", player=n, torch=term(f"term.torch.{t.value}"))
                 ends += t is Torch.END_GAME
         others = len(finalists) - ends
         count = f"{max(ends, others)}-{min(ends, others)}"
@@ -1544,10 +1474,10 @@ class Game(InputStep):
         )
         self.torches = {}
         if ends == len(finalists):
-            self._announce("finale.agreed")
+            self.announce("finale.agreed")
             self._end_series(Termination.FINALE_AGREED)
             return
-        self._announce("finale.banish_again")
+        self.announce("finale.banish_again")
         self.table = RoundTableRecord(day=self.day, present=finalists, finale=True)
         self.record.events.append(self.table)
         self.revote_used = False
@@ -1584,7 +1514,7 @@ class Game(InputStep):
 
     def _apply_left(self, name: str) -> None:
         self.players[name].present = False
-        self._whisper(self.hosts, "presence.left", player=name)
+        self.whisper(self.hosts, "presence.left", player=name)
         b = self.ballot
         if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
             if self._everyone_present_voted(b):
@@ -1592,8 +1522,8 @@ class Game(InputStep):
 
     def _apply_returned(self, name: str) -> None:
         self.players[name].present = True
-        self._whisper(self.hosts, "presence.returned", player=name)
-        self._whisper([name], "presence.welcome_back")
+        self.whisper(self.hosts, "presence.returned", player=name)
+        self.whisper([name], "presence.welcome_back")
         b = self.ballot
         if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
             self._prompt_vote(name)
@@ -1604,7 +1534,7 @@ class Game(InputStep):
 
     # ------------------------------------------------------------------ the end
 
-    def _record_out(self, name: str) -> None:
+    def record_out(self, name: str) -> None:
         p = self.players[name]
         for c in self.record.contestants:
             if c.name == name:
@@ -1615,17 +1545,15 @@ class Game(InputStep):
         """Rulebook §9: if any Traitor reaches the end the Traitors win; otherwise the surviving Faithful.
         Rulebook §6: a banished Joker wins alone (``joker_outcome = "joker_wins"``) or the Traitors win.
         [house] A series the host ends (``nobody``) has no winner."""
-        traitors = self._living_traitors()
+        traitors = self.living_traitors()
         if nobody:
             winner, winners = Winner.NOBODY, []
         elif joker is not None and self.settings.joker_outcome == "joker_wins":
             winner, winners = Winner.JOKER, [joker]
-        elif joker is not None:
-            winner, winners = Winner.TRAITORS, traitors
-        elif traitors:
+        elif joker is not None or traitors:
             winner, winners = Winner.TRAITORS, traitors
         else:
-            winner, winners = Winner.FAITHFUL, self._living_faithful()
+            winner, winners = Winner.FAITHFUL, self.living_faithful()
         self.outcome = Outcome(winner, termination, tuple(winners))
         self.record.winner = winner.value
         self.record.termination = termination.value
@@ -1637,13 +1565,13 @@ class Game(InputStep):
         self.ballot = None
         self.night = None
         if winner is Winner.NOBODY:
-            self._announce("series.over.host")
+            self.announce("series.over.host")
         elif winners:
-            self._announce("series.over", winner=term(f"term.winner.{winner.value}"), winners=", ".join(winners))
+            self.announce("series.over", winner=term(f"term.winner.{winner.value}"), winners=", ".join(winners))
         else:
-            self._announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
-        self._emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
-        self._emit(SeriesOver(self.outcome))
+            self.announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
+        self.emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
+        self.emit(SeriesOver(self.outcome))
 
 
     # ------------------------------------------------------------------ host controls (docs/host.md)
@@ -1754,14 +1682,14 @@ class Game(InputStep):
     def _clock_changed(self) -> None:
         self.phase_seq += 1
         remaining = self.paused if self.paused is not None else max(0.0, (self.deadline or self._now) - self._now)
-        self._emit(ClockChanged(self.phase_seq, self.deadline, remaining))
+        self.emit(ClockChanged(self.phase_seq, self.deadline, remaining))
 
     def _apply_pause(self, host: str) -> None:
         assert self.deadline is not None
         self.paused = max(0.0, self.deadline - self._now)
         self.deadline = None
         self._host_logged(host, "pause_clock", f"{self.paused:.0f} s left")
-        self._announce("host.paused")
+        self.announce("host.paused")
         self._clock_changed()
 
     def _apply_resume(self, host: str) -> None:
@@ -1769,7 +1697,7 @@ class Game(InputStep):
         left, self.paused = self.paused, None
         self.deadline = self._now + left
         self._host_logged(host, "resume_clock", f"{left:.0f} s left")
-        self._announce("host.resumed", seconds=f"{left:.0f}")
+        self.announce("host.resumed", seconds=f"{left:.0f}")
         self._clock_changed()
 
     def _apply_extend(self, host: str, seconds: int) -> None:
@@ -1779,7 +1707,7 @@ class Game(InputStep):
             assert self.deadline is not None
             self.deadline += seconds
         self._host_logged(host, "extend_phase", f"+{seconds} s")
-        self._announce("host.extended", seconds=str(seconds))
+        self.announce("host.extended", seconds=str(seconds))
         self._clock_changed()
 
     def _apply_replace(self, contestant: str, player: str, host: str) -> None:
@@ -1790,27 +1718,27 @@ class Game(InputStep):
         p = self.players[contestant]
         p.present = True
         self._host_logged(host, "replace_contestant", f"{player} for {contestant}")
-        self._announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
+        self.announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
         # The new player learns the hand privately, as the contestant knows it (a drunk power as the plain power,
         # rulebook §2): the Whisper names the contestant and goes out to the player who plays the seat now.
         seat = str(p.seat)
         if p.allegiance is Allegiance.TRAITOR and p.sworn:
-            self._whisper([contestant], "replace.hand.traitor", contestant=contestant, seat=seat,
+            self.whisper([contestant], "replace.hand.traitor", contestant=contestant, seat=seat,
                           power=power_term(p.power.title if p.power else "none"),
                           false_power=power_term(p.false_power.title if p.false_power else "none"),
-                          traitors=", ".join(self._living_traitors()))  # fmt: skip
+                          traitors=", ".join(self.living_traitors()))  # fmt: skip
         elif p.allegiance is Allegiance.TRAITOR:
-            self._whisper([contestant], "replace.hand.traitor.unsworn", contestant=contestant, seat=seat)
+            self.whisper([contestant], "replace.hand.traitor.unsworn", contestant=contestant, seat=seat)
         else:
             power = Power.JOKER if contestant in self.powers.jokers else self.active_power(contestant)
-            self._whisper([contestant], "replace.hand.faithful", contestant=contestant, seat=seat,
+            self.whisper([contestant], "replace.hand.faithful", contestant=contestant, seat=seat,
                           power=power_term(power.title if power else "none"))  # fmt: skip
         # Re-prompt what the seat has to answer now (the old player's dialogs went to the old player).
         self._reprompt([contestant])
 
     def _apply_end(self, host: str) -> None:
         self._host_logged(host, "end_series")
-        self._announce("host.ended")
+        self.announce("host.ended")
         self._end_series(Termination.HOST_ENDED, nobody=True)
 
     def _apply_undo(self, host: str) -> None:
@@ -1828,13 +1756,12 @@ class Game(InputStep):
         self.log, self.inbox = old_log, old_inbox
         self.record.host_actions = old_actions
         actions = self.record.host_actions
-        for i in range(len(actions) - 1, -1, -1):  # the latest first (not reversed(): a compiled engine)
-            a = actions[i]
+        for a in reversed(actions):  # the latest first
             if not a["undone"] and a["action"] == undone["action"]:
                 a["undone"] = True
                 break
         self._host_logged(host, "undo_host_action", str(undone["action"]))
-        self._announce("host.undone", action=host_action_term(str(undone["action"])))
+        self.announce("host.undone", action=host_action_term(str(undone["action"])))
         # Places: move whoever is elsewhere back.
         target_places, self.places = self.places, old_places
         moves: dict[tuple[Place, bool], list[str]] = {}
@@ -1851,10 +1778,10 @@ class Game(InputStep):
             want, have = target_items.get(n, []), old_items.get(n, [])
             for item, label in want:
                 if (item, label) not in have:
-                    self._emit(GiveItem(frozenset({n}), item, label))
+                    self.emit(GiveItem(frozenset({n}), item, label))
             # In the order held (a set of items would iterate in a per-process order: they hash by identity).
             for item in dict.fromkeys(i for i, _ in have if all(i is not j for j, _ in want)):
-                self._emit(TakeItem(item, (n,)))
+                self.emit(TakeItem(item, (n,)))
         # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
         self.phase_seq = max(old_seq, self.phase_seq)
         if self.phase is not None and self.phase is not Phase.OVER and left is not None:
@@ -1862,10 +1789,10 @@ class Game(InputStep):
             if before.paused is not None:
                 self.deadline = None
                 self.paused = left
-                self._emit(ClockChanged(self.phase_seq, None, left))
+                self.emit(ClockChanged(self.phase_seq, None, left))
             else:
                 self.deadline = self._now + left
-                self._emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
+                self.emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
         self._reprompt(None)
 
     def _reprompt(self, only: list[str] | None) -> None:
@@ -1898,76 +1825,6 @@ _CONTESTANT_INPUTS: frozenset[type[Action]] = frozenset(
 """The contestants' inputs (``Game._validate`` checks them after the host's and the server's)."""
 
 
-class VotePaper(NamedTuple):
-    """One voter's vote paper in a ballot (``_vote_paper``)."""
-
-    choices: tuple[Choice, ...]
-    """One option per candidate but the voter, in the candidates' order."""
-    inputs: tuple[Action, ...]
-    """The options' inputs, in the same order."""
-    prompt: Prompt
-    """The vote prompt showing ``choices`` to the voter."""
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _vote_paper(voter: str, candidates: tuple[str, ...]) -> VotePaper:
-    """``voter``'s vote paper for a ballot among ``candidates``. Remembered: the same tables vote round after
-    round (``docs/performance.md``)."""
-    choices = tuple([choice(c, CastVote, voter, c) for c in candidates if c != voter])
-    prompt = Prompt(frozenset((voter,)), msg("vote.prompt"), choices)
-    return VotePaper(choices, tuple([c.action for c in choices]), prompt)
-
-
-class Offer(NamedTuple):
-    """Options offered to one contestant in a prompt, and their inputs (``Game.legal_actions`` lists those)."""
-
-    choices: tuple[Choice, ...]
-    inputs: tuple[Action, ...]
-
-
-def _offer(choices: list[Choice]) -> Offer:
-    return Offer(tuple(choices), tuple([c.action for c in choices]))
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _event_offer(traitor: str, events: frozenset[NightEvent], faithful: tuple[str, ...]) -> Offer:
-    """``traitor``'s Turret choices: every event of ``events`` (in ``EVENT_LABELS`` order) against every one of
-    ``faithful`` (the living Faithful in seat order). Remembered like ``_vote_paper``."""
-    pairs = [(e, t) for e in EVENT_LABELS if e in events for t in faithful]
-    return _offer([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e, t in pairs])
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _use_choice(user: str, target: str, second: str | None) -> Choice:
-    """The option "use your power on ``target``" (and ``second``, for The Analyst: labelled "A & B")."""
-    return choice(target if second is None else f"{target} & {second}", UsePower, user, target, second)
-
-
-_skip_power = functools.lru_cache(maxsize=1 << 10)(SkipPower)
-"""``SkipPower(contestant)``, one value per contestant (inputs are immutable values)."""
-
-
-@functools.lru_cache(maxsize=1 << 10)
-def _torch_inputs(finalist: str, held: Torch | None) -> tuple[ChooseTorch, ...]:
-    """``finalist``'s torch inputs while holding up ``held``: every torch but that one, in ``Torch`` order."""
-    return tuple([ChooseTorch(finalist, t) for t in TORCHES if held is not t])
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _nomination_offer(traitor: str, living: tuple[str, ...]) -> Offer:
-    """``traitor``'s choices of tomorrow's double vote holder: every one of ``living``. Remembered."""
-    return _offer([choice(n, NominateDoubleVote, traitor, n) for n in living])
-
-
-def _most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:
-    counts: dict[str, int] = {}  # in order of first pick, as a Counter would be
-    for pick in picks:
-        counts[pick] = counts.get(pick, 0) + 1
-    best = max(counts.values())
-    tied = [k for k, v in counts.items() if v == best]
-    return tied[0] if len(tied) == 1 else draw(tied)
-
-
 def _power_name(power: Power | None, drunk: bool) -> str | None:
     if power is None:
         return None
@@ -1994,6 +1851,24 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         **({"trial_contestants": s.trial_contestants} if s.trial_contestants != 3 else {}),
         **({"no_votes": s.no_votes} if s.no_votes != "revote" else {}),
     }
+
+
+ON_CLOCK: dict[Phase, Callable[[Game], None]] = {
+    Phase.DAY_ZERO: Game._begin_night,
+    Phase.BREAKFAST: Game._begin_discussion,
+    Phase.DISCUSSION: Game.begin_round_table,
+    Phase.ROUND_TABLE: Game._open_first_vote,
+    Phase.VOTE: Game._close_vote,
+    Phase.OATH: Game._finish_oath,
+    Phase.TURRET: Game._close_turret,
+    Phase.OFFER: Game._offer_lapses,
+    Phase.TRAITOR_POWERS: Game._close_traitor_powers,
+    Phase.HOST_VISIT: Game._close_host_visit,
+    Phase.TORCHES: Game._lock_torches,
+    Phase.NOMINATION: Game._close_nomination,
+    Phase.NOMINEE: Game._close_nominee,
+}
+"""What the end of each phase's clock (or the host's ``Advance``) does."""
 
 
 __all__ = ["Ballot", "Game", "NightState", "PlayerState", "RULESET", "WorldState"]

@@ -261,7 +261,7 @@ class Settings:
             return
         if not 6 <= n <= 16:
             raise ConfigError(f"contestants: {n} contestants; a series has 6-16 ([house] rulebook §1)")
-        if not 1 <= self.traitors or not 3 * self.traitors < n:
+        if not self.traitors >= 1 or not 3 * self.traitors < n:
             raise ConfigError(
                 f"traitors: {self.traitors} Traitors with {n} contestants; need at least 1 and fewer than a "
                 f"third ({(n - 1) // 3} at most)"

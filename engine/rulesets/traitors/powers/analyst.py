@@ -1,29 +1,22 @@
-"""The Analyst: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.errors import IllegalAction
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Analyst (Faithful power; rulebook §5 "The Analyst", mechanics [house]).
+"""The Analyst (Faithful power; rulebook §5 "The Analyst", mechanics [house]).
 
 Rule: when the host visits, name two other living contestants; learn "same allegiance" or "different
 allegiance", by what they register as (The Falsifier flips one). Drunk or intoxicated: the answer is inverted
 ([house] §2). Murdered tonight: no answer.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Two different other living contestants."""
     if len(targets) != 2:
         raise IllegalAction("illegal.power.targets", count="2")
@@ -34,13 +27,13 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
         raise IllegalAction("illegal.power.same_twice")
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """Every pair of two different other living contestants, each pair once (``validate``)."""
     rest = [t for t in alive if t != actor]
     return [(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]]
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Compare registered allegiances; invert when impaired."""
     if game.murdered_tonight(use.actor):
         return
@@ -51,4 +44,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.analyst.same" if same else "result.analyst.different", first=a, second=b)
 
 
-POWER = Power(PowerName.ANALYST, RULE, VISIT, Allegiance.FAITHFUL, 2, None, validate, resolve, options)
+POWER = Power(PowerName.ANALYST, __doc__ or "", VISIT, Allegiance.FAITHFUL, 2, None, validate, resolve, options)

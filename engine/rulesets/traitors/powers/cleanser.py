@@ -1,43 +1,36 @@
-"""The Cleanser: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, anyone, living, one_target
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Cleanser (Faithful power; rulebook §5 "The Cleanser", §7.4).
+"""The Cleanser (Faithful power; rulebook §5 "The Cleanser", §7.4).
 
 Rule: when the host visits, name one living contestant (oneself allowed): tonight intoxication, falsification,
 silence and being guessed do not land on them. [rule] A guessed Cleanser is not told before using the power:
 cleansing themself is their unknowing chance to keep it. Drunk or intoxicated: nothing is cleansed (silently).
 Murdered tonight: nothing is cleansed.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, anyone, living, one_target
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Any living contestant."""
     living(game, one_target(targets))
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """Every living contestant (``validate``)."""
     return anyone(alive)
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Cleanse the target for the rest of tonight's resolution."""
     if game.murdered_tonight(use.actor) or game.impaired(use.actor):
         return
     game.powers.cleansed.add(use.targets[0])
 
 
-POWER = Power(PowerName.CLEANSER, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

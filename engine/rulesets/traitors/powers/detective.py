@@ -1,42 +1,35 @@
-"""The Detective: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others, wrong_choice
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-MOST = 5
-"""The most Traitor actions one contestant can draw in a night (event, three powers, guess)."""
-
-
-RULE = """The Detective (Faithful power; rulebook §5 "The Detective", mechanics [house]).
+"""The Detective (Faithful power; rulebook §5 "The Detective", mechanics [house]).
 
 Rule: when the host visits, name one other living contestant; learn how many Traitor actions targeted them
 tonight: the Turret's event (murder, seduction or ultimatum), The Bartender, The Falsifier, The Silencer and the
 Guess twist's guess. Every attempt counts, whether or not it landed. Drunk or intoxicated: a number from 0 to 5
 other than the true one ([house] §2). Murdered tonight: no answer.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others, wrong_choice
+
+MOST = 5
+"""The most Traitor actions one contestant can draw in a night (event, three powers, guess)."""
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Another living contestant."""
     living_other(game, actor, one_target(targets))
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """The other living contestants (``validate``)."""
     return others(actor, alive)
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Count tonight's Traitor actions on the target."""
     if game.murdered_tonight(use.actor):
         return
@@ -47,4 +40,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.detective", player=t, count=count)
 
 
-POWER = Power(PowerName.DETECTIVE, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

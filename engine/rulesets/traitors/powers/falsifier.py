@@ -1,43 +1,36 @@
-"""The Falsifier: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import TURRET, Power, Use, anyone, living, one_target
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Falsifier (Traitor power; rulebook §5 "The Falsifier", mechanics [house]).
+"""The Falsifier (Traitor power; rulebook §5 "The Falsifier", mechanics [house]).
 
 Rule: in the Turret, after the night's event is chosen, one living contestant (a Traitor too, oneself too)
 registers as the other allegiance until the next night: The Analyst and The Sheriff see the flipped
 allegiance (rulebook §5 "registers as"); twists always see the truth. No feedback. A contestant cleansed
 tonight is not falsified.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import TURRET, Power, Use, anyone, living, one_target
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Any living contestant."""
     living(game, one_target(targets))
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """Every living contestant (``validate``)."""
     return anyone(alive)
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Falsify the target unless cleansed."""
     t = use.targets[0]
     if t not in game.powers.cleansed:
         game.powers.falsified.add(t)
 
 
-POWER = Power(PowerName.FALSIFIER, RULE, TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)
+POWER = Power(PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, validate, resolve, options)

@@ -1,19 +1,4 @@
-"""The Joker: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.errors import IllegalAction
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import PASSIVE, Power, Use
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Joker (rulebook §6): offered, never dealt.
+"""The Joker (rulebook §6): offered, never dealt.
 
 Rule: once per series (setting ``joker_night``, default night 2) the host offers the Joker to one random living
 Faithful during the host's visit; they decide first, before using their power (``AnswerJoker``). Accepting
@@ -21,18 +6,26 @@ turns their Faithful power into a false power until they lose the Joker. If the 
 ends at once: the Joker wins alone (``joker_outcome = "joker_wins"``) or the Traitors win (``"traitors_win"``).
 At the final round table the Joker returns to their Faithful power. A drunk (or intoxicated) contestant's Joker
 does not end the series [house]. No choice at night: the Joker is not used, only held.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import PASSIVE, Power, Use
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """The Joker is never used."""
     raise IllegalAction("illegal.power.none")
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Nothing to resolve: the Joker acts at the round table (``Game._banish``)."""
 
 
-POWER = Power(PowerName.JOKER, RULE, PASSIVE, Allegiance.FAITHFUL, 0, None, validate, resolve)
+POWER = Power(PowerName.JOKER, __doc__ or "", PASSIVE, Allegiance.FAITHFUL, 0, None, validate, resolve)

@@ -1,30 +1,23 @@
-"""The Judge: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.errors import IllegalAction
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, last_use_target, living, not_last_use, one_target
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Judge (Faithful power; rulebook §5 "The Judge", §4 "The Judge's protection").
+"""The Judge (Faithful power; rulebook §5 "The Judge", §4 "The Judge's protection").
 
 Rule: when the host visits, name one living contestant (not the same twice running; oneself at most once per
 series) to protect at the next round table: if they would be banished, the host announces the protection (not
 the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). Drunk
 or intoxicated: no protection (silently). Murdered tonight: no protection.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, last_use_target, living, not_last_use, one_target
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """A living contestant, not the last one protected; oneself at most once."""
     t = one_target(targets)
     living(game, t)
@@ -33,14 +26,14 @@ def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
         raise IllegalAction("illegal.power.self_once")
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """The living contestants but the last one protected, oneself only the first time (``validate``)."""
     last = last_use_target(game, actor, PowerName.JUDGE)
     selfless = actor in game.powers.judge_self
     return [(t, None) for t in alive if t != last and not (selfless and t == actor)]
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Protect the target at the next round table."""
     t = use.targets[0]
     if t == use.actor:
@@ -50,4 +43,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.protected = t
 
 
-POWER = Power(PowerName.JUDGE, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.JUDGE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

@@ -1,40 +1,33 @@
-"""The Mimic: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ids import FAITHFUL_POWERS, Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others
-from engine.messages_terms import power_term
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Mimic (Faithful power; rulebook §5 "The Mimic", mechanics [house]).
+"""The Mimic (Faithful power; rulebook §5 "The Mimic", mechanics [house]).
 
 Rule: once per series, when the host visits, name another living contestant and copy their power from the next
 night on; told the name copied. A Traitor's copy is their false power and behaves as drunk (never works). A
 Faithful's copy is their dealt Faithful power (a Joker holder's too). Drunk or intoxicated: the Mimic is told a
 wrong power name and holds it as drunk. Murdered tonight: nothing is copied (the use is spent).
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.ids import FAITHFUL_POWERS, Allegiance
+from engine.ids import Power as PowerName
+from engine.messages_terms import power_term
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Another living contestant."""
     living_other(game, actor, one_target(targets))
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """The other living contestants (``validate``)."""
     return others(actor, alive)
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Copy (or, impaired, pretend to copy) the target's power."""
     if game.murdered_tonight(use.actor):
         return
@@ -53,4 +46,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.mimic", player=t.name, power=power_term(copy))
 
 
-POWER = Power(PowerName.MIMIC, RULE, VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)
+POWER = Power(PowerName.MIMIC, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)

@@ -1,40 +1,42 @@
-"""The Researcher: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import ALL_TITLES, VISIT, Power, Use, living_other, one_target, others, power_title
-from engine.messages_terms import power_term
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Researcher (Faithful power; rulebook §5 "The Researcher", mechanics [house]).
+"""The Researcher (Faithful power; rulebook §5 "The Researcher", mechanics [house]).
 
 Rule: when the host visits, name one other living contestant; learn two power names in random order, one of
 them theirs (a Traitor's Traitor power, never the false power; a Joker holder's is The Joker; "no power" when
 they hold none). The other name is drawn from the wrong answers. Drunk or intoxicated: both names are wrong
 answers ([house] §2). Murdered tonight: no answer.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.messages_terms import power_term
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import (
+    ALL_TITLES,
+    VISIT,
+    Power,
+    Use,
+    living_other,
+    one_target,
+    others,
+    power_title,
+)
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Another living contestant."""
     living_other(game, actor, one_target(targets))
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """The other living contestants (``validate``)."""
     return others(actor, alive)
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Two names, one true (none true when impaired), shuffled by the seeded generator."""
     if game.murdered_tonight(use.actor):
         return
@@ -49,4 +51,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.researcher", player=t, first=power_term(names[0]), second=power_term(names[1]))
 
 
-POWER = Power(PowerName.RESEARCHER, RULE, VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)

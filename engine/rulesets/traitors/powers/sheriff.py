@@ -1,40 +1,33 @@
-"""The Sheriff: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-
-RULE = """The Sheriff (Faithful power; rulebook §5 "The Sheriff", §4 "The Sheriff's accusation").
+"""The Sheriff (Faithful power; rulebook §5 "The Sheriff", §4 "The Sheriff's accusation").
 
 Rule [rule]: the host asks "Would you like to accuse a player?" then "Who?" (``SkipPower`` is "no"). Once per
 series. At the next round table, before the vote, the accusation is announced (the Sheriff is not named). If
 the accused registers as a Traitor they are banished at once (revealed as usual) and there is no vote that
 day; otherwise the accusation fails and the vote goes on. A Sheriff murdered that night accuses nobody.
 Drunk or intoxicated [house]: the accusation is announced and fails, whatever the accused registers as.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """Another living contestant."""
     living_other(game, actor, one_target(targets))
 
 
-def options(game: Game, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """The other living contestants (``validate``)."""
     return others(actor, alive)
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Record the accusation for the next round table (nothing if the Sheriff is murdered tonight)."""
     if game.murdered_tonight(use.actor):
         return
@@ -42,4 +35,4 @@ def resolve(game: Game, use: Use) -> None:
     game.powers.accusation_fails = game.impaired(use.actor)
 
 
-POWER = Power(PowerName.SHERIFF, RULE, VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)
+POWER = Power(PowerName.SHERIFF, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 1, validate, resolve, options)

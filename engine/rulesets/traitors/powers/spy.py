@@ -1,40 +1,33 @@
-"""The Spy: the power's rule is ``RULE``; ``POWER`` is its rule as data (``engine.rulesets.traitors.powers.base.Power``)."""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.errors import IllegalAction
-from engine.ids import Allegiance
-from engine.ids import Power as PowerName
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use
-from engine.messages_terms import power_term
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-ACTIONS: tuple[str, ...] = ("murder", "seduce", "ultimatum", "The Bartender", "The Falsifier", "The Silencer", "guess")
-"""What the Spy can name: the Turret's events, the Traitor powers and the Guess twist's guess."""
-
-
-RULE = """The Spy (Faithful power; rulebook §5 "The Spy", mechanics [house]).
+"""The Spy (Faithful power; rulebook §5 "The Spy", mechanics [house]).
 
 Rule: automatic (no choice). When the host visits, learn one contestant targeted by a Traitor action tonight
 and which action, never who did it; drawn by the seeded generator among tonight's Traitor actions; "nothing"
 when there were none. Drunk or intoxicated: a (contestant, action) pair that did not happen ([house] §2).
 Murdered tonight: no answer.
+
+``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).
 """
-"""The power's rule in plain words, citing the rulebook (``Power.rule``; a string, not the module's
-docstring, which a compiled engine does not keep)."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalAction
+from engine.ids import Allegiance
+from engine.ids import Power as PowerName
+from engine.messages_terms import power_term
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.powers.base import VISIT, Power, Use
+
+ACTIONS: tuple[str, ...] = ("murder", "seduce", "ultimatum", "The Bartender", "The Falsifier", "The Silencer", "guess")
+"""What the Spy can name: the Turret's events, the Traitor powers and the Guess twist's guess."""
 
 
-def validate(game: Game, actor: str, targets: tuple[str, ...]) -> None:
+def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     """The Spy names nobody."""
     if targets:
         raise IllegalAction("illegal.power.targets", count="0")
 
 
-def resolve(game: Game, use: Use) -> None:
+def resolve(game: Context, use: Use) -> None:
     """Tell one of tonight's Traitor actions (or a false one when impaired)."""
     if game.murdered_tonight(use.actor):
         return
@@ -54,4 +47,4 @@ def resolve(game: Game, use: Use) -> None:
     game.tell(use, "result.spy", player=n, action=power_term(a))
 
 
-POWER = Power(PowerName.SPY, RULE, VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)
+POWER = Power(PowerName.SPY, __doc__ or "", VISIT, Allegiance.FAITHFUL, 0, None, validate, resolve)

@@ -27,9 +27,7 @@ State lives in ``TwistState`` on the game (``Game.twist_state``); the modules ho
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING
 
 from engine.actions import (
     Action,
@@ -49,17 +47,12 @@ from engine.actions import (
 from engine.effects import TakeItem, give
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item, NightEvent, Twist
-from engine.rulesets.traitors.phases import Phase
-from engine.rulesets.traitors.settings import CONFLICTS
-from engine.rulesets.traitors.twists import bar, confession, double_vote, guess, murder, seer, trial
 from engine.messages_terms import TWIST_NAMES, twist_term
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
-
-TEXT_LIMIT = 400
-"""Most characters in a confession or the Traitors' response ([house]; also at most twice as many UTF-8 bytes, so
-the response book always fits one RCON command)."""
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.state import TwistState
+from engine.rulesets.traitors.twists import bar, confession, double_vote, guess, murder, seer, trial
+from engine.rulesets.traitors.twists.base import TEXT_LIMIT, check_text, lapses, shared_precondition
 
 TITLES: dict[Twist, str] = dict(TWIST_NAMES)
 """How a twist is named in English (messages name it by its term, ``engine.messages_terms.twist_term``)."""
@@ -67,78 +60,18 @@ TITLES: dict[Twist, str] = dict(TWIST_NAMES)
 DAY_PHASES = frozenset({Phase.DAY_ZERO, Phase.BREAKFAST, Phase.DISCUSSION, Phase.NOMINEE, Phase.ROUND_TABLE, Phase.VOTE})
 
 
-@dataclass(slots=True)
-class TwistState:
-    """Per-series state of the twists. Every field says when it is set."""
-
-    schedule: dict[int, set[Twist]] = field(default_factory=dict)
-    """Day → twists; from ``Settings.twists``, changed by ``StartTwist`` / ``CancelTwist``."""
-    begun: set[tuple[int, Twist]] = field(default_factory=set)
-    """(day, twist) whose first step has happened (or lapsed): it can no longer be cancelled."""
-    # Murder twist
-    bearer_picks: dict[str, str] = field(default_factory=dict)
-    """Tonight's Traitor → the Traitor they name for the Sacred Sword (cleared at the Turret's close)."""
-    bearers: dict[int, str] = field(default_factory=dict)
-    """Day → the Traitor who receives the Sacred Sword at that day's discussion."""
-    sword: tuple[int, str] | None = None
-    """(day, holder) while the Sacred Sword is out (discussion); ``None`` otherwise."""
-    sword_used: bool = False
-    quiet_nights: set[int] = field(default_factory=set)
-    """Nights without an event: the night of a Murder-twist day (rulebook §8 [house])."""
-    # Confession twist
-    chests: tuple[int, int] = (0, 0)
-    """(closed chests left, shields among them) during a confession discussion."""
-    confession_day: int | None = None
-    """The day whose discussion has the confession chests open (until the round table)."""
-    opened: set[str] = field(default_factory=set)
-    shield_finders: list[str] = field(default_factory=list)
-    confessions: dict[str, str] = field(default_factory=dict)
-    response: str | None = None
-    """The Traitors' reply on a confession night; delivered at the next breakfast, then cleared."""
-    response_due: bool = False
-    """True from a confession night until the next breakfast."""
-    # Guess and Seer twists
-    guess_pending: dict[str, str] = field(default_factory=dict)
-    """Guesser → the target picked, waiting for the power (two-step guess)."""
-    guess_picks: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Tonight's Traitor → (target, power value) guessed."""
-    guessed_tonight: list[str] = field(default_factory=list)
-    """Targets of tonight's guess (right or wrong; The Detective and The Spy count it)."""
-    nomination: dict[str, str] = field(default_factory=dict)
-    """Tonight's Faithful votes for the nominee (voter → target) while the nomination is open."""
-    nominators: tuple[str, ...] = ()
-    nomination_night: int | None = None
-    """The night whose nomination has been held (it is held once)."""
-    nominees: dict[int, tuple[Twist, str]] = field(default_factory=dict)
-    """Day → (GUESS or SEER, the nominee)."""
-    nominee_done: set[int] = field(default_factory=set)
-    """Days whose nominee step is over (or was skipped)."""
-    # Trial
-    trial_picks: dict[str, list[str]] = field(default_factory=dict)
-    trial_night: int | None = None
-    """The night whose event is replaced by the Trial."""
-    trial_news: list[str] = field(default_factory=list)
-    """Who was on trial last night: announced at breakfast."""
-    # the day's end and the bar
-    discussion_closed: int | None = None
-    """The day whose discussion items were collected (the round table may be opened twice: nominee step)."""
-    drinks: set[str] = field(default_factory=set)
-    """Contestants who have had their drink this series (rulebook §10)."""
-    glasses: list[Item] = field(default_factory=list)
-    """Glasses handed out at the bar since glasses were last collected (each is held until discussion ends)."""
-
-    @classmethod
-    def from_settings(cls, schedule: dict[int, tuple[Twist, ...]]) -> TwistState:
-        """The state at the start of a series (a copy of the schedule)."""
-        return cls(schedule={d: set(ts) for d, ts in schedule.items()})
-
-    def is_on(self, day: int, twist: Twist) -> bool:
-        """Whether ``twist`` is scheduled for ``day`` (settings plus the host's live changes)."""
-        on = self.schedule.get(day)
-        return on is not None and twist in on
+PRECONDITIONS: dict[Twist, Callable[[Context, int], str | None]] = {
+    Twist.DOUBLE_VOTE: double_vote.precondition,
+    Twist.MURDER: murder.precondition,
+    Twist.CONFESSION: confession.precondition,
+    Twist.GUESS: guess.precondition,
+    Twist.SEER: seer.precondition,
+    Twist.TRIAL: trial.precondition,
+}
+"""Each twist's own precondition (its module's ``precondition``; see the module docstrings)."""
 
 
-def is_on(game: Game, day: int, twist: Twist) -> bool:
+def is_on(game: Context, day: int, twist: Twist) -> bool:
     """Whether ``twist`` is scheduled for ``day`` (settings plus the host's live changes)."""
     return game.twist_state.is_on(day, twist)
 
@@ -146,46 +79,16 @@ def is_on(game: Game, day: int, twist: Twist) -> bool:
 # ---------------------------------------------------------------------------------------------- preconditions
 
 
-def precondition(game: Game, twist: Twist, day: int) -> str | None:
+def precondition(game: Context, twist: Twist, day: int) -> str | None:
     """The message key of the first precondition ``twist`` on ``day`` fails, or ``None`` (rulebook §8 [house]).
 
-    Checks the twist's own rules against the series now (``engine.rulesets.traitors.twists.<twist>.precondition``) and the
-    conflicts with twists on the same day.
+    Checks the conflicts and the shared rules (``base.shared_precondition``), then the twist's own
+    (``PRECONDITIONS``).
     """
-    if day < 1:
-        return "illegal.twist.day"
-    if len(game._living()) <= game.settings.finalists:
-        return "illegal.twist.finale"
-    for a, b, _ in CONFLICTS:
-        other = b if twist is a else a if twist is b else None
-        if other is not None and is_on(game, day, other):
-            return "illegal.twist.conflict"
-    module = {
-        Twist.DOUBLE_VOTE: double_vote,
-        Twist.MURDER: murder,
-        Twist.CONFESSION: confession,
-        Twist.GUESS: guess,
-        Twist.SEER: seer,
-        Twist.TRIAL: trial,
-    }[twist]
-    check: Callable[[Game, int], str | None] = module.precondition
-    return check(game, day)
+    return shared_precondition(game, twist, day) or PRECONDITIONS[twist](game, day)
 
 
-def lapses(game: Game, twist: Twist, day: int) -> bool:
-    """At a twist's first step: mark it begun; when its precondition fails, tell the hosts and return True."""
-    st = game.twist_state
-    st.begun.add((day, twist))
-    reason = precondition(game, twist, day)
-    if reason is None:
-        return False
-    game._whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
-    game._whisper(game.hosts, reason, twist=twist_term(twist), day=day, other="", count=game.settings.trial_contestants)
-    st.schedule.get(day, set()).discard(twist)
-    return True
-
-
-def soonest_day(game: Game, twist: Twist) -> int:
+def soonest_day(game: Context, twist: Twist) -> int:
     """The first day a twist started now can still happen on (see the module table)."""
     d, phase = game.day, game.phase
     if twist is Twist.CONFESSION:
@@ -199,7 +102,7 @@ def soonest_day(game: Game, twist: Twist) -> int:
 # ---------------------------------------------------------------------------------------------- host inputs
 
 
-def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], None]:
+def validate_host(game: Context, action: StartTwist | CancelTwist) -> Callable[[], None]:
     """Check a host's ``StartTwist`` / ``CancelTwist``; return the function that applies it.
 
     Raises:
@@ -220,7 +123,7 @@ def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], 
 
         def start() -> None:
             st.schedule.setdefault(day, set()).add(twist)
-            game._whisper(game.hosts, "twist.started", twist=twist_term(twist), day=day)
+            game.whisper(game.hosts, "twist.started", twist=twist_term(twist), day=day)
 
         return start
     days = sorted(d for d, ts in st.schedule.items() if twist in ts and (d, twist) not in st.begun and d >= game.day)
@@ -230,7 +133,7 @@ def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], 
 
     def cancel() -> None:
         st.schedule[day].discard(twist)
-        game._whisper(game.hosts, "twist.cancelled", twist=twist_term(twist), day=day)
+        game.whisper(game.hosts, "twist.cancelled", twist=twist_term(twist), day=day)
 
     return cancel
 
@@ -238,7 +141,7 @@ def validate_host(game: Game, action: StartTwist | CancelTwist) -> Callable[[], 
 # ---------------------------------------------------------------------------------------------- contestant inputs
 
 
-def validate(game: Game, action: Action) -> Callable[[], None]:
+def validate(game: Context, action: Action) -> Callable[[], None]:
     """Check a twist input of a living contestant; return the function that applies it.
 
     Raises:
@@ -271,7 +174,7 @@ LISTED_IN: dict[Phase, tuple[ModuleType, ...]] = {
 """Phase → the modules of ``LISTED`` that can offer an input in it (each module's ``INPUT_PHASES``)."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
+def legal_actions(game: Context, player: str) -> list[Action]:
     """Every twist input ``player`` (a living contestant) may send now; free-text inputs are not listed.
 
     Only the twists that take inputs in the current phase are asked (``LISTED_IN``): this runs for every
@@ -283,24 +186,10 @@ def legal_actions(game: Game, player: str) -> list[Action]:
     return out
 
 
-def check_text(text: str) -> str:
-    """A confession or response text, stripped; refuses an empty or over-long one."""
-    t = text.strip()
-    if not t:
-        raise IllegalAction("illegal.text.empty")
-    if len(t) > TEXT_LIMIT or len(t.encode("utf-8")) > 2 * TEXT_LIMIT:
-        raise IllegalAction("illegal.text.long", limit=str(TEXT_LIMIT))
-    if any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or c == "\u00a7" for c in t):
-        # Vanilla books never hold these (chat's allowed characters); refusing them keeps every text printable
-        # and the Response book within one RCON command (bench/twists.py).
-        raise IllegalAction("illegal.text.chars")
-    return t
-
-
 # ---------------------------------------------------------------------------------------------- hooks
 
 
-def turret_events(game: Game, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
+def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
     """TWIST HOOK (``_open_turret``): tonight's events after the Murder twist's quiet night and the Trial."""
     if game.day in game.twist_state.quiet_nights:
         events = frozenset()
@@ -309,21 +198,21 @@ def turret_events(game: Game, events: frozenset[NightEvent]) -> frozenset[NightE
     return events
 
 
-def replaces_event(game: Game) -> bool:
+def replaces_event(game: Context) -> bool:
     """True on a Trial night (the Traitors are not told "no murder tonight")."""
     return game.twist_state.trial_night == game.day
 
 
-def enter_turret(game: Game) -> None:
+def enter_turret(game: Context) -> None:
     """TWIST HOOK: the Traitors enter the Turret: cloak and lantern (slower movement, rulebook §10); on a
     confession night they read the confessions first (§7.3)."""
     assert game.night
     for t in game.night.traitors:
-        game._fx += (give(t, Item.TRAITORS_CLOAK), give(t, Item.LANTERN))
+        game.emit(give(t, Item.TRAITORS_CLOAK), give(t, Item.LANTERN))
     confession.enter_turret(game)
 
 
-def turret_work(game: Game) -> bool:
+def turret_work(game: Context) -> bool:
     """TWIST HOOK: whether tonight's Turret has twist choices (the Turret then opens with a clock)."""
     assert game.night
     if game.night.nominate:
@@ -332,7 +221,7 @@ def turret_work(game: Game) -> bool:
     return any(work)
 
 
-def prompt_turret(game: Game) -> None:
+def prompt_turret(game: Context) -> None:
     """TWIST HOOK: the Turret's twist prompts, after its clock has started."""
     murder.prompt_turret(game)
     guess.prompt_turret(game)
@@ -340,19 +229,19 @@ def prompt_turret(game: Game) -> None:
     confession.prompt_turret(game)
 
 
-def turret_done(game: Game) -> bool:
+def turret_done(game: Context) -> bool:
     """TWIST HOOK (``_turret_maybe_done``): every Traitor has made every twist choice tonight."""
     return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game) and confession.turret_done(game)
 
 
-def close_turret(game: Game) -> None:
+def close_turret(game: Context) -> None:
     """TWIST HOOK (``_close_turret``): settle the twists' Turret choices (most picks; ties by the seeded draw)."""
     murder.close_turret(game)
     guess.close_turret(game)
     trial.close_turret(game)
 
 
-def leave_turret(game: Game) -> None:
+def leave_turret(game: Context) -> None:
     """TWIST HOOK (``_after_traitor_powers``): the Traitors leave the Turret: cloak, lantern and the response
     draft are taken back (and with the cloak the slowness ends)."""
     night = game.night
@@ -363,38 +252,38 @@ def leave_turret(game: Game) -> None:
     if st.response_due and st.confession_day == game.day:
         items.append(Item.RESPONSE_DRAFT)
     for item in items:
-        game._emit(TakeItem(item, tuple(night.traitors)))
+        game.emit(TakeItem(item, tuple(night.traitors)))
 
 
-def before_host_visit(game: Game) -> bool:
+def before_host_visit(game: Context) -> bool:
     """TWIST HOOK (top of ``_open_host_visit``): True when the Faithful's nomination vote opens first."""
     return guess.open_nomination(game)
 
 
-def begin_night(game: Game) -> None:
+def begin_night(game: Context) -> None:
     """TWIST HOOK (``_begin_night``): a confession day's murder shields protect tonight."""
     confession.begin_night(game)
 
 
-def end_night(game: Game) -> None:
+def end_night(game: Context) -> None:
     """TWIST HOOK (``_end_night``): unused murder shields are taken back (the following night only)."""
     confession.end_night(game)
     game.twist_state.guessed_tonight.clear()
 
 
-def breakfast(game: Game) -> None:
+def breakfast(game: Context) -> None:
     """TWIST HOOK (``_begin_breakfast``): the night's twist news: the Trial, the Traitors' Response book."""
     trial.breakfast(game)
     confession.breakfast(game)
 
 
-def begin_discussion(game: Game) -> None:
+def begin_discussion(game: Context) -> None:
     """TWIST HOOK (``_begin_discussion``, after its clock): the Sacred Sword, the confession chests."""
     murder.begin_discussion(game)
     confession.begin_discussion(game)
 
 
-def before_round_table(game: Game) -> bool:
+def before_round_table(game: Context) -> bool:
     """TWIST HOOK (top of ``_begin_round_table``): discussion ends (sword, chests, books and glasses are
     collected); True when the nominee's Guess or Seer visit comes first (the round table waits, §3.3)."""
     st = game.twist_state
@@ -406,17 +295,17 @@ def before_round_table(game: Game) -> bool:
     return guess.open_nominee(game)
 
 
-def close_nomination(game: Game) -> None:
+def close_nomination(game: Context) -> None:
     """The nomination's clock ran out (or the host moved on)."""
     guess.close_nomination(game)
 
 
-def close_nominee(game: Game) -> None:
+def close_nominee(game: Context) -> None:
     """The nominee's clock ran out (or the host moved on): the round table opens."""
     guess.close_nominee(game)
 
 
-def traitor_actions(game: Game) -> list[tuple[str, str]]:
+def traitor_actions(game: Context) -> list[tuple[str, str]]:
     """Tonight's guesses as Traitor actions (target, "guess"): every attempt counts (The Detective, The Spy)."""
     return [(t, "guess") for t in game.twist_state.guessed_tonight]
 
@@ -425,6 +314,7 @@ __all__ = [
     "TEXT_LIMIT",
     "TITLES",
     "TwistState",
+    "check_text",
     "is_on",
     "lapses",
     "precondition",
@@ -432,3 +322,23 @@ __all__ = [
     "validate",
     "validate_host",
 ]
+
+
+def check(game: Context, action: Action) -> None:
+    """Raise unless the twist input ``action`` is legal now (``validate`` without applying; changes nothing)."""
+    validate(game, action)
+
+
+def apply(game: Context, action: Action) -> None:
+    """Apply a twist input ``check`` accepted."""
+    validate(game, action)()
+
+
+def check_host(game: Context, action: StartTwist | CancelTwist) -> None:
+    """Raise unless the host's ``StartTwist`` / ``CancelTwist`` is legal now (changes nothing)."""
+    validate_host(game, action)
+
+
+def apply_host(game: Context, action: StartTwist | CancelTwist) -> None:
+    """Apply a host's twist input ``check_host`` accepted."""
+    validate_host(game, action)()

@@ -10,23 +10,20 @@ held when discussion ends are collected.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.actions import Action, TakeDrink
 from engine.effects import GiveItem, TakeItem
 from engine.errors import IllegalAction
 from engine.ids import Drink
-from engine.rulesets.traitors.phases import Phase
 from engine.messages_terms import term
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
 
 BAR_PHASES = frozenset({Phase.BREAKFAST, Phase.DISCUSSION})
 """When the bar serves."""
 
 
-def validate(game: Game, action: TakeDrink) -> Callable[[], None]:
+def validate(game: Context, action: TakeDrink) -> Callable[[], None]:
     """Breakfast or discussion; once per series.
 
     Raises:
@@ -40,26 +37,26 @@ def validate(game: Game, action: TakeDrink) -> Callable[[], None]:
     def serve() -> None:
         game.twist_state.drinks.add(action.contestant)
         game.twist_state.glasses.append(action.drink.item)
-        game._emit(GiveItem(frozenset({action.contestant}), action.drink.item, None))
-        game._whisper([action.contestant], "drink.taken", drink=term(f"term.drink.{action.drink.value}"))
+        game.emit(GiveItem(frozenset({action.contestant}), action.drink.item, None))
+        game.whisper([action.contestant], "drink.taken", drink=term(f"term.drink.{action.drink.value}"))
 
     return serve
 
 
-def end_discussion(game: Game) -> None:
+def end_discussion(game: Context) -> None:
     """Glasses still held are collected when discussion ends: every glass handed out since the last collection
     (nothing else takes a glass back)."""
     handed, game.twist_state.glasses = game.twist_state.glasses, []
     for drink in Drink:
         if drink.item in handed:
-            game._emit(TakeItem(drink.item, None))
+            game.emit(TakeItem(drink.item, None))
 
 
 INPUT_PHASES = BAR_PHASES
 """Phases in which ``legal_actions`` can offer an input (a drink)."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
+def legal_actions(game: Context, player: str) -> list[Action]:
     if game.phase in BAR_PHASES and player not in game.twist_state.drinks:
         return [TakeDrink(player, d) for d in Drink]
     return []

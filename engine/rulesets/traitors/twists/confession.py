@@ -21,70 +21,64 @@ Precondition [house]: night d can have an event (more than ``finalists + 1`` con
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.actions import Action, OpenChest, WriteConfession, WriteResponse
 from engine.effects import Choice, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
-from engine.rulesets.traitors.phases import Phase
 from engine.record import TwistRecord
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.base import check_text, lapses
 
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
 
-
-def precondition(game: Game, day: int) -> str | None:
+def precondition(game: Context, day: int) -> str | None:
     """See the module docstring."""
-    if len(game._living()) <= game.settings.finalists + 1:
+    if len(game.living()) <= game.settings.finalists + 1:
         return "illegal.twist.too_few"
     return None
 
 
-def begin_discussion(game: Game) -> None:
+def begin_discussion(game: Context) -> None:
     """Day d: the chests open; each contestant gets a confession book and the prompt."""
     day = game.day
     if not game.twist_state.is_on(day, Twist.CONFESSION) or (day, Twist.CONFESSION) in game.twist_state.begun:
         return
-    from engine.rulesets.traitors.twists import lapses
-
-    if lapses(game, Twist.CONFESSION, day):
+    if lapses(game, Twist.CONFESSION, day, precondition):
         return
     st = game.twist_state
-    living = game._living()
+    living = game.living()
     st.confession_day = day
     st.chests = (len(living), min(game.settings.confession_shields, len(living)))
     st.opened.clear()
     st.shield_finders = []
     st.confessions = {}
     st.response = None
-    game._announce("confession.open", shields=st.chests[1])
+    game.announce("confession.open", shields=st.chests[1])
     for n in living:
-        game._emit(GiveItem(frozenset({n}), Item.CONFESSION_BOOK, None))
+        game.emit(GiveItem(frozenset({n}), Item.CONFESSION_BOOK, None))
     for n in living:
         _prompt(game, n)
 
 
-def _prompt(game: Game, name: str) -> None:
+def _prompt(game: Context, name: str) -> None:
     choices = []
     if name not in game.twist_state.opened:
         choices.append(Choice(msg("confession.choice.open").text, OpenChest(name)))
     choices.append(Choice(msg("confession.choice.send").text, WriteConfession(name, "")))
-    game._emit(Prompt(frozenset({name}), msg("confession.prompt"), tuple(choices)))
+    game.emit(Prompt(frozenset({name}), msg("confession.prompt"), tuple(choices)))
 
 
-def _open(game: Game) -> bool:
+def _open(game: Context) -> bool:
     return game.phase is Phase.DISCUSSION and game.twist_state.confession_day == game.day
 
 
-def validate(game: Game, action: OpenChest | WriteConfession | WriteResponse) -> Callable[[], None]:
+def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse) -> Callable[[], None]:
     """Chests and confessions during the confession discussion; the response in the Turret that night.
 
     Raises:
         IllegalAction: not now, a second chest, an empty or over-long text.
     """
-    from engine.rulesets.traitors.twists import check_text
-
     st = game.twist_state
     if isinstance(action, OpenChest):
         if not _open(game):
@@ -99,10 +93,10 @@ def validate(game: Game, action: OpenChest | WriteConfession | WriteResponse) ->
 
         def confess() -> None:
             st.confessions[action.contestant] = text
-            game._whisper([action.contestant], "confession.sent")
+            game.whisper([action.contestant], "confession.sent")
 
         return confess
-    game._check_turret(action.traitor)
+    game.check_turret(action.traitor)
     if not st.response_due or game.day != st.confession_day:
         raise IllegalAction("illegal.confession.closed")
     text = check_text(action.text)
@@ -110,13 +104,13 @@ def validate(game: Game, action: OpenChest | WriteConfession | WriteResponse) ->
     def respond() -> None:
         assert game.night
         st.response = text
-        game._whisper(game.night.traitors, "confession.response_saved")
-        game._turret_maybe_done()
+        game.whisper(game.night.traitors, "confession.response_saved")
+        game.turret_maybe_done()
 
     return respond
 
 
-def _open_chest(game: Game, name: str) -> None:
+def _open_chest(game: Context, name: str) -> None:
     """One chest: a shield with probability (shields left) / (chests left), drawn by the seeded generator."""
     st = game.twist_state
     left, shields = st.chests
@@ -125,33 +119,33 @@ def _open_chest(game: Game, name: str) -> None:
     st.chests = (max(0, left - 1), shields - found)
     if found:
         st.shield_finders.append(name)
-        game._emit(GiveItem(frozenset({name}), Item.MURDER_SHIELD, None))
-        game._whisper([name], "confession.shield")
+        game.emit(GiveItem(frozenset({name}), Item.MURDER_SHIELD, None))
+        game.whisper([name], "confession.shield")
     else:
-        game._whisper([name], "confession.empty")
+        game.whisper([name], "confession.empty")
 
 
-def end_discussion(game: Game) -> None:
+def end_discussion(game: Context) -> None:
     """The chests close and the confession books are collected; night d will read the confessions."""
     st = game.twist_state
     if st.confession_day != game.day:
         return
     st.response_due = True
-    game._emit(TakeItem(Item.CONFESSION_BOOK, None))
+    game.emit(TakeItem(Item.CONFESSION_BOOK, None))
     game.record.events.append(
         TwistRecord(game.day, Twist.CONFESSION.value, {"shields": list(st.shield_finders),
                                                        "confessions": sorted(st.confessions)})  # fmt: skip
     )
 
 
-def begin_night(game: Game) -> None:
+def begin_night(game: Context) -> None:
     """Night d: the shields found today protect their holders tonight (``PowerState.shields``)."""
     st = game.twist_state
     if st.response_due and st.confession_day == game.day:
         game.powers.shields |= {n for n in st.shield_finders if game.players[n].alive}
 
 
-def enter_turret(game: Game) -> None:
+def enter_turret(game: Context) -> None:
     """Night d, entering the Turret: the confessions (signed) and who found a shield; the response draft."""
     st = game.twist_state
     night = game.night
@@ -160,45 +154,45 @@ def enter_turret(game: Game) -> None:
         return
     if st.confessions:
         for writer in sorted(st.confessions, key=lambda n: game.players[n].seat):
-            game._whisper(night.traitors, "confession.read", player=writer, text=st.confessions[writer])
+            game.whisper(night.traitors, "confession.read", player=writer, text=st.confessions[writer])
     else:
-        game._whisper(night.traitors, "confession.none")
+        game.whisper(night.traitors, "confession.none")
     if st.shield_finders:
-        game._whisper(night.traitors, "confession.shields", players=", ".join(st.shield_finders))
+        game.whisper(night.traitors, "confession.shields", players=", ".join(st.shield_finders))
     else:
-        game._whisper(night.traitors, "confession.no_shields")
+        game.whisper(night.traitors, "confession.no_shields")
     for t in night.traitors:
-        game._emit(GiveItem(frozenset({t}), Item.RESPONSE_DRAFT, None))
+        game.emit(GiveItem(frozenset({t}), Item.RESPONSE_DRAFT, None))
 
 
-def turret_work(game: Game) -> bool:
+def turret_work(game: Context) -> bool:
     st = game.twist_state
     return st.response_due and st.confession_day == game.day
 
 
-def prompt_turret(game: Game) -> None:
+def prompt_turret(game: Context) -> None:
     night = game.night
     assert night
     if not turret_work(game):
         return
     for t in night.traitors:
-        game._emit(Prompt(frozenset({t}), msg("confession.respond"),
+        game.emit(Prompt(frozenset({t}), msg("confession.respond"),
                           (Choice(msg("confession.choice.respond").text, WriteResponse(t, "")),)))  # fmt: skip
 
 
-def turret_done(game: Game) -> bool:
+def turret_done(game: Context) -> bool:
     """On a confession night the Turret waits for the response (or its clock)."""
     return not turret_work(game) or game.twist_state.response is not None
 
 
-def end_night(game: Game) -> None:
+def end_night(game: Context) -> None:
     """Unused murder shields are taken back: they protect the following night only."""
     st = game.twist_state
     if st.response_due and st.confession_day == game.day and st.shield_finders:
-        game._emit(TakeItem(Item.MURDER_SHIELD, tuple(st.shield_finders)))
+        game.emit(TakeItem(Item.MURDER_SHIELD, tuple(st.shield_finders)))
 
 
-def breakfast(game: Game) -> None:
+def breakfast(game: Context) -> None:
     """Breakfast d+1: the Traitors' Response book for every living contestant (or the news that none came)."""
     st = game.twist_state
     if not st.response_due:
@@ -207,11 +201,11 @@ def breakfast(game: Game) -> None:
     st.response_due = False
     st.confession_day = None
     if st.response is None:
-        game._announce("confession.no_response")
+        game.announce("confession.no_response")
         return
-    game._announce("confession.response")
-    for n in game._living():
-        game._emit(GiveItem(frozenset({n}), Item.RESPONSE_BOOK, st.response))
+    game.announce("confession.response")
+    for n in game.living():
+        game.emit(GiveItem(frozenset({n}), Item.RESPONSE_BOOK, st.response))
     # Recorded under the confession's day, not the breakfast's.
     game.record.events.append(TwistRecord(day, Twist.CONFESSION.value, {"response": st.response}))
     st.response = None
@@ -221,7 +215,7 @@ INPUT_PHASES = frozenset({Phase.DISCUSSION})
 """Phases in which ``legal_actions`` can offer an input (a chest; the texts are free inputs, not listed)."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
+def legal_actions(game: Context, player: str) -> list[Action]:
     if _open(game) and player not in game.twist_state.opened:
         return [OpenChest(player)]
     return []

@@ -11,12 +11,9 @@ Precondition: none beyond the shared ones (``engine.rulesets.traitors.twists.pre
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.context import Context
 
 
-def precondition(game: Game, day: int) -> str | None:
+def precondition(game: Context, day: int) -> str | None:
     """Always ``None``: a double vote can be given whenever there is a round table."""
     return None

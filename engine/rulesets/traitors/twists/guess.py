@@ -26,24 +26,23 @@ Preconditions: the series deals powers, and night d-1 has powers (from night 1, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.actions import Action, AskSeer, GuessPower, VoteNominee
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
-from engine.rulesets.traitors.phases import Phase
-from engine.record import TwistRecord
 from engine.messages_terms import power_term, twist_term
-
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
+from engine.record import TwistRecord
+from engine.rulesets.traitors.choices import most_picked
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.base import lapses
 
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
 """The powers a guess may name (every dealt power; The Joker is offered, never dealt)."""
 
 
-def precondition(game: Game, day: int) -> str | None:
+def precondition(game: Context, day: int) -> str | None:
     """See the module docstring."""
     if not game.settings.powers:
         return "illegal.twist.no_powers"
@@ -55,43 +54,41 @@ def precondition(game: Game, day: int) -> str | None:
 # ---------------------------------------------------------------------------------------------- the Turret
 
 
-def _guessing_tonight(game: Game) -> bool:
+def _guessing_tonight(game: Context) -> bool:
     day = game.day + 1
     if not game.night or game.phase is not Phase.TURRET or (day, Twist.GUESS) not in game.twist_state.begun:
         return False
     return game.twist_state.is_on(day, Twist.GUESS)
 
 
-def turret_work(game: Game) -> bool:
+def turret_work(game: Context) -> bool:
     day = game.day + 1
     st = game.twist_state
     if not st.is_on(day, Twist.GUESS) or (day, Twist.GUESS) in st.begun:
         return False
-    from engine.rulesets.traitors.twists import lapses
-
-    if lapses(game, Twist.GUESS, day):
+    if lapses(game, Twist.GUESS, day, precondition):
         return False
     st.guess_picks.clear()
     st.guess_pending.clear()
     return bool(_targets(game))
 
 
-def _targets(game: Game) -> list[str]:
+def _targets(game: Context) -> list[str]:
     """Whom the Traitors may guess about: living non-Traitors."""
-    return [n for n in game._living() if game.players[n].allegiance is not Allegiance.TRAITOR]
+    return [n for n in game.living() if game.players[n].allegiance is not Allegiance.TRAITOR]
 
 
-def _ask_target(game: Game, guesser: str, options: list[str]) -> None:
+def _ask_target(game: Context, guesser: str, options: list[str]) -> None:
     key = "turret.guess" if game.phase is Phase.TURRET else "guess.nominee.prompt"
-    game._emit(Prompt(frozenset({guesser}), msg(key), tuple(Choice(t, GuessPower(guesser, t)) for t in options)))
+    game.emit(Prompt(frozenset({guesser}), msg(key), tuple(Choice(t, GuessPower(guesser, t)) for t in options)))
 
 
-def _ask_power(game: Game, guesser: str, target: str) -> None:
+def _ask_power(game: Context, guesser: str, target: str) -> None:
     choices = tuple(Choice(p.title, GuessPower(guesser, target, p)) for p in GUESSABLE)
-    game._emit(Prompt(frozenset({guesser}), msg("guess.power", player=target), choices))
+    game.emit(Prompt(frozenset({guesser}), msg("guess.power", player=target), choices))
 
 
-def prompt_turret(game: Game) -> None:
+def prompt_turret(game: Context) -> None:
     night = game.night
     assert night
     if not _guessing_tonight(game) or not _targets(game):
@@ -100,7 +97,7 @@ def prompt_turret(game: Game) -> None:
         _ask_target(game, t, _targets(game))
 
 
-def turret_done(game: Game) -> bool:
+def turret_done(game: Context) -> bool:
     night = game.night
     assert night
     return not _guessing_tonight(game) or not _targets(game) or all(
@@ -108,10 +105,8 @@ def turret_done(game: Game) -> bool:
     )
 
 
-def close_turret(game: Game) -> None:
+def close_turret(game: Context) -> None:
     """The most picked guess lands (a tie: the seeded draw); a right one goes to ``PowerState.guessed``."""
-    from engine.rulesets.traitors.game import _most_picked
-
     st = game.twist_state
     night = game.night
     assert night
@@ -120,7 +115,7 @@ def close_turret(game: Game) -> None:
         st.guess_pending.clear()
         return
     keys = [f"{t}|{p}" for t, p in st.guess_picks.values()]
-    target, value = _most_picked(keys, game._draw).split("|")
+    target, value = most_picked(keys, game.draw).split("|")
     power = Power(value)
     st.guess_picks.clear()
     st.guess_pending.clear()
@@ -128,7 +123,7 @@ def close_turret(game: Game) -> None:
     right = game.players[target].power is power and game.players[target].allegiance is Allegiance.FAITHFUL
     if right:
         game.powers.guessed.add(target)
-    game._whisper(night.traitors, "turret.guess.decided", player=target, power=power_term(power))
+    game.whisper(night.traitors, "turret.guess.decided", player=target, power=power_term(power))
     # Recorded under the twist's day (tomorrow's), not tonight's number.
     game.record.events.append(TwistRecord(game.day + 1, Twist.GUESS.value, {
         "by": "traitors", "target": target, "power": power.title, "right": right}))  # fmt: skip
@@ -137,7 +132,7 @@ def close_turret(game: Game) -> None:
 # ---------------------------------------------------------------------------------------------- the nomination
 
 
-def _nomination_twist(game: Game) -> Twist | None:
+def _nomination_twist(game: Context) -> Twist | None:
     """The Guess or Seer twist on tomorrow's day whose nomination is held tonight, if any."""
     for twist in (Twist.GUESS, Twist.SEER):
         if game.twist_state.is_on(game.day + 1, twist):
@@ -145,15 +140,13 @@ def _nomination_twist(game: Game) -> Twist | None:
     return None
 
 
-def open_nomination(game: Game) -> bool:
+def open_nomination(game: Context) -> bool:
     """At the start of host visiting: the Faithful vote for tomorrow's nominee (once per night)."""
     st = game.twist_state
     night = game.night
     twist = _nomination_twist(game)
     if night is None or twist is None or st.nomination_night == game.day:
         return False
-    from engine.rulesets.traitors.twists import lapses
-
     st.nomination_night = game.day
     day = game.day + 1
     if twist is Twist.SEER and lapses(game, twist, day):
@@ -162,23 +155,21 @@ def open_nomination(game: Game) -> bool:
         st.begun.add((day, twist))
         if twist not in st.schedule.get(day, set()):
             return False
-    voters = tuple(n for n in game._living_faithful() if game.players[n].present)
-    candidates = game._living()
+    voters = tuple(n for n in game.living_faithful() if game.players[n].present)
+    candidates = game.living()
     if not voters or len(candidates) < 2:
         return False
     st.nominators = voters
     st.nomination = {}
-    game._clock(Phase.NOMINATION, "nomination", "clock.nomination")
+    game.start_clock(Phase.NOMINATION, "nomination", "clock.nomination")
     for v in voters:
         choices = tuple(Choice(c, VoteNominee(v, c)) for c in candidates if c != v)
-        game._emit(Prompt(frozenset({v}), msg(f"nomination.prompt.{twist.value}"), choices))
+        game.emit(Prompt(frozenset({v}), msg(f"nomination.prompt.{twist.value}"), choices))
     return True
 
 
-def close_nomination(game: Game) -> None:
+def close_nomination(game: Context) -> None:
     """The most votes is tomorrow's nominee (a tie: the seeded draw; no votes: none, the hosts are told)."""
-    from engine.rulesets.traitors.game import _most_picked
-
     st = game.twist_state
     twist = _nomination_twist(game)
     votes = list(st.nomination.values())
@@ -186,16 +177,16 @@ def close_nomination(game: Game) -> None:
     if twist is not None:
         day = game.day + 1
         if votes:
-            nominee = _most_picked(votes, game._draw)
+            nominee = most_picked(votes, game.draw)
             st.nominees[day] = (twist, nominee)
             game.record.events.append(TwistRecord(day, twist.value, {"nominee": nominee, "votes": len(votes)}))
         else:
-            game._whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
-            game._whisper(game.hosts, "nomination.none")
-    game._open_host_visit()
+            game.whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
+            game.whisper(game.hosts, "nomination.none")
+    game.open_host_visit()
 
 
-def validate(game: Game, action: GuessPower | VoteNominee) -> Callable[[], None]:
+def validate(game: Context, action: GuessPower | VoteNominee) -> Callable[[], None]:
     """A Traitor's guess in the Turret, the nominee's guess before the round table, a nomination vote.
 
     Raises:
@@ -213,21 +204,21 @@ def validate(game: Game, action: GuessPower | VoteNominee) -> Callable[[], None]
 
         def vote() -> None:
             st.nomination[action.voter] = action.target
-            game._whisper([action.voter], "nomination.noted")
+            game.whisper([action.voter], "nomination.noted")
             if all(v in st.nomination for v in st.nominators if game.players[v].present):
                 close_nomination(game)
 
         return vote
     g = action.guesser
     if game.phase is Phase.TURRET:
-        game._check_turret(g)
+        game.check_turret(g)
         if not _guessing_tonight(game):
             raise IllegalAction("illegal.guess.closed")
         if g in st.guess_picks:
             raise IllegalAction("illegal.turret.already")
         allowed = _targets(game)
-    elif game.phase is Phase.NOMINEE and _nominee(game, Twist.GUESS) == g:
-        allowed = [n for n in game._living() if n != g]
+    elif game.phase is Phase.NOMINEE and nominee_of(game, Twist.GUESS) == g:
+        allowed = [n for n in game.living() if n != g]
     else:
         raise IllegalAction("illegal.guess.closed")
     if action.target not in allowed:
@@ -242,30 +233,31 @@ def validate(game: Game, action: GuessPower | VoteNominee) -> Callable[[], None]
     return lambda: _nominee_guess(game, g, action.target, power)
 
 
-def _pick_target(game: Game, guesser: str, target: str) -> None:
+def _pick_target(game: Context, guesser: str, target: str) -> None:
     game.twist_state.guess_pending[guesser] = target
     _ask_power(game, guesser, target)
 
 
-def _turret_guess(game: Game, traitor: str, target: str, power: Power) -> None:
+def _turret_guess(game: Context, traitor: str, target: str, power: Power) -> None:
     st = game.twist_state
     st.guess_pending.pop(traitor, None)
     st.guess_picks[traitor] = (target, power.value)
-    game._whisper([traitor], "result.guess.noted", player=target, power=power_term(power))
-    game._turret_maybe_done()
+    game.whisper([traitor], "result.guess.noted", player=target, power=power_term(power))
+    game.turret_maybe_done()
 
 
 # ---------------------------------------------------------------------------------------------- the nominee
 
 
-def _nominee(game: Game, twist: Twist) -> str | None:
+def nominee_of(game: Context, twist: Twist) -> str | None:
+    """The nominee of ``twist`` today while their step is open, else ``None``."""
     entry = game.twist_state.nominees.get(game.day)
     if entry is None or entry[0] is not twist or game.day in game.twist_state.nominee_done:
         return None
     return entry[1]
 
 
-def open_nominee(game: Game) -> bool:
+def open_nominee(game: Context) -> bool:
     """Before the round table: the nominee's Guess or Seer visit (once per day)."""
     st = game.twist_state
     entry = st.nominees.get(game.day)
@@ -276,40 +268,40 @@ def open_nominee(game: Game) -> bool:
     if not p.alive or not p.present:
         st.nominee_done.add(game.day)
         return False
-    game._announce(f"{twist.value}.nominee", player=nominee)
-    game._clock(Phase.NOMINEE, "nominee", "clock.nominee")
-    others = [n for n in game._living() if n != nominee]
+    game.announce(f"{twist.value}.nominee", player=nominee)
+    game.start_clock(Phase.NOMINEE, "nominee", "clock.nominee")
+    others = [n for n in game.living() if n != nominee]
     if twist is Twist.GUESS:
         _ask_target(game, nominee, others)
     else:
         choices = tuple(Choice(n, AskSeer(nominee, n)) for n in others)
-        game._emit(Prompt(frozenset({nominee}), msg("seer.prompt"), choices))
+        game.emit(Prompt(frozenset({nominee}), msg("seer.prompt"), choices))
     return True
 
 
-def _nominee_guess(game: Game, nominee: str, target: str, power: Power) -> None:
+def _nominee_guess(game: Context, nominee: str, target: str, power: Power) -> None:
     st = game.twist_state
     st.guess_pending.pop(nominee, None)
     right = game.players[target].power is power
     game.record.events.append(TwistRecord(game.day, Twist.GUESS.value, {
         "by": nominee, "target": target, "power": power.title, "right": right}))  # fmt: skip
     if right:
-        game._whisper([nominee], "result.guess.right", player=target, power=power_term(power))
-        game._lose_power(target)
+        game.whisper([nominee], "result.guess.right", player=target, power=power_term(power))
+        game.lose_power(target)
     else:
-        game._whisper([nominee], "result.guess.wrong")
-    game._announce("guess.made")
+        game.whisper([nominee], "result.guess.wrong")
+    game.announce("guess.made")
     finish_nominee(game)
 
 
-def finish_nominee(game: Game) -> None:
+def finish_nominee(game: Context) -> None:
     """The nominee's step is over: the round table opens."""
     game.twist_state.nominee_done.add(game.day)
     game.twist_state.guess_pending.clear()
-    game._begin_round_table()
+    game.begin_round_table()
 
 
-def close_nominee(game: Game) -> None:
+def close_nominee(game: Context) -> None:
     """The nominee's clock ran out (or the host moved on): no guess, no seer book; the round table opens."""
     finish_nominee(game)
 
@@ -318,17 +310,17 @@ INPUT_PHASES = frozenset({Phase.NOMINATION, Phase.TURRET, Phase.NOMINEE})
 """Phases in which ``legal_actions`` can offer an input: the nomination, the Traitors' guess, the nominee's."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
+def legal_actions(game: Context, player: str) -> list[Action]:
     st = game.twist_state
     out: list[Action] = []
     if game.phase is Phase.NOMINATION and player in st.nominators and player not in st.nomination:
-        out += [VoteNominee(player, c) for c in game._living() if c != player]
+        out += [VoteNominee(player, c) for c in game.living() if c != player]
     turret = game.phase is Phase.TURRET and _guessing_tonight(game) and game.night is not None and (
         player in game.night.traitors and player not in st.guess_picks
     )
-    nominee = game.phase is Phase.NOMINEE and _nominee(game, Twist.GUESS) == player
+    nominee = game.phase is Phase.NOMINEE and nominee_of(game, Twist.GUESS) == player
     if turret or nominee:
-        allowed = _targets(game) if turret else [n for n in game._living() if n != player]
+        allowed = _targets(game) if turret else [n for n in game.living() if n != player]
         out += [GuessPower(player, t) for t in allowed]
         pending = st.guess_pending.get(player)
         if pending is not None and pending in allowed:

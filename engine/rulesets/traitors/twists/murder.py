@@ -17,27 +17,26 @@ leave a finale), and no Trial the same day.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.actions import Action, ChooseSwordBearer, StrikeWithSword
 from engine.effects import Choice, Eliminated, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Twist
-from engine.rulesets.traitors.phases import Phase
 from engine.record import TwistRecord
+from engine.rulesets.traitors.choices import most_picked
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.base import lapses
 
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
 
-
-def precondition(game: Game, day: int) -> str | None:
+def precondition(game: Context, day: int) -> str | None:
     """See the module docstring."""
-    if len(game._living()) <= game.settings.finalists + 2:
+    if len(game.living()) <= game.settings.finalists + 2:
         return "illegal.twist.too_few"
     return None
 
 
-def _naming_tonight(game: Game) -> bool:
+def _naming_tonight(game: Context) -> bool:
     """True while tonight's Turret names the sword's bearer (begun, not yet settled)."""
     day = game.day + 1
     st = game.twist_state
@@ -46,50 +45,46 @@ def _naming_tonight(game: Game) -> bool:
     return st.is_on(day, Twist.MURDER)
 
 
-def turret_work(game: Game) -> bool:
+def turret_work(game: Context) -> bool:
     """The Turret of night d-1 names the sword's bearer when the Murder twist is on day d."""
     day = game.day + 1
     if not game.twist_state.is_on(day, Twist.MURDER) or (day, Twist.MURDER) in game.twist_state.begun:
         return False
-    from engine.rulesets.traitors.twists import lapses
-
-    if lapses(game, Twist.MURDER, day):
+    if lapses(game, Twist.MURDER, day, precondition):
         return False
     game.twist_state.bearer_picks.clear()
     return True
 
 
-def prompt_turret(game: Game) -> None:
+def prompt_turret(game: Context) -> None:
     assert game.night
     if not _naming_tonight(game):
         return
     for t in game.night.traitors:
         choices = tuple(Choice(b, ChooseSwordBearer(t, b)) for b in game.night.traitors)
-        game._emit(Prompt(frozenset({t}), msg("turret.nominate.sword"), choices))
+        game.emit(Prompt(frozenset({t}), msg("turret.nominate.sword"), choices))
 
 
-def turret_done(game: Game) -> bool:
+def turret_done(game: Context) -> bool:
     assert game.night
     return not _naming_tonight(game) or all(t in game.twist_state.bearer_picks for t in game.night.traitors)
 
 
-def close_turret(game: Game) -> None:
+def close_turret(game: Context) -> None:
     """The most named Traitor will hold the sword (a tie, or nobody named: the seeded draw)."""
-    from engine.rulesets.traitors.game import _most_picked
-
     night = game.night
     assert night
     if not _naming_tonight(game) or not night.traitors:
         return
     picks = list(game.twist_state.bearer_picks.values())
-    bearer = _most_picked(picks, game._draw) if picks else game._draw(night.traitors)
+    bearer = most_picked(picks, game.draw) if picks else game.draw(night.traitors)
     game.twist_state.bearers[game.day + 1] = bearer
     game.twist_state.bearer_picks.clear()
-    game._whisper(night.traitors, "turret.sword_bearer", player=bearer)
+    game.whisper(night.traitors, "turret.sword_bearer", player=bearer)
 
 
-def validate_bearer(game: Game, action: ChooseSwordBearer) -> Callable[[], None]:
-    game._check_turret(action.traitor)
+def validate_bearer(game: Context, action: ChooseSwordBearer) -> Callable[[], None]:
+    game.check_turret(action.traitor)
     if not _naming_tonight(game):
         raise IllegalAction("illegal.turret.no_twist")
     if action.traitor in game.twist_state.bearer_picks:
@@ -100,12 +95,12 @@ def validate_bearer(game: Game, action: ChooseSwordBearer) -> Callable[[], None]
 
     def apply() -> None:
         game.twist_state.bearer_picks[action.traitor] = action.target
-        game._turret_maybe_done()
+        game.turret_maybe_done()
 
     return apply
 
 
-def begin_discussion(game: Game) -> None:
+def begin_discussion(game: Context) -> None:
     """Day d's discussion: the Sacred Sword is placed in the bearer's inventory; night d will be quiet."""
     st = game.twist_state
     bearer = st.bearers.pop(game.day, None)
@@ -113,11 +108,11 @@ def begin_discussion(game: Game) -> None:
         return
     st.sword, st.sword_used = (game.day, bearer), False
     st.quiet_nights.add(game.day)
-    game._emit(GiveItem(frozenset({bearer}), Item.SACRED_SWORD, None))
-    game._whisper([bearer], "sword.given")
+    game.emit(GiveItem(frozenset({bearer}), Item.SACRED_SWORD, None))
+    game.whisper([bearer], "sword.given")
 
 
-def validate_strike(game: Game, action: StrikeWithSword) -> Callable[[], None]:
+def validate_strike(game: Context, action: StrikeWithSword) -> Callable[[], None]:
     """The sword's holder, during discussion, once; the victim another living contestant."""
     st = game.twist_state
     if game.phase is not Phase.DISCUSSION or st.sword is None or st.sword != (game.day, action.attacker):
@@ -130,32 +125,32 @@ def validate_strike(game: Game, action: StrikeWithSword) -> Callable[[], None]:
     return lambda: _strike(game, action.attacker, action.victim)
 
 
-def _strike(game: Game, attacker: str, victim: str) -> None:
+def _strike(game: Context, attacker: str, victim: str) -> None:
     p = game.players[victim]
     record = TwistRecord(game.day, Twist.MURDER.value, {"attacker": attacker, "victim": victim})
     game.record.events.append(record)
     if p.allegiance is Allegiance.TRAITOR:
         record.details["result"] = "nothing"
-        game._whisper([attacker], "sword.nothing")
+        game.whisper([attacker], "sword.nothing")
         return
     game.twist_state.sword_used = True
     record.details["result"] = "murdered"
-    game._murder(victim)
+    game.murder(victim)
     p.publicly_out = True
-    game._record_out(victim)
-    game._announce("sword.murdered", player=victim)
-    game._emit(Eliminated(victim, "murdered"))
+    game.record_out(victim)
+    game.announce("sword.murdered", player=victim)
+    game.emit(Eliminated(victim, "murdered"))
 
 
-def end_discussion(game: Game) -> None:
+def end_discussion(game: Context) -> None:
     """When discussion ends the sword vanishes (used or not)."""
     st = game.twist_state
     if st.sword is None:
         return
     _, holder = st.sword
-    game._emit(TakeItem(Item.SACRED_SWORD, (holder,)))
+    game.emit(TakeItem(Item.SACRED_SWORD, (holder,)))
     if not st.sword_used:
-        game._whisper([holder], "sword.vanished")
+        game.whisper([holder], "sword.vanished")
         game.record.events.append(TwistRecord(game.day, Twist.MURDER.value, {"attacker": holder, "result": "unused"}))
     st.sword, st.sword_used = None, False
 
@@ -164,7 +159,7 @@ INPUT_PHASES = frozenset({Phase.TURRET, Phase.DISCUSSION})
 """Phases in which ``legal_actions`` can offer an input: naming the bearer (Turret), the strike (discussion)."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
+def legal_actions(game: Context, player: str) -> list[Action]:
     out: list[Action] = []
     st = game.twist_state
     night = game.night
@@ -172,5 +167,5 @@ def legal_actions(game: Game, player: str) -> list[Action]:
         if player not in st.bearer_picks:
             out += [ChooseSwordBearer(player, b) for b in night.traitors]
     if game.phase is Phase.DISCUSSION and st.sword == (game.day, player) and not st.sword_used:
-        out += [StrikeWithSword(player, v) for v in game._living() if v != player]
+        out += [StrikeWithSword(player, v) for v in game.living() if v != player]
     return out

@@ -14,34 +14,30 @@ Precondition: no Guess twist the same day (one nominee).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.actions import Action, AskSeer
 from engine.effects import GiveItem
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
-from engine.rulesets.traitors.phases import Phase
-from engine.record import TwistRecord
 from engine.messages_terms import term
+from engine.record import TwistRecord
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.guess import finish_nominee, nominee_of
 
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
 
-
-def precondition(game: Game, day: int) -> str | None:
+def precondition(game: Context, day: int) -> str | None:
     """See the module docstring (the shared checks are in ``engine.rulesets.traitors.twists.precondition``)."""
     return None
 
 
-def validate(game: Game, action: AskSeer) -> Callable[[], None]:
+def validate(game: Context, action: AskSeer) -> Callable[[], None]:
     """Only the Seer's nominee, before today's round table; any other living contestant.
 
     Raises:
         IllegalAction: not the nominee now, or a target that cannot be chosen.
     """
-    from engine.rulesets.traitors.twists.guess import _nominee
-
-    if game.phase is not Phase.NOMINEE or _nominee(game, Twist.SEER) != action.seer:
+    if game.phase is not Phase.NOMINEE or nominee_of(game, Twist.SEER) != action.seer:
         raise IllegalAction("illegal.seer.closed")
     target = game.players.get(action.target)
     if target is None or not target.alive or action.target == action.seer:
@@ -49,15 +45,13 @@ def validate(game: Game, action: AskSeer) -> Callable[[], None]:
     return lambda: _see(game, action.seer, action.target)
 
 
-def _see(game: Game, seer: str, target: str) -> None:
-    from engine.rulesets.traitors.twists.guess import finish_nominee
-
+def _see(game: Context, seer: str, target: str) -> None:
     truth = game.players[target].allegiance
-    game._emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, None))
-    game._whisper([seer], "result.seer", player=target, allegiance=term(f"term.allegiance.{truth.value}"))
+    game.emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, None))
+    game.whisper([seer], "result.seer", player=target, allegiance=term(f"term.allegiance.{truth.value}"))
     game.record.events.append(TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target,
                                                                         "allegiance": truth.value}))  # fmt: skip
-    game._announce("seer.visited")
+    game.announce("seer.visited")
     finish_nominee(game)
 
 
@@ -65,9 +59,7 @@ INPUT_PHASES = frozenset({Phase.NOMINEE})
 """Phases in which ``legal_actions`` can offer an input (the nominee's question)."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
-    from engine.rulesets.traitors.twists.guess import _nominee
-
-    if game.phase is Phase.NOMINEE and _nominee(game, Twist.SEER) == player:
-        return [AskSeer(player, n) for n in game._living() if n != player]
+def legal_actions(game: Context, player: str) -> list[Action]:
+    if game.phase is Phase.NOMINEE and nominee_of(game, Twist.SEER) == player:
+        return [AskSeer(player, n) for n in game.living() if n != player]
     return []

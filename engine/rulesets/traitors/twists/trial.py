@@ -20,72 +20,68 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.actions import Action, PutOnTrial
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Twist
-from engine.rulesets.traitors.phases import Phase
-from engine.record import TwistRecord
 from engine.messages_terms import twist_term
+from engine.record import TwistRecord
+from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.base import lapses
 
-if TYPE_CHECKING:
-    from engine.rulesets.traitors.game import Game
 
-
-def precondition(game: Game, day: int) -> str | None:
+def precondition(game: Context, day: int) -> str | None:
     """See the module docstring."""
-    if len(game._living_traitors()) < 2:
+    if len(game.living_traitors()) < 2:
         return "illegal.twist.trial_one_traitor"
-    if len(game._living_faithful()) < game.settings.trial_contestants:
+    if len(game.living_faithful()) < game.settings.trial_contestants:
         return "illegal.twist.trial_faithful"
-    if len(game._living()) <= game.settings.finalists + 1:
+    if len(game.living()) <= game.settings.finalists + 1:
         return "illegal.twist.too_few"
     return None
 
 
-def begins_tonight(game: Game, *, has_event: bool) -> bool:
+def begins_tonight(game: Context, *, has_event: bool) -> bool:
     """Called as the Turret opens: True (and the Trial begins) on a Trial night. A night without an event (the
     Murder twist's quiet night, the last night before the finale) cannot hold a Trial: it lapses."""
     day = game.day
     st = game.twist_state
     if not st.is_on(day, Twist.TRIAL) or (day, Twist.TRIAL) in st.begun:
         return False
-    from engine.rulesets.traitors.twists import lapses
-
     if not has_event:
         st.begun.add((day, Twist.TRIAL))
-        game._whisper(game.hosts, "twist.lapsed", twist=twist_term(Twist.TRIAL), day=day)
-        game._whisper(game.hosts, "illegal.twist.too_few", twist=twist_term(Twist.TRIAL), day=day)
+        game.whisper(game.hosts, "twist.lapsed", twist=twist_term(Twist.TRIAL), day=day)
+        game.whisper(game.hosts, "illegal.twist.too_few", twist=twist_term(Twist.TRIAL), day=day)
         return False
-    if lapses(game, Twist.TRIAL, day):
+    if lapses(game, Twist.TRIAL, day, precondition):
         return False
     st.trial_night = day
     st.trial_picks = {}
     return True
 
 
-def _tonight(game: Game) -> bool:
+def _tonight(game: Context) -> bool:
     return game.night is not None and game.twist_state.trial_night == game.day and game.phase is Phase.TURRET
 
 
-def turret_work(game: Game) -> bool:
+def turret_work(game: Context) -> bool:
     return game.night is not None and game.twist_state.trial_night == game.day
 
 
-def _size(game: Game) -> int:
+def _size(game: Context) -> int:
     return game.settings.trial_contestants
 
 
-def _prompt(game: Game, traitor: str) -> None:
+def _prompt(game: Context, traitor: str) -> None:
     named = game.twist_state.trial_picks.get(traitor, [])
-    options = [f for f in game._living_faithful() if f not in named]
+    options = [f for f in game.living_faithful() if f not in named]
     choices = tuple(Choice(f, PutOnTrial(traitor, f)) for f in options)
-    game._emit(Prompt(frozenset({traitor}), msg("turret.trial", count=_size(game)), choices))
+    game.emit(Prompt(frozenset({traitor}), msg("turret.trial", count=_size(game)), choices))
 
 
-def prompt_turret(game: Game) -> None:
+def prompt_turret(game: Context) -> None:
     night = game.night
     assert night
     if turret_work(game):
@@ -93,7 +89,7 @@ def prompt_turret(game: Game) -> None:
             _prompt(game, t)
 
 
-def turret_done(game: Game) -> bool:
+def turret_done(game: Context) -> bool:
     night = game.night
     assert night
     if not turret_work(game):
@@ -101,31 +97,31 @@ def turret_done(game: Game) -> bool:
     return all(len(game.twist_state.trial_picks.get(t, [])) >= _size(game) for t in night.traitors)
 
 
-def validate(game: Game, action: PutOnTrial) -> Callable[[], None]:
+def validate(game: Context, action: PutOnTrial) -> Callable[[], None]:
     """A sworn Traitor in tonight's Turret names a living Faithful not yet named by them.
 
     Raises:
         IllegalAction: not a Trial night, already named enough, a target that cannot be put on trial.
     """
-    game._check_turret(action.traitor)
+    game.check_turret(action.traitor)
     if not _tonight(game):
         raise IllegalAction("illegal.trial.closed")
     named = game.twist_state.trial_picks.get(action.traitor, [])
     if len(named) >= _size(game):
         raise IllegalAction("illegal.turret.already")
-    if action.target not in game._living_faithful() or action.target in named:
+    if action.target not in game.living_faithful() or action.target in named:
         raise IllegalAction("illegal.trial.target", target=action.target)
 
     def apply() -> None:
         game.twist_state.trial_picks.setdefault(action.traitor, []).append(action.target)
         if len(game.twist_state.trial_picks[action.traitor]) < _size(game):
             _prompt(game, action.traitor)
-        game._turret_maybe_done()
+        game.turret_maybe_done()
 
     return apply
 
 
-def close_turret(game: Game) -> None:
+def close_turret(game: Context) -> None:
     """The most named go on trial; the cards are drawn; the death card becomes tonight's murder attempt."""
     st = game.twist_state
     night = game.night
@@ -134,7 +130,7 @@ def close_turret(game: Game) -> None:
         return
     size = _size(game)
     counts = Counter(n for picks in st.trial_picks.values() for n in picks)
-    faithful = game._living_faithful()
+    faithful = game.living_faithful()
     chosen: list[str] = []
     for c in sorted(set(counts.values()), reverse=True):
         tier = sorted(n for n in counts if counts[n] == c and n in faithful)
@@ -150,10 +146,10 @@ def close_turret(game: Game) -> None:
     st.trial_night = None
     if not chosen:
         return
-    death = game._draw(chosen)
+    death = game.draw(chosen)
     for n in chosen:
-        game._whisper([n], "trial.card.death" if n == death else "trial.card.life")
-    game._whisper(night.traitors, "trial.decided", players=", ".join(chosen), player=death)
+        game.whisper([n], "trial.card.death" if n == death else "trial.card.life")
+    game.whisper(night.traitors, "trial.decided", players=", ".join(chosen), player=death)
     night.attack = (death, False)
     night.record.event = "trial"
     night.record.target = death
@@ -161,11 +157,11 @@ def close_turret(game: Game) -> None:
     game.record.events.append(TwistRecord(game.day, Twist.TRIAL.value, {"on_trial": chosen, "death_card": death}))
 
 
-def breakfast(game: Game) -> None:
+def breakfast(game: Context) -> None:
     """Everyone hears who was on trial last night."""
     st = game.twist_state
     if st.trial_news:
-        game._announce("trial.news", players=", ".join(st.trial_news))
+        game.announce("trial.news", players=", ".join(st.trial_news))
         st.trial_news = []
 
 
@@ -173,10 +169,10 @@ INPUT_PHASES = frozenset({Phase.TURRET})
 """Phases in which ``legal_actions`` can offer an input (putting contestants on trial)."""
 
 
-def legal_actions(game: Game, player: str) -> list[Action]:
+def legal_actions(game: Context, player: str) -> list[Action]:
     if not _tonight(game) or game.night is None or player not in game.night.traitors:
         return []
     named = game.twist_state.trial_picks.get(player, [])
     if len(named) >= _size(game):
         return []
-    return [PutOnTrial(player, f) for f in game._living_faithful() if f not in named]
+    return [PutOnTrial(player, f) for f in game.living_faithful() if f not in named]

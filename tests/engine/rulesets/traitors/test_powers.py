@@ -164,7 +164,7 @@ def test_every_targeted_power_lists_exactly_what_its_validator_accepts() -> None
         while not g.is_over and s.now < 400:
             if g.phase in (Phase.TURRET, Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and g.phase_seq not in seen:
                 seen.add(g.phase_seq)
-                alive = g._living()
+                alive = g.living()
                 kept = dict(g.powers.last_target), set(g.powers.judge_self)
                 for actor in alive:
                     for power in targeted:
@@ -194,7 +194,7 @@ def test_not_the_same_target_running(power: Power, user: str, nights_running: bo
     spec = POWERS[power]
     for night, refused in ((g.day - 1, True), (g.day - 2, not nights_running)):
         g.powers.last_target[(user, power)] = (night, "Kai")
-        listed = [t for t, _ in spec.options(g, user, g._living())]
+        listed = [t for t, _ in spec.options(g, user, g.living())]
         if refused:
             with pytest.raises(IllegalAction) as e:
                 spec.validate(g, user, ("Kai",))

@@ -22,7 +22,7 @@ from engine.ids import FAITHFUL_POWERS, Allegiance, Place, Power, Twist
 from engine.outcome import Termination, Winner
 from engine.record import RoundTableRecord
 from engine.rulesets.traitors.settings import Settings
-from engine.views import view_for
+from engine.rulesets.traitors.views import view_for
 
 HOST = "Host"
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")

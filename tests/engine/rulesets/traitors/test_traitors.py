@@ -325,8 +325,8 @@ class TestSection4RoundTable:
         t1 = [e for e in d.game.record.events if isinstance(e, RoundTableRecord)][-1]
         assert t1.revealed == "faithful"  # six at the table
         d.until(Phase.VOTE)  # the night with five has no event (phases.py rule 4)
-        assert len(d.game._living()) == 5
-        vote_all(d, {n: "Zuri" for n in d.game._living() if n != "Zuri"} | {"Zuri": "Alex"})
+        assert len(d.game.living()) == 5
+        vote_all(d, {n: "Zuri" for n in d.game.living() if n != "Zuri"} | {"Zuri": "Alex"})
         t2 = [e for e in d.game.record.events if isinstance(e, RoundTableRecord)][-1]
         assert t2.banished == "Zuri" and t2.revealed is None
         assert d.game.phase is Phase.TORCHES and sorted(d.game.torches) == sorted(["Alex", "Steve", "Ari", "Noor"])
@@ -335,7 +335,7 @@ class TestSection4RoundTable:
 class TestSection7Night:
     def test_oath_before_power_and_fellow_traitors(self, series):
         d = series(traitors=3, seed=4, powers=True)
-        traitors = d.game._living_traitors()
+        traitors = d.game.living_traitors()
         d.advance()
         first = d.game.night.oath_queue[0]
         assert first == traitors[0]
@@ -421,7 +421,7 @@ class TestSection7Night:
         assert d.game.phase is Phase.BREAKFAST
         # the recruit takes the Oath the next night
         d.until(Phase.VOTE)
-        vote_all(d, {n: "Kai" for n in d.game._living() if n != "Kai"} | {"Kai": "Zuri"})
+        vote_all(d, {n: "Kai" for n in d.game.living() if n != "Kai"} | {"Kai": "Zuri"})
         assert d.game.phase is Phase.OATH and d.game.night.oath_queue == ["Alex"]
 
     def test_two_traitors_seduce_decline_nothing_happens(self, series):
@@ -456,12 +456,12 @@ class TestSection7Night:
         names = NAMES12[:9]
         g = Game(Settings(contestants=names, traitors=2, hosts=("Host",), first_night_murder=True), seed=5)
         g.handle(StartSeries(), now=0)
-        traitors = g._living_traitors()
+        traitors = g.living_traitors()
         now = 1.0
         g.handle(Advance("Host"), now=now)
         while g.phase is Phase.OATH:
             g.handle(SwearOath(g.night.oath_queue[0]), now=now)
-        target = g._living_faithful()[0]
+        target = g.living_faithful()[0]
         old_power = g.players[target].power
         for t in traitors:
             g.handle(ChooseEvent(t, NightEvent.SEDUCE, target), now=now)
@@ -479,7 +479,7 @@ class TestSection9Finale:
         to_first_vote(d)
         vote_all(d, {n: "Efe" for n in names if n != "Efe"} | {"Efe": "Alex"})
         d.until(Phase.VOTE)
-        vote_all(d, {n: "Noor" for n in d.game._living() if n != "Noor"} | {"Noor": "Alex"})
+        vote_all(d, {n: "Noor" for n in d.game.living() if n != "Noor"} | {"Noor": "Alex"})
         assert d.game.phase is Phase.TORCHES
         return d
 

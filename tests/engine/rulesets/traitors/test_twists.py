@@ -256,7 +256,7 @@ class TestMurderTwist:
             s.banish(victim)
             if s.g.phase is Phase.TURRET:
                 s.to_breakfast()
-        assert len(s.g._living()) == 6
+        assert len(s.g.living()) == 6
         s.refused(StartTwist(HOST, Twist.MURDER), "illegal.twist.too_few")
 
 
@@ -304,7 +304,7 @@ class TestConfessionTwist:
         assert not any(Item.RESPONSE_DRAFT in s.holds(t) for t in TRAITORS)
         # everyone alive receives the Traitors' Response book with the reply
         books = [e for e in s.fx if isinstance(e, GiveItem) and e.item is Item.RESPONSE_BOOK]
-        assert sorted(n for e in books for n in e.to) == sorted(s.g._living())
+        assert sorted(n for e in books for n in e.to) == sorted(s.g.living())
         assert all(e.label == "We hear you." for e in books)
         assert "confession.response" in s.keys(None)
 
@@ -340,7 +340,7 @@ class TestGuessTwist:
             s.do(GuessPower(t, "Kai", Power.GUARDIAN))
         assert "turret.guess.decided" in s.keys("Sunny")
         s.advance_to(Phase.NOMINATION)
-        voters = [n for n in s.g._living_faithful()]
+        voters = [n for n in s.g.living_faithful()]
         assert set(s.g.twist_state.nominators) == set(voters)
         for v in voters:
             s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))
