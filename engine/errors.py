@@ -13,6 +13,8 @@ message to the one contestant who sent it and changes nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GameError(Exception):
     """Base of every engine error."""
@@ -25,7 +27,7 @@ class _KeyedError(GameError):
     many while it lists the legal inputs (a power's candidate targets are checked by its validator).
     """
 
-    def __init__(self, reason: str, **params: str) -> None:
+    def __init__(self, reason: str, **params: Any) -> None:
         super().__init__(reason)
         self.reason = reason
         self.params = params

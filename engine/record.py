@@ -8,7 +8,7 @@ door for what a contestant may know. ``to_dict`` gives the JSON game log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 @dataclass(slots=True)
@@ -74,6 +74,9 @@ class VoteRound:
 class RoundTableRecord:
     """One round table (or one banishment vote of the finale)."""
 
+    RECORD_TYPE: ClassVar[str] = "round_table"
+    """The event's ``type`` in the game log."""
+
     day: int
     present: list[str]
     """Contestants at the table, in seat order."""
@@ -124,6 +127,9 @@ class RoundTableRecord:
 class TorchRound:
     """One finale torch vote: each finalist's torch (``None`` = no torch when locked)."""
 
+    RECORD_TYPE: ClassVar[str] = "torches"
+    """The event's ``type`` in the game log."""
+
     choices: dict[str, str | None]
     """finalist → ``"banish_again"`` / ``"end_game"`` / ``None``."""
     count: str = ""
@@ -135,6 +141,9 @@ class TorchRound:
 @dataclass(slots=True)
 class NightRecord:
     """One night: the Oath, the Turret's event and its outcome, nominations."""
+
+    RECORD_TYPE: ClassVar[str] = "night"
+    """The event's ``type`` in the game log."""
 
     day: int
     sworn: list[str] = field(default_factory=list)
@@ -167,6 +176,9 @@ class NightRecord:
 class BreakfastRecord:
     """One breakfast: arrival order and the night's news."""
 
+    RECORD_TYPE: ClassVar[str] = "breakfast"
+    """The event's ``type`` in the game log."""
+
     day: int
     arrivals: list[str]
     murdered: list[str]
@@ -183,6 +195,9 @@ class TwistRecord:
     ``day`` is the twist's day, the day it is scheduled for (``Settings.twists``), for every step: a step taken
     on the night before it (the Traitors' guess, the Faithful's nomination) or at the breakfast after it (the
     Traitors' response to the confessions) carries that day too (``docs/twists.md``)."""
+
+    RECORD_TYPE: ClassVar[str] = "twist"
+    """The event's ``type`` in the game log."""
 
     day: int
     twist: str
@@ -202,7 +217,7 @@ class SeriesRecord:
     settings: dict[str, Any]
     events: list[Any] = field(default_factory=list)
     """Traitors: ``BreakfastRecord | RoundTableRecord | NightRecord | TorchRound | TwistRecord``; the club
-    rulesets add their own record types, each with a ``RECORD_TYPE`` (the JSON ``type``) and ``to_dict``."""
+    rulesets add their own record types; each has a ``RECORD_TYPE`` (the JSON ``type``) and ``to_dict``."""
     winner: str | None = None
     termination: str | None = None
     host_actions: list[dict[str, Any]] = field(default_factory=list)
@@ -213,14 +228,7 @@ class SeriesRecord:
         """The JSON game log (``docs/game-log.md``), format version 1."""
         events: list[dict[str, Any]] = []
         for e in self.events:
-            kind = {
-                BreakfastRecord: "breakfast",
-                RoundTableRecord: "round_table",
-                NightRecord: "night",
-                TorchRound: "torches",
-                TwistRecord: "twist",
-            }.get(type(e)) or e.RECORD_TYPE
-            events.append({"type": kind, **e.to_dict()})
+            events.append({"type": e.RECORD_TYPE, **e.to_dict()})
         return {
             "format": "castle-game-log",
             "version": 1,

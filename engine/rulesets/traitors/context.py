@@ -187,6 +187,9 @@ class Table(Context, Protocol):
     def player_of(self, contestant: str) -> str:
         """The player who plays ``contestant``'s seat now."""
 
+    def contestant_of(self, player: str) -> str | None:
+        """The contestant whose seat ``player`` plays now, or ``None``."""
+
     def begin_night(self) -> None:
         """The night begins (rulebook §7)."""
 

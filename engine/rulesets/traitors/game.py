@@ -12,105 +12,64 @@ same moment as everyone else (rulebook §2). Round-table events (rulebook §4): 
 Sheriff's accusation, the Judge's protection, the Survivor's delayed murder and the Joker's banishment.
 
 Twists (rulebook §8, §10; ``engine.rulesets.traitors.twists``, one module per twist): called only from the hooks marked
-``TWIST HOOK`` below; the twists' state is ``Game.twist_state``.
+``TWIST HOOK`` in the phase modules; the twists' state is ``Game.twist_state``.
+
+This module holds the series state and the public API; the rules live by phase of play in ``night`` (Oath,
+Turret, offer, murder), ``visit`` (Traitor powers, host visiting, the night's resolution), ``round_table``
+(breakfast to banishment), ``finale`` (torches), ``presence`` (leaving and returning) and ``host`` (host
+controls), read through the tables of ``rules`` (what ends each phase; each input's check, application and
+listing). Those modules, the powers and the twists see the game only through ``context`` (``Table``,
+``Context``), which ``Game`` implements.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.actions import (
-    HOST_TWIST_ACTIONS,
-    TWIST_ACTIONS,
     Action,
     Advance,
-    AnswerJoker,
-    AnswerOffer,
-    CastVote,
-    ChooseEvent,
-    ChooseTorch,
-    ContestantLeft,
-    ContestantReturned,
-    EndSeries,
-    ExtendPhase,
-    NominateDoubleVote,
-    PauseClock,
-    ReplaceContestant,
-    ResumeClock,
-    SkipPower,
-    SwearOath,
-    UndoHostAction,
-    UsePower,
     action_from_dict,
 )
-from engine.core.night import settle_attack
 from engine.core.step import InputLog, InputStep
 from engine.effects import (
-    Choice,
     ClockChanged,
     ClockStarted,
     Effect,
-    Eliminated,
     GiveItem,
     MoveTo,
-    Prompt,
-    Revealed,
     SeriesOver,
     ShowTitle,
     TakeItem,
     Whisper,
     announce,
-    choice,
-    give,
     msg,
-    take,
     whisper,
 )
 from engine.errors import IllegalAction, InvalidCommand
-from engine.ids import TORCHES, TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Torch, Twist
+from engine.ids import TRAITOR_POWERS, Allegiance, Item, Place, Power, Torch, Twist
 from engine.messages_terms import host_action_term, power_term, term
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import (
-    BreakfastRecord,
     ContestantRecord,
-    NightRecord,
     RoundTableRecord,
     SeriesRecord,
-    TorchRound,
-    VoteRound,
 )
-from engine.rulesets.traitors import twists
-from engine.rulesets.traitors.choices import (
-    Offer,
-    event_offer,
-    most_picked,
-    nomination_offer,
-    skip_power,
-    torch_inputs,
-    use_choice,
-    vote_paper,
-)
+from engine.rulesets.traitors import finale, night, round_table, rules, twists, visit
+from engine.rulesets.traitors.host import as_contestant, host_logged, reprompt, to_players
 from engine.rulesets.traitors.phases import Phase
-from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER
-from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, NAME_RE, DealEntry, Settings, same_player
+from engine.rulesets.traitors.powers import POWERS, TURRET
+from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS
+from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, DealEntry, Settings
 from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
 from engine.rulesets.traitors.views import public_view, view_for
 from engine.tracking import WorldState
 from engine.views import PlayerView, PublicView
 
 RULESET = "traitors"
-OATH_QUESTIONS = 3
-"""Rulebook §7.1: lie and deceive? murder every night? keep the identities secret?"""
-MAX_EXTENSION = 3600
-"""The most seconds one ``ExtendPhase`` may add."""
-UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
-"""Host inputs ``UndoHostAction`` can take back (docs/host.md): a replacement cannot (the new player already
-knows the hand: replace again instead), nor can the end of the series (the service has stopped)."""
-_ACTOR_FIELDS = ("voter", "traitor", "contestant", "finalist")
-"""Fields of an input that name the contestant acting (translated from a stand-in player's name)."""
 _REPLAYED_STATE = (
     "settings", "seed", "rng", "players", "hosts", "phase", "phase_seq", "deadline", "day", "started", "ballot",
     "table", "revote_used", "double_vote_holder", "double_vote_next", "night", "news", "torches", "outcome", "log",
@@ -119,7 +78,7 @@ _REPLAYED_STATE = (
 )
 """Every attribute of a ``Game`` that an undo takes from the replayed game: all but the effects being gathered
 (``_fx``), the time (``_now``) and the pending item reset (a test keeps this list whole). Named, not read off
-``__dict__``: a compiled engine's classes have none."""
+``__dict__``, so that every new attribute is put on one side of an undo on purpose."""
 
 
 class Game(InputStep):
@@ -196,10 +155,10 @@ class Game(InputStep):
             InvalidCommand: the action names an unknown contestant.
             IllegalAction: the rules forbid it now; the state is unchanged. ``reason`` is the message key.
         """
-        effects = self._take_input(self._as_contestant(action), now, action)  # engine.core.step
+        effects = self._take_input(as_contestant(self, action), now, action)  # engine.core.step
         if self._reset_items is not None:
             self.items, self._reset_items = self._reset_items, None
-        return self._to_players(effects) if self.stand_ins else effects
+        return to_players(self, effects) if self.stand_ins else effects
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every input ``player`` may send now (concrete: one per choice).
@@ -221,27 +180,8 @@ class Game(InputStep):
             return out
         if twists.LISTED_IN[phase]:  # TWIST HOOK: only phases in which a twist takes inputs
             out += twists.legal_actions(self, player)
-        night = self.night
-        if phase is Phase.VOTE:
-            b = self.ballot
-            if b and player in b.papers and player not in b.votes:  # the voters are the papers' holders
-                out += b.papers[player].inputs
-        elif phase is Phase.OATH and night and night.oath_queue[:1] == [player]:
-            out.append(SwearOath(player))
-        elif phase is Phase.TURRET and night and player in night.traitors:
-            if night.events and player not in night.picks:
-                out += self._event_offer(player).inputs
-            if night.nominate and player not in night.nominations:
-                out += nomination_offer(player, tuple(self.living())).inputs
-        elif phase is Phase.OFFER and night and night.offer and night.offer[1] == player:
-            out += [AnswerOffer(player, True), AnswerOffer(player, False)]
-        elif phase is Phase.HOST_VISIT and night and night.joker == player:
-            out += [AnswerJoker(player, True), AnswerJoker(player, False)]
-        elif (phase is Phase.TRAITOR_POWERS or phase is Phase.HOST_VISIT) and night and player in night.pending:
-            out += [c.action for c in night.options[player]]
-            out.append(skip_power(player))
-        elif phase is Phase.TORCHES and player in self.torches:
-            out += torch_inputs(player, self.torches[player])
+        for lister in LISTERS[phase]:
+            out += lister(self, player)
         return out
 
     @classmethod
@@ -290,124 +230,28 @@ class Game(InputStep):
     # ------------------------------------------------------------------ validation
 
     def _validate(self, action: Action) -> Callable[[], None]:
-        """Check ``action`` against the rules and return the function that applies it. Mutates nothing."""
-        if type(action) not in _CONTESTANT_INPUTS:  # a contestant's input is none of the host's or the server's
-            if isinstance(action, Advance):
-                if action.host not in self.hosts:
-                    raise IllegalAction("illegal.not_host")
-                return lambda: self._on_clock()  # not the bound method itself (a compiled engine)
-            if isinstance(action, HOST_TWIST_ACTIONS):  # TWIST HOOK: the host starts or cancels a twist
-                return twists.validate_host(self, action)  # type: ignore[arg-type]
-            if isinstance(action, (PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries)):
-                return self._check_host_action(action)
-            if isinstance(action, (ContestantLeft, ContestantReturned)):
-                return self._check_presence(action)
-        actor = action.actor
-        if actor is None or actor not in self.players:
-            raise InvalidCommand("illegal.unknown_player", player=str(actor))
-        p = self.players[actor]
-        if not p.alive:
-            raise IllegalAction("illegal.out")
-        if isinstance(action, CastVote):
-            self._check_vote(action)
-            return lambda: self._apply_vote(action)
-        if isinstance(action, SwearOath):
-            if self.phase is not Phase.OATH or not self.night:
-                raise IllegalAction("illegal.phase")
-            if self.night.oath_queue[:1] != [actor]:
-                raise IllegalAction("illegal.oath.not_you")
-            return lambda: self._apply_oath_answer()  # not the bound method itself (a compiled engine)
-        if isinstance(action, ChooseEvent):
-            self.check_turret(actor)
-            assert self.night
-            if not self.night.events:
-                raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
-            if actor in self.night.picks:
-                raise IllegalAction("illegal.turret.already")
-            if action.event not in self.night.events:
-                raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
-            # Tonight's event is against a living Faithful (rulebook §7.2).
-            target = self.players.get(action.target)  # not a name at all: house rule 5 of engine.core.step
-            if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
-                raise IllegalAction("illegal.turret.target", target=action.target)
-            return lambda: self._apply_event_pick(action)
-        if isinstance(action, NominateDoubleVote):
-            self.check_turret(actor)
-            assert self.night
-            if not self.night.nominate:
-                raise IllegalAction("illegal.turret.no_twist")
-            if actor in self.night.nominations:
-                raise IllegalAction("illegal.turret.already")
-            if action.target not in self.living():
-                raise IllegalAction("illegal.turret.target", target=action.target)
-            return lambda: self._apply_nomination(action)
-        if isinstance(action, AnswerOffer):
-            if self.phase is not Phase.OFFER or not self.night or not self.night.offer:
-                raise IllegalAction("illegal.offer.none")
-            if self.night.offer[1] != actor:
-                raise IllegalAction("illegal.offer.none")
-            return lambda: self._apply_offer_answer(action.accept)
-        if isinstance(action, (UsePower, SkipPower)):
-            if self.phase not in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) or not self.night:
-                raise IllegalAction("illegal.power.closed")
-            if actor == self.night.joker:
-                raise IllegalAction("illegal.joker.first")
-            if actor not in self.night.pending:
-                raise IllegalAction("illegal.power.none")
-            if isinstance(action, SkipPower):
-                return lambda: self._apply_power(actor, None)
-            power = self.active_power(actor)
-            assert power is not None
-            targets = tuple(t for t in (action.target, action.second) if t is not None)
-            POWERS[power].validate(self, actor, targets)
-            return lambda: self._apply_power(actor, Use(actor, power, targets))
-        if isinstance(action, AnswerJoker):
-            if self.phase is not Phase.HOST_VISIT or not self.night or self.night.joker != actor:
-                raise IllegalAction("illegal.joker.none")
-            return lambda: self._apply_joker(actor, action.accept)
-        if isinstance(action, ChooseTorch):
-            if self.phase is not Phase.TORCHES:
-                raise IllegalAction("illegal.torch.closed")
-            if actor not in self.torches:
-                raise IllegalAction("illegal.torch.not_finalist")
-            return lambda: self._apply_torch(action)
-        if isinstance(action, TWIST_ACTIONS):  # TWIST HOOK
-            return twists.validate(self, action)
-        raise InvalidCommand("invalid.action.kind", kind=action.kind)
+        """Check ``action`` against its ``rules.INPUTS`` entry and return the function that applies it.
 
-    def _check_vote(self, action: CastVote) -> None:
-        b = self.ballot
-        if self.phase is not Phase.VOTE or b is None:
-            raise IllegalAction("illegal.vote.not_open")
-        if action.voter not in b.voters:
-            raise IllegalAction("illegal.vote.not_eligible")
-        if action.voter in b.votes:
-            raise IllegalAction("illegal.vote.twice")
-        if action.target == action.voter:
-            raise IllegalAction("illegal.vote.self")
-        if action.target not in b.candidates:
-            raise IllegalAction("illegal.vote.target", target=action.target)
-
-    def check_turret(self, actor: str) -> None:
-        p = self.players[actor]
-        if p.allegiance is not Allegiance.TRAITOR:
-            raise IllegalAction("illegal.not_traitor")
-        if self.phase is not Phase.TURRET or not self.night:
-            raise IllegalAction("illegal.turret.closed")
-        if actor not in self.night.traitors:
-            raise IllegalAction("illegal.turret.unsworn")
+        A contestant's input is refused first when its actor is unknown (``InvalidCommand``) or out; an input of
+        another ruleset is refused as ``invalid.action.kind`` after those checks. Mutates nothing.
+        """
+        rule = INPUTS.get(type(action))
+        if rule is None or rule.by is CONTESTANT:
+            actor = action.actor
+            if actor is None or actor not in self.players:
+                raise InvalidCommand("illegal.unknown_player", player=str(actor))
+            if not self.players[actor].alive:
+                raise IllegalAction("illegal.out")
+            if rule is None:
+                raise InvalidCommand("invalid.action.kind", kind=action.kind)
+        rule.check(self, action)
+        return functools.partial(rule.apply, self, action)
 
     # ------------------------------------------------------------------ helpers
 
     def twist_on(self, day: int, twist: Twist) -> bool:
         """Whether ``twist`` is scheduled for ``day`` (series settings plus the host's live changes)."""
         return twists.is_on(self, day, twist)
-
-    def _close_nomination(self) -> None:
-        twists.close_nomination(self)  # TWIST HOOK (phases.ON_CLOCK)
-
-    def _close_nominee(self) -> None:
-        twists.close_nominee(self)  # TWIST HOOK (phases.ON_CLOCK)
 
     def living(self) -> list[str]:
         return [p.name for p in self.players.values() if p.alive]
@@ -432,7 +276,7 @@ class Game(InputStep):
         if recipients:
             self._fx.append(Whisper(recipients, msg(key, **params)))
 
-    def _move(self, players: Sequence[str], place: Place) -> None:
+    def move(self, players: Sequence[str], place: Place) -> None:
         if not players:
             return
         per_seat = place is Place.ROUND_TABLE or place is Place.HOME
@@ -465,6 +309,63 @@ class Game(InputStep):
             phase_seq=self.phase_seq,
             deadline=self.deadline,
         )
+
+    @property
+    def now(self) -> float:
+        """The time of the input being applied (seconds; ``handle``'s ``now``)."""
+        return self._now
+
+    # ------------------------------------------------------------------ steps across the phase modules
+    # (``context.Table``: a phase module calls another's step through the game when importing it would make
+    # an import circle; the twists call the steps they take part in)
+
+    def begin_night(self) -> None:
+        """``night.begin_night``."""
+        night.begin_night(self)
+
+    def check_turret(self, actor: str) -> None:
+        """``night.check_turret``."""
+        night.check_turret(self, actor)
+
+    def turret_maybe_done(self) -> None:
+        """``night.turret_maybe_done``."""
+        night.turret_maybe_done(self)
+
+    def after_turret(self) -> None:
+        """``visit.after_turret``."""
+        visit.after_turret(self)
+
+    def open_offer(self) -> None:
+        """``night.open_offer``."""
+        night.open_offer(self)
+
+    def open_host_visit(self) -> None:
+        """``visit.open_host_visit``."""
+        visit.open_host_visit(self)
+
+    def lose_power(self, name: str) -> None:
+        """``visit.lose_power``."""
+        visit.lose_power(self, name)
+
+    def end_night(self) -> None:
+        """``night.end_night``."""
+        night.end_night(self)
+
+    def murder(self, victim: str) -> None:
+        """``night.murder``."""
+        night.murder(self, victim)
+
+    def begin_breakfast(self) -> None:
+        """``round_table.begin_breakfast``."""
+        round_table.begin_breakfast(self)
+
+    def begin_round_table(self) -> None:
+        """``round_table.begin_round_table``."""
+        round_table.begin_round_table(self)
+
+    def open_torches(self) -> None:
+        """``finale.open_torches``."""
+        finale.open_torches(self)
 
     # ------------------------------------------------------------------ the deal and day zero
 
@@ -500,7 +401,7 @@ class Game(InputStep):
                     self.whisper([p.name], "deal.faithful.no_power")
                 else:
                     self.whisper([p.name], "deal.faithful", power=power_term(p.power))
-        self._move(names, Place.FOYER)
+        self.move(names, Place.FOYER)
         self.announce("phase.day_zero")
         self.start_clock(Phase.DAY_ZERO, "day_zero", "clock.day_zero")
 
@@ -516,7 +417,7 @@ class Game(InputStep):
         drunk: str | None = None
         if s.powers:
             t_powers = self.rng.sample(TRAITOR_POWERS, min(len(t_seated), len(TRAITOR_POWERS)))
-            for n, pw in zip(t_seated, t_powers):
+            for n, pw in zip(t_seated, t_powers, strict=False):
                 power[n] = pw
             pool = list(s.power_pool)
             self.rng.shuffle(pool)
@@ -541,302 +442,9 @@ class Game(InputStep):
     # ------------------------------------------------------------------ clock
 
     def _on_clock(self) -> None:
-        assert self.phase is not None
-        ON_CLOCK[self.phase](self)
+        rules.on_clock(self)
 
     # ------------------------------------------------------------------ the night (rulebook §7)
-
-    def _begin_night(self) -> None:
-        living = self.living()
-        self.night = NightState(NightRecord(day=self.day))
-        self.night.powers_on = self.settings.powers and (self.day > 0 or self.settings.first_night_murder)
-        # "Until the next night" ends now (rulebook §5): intoxication, falsification, sobering, silence, and
-        # the round-table powers chosen last night have been used.
-        pw = self.powers
-        pw.intoxicated.clear()
-        pw.falsified.clear()
-        pw.sobered.clear()
-        pw.silenced.clear()
-        pw.protected = None
-        pw.accusation = None
-        pw.accusation_fails = False
-        pw.alerted = None
-        twists.begin_night(self)  # TWIST HOOK: confession shields protect tonight
-        self.record.events.append(self.night.record)
-        self.announce("phase.night", day=self.day)
-        self._move(living, Place.HOME)
-        self.night.oath_queue = [
-            n for n in self.living_traitors() if not self.players[n].sworn
-        ]
-        if self.night.oath_queue:
-            self._start_oath()
-        else:
-            self._open_turret()
-
-    def _start_oath(self) -> None:
-        assert self.night
-        taker = self.night.oath_queue[0]
-        self.night.oath_step = 0
-        self._move([taker], Place.OATH_SPOT)
-        self.start_clock(Phase.OATH, "oath", "clock.oath")
-        self._ask_oath()
-
-    def _ask_oath(self) -> None:
-        assert self.night
-        taker = self.night.oath_queue[0]
-        q = self.night.oath_step + 1
-        self.emit(
-            Prompt(
-                frozenset({taker}),
-                msg(f"oath.question.{q}"),
-                (Choice(msg(f"oath.answer.{q}").text, SwearOath(taker)),),
-            )
-        )
-
-    def _apply_oath_answer(self) -> None:
-        assert self.night
-        self.night.oath_step += 1
-        if self.night.oath_step < OATH_QUESTIONS:
-            self._ask_oath()
-        else:
-            self._finish_oath()
-
-    def _finish_oath(self) -> None:
-        """The current Traitor is sworn (after the third answer, or when the host moves on)."""
-        assert self.night
-        taker = self.night.oath_queue.pop(0)
-        p = self.players[taker]
-        p.sworn = True
-        if p.recruited_day is not None and p.power is None and self.settings.powers:
-            p.power = self._free_traitor_power()
-        self.night.record.sworn.append(taker)
-        if p.power is not None and p.false_power is not None:
-            self.whisper([taker], "oath.sworn", power=power_term(p.power), false_power=power_term(p.false_power))
-        elif p.false_power is not None:
-            self.whisper([taker], "oath.sworn.no_power", false_power=power_term(p.false_power))
-        elif p.power is not None:
-            self.whisper([taker], "oath.sworn.no_false", power=power_term(p.power))
-        else:
-            self.whisper([taker], "oath.sworn.no_false", power=power_term("none"))
-        self._move([taker], Place.HOME)
-        if self.night.oath_queue:
-            self._start_oath()
-        else:
-            self._open_turret()
-
-    def _free_traitor_power(self) -> Power | None:
-        """Rulebook §7.6 [house]: a recruit receives the Traitor power of a banished Traitor, if one is free."""
-        held = {p.power for p in self.players.values() if p.alive and p.allegiance is Allegiance.TRAITOR}
-        freed = [
-            p.power
-            for p in self.players.values()
-            if not p.alive and p.allegiance is Allegiance.TRAITOR and p.power in TRAITOR_POWERS
-        ]
-        for pw in freed:
-            if pw not in held:
-                return pw
-        return None
-
-    def _open_turret(self) -> None:
-        assert self.night
-        night = self.night
-        traitors = tuple(n for n in self.living_traitors() if self.players[n].sworn)
-        night.traitors = traitors
-        if not traitors:
-            self._after_turret()
-            return
-        living = self.living()
-        events: frozenset[NightEvent] = frozenset()
-        if (self.day > 0 or self.settings.first_night_murder) and len(living) > self.settings.finalists + 1:
-            if self.living_faithful():
-                if len(traitors) == 1:
-                    events = frozenset({NightEvent.ULTIMATUM})
-                elif len(traitors) == 2:
-                    events = frozenset({NightEvent.MURDER, NightEvent.SEDUCE})
-                else:
-                    events = frozenset({NightEvent.MURDER})
-        events = twists.turret_events(self, events)  # TWIST HOOK: the Murder twist's quiet night, the Trial
-        night.events = events
-        night.nominate = self.twist_on(self.day + 1, Twist.DOUBLE_VOTE)
-        self._move(traitors, Place.TURRET)
-        twists.enter_turret(self)  # TWIST HOOK: cloak and lantern; the confessions
-        self.whisper(traitors, "turret.traitors", players=", ".join(self.living_traitors()))
-        if not events and not twists.replaces_event(self):
-            self.whisper(traitors, "turret.no_event")
-        twist_work = twists.turret_work(self)  # TWIST HOOK
-        if not events and not night.nominate and not twist_work:
-            self._after_turret()
-            return
-        self.start_clock(Phase.TURRET, "turret", "clock.turret")
-        for t in traitors:
-            if events:
-                key = (
-                    "turret.choose.ultimatum"
-                    if NightEvent.ULTIMATUM in events
-                    else "turret.choose.seduce_or_murder"
-                    if NightEvent.SEDUCE in events
-                    else "turret.choose.murder"
-                )
-                self.emit(
-                    Prompt(
-                        frozenset({t}),
-                        msg(key),
-                        self._event_choices(t),
-                    )
-                )
-            if night.nominate:
-                self.emit(
-                    Prompt(
-                        frozenset({t}),
-                        msg("turret.nominate.double_vote"),
-                        self._nomination_choices(t),
-                    )
-                )
-        twists.prompt_turret(self)  # TWIST HOOK
-
-    def _event_offer(self, traitor: str) -> Offer:
-        """``traitor``'s choices of tonight's event and target, as offered in the Turret: every allowed event against
-        every living Faithful."""
-        assert self.night
-        return event_offer(traitor, self.night.events, tuple(self.living_faithful()))
-
-    def _event_choices(self, traitor: str) -> tuple[Choice, ...]:
-        """``_event_offer(traitor).choices``."""
-        return self._event_offer(traitor).choices
-
-    def _nomination_choices(self, traitor: str) -> tuple[Choice, ...]:
-        """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
-        return nomination_offer(traitor, tuple(self.living())).choices
-
-    def _apply_event_pick(self, action: ChooseEvent) -> None:
-        assert self.night
-        self.night.picks[action.traitor] = (action.event, action.target)
-        self.whisper(self.night.traitors, "turret.choice", traitor=action.traitor, event=term(f"term.event.{action.event.value}"), target=action.target)
-        self.turret_maybe_done()
-
-    def _apply_nomination(self, action: NominateDoubleVote) -> None:
-        assert self.night
-        self.night.nominations[action.traitor] = action.target
-        self.turret_maybe_done()
-
-    def turret_maybe_done(self) -> None:
-        assert self.night
-        n = self.night
-        picked = not n.events or all(t in n.picks for t in n.traitors)
-        named = not n.nominate or all(t in n.nominations for t in n.traitors)
-        if picked and named and twists.turret_done(self):  # TWIST HOOK
-            self._close_turret()
-
-    def _close_turret(self) -> None:
-        """Rulebook §7.2 [house]: the most picks wins; a tie is broken by the seeded draw."""
-        assert self.night
-        night = self.night
-        twists.close_turret(self)  # TWIST HOOK: sword bearer, guess, Trial
-        if night.nominate and night.nominations:
-            holder = most_picked(list(night.nominations.values()), self.draw)
-            self.double_vote_next = holder
-            night.record.double_vote = holder
-            self.whisper(night.traitors, "turret.nominated", player=holder)
-        if not night.picks:
-            if night.events:
-                self.whisper(night.traitors, "turret.no_event")
-            self._after_turret()
-            return
-        keys = [f"{e.value}|{t}" for e, t in night.picks.values()]
-        event_name, target = most_picked(keys, self.draw).split("|")
-        event = NightEvent(event_name)
-        night.record.event = event.value
-        night.record.target = target
-        self.whisper(night.traitors, "turret.decided", event=term(f"term.event.{event.value}"), target=target)
-        if event is NightEvent.MURDER:
-            night.attack = (target, False)
-        else:
-            night.offer = (event, target)
-        self._after_turret()
-
-    def _open_offer(self) -> None:
-        """Rulebook §7.2: the seduced contestant (or the one given an ultimatum) answers in the diary room."""
-        assert self.night and self.night.offer
-        event, target = self.night.offer
-        self._move([target], Place.DIARY_ROOM)
-        self.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
-        self.start_clock(Phase.OFFER, "offer", "clock.offer")
-        self._prompt_offer()
-
-    def _prompt_offer(self) -> None:
-        """Ask the seduced contestant (or the one given an ultimatum) to answer the offer."""
-        assert self.night and self.night.offer
-        event, target = self.night.offer
-        self.emit(
-            Prompt(
-                frozenset({target}),
-                msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
-                (
-                    Choice(msg("offer.accept").text, AnswerOffer(target, True)),
-                    Choice(msg("offer.decline").text, AnswerOffer(target, False)),
-                ),
-            )
-        )
-
-    def _apply_offer_answer(self, accept: bool) -> None:
-        assert self.night and self.night.offer
-        event, target = self.night.offer
-        self.night.offer = None
-        self.emit(TakeItem(Item.DIARY_BOOK, (target,)))
-        if accept:
-            p = self.players[target]
-            p.allegiance = Allegiance.TRAITOR
-            p.false_power = p.power if p.power is not None and not p.power.is_traitor_power else p.false_power
-            p.power = None
-            p.drunk = False
-            p.sworn = False
-            p.recruited_day = self.day
-            for c in self.record.contestants:
-                if c.name == target:
-                    c.recruited_day = self.day
-            self.night.record.result = "recruited"
-            self.powers.jokers.discard(target)
-            self.whisper(self.night.traitors, "offer.accepted", player=target)
-            self.whisper([target], "recruit.welcome")
-        else:
-            self.whisper(self.night.traitors, "offer.declined", player=target)
-            if event is NightEvent.ULTIMATUM:
-                self.night.attack = (target, True)
-            else:
-                self.night.record.result = "declined"
-        self._move([target], Place.HOME)
-        self.open_host_visit()
-
-    def _offer_lapses(self) -> None:
-        """No answer by the end of the offer's clock counts as a decline ([house])."""
-        self._apply_offer_answer(False)
-
-    def _end_night(self) -> None:
-        """Rulebook §7.5: a murdered Faithful is sent to the diary room and told; then day breaks."""
-        assert self.night
-        for victim in self.night.victims:
-            self.murder(victim)
-            self.news.append(victim)
-        twists.end_night(self)  # TWIST HOOK: unused murder shields taken back
-        self.powers.cleansed.clear()
-        self.powers.shields.clear()
-        self.powers.guessed.clear()
-        self.guarded.clear()
-        self.night = None
-        self._begin_breakfast()
-
-    def murder(self, victim: str) -> None:
-        """The victim is out, sent to the diary room with a diary-room book and told (rulebook §7.5)."""
-        p = self.players[victim]
-        p.alive = False
-        p.out = "murdered"
-        p.out_day = self.day
-        self.last_removed = victim
-        self.powers.jokers.discard(victim)
-        self._move([victim], Place.DIARY_ROOM)
-        self.emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
-        self.whisper([victim], "diary.murdered")
-        self.emit(Eliminated(victim, "murdered", frozenset({victim})))
 
     # ------------------------------------------------------------------ powers (rulebook §5, §6, §7.4)
 
@@ -911,622 +519,11 @@ class Game(InputStep):
                     entry["result"] = msg(key, **params).text
                     break
 
-    def _choosable(self, name: str, stage: str) -> list[Choice]:
-        """The uses ``name`` may choose at this stage tonight (``_power_choices``); ``[]`` when their power does
-        not act at this stage, names nobody, or is used up."""
-        power = self.active_power(name)
-        if power is None:
-            return []
-        spec = POWERS[power]
-        if spec.stage != stage or spec.targets == 0:
-            return []
-        if spec.uses is not None and self.powers.used[(name, power)] >= spec.uses:
-            return []
-        return self._power_choices(name)
-
-    def _power_choices(self, name: str) -> list[Choice]:
-        """Every ``UsePower`` ``name`` may send now, as offered (validated; the validators never look at secrets)."""
-        power = self.active_power(name)
-        if power is None:
-            return []
-        spec = POWERS[power]
-        living = self.living()
-        if spec.options is not None:  # the power's own list of what validate accepts (engine.rulesets.traitors.powers.base.Power)
-            return [use_choice(name, t, second) for t, second in spec.options(self, name, living)]
-        validate = spec.validate
-        out: list[Choice] = []
-        if spec.targets == 1:
-            for t in living:
-                try:
-                    validate(self, name, (t,))
-                except IllegalAction:
-                    continue
-                out.append(use_choice(name, t, None))
-        elif spec.targets == 2:
-            for i, a in enumerate(living):
-                for b in living[i + 1 :]:
-                    try:
-                        validate(self, name, (a, b))
-                    except IllegalAction:
-                        continue
-                    out.append(use_choice(name, a, b))
-        return out
-
-    def _prompt_power(self, name: str, options: list[Choice]) -> None:
-        """Ask ``name`` to choose among ``options`` (their ``_power_choices`` now) or to pass."""
-        power = self.active_power(name)
-        assert power is not None
-        choices = (*options, choice(msg("power.skip").text, SkipPower, name))
-        self.emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
-
-    def _after_turret(self) -> None:
-        """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
-        assert self.night
-        night = self.night
-        if night.powers_on:
-            night.options = {t: self._choosable(t, TURRET) for t in night.traitors}
-            night.pending = [t for t in night.traitors if night.options[t]]
-        if night.pending:
-            self.start_clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
-            for t in night.pending:
-                self._prompt_power(t, night.options[t])
-            return
-        self._after_traitor_powers()
-
-    def _close_traitor_powers(self) -> None:
-        assert self.night
-        self.night.pending = []
-        self._after_traitor_powers()
-
-    def _after_traitor_powers(self) -> None:
-        assert self.night
-        twists.leave_turret(self)  # TWIST HOOK: cloak, lantern and response draft taken back
-        if self.night.offer:
-            self._open_offer()
-        else:
-            self.open_host_visit()
-
-    def open_host_visit(self) -> None:
-        """Rulebook §7.4: each Faithful with something to do is visited, in the night order; a guessed
-        Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first."""
-        assert self.night
-        night = self.night
-        if twists.before_host_visit(self):  # TWIST HOOK: the Faithful's Guess/Seer nomination comes first
-            return
-        if not night.powers_on:
-            self._resolve_night()
-            return
-        faithful = self.living_faithful()
-        # Absent contestants (their player left the server) are skipped at host visiting.
-        here = [n for n in faithful if self.players[n].present]
-        for g in sorted(self.powers.guessed):
-            if g in faithful and self.players[g].power is not Power.CLEANSER:
-                self.lose_power(g)
-        jn = self.settings.joker_night
-        if jn and self.day == jn and not self.powers.joker_offered and here:
-            self.powers.joker_offered = True
-            night.joker = self.draw(here)
-        rank = {p: i for i, p in enumerate(VISIT_ORDER)}
-        options = night.options = {n: self._choosable(n, VISIT) for n in here}
-        visited = [n for n in here if options[n] or n == night.joker]
-        visited.sort(key=lambda n: (rank.get(self.active_power(n), len(rank)), self.players[n].seat))  # type: ignore[arg-type]
-        night.pending = [n for n in visited if options[n]]
-        if not night.pending and night.joker is None:
-            self._resolve_night()
-            return
-        self.start_clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
-        self.announce("phase.host_visit", day=self.day)
-        for n in visited:
-            if n == night.joker:
-                self.emit(
-                    Prompt(
-                        frozenset({n}),
-                        msg("joker.offer"),
-                        (
-                            Choice(msg("joker.accept").text, AnswerJoker(n, True)),
-                            Choice(msg("joker.decline").text, AnswerJoker(n, False)),
-                        ),
-                    )
-                )
-            else:
-                self._prompt_power(n, options[n])
-
-    def _apply_joker(self, name: str, accept: bool) -> None:
-        assert self.night
-        self.night.joker = None
-        self.night.record.joker = {"contestant": name, "accepted": accept}
-        if accept:
-            self.powers.jokers.add(name)
-            if name in self.night.pending:
-                self.night.pending.remove(name)
-            self.whisper([name], "joker.accepted")
-        else:
-            self.whisper([name], "joker.declined")
-            if name in self.night.pending:
-                self._prompt_power(name, self.night.options[name])
-        self._visit_maybe_done()
-
-    def _apply_power(self, name: str, use: Use | None) -> None:
-        """Note a chosen use (or a pass); the night resolves when every prompted contestant has chosen."""
-        assert self.night
-        self.night.pending.remove(name)
-        if use is None:
-            self._fx.append(whisper(name, "power.skipped"))
-        else:
-            self.night.uses.append(use)
-            self.powers.used[(name, use.power)] += 1
-            if use.targets:
-                self.powers.last_target[(name, use.power)] = (self.day, use.targets[0])
-            self._fx.append(whisper(name, "power.noted"))
-        if self.phase is Phase.TRAITOR_POWERS:
-            if not self.night.pending:
-                self._after_traitor_powers()
-        else:
-            self._visit_maybe_done()
-
-    def _visit_maybe_done(self) -> None:
-        assert self.night
-        if not self.night.pending and self.night.joker is None:
-            self._resolve_night()
-
-    def _close_host_visit(self) -> None:
-        """The host visit's clock ran out: an unanswered Joker offer is declined; unused powers pass."""
-        assert self.night
-        if self.night.joker is not None:
-            self.night.record.joker = {"contestant": self.night.joker, "accepted": False}
-            self.night.joker = None
-        self.night.pending = []
-        self._resolve_night()
-
-    def lose_power(self, name: str) -> None:
-        """The Guess twist's right guess (rulebook §8): ``name`` loses their power for the series and is told."""
-        p = self.players[name]
-        p.power = None
-        self.powers.copied.pop(name, None)
-        self.whisper([name], "guess.lost")
-
-    def _resolve_night(self) -> None:
-        """Resolve every use of tonight in ``NIGHT_ORDER``, then end the night (rulebook §5, §7.4, §7.5)."""
-        assert self.night
-        night = self.night
-        uses = list(night.uses)
-        if night.powers_on:
-            for n in self.living_faithful():
-                power = self.active_power(n)
-                if power is not None and POWERS[power].stage == VISIT and POWERS[power].targets == 0:
-                    uses.append(Use(n, power, ()))
-        seat = {n: p.seat for n, p in self.players.items()}
-        by_power: dict[Power | str, list[Use]] = {}
-        for u in sorted(uses, key=lambda u: seat[u.actor]):
-            by_power.setdefault(u.power, []).append(u)
-        for step in NIGHT_ORDER:
-            if step == MURDER:
-                self._settle_murder()
-                continue
-            if step == GUESS:
-                for g in sorted(self.powers.guessed):
-                    p = self.players[g]
-                    if p.alive and p.power is Power.CLEANSER and g not in self.powers.cleansed:
-                        self.lose_power(g)
-                continue
-            for use in by_power.get(step, ()):
-                night.record.powers.append(
-                    {
-                        "contestant": use.actor,
-                        "power": use.power.value,
-                        "drunk": self.impaired(use.actor),
-                        "targets": list(use.targets),
-                        "result": None,
-                    }
-                )
-                POWERS[use.power].resolve(self, use)
-        if not night.settled:
-            self._settle_murder()
-        self._end_night()
-
-    def _settle_murder(self) -> None:
-        """Rulebook §7.5: murder is prevented by a murder shield, The Guardian, the Survivor's alert (in that
-        order) — never for an ultimatum."""
-        assert self.night
-        night = self.night
-        night.settled = True
-        if night.attack is None:
-            return
-        target, ultimatum = night.attack
-        p = self.players[target]
-        if not p.alive or p.allegiance is Allegiance.TRAITOR:
-            return
-        # The shared night core settles the attack: the first protection that holds, unless an ultimatum.
-        survivor = (
-            self.active_power(target) is Power.SURVIVOR
-            and not self.impaired(target)
-            and self.powers.used[(target, Power.SURVIVOR)] == 0
-        )
-        saved_by = settle_attack(
-            ultimatum,
-            (("shielded", target in self.powers.shields), ("guarded", target in self.guarded), ("alerted", survivor)),
-        )
-        if saved_by == "shielded":
-            self.powers.shields.discard(target)
-            self.emit(TakeItem(Item.MURDER_SHIELD, (target,)))
-            self.whisper([target], "shield.used")
-        elif saved_by == "alerted":
-            self.powers.used[(target, Power.SURVIVOR)] += 1
-            self.powers.alerted = target
-            self._move([target], Place.DIARY_ROOM)
-            self.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
-            self.whisper([target], "survivor.alerted")
-        if saved_by is not None:
-            night.record.result = saved_by
-            return
-        night.victims.append(target)
-        night.record.result = "murdered"
-
     # ------------------------------------------------------------------ the day (rulebook §3)
-
-    def _begin_breakfast(self) -> None:
-        self.day += 1
-        self.double_vote_holder = self.double_vote_next if self.twist_on(self.day, Twist.DOUBLE_VOTE) else None
-        self.double_vote_next = None
-        if self.double_vote_holder is not None and not self.players[self.double_vote_holder].alive:
-            self.double_vote_holder = None
-        arrivals = self.living()
-        self.rng.shuffle(arrivals)
-        self.announce("phase.breakfast", day=self.day)
-        self._move(arrivals, Place.BREAKFAST_ROOM)
-        self._fx += [announce("breakfast.arrives", player=n) for n in arrivals]
-        murdered = list(self.news)
-        self.news.clear()
-        for victim in murdered:
-            self.players[victim].publicly_out = True
-            self.announce("breakfast.murdered", player=victim)
-            self.emit(Eliminated(victim, "murdered"))
-            self.record_out(victim)
-        if not murdered:
-            self.announce("breakfast.no_murder")
-        self.record.events.append(BreakfastRecord(self.day, arrivals, murdered))
-        if not self.living_traitors():
-            self.announce("series.no_traitors")
-            self._end_series(Termination.NO_TRAITORS)
-            return
-        twists.breakfast(self)  # TWIST HOOK: the Trial's news, the Traitors' Response book
-        if self.double_vote_holder is not None:
-            self.whisper([self.double_vote_holder], "diary.double_vote")
-        self.start_clock(Phase.BREAKFAST, "breakfast", "clock.breakfast")
-
-    def _begin_discussion(self) -> None:
-        self.announce("phase.discussion", day=self.day)
-        self._move(self.living(), Place.FOYER)
-        self.start_clock(Phase.DISCUSSION, "discussion", "clock.discussion")
-        twists.begin_discussion(self)  # TWIST HOOK: the Sacred Sword, the confession chests
-
-    def begin_round_table(self) -> None:
-        if twists.before_round_table(self):  # TWIST HOOK: discussion items collected; the Guess/Seer nominee
-            return
-        living = self.living()
-        self.table = RoundTableRecord(day=self.day, present=living, double_vote=self.double_vote_holder)
-        self.record.events.append(self.table)
-        self.revote_used = False
-        self.announce("phase.round_table", day=self.day)
-        self._move(living, Place.ROUND_TABLE)
-        pw = self.powers
-        if len(living) <= self.settings.finalists + 1:
-            # Rulebook §6, §9: at the final round table the Joker returns to their Faithful power.
-            for j in sorted(pw.jokers):
-                self.whisper([j], "joker.returned")
-            pw.jokers.clear()
-        # Rulebook §4 "Events at the round table": the silence is announced when the round table opens.
-        self.table.silenced = [n for n in living if n in pw.silenced]
-        for n in self.table.silenced:
-            self.announce("round_table.silenced", player=n)
-        if pw.protected is not None and self.players[pw.protected].alive:
-            self.table.protected = pw.protected
-        accused, pw.accusation = pw.accusation, None
-        if accused is not None and self.players[accused].alive:
-            # Rulebook §5 The Sheriff: announced before the vote; a registered Traitor is banished at once.
-            self.table.accused = accused
-            self.announce("sheriff.accuses", player=accused)
-            if not pw.accusation_fails and self.registers_as(accused) is Allegiance.TRAITOR:
-                self.table.accusation = "banished"
-                self.announce("sheriff.success", player=accused)
-                self._banish(accused)
-                return
-            self.table.accusation = "failed"
-            self.announce("sheriff.failed", player=accused)
-        self.start_clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
-
-    def _open_first_vote(self) -> None:
-        assert self.table
-        present = tuple(self.table.present)
-        self._open_vote("first", present, present)
-
-    def _open_vote(self, kind: str, voters: tuple[str, ...], candidates: tuple[str, ...]) -> None:
-        """Rulebook §4: every eligible contestant gets a vote paper (the holder a double vote paper)."""
-        assert self.table
-        holder = None if self.table.finale else self.double_vote_holder
-        voters = tuple(v for v in voters if v not in self.table.silenced)
-        weights = {v: (2 if v == holder else 1) for v in voters}
-        self.ballot = Ballot(kind, voters, candidates, weights, papers={v: vote_paper(v, candidates) for v in voters})
-        if kind == "first":
-            self.announce("vote.open")
-        self.start_clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
-        for v in voters:
-            paper = Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER
-            self._fx.append(give(v, paper))
-            self._prompt_vote(v)
-        if not voters:
-            self._close_vote()
-
-    def _prompt_vote(self, voter: str) -> None:
-        """Ask ``voter`` for their vote in the ballot in progress."""
-        assert self.ballot
-        self._fx.append(self.ballot.papers[voter].prompt)
-
-    def _apply_vote(self, action: CastVote) -> None:
-        b = self.ballot
-        assert b
-        b.votes[action.voter] = action.target
-        paper = Item.DOUBLE_VOTE_PAPER if b.weights[action.voter] == 2 else Item.VOTE_PAPER
-        self._fx += (
-            take(paper, (action.voter,)),
-            give(action.voter, Item.CAST_VOTE_PAPER, action.target),
-            whisper(action.voter, "vote.cast", target=action.target),
-        )
-        if self._everyone_present_voted(b):
-            self._close_vote()
-
-    def _close_vote(self) -> None:
-        """Reveal the papers in seat order, count, then banish or apply the tie rules (rulebook §4)."""
-        b, table = self.ballot, self.table
-        assert b and table
-        self.ballot = None
-        voters = list(b.voters)
-        fx = self._fx
-        fx += [take(item, b.voters) for item in (Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER)]
-        fx.append(announce("vote.closed"))
-        tally: dict[str, int] = {}  # not a Counter: its Python-level constructor, every ballot
-        for v in voters:  # the papers are revealed in seat order (one announcement each)
-            target = b.votes.get(v)
-            if target is None:
-                fx.append(announce("vote.reveal.none", voter=v))
-            elif b.weights[v] == 2:
-                fx.append(announce("vote.reveal.double", voter=v, target=target))
-                tally[target] = tally.get(target, 0) + 2
-            else:
-                fx.append(announce("vote.reveal", voter=v, target=target))
-                tally[target] = tally.get(target, 0) + 1
-        count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
-        table.rounds.append(
-            VoteRound(
-                kind=b.kind,
-                votes={p: b.votes.get(p) for p in table.present},
-                weights={v: w for v, w in b.weights.items() if w != 1},
-                candidates=list(b.candidates),
-                count=count,
-            )
-        )
-        self.announce("vote.count", count=count)
-        present = list(table.present)
-        if b.kind == "second":
-            best = max((tally.get(c, 0) for c in b.candidates), default=0)
-            top = [c for c in b.candidates if tally.get(c, 0) == best]
-            if len(top) == 1 and self._protects(top[0]):
-                rest = [c for c in b.candidates if c != top[0]]
-                best = max((tally.get(c, 0) for c in rest), default=0)
-                top = [c for c in rest if tally.get(c, 0) == best]
-            if len(top) == 1:
-                self._banish(top[0])
-            else:
-                self._deadlock(top)
-            return
-        # first vote (or the everyone-on-one revote)
-        if not self.revote_used and (
-            (len(tally) >= 2 and all(n == 1 for n in tally.values()))
-            or (not tally and self.settings.no_votes == "revote")
-        ):
-            # Rulebook §4: everyone tied on exactly one vote → a little extra time, everyone votes again.
-            # [house] Nobody voted: everyone is tied too (on none), and gets the same extra vote (no_votes).
-            self.revote_used = True
-            self.announce("vote.revote" if tally else "vote.revote.none")
-            self._open_vote("revote", tuple(voters), tuple(present))
-            return
-        best = max(tally.values(), default=0)
-        top = [c for c in present if tally.get(c, 0) == best] if best > 0 else list(present)
-        if len(top) == 1 and self._protects(top[0]):
-            # Rulebook §4: the contestant with the next most votes is banished; a tie follows the tie rules.
-            rest = [c for c in present if c != top[0]]
-            best = max((tally.get(c, 0) for c in rest), default=0)
-            top = [c for c in rest if tally.get(c, 0) == best]
-        if len(top) == 1:
-            self._banish(top[0])
-            return
-        others = tuple(p for p in present if p not in top)
-        if not others:
-            # Every contestant at the table is tied: nobody can vote in a second vote → deadlock ([house] §4).
-            self._deadlock(top)
-            return
-        self.announce("vote.second", players=", ".join(top))
-        self._open_vote("second", others, tuple(top))
-
-    def _deadlock(self, tied: list[str]) -> None:
-        """Rulebook §4 [house]: the k tied draw from k chests; k−1 deadlock shields; the empty chest is banished."""
-        assert self.table
-        self.table.deadlock = list(tied)
-        self.announce("deadlock.start", players=", ".join(tied), count=len(tied))
-        drawable = list(tied)
-        protected = self.table.protected
-        if protected in tied and len(tied) > 1 and self._protects(protected):
-            # The Judge's protected contestant cannot draw the empty chest (rulebook §4 Judge's protection).
-            drawable = [n for n in tied if n != protected]
-        empty = self.draw(drawable)
-        for n in tied:
-            if n != empty:
-                self._fx.append(give(n, Item.DEADLOCK_SHIELD))
-                self.announce("deadlock.shield", player=n)
-        self.announce("deadlock.empty", player=empty)
-        self._banish(empty)
-
-    def _protects(self, name: str) -> bool:
-        """True (and announced, once) when the Judge's protection saves ``name`` from banishment (§4)."""
-        assert self.table
-        if self.table.finale or self.table.protected != name or self.table.protection_used:
-            return False
-        self.table.protection_used = True
-        self.announce("judge.protects", player=name)
-        return True
-
-    def _banish(self, name: str) -> None:
-        """Rulebook §4: the banished reveals Faithful or Traitor, unless five or fewer remain or in the finale."""
-        assert self.table
-        table = self.table
-        p = self.players[name]
-        p.alive = False
-        p.publicly_out = True
-        p.out = "banished"
-        p.out_day = self.day
-        self.last_removed = name
-        self.record_out(name)
-        table.banished = name
-        self.announce("banish.result", player=name)
-        self.emit(Eliminated(name, "banished"))
-        if name in self.powers.jokers:
-            self.powers.jokers.discard(name)
-            if not self.impaired(name):
-                # Rulebook §6: if the Joker is banished, the series ends at once.
-                table.joker = True
-                self.announce("joker.banished", player=name)
-                self._end_series(Termination.JOKER_BANISHED, joker=name)
-                return
-        reveal = not table.finale and len(table.present) > self.settings.no_reveal_from
-        if reveal:
-            table.revealed = p.allegiance.value
-            self.emit(Revealed(name, p.allegiance))
-            self.announce("banish.reveal", player=name, allegiance=term(f"term.allegiance.{p.allegiance.value}"))
-        else:
-            self.announce("banish.no_reveal", player=name)
-        self._fx.append(take(Item.DEADLOCK_SHIELD))
-        self._move([name], Place.GATE)
-        alerted, self.powers.alerted = self.powers.alerted, None
-        if alerted is not None and alerted != name and self.players[alerted].alive and p.allegiance is not Allegiance.TRAITOR:
-            # Rulebook §4, §5: the alerted Survivor is murdered right after a round table that fails to banish
-            # a Traitor.
-            table.survivor_murdered = alerted
-            self.murder(alerted)
-            self.players[alerted].publicly_out = True
-            self.record_out(alerted)
-            self.announce("survivor.murdered", player=alerted)
-            self.emit(Eliminated(alerted, "murdered"))
-        living = self.living()
-        if table.finale or len(living) <= self.settings.finalists:
-            if len(living) <= 2:
-                self.announce("finale.two_left")
-                self._end_series(Termination.TWO_LEFT)
-                return
-            if not table.finale:
-                self.announce("phase.finale")
-            self._open_torches()
-            return
-        self._begin_night()
 
     # ------------------------------------------------------------------ the finale (rulebook §9)
 
-    def _open_torches(self) -> None:
-        finalists = self.living()
-        self.torches = dict.fromkeys(finalists)
-        self._move(finalists, Place.FINALE_AREA)
-        for n in finalists:
-            self._fx += (give(n, Item.BANISH_TORCH), give(n, Item.END_TORCH))
-        self.start_clock(Phase.TORCHES, "torches", "clock.torches")
-        for n in finalists:
-            self._prompt_torch(n)
-
-    def _prompt_torch(self, finalist: str) -> None:
-        """Ask ``finalist`` to hold up a torch."""
-        self.emit(
-            Prompt(
-                frozenset({finalist}),
-                msg("finale.torch.prompt"),
-                tuple([choice(t.title, ChooseTorch, finalist, t) for t in TORCHES]),
-            )
-        )
-
-    def _apply_torch(self, action: ChooseTorch) -> None:
-        self.torches[action.finalist] = action.torch
-        self.whisper([action.finalist], "finale.torch.chosen", torch=term(f"term.torch.{action.torch.value}"))
-
-    def _lock_torches(self) -> None:
-        """The host locks the torches: reveal, then end on agreement or banish again (rulebook §9)."""
-        finalists = list(self.torches)
-        for item in (Item.BANISH_TORCH, Item.END_TORCH):
-            self._fx.append(take(item, tuple(finalists)))
-        ends = 0
-        for n in finalists:
-            t = self.torches[n]
-            if t is None:
-                self.announce("finale.torch.none", player=n)
-            else:
-                self.announce("finale.torch.reveal", player=n, torch=term(f"term.torch.{t.value}"))
-                ends += t is Torch.END_GAME
-        others = len(finalists) - ends
-        count = f"{max(ends, others)}-{min(ends, others)}"
-        self.record.events.append(
-            TorchRound({n: (t.value if t else None) for n, t in self.torches.items()}, count)
-        )
-        self.torches = {}
-        if ends == len(finalists):
-            self.announce("finale.agreed")
-            self._end_series(Termination.FINALE_AGREED)
-            return
-        self.announce("finale.banish_again")
-        self.table = RoundTableRecord(day=self.day, present=finalists, finale=True)
-        self.record.events.append(self.table)
-        self.revote_used = False
-        self._move(finalists, Place.ROUND_TABLE)
-        self._open_vote("first", tuple(finalists), tuple(finalists))
-
     # ------------------------------------------------------------------ presence (players leaving and returning)
-
-    def _everyone_present_voted(self, b: Ballot) -> bool:
-        """The vote closes early when every voter still present has cast a paper; an absent voter's paper then
-        counts as No vote. With no voter present at all it waits for its clock or the host, so a server
-        restart (everyone gone at once) never closes a vote by itself (docs/house-rules.md)."""
-        players, votes = self.players, b.votes
-        anyone_here = False
-        for v in b.voters:
-            if players[v].present:
-                if v not in votes:
-                    return False
-                anyone_here = True
-        return anyone_here
-
-    def _check_presence(self, action: ContestantLeft | ContestantReturned) -> Callable[[], None]:
-        """Validate a leave/return; raises InvalidCommand (not a contestant) or IllegalAction (no change)."""
-        name = action.contestant
-        p = self.players.get(name)
-        if p is None:
-            raise InvalidCommand("illegal.unknown_player", player=name)
-        leaving = isinstance(action, ContestantLeft)
-        if leaving and not p.present:
-            raise IllegalAction("illegal.presence.away", player=name)
-        if not leaving and p.present:
-            raise IllegalAction("illegal.presence.here", player=name)
-        return (lambda: self._apply_left(name)) if leaving else (lambda: self._apply_returned(name))
-
-    def _apply_left(self, name: str) -> None:
-        self.players[name].present = False
-        self.whisper(self.hosts, "presence.left", player=name)
-        b = self.ballot
-        if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
-            if self._everyone_present_voted(b):
-                self._close_vote()
-
-    def _apply_returned(self, name: str) -> None:
-        self.players[name].present = True
-        self.whisper(self.hosts, "presence.returned", player=name)
-        self.whisper([name], "presence.welcome_back")
-        b = self.ballot
-        if self.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes:
-            self._prompt_vote(name)
 
     def present(self) -> list[str]:
         """Contestants still in the series whose players are on the server, in seat order."""
@@ -1541,7 +538,7 @@ class Game(InputStep):
                 c.out = p.out
                 c.out_day = p.out_day
 
-    def _end_series(self, termination: Termination, joker: str | None = None, *, nobody: bool = False) -> None:
+    def end_series(self, termination: Termination, joker: str | None = None, *, nobody: bool = False) -> None:
         """Rulebook §9: if any Traitor reaches the end the Traitors win; otherwise the surviving Faithful.
         Rulebook §6: a banished Joker wins alone (``joker_outcome = "joker_wins"``) or the Traitors win.
         [house] A series the host ends (``nobody``) has no winner."""
@@ -1594,154 +591,7 @@ class Game(InputStep):
             return player
         return None
 
-    def _as_contestant(self, action: Action) -> Action:
-        """A stand-in's input as the seat's contestant's; a replaced player's input is refused."""
-        if not self.stand_ins:
-            return action
-        changes: dict[str, str] = {}
-        for name in _ACTOR_FIELDS:
-            value = getattr(action, name, None)
-            if not isinstance(value, str) or isinstance(action, ReplaceContestant):
-                continue
-            contestant = self.contestant_of(value)
-            if contestant is None and value in self.stand_ins:
-                raise IllegalAction("illegal.replaced")
-            if contestant is not None and contestant != value:
-                changes[name] = contestant
-        return dataclasses.replace(action, **changes) if changes else action
-
-    def _to_players(self, effects: list[Effect]) -> list[Effect]:
-        """Recipients and movers named as the players who play the seats now."""
-        who = self.player_of
-
-        def names(group: frozenset[str]) -> frozenset[str]:
-            return frozenset(who(n) for n in group)
-
-        out: list[Effect] = []
-        for e in effects:
-            if isinstance(e, (Whisper, Prompt, GiveItem)):
-                e = dataclasses.replace(e, to=names(e.to))
-            elif isinstance(e, ShowTitle) and e.to is not None:
-                e = dataclasses.replace(e, to=names(e.to))
-            elif isinstance(e, Eliminated) and e.to is not None:
-                e = dataclasses.replace(e, to=names(e.to))
-            elif isinstance(e, MoveTo):
-                e = dataclasses.replace(e, players=tuple(who(n) for n in e.players))
-            elif isinstance(e, TakeItem) and e.players is not None:
-                e = dataclasses.replace(e, players=tuple(who(n) for n in e.players))
-            out.append(e)
-        return out
-
-    def _check_host_action(self, action: Action) -> Callable[[], None]:
-        host = action.actor
-        if host not in self.hosts:
-            raise IllegalAction("illegal.not_host")
-        if isinstance(action, PauseClock):
-            if self.deadline is None:
-                raise IllegalAction("illegal.clock.not_running")
-            return lambda: self._apply_pause(str(host))
-        if isinstance(action, ResumeClock):
-            if self.paused is None:
-                raise IllegalAction("illegal.clock.not_paused")
-            return lambda: self._apply_resume(str(host))
-        if isinstance(action, ExtendPhase):
-            if not 1 <= action.seconds <= MAX_EXTENSION:
-                raise IllegalAction("illegal.clock.seconds", seconds=str(action.seconds))
-            if self.deadline is None and self.paused is None:
-                raise IllegalAction("illegal.clock.not_running")
-            return lambda: self._apply_extend(str(host), action.seconds)
-        if isinstance(action, ReplaceContestant):
-            p = self.players.get(action.contestant)
-            if p is None:
-                raise InvalidCommand("illegal.unknown_player", player=action.contestant)
-            if not p.alive:
-                raise IllegalAction("illegal.replace.out", contestant=action.contestant)
-            new = action.player
-            taken = {self.player_of(n) for n in self.players} | set(self.players) | set(self.hosts)
-            same = same_player(new, taken) if NAME_RE.match(new) else new
-            if same is not None and same != new:  # Minecraft takes them for one player
-                raise IllegalAction("illegal.replace.case", player=new, other=same)
-            if same == new and not (new == action.contestant and action.contestant in self.stand_ins):
-                raise IllegalAction("illegal.replace.player", player=new)
-            return lambda: self._apply_replace(action.contestant, new, str(host))
-        if isinstance(action, UndoHostAction):
-            last = self.log[-1] if self.log else None
-            if last is None or last.get("action") not in UNDOABLE:
-                raise IllegalAction("illegal.undo.nothing")
-            return lambda: self._apply_undo(str(host))
-        assert isinstance(action, EndSeries)
-        return lambda: self._apply_end(str(host))
-
-    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
-        """Rulebook-silent [house]: every host action but moving on is kept in the record with who and when."""
-        self.record.host_actions.append({
-            "host": host, "action": kind, "at": self._now, "day": self.day,
-            "phase": self.phase.value if self.phase is not None else None, "detail": detail, "undone": False,
-        })  # fmt: skip
-
-    def _clock_changed(self) -> None:
-        self.phase_seq += 1
-        remaining = self.paused if self.paused is not None else max(0.0, (self.deadline or self._now) - self._now)
-        self.emit(ClockChanged(self.phase_seq, self.deadline, remaining))
-
-    def _apply_pause(self, host: str) -> None:
-        assert self.deadline is not None
-        self.paused = max(0.0, self.deadline - self._now)
-        self.deadline = None
-        self._host_logged(host, "pause_clock", f"{self.paused:.0f} s left")
-        self.announce("host.paused")
-        self._clock_changed()
-
-    def _apply_resume(self, host: str) -> None:
-        assert self.paused is not None
-        left, self.paused = self.paused, None
-        self.deadline = self._now + left
-        self._host_logged(host, "resume_clock", f"{left:.0f} s left")
-        self.announce("host.resumed", seconds=f"{left:.0f}")
-        self._clock_changed()
-
-    def _apply_extend(self, host: str, seconds: int) -> None:
-        if self.paused is not None:
-            self.paused += seconds
-        else:
-            assert self.deadline is not None
-            self.deadline += seconds
-        self._host_logged(host, "extend_phase", f"+{seconds} s")
-        self.announce("host.extended", seconds=str(seconds))
-        self._clock_changed()
-
-    def _apply_replace(self, contestant: str, player: str, host: str) -> None:
-        if player == contestant:
-            self.stand_ins.pop(contestant, None)
-        else:
-            self.stand_ins[contestant] = player
-        p = self.players[contestant]
-        p.present = True
-        self._host_logged(host, "replace_contestant", f"{player} for {contestant}")
-        self.announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
-        # The new player learns the hand privately, as the contestant knows it (a drunk power as the plain power,
-        # rulebook §2): the Whisper names the contestant and goes out to the player who plays the seat now.
-        seat = str(p.seat)
-        if p.allegiance is Allegiance.TRAITOR and p.sworn:
-            self.whisper([contestant], "replace.hand.traitor", contestant=contestant, seat=seat,
-                          power=power_term(p.power.title if p.power else "none"),
-                          false_power=power_term(p.false_power.title if p.false_power else "none"),
-                          traitors=", ".join(self.living_traitors()))  # fmt: skip
-        elif p.allegiance is Allegiance.TRAITOR:
-            self.whisper([contestant], "replace.hand.traitor.unsworn", contestant=contestant, seat=seat)
-        else:
-            power = Power.JOKER if contestant in self.powers.jokers else self.active_power(contestant)
-            self.whisper([contestant], "replace.hand.faithful", contestant=contestant, seat=seat,
-                          power=power_term(power.title if power else "none"))  # fmt: skip
-        # Re-prompt what the seat has to answer now (the old player's dialogs went to the old player).
-        self._reprompt([contestant])
-
-    def _apply_end(self, host: str) -> None:
-        self._host_logged(host, "end_series")
-        self.announce("host.ended")
-        self._end_series(Termination.HOST_ENDED, nobody=True)
-
-    def _apply_undo(self, host: str) -> None:
+    def apply_undo(self, host: str) -> None:
         """Rebuild without the last input; reconcile places, items, the clock and prompts (docs/host.md)."""
         undone = self.log[-1]
         before = Game.replay(self.settings, self.seed, self.log[:-1])
@@ -1760,7 +610,7 @@ class Game(InputStep):
             if not a["undone"] and a["action"] == undone["action"]:
                 a["undone"] = True
                 break
-        self._host_logged(host, "undo_host_action", str(undone["action"]))
+        host_logged(self, host, "undo_host_action", str(undone["action"]))
         self.announce("host.undone", action=host_action_term(str(undone["action"])))
         # Places: move whoever is elsewhere back.
         target_places, self.places = self.places, old_places
@@ -1769,7 +619,7 @@ class Game(InputStep):
             if old_places.get(n) != (place, seat) and self.players[n].alive:
                 moves.setdefault((place, seat is not None), []).append(n)
         for (place, _), names in moves.items():
-            self._move(names, place)
+            self.move(names, place)
         # Items: give back what the undone action took, take what it gave.
         target_items = self.items
         self._reset_items = {n: list(v) for n, v in target_items.items()}
@@ -1793,36 +643,7 @@ class Game(InputStep):
             else:
                 self.deadline = self._now + left
                 self.emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
-        self._reprompt(None)
-
-    def _reprompt(self, only: list[str] | None) -> None:
-        """Prompt again what is open now (the vote, the Oath question, the offer, the torches), for ``only`` or all.
-
-        Turret, power and host-visit prompts are not repeated: their choices stay in the chat fallback.
-        """
-        def wanted(n: str) -> bool:
-            return only is None or n in only
-
-        b = self.ballot
-        if self.phase is Phase.VOTE and b is not None:
-            for v in b.voters:
-                if v not in b.votes and wanted(v) and self.players[v].present:
-                    self._prompt_vote(v)
-        elif self.phase is Phase.OATH and self.night and self.night.oath_queue and wanted(self.night.oath_queue[0]):
-            self._ask_oath()
-        elif self.phase is Phase.OFFER and self.night and self.night.offer and wanted(self.night.offer[1]):
-            self._prompt_offer()
-        elif self.phase is Phase.TORCHES:
-            for n in self.torches:
-                if wanted(n):
-                    self._prompt_torch(n)
-
-
-_CONTESTANT_INPUTS: frozenset[type[Action]] = frozenset(
-    {CastVote, SwearOath, ChooseEvent, NominateDoubleVote, AnswerOffer, UsePower, SkipPower, AnswerJoker, ChooseTorch,
-     *TWIST_ACTIONS}
-)  # fmt: skip
-"""The contestants' inputs (``Game._validate`` checks them after the host's and the server's)."""
+        reprompt(self, None)
 
 
 def _power_name(power: Power | None, drunk: bool) -> str | None:
@@ -1852,23 +673,6 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         **({"no_votes": s.no_votes} if s.no_votes != "revote" else {}),
     }
 
-
-ON_CLOCK: dict[Phase, Callable[[Game], None]] = {
-    Phase.DAY_ZERO: Game._begin_night,
-    Phase.BREAKFAST: Game._begin_discussion,
-    Phase.DISCUSSION: Game.begin_round_table,
-    Phase.ROUND_TABLE: Game._open_first_vote,
-    Phase.VOTE: Game._close_vote,
-    Phase.OATH: Game._finish_oath,
-    Phase.TURRET: Game._close_turret,
-    Phase.OFFER: Game._offer_lapses,
-    Phase.TRAITOR_POWERS: Game._close_traitor_powers,
-    Phase.HOST_VISIT: Game._close_host_visit,
-    Phase.TORCHES: Game._lock_torches,
-    Phase.NOMINATION: Game._close_nomination,
-    Phase.NOMINEE: Game._close_nominee,
-}
-"""What the end of each phase's clock (or the host's ``Advance``) does."""
 
 
 __all__ = ["Ballot", "Game", "NightState", "PlayerState", "RULESET", "WorldState"]

@@ -1,9 +1,9 @@
 """The phases of a Traitors series and what ends each one (rulebook §3, §4, §7, §9).
 
-House rules for this file (h11 ``_state.py`` style):
+House rules of the phases:
 
 1. Every phase has a clock (``Settings.durations``). When it runs out, or the host moves on early
-   (``Advance``), the phase ends as ``ON_CLOCK`` says. A phase never ends twice: each clock carries the
+   (``Advance``), the phase ends as ``engine.rulesets.traitors.rules.ON_CLOCK`` says. A phase never ends twice: each clock carries the
    phase sequence number and a ``TimerExpired`` for any other number is ignored.
 2. Some phases also end early when everyone has acted: the vote when every paper is cast, the Oath after the
    third answer, the Turret when every Traitor has chosen, the offer when it is answered, the
@@ -50,21 +50,3 @@ class Phase(Enum):
     """Before the round table: the nominee makes the Guess or visits the Seer; the round table waits (§3.3)."""
     TORCHES = "torches"
     OVER = "over"
-
-
-ON_CLOCK: dict[Phase, str] = {
-    Phase.DAY_ZERO: "begin_night",
-    Phase.BREAKFAST: "begin_discussion",
-    Phase.DISCUSSION: "begin_round_table",
-    Phase.ROUND_TABLE: "open_first_vote",
-    Phase.VOTE: "close_vote",
-    Phase.OATH: "finish_oath",
-    Phase.TURRET: "close_turret",
-    Phase.OFFER: "offer_lapses",
-    Phase.TRAITOR_POWERS: "close_traitor_powers",
-    Phase.HOST_VISIT: "close_host_visit",
-    Phase.TORCHES: "lock_torches",
-    Phase.NOMINATION: "close_nomination",
-    Phase.NOMINEE: "close_nominee",
-}
-"""What the end of each phase's clock (or the host's ``Advance``) does: a ``Game`` method name."""

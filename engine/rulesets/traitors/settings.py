@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from engine.errors import ConfigError
 from engine.ids import FAITHFUL_POWERS, Allegiance, Power, Twist
-from engine.values import copied_by_value
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 """Current Java Edition player names: 3–16 of ``[A-Za-z0-9_]``."""
@@ -217,6 +216,28 @@ class Settings:
             raise ConfigError(f"no_votes: {self.no_votes!r} is not one of {', '.join(NO_VOTES)}")
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
+        self._validate_durations()
+        self._validate_twists()
+        if not isinstance(self.confession_shields, int) or not 1 <= self.confession_shields <= 16:
+            raise ConfigError(f"confession_shields: {self.confession_shields!r} must be 1-16 chests with a shield")
+        if not isinstance(self.trial_contestants, int) or not 2 <= self.trial_contestants <= 5:
+            raise ConfigError(f"trial_contestants: {self.trial_contestants!r} must be 2-5 (one draws the death card)")
+        if not 2 <= self.finalists < n:
+            raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
+        if self.no_reveal_from < self.finalists:
+            raise ConfigError(f"no_reveal_from: {self.no_reveal_from} must be at least finalists ({self.finalists})")
+        if len(set(self.power_pool)) != len(self.power_pool):
+            raise ConfigError("power_pool: a power is listed twice")
+        for p in self.power_pool:
+            if p not in FAITHFUL_POWERS:
+                raise ConfigError(f"power_pool: {p.title} is not a dealt Faithful power")
+        if self.deal is not None:
+            self._validate_deal()
+            return
+        self._validate_numbers(n)
+
+    def _validate_durations(self) -> None:
+        """Every duration names a phase clock and is a positive number of seconds."""
         for key, value in self.durations.items():
             if key not in DEFAULT_DURATIONS and key not in TWIST_DURATIONS:
                 known = [*DEFAULT_DURATIONS, *TWIST_DURATIONS]
@@ -225,6 +246,9 @@ class Settings:
                 raise ConfigError(f"durations.{key}: unknown phase{hint} (known: {', '.join(known)})")
             if not isinstance(value, (int, float)) or value <= 0:
                 raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
+
+    def _validate_twists(self) -> None:
+        """Every scheduled twist day, twist and combination (rulebook §8)."""
         for day, twists in self.twists.items():
             if not isinstance(day, int) or day < 1:
                 raise ConfigError(f"twists: day {day!r} must be a day number from 1 (no round table on day 0)")
@@ -243,22 +267,9 @@ class Settings:
                     f"twists.{day}: the Traitors guess on the night before, and night 0 has no powers "
                     "(first_night_murder = false); schedule the guess from day 2"
                 )
-        if not isinstance(self.confession_shields, int) or not 1 <= self.confession_shields <= 16:
-            raise ConfigError(f"confession_shields: {self.confession_shields!r} must be 1-16 chests with a shield")
-        if not isinstance(self.trial_contestants, int) or not 2 <= self.trial_contestants <= 5:
-            raise ConfigError(f"trial_contestants: {self.trial_contestants!r} must be 2-5 (one draws the death card)")
-        if not 2 <= self.finalists < n:
-            raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
-        if self.no_reveal_from < self.finalists:
-            raise ConfigError(f"no_reveal_from: {self.no_reveal_from} must be at least finalists ({self.finalists})")
-        if len(set(self.power_pool)) != len(self.power_pool):
-            raise ConfigError("power_pool: a power is listed twice")
-        for p in self.power_pool:
-            if p not in FAITHFUL_POWERS:
-                raise ConfigError(f"power_pool: {p.title} is not a dealt Faithful power")
-        if self.deal is not None:
-            self._validate_deal()
-            return
+
+    def _validate_numbers(self, n: int) -> None:
+        """The cast size, Traitor count and power pool of a random deal (rulebook §1)."""
         if not 6 <= n <= 16:
             raise ConfigError(f"contestants: {n} contestants; a series has 6-16 ([house] rulebook §1)")
         if not self.traitors >= 1 or not 3 * self.traitors < n:
@@ -315,6 +326,3 @@ class Settings:
                 raise ConfigError(f"deal: false power {f.title} is held by a contestant (rulebook §1: nobody holds it)")
         if sum(1 for e in deal if e.drunk) > 1:
             raise ConfigError("deal: at most one contestant is drunk")
-
-
-copied_by_value(DealEntry, Settings)  # copies and pickles by value (engine.values)

@@ -25,7 +25,7 @@ def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
 
 
 def resolve(game: Context, use: Use) -> None:
-    """Nothing to resolve: the Joker acts at the round table (``Game._banish``)."""
+    """Nothing to resolve: the Joker acts at the round table (``round_table.banish``)."""
 
 
 POWER = Power(PowerName.JOKER, __doc__ or "", PASSIVE, Allegiance.FAITHFUL, 0, None, validate, resolve)

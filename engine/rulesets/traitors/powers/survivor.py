@@ -23,7 +23,7 @@ def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
 
 
 def resolve(game: Context, use: Use) -> None:
-    """The alert itself is part of the murder step (``Game._settle_murder``)."""
+    """The alert itself is part of the murder step (``visit.settle_murder``)."""
 
 
 POWER = Power(PowerName.SURVIVOR, __doc__ or "", PASSIVE, Allegiance.FAITHFUL, 0, 1, validate, resolve)

@@ -190,7 +190,7 @@ def legal_actions(game: Context, player: str) -> list[Action]:
 
 
 def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
-    """TWIST HOOK (``_open_turret``): tonight's events after the Murder twist's quiet night and the Trial."""
+    """TWIST HOOK (``night.open_turret``): tonight's events after the Murder twist's quiet night and the Trial."""
     if game.day in game.twist_state.quiet_nights:
         events = frozenset()
     if trial.begins_tonight(game, has_event=bool(events)):
@@ -230,19 +230,19 @@ def prompt_turret(game: Context) -> None:
 
 
 def turret_done(game: Context) -> bool:
-    """TWIST HOOK (``_turret_maybe_done``): every Traitor has made every twist choice tonight."""
+    """TWIST HOOK (``night.turret_maybe_done``): every Traitor has made every twist choice tonight."""
     return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game) and confession.turret_done(game)
 
 
 def close_turret(game: Context) -> None:
-    """TWIST HOOK (``_close_turret``): settle the twists' Turret choices (most picks; ties by the seeded draw)."""
+    """TWIST HOOK (``night.close_turret``): settle the twists' Turret choices (most picks; ties by the seeded draw)."""
     murder.close_turret(game)
     guess.close_turret(game)
     trial.close_turret(game)
 
 
 def leave_turret(game: Context) -> None:
-    """TWIST HOOK (``_after_traitor_powers``): the Traitors leave the Turret: cloak, lantern and the response
+    """TWIST HOOK (``visit.after_traitor_powers``): the Traitors leave the Turret: cloak, lantern and the response
     draft are taken back (and with the cloak the slowness ends)."""
     night = game.night
     if night is None or not night.traitors:
@@ -256,35 +256,35 @@ def leave_turret(game: Context) -> None:
 
 
 def before_host_visit(game: Context) -> bool:
-    """TWIST HOOK (top of ``_open_host_visit``): True when the Faithful's nomination vote opens first."""
+    """TWIST HOOK (top of ``visit.open_host_visit``): True when the Faithful's nomination vote opens first."""
     return guess.open_nomination(game)
 
 
 def begin_night(game: Context) -> None:
-    """TWIST HOOK (``_begin_night``): a confession day's murder shields protect tonight."""
+    """TWIST HOOK (``night.begin_night``): a confession day's murder shields protect tonight."""
     confession.begin_night(game)
 
 
 def end_night(game: Context) -> None:
-    """TWIST HOOK (``_end_night``): unused murder shields are taken back (the following night only)."""
+    """TWIST HOOK (``night.end_night``): unused murder shields are taken back (the following night only)."""
     confession.end_night(game)
     game.twist_state.guessed_tonight.clear()
 
 
 def breakfast(game: Context) -> None:
-    """TWIST HOOK (``_begin_breakfast``): the night's twist news: the Trial, the Traitors' Response book."""
+    """TWIST HOOK (``round_table.begin_breakfast``): the night's twist news: the Trial, the Traitors' Response book."""
     trial.breakfast(game)
     confession.breakfast(game)
 
 
 def begin_discussion(game: Context) -> None:
-    """TWIST HOOK (``_begin_discussion``, after its clock): the Sacred Sword, the confession chests."""
+    """TWIST HOOK (``round_table.begin_discussion``, after its clock): the Sacred Sword, the confession chests."""
     murder.begin_discussion(game)
     confession.begin_discussion(game)
 
 
 def before_round_table(game: Context) -> bool:
-    """TWIST HOOK (top of ``_begin_round_table``): discussion ends (sword, chests, books and glasses are
+    """TWIST HOOK (top of ``round_table.begin_round_table``): discussion ends (sword, chests, books and glasses are
     collected); True when the nominee's Guess or Seer visit comes first (the round table waits, §3.3)."""
     st = game.twist_state
     if st.discussion_closed != game.day:

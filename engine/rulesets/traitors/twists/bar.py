@@ -57,6 +57,7 @@ INPUT_PHASES = BAR_PHASES
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
+    """The drinks ``player`` may still take at the bar."""
     if game.phase in BAR_PHASES and player not in game.twist_state.drinks:
         return [TakeDrink(player, d) for d in Drink]
     return []

@@ -166,11 +166,13 @@ def enter_turret(game: Context) -> None:
 
 
 def turret_work(game: Context) -> bool:
+    """True on a confession night: the Traitors write their response."""
     st = game.twist_state
     return st.response_due and st.confession_day == game.day
 
 
 def prompt_turret(game: Context) -> None:
+    """Ask the Traitors for their response to the confessions."""
     night = game.night
     assert night
     if not turret_work(game):
@@ -216,6 +218,7 @@ INPUT_PHASES = frozenset({Phase.DISCUSSION})
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
+    """Opening a chest, for a contestant who has not opened one while the chests are open."""
     if _open(game) and player not in game.twist_state.opened:
         return [OpenChest(player)]
     return []

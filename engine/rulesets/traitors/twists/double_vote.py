@@ -3,8 +3,8 @@ two at the next round table).
 
 Rule, on day d: in the Turret of night d-1 each Traitor names a living contestant (``NominateDoubleVote``); the
 most named holds the double vote paper at day d's round table (a tie: the seeded draw). The holder is told at
-breakfast; the table learns it when the vote opens. The mechanics live in ``engine.rulesets.traitors.game`` (``_open_turret``,
-``_close_turret``, ``_begin_breakfast``, ``_open_vote``); this module only states the rule and its precondition.
+breakfast; the table learns it when the vote opens. The mechanics live in ``engine.rulesets.traitors.night`` (``open_turret``,
+``close_turret``) and ``engine.rulesets.traitors.round_table`` (``begin_breakfast``, ``open_vote``); this module only states the rule and its precondition.
 
 Precondition: none beyond the shared ones (``engine.rulesets.traitors.twists.precondition``).
 """

@@ -8,7 +8,7 @@ Rule, on day d [house mechanics]:
   contestant, then the power; X a living non-Traitor). The most picked guess is the Traitors' guess (a tie: the
   seeded draw). It is a Traitor action on X (The Detective, The Spy). If X truly holds P, X loses that power for
   the series and learns it when the host visits, before using it; but a guessed Cleanser is not told and keeps
-  the power by cleansing themself that night (``PowerState.guessed``; ``Game._open_host_visit`` and the
+  the power by cleansing themself that night (``PowerState.guessed``; ``visit.open_host_visit`` and the
   ``GUESS`` step of ``engine.rulesets.traitors.powers.NIGHT_ORDER``). The Traitors are not told whether they were right.
 * Night d-1, at the start of host visiting: every living Faithful present votes for a nominee (any other living
   contestant; ``VoteNominee``); the most votes wins, a tie is drawn; no votes: no nominee, the twist lapses.
@@ -62,6 +62,7 @@ def _guessing_tonight(game: Context) -> bool:
 
 
 def turret_work(game: Context) -> bool:
+    """The Turret of night d-1 makes the Traitors' guess when the Guess twist is on day d."""
     day = game.day + 1
     st = game.twist_state
     if not st.is_on(day, Twist.GUESS) or (day, Twist.GUESS) in st.begun:
@@ -89,6 +90,7 @@ def _ask_power(game: Context, guesser: str, target: str) -> None:
 
 
 def prompt_turret(game: Context) -> None:
+    """Ask each Traitor whom they guess about."""
     night = game.night
     assert night
     if not _guessing_tonight(game) or not _targets(game):
@@ -98,6 +100,7 @@ def prompt_turret(game: Context) -> None:
 
 
 def turret_done(game: Context) -> bool:
+    """Every Traitor has guessed (or there is nothing to guess tonight)."""
     night = game.night
     assert night
     return not _guessing_tonight(game) or not _targets(game) or all(
@@ -311,6 +314,7 @@ INPUT_PHASES = frozenset({Phase.NOMINATION, Phase.TURRET, Phase.NOMINEE})
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
+    """The nomination vote, the Traitors' guess and the nominee's guess that ``player`` may send now."""
     st = game.twist_state
     out: list[Action] = []
     if game.phase is Phase.NOMINATION and player in st.nominators and player not in st.nomination:

@@ -57,6 +57,7 @@ def turret_work(game: Context) -> bool:
 
 
 def prompt_turret(game: Context) -> None:
+    """Ask each Traitor to name the sword's bearer."""
     assert game.night
     if not _naming_tonight(game):
         return
@@ -66,6 +67,7 @@ def prompt_turret(game: Context) -> None:
 
 
 def turret_done(game: Context) -> bool:
+    """Every Traitor has named a bearer (or no bearer is named tonight)."""
     assert game.night
     return not _naming_tonight(game) or all(t in game.twist_state.bearer_picks for t in game.night.traitors)
 
@@ -84,6 +86,7 @@ def close_turret(game: Context) -> None:
 
 
 def validate_bearer(game: Context, action: ChooseSwordBearer) -> Callable[[], None]:
+    """A sworn Traitor names one of tonight's Traitors as the sword's bearer, once."""
     game.check_turret(action.traitor)
     if not _naming_tonight(game):
         raise IllegalAction("illegal.turret.no_twist")
@@ -160,12 +163,13 @@ INPUT_PHASES = frozenset({Phase.TURRET, Phase.DISCUSSION})
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
+    """Naming the bearer (Turret) and the strike (discussion) that ``player`` may send now."""
     out: list[Action] = []
     st = game.twist_state
     night = game.night
-    if game.phase is Phase.TURRET and night and player in night.traitors and _naming_tonight(game):
-        if player not in st.bearer_picks:
-            out += [ChooseSwordBearer(player, b) for b in night.traitors]
+    naming = game.phase is Phase.TURRET and night and player in night.traitors and _naming_tonight(game)
+    if naming and night and player not in st.bearer_picks:
+        out += [ChooseSwordBearer(player, b) for b in night.traitors]
     if game.phase is Phase.DISCUSSION and st.sword == (game.day, player) and not st.sword_used:
         out += [StrikeWithSword(player, v) for v in game.living() if v != player]
     return out

@@ -60,6 +60,7 @@ INPUT_PHASES = frozenset({Phase.NOMINEE})
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
+    """The Seer nominee's choices before the round table."""
     if game.phase is Phase.NOMINEE and nominee_of(game, Twist.SEER) == player:
         return [AskSeer(player, n) for n in game.living() if n != player]
     return []

@@ -67,6 +67,7 @@ def _tonight(game: Context) -> bool:
 
 
 def turret_work(game: Context) -> bool:
+    """True on a Trial night: the Traitors put contestants on trial."""
     return game.night is not None and game.twist_state.trial_night == game.day
 
 
@@ -82,6 +83,7 @@ def _prompt(game: Context, traitor: str) -> None:
 
 
 def prompt_turret(game: Context) -> None:
+    """Ask each Traitor whom they put on trial."""
     night = game.night
     assert night
     if turret_work(game):
@@ -90,6 +92,7 @@ def prompt_turret(game: Context) -> None:
 
 
 def turret_done(game: Context) -> bool:
+    """Every Traitor has named enough contestants."""
     night = game.night
     assert night
     if not turret_work(game):
@@ -170,6 +173,7 @@ INPUT_PHASES = frozenset({Phase.TURRET})
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
+    """The contestants a Traitor may still put on trial tonight."""
     if not _tonight(game) or game.night is None or player not in game.night.traitors:
         return []
     named = game.twist_state.trial_picks.get(player, [])

@@ -18,9 +18,9 @@ from engine.actions import (
 )
 from engine.effects import ClockChanged, ClockStarted, MoveTo, Prompt, TakeItem, Whisper
 from engine.errors import IllegalAction
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, Item
 from engine.outcome import Termination, Winner
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import Settings
 

@@ -13,9 +13,10 @@ import pytest
 from engine.actions import Advance, AnswerJoker, CastVote, ChooseEvent, SkipPower, StartSeries, SwearOath, UsePower
 from engine.effects import Whisper
 from engine.errors import IllegalAction
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, NightEvent, Power
 from engine.outcome import Termination, Winner
+from engine.rulesets.traitors import visit
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import NIGHT_ORDER, POWERS, VISIT_ORDER
 from engine.rulesets.traitors.settings import DealEntry, Settings
@@ -275,7 +276,7 @@ class TestSheriff:
         assert not s.g.players["Sunny"].alive
         assert table is not None and table.accusation == "banished" and table.revealed == "traitor" and not table.rounds
         assert s.g.powers.used[("Zuri", Power.SHERIFF)] == 1
-        assert not s.g._choosable("Zuri", "visit")
+        assert not visit.choosable(s.g, "Zuri", "visit")
 
     def test_falsified_traitor_makes_the_accusation_fail(self) -> None:
         s = night_one()
@@ -402,7 +403,7 @@ class TestSober:
         s.night(murder="Hana", traitor={"Sunny": "Ari"}, visit={"Ari": ("Alex",)})
         assert not s.g.impaired("Ari") and "Alex is sober." in s.told("Ari")
         s.g.powers.used[("Ari", Power.SOBER)] = 2
-        assert not s.g._choosable("Ari", "visit")
+        assert not visit.choosable(s.g, "Ari", "visit")
 
 
 class TestSpy:

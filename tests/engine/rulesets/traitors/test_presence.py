@@ -7,8 +7,8 @@ import pytest
 from engine.actions import CastVote, ContestantLeft, ContestantReturned, StartSeries, SwearOath, TimerExpired
 from engine.effects import Prompt, Whisper
 from engine.errors import IllegalAction, InvalidCommand
-from engine.rulesets.traitors.game import Game
 from engine.ids import Place
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 
 NAMES6 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
@@ -133,7 +133,7 @@ def test_before_the_series_starts_presence_is_illegal():
 
 def test_presence_inputs_replay_exactly_and_positions_are_tracked(series):
     d = six(series)
-    assert d.game.places == {n: (Place.FOYER, None) for n in NAMES6}
+    assert d.game.places == dict.fromkeys(NAMES6, (Place.FOYER, None))
     to_first_vote(d)
     assert d.game.places["Kai"] == (Place.ROUND_TABLE, 2)
     d.do(ContestantLeft("Kai"))

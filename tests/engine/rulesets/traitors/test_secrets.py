@@ -17,10 +17,10 @@ import pytest
 
 from engine.actions import Action, Advance, StartSeries
 from engine.effects import Announce, Eliminated, GiveItem, MoveTo, Prompt, ShowTitle, Whisper
-from engine.rulesets.traitors.game import Game
 from engine.ids import FAITHFUL_POWERS, Allegiance, Place, Power, Twist
 from engine.outcome import Termination, Winner
 from engine.record import RoundTableRecord
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import Settings
 from engine.rulesets.traitors.views import view_for
 

@@ -19,11 +19,11 @@ from engine.actions import (
 )
 from engine.effects import GiveItem, Prompt, Revealed, SeriesOver, Whisper
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
-from engine.rulesets.traitors.game import Game
 from engine.ids import FAITHFUL_POWERS, TRAITOR_POWERS, Allegiance, Item, NightEvent, Power, Torch, Twist
 from engine.outcome import Termination, Winner
-from engine.rulesets.traitors.phases import Phase
 from engine.record import RoundTableRecord, TorchRound
+from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import Settings
 
 NAMES12 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
@@ -196,8 +196,8 @@ class TestSection4RoundTable:
     def test_tie_second_vote_tied_do_not_vote(self, series):
         d = series()
         to_first_vote(d)
-        first = {n: "Alex" for n in ("Kai", "Zuri", "Steve", "Ari", "Noor")}
-        first |= {n: "Sunny" for n in ("Efe", "Makena", "Lena", "Omar")}
+        first = dict.fromkeys(("Kai", "Zuri", "Steve", "Ari", "Noor"), "Alex")
+        first |= dict.fromkeys(("Efe", "Makena", "Lena", "Omar"), "Sunny")
         first |= {"Alex": "Sunny", "Sunny": "Alex", "Rhea": "Sunny"}
         vote_all(d, first)
         table = [e for e in d.game.record.events if isinstance(e, RoundTableRecord)][-1]
@@ -211,7 +211,7 @@ class TestSection4RoundTable:
         with pytest.raises(IllegalAction) as e:
             d.do(CastVote("Kai", "Zuri"))
         assert e.value.reason == "illegal.vote.target"
-        vote_all(d, {n: "Sunny" for n in b.voters})
+        vote_all(d, dict.fromkeys(b.voters, "Sunny"))
         table = [e for e in d.game.record.events if isinstance(e, RoundTableRecord)][-1]
         assert table.banished == "Sunny"
         assert table.rounds[1].votes["Alex"] is None and table.rounds[1].votes["Sunny"] is None
@@ -288,7 +288,7 @@ class TestSection4RoundTable:
     def test_second_tie_is_deadlock_with_shields(self, series):
         d = series()
         to_first_vote(d)
-        first = {n: "Alex" for n in NAMES12[:6]} | {n: "Kai" for n in NAMES12[6:]}
+        first = dict.fromkeys(NAMES12[:6], "Alex") | dict.fromkeys(NAMES12[6:], "Kai")
         first["Alex"] = "Kai"
         first["Kai"] = "Alex"
         first["Rhea"] = "Alex"

@@ -36,10 +36,10 @@ from engine.actions import (
 )
 from engine.effects import Announce, Eliminated, GiveItem, Prompt, TakeItem, Whisper
 from engine.errors import ConfigError, IllegalAction
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, Drink, Item, NightEvent, Power, Twist
-from engine.rulesets.traitors.phases import Phase
 from engine.record import NightRecord, RoundTableRecord, TwistRecord
+from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
 
 HOST = "Host"
@@ -123,9 +123,8 @@ class Series:
         """Message keys ``name`` was whispered (``None``: public announcements)."""
         out = []
         for e in self.fx[since:]:
-            if name is None and isinstance(e, Announce):
-                out.append(e.message.key)
-            elif name is not None and isinstance(e, (Whisper, Prompt)) and name in e.to:
+            public = name is None and isinstance(e, Announce)
+            if public or (name is not None and isinstance(e, (Whisper, Prompt)) and name in e.to):
                 out.append(e.message.key)
         return out
 
@@ -340,7 +339,7 @@ class TestGuessTwist:
             s.do(GuessPower(t, "Kai", Power.GUARDIAN))
         assert "turret.guess.decided" in s.keys("Sunny")
         s.advance_to(Phase.NOMINATION)
-        voters = [n for n in s.g.living_faithful()]
+        voters = s.g.living_faithful()
         assert set(s.g.twist_state.nominators) == set(voters)
         for v in voters:
             s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))

@@ -1,0 +1,467 @@
+"""The night (rulebook §7): the Oath, the Turret (the night's event and the double vote nomination), the
+recruit's offer, and the murder; host visiting and the powers are ``engine.rulesets.traitors.visit``.
+
+Every function takes the series (``engine.rulesets.traitors.context.Table``). The ``check_*`` functions raise
+``IllegalAction`` and change nothing; the ``apply_*`` functions apply an input they accepted
+(``engine.rulesets.traitors.rules.INPUTS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import (
+    Action,
+    AnswerOffer,
+    ChooseEvent,
+    NominateDoubleVote,
+    SwearOath,
+)
+from engine.effects import (
+    Choice,
+    Eliminated,
+    GiveItem,
+    Prompt,
+    TakeItem,
+    msg,
+)
+from engine.errors import IllegalAction
+from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Twist
+from engine.messages_terms import power_term, term
+from engine.record import NightRecord
+from engine.rulesets.traitors import twists
+from engine.rulesets.traitors.choices import (
+    Offer,
+    event_offer,
+    most_picked,
+    nomination_offer,
+)
+from engine.rulesets.traitors.context import Table
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.state import NightState
+
+OATH_QUESTIONS = 3
+"""Rulebook §7.1: lie and deceive? murder every night? keep the identities secret?"""
+
+
+def begin_night(game: Table) -> None:
+    """Rulebook §7: the night begins; the "until the next night" effects end, everyone goes home, the Oath or the Turret."""
+    living = game.living()
+    game.night = NightState(NightRecord(day=game.day))
+    game.night.powers_on = game.settings.powers and (game.day > 0 or game.settings.first_night_murder)
+    # "Until the next night" ends now (rulebook §5): intoxication, falsification, sobering, silence, and
+    # the round-table powers chosen last night have been used.
+    pw = game.powers
+    pw.intoxicated.clear()
+    pw.falsified.clear()
+    pw.sobered.clear()
+    pw.silenced.clear()
+    pw.protected = None
+    pw.accusation = None
+    pw.accusation_fails = False
+    pw.alerted = None
+    twists.begin_night(game)  # TWIST HOOK: confession shields protect tonight
+    game.record.events.append(game.night.record)
+    game.announce("phase.night", day=game.day)
+    game.move(living, Place.HOME)
+    game.night.oath_queue = [
+        n for n in game.living_traitors() if not game.players[n].sworn
+    ]
+    if game.night.oath_queue:
+        start_oath(game)
+    else:
+        open_turret(game)
+
+
+def start_oath(game: Table) -> None:
+    """The next unsworn Traitor goes to the Oath spot (rulebook §7.1)."""
+    assert game.night
+    taker = game.night.oath_queue[0]
+    game.night.oath_step = 0
+    game.move([taker], Place.OATH_SPOT)
+    game.start_clock(Phase.OATH, "oath", "clock.oath")
+    ask_oath(game)
+
+
+def ask_oath(game: Table) -> None:
+    """Ask the Traitor at the Oath its next question."""
+    assert game.night
+    taker = game.night.oath_queue[0]
+    q = game.night.oath_step + 1
+    game.emit(
+        Prompt(
+            frozenset({taker}),
+            msg(f"oath.question.{q}"),
+            (Choice(msg(f"oath.answer.{q}").text, SwearOath(taker)),),
+        )
+    )
+
+
+def apply_oath_answer(game: Table) -> None:
+    """The Traitor answered: the next question, or they are sworn."""
+    assert game.night
+    game.night.oath_step += 1
+    if game.night.oath_step < OATH_QUESTIONS:
+        ask_oath(game)
+    else:
+        finish_oath(game)
+
+
+def finish_oath(game: Table) -> None:
+    """The current Traitor is sworn (after the third answer, or when the host moves on)."""
+    assert game.night
+    taker = game.night.oath_queue.pop(0)
+    p = game.players[taker]
+    p.sworn = True
+    if p.recruited_day is not None and p.power is None and game.settings.powers:
+        p.power = free_traitor_power(game)
+    game.night.record.sworn.append(taker)
+    if p.power is not None and p.false_power is not None:
+        game.whisper([taker], "oath.sworn", power=power_term(p.power), false_power=power_term(p.false_power))
+    elif p.false_power is not None:
+        game.whisper([taker], "oath.sworn.no_power", false_power=power_term(p.false_power))
+    elif p.power is not None:
+        game.whisper([taker], "oath.sworn.no_false", power=power_term(p.power))
+    else:
+        game.whisper([taker], "oath.sworn.no_false", power=power_term("none"))
+    game.move([taker], Place.HOME)
+    if game.night.oath_queue:
+        start_oath(game)
+    else:
+        open_turret(game)
+
+
+def free_traitor_power(game: Table) -> Power | None:
+    """Rulebook §7.6 [house]: a recruit receives the Traitor power of a banished Traitor, if one is free."""
+    held = {p.power for p in game.players.values() if p.alive and p.allegiance is Allegiance.TRAITOR}
+    freed = [
+        p.power
+        for p in game.players.values()
+        if not p.alive and p.allegiance is Allegiance.TRAITOR and p.power in TRAITOR_POWERS
+    ]
+    for pw in freed:
+        if pw not in held:
+            return pw
+    return None
+
+
+EVENTS_BY_TRAITORS: dict[int, frozenset[NightEvent]] = {
+    1: frozenset({NightEvent.ULTIMATUM}),
+    2: frozenset({NightEvent.MURDER, NightEvent.SEDUCE}),
+}
+"""Rulebook §7.2: the events a night allows by the number of sworn Traitors in the Turret (more: murder only)."""
+
+
+def allowed_events(game: Table, traitors: int) -> frozenset[NightEvent]:
+    """Tonight's events before the twists (rulebook §7.2; phases house rules 3 and 4): none on night zero
+    without ``first_night_murder``, none with ``finalists + 1`` or fewer contestants or no Faithful left."""
+    if not (game.day > 0 or game.settings.first_night_murder) or len(game.living()) <= game.settings.finalists + 1:
+        return frozenset()
+    if not game.living_faithful():
+        return frozenset()
+    return EVENTS_BY_TRAITORS.get(traitors, frozenset({NightEvent.MURDER}))
+
+
+def open_turret(game: Table) -> None:
+    """Rulebook §7.2: the sworn Traitors meet in the Turret to choose the night's event and the twists' choices."""
+    assert game.night
+    night = game.night
+    traitors = tuple(n for n in game.living_traitors() if game.players[n].sworn)
+    night.traitors = traitors
+    if not traitors:
+        game.after_turret()
+        return
+    events = twists.turret_events(game, allowed_events(game, len(traitors)))  # TWIST HOOK: the Murder twist's quiet night, the Trial
+    night.events = events
+    night.nominate = game.twist_on(game.day + 1, Twist.DOUBLE_VOTE)
+    game.move(traitors, Place.TURRET)
+    twists.enter_turret(game)  # TWIST HOOK: cloak and lantern; the confessions
+    game.whisper(traitors, "turret.traitors", players=", ".join(game.living_traitors()))
+    if not events and not twists.replaces_event(game):
+        game.whisper(traitors, "turret.no_event")
+    twist_work = twists.turret_work(game)  # TWIST HOOK
+    if not events and not night.nominate and not twist_work:
+        game.after_turret()
+        return
+    game.start_clock(Phase.TURRET, "turret", "clock.turret")
+    for t in traitors:
+        if events:
+            key = (
+                "turret.choose.ultimatum"
+                if NightEvent.ULTIMATUM in events
+                else "turret.choose.seduce_or_murder"
+                if NightEvent.SEDUCE in events
+                else "turret.choose.murder"
+            )
+            game.emit(
+                Prompt(
+                    frozenset({t}),
+                    msg(key),
+                    event_choices(game, t),
+                )
+            )
+        if night.nominate:
+            game.emit(
+                Prompt(
+                    frozenset({t}),
+                    msg("turret.nominate.double_vote"),
+                    nomination_choices(game, t),
+                )
+            )
+    twists.prompt_turret(game)  # TWIST HOOK
+
+
+def turret_offer(game: Table, traitor: str) -> Offer:
+    """``traitor``'s choices of tonight's event and target, as offered in the Turret: every allowed event against
+    every living Faithful."""
+    assert game.night
+    return event_offer(traitor, game.night.events, tuple(game.living_faithful()))
+
+
+def event_choices(game: Table, traitor: str) -> tuple[Choice, ...]:
+    """``_event_offer(traitor).choices``."""
+    return turret_offer(game, traitor).choices
+
+
+def nomination_choices(game: Table, traitor: str) -> tuple[Choice, ...]:
+    """``traitor``'s choices of tomorrow's double vote holder: every living contestant."""
+    return nomination_offer(traitor, tuple(game.living())).choices
+
+
+def apply_event_pick(game: Table, action: ChooseEvent) -> None:
+    """Note a Traitor's event pick (told to the Traitors); the Turret may close."""
+    assert game.night
+    game.night.picks[action.traitor] = (action.event, action.target)
+    game.whisper(game.night.traitors, "turret.choice", traitor=action.traitor, event=term(f"term.event.{action.event.value}"), target=action.target)
+    turret_maybe_done(game)
+
+
+def apply_nomination(game: Table, action: NominateDoubleVote) -> None:
+    """Note a Traitor's double vote nomination; the Turret may close."""
+    assert game.night
+    game.night.nominations[action.traitor] = action.target
+    turret_maybe_done(game)
+
+
+def turret_maybe_done(game: Table) -> None:
+    """Close the Turret when every Traitor has made every choice tonight (the twists' too)."""
+    assert game.night
+    n = game.night
+    picked = not n.events or all(t in n.picks for t in n.traitors)
+    named = not n.nominate or all(t in n.nominations for t in n.traitors)
+    if picked and named and twists.turret_done(game):  # TWIST HOOK
+        close_turret(game)
+
+
+def close_turret(game: Table) -> None:
+    """Rulebook §7.2 [house]: the most picks wins; a tie is broken by the seeded draw."""
+    assert game.night
+    night = game.night
+    twists.close_turret(game)  # TWIST HOOK: sword bearer, guess, Trial
+    if night.nominate and night.nominations:
+        holder = most_picked(list(night.nominations.values()), game.draw)
+        game.double_vote_next = holder
+        night.record.double_vote = holder
+        game.whisper(night.traitors, "turret.nominated", player=holder)
+    if not night.picks:
+        if night.events:
+            game.whisper(night.traitors, "turret.no_event")
+        game.after_turret()
+        return
+    keys = [f"{e.value}|{t}" for e, t in night.picks.values()]
+    event_name, target = most_picked(keys, game.draw).split("|")
+    event = NightEvent(event_name)
+    night.record.event = event.value
+    night.record.target = target
+    game.whisper(night.traitors, "turret.decided", event=term(f"term.event.{event.value}"), target=target)
+    if event is NightEvent.MURDER:
+        night.attack = (target, False)
+    else:
+        night.offer = (event, target)
+    game.after_turret()
+
+
+def open_offer(game: Table) -> None:
+    """Rulebook §7.2: the seduced contestant (or the one given an ultimatum) answers in the diary room."""
+    assert game.night and game.night.offer
+    event, target = game.night.offer
+    game.move([target], Place.DIARY_ROOM)
+    game.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
+    game.start_clock(Phase.OFFER, "offer", "clock.offer")
+    prompt_offer(game)
+
+
+def prompt_offer(game: Table) -> None:
+    """Ask the seduced contestant (or the one given an ultimatum) to answer the offer."""
+    assert game.night and game.night.offer
+    event, target = game.night.offer
+    game.emit(
+        Prompt(
+            frozenset({target}),
+            msg("offer.seduce" if event is NightEvent.SEDUCE else "offer.ultimatum"),
+            (
+                Choice(msg("offer.accept").text, AnswerOffer(target, True)),
+                Choice(msg("offer.decline").text, AnswerOffer(target, False)),
+            ),
+        )
+    )
+
+
+def apply_offer_answer(game: Table, accept: bool) -> None:
+    """Rulebook §7.2: accepting makes the contestant a Traitor (unsworn); declining an ultimatum means murder."""
+    assert game.night and game.night.offer
+    event, target = game.night.offer
+    game.night.offer = None
+    game.emit(TakeItem(Item.DIARY_BOOK, (target,)))
+    if accept:
+        p = game.players[target]
+        p.allegiance = Allegiance.TRAITOR
+        p.false_power = p.power if p.power is not None and not p.power.is_traitor_power else p.false_power
+        p.power = None
+        p.drunk = False
+        p.sworn = False
+        p.recruited_day = game.day
+        for c in game.record.contestants:
+            if c.name == target:
+                c.recruited_day = game.day
+        game.night.record.result = "recruited"
+        game.powers.jokers.discard(target)
+        game.whisper(game.night.traitors, "offer.accepted", player=target)
+        game.whisper([target], "recruit.welcome")
+    else:
+        game.whisper(game.night.traitors, "offer.declined", player=target)
+        if event is NightEvent.ULTIMATUM:
+            game.night.attack = (target, True)
+        else:
+            game.night.record.result = "declined"
+    game.move([target], Place.HOME)
+    game.open_host_visit()
+
+
+def offer_lapses(game: Table) -> None:
+    """No answer by the end of the offer's clock counts as a decline ([house])."""
+    apply_offer_answer(game, False)
+
+
+def end_night(game: Table) -> None:
+    """Rulebook §7.5: a murdered Faithful is sent to the diary room and told; then day breaks."""
+    assert game.night
+    for victim in game.night.victims:
+        murder(game, victim)
+        game.news.append(victim)
+    twists.end_night(game)  # TWIST HOOK: unused murder shields taken back
+    game.powers.cleansed.clear()
+    game.powers.shields.clear()
+    game.powers.guessed.clear()
+    game.guarded.clear()
+    game.night = None
+    game.begin_breakfast()
+
+
+def murder(game: Table, victim: str) -> None:
+    """The victim is out, sent to the diary room with a diary-room book and told (rulebook §7.5)."""
+    p = game.players[victim]
+    p.alive = False
+    p.out = "murdered"
+    p.out_day = game.day
+    game.last_removed = victim
+    game.powers.jokers.discard(victim)
+    game.move([victim], Place.DIARY_ROOM)
+    game.emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
+    game.whisper([victim], "diary.murdered")
+    game.emit(Eliminated(victim, "murdered", frozenset({victim})))
+
+
+def check_turret(game: Table, actor: str) -> None:
+    """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret."""
+    p = game.players[actor]
+    if p.allegiance is not Allegiance.TRAITOR:
+        raise IllegalAction("illegal.not_traitor")
+    if game.phase is not Phase.TURRET or not game.night:
+        raise IllegalAction("illegal.turret.closed")
+    if actor not in game.night.traitors:
+        raise IllegalAction("illegal.turret.unsworn")
+
+
+def check_oath(game: Table, action: SwearOath) -> None:
+    """The Traitor taking the Oath answers its question (rulebook §7.1)."""
+    if game.phase is not Phase.OATH or not game.night:
+        raise IllegalAction("illegal.phase")
+    if game.night.oath_queue[:1] != [action.traitor]:
+        raise IllegalAction("illegal.oath.not_you")
+
+
+def apply_oath(game: Table, action: SwearOath) -> None:
+    """The answer is given: the next question, or the Traitor is sworn."""
+    apply_oath_answer(game)
+
+
+def check_event(game: Table, action: ChooseEvent) -> None:
+    """A sworn Traitor picks tonight's event against a living Faithful, once (rulebook §7.2)."""
+    check_turret(game, action.traitor)
+    night = game.night
+    assert night
+    if not night.events:
+        raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
+    if action.traitor in night.picks:
+        raise IllegalAction("illegal.turret.already")
+    if action.event not in night.events:
+        raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
+    target = game.players.get(action.target)  # not a name at all: house rule 5 of engine.core.step
+    if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
+        raise IllegalAction("illegal.turret.target", target=action.target)
+
+
+def check_nomination(game: Table, action: NominateDoubleVote) -> None:
+    """A sworn Traitor names tomorrow's double vote holder, once, on a Double Vote night (rulebook §8)."""
+    check_turret(game, action.traitor)
+    night = game.night
+    assert night
+    if not night.nominate:
+        raise IllegalAction("illegal.turret.no_twist")
+    if action.traitor in night.nominations:
+        raise IllegalAction("illegal.turret.already")
+    if action.target not in game.living():
+        raise IllegalAction("illegal.turret.target", target=action.target)
+
+
+def check_offer(game: Table, action: AnswerOffer) -> None:
+    """Only the contestant offered tonight answers, while the offer is open (rulebook §7.2)."""
+    night = game.night
+    if game.phase is not Phase.OFFER or not night or not night.offer or night.offer[1] != action.contestant:
+        raise IllegalAction("illegal.offer.none")
+
+
+def apply_offer(game: Table, action: AnswerOffer) -> None:
+    """Accept or decline the offer."""
+    apply_offer_answer(game, action.accept)
+
+
+def list_oath(game: Table, player: str) -> Sequence[Action]:
+    """The Oath's answer, for the Traitor taking it."""
+    night = game.night
+    return [SwearOath(player)] if night and night.oath_queue[:1] == [player] else []
+
+
+def list_events(game: Table, player: str) -> Sequence[Action]:
+    """Tonight's event choices, for a Traitor in the Turret who has not picked."""
+    night = game.night
+    if night and player in night.traitors and night.events and player not in night.picks:
+        return event_offer(player, night.events, tuple(game.living_faithful())).inputs
+    return ()
+
+
+def list_nominations(game: Table, player: str) -> Sequence[Action]:
+    """Tomorrow's double vote holder, for a Traitor in the Turret who has not named one."""
+    night = game.night
+    if night and player in night.traitors and night.nominate and player not in night.nominations:
+        return nomination_offer(player, tuple(game.living())).inputs
+    return ()
+
+
+def list_offer(game: Table, player: str) -> Sequence[Action]:
+    """Accept or decline, for the contestant offered tonight."""
+    night = game.night
+    if night and night.offer and night.offer[1] == player:
+        return (AnswerOffer(player, True), AnswerOffer(player, False))
+    return ()

@@ -1,0 +1,165 @@
+"""The Traitors' rules as tables: what ends each phase, and for every input what it may do.
+
+``ON_CLOCK`` maps each phase to the function that runs when its clock runs out or the host moves on
+(``engine.rulesets.traitors.phases``, house rule 1). ``INPUTS`` maps each input type of ``engine.actions`` to its
+``InputRule``: who sends it, the phases it can be legal in, its check and its application.
+``Game._validate`` and ``Game.legal_actions`` both read ``INPUTS``: the check raises (``IllegalAction`` with the
+message key saying why, including "not now"), the application changes the series, and the lister gives a
+contestant's concrete inputs in the phases named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import (
+    Action,
+    Advance,
+    AnswerJoker,
+    AnswerOffer,
+    AskSeer,
+    CancelTwist,
+    CastVote,
+    ChooseEvent,
+    ChooseSwordBearer,
+    ChooseTorch,
+    ContestantLeft,
+    ContestantReturned,
+    EndSeries,
+    ExtendPhase,
+    GuessPower,
+    NominateDoubleVote,
+    OpenChest,
+    PauseClock,
+    PutOnTrial,
+    ReplaceContestant,
+    ResumeClock,
+    SkipPower,
+    StartTwist,
+    StrikeWithSword,
+    SwearOath,
+    TakeDrink,
+    UndoHostAction,
+    UsePower,
+    VoteNominee,
+    WriteConfession,
+    WriteResponse,
+)
+from engine.rulesets.traitors import finale, host, night, presence, round_table, twists, visit
+from engine.rulesets.traitors.context import Table
+from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists import bar, confession, guess, murder, seer, trial
+
+ON_CLOCK: dict[Phase, Callable[[Table], None]] = {
+    Phase.DAY_ZERO: night.begin_night,
+    Phase.BREAKFAST: round_table.begin_discussion,
+    Phase.DISCUSSION: round_table.begin_round_table,
+    Phase.ROUND_TABLE: round_table.open_first_vote,
+    Phase.VOTE: round_table.close_vote,
+    Phase.OATH: night.finish_oath,
+    Phase.TURRET: night.close_turret,
+    Phase.OFFER: night.offer_lapses,
+    Phase.TRAITOR_POWERS: visit.close_traitor_powers,
+    Phase.HOST_VISIT: visit.close_host_visit,
+    Phase.TORCHES: finale.lock_torches,
+    Phase.NOMINATION: twists.close_nomination,
+    Phase.NOMINEE: twists.close_nominee,
+}
+"""What the end of each phase's clock (or the host's ``Advance``) does."""
+
+
+def on_clock(game: Table) -> None:
+    """The current phase's clock ran out, or the host moved on (``ON_CLOCK``)."""
+    assert game.phase is not None
+    ON_CLOCK[game.phase](game)
+
+
+def advance(game: Table, action: Advance) -> None:
+    """The host moves on: the phase ends as if its clock ran out."""
+    on_clock(game)
+
+
+Lister = Callable[[Table, str], Sequence[Action]]
+"""``(game, contestant) -> the inputs of one type the living contestant may send now``."""
+
+CONTESTANT, HOST, SERVER = "contestant", "host", "server"
+"""Who sends an input: a living contestant (checked first: known, then still in the series), a host or the
+server (each check says who may)."""
+
+EVERY_PHASE = frozenset(Phase) - {Phase.OVER}
+
+
+@dataclass(frozen=True, slots=True)
+class InputRule:
+    """One input type's rules.
+
+    Args:
+        by: ``CONTESTANT``, ``HOST`` or ``SERVER``.
+        phases: the phases it can be legal in (the check says so with its own message key).
+        check: ``(game, action) -> None``; raises ``IllegalAction`` / ``InvalidCommand``, changes nothing.
+        apply: ``(game, action) -> None``; applies an input ``check`` accepted.
+        lister: the inputs of this type a living contestant may send now (asked only in ``phases``); ``None``
+            when listed with another type (a pass with the power's uses) or by its twist (``twists.LISTED``).
+    """
+
+    by: str
+    phases: frozenset[Phase]
+    check: Callable[[Any, Any], None]
+    apply: Callable[[Any, Any], None]
+    lister: Lister | None = None
+
+
+def _phases(*phases: Phase) -> frozenset[Phase]:
+    return frozenset(phases)
+
+
+INPUTS: dict[type[Action], InputRule] = {
+    Advance: InputRule(HOST, EVERY_PHASE, host.check_host, advance),
+    StartTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
+    CancelTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
+    PauseClock: InputRule(HOST, EVERY_PHASE, host.check_pause, host.apply_pause),
+    ResumeClock: InputRule(HOST, EVERY_PHASE, host.check_resume, host.apply_resume),
+    ExtendPhase: InputRule(HOST, EVERY_PHASE, host.check_extend, host.apply_extend),
+    ReplaceContestant: InputRule(HOST, EVERY_PHASE, host.check_replace, host.apply_replace),
+    UndoHostAction: InputRule(HOST, EVERY_PHASE, host.check_undo, host.apply_undo),
+    EndSeries: InputRule(HOST, EVERY_PHASE, host.check_host, host.apply_end),
+    ContestantLeft: InputRule(SERVER, EVERY_PHASE, presence.check_left, presence.apply_left),
+    ContestantReturned: InputRule(SERVER, EVERY_PHASE, presence.check_returned, presence.apply_returned),
+    CastVote: InputRule(CONTESTANT, _phases(Phase.VOTE), round_table.check_vote, round_table.apply_vote, round_table.list_vote),
+    SwearOath: InputRule(CONTESTANT, _phases(Phase.OATH), night.check_oath, night.apply_oath, night.list_oath),
+    ChooseEvent: InputRule(CONTESTANT, _phases(Phase.TURRET), night.check_event, night.apply_event_pick, night.list_events),
+    NominateDoubleVote: InputRule(
+        CONTESTANT, _phases(Phase.TURRET), night.check_nomination, night.apply_nomination, night.list_nominations
+    ),
+    AnswerOffer: InputRule(CONTESTANT, _phases(Phase.OFFER), night.check_offer, night.apply_offer, night.list_offer),
+    AnswerJoker: InputRule(
+        CONTESTANT, _phases(Phase.HOST_VISIT), visit.check_joker, visit.apply_joker_answer, visit.list_joker
+    ),
+    UsePower: InputRule(
+        CONTESTANT, _phases(Phase.TRAITOR_POWERS, Phase.HOST_VISIT), visit.check_use, visit.apply_use, visit.list_uses
+    ),
+    SkipPower: InputRule(CONTESTANT, _phases(Phase.TRAITOR_POWERS, Phase.HOST_VISIT), visit.check_skip, visit.apply_skip),
+    ChooseTorch: InputRule(CONTESTANT, _phases(Phase.TORCHES), finale.check_torch, finale.apply_torch, finale.list_torches),
+    ChooseSwordBearer: InputRule(CONTESTANT, murder.INPUT_PHASES, twists.check, twists.apply),
+    StrikeWithSword: InputRule(CONTESTANT, murder.INPUT_PHASES, twists.check, twists.apply),
+    OpenChest: InputRule(CONTESTANT, confession.INPUT_PHASES, twists.check, twists.apply),
+    WriteConfession: InputRule(CONTESTANT, confession.INPUT_PHASES, twists.check, twists.apply),
+    WriteResponse: InputRule(CONTESTANT, _phases(Phase.TURRET), twists.check, twists.apply),
+    GuessPower: InputRule(CONTESTANT, guess.INPUT_PHASES, twists.check, twists.apply),
+    VoteNominee: InputRule(CONTESTANT, guess.INPUT_PHASES, twists.check, twists.apply),
+    AskSeer: InputRule(CONTESTANT, seer.INPUT_PHASES, twists.check, twists.apply),
+    PutOnTrial: InputRule(CONTESTANT, trial.INPUT_PHASES, twists.check, twists.apply),
+    TakeDrink: InputRule(CONTESTANT, bar.INPUT_PHASES, twists.check, twists.apply),
+}
+"""Every input the Traitors take, with its rules (an input of another ruleset is refused: ``invalid.action.kind``)."""
+
+LISTERS: dict[Phase, tuple[Lister, ...]] = {
+    phase: tuple(r.lister for r in INPUTS.values() if r.lister is not None and phase in r.phases) for phase in Phase
+}
+"""Phase → the listers of the inputs that can be legal in it, in ``INPUTS`` order (made once: ``legal_actions``
+runs for every bot decision)."""
+
+
+__all__ = ["CONTESTANT", "HOST", "INPUTS", "LISTERS", "ON_CLOCK", "SERVER", "InputRule", "on_clock"]
