@@ -129,10 +129,11 @@ def open_vote(game: Table, kind: str, voters: tuple[str, ...], candidates: tuple
     if kind == "first":
         game.announce("vote.open")
     game.start_clock(Phase.VOTE, "revote" if kind == "revote" else "vote", "clock.vote")
+    papers = game.ballot.papers
+    handed: list[Effect] = []  # each voter's paper, then its prompt, sent at once
     for v in voters:
-        paper = Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER
-        game.emit(give(v, paper))
-        prompt_vote(game, v)
+        handed += (give(v, Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER), papers[v].prompt)
+    game.emit(*handed)
     if not voters:
         close_vote(game)
 
