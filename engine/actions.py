@@ -588,8 +588,8 @@ def ill_typed_field(
         fields: the ``(name, classes)`` pairs to check (``checked_first``, say); every field by default.
 
     An input built by ``action_from_dict`` (the bridge's) is well typed; one built directly in Python may not be.
-    A compiled engine checks the declared types as it reads the fields, so the engine refuses an ill-typed input
-    with ``invalid.action.value`` (house rule 5 of ``engine.core.step``) instead of failing with a ``TypeError``.
+    The engine refuses an ill-typed input with ``invalid.action.value`` (house rule 5 of ``engine.core.step``)
+    instead of failing with a ``TypeError``.
     """
     for name, classes in _field_types(type(action)) if fields is None else fields:
         value = getattr(action, name)

@@ -11,10 +11,9 @@ import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from engine.actions import Action  # imported at run time: a compiled engine's dataclasses read their field types
+from engine.actions import Action
 from engine.ids import Allegiance, Item, Place
 from engine.outcome import Outcome
-from engine.values import copied_by_value
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -286,7 +285,3 @@ __all__ = [
     "whisper",
 ]
 
-
-# Copies and pickles by value (engine.values).
-copied_by_value(Message, Choice, Effect, Announce, Whisper, Prompt, ShowTitle, MoveTo, GiveItem, TakeItem, ClockStarted,
-                ClockChanged, Revealed, Eliminated, SeriesOver)  # fmt: skip

@@ -32,7 +32,6 @@ from engine.actions import StartSeries, TimerExpired
 from engine.bots import BOTS, Bot, make_bot
 from engine.effects import Announce, Effect, Prompt, Whisper
 from engine.rulesets import new_game, ruleset_of
-from engine.values import copied_by_value
 
 STEP_LIMIT = 20_000
 """Inputs per series before the driver gives up (a series of 16 takes well under 2,000)."""
@@ -467,5 +466,3 @@ __all__ = [
     "without_twist",
 ]
 
-
-copied_by_value(SeriesResult)  # copies and pickles by value (engine.values)

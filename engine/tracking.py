@@ -12,10 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 
-from engine.compile_marks import mypyc_attr
 from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
 from engine.ids import Item, Place
-from engine.values import copied_by_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +100,6 @@ class Inbox(Mapping[str, list[str]]):
         return f"Inbox({dict(self)!r})"
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # the club games subclass it (a compiled engine)
 class CastleTracker:
     """Mixin for a game class: ``inbox``, ``items`` and ``places`` kept from its effects.
 
@@ -248,5 +245,3 @@ _TRACKED: dict[type[Effect], str] = {
 
 __all__ = ["CastleTracker", "Inbox", "WorldState"]
 
-
-copied_by_value(WorldState)  # copies and pickles by value (engine.values)

@@ -31,8 +31,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.values import copied_by_value
-
 BLOCK = "block"
 HEAL = "heal"
 SHOT = "shot"
@@ -246,5 +244,3 @@ __all__ = [
     "team_choice",
 ]
 
-
-copied_by_value(Visit, NightOutcome)  # copies and pickles by value (engine.values)
