@@ -13,6 +13,10 @@ message to the one contestant who sent it and changes nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine.messages import render
+
 
 class GameError(Exception):
     """Base of every engine error."""
@@ -25,14 +29,12 @@ class _KeyedError(GameError):
     many while it lists the legal inputs (a power's candidate targets are checked by its validator).
     """
 
-    def __init__(self, reason: str, **params: str) -> None:
+    def __init__(self, reason: str, **params: Any) -> None:
         super().__init__(reason)
         self.reason = reason
         self.params = params
 
     def __str__(self) -> str:
-        from engine.messages import render
-
         return render(self.reason, self.params)
 
 
@@ -41,7 +43,7 @@ class InvalidCommand(_KeyedError):
 
     Args:
         reason: a message key from ``engine.messages.CATALOG``.
-        params: values for the message's placeholders.
+        params: values for the message's placeholders (text, or a term: an ``engine.effects.Message``).
     """
 
 
@@ -50,7 +52,7 @@ class IllegalAction(_KeyedError):
 
     Args:
         reason: a message key from ``engine.messages.CATALOG`` (e.g. ``"illegal.vote.twice"``).
-        params: values for the message's placeholders.
+        params: values for the message's placeholders (text, or a term: an ``engine.effects.Message``).
     """
 
 
