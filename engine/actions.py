@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from engine.errors import InvalidCommand
 from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
 
-
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -523,7 +522,7 @@ for _cls in _EVERY_ACTION:
     if _cls.actor_field is not None:
         # ``actor`` of a kind with a sender: its field, read in C (``operator.attrgetter``) rather than by the base
         # class's Python-level property (the engine reads it for every input it checks).
-        setattr(_cls, "actor", property(operator.attrgetter(_cls.actor_field), doc=Action.actor.__doc__))
+        setattr(_cls, "actor", property(operator.attrgetter(_cls.actor_field), doc=Action.actor.__doc__))  # noqa: B010
 del _cls
 
 _ENUM_FIELDS: dict[str, type[Any]] = {

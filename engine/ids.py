@@ -28,8 +28,9 @@ class Enum(enum.Enum):
 # Python-level descriptors: they are read hundreds of times a series (power titles, records, prompts). ``enum``'s
 # descriptors exist so that a member may be named ``value`` or ``name``; none of ours is. Set after the class body
 # (type checkers keep ``enum.Enum``'s typing of both).
-setattr(Enum, "value", property(operator.attrgetter("_value_"), doc="The member's value (its stable string)."))
-setattr(Enum, "name", property(operator.attrgetter("_name_"), doc="The member's name."))
+# (``setattr``: type checkers refuse an assignment to a property; hence noqa B010.)
+setattr(Enum, "value", property(operator.attrgetter("_value_"), doc="The member's value (its stable string)."))  # noqa: B010
+setattr(Enum, "name", property(operator.attrgetter("_name_"), doc="The member's name."))  # noqa: B010
 
 
 class Allegiance(Enum):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
 from engine.ids import Item, Place
@@ -114,6 +115,8 @@ class CastleTracker:
     series starts (``docs/performance.md``).
     """
 
+    players: Mapping[str, Any]
+    hosts: frozenset[str]
     phase_seq: int
     deadline: float | None
     _inbox: Inbox
@@ -170,7 +173,7 @@ class CastleTracker:
         self._places = value
 
     def _everyone(self) -> tuple[str, ...]:
-        return (*getattr(self, "players"), *sorted(getattr(self, "hosts")))
+        return (*self.players, *sorted(self.hosts))
 
     def _track(self, effects: list[Effect]) -> None:
         """Note the effects of one applied input for the copies (a copy of the list: its caller may change it)."""

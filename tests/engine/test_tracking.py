@@ -9,8 +9,8 @@ import pytest
 
 from engine.actions import StartSeries, TimerExpired
 from engine.effects import GiveItem, MoveTo, TakeItem, Whisper, give, msg, take, whisper
-from engine.rulesets.traitors.game import Game
 from engine.ids import Item
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import Settings
 from engine.sim import play_series
 
