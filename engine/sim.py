@@ -191,25 +191,26 @@ class _Table:
         """Each bot asked, in seat order, sends one input of a kind it has not used in this phase (until the phase
         changes or the series ends). Returns whether any did."""
         game, moved = self.game, False
+        acted, players, listeners, hears = self.acted, self.players, self.listeners, self.hears  # the hot loop
         for name in sorted(self.asked, key=self.seat.__getitem__):
             legal = game.legal_actions(name)
             if not legal:
                 continue
-            done = self.acted.get(name)
+            done = acted.get(name)
             if done is None:
-                done = self.acted[name] = set()
+                done = acted[name] = set()
             elif done:
                 legal = [a for a in legal if a.kind not in done]
                 if not legal:
                     continue
-            bot = self.players[name]
+            bot = players[name]
             action = bot.choose(game.view_for(name) if bot.needs_view else None, legal)
             if action is None:
                 continue
             done.add(action.kind)
             self.now += 1.0
             fresh: set[str] = set()
-            _deliver(game.handle(action, now=self.now), self.listeners, fresh, self.hears)
+            _deliver(game.handle(action, now=self.now), listeners, fresh, hears)
             self.steps += 1
             moved = True
             if game.phase_seq != self.seq:
