@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from engine.errors import InvalidCommand
 from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
 
-
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -523,7 +522,7 @@ for _cls in _EVERY_ACTION:
     if _cls.actor_field is not None:
         # ``actor`` of a kind with a sender: its field, read in C (``operator.attrgetter``) rather than by the base
         # class's Python-level property (the engine reads it for every input it checks).
-        setattr(_cls, "actor", property(operator.attrgetter(_cls.actor_field), doc=Action.actor.__doc__))
+        setattr(_cls, "actor", property(operator.attrgetter(_cls.actor_field), doc=Action.actor.__doc__))  # noqa: B010
 del _cls
 
 _ENUM_FIELDS: dict[str, type[Any]] = {
@@ -588,8 +587,8 @@ def ill_typed_field(
         fields: the ``(name, classes)`` pairs to check (``checked_first``, say); every field by default.
 
     An input built by ``action_from_dict`` (the bridge's) is well typed; one built directly in Python may not be.
-    A compiled engine checks the declared types as it reads the fields, so the engine refuses an ill-typed input
-    with ``invalid.action.value`` (house rule 5 of ``engine.core.step``) instead of failing with a ``TypeError``.
+    The engine refuses an ill-typed input with ``invalid.action.value`` (house rule 5 of ``engine.core.step``)
+    instead of failing with a ``TypeError``.
     """
     for name, classes in _field_types(type(action)) if fields is None else fields:
         value = getattr(action, name)

@@ -11,10 +11,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from engine.actions import Action  # imported at run time: a compiled engine's dataclasses read their field types
+from engine.actions import Action
 from engine.ids import Allegiance, Item, Place
+from engine.messages import render, value_text
 from engine.outcome import Outcome
-from engine.values import copied_by_value
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,10 +48,8 @@ class Message:
     @property
     def english_params(self) -> tuple[tuple[str, str], ...]:
         """``params`` with every value as its English text (a term rendered, a list joined): what a bot reads."""
-        if all([type(v) is str for _k, v in self.params]):
+        if all([type(v) is str for _k, v in self.params]):  # noqa: C419 - a list is faster for two or three
             return self.params  # type: ignore[return-value]  # the usual case: names and numbers only
-        from engine.messages import value_text
-
         return tuple([(k, value_text(v)) for k, v in self.params])
 
 
@@ -64,8 +62,6 @@ def _render(key: str, params: tuple[tuple[str, Value], ...]) -> str:
     """``engine.messages.render``, remembered: a series says the same few hundred texts over and over (the
     message to every recipient, every view's inbox), and rendering them was the engine's largest cost
     (``docs/performance.md``). Pure: the catalogue never changes while the process runs."""
-    from engine.messages import render
-
     return render(key, dict(params))
 
 
@@ -286,7 +282,3 @@ __all__ = [
     "whisper",
 ]
 
-
-# Copies and pickles by value (engine.values).
-copied_by_value(Message, Choice, Effect, Announce, Whisper, Prompt, ShowTitle, MoveTo, GiveItem, TakeItem, ClockStarted,
-                ClockChanged, Revealed, Eliminated, SeriesOver)  # fmt: skip

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.messages import render
+
 
 class GameError(Exception):
     """Base of every engine error."""
@@ -33,8 +35,6 @@ class _KeyedError(GameError):
         self.params = params
 
     def __str__(self) -> str:
-        from engine.messages import render
-
         return render(self.reason, self.params)
 
 
@@ -43,7 +43,7 @@ class InvalidCommand(_KeyedError):
 
     Args:
         reason: a message key from ``engine.messages.CATALOG``.
-        params: values for the message's placeholders.
+        params: values for the message's placeholders (text, or a term: an ``engine.effects.Message``).
     """
 
 
@@ -52,7 +52,7 @@ class IllegalAction(_KeyedError):
 
     Args:
         reason: a message key from ``engine.messages.CATALOG`` (e.g. ``"illegal.vote.twice"``).
-        params: values for the message's placeholders.
+        params: values for the message's placeholders (text, or a term: an ``engine.effects.Message``).
     """
 
 

@@ -27,9 +27,10 @@ class Enum(enum.Enum):
 # ``value`` and ``name`` read the member's attributes in C (``operator.attrgetter``), not through ``enum.Enum``'s
 # Python-level descriptors: they are read hundreds of times a series (power titles, records, prompts). ``enum``'s
 # descriptors exist so that a member may be named ``value`` or ``name``; none of ours is. Set after the class body
-# (type checkers keep ``enum.Enum``'s typing of both; a compiled engine allows no such statement in a class body).
-setattr(Enum, "value", property(operator.attrgetter("_value_"), doc="The member's value (its stable string)."))
-setattr(Enum, "name", property(operator.attrgetter("_name_"), doc="The member's name."))
+# (type checkers keep ``enum.Enum``'s typing of both).
+# (``setattr``: type checkers refuse an assignment to a property; hence noqa B010.)
+setattr(Enum, "value", property(operator.attrgetter("_value_"), doc="The member's value (its stable string)."))  # noqa: B010
+setattr(Enum, "name", property(operator.attrgetter("_name_"), doc="The member's name."))  # noqa: B010
 
 
 class Allegiance(Enum):

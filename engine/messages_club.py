@@ -41,6 +41,7 @@ CLUB_MESSAGES: dict[str, str] = {
     "club.blocked": "You are not woken tonight.",
     "club.team.pick": "{player} points at {target}.",
     "club.member": "{player} ({role})",
+    "club.replace.hand": "You now play for {contestant} (seat {seat}). Your role: {role}.",
     "club.morning": "Day {day}: the host sums up the night.",
     "club.died": "{player} did not wake up.",
     "club.no_deaths": "Everyone woke up this morning.",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ids import Enum
-from engine.values import copied_by_value
 
 
 class Winner(Enum):
@@ -83,5 +82,3 @@ class Outcome:
     termination: Termination
     winners: tuple[str, ...]
 
-
-copied_by_value(Outcome)  # copies and pickles by value (engine.values)

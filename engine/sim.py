@@ -30,9 +30,9 @@ from typing import Any
 
 from engine.actions import StartSeries, TimerExpired
 from engine.bots import BOTS, Bot, make_bot
+from engine.core.ruleset import RulesetGame
 from engine.effects import Announce, Effect, Prompt, Whisper
 from engine.rulesets import new_game, ruleset_of
-from engine.values import copied_by_value
 
 STEP_LIMIT = 20_000
 """Inputs per series before the driver gives up (a series of 16 takes well under 2,000)."""
@@ -136,7 +136,9 @@ def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str]
                     bot.observe(key, params)
 
 
-def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart") -> tuple[Any, SeriesResult]:
+def play_series(
+    settings: Any, seed: int, bots: str | Mapping[str, str] = "smart"
+) -> tuple[RulesetGame, SeriesResult]:
     """Play one whole series with bot contestants.
 
     The contestants asked are those the game prompted (``Prompt`` effects) since its phase last changed, in seat
@@ -157,26 +159,40 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
         KeyError: an unknown bot kind.
         RuntimeError: the series did not end within ``STEP_LIMIT`` inputs (a bug in the rules or the bots).
     """
-    game = new_game(settings, seed)
-    now = 0.0
-    first = game.handle(StartSeries(), now=now)
-    roles, sides = _deal(game)
-    names = game.contestants()
-    kinds = {n: (bots if isinstance(bots, str) else bots.get(sides[n], "smart")) for n in names}
-    players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in names}
-    listeners = {n: b for n, b in players.items() if b.hears}
-    hears = frozenset().union(*(b.hears for b in listeners.values()))
-    seat = {n: i for i, n in enumerate(names)}
-    asked: set[str] = set()
-    _deliver(first, listeners, asked, hears)
-    acted: dict[str, set[str]] = {}
-    seq = game.phase_seq
-    steps = 1
-    while not game.is_over:
-        if steps > STEP_LIMIT:
-            raise RuntimeError(f"series {seed} did not end within {STEP_LIMIT} inputs (phase {game.phase})")
-        moved = False
-        for name in sorted(asked, key=seat.__getitem__):
+    table = _Table(new_game(settings, seed), seed, bots)
+    while not table.game.is_over:
+        if table.steps > STEP_LIMIT:
+            raise RuntimeError(f"series {seed} did not end within {STEP_LIMIT} inputs (phase {table.game.phase})")
+        if not table.bots_move():
+            table.clock_runs_out()
+    return table.game, table.result()
+
+
+class _Table:
+    """One series being played by bots (``play_series``): the game, the bots, and who was asked in this phase."""
+
+    def __init__(self, game: RulesetGame, seed: int, bots: str | Mapping[str, str]) -> None:
+        self.game, self.seed, self.now = game, seed, 0.0
+        first = game.handle(StartSeries(), now=self.now)
+        self.roles, self.sides = _deal(game)
+        names = game.contestants()
+        kinds = {n: (bots if isinstance(bots, str) else bots.get(self.sides[n], "smart")) for n in names}
+        self.players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in names}
+        self.listeners = {n: b for n, b in self.players.items() if b.hears}
+        self.hears: frozenset[str] = frozenset().union(*(b.hears for b in self.listeners.values()))
+        self.seat = {n: i for i, n in enumerate(names)}
+        self.asked: set[str] = set()
+        _deliver(first, self.listeners, self.asked, self.hears)
+        self.acted: dict[str, set[str]] = {}
+        self.seq = game.phase_seq
+        self.steps = 1
+
+    def bots_move(self) -> bool:
+        """Each bot asked, in seat order, sends one input of a kind it has not used in this phase (until the phase
+        changes or the series ends). Returns whether any did."""
+        game, moved = self.game, False
+        acted, players, listeners, hears = self.acted, self.players, self.listeners, self.hears  # the hot loop
+        for name in sorted(self.asked, key=self.seat.__getitem__):
             legal = game.legal_actions(name)
             if not legal:
                 continue
@@ -192,38 +208,47 @@ def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart
             if action is None:
                 continue
             done.add(action.kind)
-            now += 1.0
+            self.now += 1.0
             fresh: set[str] = set()
-            _deliver(game.handle(action, now=now), listeners, fresh, hears)
-            steps += 1
+            _deliver(game.handle(action, now=self.now), listeners, fresh, hears)
+            self.steps += 1
             moved = True
-            if game.phase_seq != seq:
-                seq, acted, asked = game.phase_seq, {}, fresh
+            if game.phase_seq != self.seq:
+                self.seq, self.acted, self.asked = game.phase_seq, {}, fresh
                 break
-            asked |= fresh
+            self.asked |= fresh
             if game.is_over:
                 break
-        if not moved and not game.is_over:
-            deadline = game.deadline
-            now = max(now + 1.0, deadline if deadline is not None else now)
-            fresh = set()
-            _deliver(game.handle(TimerExpired(game.phase_seq), now=now), listeners, fresh, hears)
-            steps += 1
-            if game.phase_seq != seq:
-                seq, acted, asked = game.phase_seq, {}, fresh
-            else:
-                asked |= fresh
-    outcome = game.outcome
-    return game, SeriesResult(
-        seed=seed,
-        winner=outcome.winner.value,
-        days=game.day,
-        inputs=steps,
-        roles=roles,
-        sides=sides,
-        winners=tuple(outcome.winners),
-        winning_side=_winning_side(game, outcome.winner.value, tuple(outcome.winners)),
-    )
+        return moved
+
+    def clock_runs_out(self) -> None:
+        """Nobody asked has anything left to do: the phase clock runs out at its deadline."""
+        game = self.game
+        deadline = game.deadline
+        self.now = max(self.now + 1.0, deadline if deadline is not None else self.now)
+        fresh: set[str] = set()
+        _deliver(game.handle(TimerExpired(game.phase_seq), now=self.now), self.listeners, fresh, self.hears)
+        self.steps += 1
+        if game.phase_seq != self.seq:
+            self.seq, self.acted, self.asked = game.phase_seq, {}, fresh
+        else:
+            self.asked |= fresh
+
+    def result(self) -> SeriesResult:
+        """The finished series' ``SeriesResult``."""
+        outcome = self.game.outcome
+        assert outcome is not None
+        winners = tuple(outcome.winners)
+        return SeriesResult(
+            seed=self.seed,
+            winner=outcome.winner.value,
+            days=self.game.day,
+            inputs=self.steps,
+            roles=self.roles,
+            sides=self.sides,
+            winners=winners,
+            winning_side=_winning_side(self.game, outcome.winner.value, winners),
+        )
 
 
 def series_seeds(seed: int, count: int) -> list[int]:
@@ -467,5 +492,3 @@ __all__ = [
     "without_twist",
 ]
 
-
-copied_by_value(SeriesResult)  # copies and pickles by value (engine.values)

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
-from engine.compile_marks import mypyc_attr
 from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
 from engine.ids import Item, Place
-from engine.values import copied_by_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +101,6 @@ class Inbox(Mapping[str, list[str]]):
         return f"Inbox({dict(self)!r})"
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # the club games subclass it (a compiled engine)
 class CastleTracker:
     """Mixin for a game class: ``inbox``, ``items`` and ``places`` kept from its effects.
 
@@ -117,6 +115,8 @@ class CastleTracker:
     series starts (``docs/performance.md``).
     """
 
+    players: Mapping[str, Any]
+    hosts: frozenset[str]
     phase_seq: int
     deadline: float | None
     _inbox: Inbox
@@ -173,7 +173,7 @@ class CastleTracker:
         self._places = value
 
     def _everyone(self) -> tuple[str, ...]:
-        return (*getattr(self, "players"), *sorted(getattr(self, "hosts")))
+        return (*self.players, *sorted(self.hosts))
 
     def _track(self, effects: list[Effect]) -> None:
         """Note the effects of one applied input for the copies (a copy of the list: its caller may change it)."""
@@ -248,5 +248,3 @@ _TRACKED: dict[type[Effect], str] = {
 
 __all__ = ["CastleTracker", "Inbox", "WorldState"]
 
-
-copied_by_value(WorldState)  # copies and pickles by value (engine.values)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action, CastVote, ChooseEvent, ChooseTorch, NominateDoubleVote
+from engine.bots.suspicion import SuspicionBot
 from engine.ids import Torch
 from engine.views import PlayerView
 
@@ -112,13 +113,7 @@ class SimpleBot(RandomBot):
         return choose(view, legal, self.rng)
 
 
-def _smart(name: str, rng: random.Random) -> Bot:
-    from engine.bots.suspicion import SuspicionBot
-
-    return SuspicionBot(name, rng)
-
-
-BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": _smart}
+BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": SuspicionBot}
 """Bot kinds by name: ``kind(name, rng) -> Bot``."""
 
 

@@ -31,8 +31,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.values import copied_by_value
-
 BLOCK = "block"
 HEAL = "heal"
 SHOT = "shot"
@@ -164,14 +162,55 @@ def resolve(
     Returns:
         The ``NightOutcome``.
     """
-    order = sorted(visits, key=lambda v: (v.rank, v.seat))
-    living = None if alive is None else set(alive)
-    deaths: dict[str, str] = {}
+    order = sorted(visits, key=_wake_order)
+    deaths = _Deaths(alive)
+    live_mines, mine_events = _set_off_mines(order, mines, deaths)
+    for v in order:
+        if v.kind == EXPLODE:
+            deaths.die(v.target, "explosion")
+    saved = _shots(order, deaths)
+    body, cured = _poisons(order, poisons or {}, night, delay, deaths)
+    for t in list(body):
+        if t in deaths.causes or (body[t] + delay <= night):
+            del body[t]
+    for t in list(live_mines):
+        if t in deaths.causes:
+            live_mines.discard(t)
+    return NightOutcome(
+        deaths=deaths.causes,
+        saved=tuple(s for s in saved if s not in deaths.causes),
+        cured=tuple(cured),
+        mines=frozenset(live_mines),
+        poisons=body,
+        mine_events=tuple(mine_events),
+    )
 
-    def die(name: str, cause: str) -> None:
-        if name not in deaths and (living is None or name in living):
-            deaths[name] = cause
 
+def _wake_order(v: Visit) -> tuple[int, int]:
+    """Visits are settled in wake order: by step, then by seat (house rule 1)."""
+    return v.rank, v.seat
+
+
+class _Deaths:
+    """Tonight's deaths so far: contestant → cause, the first cause only; only the living can die."""
+
+    def __init__(self, alive: Iterable[str] | None) -> None:
+        self.living = None if alive is None else set(alive)
+        self.causes: dict[str, str] = {}
+
+    def die(self, name: str, cause: str) -> None:
+        if name not in self.causes and (self.living is None or name in self.living):
+            self.causes[name] = cause
+
+
+def _set_off_mines(
+    order: Sequence[Visit], mines: Iterable[str], deaths: _Deaths
+) -> tuple[set[str], list[tuple[str, str, str]]]:
+    """Each mine (old or laid tonight) is set off or cleared by its first visitor (not its layer, not the mined).
+
+    Returns:
+        The mines still live, and ``(mined, visitor, "demined" | "exploded")`` for each mine visited.
+    """
     live_mines = set(mines) | {v.target for v in order if v.kind == MINE}
     layers = {v.target: v.actor for v in order if v.kind == MINE}
     mine_events: list[tuple[str, str, str]] = []
@@ -187,23 +226,36 @@ def resolve(
             mine_events.append((mined, first.actor, "demined"))
             continue
         mine_events.append((mined, first.actor, "exploded"))
-        die(mined, "mine")
+        deaths.die(mined, "mine")
         if not first.mine_immune:
-            die(first.actor, "mine")
-    for v in order:
-        if v.kind == EXPLODE:
-            die(v.target, "explosion")
+            deaths.die(first.actor, "mine")
+    return live_mines, mine_events
+
+
+def _shots(order: Sequence[Visit], deaths: _Deaths) -> list[str]:
+    """Every shot kills unless its target was healed tonight. Returns the saved, in the order first saved."""
     healed = {v.target for v in order if v.kind == HEAL}
-    cures = {v.target for v in order if v.kind == HEAL and v.cures_poison}
     saved: list[str] = []
     for v in order:
         if v.kind != SHOT:
             continue
         if settle_attack(False, [("heal", v.target in healed)]) is None:
-            die(v.target, "shot")
+            deaths.die(v.target, "shot")
         elif v.target not in saved:
             saved.append(v.target)
-    body = dict(poisons or {})
+    return saved
+
+
+def _poisons(
+    order: Sequence[Visit], before: Mapping[str, int], night: int, delay: int, deaths: _Deaths
+) -> tuple[dict[str, int], list[str]]:
+    """Tonight's poisons join the body, a curing heal removes one, and a poison ``delay`` nights old kills.
+
+    Returns:
+        Contestant → night poisoned (still in the body, the dead too), and the cured (sorted).
+    """
+    cures = {v.target for v in order if v.kind == HEAL and v.cures_poison}
+    body = dict(before)
     for v in order:
         if v.kind == POISON and v.target not in body:
             body[v.target] = night
@@ -212,21 +264,8 @@ def resolve(
         del body[t]
     for t, when in sorted(body.items()):
         if when + delay <= night:
-            die(t, "poison")
-    for t in list(body):
-        if t in deaths or (body[t] + delay <= night):
-            del body[t]
-    for t in list(live_mines):
-        if t in deaths:
-            live_mines.discard(t)
-    return NightOutcome(
-        deaths=deaths,
-        saved=tuple(s for s in saved if s not in deaths),
-        cured=tuple(cured),
-        mines=frozenset(live_mines),
-        poisons=body,
-        mine_events=tuple(mine_events),
-    )
+            deaths.die(t, "poison")
+    return body, cured
 
 
 __all__ = [
@@ -246,5 +285,3 @@ __all__ = [
     "team_choice",
 ]
 
-
-copied_by_value(Visit, NightOutcome)  # copies and pickles by value (engine.values)

@@ -11,8 +11,7 @@ House rules of this file:
 5. An input with a field not of its declared type (only inputs built directly in Python can have one; the
    bridge's ``action_from_dict`` checks) is refused with ``invalid.action.value``, naming the field: an enum, flag
    or number field is checked before the rules run; a name field when checking the input fails on its type (a list
-   cannot be looked up; a compiled engine checks each field's type as it reads it). The rules decide every
-   well-typed input.
+   cannot be looked up). The rules decide every well-typed input.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, overload
 
 from engine.actions import Action, StartSeries, TimerExpired, checked_first, ill_typed_field
-from engine.compile_marks import mypyc_attr
 from engine.effects import Effect
 from engine.errors import IllegalAction, InvalidCommand
 from engine.tracking import CastleTracker
@@ -92,7 +90,6 @@ class InputLog(Sequence[dict[str, Any]]):
         return out
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # the club games subclass it (a compiled engine, docs/performance.md)
 class InputStep(CastleTracker):
     """Mixin for a game class: ``_take_input`` takes one input through the rules (house rules above).
 
@@ -126,7 +123,7 @@ class InputStep(CastleTracker):
 
     def __reduce__(self) -> NoReturn:
         """A game is not copied or pickled: it is rebuilt from its settings, seed and input log (``replay``), as
-        the series store and undo do. (Compiled, a copy would come out empty or fail; so it fails in both builds.)
+        the series store and undo do (a copy could share the input log and the tracker's lists).
 
         Raises:
             TypeError: always.
@@ -170,9 +167,8 @@ class InputStep(CastleTracker):
             else:
                 handler = self._validate(action)
         except TypeError:
-            # House rule 5: a name field of the wrong type (a compiled engine checks the types as it reads the
-            # fields; interpreted, a name that cannot be hashed fails the same way). A TypeError from a well-typed
-            # input is a bug, and is raised as it is.
+            # House rule 5: a name field of the wrong type (a name that cannot be hashed cannot be looked up).
+            # A TypeError from a well-typed input is a bug, and is raised as it is.
             bad = ill_typed_field(action)
             if bad is None:
                 raise

@@ -8,9 +8,22 @@ from typing import Any
 
 import pytest
 
-from engine.actions import Action, Advance, StartSeries
-from engine.rulesets.traitors.game import Game
+from engine.actions import (
+    Action,
+    Advance,
+    AskRepeat,
+    CastVote,
+    HoldBack,
+    KeepEveryone,
+    NominateCandidate,
+    SkipPower,
+    StartSeries,
+    UsePower,
+)
 from engine.ids import Allegiance, Power
+from engine.rulesets import new_game
+from engine.rulesets.club.settings import KEEP, ClubPhase, ClubSettings
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
 
@@ -97,9 +110,6 @@ def series() -> Callable[..., Driver]:
 
 # ---------------------------------------------------------------- club rulesets (Black Knights, Mafia & Yakuza)
 
-from engine.actions import AskRepeat, CastVote, HoldBack, KeepEveryone, NominateCandidate, SkipPower, UsePower
-from engine.rulesets import new_game
-from engine.rulesets.club.game import KEEP, ClubPhase, ClubSettings
 
 MONK = "Monk"
 BK8 = (

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 
+from engine.actions import CastVote
 from engine.bots import make_bot
 from engine.bots.suspicion import SuspicionBot
-from engine.actions import CastVote
 from engine.ids import Twist
 from engine.rulesets.traitors.settings import Settings
 from engine.sim import series_seeds, simulate
@@ -20,7 +20,7 @@ SETTINGS = Settings(contestants=NAMES, traitors=3, drunk="possible", twists={1: 
 SEEDS = series_seeds(7, 240)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _wins(faithful: str, traitor: str) -> dict[str, int]:
     return simulate(SETTINGS, SEEDS, bots={"faithful": faithful, "traitor": traitor}).wins
 

@@ -13,10 +13,8 @@ message), and each of them has their own card turned in the morning.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from engine.rulesets.club.game import ClubGame, ClubPlayer
+from engine.rulesets.club.state import ClubPlayer, ClubState
 
 
 def card(player: ClubPlayer) -> str:
@@ -24,7 +22,7 @@ def card(player: ClubPlayer) -> str:
     return player.dealt
 
 
-def remove(game: ClubGame, names: Sequence[str], how: str, when: int) -> None:
+def remove(game: ClubState, names: Sequence[str], how: str, when: int) -> None:
     """``names`` leave the game together; then each role of theirs with a successor passes on.
 
     Args:

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
-from engine.rulesets.club.game import ClubGame, ClubRules, Role, Step, faction_members
+from engine.rulesets.club.game import ClubGame
+from engine.rulesets.club.settings import ClubRules, Role, Step, faction_members
 
 MAFIA = "mafia"
 YAKUZA = "yakuza"

@@ -16,37 +16,18 @@ only show whom the Doctor healed). The news never names who acted, nor any role,
 
 ``morning_news``: ``"named"`` (default: the host names the poisoned and the mined contestant, so a doctor can
 heal and the table can keep away), ``"unnamed"`` (the same news without the names), ``"dead_only"`` (only the
-dead are announced).
+dead are announced; ``engine.rulesets.club.settings.MORNING_NEWS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from engine.core.night import EXPLODE, NightOutcome
-from engine.errors import ConfigError
-
-if TYPE_CHECKING:
-    from engine.rulesets.club.game import ClubGame
-
-MORNING_NEWS: tuple[str, ...] = ("named", "unnamed", "dead_only")
-"""The values of the setting ``morning_news``."""
-
-DEFAULT = "named"
+from engine.rulesets.club.state import ClubState
 
 
-def check(value: object) -> None:
-    """Check the setting ``morning_news``.
-
-    Raises:
-        ConfigError: ``value`` is not one of ``MORNING_NEWS``; the message starts with the field name.
-    """
-    if value not in MORNING_NEWS:
-        raise ConfigError(f"morning_news: {value!r} (known: {', '.join(MORNING_NEWS)})")
-
-
-def news(game: ClubGame, outcome: NightOutcome) -> list[tuple[str, dict[str, object]]]:
+def news(game: ClubState, outcome: NightOutcome) -> list[tuple[str, dict[str, object]]]:
     """What the host says in the morning after the dead: ``(message key, params)`` in the order said.
 
     Called once the night is settled and before ``game`` takes in its outcome (``game.poisons`` and
@@ -89,4 +70,4 @@ def news(game: ClubGame, outcome: NightOutcome) -> list[tuple[str, dict[str, obj
     return out
 
 
-__all__ = ["DEFAULT", "MORNING_NEWS", "check", "news"]
+__all__ = ["news"]

@@ -233,7 +233,7 @@ class TestDay:
         assert d.phase is ClubPhase.LAST_WORD and d.game.settings.duration("last_word") == 60.0
         assert ("bk.reveal.grey_cardinal", {"player": "Kai"}) in d.said()
         d.advance()
-        d.repeat({n: False for n in ("Alex", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe")})
+        d.repeat(dict.fromkeys(("Alex", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe"), False))
         assert "Kai" not in d.alive() and d.phase is ClubPhase.NIGHT
         assert d.game.players["Kai"].out == "left"
 

@@ -58,7 +58,7 @@ def bk_next_night(d):
 def my_next_night(d):
     d.to_day()
     d.advance()
-    d.vote({n: KEEP for n in sorted(d.alive())})
+    d.vote(dict.fromkeys(sorted(d.alive()), KEEP))
     assert d.phase is ClubPhase.NIGHT
 
 
@@ -125,7 +125,7 @@ class TestBlackKnightsDay:
         d.to_day()
         d.speeches({"Alex": "Zuri"})
         since = len(d.effects)
-        d.vote({n: "Zuri" for n in ("Alex", "Kai", "Steve", "Ari", "Noor", "Sunny", "Efe")})
+        d.vote(dict.fromkeys(("Alex", "Kai", "Steve", "Ari", "Noor", "Sunny", "Efe"), "Zuri"))
         said = [k for k, _ in announced(d, since)]
         assert said.index("bk.leaves") < said.index("bk.reveal.black_knight") < said.index("bk.last_word")
         assert d.game.day_record.revealed == "black_knight"
@@ -136,7 +136,7 @@ class TestBlackKnightsDay:
         d.to_day()
         d.speeches({"Alex": "Noor"})
         since = len(d.effects)
-        d.vote({n: "Noor" for n in sorted(d.alive() - {"Noor"})})
+        d.vote(dict.fromkeys(sorted(d.alive() - {"Noor"}), "Noor"))
         assert ("bk.reveal.heir", {"player": "Noor"}) in announced(d, since)
         assert not any(k == "bk.reveal.lord" for k, _ in announced(d, since))
         assert d.game.day_record.revealed == "heir"

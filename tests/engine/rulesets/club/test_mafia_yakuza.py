@@ -36,7 +36,7 @@ def next_night(d, votes=None):
     """From the morning: discussion, the vote (everyone keeps, unless ``votes``), then the next night."""
     d.to_day()
     d.advance()  # the discussion ends
-    d.vote(votes or {n: KEEP for n in sorted(d.alive())})
+    d.vote(votes or dict.fromkeys(sorted(d.alive()), KEEP))
     assert d.phase is ClubPhase.NIGHT, d.phase
 
 
@@ -207,7 +207,7 @@ class TestDay:
         d.night({})
         d.to_day()
         d.advance()
-        votes = {n: "Alex" for n in ("Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny")}
+        votes = dict.fromkeys(("Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny"), "Alex")
         d.vote({**votes, "Alex": "Kai"})
         assert "Alex" not in d.alive() and d.game.players["Alex"].out == "expelled"
         assert not any(k.startswith("my.reveal") for k, _ in d.said())

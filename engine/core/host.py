@@ -1,0 +1,391 @@
+"""The host controls every ruleset shares (``docs/host.md``): pause, resume, extend, replace a contestant, undo the
+last host action, end the series.
+
+House rules of this file:
+
+1. Only a host (``settings.hosts``) may send a host control; anyone else is refused with ``illegal.not_host``.
+2. Pause, resume and extend change only the phase clock: each gives the clock a new sequence number, so a timer
+   armed for the old deadline is stale (ignored, house rule 2 of ``engine.core.step``).
+3. A replacement changes who plays a seat, never the seat's name: inputs are translated from the player to the
+   contestant on the way in, recipients from the contestant to the player on the way out. The replaced player
+   can no longer act (``illegal.replaced``).
+4. An undo takes back the last input if it was a host's move on, pause, resume or extension (``UNDOABLE``): the
+   series is rebuilt by replay without it and the castle is put back (places, items, the clock with the time it
+   had left then, the open prompts). Nothing said is unsaid: everyone is told.
+5. Ending the series: nobody wins; the record shows what happened so far.
+6. Every host control is kept in the record's ``host_actions`` with who, when, the day and the phase.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any, ClassVar, Protocol, Self
+
+from engine.actions import (
+    Action,
+    EndSeries,
+    ExtendPhase,
+    PauseClock,
+    ReplaceContestant,
+    ResumeClock,
+    UndoHostAction,
+)
+from engine.core.cast import NAME_RE, same_player
+from engine.core.step import InputStep
+from engine.effects import (
+    ClockChanged,
+    ClockStarted,
+    Effect,
+    Eliminated,
+    GiveItem,
+    MoveTo,
+    Prompt,
+    ShowTitle,
+    TakeItem,
+    Whisper,
+    msg,
+)
+from engine.errors import IllegalAction, InvalidCommand
+from engine.ids import Enum, Item, Place
+from engine.messages_terms import host_action_term
+from engine.record import SeriesRecord
+from engine.tracking import WorldState
+
+MAX_EXTENSION = 3600
+"""The most seconds one ``ExtendPhase`` may add."""
+
+UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
+"""Host inputs ``UndoHostAction`` can take back: a replacement cannot (the new player already knows the hand:
+replace again instead), nor can the end of the series (the service has stopped)."""
+
+
+class Seated(Protocol):
+    """What the host controls read of a contestant's state."""
+
+    seat: int
+    alive: bool
+    present: bool
+
+
+class HostControls(InputStep):
+    """Mixin for a game class: the host controls (house rules above) and the stand-in players of replaced seats.
+
+    The game provides, besides ``InputStep``'s: ``settings`` and ``seed`` (for ``replay``), ``hosts``,
+    ``players`` (contestant → state with ``seat``, ``alive``, ``present``), ``phase`` (``None`` before the
+    start), ``day``, ``deadline``, ``record`` (a ``SeriesRecord``), the class method ``replay(settings, seed,
+    log)``, ``REPLAYED_STATE`` (every attribute an undo takes from the replayed game) and the methods
+    ``_emit``, ``_announce``, ``_whisper``, ``_move``, ``_tell_hand(contestant)``, ``_reprompt(only)`` and
+    ``_end_by_host()``. It calls ``_init_host_controls()`` in its constructor and answers ``handle`` with
+    ``_handle``.
+    """
+
+    REPLAYED_STATE: ClassVar[tuple[str, ...]]
+    settings: Any
+    seed: int
+    hosts: frozenset[str]
+    players: Mapping[str, Seated]
+    phase: Enum | None
+    day: int
+    deadline: float | None
+    record: SeriesRecord
+    paused: float | None
+    clock_label: str
+    stand_ins: dict[str, str]
+    _reset_items: dict[str, list[tuple[Item, str | None]]] | None
+
+    def _init_host_controls(self) -> None:
+        self.paused = None
+        """Seconds the phase clock had left when the host paused it; ``None`` while it runs (or no clock)."""
+        self.clock_label = ""
+        """Message key of the running phase clock's label (``clock.*``)."""
+        self.stand_ins = {}
+        """Contestant → the player who now plays the seat (``ReplaceContestant``); absent: the contestant's own."""
+        self._reset_items = None
+
+    @classmethod
+    def replay(cls, settings: Any, seed: int, log: Iterable[dict[str, Any]]) -> Self:
+        """Rebuild a series from its input log (each game class says how)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ hooks the game provides
+
+    def _emit(self, *effects: Effect) -> None:
+        raise NotImplementedError
+
+    def _announce(self, key: str, **params: object) -> None:
+        raise NotImplementedError
+
+    def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
+        raise NotImplementedError
+
+    def _move(self, players: Sequence[str], place: Place) -> None:
+        raise NotImplementedError
+
+    def _tell_hand(self, contestant: str) -> None:
+        """Tell the seat's new player, privately, the hand as the contestant knows it."""
+        raise NotImplementedError
+
+    def _reprompt(self, only: list[str] | None) -> None:
+        """Prompt again what is open now, for the contestants ``only`` (``None``: everyone)."""
+        raise NotImplementedError
+
+    def _end_by_host(self) -> None:
+        """End the series with nobody winning (``Termination.HOST_ENDED``)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the input step with stand-ins
+
+    def _handle(self, action: Action, now: float) -> list[Effect]:
+        """``InputStep._take_input`` for a game with stand-ins: the input as the seat's contestant's, the
+        effects addressed to the players who play the seats (house rule 3)."""
+        effects = self._take_input(self._as_contestant(action), now, action)
+        if self._reset_items is not None:
+            self.items, self._reset_items = self._reset_items, None
+        return self._to_players(effects) if self.stand_ins else effects
+
+    def player_of(self, contestant: str) -> str:
+        """The player who plays ``contestant``'s seat now (the contestant's own name unless replaced)."""
+        return self.stand_ins.get(contestant, contestant)
+
+    def contestant_of(self, player: str) -> str | None:
+        """The contestant whose seat ``player`` plays now, or ``None`` (not playing, or replaced)."""
+        for contestant, stand_in in self.stand_ins.items():
+            if stand_in == player:
+                return contestant
+        if player in self.players and player not in self.stand_ins:
+            return player
+        return None
+
+    def _as_contestant(self, action: Action) -> Action:
+        """A stand-in's input as the seat's contestant's; a replaced player's input is refused."""
+        field = action.actor_field
+        if not self.stand_ins or field is None or isinstance(action, ReplaceContestant):
+            return action
+        value = getattr(action, field)
+        if not isinstance(value, str):
+            return action
+        contestant = self.contestant_of(value)
+        if contestant is None and value in self.stand_ins:
+            raise IllegalAction("illegal.replaced")
+        if contestant is not None and contestant != value:
+            return dataclasses.replace(action, **{field: contestant})
+        return action
+
+    def _to_players(self, effects: list[Effect]) -> list[Effect]:
+        """Recipients and movers named as the players who play the seats now."""
+        return [_addressed(e, self.player_of) for e in effects]
+
+    def world_state(self) -> WorldState:
+        """``CastleTracker.world_state`` keyed by the player who now plays each seat (``ReplaceContestant``)."""
+        state = super().world_state()
+        if not self.stand_ins:
+            return state
+        who = self.player_of
+        return dataclasses.replace(
+            state,
+            places={who(n): at for n, at in state.places.items()},
+            items={who(n): held for n, held in state.items.items()},
+        )
+
+    # ------------------------------------------------------------------ checks
+
+    def _check_host_action(self, action: Action) -> Callable[[], None]:
+        """Raise if the host control ``action`` is illegal now; else return the function that applies it.
+
+        Raises:
+            IllegalAction: not a host (house rule 1), or the control's check (``HOST_CHECKS``) fails.
+            InvalidCommand: a replacement names an unknown contestant.
+        """
+        if action.actor not in self.hosts:
+            raise IllegalAction("illegal.not_host")
+        return HOST_CHECKS[type(action)](self, action)
+
+    def _check_pause(self, action: PauseClock) -> Callable[[], None]:
+        if self.deadline is None:
+            raise IllegalAction("illegal.clock.not_running")
+        return partial(self._apply_pause, action.host)
+
+    def _check_resume(self, action: ResumeClock) -> Callable[[], None]:
+        if self.paused is None:
+            raise IllegalAction("illegal.clock.not_paused")
+        return partial(self._apply_resume, action.host)
+
+    def _check_extend(self, action: ExtendPhase) -> Callable[[], None]:
+        if not 1 <= action.seconds <= MAX_EXTENSION:
+            raise IllegalAction("illegal.clock.seconds", seconds=str(action.seconds))
+        if self.deadline is None and self.paused is None:
+            raise IllegalAction("illegal.clock.not_running")
+        return partial(self._apply_extend, action.host, action.seconds)
+
+    def _check_replace(self, action: ReplaceContestant) -> Callable[[], None]:
+        p = self.players.get(action.contestant)
+        if p is None:
+            raise InvalidCommand("illegal.unknown_player", player=action.contestant)
+        if not p.alive:
+            raise IllegalAction("illegal.replace.out", contestant=action.contestant)
+        new = action.player
+        taken = {self.player_of(n) for n in self.players} | set(self.players) | set(self.hosts)
+        same = same_player(new, taken) if NAME_RE.match(new) else new
+        if same is not None and same != new:  # Minecraft takes them for one player
+            raise IllegalAction("illegal.replace.case", player=new, other=same)
+        if same == new and not (new == action.contestant and action.contestant in self.stand_ins):
+            raise IllegalAction("illegal.replace.player", player=new)
+        return partial(self._apply_replace, action.contestant, new, action.host)
+
+    def _check_undo(self, action: UndoHostAction) -> Callable[[], None]:
+        last = self.log[-1] if self.log else None
+        if last is None or last.get("action") not in UNDOABLE:
+            raise IllegalAction("illegal.undo.nothing")
+        return partial(self._apply_undo, action.host)
+
+    def _check_end(self, action: EndSeries) -> Callable[[], None]:
+        return partial(self._apply_end, action.host)
+
+    # ------------------------------------------------------------------ applying
+
+    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
+        """House rule 6: every host action but moving on is kept in the record with who and when."""
+        self.record.host_actions.append({
+            "host": host, "action": kind, "at": self._now, "day": self.day,
+            "phase": self.phase.value if self.phase is not None else None, "detail": detail, "undone": False,
+        })  # fmt: skip
+
+    def _clock_changed(self) -> None:
+        self.phase_seq += 1
+        remaining = self.paused if self.paused is not None else max(0.0, (self.deadline or self._now) - self._now)
+        self._emit(ClockChanged(self.phase_seq, self.deadline, remaining))
+
+    def _apply_pause(self, host: str) -> None:
+        assert self.deadline is not None
+        self.paused = max(0.0, self.deadline - self._now)
+        self.deadline = None
+        self._host_logged(host, "pause_clock", f"{self.paused:.0f} s left")
+        self._announce("host.paused")
+        self._clock_changed()
+
+    def _apply_resume(self, host: str) -> None:
+        assert self.paused is not None
+        left, self.paused = self.paused, None
+        self.deadline = self._now + left
+        self._host_logged(host, "resume_clock", f"{left:.0f} s left")
+        self._announce("host.resumed", seconds=f"{left:.0f}")
+        self._clock_changed()
+
+    def _apply_extend(self, host: str, seconds: int) -> None:
+        if self.paused is not None:
+            self.paused += seconds
+        else:
+            assert self.deadline is not None
+            self.deadline += seconds
+        self._host_logged(host, "extend_phase", f"+{seconds} s")
+        self._announce("host.extended", seconds=str(seconds))
+        self._clock_changed()
+
+    def _apply_replace(self, contestant: str, player: str, host: str) -> None:
+        if player == contestant:
+            self.stand_ins.pop(contestant, None)
+        else:
+            self.stand_ins[contestant] = player
+        p = self.players[contestant]
+        p.present = True
+        self._host_logged(host, "replace_contestant", f"{player} for {contestant}")
+        self._announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
+        # The Whisper names the contestant and goes out to the player who plays the seat now (``_to_players``).
+        self._tell_hand(contestant)
+        # Re-prompt what the seat has to answer now (the old player's dialogs went to the old player).
+        self._reprompt([contestant])
+
+    def _apply_end(self, host: str) -> None:
+        self._host_logged(host, "end_series")
+        self._announce("host.ended")
+        self._end_by_host()
+
+    def _apply_undo(self, host: str) -> None:
+        """House rule 4: rebuild without the last input; reconcile places, items, the clock and the prompts."""
+        undone = self.log[-1]
+        before = type(self).replay(self.settings, self.seed, self.log[:-1])
+        # The clock gets back the time it had left when the undone action happened, counted from now.
+        left = before.paused
+        if left is None and before.deadline is not None:
+            left = max(0.0, before.deadline - float(undone["now"]))
+        old_items, old_places, old_seq = self.items, self.places, self.phase_seq
+        old_log, old_inbox, old_actions = self.log, self.inbox, self.record.host_actions
+        for name in self.REPLAYED_STATE:
+            setattr(self, name, getattr(before, name))
+        self.log, self.inbox = old_log, old_inbox
+        self.record.host_actions = old_actions
+        for a in reversed(old_actions):
+            if not a["undone"] and a["action"] == undone["action"]:
+                a["undone"] = True
+                break
+        self._host_logged(host, "undo_host_action", str(undone["action"]))
+        self._announce("host.undone", action=host_action_term(str(undone["action"])))
+        self._restore_places(old_places)
+        self._restore_items(old_items)
+        # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
+        self.phase_seq = max(old_seq, self.phase_seq)
+        if self.phase is not None and not self.is_over and left is not None:
+            self.phase_seq += 1
+            if before.paused is not None:
+                self.deadline = None
+                self.paused = left
+                self._emit(ClockChanged(self.phase_seq, None, left))
+            else:
+                self.deadline = self._now + left
+                self._emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
+        self._reprompt(None)
+
+    def _restore_places(self, old_places: dict[str, tuple[Place, int | None]]) -> None:
+        """After an undo: move whoever is elsewhere than the replayed game says back (the tracker keeps
+        ``old_places`` until the moves are tracked)."""
+        target_places, self.places = self.places, old_places
+        moves: dict[tuple[Place, bool], list[str]] = {}
+        for n, (place, seat) in target_places.items():
+            if old_places.get(n) != (place, seat) and self.players[n].alive:
+                moves.setdefault((place, seat is not None), []).append(n)
+        for (place, _), names in moves.items():
+            self._move(names, place)
+
+    def _restore_items(self, old_items: dict[str, list[tuple[Item, str | None]]]) -> None:
+        """After an undo: give back what the undone input took, take what it gave (the items become exactly the
+        replayed game's once this input's effects are tracked, ``_handle``)."""
+        target_items = self.items
+        self._reset_items = {n: list(v) for n, v in target_items.items()}
+        self.items = old_items
+        for n in sorted(set(target_items) | set(old_items)):
+            want, have = target_items.get(n, []), old_items.get(n, [])
+            for item, label in want:
+                if (item, label) not in have:
+                    self._emit(GiveItem(frozenset({n}), item, label))
+            # In the order held (a set of items would iterate in a per-process order: they hash by identity).
+            for item in dict.fromkeys(i for i, _ in have if all(i is not j for j, _ in want)):
+                self._emit(TakeItem(item, (n,)))
+
+
+HOST_CHECKS: dict[type[Action], Callable[[Any, Any], Callable[[], None]]] = {
+    PauseClock: HostControls._check_pause,
+    ResumeClock: HostControls._check_resume,
+    ExtendPhase: HostControls._check_extend,
+    ReplaceContestant: HostControls._check_replace,
+    UndoHostAction: HostControls._check_undo,
+    EndSeries: HostControls._check_end,
+}
+"""Host control → its check (house rules above), which returns the function that applies it."""
+
+
+def _addressed(e: Effect, who: Callable[[str], str]) -> Effect:
+    """``e`` with its recipients and movers named by ``who`` (contestant → the player playing the seat)."""
+    if isinstance(e, (Whisper, Prompt, GiveItem)):
+        return dataclasses.replace(e, to=frozenset(who(n) for n in e.to))
+    if isinstance(e, (ShowTitle, Eliminated)) and e.to is not None:
+        return dataclasses.replace(e, to=frozenset(who(n) for n in e.to))
+    if isinstance(e, MoveTo):
+        return dataclasses.replace(e, players=tuple(who(n) for n in e.players))
+    if isinstance(e, TakeItem) and e.players is not None:
+        return dataclasses.replace(e, players=tuple(who(n) for n in e.players))
+    return e
+
+
+__all__ = ["HOST_CHECKS", "MAX_EXTENSION", "UNDOABLE", "HostControls", "Seated"]

@@ -1,0 +1,154 @@
+"""The common interface of every ruleset's game (``engine.rulesets``): what the bridge (service, demo, scenarios,
+export, the balance lab) may ask of a series, whatever its ruleset.
+
+A game class of a ruleset satisfies ``RulesetGame`` structurally (``typing.Protocol``): The Traitors'
+``engine.rulesets.traitors.game.Game`` and the club rulesets' ``engine.rulesets.club.game.ClubGame``. What every
+ruleset does the same way is shared by inheritance instead: the input step (``engine.core.step.InputStep``), the
+castle's copy of the effects (``engine.tracking.CastleTracker``) and, for the club rulesets, the host controls
+(``engine.core.host.HostControls``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from engine.actions import Action
+from engine.effects import Effect
+from engine.ids import Enum, Item, Place
+from engine.outcome import Outcome
+from engine.record import SeriesRecord
+from engine.tracking import WorldState
+
+
+class RulesetGame(Protocol):
+    """One series of some ruleset: ``Game(settings, seed)``, then ``handle`` each input.
+
+    Args:
+        settings: the ruleset's settings (``engine.rulesets.Ruleset.settings``), validated by the constructor.
+        seed: the seed of the series' one random generator (a secret: never in a view).
+
+    Raises:
+        ConfigError: the settings are invalid (the constructor).
+    """
+
+    def __init__(self, settings: Any, seed: int) -> None: ...
+
+    @classmethod
+    def replay(cls, settings: Any, seed: int, log: Iterable[dict[str, Any]]) -> RulesetGame:
+        """Rebuild a series from its input log: the same state, views and record."""
+        ...
+
+    def handle(self, action: Action, *, now: float) -> list[Effect]:
+        """Apply one input at ``now`` (seconds) and return its effects.
+
+        Raises:
+            InvalidCommand: an unknown contestant or an input of another ruleset.
+            IllegalAction: the rules forbid it now; the state is unchanged.
+        """
+        ...
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every input ``player`` (a contestant or host) may send now, one per choice, in a stable order."""
+        ...
+
+    def view_for(self, name: str) -> Any:
+        """What contestant ``name`` may know now (``engine.views.PlayerView``)."""
+        ...
+
+    def seats(self) -> dict[str, int]:
+        """Contestant → seat number (public)."""
+        ...
+
+    def contestants(self) -> list[str]:
+        """Every contestant in seat order."""
+        ...
+
+    def present(self) -> list[str]:
+        """Contestants still in the series whose players are on the server, in seat order."""
+        ...
+
+    def player_of(self, contestant: str) -> str:
+        """The player who plays ``contestant``'s seat now (``ReplaceContestant``)."""
+        ...
+
+    def contestant_of(self, player: str) -> str | None:
+        """The contestant whose seat ``player`` plays now, or ``None``."""
+        ...
+
+    def world_state(self) -> WorldState:
+        """What the castle should look like now (the state to restore after a crash)."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the series has ended."""
+        ...
+
+    @property
+    def settings(self) -> Any:
+        """The series settings."""
+        ...
+
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's name in ``engine.rulesets.RULESETS``."""
+        ...
+
+    @property
+    def hosts(self) -> frozenset[str]:
+        """Who may use the host controls."""
+        ...
+
+    @property
+    def started(self) -> bool:
+        """True once ``StartSeries`` was taken."""
+        ...
+
+    @property
+    def phase(self) -> Enum | None:
+        """The current phase (``None`` before the start)."""
+        ...
+
+    @property
+    def day(self) -> int:
+        """The current day (0 before the first)."""
+        ...
+
+    @property
+    def phase_seq(self) -> int:
+        """The sequence number of the current phase clock (a ``TimerExpired`` names it)."""
+        ...
+
+    @property
+    def deadline(self) -> float | None:
+        """When the current phase clock runs out (seconds), or ``None`` (no clock, or paused)."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result once the series is over."""
+        ...
+
+    @property
+    def log(self) -> Sequence[dict[str, Any]]:
+        """The input log (``engine.core.step.InputLog``)."""
+        ...
+
+    @property
+    def record(self) -> SeriesRecord:
+        """The series record (secret until the end)."""
+        ...
+
+    @property
+    def items(self) -> dict[str, list[tuple[Item, str | None]]]:
+        """What the engine has put in each contestant's inventory."""
+        ...
+
+    @property
+    def places(self) -> dict[str, tuple[Place, int | None]]:
+        """Where each contestant was last sent."""
+        ...
+
+
+__all__ = ["RulesetGame"]
