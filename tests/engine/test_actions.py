@@ -43,8 +43,7 @@ def test_every_kind_names_its_sender_by_its_actor_field() -> None:
 
 
 def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
-    """``docs/design.md``: ``engine`` imports nothing outside the standard library (a compiled engine's own
-    runtime module, ``castle_engine__mypyc``, aside)."""
+    """``docs/design.md``: ``engine`` imports nothing outside the standard library."""
     import subprocess
     import sys
 
@@ -58,7 +57,7 @@ def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(ast.literal_eval(out))  # a printed list of names
-    outside = loaded - set(sys.stdlib_module_names) - {"engine", "castle_engine__mypyc"}
+    outside = loaded - set(sys.stdlib_module_names) - {"engine"}
     assert "engine" in loaded and outside == set()
 
 
