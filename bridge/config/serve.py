@@ -32,7 +32,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from bridge.config.castle import CastleConfig, default_castle, load_castle
-from bridge.config.files import one_line_error
 from bridge.config.model import ConfigModel, read_toml, validate
 from bridge.config.series import SeriesFile, load_series
 from bridge.config.settings import AnySettings
@@ -130,7 +129,7 @@ def load_serve_config(path: str | Path) -> ServeConfig:
     Raises:
         ConfigError: any problem in any of the files; every line names the file and the key path.
     """
-    return serve_config_from_data(read_toml(path, one_line_error), Path(path))
+    return serve_config_from_data(read_toml(path), Path(path))
 
 
 def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
@@ -143,7 +142,7 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
     if _secret_keys(data):
         raise ConfigError(f"{name}: secrets do not belong in the serve config; set CASTLE_RCON_PASSWORD and "
                           "CASTLE_MSMP_SECRET in the environment or in secrets_file (chmod 600)")  # fmt: skip
-    m = validate(ServeModel, data, name, one_line_error)
+    m = validate(ServeModel, data, name)
 
     def rel(p: str) -> Path:
         q = Path(p).expanduser()
