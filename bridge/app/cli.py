@@ -20,9 +20,12 @@ is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from engine.errors import ConfigError
 
@@ -57,7 +60,109 @@ def _port(text: str) -> int:
     return port
 
 
+Arguments = Callable[[argparse.ArgumentParser], None]
+"""Adds one subcommand's options to its parser."""
+
+
+def _demo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ruleset", default="traitors", choices=["traitors", "black_knights", "mafia_yakuza"],
+                   help="ruleset (default: traitors)")  # fmt: skip
+    p.add_argument("--contestants", type=int, default=12,
+                   help="number of bot contestants: 6-16 (traitors), 8-16 (black_knights, mafia_yakuza); default 12")  # fmt: skip
+    p.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
+    p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)")
+    p.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
+
+
+def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=_port, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
+    p.add_argument("--password-file", required=True, help="file holding the RCON password")
+    p.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
+    p.add_argument("--report", help="write the world and the command log as JSON here at exit")
+    p.add_argument("--msmp-secret-file", metavar="FILE",
+                   help="also serve MSMP (ws://127.0.0.1) with the secret in this file")  # fmt: skip
+    p.add_argument("--msmp-port", type=_port, default=0, help="MSMP port (default: any free port)")
+    p.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
+    p.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
+    p.add_argument("--quiet", action="store_true", help="print only the ready line, not the phases")
+    p.add_argument("--reply-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="wait this long before answering each command (a slow server; default 0)")  # fmt: skip
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", required=True, help="serve config (TOML; see docs/operator.md)")
+    p.add_argument("--new-series", action="store_true", help="start the next series after a finished one")
+
+
+def _init_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", help="where to write them (created; existing files are kept)")
+
+
+def _check_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="TOML files (castle.toml, series/*.toml, serve.toml)")
+
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", metavar="FILE", help="a series store (series.db) or a scenario file (.toml)")
+    p.add_argument("--series", type=int, metavar="N", help="which series of the store (default: the newest)")
+    p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
+    p.add_argument("--reveal", action="store_true",
+                   help="print the record of a series that is still running (its Traitors and powers)")  # fmt: skip
+
+
+def _serve_demo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", required=True, help="series store (SQLite; created if missing)")
+    p.add_argument("--port", type=_port, required=True, help="the sandbox's RCON port on 127.0.0.1")
+    p.add_argument("--password-file", required=True, help="file holding the RCON password")
+    p.add_argument("--contestants", type=int, default=12, help="for a new series: contestants (6-16)")
+    p.add_argument("--seed", type=int, default=1, help="for a new series: its seed (default 1)")
+    p.add_argument("--new-series", action="store_true",
+                   help="start a new series in an existing store that holds none, or whose series is over")  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="print only the ready line and the game log")
+
+
+def _play_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
+    p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
+
+
+def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rcon", metavar="HOST:PORT", help="RCON address (default from server.properties, "
+                   "else 127.0.0.1:25575)")  # fmt: skip
+    p.add_argument("--msmp", metavar="URL", help="MSMP address, ws://HOST:PORT or wss://HOST:PORT")
+    p.add_argument("--server-dir", metavar="DIR", help="the server's folder, to read server.properties")
+    p.add_argument("--secrets-file", metavar="FILE", help="KEY=value lines (CASTLE_RCON_PASSWORD, "
+                   "CASTLE_MSMP_SECRET); chmod 600")  # fmt: skip
+    p.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
+    p.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
+
+
+def _simulate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ruleset", choices=["traitors", "black_knights", "mafia_yakuza"],
+                   help="ruleset (default: traitors, or the settings file's)")  # fmt: skip
+    p.add_argument("--contestants", type=int, help="bot contestants (default 12, or the settings file's)")
+    p.add_argument("--series", type=int, required=True, help="how many series to play")
+    p.add_argument("--seed", type=int, default=1, help="seed of the run (default 1); the same seed, the same result")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    p.add_argument("--settings", metavar="FILE", help="a series file (TOML, as serve takes: world_config/series/*.toml)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
+    p.add_argument("--bots", default="smart", help="bot kind: smart (default), simple, random, or per side, "
+                   "e.g. faithful=smart,traitor=random")  # fmt: skip
+    p.add_argument("--twist-impact", action="store_true",
+                   help="also play every series without each twist, to count how often it changed the outcome "
+                   "(costs one more series per twist)")  # fmt: skip
+
+
+def _install_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--world", required=True, help="the world folder (it holds level.dat)")
+    p.add_argument("--zip", action="store_true", help="install as castle-traitors.zip instead of a folder")
+    p.add_argument("--resourcepack", metavar="FILE", help="also write the resource pack (languages) as a zip")
+
+
 def _parser() -> argparse.ArgumentParser:
+    """The ``traitors`` parser: one subcommand per row of ``COMMANDS``, in its order."""
     parser = argparse.ArgumentParser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
     parser.add_argument("--version", action="version", version=f"traitors {_version()}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
@@ -65,127 +170,10 @@ def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a failure")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    def command(name: str, help: str, description: str = "") -> argparse.ArgumentParser:
-        """A subcommand whose ``--help`` starts with its one-line ``help``, then ``description``."""
-        text = help[0].upper() + help[1:] + "." + (f" {description}" if description else "")
-        return sub.add_parser(name, help=help, description=text, parents=[common])
-
-    demo = command("demo", "play a whole series with bot contestants in the built-in sandbox server",
-                   "The live announcements and the closing summary go to stderr; stdout carries only the game "
-                   "log in the chosen --format. --seed N repeats a series.")  # fmt: skip
-    demo.add_argument("--ruleset", default="traitors", choices=["traitors", "black_knights", "mafia_yakuza"],
-                      help="ruleset (default: traitors)")  # fmt: skip
-    demo.add_argument("--contestants", type=int, default=12,
-                      help="number of bot contestants: 6-16 (traitors), 8-16 (black_knights, mafia_yakuza); default 12")  # fmt: skip
-    demo.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
-    demo.add_argument(
-        "--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)"
-    )
-    demo.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
-
-    sandbox = command("sandbox", "run the built-in sandbox server with bot contestants (the Minecraft side) until "
-                      "stopped", "Prints 'sandbox ready 127.0.0.1:PORT' once listening, then each phase as its "
-                      "clock starts. Pair it with `traitors serve-demo` (docs/recovery.md). SIGTERM or Ctrl-C "
-                      "stops it.")  # fmt: skip
-    sandbox.add_argument("--port", type=_port, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
-    sandbox.add_argument("--password-file", required=True, help="file holding the RCON password")
-    sandbox.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
-    sandbox.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
-    sandbox.add_argument("--report", help="write the world and the command log as JSON here at exit")
-    sandbox.add_argument("--msmp-secret-file", metavar="FILE",
-                         help="also serve MSMP (ws://127.0.0.1) with the secret in this file")  # fmt: skip
-    sandbox.add_argument("--msmp-port", type=_port, default=0, help="MSMP port (default: any free port)")
-    sandbox.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
-    sandbox.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
-    sandbox.add_argument("--quiet", action="store_true", help="print only the ready line, not the phases")
-    sandbox.add_argument("--reply-delay", type=float, default=0.0, metavar="SECONDS",
-                         help="wait this long before answering each command (a slow server; default 0)")
-
-    serve = command(
-        "serve", "run (or resume) the series configured in --config against a Minecraft server",
-        "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or the config's secrets_file "
-        "(chmod 600), never from the command line or the config. SIGTERM stops cleanly; run again to resume.",
-    )  # fmt: skip
-    serve.add_argument("--config", required=True, help="serve config (TOML; see docs/operator.md)")
-    serve.add_argument("--new-series", action="store_true", help="start the next series after a finished one")
-
-    init = command("init-config", "write a sample castle, series files and serve.toml into a folder",
-                   "Existing files are kept. Then edit serve.toml and run `traitors check-config`.")  # fmt: skip
-    init.add_argument("folder", help="where to write them (created; existing files are kept)")
-
-    check = command("check-config", "check castle, series, serve and scenario files",
-                    "Each file's kind comes from its keys; every problem names the file and the key. Exit code 2 "
-                    "when any file has a problem.")  # fmt: skip
-    check.add_argument("files", nargs="+", metavar="FILE", help="TOML files (castle.toml, series/*.toml, serve.toml)")
-
-    export = command("export", "print a series record from a store (series.db) or a scenario file",
-                     "The record names every allegiance and power: a series that is still running is printed "
-                     "only with --reveal (docs/game-log.md).")  # fmt: skip
-    export.add_argument("source", metavar="FILE", help="a series store (series.db) or a scenario file (.toml)")
-    export.add_argument("--series", type=int, metavar="N", help="which series of the store (default: the newest)")
-    export.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
-    export.add_argument("--reveal", action="store_true",
-                        help="print the record of a series that is still running (its Traitors and powers)")  # fmt: skip
-
-    serve_demo = command("serve-demo", "run or resume the series stored in --db against a running `traitors sandbox`",
-                         "Prints 'ready series=… inputs=… phase=…' once resumed, each phase as its clock starts, "
-                         "and the game log at the end. Kill it at any moment and run it again: the series carries "
-                         "on (docs/recovery.md).")  # fmt: skip
-    serve_demo.add_argument("--db", required=True, help="series store (SQLite; created if missing)")
-    serve_demo.add_argument("--port", type=_port, required=True, help="the sandbox's RCON port on 127.0.0.1")
-    serve_demo.add_argument("--password-file", required=True, help="file holding the RCON password")
-    serve_demo.add_argument("--contestants", type=int, default=12, help="for a new series: contestants (6-16)")
-    serve_demo.add_argument("--seed", type=int, default=1, help="for a new series: its seed (default 1)")
-    serve_demo.add_argument("--new-series", action="store_true",
-                            help="start a new series in an existing store that holds none, or whose series is over")  # fmt: skip
-    serve_demo.add_argument("--quiet", action="store_true", help="print only the ready line and the game log")
-
-    play = command("play", "play a scripted scenario through the engine and print the game log",
-                   "A scenario file (docs/scenarios.md) holds the settings, the deal and every input; no server "
-                   "is involved. Examples: tests/scenarios/*.toml.")  # fmt: skip
-    play.add_argument("scenario", help="scenario file (TOML, see docs/scenarios.md)")
-    play.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="output format")
-
-    doctor = command(
-        "doctor", "check a server's settings over RCON and MSMP",
-        "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or --secrets-file, never from "
-        "the command line. Exit code 1 when a check fails.",
-    )  # fmt: skip
-    doctor.add_argument("--rcon", metavar="HOST:PORT", help="RCON address (default from server.properties, "
-                        "else 127.0.0.1:25575)")  # fmt: skip
-    doctor.add_argument("--msmp", metavar="URL", help="MSMP address, ws://HOST:PORT or wss://HOST:PORT")
-    doctor.add_argument("--server-dir", metavar="DIR", help="the server's folder, to read server.properties")
-    doctor.add_argument("--secrets-file", metavar="FILE", help="KEY=value lines (CASTLE_RCON_PASSWORD, "
-                        "CASTLE_MSMP_SECRET); chmod 600")  # fmt: skip
-    doctor.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
-    doctor.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
-    doctor.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
-    sim = command(
-        "simulate", "the balance lab: play many series with bot contestants through the engine and print win rates",
-        "Plays --series series with bot contestants through the engine alone and prints each side's "
-        "win rate (95 % Wilson interval), the average series length, how often each power or role was on the "
-        "winning side and which twists changed the outcome. See docs/simulate.md.",
-    )  # fmt: skip
-    sim.add_argument("--ruleset", choices=["traitors", "black_knights", "mafia_yakuza"],
-                     help="ruleset (default: traitors, or the settings file's)")  # fmt: skip
-    sim.add_argument("--contestants", type=int, help="bot contestants (default 12, or the settings file's)")
-    sim.add_argument("--series", type=int, required=True, help="how many series to play")
-    sim.add_argument("--seed", type=int, default=1, help="seed of the run (default 1); the same seed, the same result")
-    sim.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
-    sim.add_argument("--settings", metavar="FILE", help="a series file (TOML, as serve takes: world_config/series/*.toml)")
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
-    sim.add_argument("--bots", default="smart", help="bot kind: smart (default), simple, random, or per side, "
-                     "e.g. faithful=smart,traitor=random")  # fmt: skip
-    sim.add_argument("--twist-impact", action="store_true",
-                     help="also play every series without each twist, to count how often it changed the outcome "
-                     "(costs one more series per twist)")  # fmt: skip
-    install = command("install-datapack", "copy the data pack into a world's datapacks/ folder",
-                      "Then run /reload (or restart the server). --resourcepack also writes the language resource "
-                      "pack as a zip (docs/datapack.md).")  # fmt: skip
-    install.add_argument("--world", required=True, help="the world folder (it holds level.dat)")
-    install.add_argument("--zip", action="store_true", help="install as castle-traitors.zip instead of a folder")
-    install.add_argument("--resourcepack", metavar="FILE", help="also write the resource pack (languages) as a zip")
+    for c in COMMANDS.values():
+        # --help starts with the one-line help, then the description
+        text = c.help[0].upper() + c.help[1:] + "." + (f" {c.description}" if c.description else "")
+        c.arguments(sub.add_parser(c.name, help=c.help, description=text, parents=[common]))
     return parser
 
 
@@ -250,48 +238,37 @@ def os_error_text(exc: OSError) -> str:
 
 def _dispatch(args: argparse.Namespace) -> int:
     """Run the chosen subcommand; its errors propagate to ``main``'s one handler."""
-    if args.command == "play":
-        return _play(args)
-    if args.command == "doctor":
-        return _doctor(args)
-    if args.command == "install-datapack":
-        return _install(args)
-    if args.command == "demo":
-        from bridge.app.demo import run_demo
+    return COMMANDS[args.command].run(args)
 
-        return run_demo(
-            contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet, ruleset=args.ruleset
-        )
-    if args.command == "simulate":
-        from bridge.app.simulate import run_simulate
 
-        return run_simulate(
-            ruleset=args.ruleset, contestants=args.contestants, series=args.series, seed=args.seed,
-            as_json=args.json, settings_file=args.settings, jobs=args.jobs, bots=args.bots,
-            twist_impact=args.twist_impact,
-        )  # fmt: skip
-    if args.command in ("sandbox", "serve-demo"):
-        return _processes(args)
-    if args.command == "serve":
-        return _serve(args)
-    if args.command == "init-config":
-        from bridge.app.serve import init_config
+def _demo(args: argparse.Namespace) -> int:
+    from bridge.app.demo import run_demo
 
-        for path in init_config(args.folder):
-            print(f"wrote {path}")
-        print(f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
-              f"{args.folder}/series/*.toml")  # fmt: skip
-        return EXIT_OK
-    if args.command == "check-config":
-        return _check_config(args)
-    if args.command == "export":
-        return _export(args)
-    raise AssertionError(f"no handler for {args.command!r}")  # argparse only accepts the commands above
+    return run_demo(contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet,
+                    ruleset=args.ruleset)  # fmt: skip
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from bridge.app.simulate import run_simulate
+
+    return run_simulate(
+        ruleset=args.ruleset, contestants=args.contestants, series=args.series, seed=args.seed,
+        as_json=args.json, settings_file=args.settings, jobs=args.jobs, bots=args.bots,
+        twist_impact=args.twist_impact,
+    )  # fmt: skip
+
+
+def _init_config(args: argparse.Namespace) -> int:
+    from bridge.app.serve import init_config
+
+    for path in init_config(args.folder):
+        print(f"wrote {path}")
+    print(f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
+          f"{args.folder}/series/*.toml")  # fmt: skip
+    return EXIT_OK
 
 
 def _install(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from bridge.minecraft.datapack import install, write_resourcepack_zip
 
     if args.resourcepack and not Path(args.resourcepack).absolute().parent.is_dir():
@@ -303,6 +280,8 @@ def _install(args: argparse.Namespace) -> int:
         print(f"wrote the resource pack: {write_resourcepack_zip(args.resourcepack)}")
     print("run /reload (or restart the server) to load it")
     return EXIT_OK
+
+
 def _read_password(path: str) -> str:
     from bridge.config.files import read_secret_file
 
@@ -312,55 +291,57 @@ def _read_password(path: str) -> str:
     return password
 
 
-def _processes(args: argparse.Namespace) -> int:
-    import asyncio
-    import logging
-
-    from bridge.app.demo import run_sandbox_process, serve_stored
+def _sandbox(args: argparse.Namespace) -> int:
+    from bridge.app.demo import run_sandbox_process
+    from engine.rulesets.traitors.settings import check_cast
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
-    if args.command == "sandbox":
-        secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
-        names = tuple(n for n in (args.names or "").split(",") if n) or None
-        hosts = tuple(n for n in (args.hosts or "").split(",") if n)
-        from engine.rulesets.traitors.settings import check_cast
+    secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
+    names = tuple(n for n in (args.names or "").split(",") if n) or None
+    hosts = tuple(n for n in (args.hosts or "").split(",") if n)
+    check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
+    return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
+                               msmp_port=args.msmp_port, names=names, hosts=hosts,
+                               phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay)  # fmt: skip
 
-        check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
-        return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
-                                   msmp_port=args.msmp_port, names=names, hosts=hosts,
-                                   phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay)  # fmt: skip
+
+def _serve_demo(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bridge.app.demo import serve_stored
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    password = _read_password(args.password_file)
     return asyncio.run(serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed,
                                     out=sys.stdout, phases=None if args.quiet else sys.stdout, new=args.new_series))  # fmt: skip
 
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
-    import os
 
+    from bridge.app.serve import serve, setup_logging
+    from bridge.config.serve import load_serve_config
     from bridge.errors import BridgeError
-    from bridge.app.serve import load_serve_config, serve, setup_logging
 
     config = load_serve_config(args.config)
     setup_logging(config.log_format, config.log_level)
     try:
         return asyncio.run(serve(config, os.environ, new=args.new_series))
     except BridgeError as exc:
-        import logging
-
         logging.getLogger("castle.serve").error("cannot run the series: %s", exc, extra={"event": "failed"})
         print(f"traitors: {exc}", file=sys.stderr)
         return EXIT_ERROR
 
 
 def _check_config(args: argparse.Namespace) -> int:
-    from bridge.app.serve import check_files
+    from bridge.config.loader import check_files
 
     ok, problems = check_files(args.files)
     for line in ok:
         print(line)
-    for line in problems:
-        print(line, file=sys.stderr)
+    for line in problems:  # every command-line failure reads "traitors: <file>: <problem>"
+        print(f"traitors: {line}", file=sys.stderr)
     return EXIT_BAD_INPUT if problems else EXIT_OK
 
 
@@ -373,7 +354,8 @@ def _export(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from bridge.app.export import format_record
-    from bridge.config.scenario import load_scenario, play_scenario
+    from bridge.config.play import play_scenario
+    from bridge.config.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
     game = play_scenario(scenario)
@@ -383,8 +365,6 @@ def _play(args: argparse.Namespace) -> int:
 
 def _doctor(args: argparse.Namespace) -> int:
     import asyncio
-    import os
-    from pathlib import Path
 
     from bridge.app.doctor import (
         DoctorOptions,
@@ -415,6 +395,61 @@ def _doctor(args: argparse.Namespace) -> int:
     checks = asyncio.run(run_doctor(opts))
     print(format_report(checks))
     return EXIT_ERROR if any(c.status == "FAIL" for c in checks) else EXIT_OK
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One subcommand: its name, its one-line ``help`` and longer ``description`` (``--help``), the function
+    that adds its options, and the function that runs it (returns the exit code)."""
+
+    name: str
+    help: str
+    description: str
+    arguments: Arguments
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: dict[str, Command] = {c.name: c for c in (
+    Command("demo", "play a whole series with bot contestants in the built-in sandbox server",
+            "The live announcements and the closing summary go to stderr; stdout carries only the game log in the "
+            "chosen --format. --seed N repeats a series.", _demo_arguments, _demo),
+    Command("sandbox", "run the built-in sandbox server with bot contestants (the Minecraft side) until stopped",
+            "Prints 'sandbox ready 127.0.0.1:PORT' once listening, then each phase as its clock starts. Pair it "
+            "with `traitors serve-demo` (docs/recovery.md). SIGTERM or Ctrl-C stops it.", _sandbox_arguments,
+            _sandbox),
+    Command("serve", "run (or resume) the series configured in --config against a Minecraft server",
+            "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or the config's secrets_file (chmod 600), "
+            "never from the command line or the config. SIGTERM stops cleanly; run again to resume.",
+            _serve_arguments, _serve),
+    Command("init-config", "write a sample castle, series files and serve.toml into a folder",
+            "Existing files are kept. Then edit serve.toml and run `traitors check-config`.", _init_arguments,
+            _init_config),
+    Command("check-config", "check castle, series, serve and scenario files",
+            "Each file's kind comes from its keys; every problem names the file and the key. Exit code 2 when any "
+            "file has a problem.", _check_arguments, _check_config),
+    Command("export", "print a series record from a store (series.db) or a scenario file",
+            "The record names every allegiance and power: a series that is still running is printed only with "
+            "--reveal (docs/game-log.md).", _export_arguments, _export),
+    Command("serve-demo", "run or resume the series stored in --db against a running `traitors sandbox`",
+            "Prints 'ready series=… inputs=… phase=…' once resumed, each phase as its clock starts, and the game "
+            "log at the end. Kill it at any moment and run it again: the series carries on (docs/recovery.md).",
+            _serve_demo_arguments, _serve_demo),
+    Command("play", "play a scripted scenario through the engine and print the game log",
+            "A scenario file (docs/scenarios.md) holds the settings, the deal and every input; no server is "
+            "involved. Examples: tests/scenarios/*.toml.", _play_arguments, _play),
+    Command("doctor", "check a server's settings over RCON and MSMP",
+            "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or --secrets-file, never from the command "
+            "line. Exit code 1 when a check fails.", _doctor_arguments, _doctor),
+    Command("simulate", "the balance lab: play many series with bot contestants through the engine and print "
+            "win rates", "Plays --series series with bot contestants through the engine alone and prints each "
+            "side's win rate (95 % Wilson interval), the average series length, how often each power or role was "
+            "on the winning side and which twists changed the outcome. See docs/simulate.md.",
+            _simulate_arguments, _simulate),
+    Command("install-datapack", "copy the data pack into a world's datapacks/ folder",
+            "Then run /reload (or restart the server). --resourcepack also writes the language resource pack as a "
+            "zip (docs/datapack.md).", _install_arguments, _install),
+)}  # fmt: skip
+"""Every subcommand, in the order ``--help`` lists them."""
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import random
 import secrets
 import signal
@@ -26,11 +28,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bridge.loop.clock import rcon_quiet_gate
-from bridge.config.castle import default_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
+from bridge.config.castle import default_castle
+from bridge.errors import BridgeError
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
+from bridge.loop.clock import rcon_quiet_gate
 from bridge.loop.service import SeriesService
 from engine.ids import Twist
 from engine.rulesets import RULESETS, new_game
@@ -241,7 +244,7 @@ def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
 def _step(world: Any, bots: list[Bot]) -> None:
     for bot in bots:
         p = world.player(bot.name)
-        bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :])))
+        bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :], strict=False)))
         answer = bot.due()
         if answer is not None:
             _answer(world, bot, *answer)
@@ -250,10 +253,8 @@ def _step(world: Any, bots: list[Bot]) -> None:
 async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
     while not stop.is_set():
         step_bots(sandbox, bots)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), interval)
-        except asyncio.TimeoutError:
-            pass
 
 
 async def play_demo(
@@ -358,61 +359,66 @@ def run_sandbox_process(
     Raises:
         BridgeError: the port is taken (or cannot be bound), with the port in the message.
     """
-    import json
-    import signal
-
     from bridge.sandbox import quiet
-    from bridge.sandbox.server import SandboxThread
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
-    sandbox = SandboxThread(password, msmp_secret=msmp_secret)
-    sandbox.sandbox.rcon.faults.reply_delay = reply_delay
-    try:
-        bound = sandbox.start(port=port, msmp_port=msmp_port)
-    except OSError as exc:
-        import os
-
-        from bridge.errors import BridgeError
-
-        ports = f"--port {port}" + (f" or --msmp-port {msmp_port}" if msmp_secret is not None else "")
-        why = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise BridgeError(f"sandbox: cannot listen on 127.0.0.1 ({ports}): {why}; choose another port, or 0 for "
-                          "any free port") from None  # fmt: skip
+    sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay)
     for name in (*names, *hosts):
         sandbox.join(name)
     bots = [Bot(name, seed) for name in names]
     sandbox.call(quiet.install, sandbox.world, bots)
     extra = f" msmp=ws://127.0.0.1:{sandbox.sandbox.msmp_port}" if msmp_secret is not None else ""
     print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        watch = asyncio.create_task(_print_phases(sandbox, stop, phases)) if phases is not None else None
-        await _drive_bots(sandbox, bots, stop, 0.02)
-        if watch is not None:
-            await watch
-
     try:
-        asyncio.run(main())
+        asyncio.run(_run_bots_until_stopped(sandbox, bots, phases))
     finally:
         if report is not None:
-            data = {"world": sandbox.snapshot(), "commands": sandbox.command_log()}
             with open(report, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, default=str)
+                json.dump({"world": sandbox.snapshot(), "commands": sandbox.command_log()}, fh, default=str)
         sandbox.stop()
     return 0
+
+
+def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
+            reply_delay: float) -> tuple[SandboxThread, int]:  # fmt: skip
+    """A started sandbox server and the RCON port it listens on.
+
+    Raises:
+        BridgeError: a port cannot be bound (the message names the option and the reason).
+    """
+    from bridge.sandbox.server import SandboxThread
+
+    sandbox = SandboxThread(password, msmp_secret=msmp_secret)
+    sandbox.sandbox.rcon.faults.reply_delay = reply_delay
+    try:
+        return sandbox, sandbox.start(port=port, msmp_port=msmp_port)
+    except OSError as exc:
+        ports = f"--port {port}" + (f" or --msmp-port {msmp_port}" if msmp_secret is not None else "")
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise BridgeError(f"sandbox: cannot listen on 127.0.0.1 ({ports}): {why}; choose another port, or 0 for "
+                          "any free port") from None  # fmt: skip
+
+
+async def _run_bots_until_stopped(sandbox: SandboxThread, bots: list[Bot], phases: TextIO | None) -> None:
+    """Drive the bots (and print the phases to ``phases``) until SIGTERM or SIGINT."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    watch = asyncio.create_task(_print_phases(sandbox, stop, phases)) if phases is not None else None
+    await _drive_bots(sandbox, bots, stop, 0.02)
+    if watch is not None:
+        await watch
 
 
 async def _print_phases(sandbox: SandboxThread, stop: asyncio.Event, out: TextIO, interval: float = 0.1) -> None:
     """Print a ``phase_line`` for every phase clock the service starts: each call of the clock function
     (``bridge.minecraft.render.CLOCK_FUNCTION``) in the sandbox's command log, with the name and seconds it was given."""
+    import nbtlib
+
     from bridge.minecraft.render import CLOCK_FUNCTION
     from bridge.sandbox.nbt import to_python
     from bridge.sandbox.text import plain_text
-    import nbtlib
 
     prefix = f"function {CLOCK_FUNCTION} "
     seen = 0
@@ -461,37 +467,48 @@ async def serve_stored(
         RconUnavailable: the sandbox is not reachable at start.
     """
     from bridge.app.export import format_record
+    from bridge.app.stored import open_store, store_is_there
     from bridge.loop.runner import run_series
-    from bridge.loop.store import SeriesStore
 
-    store = SeriesStore(db, fresh=new)
+    store = open_store(db, fresh=new) if store_is_there(db) else None
     try:
-        store.lock()
-        series_id = store.latest()
-        if series_id is None or (new and store.is_over(series_id)):
-            series_id = store.create(demo_settings(contestants), seed).id
-        sid = series_id
-
-        running: list[SeriesService] = []  # the service, once resumed: the phase lines name its day
-        observer = phase_printer(phases, lambda: running[0].game.day if running else None) if phases else None
-
-        def ready(service: SeriesService) -> None:
-            game = service.game
-            phase = game.phase.value if game.phase is not None else "none"
-            print(f"ready series={sid} inputs={len(game.log)} phase={phase}", flush=True)
-            running.append(service)
-
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready,
-                                       observer=observer, quiet=rcon_quiet_gate(rcon))  # fmt: skip
-        game = service.game
-        if out is not None and game.outcome is not None:
-            print(format_record(game.record, "text"), file=out)
-        if game.outcome is not None:
-            return 0
-        return 130 if service.stopped_by == signal.SIGINT else 1  # Ctrl-C: the shell's 128 + SIGINT
+            if store is None:
+                store = open_store(db, fresh=new)
+            series_id = store.latest()
+            if series_id is None or (new and store.is_over(series_id)):
+                series_id = store.create(demo_settings(contestants), seed).id
+            progress = _DemoProgress(series_id, phases)
+            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02,
+                                       on_ready=progress.ready, observer=progress.observer,
+                                       quiet=rcon_quiet_gate(rcon))  # fmt: skip
     finally:
-        store.close()
+        if store is not None:
+            store.close()
+    game = service.game
+    if out is not None and game.outcome is not None:
+        print(format_record(game.record, "text"), file=out)
+    if game.outcome is not None:
+        return 0
+    return 130 if service.stopped_by == signal.SIGINT else 1  # Ctrl-C: the shell's 128 + SIGINT
+
+
+class _DemoProgress:
+    """What ``serve-demo`` prints: the ``ready`` line on stdout, and a ``phase_line`` per phase to ``phases``."""
+
+    def __init__(self, series_id: int, phases: TextIO | None) -> None:
+        self.series_id = series_id
+        self.service: SeriesService | None = None  # once resumed: the phase lines name its day
+        self.observer = phase_printer(phases, self.day) if phases else None
+
+    def day(self) -> int | None:
+        return self.service.game.day if self.service is not None else None
+
+    def ready(self, service: SeriesService) -> None:
+        game = service.game
+        phase = game.phase.value if game.phase is not None else "none"
+        print(f"ready series={self.series_id} inputs={len(game.log)} phase={phase}", flush=True)
+        self.service = service
 
 
 def run_demo(

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from bridge.app.export import ENDINGS, left_text
 from engine.effects import Announce, ClockStarted, Effect
 from engine.ids import Torch
 from engine.outcome import Winner
@@ -48,7 +49,7 @@ class LiveAnnouncements:
         if message.key == ARRIVAL_KEY:
             if not self._arrivals:
                 self._arrivals_at = now
-            self._arrivals.append(dict(message.params).get("player", "?"))
+            self._arrivals.append(str(dict(message.params).get("player", "?")))
             return
         self.flush()
         self._line(now, message.text)
@@ -98,8 +99,6 @@ def explain(record: SeriesRecord) -> list[str]:
     Returns:
         Lines without trailing newlines; the first is ``"Why: …"``.
     """
-    from bridge.app.export import ENDINGS
-
     if record.winner is None:
         return ["Why: the series did not finish."]
     ending = ENDINGS.get(record.termination or "", "")
@@ -195,14 +194,12 @@ def _finale_line(record: SeriesRecord) -> str:
 
 
 def _club_lines(record: SeriesRecord) -> list[str]:
-    from bridge.app.export import _left
-
     winners = [f"{c.name} ({c.power})" for c in record.contestants if c.winner]
     out = [c for c in record.contestants if c.out]
     out.sort(key=lambda c: (c.out_day or 0, c.seat))
     lines = [f"- Winners: {', '.join(winners)}." if winners else "- Nobody is on the winning side."]
     if out:
-        lines.append("- Out: " + "; ".join(f"{c.name} ({c.power}) {_left(c, False).lower()}" for c in out) + ".")
+        lines.append("- Out: " + "; ".join(f"{c.name} ({c.power}) {left_text(c, False).lower()}" for c in out) + ".")
     return lines
 
 

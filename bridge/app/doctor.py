@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from bridge.errors import BridgeError, MsmpAuthError, MsmpError, RconAuthError
 from bridge.config.files import read_secret_file
+from bridge.errors import BridgeError, MsmpAuthError, MsmpError, RconAuthError
 from bridge.io.msmp import SUPPORTED_MAJOR, MsmpClient
 from bridge.io.rcon import RconClient
 from engine.errors import ConfigError
@@ -193,112 +193,131 @@ async def run_doctor(opts: DoctorOptions) -> list[Check]:
         The checks in report order.
     """
     checks: list[Check] = []
-    props: dict[str, str] | None = None
-    if opts.server_dir is not None:
-        path = opts.server_dir / "server.properties"
-        try:
-            props = read_properties(path)
-            mode = path.stat().st_mode
-            if os.name == "posix" and mode & stat.S_IROTH:
-                checks.append(Check("server.properties", WARN, f"{path} is readable by every user; it holds "
-                                    "rcon.password and management-server-secret", f"chmod 640 {path}"))  # fmt: skip
-            else:
-                checks.append(Check("server.properties", OK, f"read {path}"))
-        except ConfigError as exc:
-            checks.append(Check("server.properties", FAIL, str(exc), "pass the folder that holds server.properties"))
+    props = _properties(opts.server_dir, checks)
+    rcon = await _connect_rcon(opts, checks)
+    msmp: MsmpClient | None = None
+    try:
+        msmp = await _connect_msmp(opts, checks)
+        if opts.msmp_url is not None:
+            checks.append(tls_check(opts.msmp_url, props))
+        if msmp is not None:
+            checks.append(_msmp_version(msmp))
+        rules = await _feedback_rules(rcon, msmp)
+        checks.append(_broadcast_check(props, rules))
+        for rule in FEEDBACK_RULES:
+            checks.append(await _rule_check(rule, rules.get(rule), opts.fix, rcon, msmp))
+        if rcon is not None:
+            checks.append(await _datapack_check(rcon, opts.datapack))
+        else:
+            checks.append(Check("datapack", UNKNOWN, "needs RCON", "fix RCON first"))
+    finally:
+        if rcon is not None:
+            await rcon.close()
+        if msmp is not None:
+            await msmp.close()
+    return checks
 
-    # RCON
-    rcon: RconClient | None = None
+
+def _properties(server_dir: Path | None, checks: list[Check]) -> dict[str, str] | None:
+    """``server.properties`` of ``server_dir`` (``None`` without one), with a check of who may read it."""
+    if server_dir is None:
+        return None
+    path = server_dir / "server.properties"
+    try:
+        props = read_properties(path)
+        mode = path.stat().st_mode
+    except (ConfigError, OSError) as exc:
+        checks.append(Check("server.properties", FAIL, str(exc), "pass the folder that holds server.properties"))
+        return None
+    if os.name == "posix" and mode & stat.S_IROTH:
+        checks.append(Check("server.properties", WARN, f"{path} is readable by every user; it holds "
+                            "rcon.password and management-server-secret", f"chmod 640 {path}"))  # fmt: skip
+    else:
+        checks.append(Check("server.properties", OK, f"read {path}"))
+    return props
+
+
+async def _connect_rcon(opts: DoctorOptions, checks: list[Check]) -> RconClient | None:
+    """An RCON client logged in to the server, or ``None`` (with the FAIL check that says why)."""
     if not opts.rcon_password:
         checks.append(Check("rcon", FAIL, "no RCON password given",
                             f"export {RCON_ENV}=<rcon.password> or put it in a secrets file (chmod 600)"))  # fmt: skip
-    else:
-        rcon = RconClient(opts.rcon_host, opts.rcon_port, opts.rcon_password, timeout=opts.timeout)
-        try:
-            await rcon.connect()
-            checks.append(Check("rcon", OK, f"logged in to {opts.rcon_host}:{opts.rcon_port}"))
-        except RconAuthError:
-            checks.append(Check("rcon", FAIL, f"{opts.rcon_host}:{opts.rcon_port} refused the password",
-                                f"set {RCON_ENV} to the server's rcon.password"))  # fmt: skip
-            rcon = None
-        except BridgeError as exc:
-            checks.append(Check("rcon", FAIL, str(exc), "set enable-rcon=true, rcon.port and rcon.password in "
-                                "server.properties, restart the server, and check the address"))  # fmt: skip
-            rcon = None
+        return None
+    rcon = RconClient(opts.rcon_host, opts.rcon_port, opts.rcon_password, timeout=opts.timeout)
+    try:
+        await rcon.connect()
+    except RconAuthError:
+        checks.append(Check("rcon", FAIL, f"{opts.rcon_host}:{opts.rcon_port} refused the password",
+                            f"set {RCON_ENV} to the server's rcon.password"))  # fmt: skip
+        return None
+    except BridgeError as exc:
+        checks.append(Check("rcon", FAIL, str(exc), "set enable-rcon=true, rcon.port and rcon.password in "
+                            "server.properties, restart the server, and check the address"))  # fmt: skip
+        return None
+    checks.append(Check("rcon", OK, f"logged in to {opts.rcon_host}:{opts.rcon_port}"))
+    return rcon
 
-    # MSMP
-    msmp: MsmpClient | None = None
+
+async def _connect_msmp(opts: DoctorOptions, checks: list[Check]) -> MsmpClient | None:
+    """An MSMP client connected to the server, or ``None`` (with the check that says why)."""
     if opts.msmp_url is None:
         checks.append(Check("msmp", WARN, "no MSMP address given; MSMP checks skipped",
                             "pass --msmp ws://127.0.0.1:<management-server-port> (or --server-dir)"))  # fmt: skip
-    elif not opts.msmp_secret:
+        return None
+    if not opts.msmp_secret:
         checks.append(Check("msmp", FAIL, "no MSMP secret given",
                             f"export {MSMP_ENV}=<management-server-secret> or put it in a secrets file"))  # fmt: skip
-    else:
-        msmp = MsmpClient(opts.msmp_url, opts.msmp_secret, timeout=opts.timeout)
-        try:
-            await msmp.start()
-            checks.append(Check("msmp", OK, f"connected to {opts.msmp_url}"))
-        except MsmpAuthError:
-            checks.append(Check("msmp", FAIL, f"{opts.msmp_url} answered 401: wrong secret",
-                                f"set {MSMP_ENV} to the server's management-server-secret (40 characters)"))  # fmt: skip
-            msmp = None
-        except BridgeError as exc:
-            checks.append(Check("msmp", FAIL, str(exc), "set management-server-enabled=true, a fixed "
-                                "management-server-port and management-server-host, restart the server"))  # fmt: skip
-            msmp = None
-    if opts.msmp_url is not None:
-        checks.append(tls_check(opts.msmp_url, props))
-    if msmp is not None:
-        version = msmp.version or "?"
-        if version.startswith(f"{SUPPORTED_MAJOR}."):
-            checks.append(Check("msmp-version", OK, f"MSMP {version} (rpc.discover)"))
-        else:
-            checks.append(Check("msmp-version", WARN, f"MSMP {version}; Castle is written for {SUPPORTED_MAJOR}.x "
-                                "(Minecraft 1.21.11)", "run Minecraft Java 1.21.11, or test this version first"))  # fmt: skip
+        return None
+    msmp = MsmpClient(opts.msmp_url, opts.msmp_secret, timeout=opts.timeout)
+    try:
+        await msmp.start()
+    except MsmpAuthError:
+        checks.append(Check("msmp", FAIL, f"{opts.msmp_url} answered 401: wrong secret",
+                            f"set {MSMP_ENV} to the server's management-server-secret (40 characters)"))  # fmt: skip
+        return None
+    except BridgeError as exc:
+        checks.append(Check("msmp", FAIL, str(exc), "set management-server-enabled=true, a fixed "
+                            "management-server-port and management-server-host, restart the server"))  # fmt: skip
+        return None
+    checks.append(Check("msmp", OK, f"connected to {opts.msmp_url}"))
+    return msmp
 
-    # broadcast-rcon-to-ops (not observable over RCON or MSMP)
-    rules = await _feedback_rules(rcon, msmp)
-    if props is not None:
-        value = props.get("broadcast-rcon-to-ops", "true")
-        if value == "false":
-            checks.append(Check("broadcast-rcon-to-ops", OK, "false in server.properties"))
-        else:
-            checks.append(Check("broadcast-rcon-to-ops", FAIL, f"{value} in server.properties (default true): op "
-                                "players see the feedback of every RCON command (e.g. who was given the Sacred Sword)",
-                                "set broadcast-rcon-to-ops=false in server.properties and restart the server"))  # fmt: skip
-    else:
+
+def _msmp_version(msmp: MsmpClient) -> Check:
+    version = msmp.version or "?"
+    if version.startswith(f"{SUPPORTED_MAJOR}."):
+        return Check("msmp-version", OK, f"MSMP {version} (rpc.discover)")
+    return Check("msmp-version", WARN, f"MSMP {version}; Castle is written for {SUPPORTED_MAJOR}.x "
+                 "(Minecraft 1.21.11)", "run Minecraft Java 1.21.11, or test this version first")  # fmt: skip
+
+
+def _broadcast_check(props: Mapping[str, str] | None, rules: Mapping[str, bool | int | None]) -> Check:
+    """``broadcast-rcon-to-ops``: not observable over RCON or MSMP, so read from ``server.properties``."""
+    if props is None:
         inferred = ("send_command_feedback is false, so vanilla shows no command feedback to ops either way"
                     if rules.get("send_command_feedback") is False else
                     "send_command_feedback is not false, so if it is true every op player sees RCON feedback")  # fmt: skip
-        checks.append(Check("broadcast-rcon-to-ops", UNKNOWN, "neither RCON nor MSMP can read it; " + inferred,
-                            "check server.properties for broadcast-rcon-to-ops=false (or pass --server-dir)"))  # fmt: skip
+        return Check("broadcast-rcon-to-ops", UNKNOWN, "neither RCON nor MSMP can read it; " + inferred,
+                     "check server.properties for broadcast-rcon-to-ops=false (or pass --server-dir)")  # fmt: skip
+    value = props.get("broadcast-rcon-to-ops", "true")
+    if value == "false":
+        return Check("broadcast-rcon-to-ops", OK, "false in server.properties")
+    return Check("broadcast-rcon-to-ops", FAIL, f"{value} in server.properties (default true): op players see "
+                 "the feedback of every RCON command (e.g. who was given the Sacred Sword)",
+                 "set broadcast-rcon-to-ops=false in server.properties and restart the server")  # fmt: skip
 
-    # game rules
-    for rule in FEEDBACK_RULES:
-        value = rules.get(rule)
-        if value is False:
-            checks.append(Check(rule, OK, "false"))
-        elif value is None:
-            checks.append(Check(rule, UNKNOWN, "could not read it over MSMP or RCON", f"run: gamerule {rule} false"))
-        elif opts.fix:
-            checks.append(await _fix_rule(rule, rcon, msmp))
-        else:
-            checks.append(Check(rule, FAIL, f"{value}: trigger presses and RCON commands are shown to op players "
-                                "and logged (docs/operator.md, \"Game rules\")",
-                                f"traitors doctor --fix, or run: gamerule {rule} false"))  # fmt: skip
 
-    # datapack
-    if rcon is not None:
-        checks.append(await _datapack_check(rcon, opts.datapack))
-    else:
-        checks.append(Check("datapack", UNKNOWN, "needs RCON", "fix RCON first"))
-
-    if rcon is not None:
-        await rcon.close()
-    if msmp is not None:
-        await msmp.close()
-    return checks
+async def _rule_check(rule: str, value: bool | int | None, fix: bool, rcon: RconClient | None,
+                      msmp: MsmpClient | None) -> Check:  # fmt: skip
+    """One feedback game rule: false is fine; true is fixed with ``--fix`` or reported."""
+    if value is False:
+        return Check(rule, OK, "false")
+    if value is None:
+        return Check(rule, UNKNOWN, "could not read it over MSMP or RCON", f"run: gamerule {rule} false")
+    if fix:
+        return await _fix_rule(rule, rcon, msmp)
+    return Check(rule, FAIL, f"{value}: trigger presses and RCON commands are shown to op players and logged "
+                 "(docs/operator.md, \"Game rules\")", f"traitors doctor --fix, or run: gamerule {rule} false")  # fmt: skip
 
 
 async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> dict[str, bool | int | None]:

@@ -42,13 +42,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 from dataclasses import dataclass, field
 
 from bridge.app.summary import columns, summarize
 from engine.ids import Torch
 from engine.outcome import Winner
-from engine.rulesets.club.game import ClubDayRecord, ClubNightRecord
 from engine.record import (
     BreakfastRecord,
     ContestantRecord,
@@ -59,6 +57,7 @@ from engine.record import (
     TwistRecord,
     VoteRound,
 )
+from engine.rulesets.club.game import ClubDayRecord, ClubNightRecord
 
 FORMATS: tuple[str, ...] = ("text", "wiki", "json")
 """The output formats of ``format_record``."""
@@ -192,7 +191,7 @@ def _cast(record: SeriesRecord) -> _Section:
     rows = []
     for c in record.contestants:
         rows.append(
-            [str(c.seat), c.name, _allegiance(c), _power(c), _left(c, c.name in finale_banished), WINNER if c.winner else ""]
+            [str(c.seat), c.name, _allegiance(c), _power(c), left_text(c, c.name in finale_banished), WINNER if c.winner else ""]
         )
     header = ["Seat", "Contestant", *_hand_headings(record), "Left the series", "Result"]
     return _Section("Cast", table=_Table(header, rows))
@@ -214,7 +213,9 @@ def _power(c: ContestantRecord) -> str:
     return text
 
 
-def _left(c: ContestantRecord, in_finale: bool) -> str:
+def left_text(c: ContestantRecord, in_finale: bool) -> str:
+    """How and when ``c`` left: ``"Banished on day 4"``, ``"Murdered on night 2"``, ``"Banished in the finale"``
+    (``in_finale``); ``""`` when still in."""
     if c.out == "banished":
         return "Banished in the finale" if in_finale else f"Banished on day {c.out_day}"
     if c.out in ("murdered", "killed"):
@@ -414,7 +415,7 @@ def _summary(record: SeriesRecord) -> _Section:
         c = by_name[s["name"]]
         rows.append([
             c.name, _allegiance(c), _power(c), *(str(s[key]) for _, key in counted),
-            _left(c, c.name in finale_banished) or (_to_the_end(record) if record.winner else "Still in"),
+            left_text(c, c.name in finale_banished) or (_to_the_end(record) if record.winner else "Still in"),
             WINNER if c.winner else "",
         ])  # fmt: skip
     header = ["Contestant", *_hand_headings(record), *(title for title, _ in counted), "Series", "Result"]
@@ -479,9 +480,11 @@ def load_record(source: str, series_id: int | None = None, *, reveal: bool = Fal
     from engine.rulesets import replay
 
     if source.endswith(".toml"):
-        from bridge.config.scenario import load_scenario, play_scenario
+        from bridge.config.play import play_scenario
+        from bridge.config.scenario import load_scenario
 
-        return play_scenario(load_scenario(source)).record
+        played: SeriesRecord = play_scenario(load_scenario(source)).record
+        return played
     from bridge.loop.store import SeriesStore
 
     if not Path(source).is_file():
@@ -495,7 +498,8 @@ def load_record(source: str, series_id: int | None = None, *, reveal: bool = Fal
                               "add --reveal to print it anyway")  # fmt: skip
         stored = store.load(sid)
     try:
-        return replay(stored.settings, stored.seed, stored.log).record
+        record: SeriesRecord = replay(stored.settings, stored.seed, stored.log).record
+        return record
     except (IllegalAction, InvalidCommand) as exc:
         raise ConfigError(f"{source}: series {sid}: the input log does not replay ({exc})") from None
 
@@ -582,4 +586,4 @@ def _render_wiki(sections: list[_Section]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["FORMATS", "format_record", "load_record", "summarize"]
+__all__ = ["FORMATS", "format_record", "left_text", "load_record", "summarize"]

@@ -1,7 +1,7 @@
 """The castle's places as coordinates (``world_config/castle.toml``), validated with pydantic v2 at load.
 
-Pydantic stays at this edge (``docs/design.md#the-bridge``): ``load_castle`` returns frozen models whose values are
-plain floats, and every problem in a file is reported at once, each naming the file and the key path::
+``load_castle`` returns frozen models whose values are plain floats; every problem in a file is reported at once
+(``bridge.config.model``), each naming the file and the key path::
 
     castle.toml: places.diary_room: field required
     castle.toml: seats[3].yaw: input should be a valid number
@@ -13,39 +13,18 @@ convention: yaw 0 faces south/+z, 90 west, Â±180 north, -90 east; pitch -90 up â
 from __future__ import annotations
 
 import importlib.resources
-import tomllib
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from bridge.config.files import read_config_text
-from engine.errors import ConfigError
+from bridge.config.model import ConfigModel, parse_toml, read_toml, validate
 from engine.ids import Place
 
 MAX_SEATS = 16
 """The castle seats at most 16 contestants (one round-table seat and one home each)."""
 
 
-class ConfigFileError(ConfigError):
-    """A castle file cannot be read or is invalid.
-
-    Args:
-        path: the file as given (used in every line of the message).
-        problems: one ``"<key path>: <what is wrong>"`` per problem.
-    """
-
-    def __init__(self, path: str, problems: list[str]) -> None:
-        self.path = path
-        self.problems = problems
-        super().__init__("\n".join(f"{path}: {p}" for p in problems))
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
-
-
-class Location(_Model):
+class Location(ConfigModel):
     """A point in the world and the way a teleported player faces.
 
     Args:
@@ -63,7 +42,7 @@ class Location(_Model):
     pitch: float = Field(default=0.0, ge=-90, le=90)
 
 
-class CastlePlaces(_Model):
+class CastlePlaces(ConfigModel):
     """One location for each place of ``engine.ids.Place`` that is not per contestant."""
 
     breakfast_room: Location
@@ -84,7 +63,7 @@ PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME})
 """Places with one location per seat (the effect carries the seat number)."""
 
 
-class CastleConfig(_Model):
+class CastleConfig(ConfigModel):
     """The whole castle: the shared places, the round-table seats and the contestants' homes.
 
     Args:
@@ -115,27 +94,6 @@ class CastleConfig(_Model):
 assert set(CastlePlaces.model_fields) == {p.value for p in Place} - {p.value for p in PER_SEAT_PLACES}
 
 
-def _key_path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + part
-    return out or "(top level)"
-
-
-def _problems(exc: ValidationError) -> list[str]:
-    problems = []
-    for err in exc.errors(include_url=False):
-        text = err["msg"]
-        text = text[:1].lower() + text[1:]
-        if err["type"] == "extra_forbidden":
-            text = "unknown key"
-        problems.append(f"{_key_path(tuple(err['loc']))}: {text}")
-    return problems
-
-
 def parse_castle(text: str, name: str) -> CastleConfig:
     """Validate the TOML text of a castle file.
 
@@ -146,14 +104,7 @@ def parse_castle(text: str, name: str) -> CastleConfig:
     Raises:
         ConfigFileError: bad TOML, or any invalid or missing value (all problems listed).
     """
-    try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigFileError(name, [f"not valid TOML: {exc}"]) from None
-    try:
-        return CastleConfig.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigFileError(name, _problems(exc)) from None
+    return validate(CastleConfig, parse_toml(text, name), name)
 
 
 def load_castle(path: str | Path) -> CastleConfig:
@@ -166,9 +117,7 @@ def load_castle(path: str | Path) -> CastleConfig:
         ConfigFileError: the file cannot be read, is not TOML, or fails validation; the message names the
             file and the key path of every problem.
     """
-    name = str(path)
-    text = read_config_text(path, ConfigFileError)
-    return parse_castle(text, name)
+    return validate(CastleConfig, read_toml(path), str(path))
 
 
 def default_castle() -> CastleConfig:

@@ -57,9 +57,4 @@ def read_secret_file(path: str | Path, what: str = "secrets file") -> str:
     return text
 
 
-def one_line_error(name: str, problems: list[str]) -> ConfigError:
-    """A plain ``ConfigError`` whose lines are ``"<name>: <problem>"`` (for ``read_config_text``)."""
-    return ConfigError("\n".join(f"{name}: {p}" for p in problems))
-
-
-__all__ = ["one_line_error", "read_config_text", "read_secret_file"]
+__all__ = ["read_config_text", "read_secret_file"]

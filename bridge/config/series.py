@@ -1,12 +1,12 @@
 """Series files (``world_config/series/*.toml``): the settings of one series, without a deal or inputs.
 
-A series file is the scenario settings model (``bridge.config.scenario.ScenarioModel``, ``docs/scenarios.md``) with two
-more keys and three fewer: there is one settings parser, and the engine's ``Settings`` stays the only truth.
+A series file is the settings model shared with scenario files (``bridge.config.settings.SettingsModel``,
+``docs/scenarios.md``) with one more key: there is one settings parser, and the engine's settings stay the only
+truth. Every shipped series file, of every ruleset, is read here.
 
-* ``ruleset`` (default ``"traitors"``) names the ruleset; only rulesets this program knows are accepted.
 * ``contestant_count`` is how many contestants the series is made for, when the file does not name them
   (``contestants = [...]``): the operator's serve config (``docs/operator.md``) gives the names then.
-* ``seed``, ``input`` and ``deal`` are refused: a real series is dealt from a fresh seed, and its inputs come from
+* ``seed``, ``input`` and an explicit ``[[deal]]`` are refused (a club ruleset's ``[deal]`` table is a setting): a real series is dealt from a fresh seed, and its inputs come from
   the castle.
 
 ``load_series(path)`` checks the file alone (with placeholder names when it names no contestants, so a power pool
@@ -18,8 +18,7 @@ too small for the deal is found before the series night); ``SeriesFile.settings_
 from __future__ import annotations
 
 import importlib.resources
-import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,15 +26,17 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from bridge.config.files import read_config_text
-from bridge.config.scenario import ScenarioError, ScenarioModel, _problems, _settings, did_you_mean
+from bridge.config.model import did_you_mean, parse_toml
+from bridge.config.settings import (
+    AnySettings,
+    ScenarioError,
+    SettingsModel,
+    checked_settings,
+    settings_body,
+    settings_problems,
+    validate_settings,
+)
 from engine.errors import ConfigError
-from engine.rulesets import RULESETS as ENGINE_RULESETS
-from engine.rulesets import ruleset_of
-from engine.rulesets.club.game import ClubSettings
-from engine.rulesets.traitors.settings import Settings
-
-RULESETS: tuple[str, ...] = tuple(ENGINE_RULESETS)
-"""Rulesets a series file may name: the engine's ruleset registry."""
 
 PLACEHOLDER = "Contestant{:02d}"
 """Names used to check a file that names no contestants (``Contestant01`` …; valid Minecraft names)."""
@@ -47,18 +48,9 @@ _REFUSED = {
 _EXPLICIT_DEAL = "a series is dealt at random; explicit deals ([[deal]]) belong in scenario files"
 
 
-def _validate(settings: Settings | ClubSettings) -> None:
-    """``validate`` for any ruleset's settings (a club ruleset checks against its rules)."""
-    if isinstance(settings, ClubSettings):
-        settings.validate(ruleset_of(settings).game.RULES)
-    else:
-        settings.validate()
+class SeriesModel(SettingsModel):
+    """A series file: the settings keys plus ``contestant_count``."""
 
-
-class SeriesModel(ScenarioModel):
-    """A series file: the scenario settings keys plus ``ruleset`` and ``contestant_count``."""
-
-    ruleset: str = "traitors"
     contestant_count: int | None = Field(default=None, ge=1, le=16)
 
 
@@ -75,7 +67,7 @@ class SeriesFile:
 
     path: str
     ruleset: str
-    settings: Settings | ClubSettings
+    settings: AnySettings
     named: bool
 
     @property
@@ -85,7 +77,7 @@ class SeriesFile:
 
     def settings_for(
         self, names: Sequence[str] | None = None, hosts: Sequence[str] | None = None
-    ) -> Settings | ClubSettings:
+    ) -> AnySettings:
         """The engine settings for the real cast.
 
         Args:
@@ -110,7 +102,7 @@ class SeriesFile:
         settings = replace(self.settings, contestants=names,
                            hosts=tuple(hosts) if hosts is not None else self.settings.hosts)  # fmt: skip
         try:
-            _validate(settings)
+            validate_settings(settings)
         except ConfigError as exc:
             raise ConfigError(f"{self.path}: {exc}") from None
         return settings
@@ -127,47 +119,47 @@ def parse_series(text: str, name: str) -> SeriesFile:
         ScenarioError: bad TOML, an unknown or refused key, a bad value, an unknown ruleset, or settings the
             engine refuses (``Settings.validate``); every problem names the file and the key path.
     """
-    try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(name, [f"not valid TOML: {exc}"]) from None
+    return series_from_data(parse_toml(text, name, ScenarioError), name)
+
+
+def series_from_data(data: Mapping[str, Any], name: str) -> SeriesFile:
+    """Check the parsed TOML of a series file (``parse_series`` without the parsing).
+
+    Raises:
+        ScenarioError: as for ``parse_series``.
+    """
     problems = [f"{key}: {why}" for key, why in _REFUSED.items() if key in data]
-    body = {k: v for k, v in data.items() if k not in _REFUSED}
+    body = settings_body({k: v for k, v in data.items() if k not in _REFUSED})
     if isinstance(body.get("deal"), list):
         problems.append(f"deal: {_EXPLICIT_DEAL}")
         body.pop("deal")
-    elif "deal" in body:  # a club ruleset's deal table: contestant count -> roles
-        body["deal_table"] = body.pop("deal")
     try:
         model = SeriesModel.model_validate(body)
     except ValidationError as exc:
-        raise ScenarioError(name, problems + _unknown_key_hints(_problems(exc), body)) from None
-    if model.ruleset not in RULESETS:
-        problems.append(f"ruleset: unknown ruleset {model.ruleset!r}{did_you_mean(model.ruleset, RULESETS)} "
-                        f"(known: {', '.join(RULESETS)})")  # fmt: skip
+        raise ScenarioError(name, problems + _unknown_key_hints(settings_problems(exc))) from None
+    problems += _cast_problems(model)
+    if problems:
+        raise ScenarioError(name, problems)
+    named = model.contestants is not None
+    if not named:
+        names = [PLACEHOLDER.format(i) for i in range(1, (model.contestant_count or 0) + 1)]
+        model = model.model_copy(update={"contestants": names})
+    return SeriesFile(name, model.ruleset, checked_settings(model, name), named)
+
+
+def _cast_problems(model: SeriesModel) -> list[str]:
+    """A cast that is neither named nor counted, or counted and named differently."""
+    problems = []
     named = model.contestants is not None
     if named and model.contestant_count is not None and model.contestant_count != len(model.contestants or []):
         problems.append(f"contestant_count: {model.contestant_count}, but contestants names "
                         f"{len(model.contestants or [])}")  # fmt: skip
-    if not named:
-        if model.contestant_count is None:
-            problems.append("contestant_count: field required (or name the contestants: contestants = [...])")
-        else:
-            names = [PLACEHOLDER.format(i) for i in range(1, model.contestant_count + 1)]
-            model = model.model_copy(update={"contestants": names})
-    if problems:
-        raise ScenarioError(name, problems)
-    settings, more = _settings(model)
-    if more or settings is None:
-        raise ScenarioError(name, more)
-    try:
-        _validate(settings)
-    except ConfigError as exc:
-        raise ScenarioError(name, [str(exc)]) from None
-    return SeriesFile(name, model.ruleset, settings, named)
+    if not named and model.contestant_count is None:
+        problems.append("contestant_count: field required (or name the contestants: contestants = [...])")
+    return problems
 
 
-def _unknown_key_hints(problems: list[str], body: dict[str, Any]) -> list[str]:
+def _unknown_key_hints(problems: list[str]) -> list[str]:
     """Add "did you mean" to an unknown top-level key (``durations`` typed ``duration``)."""
     known = list(SeriesModel.model_fields)
     out = []
@@ -190,6 +182,17 @@ def load_series(path: str | Path) -> SeriesFile:
     return parse_series(text, name)
 
 
+def load_series_settings(path: str | Path) -> AnySettings:
+    """Read a series file into engine settings: for the file's own contestants, or placeholder names when the
+    file names none (``load_series``; ``SeriesFile.settings_for`` gives them for a real cast).
+
+    Raises:
+        ScenarioError: unreadable or invalid; every error names the file and the key.
+    """
+    series = load_series(path)
+    return series.settings_for() if series.named else series.settings
+
+
 def shipped_series() -> dict[str, SeriesFile]:
     """Every series file shipped in ``world_config/series``, by file name.
 
@@ -204,4 +207,5 @@ def shipped_series() -> dict[str, SeriesFile]:
     return out
 
 
-__all__ = ["RULESETS", "SeriesFile", "SeriesModel", "load_series", "parse_series", "shipped_series"]
+__all__ = ["SeriesFile", "SeriesModel", "load_series", "load_series_settings", "parse_series", "series_from_data",
+           "shipped_series"]

@@ -4,7 +4,7 @@ House rules of this file (``docs/recovery.md`` explains them to operators):
 
 1. Standard-library ``sqlite3`` only, WAL journal, ``synchronous=FULL``: a transaction that returned from
    ``commit`` is on disk, and a reader (a backup, ``sqlite3`` on the command line) never blocks the service.
-2. Per series the store keeps the settings (JSON, ``bridge.config.scenario.settings_to_json``), the seed, a short
+2. Per series the store keeps the settings (JSON, ``bridge.config.settings_json.settings_to_json``), the seed, a short
    random ``tag`` (used in item hand-out ids), and every input in arrival order: an accepted input as its
    ``Game.log`` entry (``{"now": …, "action": kind, …}``), a refused one with no entry; both with the datapack
    queue ``seq`` it came from (``NULL`` for the phase clock). ``last_seq`` is the highest queue ``seq`` taken.
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bridge.config.scenario import settings_from_json, settings_to_json
+from bridge.config.settings_json import settings_from_json, settings_to_json
 from engine.errors import ConfigError
 from engine.rulesets.traitors.settings import Settings
 

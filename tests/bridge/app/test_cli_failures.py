@@ -83,6 +83,23 @@ def test_serve_demo_with_a_wrong_rcon_password(sandbox, tmp_path):
     wrong = _password_file(tmp_path, "wrong", "not-the-password")
     proc = traitors("serve-demo", "--db", str(tmp_path / "s.db"), "--port", str(port), "--password-file", str(wrong))
     assert_one_line(proc, 1, "refused")
+    assert not list(tmp_path.glob("s.db*")), "a refused login leaves no store (and no dealt series) behind"
+
+
+def test_serve_with_a_wrong_rcon_password_leaves_no_store(sandbox, tmp_path):
+    """The store is made once the server has answered: a refused login leaves nothing that the next run (with
+    the right password) would refuse as an empty store."""
+    port, _ = sandbox
+    (tmp_path / "series.toml").write_text('contestant_count = 6\ntraitors = 1\npowers = false\nhosts = ["Host"]\n')
+    (tmp_path / "serve.toml").write_text('series = "series.toml"\ncontestants = ["Alex", "Kai", "Zuri", "Steve", '
+                                         f'"Ari", "Noor"]\n[rcon]\nport = {port}\n')  # fmt: skip
+    env = {**_env(), "CASTLE_RCON_PASSWORD": "not-the-password"}
+    proc = subprocess.run(_cli("serve", "--config", str(tmp_path / "serve.toml")), capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=60)  # fmt: skip
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    failures = [line for line in proc.stderr.splitlines() if line.startswith("traitors: ")]
+    assert len(failures) == 1 and "refused" in failures[0], proc.stderr
+    assert not list(tmp_path.glob("series.db*"))
 
 
 def test_serve_demo_with_no_server_listening(tmp_path):
@@ -225,12 +242,12 @@ def test_debug_shows_the_traceback(tmp_path):
 
 
 def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
-    import bridge.config.scenario
+    import bridge.config.play
 
     def broken(scenario):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(bridge.config.scenario, "play_scenario", broken)
+    monkeypatch.setattr(bridge.config.play, "play_scenario", broken)
     assert main(["play", str(SCENARIO)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["traitors: unexpected RuntimeError: boom (run with --debug to see where)"]

@@ -59,7 +59,7 @@ def test_each_ruleset_runs(capsys, ruleset):
 def test_settings_file(capsys):
     path = str(ROOT / "world_config" / "series" / "black_knights.toml")
     data = simulate_json(capsys, "--settings", path, "--series", "3")
-    assert data["ruleset"] == "black_knights" and data["contestants"] == 11
+    assert data["ruleset"] == "black_knights" and data["contestants"] == 12
 
 
 def test_text_report(capsys):

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from bridge.app.cli import main
 from bridge.app.export import format_record
-from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario, play_scenario, settings_from_mapping
+from bridge.config.play import play_scenario
+from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario
+from bridge.config.series import load_series
 from engine.rulesets import new_game
 from engine.rulesets.club.game import ClubSettings
 
@@ -42,7 +43,7 @@ def test_play_command_prints_the_club_log(capsys) -> None:
 @pytest.mark.parametrize("name", ["black_knights", "mafia_yakuza"])
 def test_shipped_series_files_load(name: str) -> None:
     path = ROOT / "world_config" / "series" / f"{name}.toml"
-    settings = settings_from_mapping(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+    settings = load_series(path).settings_for()
     assert isinstance(settings, ClubSettings) and settings.ruleset == name
     game = new_game(settings, 1)
     assert game.rules.name == name
@@ -61,8 +62,8 @@ def test_bad_club_settings_name_the_field() -> None:
 
 
 def test_morning_news_is_a_club_setting_of_scenario_and_series_files() -> None:
-    from bridge.config.scenario import settings_from_json, settings_to_json
     from bridge.config.series import parse_series
+    from bridge.config.settings_json import settings_from_json, settings_to_json
 
     names = '["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena"]'
     scenario = parse_scenario(f'ruleset = "mafia_yakuza"\ncontestants = {names}\nmorning_news = "unnamed"\n', "m.toml")

@@ -16,12 +16,13 @@ import pytest
 
 from bridge.app.cli import main
 from bridge.app.export import FORMATS, format_record, summarize
-from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario, play_scenario
+from bridge.config.play import play_scenario
+from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario
 from engine.errors import ConfigError
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, Power
 from engine.outcome import Termination, Winner
 from engine.record import RoundTableRecord, TorchRound
+from engine.rulesets.traitors.game import Game
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.toml"))
@@ -331,10 +332,23 @@ def test_advance_needs_a_host() -> None:
 
 
 def test_every_engine_input_has_a_scenario_form() -> None:
-    from bridge.config.scenario import _INPUT_MODELS, SHORTHANDS
+    from bridge.config.inputs import INPUT_MODELS, SHORTHANDS
     from engine.actions import ACTION_TYPES
 
-    assert set(_INPUT_MODELS) == set(ACTION_TYPES) | set(SHORTHANDS)
+    assert set(INPUT_MODELS) == set(ACTION_TYPES) | set(SHORTHANDS)
+
+
+def test_every_full_form_has_the_engine_inputs_keys() -> None:
+    """A full form is the engine input's JSON form (``Action.to_dict()``) plus ``at``: the same keys, so a table
+    copied from an input log plays as that input."""
+    import dataclasses
+
+    from bridge.config.inputs import INPUT_MODELS
+    from engine.actions import ACTION_TYPES
+
+    for kind, cls in ACTION_TYPES.items():
+        keys = set(INPUT_MODELS[kind].model_fields) - {"action", "at"}
+        assert keys == {f.name for f in dataclasses.fields(cls)}, kind
 
 
 def test_all_file_problems_are_listed_at_once() -> None:

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from bridge.app.cli import main
-from bridge.config.castle import default_castle
 from bridge.app.doctor import load_secrets
-from bridge.config.scenario import ScenarioError, settings_from_json, settings_to_json
-from bridge.app.serve import load_serve_config
+from bridge.config.castle import default_castle
 from bridge.config.series import load_series, parse_series, shipped_series
+from bridge.config.serve import load_serve_config
+from bridge.config.settings import ScenarioError
+from bridge.config.settings_json import settings_from_json, settings_to_json
 from engine.errors import ConfigError
 from engine.rulesets import new_game
 
@@ -76,7 +77,28 @@ def test_check_config_reports_every_file_and_exits_2(tmp_path: Path, capsys: pyt
     assert f"{small}: OK (castle: 12 seats, 12 homes)" in out and f"{good}: OK (series: traitors" in out
     assert f"{bad}: durations.vote: -5.0 must be a positive number of seconds" in err
     assert f"{small}: seats: 12 seats, but {big} has 16 contestants: no seat for contestant 13" in err
+    assert err.splitlines() and all(line.startswith("traitors: ") for line in err.splitlines()), err
     assert main(["check-config", good]) == 0
+
+
+def test_check_config_reads_a_club_series_file_as_a_series_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """A series file is a series file whatever its ruleset: the club rulesets' ``[deal]`` table (contestant count
+    → roles) is a series setting, not a scenario's explicit deal."""
+    folder = importlib.resources.files("world_config.series")
+    files = [str(folder.joinpath(f"{name}.toml")) for name in ("black_knights", "mafia_yakuza")]
+    assert main(["check-config", *files]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{files[0]}: OK (series: black_knights, 12 contestants)",
+                   f"{files[1]}: OK (series: mafia_yakuza, 12 contestants)"]  # fmt: skip
+
+
+def test_a_club_series_file_refuses_what_a_series_file_refuses(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_series('ruleset = "black_knights"\ncontestant_count = 8\nseed = 3\n', "bk.toml")
+    assert info.value.problems == ["seed: a series is dealt from a fresh seed at start; seeds belong in scenario files"]
+    with pytest.raises(ScenarioError) as info:
+        parse_series('ruleset = "black_knights"\ncontestant_count = 8\n[deal]\nx = ["lord"]\n', "bk.toml")
+    assert info.value.problems == ["deal.x: a key is a contestant count, e.g. deal = { 8 = [...] }"]
 
 
 def _serve_files(tmp_path: Path, extra: str = "") -> Path:

@@ -11,11 +11,11 @@ import pytest
 from bridge.config.castle import (
     PER_SEAT_PLACES,
     CastleConfig,
-    ConfigFileError,
     default_castle,
     load_castle,
     parse_castle,
 )
+from bridge.config.model import ConfigFileError
 from engine.errors import ConfigError
 from engine.ids import Place
 
@@ -133,7 +133,7 @@ SERIES = importlib.resources.files("world_config").joinpath("series")
 
 
 def test_every_shipped_series_file_loads_through_the_scenario_settings() -> None:
-    from bridge.config.scenario import load_series_settings
+    from bridge.config.series import load_series_settings
     from engine.actions import StartSeries
     from engine.ids import Twist
     from engine.rulesets import new_game
@@ -149,7 +149,8 @@ def test_every_shipped_series_file_loads_through_the_scenario_settings() -> None
 
 
 def test_a_bad_series_file_names_the_file_and_field(tmp_path: Path) -> None:
-    from bridge.config.scenario import ScenarioError, load_series_settings
+    from bridge.config.scenario import ScenarioError
+    from bridge.config.series import load_series_settings
 
     bad = tmp_path / "bad.toml"
     bad.write_text(shipped_series().replace('3 = ["murder", "seer"]', '3 = ["murder", "trial"]'), encoding="utf-8")
@@ -173,7 +174,7 @@ def test_the_sample_series_plays_to_its_end(seed: int) -> None:
     then): every scheduled twist runs or lapses, and the series ends."""
     import random
 
-    from bridge.config.scenario import load_series_settings
+    from bridge.config.series import load_series_settings
     from engine.actions import Advance, StartSeries
     from engine.rulesets.traitors.game import Game
 

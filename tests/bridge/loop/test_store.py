@@ -18,7 +18,8 @@ from bridge.io.rcon import RconClient
 from bridge.loop.recovery import Handouts, rebuild
 from bridge.sandbox import Sandbox
 from bridge.sandbox.world import World
-from bridge.config.scenario import ScenarioError, settings_from_json, settings_to_json
+from bridge.config.settings import ScenarioError
+from bridge.config.settings_json import settings_from_json, settings_to_json
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
 from bridge.minecraft.syntax import check_command

@@ -1,0 +1,110 @@
+"""The one config loader: any of the operator's files (castle, series, serve config, scenario), its kind told
+by its keys, checked by the loader of that kind; and ``traitors check-config`` on top of it.
+
+A file's kind comes from its top-level keys: ``places`` or ``seats`` → castle; ``series`` or ``rcon`` → serve
+config; ``input`` or an explicit deal (``[[deal]]``, one table per contestant) → scenario; anything else → series
+file, of whatever ruleset (a club ruleset's ``[deal]`` table of contestant count → roles is a series setting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bridge.config.castle import CastleConfig
+from bridge.config.model import read_toml, validate
+from bridge.config.scenario import Scenario, parse_scenario_data
+from bridge.config.series import SeriesFile, series_from_data
+from bridge.config.serve import ServeConfig, check_seats, serve_config_from_data
+from engine.errors import ConfigError
+from engine.rulesets.traitors.settings import Settings
+
+ConfigValue = CastleConfig | SeriesFile | Scenario | ServeConfig
+"""What a config file holds, by kind."""
+
+
+def kind_of(data: Mapping[str, Any]) -> str:
+    """``"castle"``, ``"serve"``, ``"scenario"`` or ``"series"`` (see the module docstring)."""
+    if "places" in data or "seats" in data:
+        return "castle"
+    if "series" in data or "rcon" in data:
+        return "serve"
+    if "input" in data or isinstance(data.get("deal"), list):
+        return "scenario"
+    return "series"
+
+
+def _castle(data: Mapping[str, Any], path: Path) -> CastleConfig:
+    return validate(CastleConfig, data, str(path))
+
+
+def _series(data: Mapping[str, Any], path: Path) -> SeriesFile:
+    return series_from_data(data, str(path))
+
+
+def _scenario(data: Mapping[str, Any], path: Path) -> Scenario:
+    return parse_scenario_data(data, str(path))
+
+
+_LOADERS: dict[str, Callable[[Mapping[str, Any], Path], ConfigValue]] = {
+    "castle": _castle,
+    "serve": serve_config_from_data,
+    "scenario": _scenario,
+    "series": _series,
+}
+
+
+def load_config(path: str | Path) -> ConfigValue:
+    """Read any config file and check it as the kind its keys say.
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, or has problems; every line names the file and the
+            key path.
+    """
+    data = read_toml(path)
+    return _LOADERS[kind_of(data)](data, Path(path))
+
+
+def describe(value: ConfigValue) -> str:
+    """What ``check-config`` says of a valid file: ``castle: 16 seats, 16 homes``, ``series: traitors, 12
+    contestants, 3 Traitors``, ``serve: 12 contestants, store series.db``, ``scenario: 9 contestants, 40 inputs``."""
+    if isinstance(value, CastleConfig):
+        return f"castle: {len(value.seats)} seats, {len(value.homes)} homes"
+    if isinstance(value, ServeConfig):
+        return f"serve: {len(value.settings.contestants)} contestants, store {value.store}"
+    if isinstance(value, Scenario):
+        return f"scenario: {len(value.settings.contestants)} contestants, {len(value.inputs)} inputs"
+    traitors = f", {value.settings.traitors} Traitors" if isinstance(value.settings, Settings) else ""
+    return f"series: {value.ruleset}, {value.contestant_count} contestants{traitors}"
+
+
+def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``traitors check-config``: check every file; then every castle against every series file's cast.
+
+    Returns:
+        ``(ok_lines, problems)``: ``"<file>: OK (<describe>)"`` per valid file; every problem line names the
+        file and the key path.
+    """
+    ok: list[str] = []
+    problems: list[str] = []
+    castles: list[tuple[str, CastleConfig]] = []
+    series: list[SeriesFile] = []
+    for p in paths:
+        try:
+            value = load_config(p)
+        except ConfigError as exc:
+            problems += str(exc).splitlines()
+            continue
+        ok.append(f"{p}: OK ({describe(value)})")
+        if isinstance(value, CastleConfig):
+            castles.append((p, value))
+        elif isinstance(value, SeriesFile):
+            series.append(value)
+    for cname, castle in castles:
+        for s in series:
+            problems += check_seats(castle, cname, s.settings, s.path)
+    return ok, problems
+
+
+__all__ = ["ConfigValue", "check_files", "describe", "kind_of", "load_config"]

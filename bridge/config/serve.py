@@ -1,0 +1,181 @@
+"""The serve config (``traitors serve --config FILE``; ``docs/operator.md``), with the castle and series files
+it names loaded and cross-checked.
+
+The serve config is a TOML file (``init-config`` writes a sample)::
+
+    castle = "castle.toml"                  # optional: the shipped sample castle
+    series = "series/traitors-12.toml"      # the series file (bridge/config/series.py)
+    store = "series.db"                     # the series store (bridge/loop/store.py; docs/recovery.md)
+    contestants = ["Alex", "Kai", ...]      # seat order; optional when the series file names them
+    hosts = ["HostName"]                    # optional: overrides the series file's hosts
+    secrets_file = "castle.secrets"         # optional: KEY=value lines, chmod 600
+    [rcon]
+    host = "127.0.0.1"
+    port = 25575
+    [msmp]                                  # optional: without it presence (joins/leaves) is not followed
+    url = "ws://127.0.0.1:25585"
+    [log]
+    format = "json"                         # json (one JSON object a line) | text
+    level = "info"                          # debug | info | warning | error
+
+Relative paths are relative to the config file. Secrets never come from the config: a key that looks like a
+password or secret is refused; the RCON password and MSMP secret come from the environment or ``secrets_file``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from bridge.config.castle import CastleConfig, default_castle, load_castle
+from bridge.config.model import ConfigModel, read_toml, validate
+from bridge.config.series import SeriesFile, load_series
+from bridge.config.settings import AnySettings
+from engine.errors import ConfigError
+
+
+class RconModel(ConfigModel):
+    """``[rcon]``: the server's RCON address (``server.properties`` ``rcon.port``)."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=25575, ge=1, le=65535)
+
+
+class MsmpModel(ConfigModel):
+    """``[msmp]``: the server's management protocol address, ``ws://`` or ``wss://`` (TLS)."""
+
+    url: str = Field(pattern=r"^wss?://[^/\s]+(:\d+)?/?$")
+
+
+class LogModel(ConfigModel):
+    """``[log]``: how the service logs (to stderr)."""
+
+    format: Literal["json", "text"] = "json"
+    level: Literal["debug", "info", "warning", "error"] = "info"
+
+
+class ServeModel(ConfigModel):
+    """The serve config file (see the module docstring); ``poll_interval`` in seconds (0 < s <= 5)."""
+
+    castle: str | None = None
+    series: str
+    store: str = "series.db"
+    contestants: list[str] | None = None
+    hosts: list[str] | None = None
+    secrets_file: str | None = None
+    poll_interval: float = Field(default=0.1, gt=0, le=5)
+    rcon: RconModel = Field(default_factory=RconModel)
+    msmp: MsmpModel | None = None
+    log: LogModel = Field(default_factory=LogModel)
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """A checked serve config, with its castle and series files loaded.
+
+    Args:
+        path: the config file.
+        castle: the castle.
+        castle_path: the castle file, or ``None`` for the shipped sample castle.
+        series: the series file.
+        settings: the engine settings for this cast (contestants and hosts applied).
+        store: the series store file.
+        rcon_host, rcon_port: the server's RCON address.
+        msmp_url: the MSMP address, or ``None``.
+        secrets_file: the secrets file, or ``None`` (environment only).
+        log_format, log_level: logging.
+        poll_interval: seconds between polls of the input queue.
+    """
+
+    path: Path
+    castle: CastleConfig
+    castle_path: Path | None
+    series: SeriesFile
+    settings: AnySettings
+    store: Path
+    rcon_host: str
+    rcon_port: int
+    msmp_url: str | None
+    secrets_file: Path | None
+    log_format: str
+    log_level: str
+    poll_interval: float
+
+
+def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, series_name: str) -> list[str]:
+    """Problems when the castle lacks a round-table seat or a home for a contestant (rulebook §10).
+
+    Returns:
+        ``["castle.toml: seats: 12 seats, but traitors-16.toml has 16 contestants: no seat for contestant 13"]``
+        or ``[]``.
+    """
+    out = []
+    n = len(settings.contestants)
+    for key, spots in (("seats", castle.seats), ("homes", castle.homes)):
+        if len(spots) < n:
+            what = "seat" if key == "seats" else "home"
+            out.append(f"{castle_name}: {key}: {len(spots)} {key}, but {series_name} has {n} contestants: "
+                       f"no {what} for contestant {len(spots) + 1}")  # fmt: skip
+    return out
+
+
+def load_serve_config(path: str | Path) -> ServeConfig:
+    """Read and check a serve config and the castle and series files it names.
+
+    Raises:
+        ConfigError: any problem in any of the files; every line names the file and the key path.
+    """
+    return serve_config_from_data(read_toml(path), Path(path))
+
+
+def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
+    """Check the parsed TOML of the serve config at ``path`` (``load_serve_config`` without the reading).
+
+    Raises:
+        ConfigError: as for ``load_serve_config``.
+    """
+    name = str(path)
+    if _secret_keys(data):
+        raise ConfigError(f"{name}: secrets do not belong in the serve config; set CASTLE_RCON_PASSWORD and "
+                          "CASTLE_MSMP_SECRET in the environment or in secrets_file (chmod 600)")  # fmt: skip
+    m = validate(ServeModel, data, name)
+
+    def rel(p: str) -> Path:
+        q = Path(p).expanduser()
+        return q if q.is_absolute() else path.parent / q
+
+    castle_path = rel(m.castle) if m.castle else None
+    castle = load_castle(castle_path) if castle_path is not None else default_castle()
+    series = load_series(rel(m.series))
+    try:
+        settings = series.settings_for(m.contestants, m.hosts)
+    except ConfigError as exc:
+        raise ConfigError(f"{name}: contestants: {exc}" if m.contestants is not None else str(exc)) from None
+    problems = check_seats(castle, str(castle_path or "castle.toml (shipped)"), settings, series.path)
+    if problems:
+        raise ConfigError("\n".join(problems))
+    return ServeConfig(
+        path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
+        rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,
+        secrets_file=rel(m.secrets_file) if m.secrets_file else None, log_format=m.log.format,
+        log_level=m.log.level, poll_interval=m.poll_interval,
+    )  # fmt: skip
+
+
+def _secret_keys(data: Any) -> list[str]:
+    """Keys that look like a password or secret written into the config (refused: see the module docstring)."""
+    found: list[str] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if any(w in str(k).lower() for w in ("password", "secret")) and k != "secrets_file":
+                found.append(str(k))
+            found += _secret_keys(v)
+    return found
+
+
+__all__ = ["LogModel", "MsmpModel", "RconModel", "ServeConfig", "ServeModel", "check_seats", "load_serve_config",
+           "serve_config_from_data"]
