@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import secrets
 import signal
@@ -461,6 +462,7 @@ async def serve_stored(
         RconUnavailable: the sandbox is not reachable at start.
     """
     from bridge.app.export import format_record
+    from bridge.loop.faults import Fault
     from bridge.loop.runner import run_series
     from bridge.loop.store import SeriesStore
 
@@ -483,7 +485,8 @@ async def serve_stored(
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
             service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02, on_ready=ready,
-                                       observer=observer, quiet=rcon_quiet_gate(rcon))  # fmt: skip
+                                       observer=observer, quiet=rcon_quiet_gate(rcon),
+                                       fault=Fault.from_env(os.environ))  # fmt: skip
         game = service.game
         if out is not None and game.outcome is not None:
             print(format_record(game.record, "text"), file=out)

@@ -58,6 +58,7 @@ from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
 from bridge.config.scenario import _problems
 from bridge.config.series import SeriesFile, load_series
+from bridge.loop.faults import Fault
 from bridge.loop.runner import run_series
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
@@ -355,7 +356,8 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
 
             started = time.monotonic()
             service = await run_series(store, series_id, rcon, config.castle, msmp=msmp,
-                                       poll_interval=config.poll_interval, on_ready=ready, observer=log_phase)  # fmt: skip
+                                       poll_interval=config.poll_interval, on_ready=ready, observer=log_phase,
+                                       fault=Fault.from_env(env))  # fmt: skip
         game = service.game
         if game.outcome is not None:
             log.info("series over: %s", game.outcome.winner.title, extra={"event": "over", "series": series_id})

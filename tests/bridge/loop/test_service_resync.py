@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator
 
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
+from bridge.loop.service import SeriesService
 from bridge.minecraft.render import CLOCK_BAR
 from bridge.sandbox import Sandbox
-from bridge.loop.service import SeriesService
 from engine.actions import Advance
-from engine.rulesets.traitors.game import Game
 from engine.ids import Place
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import Settings
 
