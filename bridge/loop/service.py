@@ -68,7 +68,7 @@ from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
 from bridge.loop.clock import PhaseClock, QuietGate, count_down
 from bridge.loop.faults import NO_FAULT, Fault
-from bridge.loop.queue import InputQueue, parse_queue, source_of
+from bridge.loop.queue import InputQueue, source_of
 from bridge.loop.recovery import Handouts, Rebuilt, rebuild
 from bridge.loop.resync import CastleSync
 from bridge.loop.route import PlayerList, Router
@@ -93,7 +93,7 @@ from engine.rulesets.traitors.game import Game
 if TYPE_CHECKING:  # MSMP (and websockets) is imported only when a service attaches it: start-up stays short
     from bridge.io.msmp import MsmpClient
 
-__all__ = ["POLL_INTERVAL", "SeriesService", "parse_queue"]
+__all__ = ["POLL_INTERVAL", "SeriesService"]
 
 log = logging.getLogger(__name__)
 

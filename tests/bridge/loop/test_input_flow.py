@@ -11,7 +11,8 @@ from bridge.config.castle import default_castle
 from bridge.errors import RconUnavailable
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
-from bridge.loop.service import SeriesService, parse_queue
+from bridge.loop.queue import parse_queue
+from bridge.loop.service import SeriesService
 from bridge.sandbox import Sandbox
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase

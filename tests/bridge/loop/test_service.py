@@ -10,7 +10,8 @@ import pytest
 
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
-from bridge.loop.service import SeriesService, parse_queue
+from bridge.loop.queue import parse_queue
+from bridge.loop.service import SeriesService
 from bridge.minecraft import snbt
 from bridge.sandbox import Sandbox
 from engine.actions import Advance
