@@ -161,8 +161,8 @@ class SeriesService:
             stored.tag if stored is not None else secrets.token_hex(4))  # fmt: skip
         self.sender = Sender(rcon, self.ctx, handouts, observer, outbox=store is not None)
         """Render and send (house rule 4)."""
-        self.sync = CastleSync(game, self.sender, clock, (store, stored) if store is not None and stored is not None else None,
-                               rebuilt.clock if rebuilt is not None else None)  # fmt: skip
+        kept = (store, stored) if store is not None and stored is not None else None
+        self.sync = CastleSync(game, self.sender, clock, kept, rebuilt.clock if rebuilt is not None else None)
         """Set-up, outbox and re-sync (house rule 7)."""
         self.queue = InputQueue(rcon, stored.last_seq if stored is not None else (last_seq or 0),
                                 stored.sources if stored is not None else None)  # fmt: skip

@@ -262,7 +262,9 @@ def test_console_pause_resume_extend_undo_and_replace_through_the_castle() -> No
         world.join("Newbie")
         world.tick()  # the data pack enables the triggers of a new player on its next tick
         await press("Newbie", "traitors.console")
-        assert game.contestant_of("Newbie") == leaver, (chat_texts(sb, HOST)[-3:], chat_texts(sb, "Newbie"), service.router.console.seat_waiting)
+        assert game.contestant_of("Newbie") == leaver, (
+            chat_texts(sb, HOST)[-3:], chat_texts(sb, "Newbie"), service.router.console.seat_waiting
+        )
         texts = chat_texts(sb, "Newbie")
         assert any(f"You now play for {leaver} (seat {seat})" in t for t in texts)
         assert any("Newbie now plays for" in t for t in chat_texts(sb, CONTESTANTS[0]))

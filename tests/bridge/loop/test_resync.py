@@ -1,4 +1,4 @@
-"""The service re-syncs the world from the engine's state after a server restart (issue 6; service rule 6)."""
+"""The service re-syncs the castle from the engine's state after a server restart (service house rule 7)."""
 
 from __future__ import annotations
 
