@@ -468,6 +468,7 @@ async def serve_stored(
     """
     from bridge.app.export import format_record
     from bridge.app.stored import open_store, store_is_there
+    from bridge.loop.faults import Fault
     from bridge.loop.runner import run_series
 
     store = open_store(db, fresh=new) if store_is_there(db) else None
@@ -481,7 +482,8 @@ async def serve_stored(
             progress = _DemoProgress(series_id, phases)
             service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02,
                                        on_ready=progress.ready, observer=progress.observer,
-                                       quiet=rcon_quiet_gate(rcon))  # fmt: skip
+                                       quiet=rcon_quiet_gate(rcon),
+                                       fault=Fault.from_env(os.environ))  # fmt: skip
     finally:
         if store is not None:
             store.close()

@@ -40,6 +40,7 @@ from bridge.config.settings import AnySettings
 from bridge.config.settings_json import settings_to_json
 from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
+from bridge.loop.faults import Fault
 from bridge.loop.runner import run_series
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
@@ -208,7 +209,7 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
             started = time.monotonic()
             service = await run_series(store, series_id, rcon, config.castle, msmp=msmp,
                                        poll_interval=config.poll_interval, on_ready=progress.ready,
-                                       observer=progress.phase)  # fmt: skip
+                                       observer=progress.phase, fault=Fault.from_env(env))  # fmt: skip
         _report_end(service, series_id, started, out)
         return 0
     finally:

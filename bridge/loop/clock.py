@@ -30,6 +30,7 @@ on an event) is the standard library, and the quiet gate fits into it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -114,10 +115,8 @@ class PhaseClock:
         task, self._task = self._task, None
         if task is None or task is asyncio.current_task():
             return
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await task
-        except asyncio.CancelledError:
-            pass
 
     def close(self) -> None:
         """End the clock task at once, whatever it is doing (a crash, in tests)."""
@@ -201,8 +200,9 @@ class PhaseClock:
 
 
 QUIET_STORAGE = "traitors:sandbox"
-"""The storage the sandbox answers with its bots' state (``bridge/sandbox/quiet.py``): ``{quiet: 1b}`` when quiet.
-Not a vanilla storage: a real server has no such storage and the demo's service never asks one."""
+"""The storage the sandbox answers with its bots' state (``bridge/sandbox/quiet.py``, which names it too: the
+sandbox sits below the loop and is not imported here, so ``serve-demo`` starts without it): ``{quiet: 1b}`` when
+quiet. Not a vanilla storage: a real server has no such storage and the demo's service never asks one."""
 
 
 def rcon_quiet_gate(rcon: Any) -> QuietGate:

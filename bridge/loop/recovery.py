@@ -23,14 +23,14 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridge.loop.store import StoredSeries
 from bridge.minecraft import commands as mc
 from bridge.minecraft.render import CLOCK_BAR, RenderContext, clock_hidden, clock_update, render, render_give_once
-from bridge.loop.store import StoredSeries
 from engine.actions import action_from_dict
 from engine.effects import ClockStarted, Effect, GiveItem, MoveTo, TakeItem
-from engine.rulesets.traitors.game import Game
-from engine.rulesets import new_game
 from engine.ids import Item
+from engine.rulesets import new_game
+from engine.rulesets.traitors.game import Game
 
 
 @dataclass(slots=True)

@@ -13,9 +13,10 @@ import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bridge.loop.clock import QuietGate
 from bridge.config.castle import CastleConfig
 from bridge.io.rcon import RconClient
+from bridge.loop.clock import QuietGate
+from bridge.loop.faults import Fault
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore
 
@@ -38,6 +39,7 @@ async def run_series(
     stop_signals: bool = True,
     observer: Callable[[Effect], None] | None = None,
     quiet: QuietGate | None = None,
+    fault: Fault | None = None,
 ) -> SeriesService:
     """Resume (or start) one stored series and run it until it ends or SIGTERM/SIGINT arrives (``bridge/app/serve.py`` house rule 3).
 
@@ -53,6 +55,7 @@ async def run_series(
         observer: called with every effect before it is sent (``SeriesService``'s ``observer``).
         quiet: the phase clock's quiet gate (``serve-demo``: ``bridge.loop.clock.rcon_quiet_gate``); ``None`` for a
             real server, whose phase clock keeps the wall clock.
+        fault: the crash points to die at (``bridge.loop.faults.Fault.from_env``, the recovery tests'), or ``None``.
 
     Returns:
         The service (``service.game`` is the series; ``game.outcome`` is ``None`` when stopped early).
@@ -62,7 +65,7 @@ async def run_series(
         RconUnavailable: the server is not reachable at start.
     """
     service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer,
-                                   quiet=quiet)
+                                   quiet=quiet, fault=fault)
     if msmp is not None:
         service.attach_msmp(msmp)
     loop = asyncio.get_running_loop()
@@ -77,8 +80,8 @@ async def run_series(
     try:
         await service.run(on_ready=(lambda: on_ready(service)) if on_ready is not None else None)
     finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
+        for number in installed:
+            loop.remove_signal_handler(number)
     return service
 
 

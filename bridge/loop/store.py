@@ -40,6 +40,7 @@ from typing import Any
 
 from bridge.config.settings_json import settings_from_json, settings_to_json
 from engine.errors import ConfigError
+from engine.rulesets.club.game import ClubSettings
 from engine.rulesets.traitors.settings import Settings
 
 SCHEMA_VERSION = 1
@@ -150,8 +151,8 @@ class StoredSeries:
     Attributes:
         id: the series' row id.
         tag: short random id of the series (``[A-Za-z0-9]``), part of every hand-out id.
-        ruleset: ``"traitors"``.
-        settings: the series settings.
+        ruleset: the ruleset's name (``"traitors"``, ``"black_knights"``, ``"mafia_yakuza"``).
+        settings: the series settings (``Settings``, or ``ClubSettings`` for a club ruleset).
         seed: the seed of the series' random generator (a secret: never shown to players).
         log: the accepted inputs in order, as ``Game.log`` entries (``Game.replay`` consumes them).
         sources: queue ``seq`` → the queue entry (``{"player", "input", "value"}``) of every taken entry.
@@ -164,7 +165,7 @@ class StoredSeries:
     id: int
     tag: str
     ruleset: str
-    settings: Settings
+    settings: Settings | ClubSettings
     seed: int
     log: list[dict[str, Any]] = field(default_factory=list)
     sources: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -281,7 +282,7 @@ class SeriesStore:
         new = not tables and app_id == 0
         if new and not (create and (fresh or self.created)):
             raise self._empty_error(create, "the file is an SQLite database with no tables")
-        if not new and app_id != APPLICATION_ID and not (app_id == 0 and TABLES <= tables):
+        if not new and app_id != APPLICATION_ID and not (app_id == 0 and tables >= TABLES):
             shown = ", ".join(sorted(tables)[:5]) or "none"
             raise StoreError(f"{self.path}: not a Castle series store (an SQLite database with tables: {shown}); "
                              "it is left as it is: move it aside or name another store file")  # fmt: skip
@@ -294,7 +295,7 @@ class SeriesStore:
                 first = " ".join(problems[0].replace("*** in database main ***", "").split())
                 more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""
                 raise self._damaged(f"SQLite quick_check: {first}{more}")
-            if not TABLES <= tables:
+            if not tables >= TABLES:
                 raise self._damaged(f"missing tables: {', '.join(sorted(TABLES - tables))}")
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -350,7 +351,7 @@ class SeriesStore:
 
     # ------------------------------------------------------------------ series
 
-    def create(self, settings: Settings, seed: int, *, ruleset: str = "traitors") -> StoredSeries:
+    def create(self, settings: Settings | ClubSettings, seed: int, *, ruleset: str = "traitors") -> StoredSeries:
         """Store a new series (no inputs yet) and return it.
 
         Args:

@@ -7,12 +7,12 @@ import asyncio
 import dataclasses
 import time
 
-from bridge.loop.clock import PhaseClock
-from bridge.config.castle import default_castle
 from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
-from bridge.sandbox import Sandbox
+from bridge.loop.clock import PhaseClock, rcon_quiet_gate
 from bridge.loop.service import SeriesService
+from bridge.sandbox import Sandbox, quiet
 from engine.rulesets.traitors.game import Game
 
 PASSWORD = "clock-test-password"
@@ -110,12 +110,44 @@ def test_a_due_deadline_waits_for_the_quiet_gate() -> None:
     asyncio.run(main())
 
 
+def test_the_demo_gate_reads_the_sandbox_bots_over_rcon() -> None:
+    """``rcon_quiet_gate`` asks the storage ``bridge/sandbox/quiet.py`` answers: a bot with an answer left is "not
+    quiet", and a sandbox without bots is always quiet."""
+
+    class Bot:
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.busy = True
+
+        def idle(self, player: object) -> bool:
+            return not self.busy
+
+    async def main() -> list[bool]:
+        sb = Sandbox(PASSWORD, tick_rate=0)
+        port = await sb.start()
+        bot = Bot("Alex")
+        sb.world.join(bot.name)
+        try:
+            async with RconClient("127.0.0.1", port, PASSWORD, timeout=5) as rcon:
+                gate = rcon_quiet_gate(rcon)
+                seen = [await gate()]  # no bots installed: no such storage
+                quiet.install(sb.world, [bot])
+                seen.append(await gate())
+                bot.busy = False
+                seen.append(await gate())
+                return seen
+        finally:
+            await sb.stop()
+
+    assert asyncio.run(main()) == [True, False, True]
+
+
 def test_slow_server_short_phases_many_series_never_stall() -> None:
     """Issue 21 point 1: every phase lasts 0.2 s and the server answers each command 5 ms late, so sending one
     phase's effects takes longer than the next phase lasts; series after series must still run to their end (with
     APScheduler the next phase's job was skipped and the series stalled). Nobody plays: the phase clock alone
     ends these series, in 8 to 17 phases."""
-    durations = {k: 0.2 for k in DEMO_DURATIONS}
+    durations = dict.fromkeys(DEMO_DURATIONS, 0.2)
 
     async def one(seed: int) -> SeriesService:
         settings = dataclasses.replace(demo_settings(6), durations=durations)

@@ -4,14 +4,16 @@ UUIDs → the service → the engine. Exactly once across a crash; host controls
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
 from bridge.config.castle import default_castle
 from bridge.errors import RconUnavailable
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
+from bridge.loop.queue import parse_queue
+from bridge.loop.service import SeriesService
 from bridge.sandbox import Sandbox
-from bridge.loop.service import SeriesService, parse_queue
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import Settings
@@ -133,10 +135,8 @@ def test_a_crash_after_reading_before_applying_loses_nothing() -> None:
         crashing = CrashOnce(rcon, "data get storage traitors:io queue", when="after")
         service.rcon = crashing  # type: ignore[assignment]
         crashing.armed = True
-        try:
+        with contextlib.suppress(RconUnavailable):
             await service.poll_once()
-        except RconUnavailable:
-            pass
         assert len(service.game.log) == before and service.game.phase is Phase.DAY_ZERO
         restarted = SeriesService(
             Game.replay(SETTINGS, 5, service.game.log), rcon, default_castle(),
@@ -262,7 +262,9 @@ def test_console_pause_resume_extend_undo_and_replace_through_the_castle() -> No
         world.join("Newbie")
         world.tick()  # the data pack enables the triggers of a new player on its next tick
         await press("Newbie", "traitors.console")
-        assert game.contestant_of("Newbie") == leaver, (chat_texts(sb, HOST)[-3:], chat_texts(sb, "Newbie"), service._seat_waiting)
+        assert game.contestant_of("Newbie") == leaver, (
+            chat_texts(sb, HOST)[-3:], chat_texts(sb, "Newbie"), service.router.console.seat_waiting
+        )
         texts = chat_texts(sb, "Newbie")
         assert any(f"You now play for {leaver} (seat {seat})" in t for t in texts)
         assert any("Newbie now plays for" in t for t in chat_texts(sb, CONTESTANTS[0]))

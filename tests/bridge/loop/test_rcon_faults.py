@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from bridge.minecraft import commands as mc
 from bridge.errors import RconCommandTooLong, RconTimeout, RconUnavailable
 from bridge.io.rcon import BlockingRcon, RconClient
+from bridge.minecraft import commands as mc
 from bridge.sandbox import Sandbox
 from bridge.sandbox.server import SandboxThread
 from engine.ids import Item

@@ -8,14 +8,15 @@ from collections.abc import Awaitable, Callable
 import nbtlib
 import pytest
 
-from bridge.minecraft import snbt
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
+from bridge.loop.queue import parse_queue
+from bridge.loop.service import SeriesService
+from bridge.minecraft import snbt
 from bridge.sandbox import Sandbox
-from bridge.loop.service import SeriesService, parse_queue
 from engine.actions import Advance
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
 

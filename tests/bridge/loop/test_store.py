@@ -11,21 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from bridge.minecraft import commands as mc
-from bridge.config.castle import default_castle
 from bridge.app.demo import demo_settings
-from bridge.io.rcon import RconClient
-from bridge.loop.recovery import Handouts, rebuild
-from bridge.sandbox import Sandbox
-from bridge.sandbox.world import World
+from bridge.config.castle import default_castle
 from bridge.config.settings import ScenarioError
 from bridge.config.settings_json import settings_from_json, settings_to_json
+from bridge.io.rcon import RconClient
+from bridge.loop.recovery import Handouts, rebuild
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
+from bridge.minecraft import commands as mc
 from bridge.minecraft.syntax import check_command
+from bridge.sandbox import Sandbox
+from bridge.sandbox.world import World
 from engine.actions import Advance, StartSeries, TimerExpired
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, Item, Place, Power, Twist
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
 
@@ -152,7 +152,7 @@ def test_world_state_is_the_last_place_and_the_items() -> None:
     game = Game(dealt_settings(), 1)
     game.handle(StartSeries(), now=0.0)
     state = game.world_state()
-    assert state.places == {n: (Place.FOYER, None) for n in NAMES}
+    assert state.places == dict.fromkeys(NAMES, (Place.FOYER, None))
     assert state.items == {n: [(Item.NOTES_BOOK, None)] for n in NAMES}
     assert state.phase_seq == 1 and state.deadline == game.deadline
 

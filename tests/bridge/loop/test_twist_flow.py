@@ -10,11 +10,11 @@ from typing import Any
 
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
-from bridge.sandbox import Sandbox
 from bridge.loop.service import SeriesService
+from bridge.sandbox import Sandbox
 from engine.actions import Action, Advance, CastVote, ChooseEvent, ChooseSwordBearer, SwearOath
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, NightEvent, Twist
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
 

@@ -1,4 +1,4 @@
-"""The service re-syncs the world from the engine's state after a server restart (issue 6; service rule 6)."""
+"""The service re-syncs the castle from the engine's state after a server restart (service house rule 7)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator
 
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
+from bridge.loop.service import SeriesService
 from bridge.minecraft.render import CLOCK_BAR
 from bridge.sandbox import Sandbox
-from bridge.loop.service import SeriesService
 from engine.actions import Advance
-from engine.rulesets.traitors.game import Game
 from engine.ids import Place
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import Settings
 

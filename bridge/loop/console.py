@@ -1,0 +1,128 @@
+"""The host's console: what a console button (``traitors.host``, ``traitors.twist``) or opening the console becomes.
+
+House rules of this file (``bridge/loop/service.py`` house rule 9, ``docs/host.md``):
+
+1. Only ``Settings.hosts`` may use the console; anyone else is told "Only the host can do that." and nothing
+   changes.
+2. "Start/cancel a twist" show the host a list of twists; the engine checks the twist's preconditions. Pause,
+   resume, extend, undo and end are engine inputs. A phase-bound "move on" is ``Advance`` in its phase only.
+3. Replacing is two steps: the host picks a seat (``seat_waiting``, kept in memory only), then the new player
+   opens the console and takes it (``ReplaceContestant``); the seat's player then gets the castle re-synced
+   (the service does that).
+
+Every decision here is made from the game's state alone, without I/O: it returns either the engine input to
+apply or the effects to send without the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+
+from bridge.minecraft.inputs import EXTEND_STEP, HostCommand, HostControl
+from engine.actions import (
+    Action,
+    Advance,
+    CancelTwist,
+    EndSeries,
+    ExtendPhase,
+    PauseClock,
+    ReplaceContestant,
+    ResumeClock,
+    StartTwist,
+    UndoHostAction,
+)
+from engine.effects import Choice, Effect, Message, Prompt, Whisper, msg
+from engine.ids import Twist
+from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.twists import TITLES as TWIST_TITLES
+
+__all__ = ["ENGINE_CONTROLS", "HostConsole", "private"]
+
+log = logging.getLogger(__name__)
+
+def _extend(host: str) -> Action:
+    """"Extend the phase" by the console's step (``EXTEND_STEP`` seconds)."""
+    return ExtendPhase(host, EXTEND_STEP)
+
+
+ENGINE_CONTROLS: dict[HostControl, Callable[[str], Action]] = {
+    HostControl.PAUSE_CLOCK: PauseClock,
+    HostControl.RESUME_CLOCK: ResumeClock,
+    HostControl.EXTEND_PHASE: _extend,
+    HostControl.UNDO: UndoHostAction,
+    HostControl.END_SERIES: EndSeries,
+}
+"""The console buttons that are engine inputs as they are (house rule 2): control → the input for a host."""
+
+
+def private(player: str, message: Message) -> list[Effect]:
+    """A private reply to ``player`` (a contestant, a host, or a spectator told what only others may do)."""
+    return [Whisper(frozenset({player}), message)]
+
+
+class HostConsole:
+    """The console's decisions for one series (house rules 1-3).
+
+    Args:
+        game: the series.
+        seats: contestant → seat number (``RenderContext.seats``).
+    """
+
+    def __init__(self, game: Game, seats: Mapping[str, int]) -> None:
+        self.game = game
+        self.seats = seats
+        self.seat_waiting: tuple[str, str] | None = None
+        """(host, contestant): a seat the host chose for a new player, until someone takes it (house rule 3)."""
+
+    def command(self, command: HostCommand) -> Action | list[Effect]:
+        """A console button other than opening it: the engine input, or the reply to send (house rules 1-2)."""
+        control, host = command.control, command.host
+        if host not in self.game.hosts:
+            return private(host, Message("illegal.not_host"))
+        if control in (HostControl.START_TWIST, HostControl.CANCEL_TWIST):
+            return [self._twist_list(host, start=control is HostControl.START_TWIST)]
+        if control in ENGINE_CONTROLS:
+            return ENGINE_CONTROLS[control](host)
+        if control is HostControl.REPLACE_CONTESTANT:
+            return self._choose_seat(command)
+        if control.phase is None:
+            return private(host, msg("host.unavailable", control=control.title))
+        if self.game.phase is not control.phase:
+            return private(host, Message("illegal.phase"))
+        return Advance(host)
+
+    def _twist_list(self, host: str, *, start: bool) -> Prompt:
+        """The host's list of twists to start or cancel (``traitors.twist``)."""
+        choices = tuple(Choice(TWIST_TITLES[t], StartTwist(host, t) if start else CancelTwist(host, t)) for t in Twist)
+        return Prompt(frozenset({host}), msg("host.twist.start" if start else "host.twist.cancel"), choices)
+
+    def _choose_seat(self, command: HostCommand) -> list[Effect]:
+        """Replacing, step 1: without a seat, prompt the host with the seats still in; with one, keep it waiting."""
+        living = [n for n in self.game.contestants() if self.game.players[n].alive]
+        if command.seat is None:
+            if not living:
+                return private(command.host, Message("illegal.phase"))
+            choices = tuple(Choice(n, ReplaceContestant(command.host, n, "")) for n in living)
+            return [Prompt(frozenset({command.host}), msg("host.choose_seat"), choices)]
+        contestant = next((n for n, s in self.seats.items() if s == command.seat), None)
+        if contestant is None or contestant not in living:
+            return private(command.host, msg("illegal.replace.out", contestant=str(contestant)))
+        self.seat_waiting = (command.host, contestant)
+        log.info("seat %d (%s) waits for a new player", command.seat, contestant)
+        return []
+
+    def open(self, player: str, in_series: bool) -> Action | list[Effect]:
+        """Someone opened the console (house rule 3): a host is shown it (the service sends ``show_console``); a
+        player outside the series takes a waiting seat (``ReplaceContestant``); anyone else is told no.
+
+        Args:
+            player: who opened it.
+            in_series: whether ``player`` already plays a seat, was replaced, or hosts.
+        """
+        if player in self.game.hosts:
+            return []
+        if self.seat_waiting is not None and not in_series:
+            (host, contestant), self.seat_waiting = self.seat_waiting, None
+            return ReplaceContestant(host, contestant, player)
+        return private(player, Message("illegal.not_host"))
