@@ -65,19 +65,8 @@ from bridge.loop.clock import PhaseClock, QuietGate, count_down
 from bridge.config.castle import CastleConfig
 from bridge.errors import BridgeError, RconCommandFailed, RconUnavailable
 from bridge.loop.faults import fault
-from bridge.minecraft.inputs import (
-    EXTEND_STEP,
-    HOST,
-    PREFIX,
-    TWIST,
-    HostCommand,
-    HostControl,
-    InputError,
-    OpenConsole,
-    SendBook,
-    SwordHit,
-    decode,
-)
+from bridge.minecraft.inputs import EXTEND_STEP, HostCommand, HostControl, InputError, OpenConsole, SendBook, SwordHit
+from bridge.minecraft.triggers import HOST, PREFIX, TWIST, decode
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.recovery import Handouts, Rebuilt, items_to_hold, rebuild, resync_commands

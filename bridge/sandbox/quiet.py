@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from bridge.loop.clock import QUIET_STORAGE
+from bridge.minecraft.storage import QUIET_STORAGE
 from bridge.sandbox.world import World
 
 __all__ = ["IdleBot", "install", "is_quiet", "triggers_pending"]

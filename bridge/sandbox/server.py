@@ -141,9 +141,9 @@ _PACK_CACHE: dict[Path, Datapack] = {}
 
 def _load_pack(which: bool | str | Path) -> Datapack:
     """The parsed data pack (parsed once per process: the world never changes a pack)."""
-    from bridge.minecraft.datapack import pack_root
+    from bridge.minecraft.datapack import built_pack_root
 
-    root = pack_root() if which is True else Path(which)  # type: ignore[arg-type]
+    root = built_pack_root() if which is True else Path(which)  # type: ignore[arg-type]
     root = root.resolve()
     pack = _PACK_CACHE.get(root)
     if pack is None:
