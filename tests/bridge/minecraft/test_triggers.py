@@ -1,4 +1,5 @@
-"""bridge/minecraft/triggers.py (and inputs.py): the trigger table, encode/decode round trips, rejection of bad queue entries."""
+"""bridge/minecraft/triggers.py (and inputs.py): the trigger table, encode/decode round trips, rejection of bad
+queue entries."""
 
 from __future__ import annotations
 
