@@ -8,17 +8,19 @@ trigger table when the pack is written (``generated_files``: ``traitors:input/ob
 ``bridge.minecraft.render.setup_function``). Installing writes the whole pack into
 ``<world>/datapacks/castle-traitors/`` (or ``castle-traitors.zip``), leaving out the resource pack
 (``resourcepack/``, which goes to players, not the world) and Python files. Installing again replaces the previous
-copy, so it is idempotent. The sandbox runs the same written pack (``built_pack_root``).
+copy, so it is idempotent. The sandbox runs the same written pack (``written_pack``).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import importlib.resources
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from bridge.minecraft.render import SETUP_FUNCTION_FILE, setup_function
@@ -35,6 +37,7 @@ __all__ = [
     "resourcepack_root",
     "write_pack",
     "write_resourcepack_zip",
+    "written_pack",
 ]
 
 PACK_NAME = "castle-traitors"
@@ -91,10 +94,22 @@ def write_pack(target: str | Path) -> Path:
     return target
 
 
+@contextlib.contextmanager
+def written_pack() -> Iterator[Path]:
+    """The whole data pack written into a fresh temporary directory, removed when the block ends: what the
+    sandbox parses (``bridge/sandbox/server.py``), so it runs exactly what ``install`` writes.
+
+    Yields:
+        The pack's root directory (it holds ``pack.mcmeta``).
+    """
+    with tempfile.TemporaryDirectory(prefix="castle-datapack-") as tmp:
+        yield write_pack(tmp)
+
+
 @functools.cache
 def built_pack_root() -> Path:
-    """The whole data pack written once per process into a temporary directory (removed at exit): what the
-    sandbox loads and the pack's tests check, so they run exactly what ``install`` writes."""
+    """The whole data pack written once per process into a temporary directory (removed at exit), for readers
+    that need its files for as long as the process runs (the pack's tests)."""
     root = Path(tempfile.mkdtemp(prefix="castle-datapack-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     return write_pack(root)
