@@ -472,7 +472,7 @@ class MsmpClient:
         declared = self._method(method) or {}
         names = [str(p.get("name")) for p in declared.get("params", []) if isinstance(p, dict)]
         if isinstance(params, list):
-            by_name: dict[str, Any] = dict(zip(names or [f"arg{i}" for i in range(len(params))], params))
+            by_name: dict[str, Any] = dict(zip(names or [f"arg{i}" for i in range(len(params))], params, strict=False))
         elif isinstance(params, dict):
             by_name = dict(params)
         else:

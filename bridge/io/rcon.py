@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
-import threading
 import random
 import struct
+import threading
 import time
-from dataclasses import dataclass
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from types import TracebackType
 from typing import TypeVar
 
@@ -256,10 +257,8 @@ class RconClient:
         writer = self._writer
         self._reader = self._writer = None
         if writer is not None:
-            try:
+            with contextlib.suppress(Exception):  # the old loop is gone; nothing more to release
                 writer.transport.abort()
-            except Exception:  # noqa: BLE001 - the old loop is gone; nothing more to release
-                pass
         self._lock = asyncio.Lock()
         self._loop = loop
 
@@ -410,10 +409,8 @@ class RconClient:
         if writer is None:
             return
         writer.close()
-        try:
+        with contextlib.suppress(OSError, TimeoutError):
             await asyncio.wait_for(writer.wait_closed(), 1.0)
-        except (OSError, TimeoutError):
-            pass
 
 
 class BlockingRcon:

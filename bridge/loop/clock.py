@@ -36,6 +36,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bridge.minecraft.storage import QUIET_STORAGE
+
 log = logging.getLogger(__name__)
 
 __all__ = ["PhaseClock", "QUIET_STORAGE", "QuietGate", "WATCHDOG_GRACE", "count_down", "rcon_quiet_gate"]
@@ -197,12 +199,6 @@ class PhaseClock:
         except Exception as exc:  # e.g. the server is away: wait for it, as the bots do
             log.debug("quiet gate failed: %r", exc)
             return False
-
-
-QUIET_STORAGE = "traitors:sandbox"
-"""The storage the sandbox answers with its bots' state (``bridge/sandbox/quiet.py``, which names it too: the
-sandbox sits below the loop and is not imported here, so ``serve-demo`` starts without it): ``{quiet: 1b}`` when
-quiet. Not a vanilla storage: a real server has no such storage and the demo's service never asks one."""
 
 
 def rcon_quiet_gate(rcon: Any) -> QuietGate:

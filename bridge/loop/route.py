@@ -29,7 +29,8 @@ from bridge.loop.console import HostConsole, private
 from bridge.loop.recovery import Handouts
 from bridge.loop.resync import read_inventory
 from bridge.minecraft import commands as mc
-from bridge.minecraft.inputs import HOST, PREFIX, TWIST, BridgeInput, HostCommand, OpenConsole, SendBook, SwordHit
+from bridge.minecraft.inputs import BridgeInput, HostCommand, OpenConsole, SendBook, SwordHit
+from bridge.minecraft.triggers import HOST, PREFIX, TWIST
 from engine.actions import Action, StrikeWithSword, WriteConfession, WriteResponse
 from engine.effects import Effect, Message, msg
 from engine.ids import Item

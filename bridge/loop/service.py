@@ -75,8 +75,9 @@ from bridge.loop.route import PlayerList, Router
 from bridge.loop.sender import Sender
 from bridge.loop.store import SeriesStore, StoredSeries
 from bridge.minecraft import commands as mc
-from bridge.minecraft.inputs import InputError, OpenConsole, decode
+from bridge.minecraft.inputs import InputError, OpenConsole
 from bridge.minecraft.render import RenderContext, clock_hidden, clock_update, show_console
+from bridge.minecraft.triggers import decode
 from engine.actions import (
     Action,
     ContestantLeft,

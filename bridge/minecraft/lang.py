@@ -51,7 +51,7 @@ def english() -> dict[str, str]:
     entries = {"traitors." + k: lang_format(v) for k, v in CATALOG.items()}
     entries.update({k: lang_format(v) for k, v in UI_TEXT.items()})
     for phrase, (one, other) in PLURALS.items():
-        for key, c in zip(plural_keys(phrase), CLASSES):
+        for key, c in zip(plural_keys(phrase), CLASSES, strict=True):
             entries[key] = lang_format(one if category("en_us", c) == "one" else other)
     return dict(sorted(entries.items()))
 

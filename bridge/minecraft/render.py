@@ -18,31 +18,32 @@ House rules:
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bridge.minecraft import commands as mc
-from bridge.minecraft.commands import Component, McCommand, RunCommand
 from bridge.config.castle import CastleConfig
-from bridge.minecraft.inputs import (
+from bridge.minecraft import commands as mc
+from bridge.minecraft.core import McCommand
+from bridge.minecraft.snbt import SnbtValue
+from bridge.minecraft.text import Component, RunCommand
+from bridge.minecraft.triggers import (
     BEARER,
     CHEST,
     CONFESS,
     GUESS,
-    NOMINEE,
-    RESPOND,
-    SEER,
-    TRIAL,
-    TWIST,
     MURDER,
     NOMINATE,
+    NOMINEE,
     OATH,
     OFFER,
+    RESPOND,
     SEDUCE,
+    SEER,
     TORCH,
+    TRIAL,
     TRIGGER_TITLES,
     TRIGGERS,
+    TWIST,
     ULTIMATUM,
     VOTE,
     encode,
@@ -323,14 +324,16 @@ def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McComma
     first = effect.choices[0].action if effect.choices else None
     title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
-    actions = [
+    actions: list[SnbtValue] = [
         {
             "label": choice_label(choice).to_nbt(),
             "action": {"type": "run_command", "command": trigger_command(choice.action, ctx.seats)},
         }
         for choice in effect.choices
     ]
-    head = {"player": player, "title": title.to_nbt(), "body": mc.message_component(effect.message).to_nbt()}
+    head: dict[str, SnbtValue] = {
+        "player": player, "title": title.to_nbt(), "body": mc.message_component(effect.message).to_nbt()
+    }
     try:  # the usual case: the whole dialog fits one command, as the macro's inline arguments
         return [mc.function_call(PROMPT_FUNCTION, {**head, "actions": actions})]
     except ValueError:
@@ -393,7 +396,9 @@ def clock_hidden() -> McCommand:
 
 
 SETUP_FUNCTION = "traitors:setup"
-"""The data pack function that runs the set-up (``datapack/data/traitors/function/setup.mcfunction``)."""
+"""The data pack function that runs the set-up (``setup_function``, written by ``traitors install-datapack``)."""
+LOAD_FUNCTION = "traitors:load"
+"""The data pack's ``#minecraft:load`` function: the trigger objectives, the sequence counter and the queue."""
 
 
 def setup_call() -> McCommand:
@@ -414,18 +419,41 @@ def setup_commands(ctx: RenderContext) -> list[McCommand]:
 
     * ``gamerule send_command_feedback false`` and ``gamerule log_admin_commands false``: trigger feedback
       would otherwise show every vote to op players (``docs/minecraft.md#player-input``);
-    * one ``trigger`` objective per input (``bridge.minecraft.inputs.TRIGGERS``); a reply "An objective already exists"
+    * one ``trigger`` objective per input (``bridge.minecraft.triggers.TRIGGERS``); a reply "An objective already exists"
       is harmless (``commands.is_already_exists``);
     * the clock bossbar (same for "A bossbar already exists");
     * every trigger enabled for ``@a`` (everyone online now; the engine decides who may do what). The data
       pack's tick function also enables every ``traitors.*`` trigger for every online player each tick
-      (``datapack/data/traitors/function/input/player.mcfunction``), which covers players who join later.
+      (``traitors:input/player``, ``bridge.minecraft.triggers.player_function``), which covers players who join
+      later.
     """
-    out = [
-        mc.gamerule("send_command_feedback", False),
-        mc.gamerule("log_admin_commands", False),
-    ]
-    out += [mc.objective_add_trigger(obj, mc.text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
-    out.append(mc.bossbar_add(CLOCK_BAR, mc.text_component("Clock")))
-    out += [mc.enable_trigger("@a", obj) for obj in TRIGGERS]
-    return out
+    rules, objectives, rest = _setup_parts()
+    return [*rules, *objectives, *rest]
+
+
+def _setup_parts() -> tuple[list[McCommand], list[McCommand], list[McCommand]]:
+    """The set-up in three parts: the two gamerules; the trigger objectives; the clock bossbar and every trigger
+    enabled for ``@a``."""
+    rules = [mc.gamerule("send_command_feedback", False), mc.gamerule("log_admin_commands", False)]
+    objectives = [mc.objective_add_trigger(obj, mc.text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
+    rest = [mc.bossbar_add(CLOCK_BAR, mc.text_component("Clock")), *(mc.enable_trigger("@a", obj) for obj in TRIGGERS)]
+    return rules, objectives, rest
+
+
+SETUP_FUNCTION_FILE = "data/traitors/function/setup.mcfunction"
+"""Where ``traitors:setup`` is in the data pack (written by ``traitors install-datapack``, ``setup_function``)."""
+
+_SETUP_HEADER = """\
+# Written by `traitors install-datapack` (bridge/minecraft/render.py setup_function): the service's set-up in one
+# call (setup_call; the service sends setup_commands one by one instead when a server's pack has no such
+# function). Safe to run again: an objective or bossbar that exists already just fails, and a failing command
+# does not stop a function.
+"""
+
+
+def setup_function() -> str:
+    """The text of the data pack's ``traitors:setup``: ``setup_commands`` with the trigger objectives made by
+    ``function traitors:load`` (so their titles are the pack's translatable ones)."""
+    rules, _objectives, rest = _setup_parts()
+    lines = [c.text for c in rules] + [f"function {LOAD_FUNCTION}"] + [c.text for c in rest]
+    return _SETUP_HEADER + "".join(line + "\n" for line in lines)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from bridge.minecraft.commands import Component, text_component, translated
-from bridge.minecraft.inputs import CONTROL_TITLES, TRIGGER_TITLES
+from bridge.minecraft.inputs import CONTROL_TITLES
+from bridge.minecraft.text import Component, text_component, translated
+from bridge.minecraft.triggers import TRIGGER_TITLES
 
 __all__ = ["UI_TEXT", "placeholders", "ui"]
 
@@ -45,7 +46,7 @@ UI_TEXT: dict[str, str] = {
     "traitors.console.body": "Only the configured hosts can use these buttons. Reopen this console with "
     "/trigger traitors.console.",
     **{c.key: t for c, t in CONTROL_TITLES.items()},
-    # trigger objective names (datapack/data/traitors/function/load.mcfunction)
+    # trigger objective names (the trigger table, bridge.minecraft.triggers)
     **{"traitors.trigger." + obj.split(".", 1)[1]: t for obj, t in TRIGGER_TITLES.items()},
     # items (bridge.minecraft.commands.ITEMS): names and lore
     "traitors.item.notes_book": "Notes",

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from bridge.minecraft.storage import QUIET_STORAGE
 from bridge.sandbox.world import World
 
 __all__ = ["IdleBot", "install", "is_quiet", "triggers_pending"]
 
-QUIET_STORAGE = "traitors:sandbox"  # the storage bridge.loop.clock.rcon_quiet_gate asks (it keeps the same name)
 IO_STORAGE = "traitors:io"
 """The data pack's storage; its ``queue`` list holds the inputs the service has not acked yet."""
 

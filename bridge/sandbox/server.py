@@ -141,10 +141,14 @@ _PACK_CACHE: dict[Path, Datapack] = {}
 
 def _load_pack(which: bool | str | Path) -> Datapack:
     """The parsed data pack (parsed once per process: the world never changes a pack)."""
-    from bridge.minecraft.datapack import pack_root
+    from bridge.minecraft.datapack import written_pack
 
-    root = pack_root() if which is True else Path(which)  # type: ignore[arg-type]
-    root = root.resolve()
+    if which is True:  # the project's pack as install-datapack writes it, read from a directory removed after
+        if Path() not in _PACK_CACHE:
+            with written_pack() as built:
+                _PACK_CACHE[Path()] = Datapack.load(built)
+        return _PACK_CACHE[Path()]
+    root = Path(which).resolve()  # type: ignore[arg-type]
     pack = _PACK_CACHE.get(root)
     if pack is None:
         pack = _PACK_CACHE[root] = Datapack.load(root)

@@ -18,8 +18,7 @@ from websockets.exceptions import InvalidStatus
 
 from bridge.errors import ClientMessageError, MsmpAuthError, MsmpError, MsmpUnavailable
 from bridge.io.msmp import JOINED, LEFT, RECONNECTED, STARTED, STOPPING, MsmpClient, check_schema
-from bridge.sandbox import Sandbox
-from bridge.sandbox import msmp_server
+from bridge.sandbox import Sandbox, msmp_server
 from bridge.sandbox.msmp_server import schema_document
 from bridge.sandbox.world import offline_uuid
 

@@ -11,22 +11,25 @@ from pathlib import Path
 import pytest
 from mecha import DiagnosticCollection, Mecha
 
-from bridge.minecraft import commands as mc
 from bridge.app.cli import main
 from bridge.config.castle import default_castle
-from bridge.minecraft.datapack import PACK_NAME, install, pack_files, pack_root
-from bridge.minecraft.inputs import TRIGGERS, HostControl, encode
+from bridge.minecraft import commands as mc
+from bridge.minecraft.datapack import PACK_NAME, built_pack_root, generated_files, install, pack_files, pack_root
+from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.render import RenderContext, prompt_dialog
+from bridge.minecraft.syntax import check_command
+from bridge.minecraft.triggers import TRIGGER_TITLES, TRIGGERS, encode
 from bridge.sandbox.datapack import Datapack, DatapackError
 from bridge.sandbox.world import Source, World
-from bridge.minecraft.syntax import check_command
 from engine.actions import ChooseEvent
 from engine.effects import Choice, Prompt, msg
 from engine.ids import NightEvent
 
-ROOT = pack_root()
+ROOT = built_pack_root()
+"""The whole pack as ``install-datapack`` writes it: the shipped files and the functions made from the tables."""
+SHIPPED = pack_root()
 FUNCTIONS = sorted((ROOT / "data").rglob("*.mcfunction"))
-JSONS = sorted(ROOT.rglob("*.json")) + [ROOT / "pack.mcmeta", ROOT / "resourcepack" / "pack.mcmeta"]
+JSONS = sorted(ROOT.rglob("*.json")) + [ROOT / "pack.mcmeta", SHIPPED / "resourcepack" / "pack.mcmeta"]
 
 
 def _world(*players: str) -> World:
@@ -45,7 +48,7 @@ def test_every_function_compiles_with_mecha(path: Path) -> None:
     assert not report.exceptions, [str(e) for e in report.exceptions]
 
 
-@pytest.mark.parametrize("path", JSONS, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", JSONS, ids=lambda p: str(p.relative_to(SHIPPED if SHIPPED in p.parents else ROOT)))
 def test_every_json_file_parses(path: Path) -> None:
     json.loads(path.read_text(encoding="utf-8"))
 
@@ -53,7 +56,7 @@ def test_every_json_file_parses(path: Path) -> None:
 def test_pack_format_is_1_21_11() -> None:
     pack = json.loads((ROOT / "pack.mcmeta").read_text())["pack"]
     assert pack["min_format"] == [94, 1] and pack["max_format"] == [94, 1]  # data pack 94.1 = 1.21.11
-    resources = json.loads((ROOT / "resourcepack" / "pack.mcmeta").read_text())["pack"]
+    resources = json.loads((SHIPPED / "resourcepack" / "pack.mcmeta").read_text())["pack"]
     assert resources["min_format"] == 75  # resource pack 75 = 1.21.11
 
 
@@ -66,10 +69,25 @@ def test_a_broken_function_is_reported_with_its_file_and_line(tmp_path: Path) ->
         Datapack.load(tmp_path)
 
 
+def test_the_generated_functions_are_every_function_checked_here() -> None:
+    generated = generated_files()
+    assert {Path("data/traitors/function/input/objectives.mcfunction"),
+            Path("data/traitors/function/input/player.mcfunction"),
+            Path("data/traitors/function/setup.mcfunction")} == set(generated)  # fmt: skip
+    assert {ROOT / rel for rel in generated} <= set(FUNCTIONS)
+    assert all((ROOT / rel).read_text(encoding="utf-8") == text for rel, text in generated.items())
+    # no hand-kept copy of a generated function is shipped next to it
+    assert not any((SHIPPED / rel).exists() for rel in generated)
+
+
 def test_the_datapack_knows_every_trigger_of_the_bridge() -> None:
     load = (ROOT / "data/traitors/function/load.mcfunction").read_text()
+    objectives = (ROOT / "data/traitors/function/input/objectives.mcfunction").read_text()
     player = (ROOT / "data/traitors/function/input/player.mcfunction").read_text()
-    assert re.findall(r"objectives add (traitors\.\w+) trigger", load) == list(TRIGGERS)
+    assert "function traitors:input/objectives" in load.splitlines()
+    assert re.findall(r"objectives add (traitors\.\w+) trigger", objectives) == list(TRIGGERS)
+    titles = re.findall(r'trigger \{translate:"traitors\.trigger\.(\w+)",fallback:"([^"]+)"\}', objectives)
+    assert titles == [(t.split(".", 1)[1], TRIGGER_TITLES[t]) for t in TRIGGERS]
     assert re.findall(r"enable @s (traitors\.\w+)", player) == list(TRIGGERS)
     assert re.findall(r'capture \{input:"(\w+)"\}', player) == [t.split(".", 1)[1] for t in TRIGGERS]
     console = json.loads((ROOT / "data/traitors/dialog/host/console.json").read_text())
@@ -210,11 +228,14 @@ def test_install_datapack_is_idempotent(tmp_path: Path) -> None:
     installed = world / "datapacks" / PACK_NAME
     got = sorted(p.relative_to(installed) for p in installed.rglob("*") if p.is_file())
     assert got == pack_files() and Path("pack.mcmeta") in got
+    assert all((installed / rel).read_text(encoding="utf-8") == text for rel, text in generated_files().items())
     assert not any(p.suffix == ".py" or p.parts[0] == "resourcepack" for p in got)
     # as a zip: the folder is replaced by the zip, again idempotently
     for _ in range(2):
         archive = install(world, as_zip=True)
     assert not installed.exists() and sorted(zipfile.ZipFile(archive).namelist()) == sorted(p.as_posix() for p in got)
+    player = zipfile.ZipFile(archive).read("data/traitors/function/input/player.mcfunction").decode("utf-8")
+    assert player == generated_files()[Path("data/traitors/function/input/player.mcfunction")]
     out = tmp_path / "lang.zip"
     assert main(["install-datapack", "--world", str(world), "--resourcepack", str(out)]) == 0
     assert "assets/traitors/lang/ru_ru.json" in zipfile.ZipFile(out).namelist()

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from bridge.minecraft import commands as mc
-from bridge.minecraft.datapack import pack_root
+from bridge.minecraft.datapack import built_pack_root, resourcepack_root
 from bridge.minecraft.lang import LANGUAGES, arguments, english, lang_format, load
 from bridge.minecraft.ui_text import UI_TEXT
 from engine.ids import Item
@@ -18,13 +19,18 @@ from engine.messages import CATALOG
 _TRANSLATE = re.compile(r'"?translate"?\s*:\s*"(traitors\.[A-Za-z0-9_.]+)"')
 
 
+def pack_paths() -> list[Path]:
+    """Every file of the data pack as installed (with its generated functions) and of the resource pack."""
+    return [*built_pack_root().rglob("*"), *resourcepack_root().rglob("*")]
+
+
 def used_keys() -> set[str]:
     """Every key: engine messages, bridge UI texts, item names, and every translate key in the data pack."""
     keys = {"traitors." + k for k in CATALOG} | set(UI_TEXT)
     for item in Item:
         stack = mc.item_stack(item, label="Alex")
         keys |= set(_TRANSLATE.findall(stack.argument()))
-    for path in pack_root().rglob("*"):
+    for path in pack_paths():
         if path.suffix in (".mcfunction", ".json", ".mcmeta") and "lang" not in path.parts:
             keys |= set(_TRANSLATE.findall(path.read_text(encoding="utf-8")))
     return keys
@@ -54,7 +60,7 @@ def test_translations_keep_the_arguments_and_are_translated(language: str) -> No
 
 def test_datapack_fallbacks_match_english() -> None:
     en = english()
-    for path in pack_root().rglob("*"):
+    for path in pack_paths():
         if path.suffix not in (".mcfunction", ".json", ".mcmeta") or "lang" in path.parts:
             continue
         text = path.read_text(encoding="utf-8")

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from mecha import Mecha
 from mecha.ast import AstNbt
 
-from bridge.minecraft import commands as mc
 from bridge.config.castle import default_castle
-from bridge.minecraft.inputs import TRIGGERS, trigger_command
+from bridge.minecraft import commands as mc
 from bridge.minecraft.render import RenderContext, clock_hidden, clock_update, render, setup_commands
 from bridge.minecraft.syntax import check_command
+from bridge.minecraft.triggers import TRIGGERS, trigger_command
 from engine.actions import AnswerOffer, CastVote, ChooseEvent, ChooseTorch, EndSeries, StartSeries, TimerExpired
 from engine.effects import (
     Announce,
@@ -32,9 +32,9 @@ from engine.effects import (
     Whisper,
     msg,
 )
-from engine.rulesets.traitors.game import Game
 from engine.ids import Allegiance, Item, NightEvent, Place, Torch
 from engine.outcome import Outcome, Termination, Winner
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import Settings
 
 CASTLE = default_castle()

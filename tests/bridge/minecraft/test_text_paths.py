@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridge.minecraft import commands as mc
 from bridge.config.castle import default_castle
+from bridge.minecraft import commands as mc
 from bridge.minecraft.render import RenderContext, render
-from bridge.sandbox.world import World
 from bridge.minecraft.syntax import check_command
+from bridge.sandbox.world import World
 from engine.actions import CastVote
 from engine.effects import Announce, Choice, Prompt, ShowTitle, Whisper, msg
 from engine.ids import Item

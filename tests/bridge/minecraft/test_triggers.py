@@ -1,4 +1,5 @@
-"""bridge/minecraft/inputs.py: the trigger table, encode/decode round trips, rejection of bad queue entries."""
+"""bridge/minecraft/triggers.py (and inputs.py): the trigger table, encode/decode round trips, rejection of bad
+queue entries."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from hypothesis import strategies as st
 from mecha import Mecha
 from mecha.ast import AstNbt
 
-from bridge.minecraft import inputs
-from bridge.minecraft.inputs import TRIGGERS, InputError, decode, encode, trigger_command
+from bridge.minecraft import inputs, triggers
+from bridge.minecraft.inputs import InputError
 from bridge.minecraft.syntax import check_command
+from bridge.minecraft.triggers import TRIGGERS, decode, encode, trigger_command
 from engine.actions import (
     Action,
     Advance,
@@ -25,10 +27,10 @@ from engine.actions import (
     ChooseEvent,
     ChooseSwordBearer,
     ChooseTorch,
+    GuessPower,
     HoldBack,
     KeepEveryone,
     NominateCandidate,
-    GuessPower,
     NominateDoubleVote,
     OpenChest,
     PutOnTrial,
@@ -84,7 +86,7 @@ def test_trigger_table() -> None:
         "traitors.drink",
         "traitors.twist",
     )
-    assert set(inputs.TRIGGER_TITLES) == set(TRIGGERS)
+    assert set(triggers.TRIGGER_TITLES) == set(TRIGGERS)
 
 
 EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
@@ -161,7 +163,8 @@ def test_every_contestant_action_type_is_covered() -> None:
 
 
 def test_host_controls_and_seat_choice_decode() -> None:
-    from bridge.minecraft.inputs import SEAT_BASE, HostCommand, HostControl
+    from bridge.minecraft.inputs import HostCommand, HostControl
+    from bridge.minecraft.triggers import SEAT_BASE
     from engine.actions import ReplaceContestant
 
     for control in HostControl:
@@ -183,7 +186,7 @@ _NAMES = st.from_regex(r"[A-Za-z0-9_]{3,16}", fullmatch=True)
 def seated_actions(draw: st.DrawFn) -> tuple[Action, dict[str, int]]:
     names = draw(st.lists(_NAMES, min_size=2, max_size=16, unique=True))
     seat_numbers = draw(st.permutations(range(1, 17)))
-    seats = dict(zip(names, seat_numbers))
+    seats = dict(zip(names, seat_numbers, strict=False))  # the first len(names) seats of the permutation
     actor, target = draw(st.sampled_from(names)), draw(st.sampled_from(names))
     action = draw(
         st.sampled_from(

@@ -1,0 +1,95 @@
+"""Where players are and what state the world is in: ``tp``, ``effect``, ``gamemode`` and ``gamerule``
+(``docs/minecraft.md#commands-and-text``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from bridge.minecraft.core import McCommand, checked_command, player_name, resource_id, targets
+
+_GAMERULE_RE = re.compile(r"[a-z][a-z0-9_]*")
+
+GAMEMODES: frozenset[str] = frozenset({"survival", "creative", "adventure", "spectator"})
+
+
+def _coord(v: float) -> str:
+    """A coordinate/angle with a decimal point: ``64`` → ``64.0`` (an integer would be block-centred by tp)."""
+    f = float(v)
+    if not math.isfinite(f):
+        raise ValueError(f"coordinate must be finite: {v!r}")
+    s = f"{f:.4f}".rstrip("0")
+    if s.endswith("."):
+        s += "0"
+    return "0.0" if s in ("-0.0", "0.0") else s
+
+
+def teleport(name: str, x: float, y: float, z: float, yaw: float = 0.0, pitch: float = 0.0) -> McCommand:
+    """``tp <name> x y z yaw pitch`` (absolute world coordinates in blocks; yaw/pitch in degrees,
+    ``docs/minecraft.md#commands-and-text``).
+
+    Coordinates are always written with a decimal point so vanilla does not centre them on the block.
+
+    Raises:
+        ValueError: a bad name, non-finite numbers or a pitch outside -90..90.
+    """
+    n = player_name(name)
+    if not -90.0 <= float(pitch) <= 90.0:
+        raise ValueError(f"pitch must be within -90..90 degrees: {pitch!r}")
+    return checked_command(f"tp {n} {_coord(x)} {_coord(y)} {_coord(z)} {_coord(yaw)} {_coord(pitch)}")
+
+
+SLOWNESS = "minecraft:slowness"
+"""The effect the Traitors' cloak brings in the Turret (rulebook §10: slower movement)."""
+
+
+def effect_give(to: str, effect: str, amplifier: int = 0) -> McCommand:
+    """``effect give <to> <effect> infinite <amplifier> true`` (no particles: nobody sees who wears it).
+
+    Raises:
+        ValueError: bad target, effect id or amplifier (0..255).
+    """
+    resource_id(effect, "effect")
+    if not 0 <= amplifier <= 255:
+        raise ValueError(f"amplifier must be 0-255: {amplifier}")
+    return checked_command(f"effect give {targets(to)} {effect} infinite {amplifier} true")
+
+
+def effect_clear(to: str, effect: str) -> McCommand:
+    """``effect clear <to> <effect>``.
+
+    Raises:
+        ValueError: bad target or effect id.
+    """
+    resource_id(effect, "effect")
+    return checked_command(f"effect clear {targets(to)} {effect}")
+
+
+def gamemode(mode: str, to: str) -> McCommand:
+    """``gamemode <mode> <to>``; ``mode`` is survival, creative, adventure or spectator.
+
+    Raises:
+        ValueError: unknown mode or bad target.
+    """
+    if mode not in GAMEMODES:
+        raise ValueError(f"unknown game mode: {mode!r}")
+    return checked_command(f"gamemode {mode} {targets(to)}")
+
+
+def gamerule(name: str, value: bool | int) -> McCommand:
+    """``gamerule <name> <value>`` with 1.21.11 snake_case names (``docs/minecraft.md#commands-and-text``), e.g.
+    ``send_command_feedback``.
+
+    Raises:
+        ValueError: a name not in snake_case.
+    """
+    if not _GAMERULE_RE.fullmatch(name):
+        raise ValueError(f"game rule names are snake_case since 1.21.11: {name!r}")
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int):
+        text = str(value)
+    else:
+        raise ValueError(f"game rule value must be a bool or an int: {value!r}")
+    return checked_command(f"gamerule {name} {text}")
