@@ -39,7 +39,8 @@ from websockets.http11 import Request, Response
 
 from bridge.errors import ClientMessageError
 from bridge.io.msmp import NOTIFICATION, check_schema, redacting_logger
-from bridge.sandbox.world import _GAMERULE_DEFAULTS, ChatMessage, Player, World
+from bridge.sandbox.model import GAMERULE_DEFAULTS, ChatMessage, Player
+from bridge.sandbox.world import World
 
 __all__ = ["MsmpServer", "schema_document"]
 
@@ -304,13 +305,13 @@ class MsmpServer:
         return True
 
     def _typed(self, key: str) -> dict[str, Any]:
-        raw = self.world.gamerules.get(key, _GAMERULE_DEFAULTS.get(key, "false"))
+        raw = self.world.gamerules.get(key, GAMERULE_DEFAULTS.get(key, "false"))
         if raw in ("true", "false"):
             return {"key": key, "type": "boolean", "value": raw == "true"}
         return {"key": key, "type": "integer", "value": int(raw)}
 
     def _m_gamerules(self) -> list[dict[str, Any]]:
-        keys = sorted({*_GAMERULE_DEFAULTS, *self.world.gamerules})
+        keys = sorted({*GAMERULE_DEFAULTS, *self.world.gamerules})
         return [self._typed(k) for k in keys]
 
     def _m_gamerules_update(self, gamerule: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from pathlib import Path
 from bridge.sandbox.datapack import Datapack
 from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
-from bridge.sandbox.world import ChatMessage, World
+from bridge.sandbox.model import ChatMessage
+from bridge.sandbox.world import World
 
 __all__ = ["Sandbox", "SandboxThread"]
 
