@@ -23,6 +23,7 @@ refuses ``gamerules/update``.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import importlib.resources
 import json
@@ -138,10 +139,8 @@ class MsmpServer:
         self._frozen.clear()
         if self._server is not None:
             self._server.close(close_connections=True)
-            try:
+            with contextlib.suppress(Exception):  # closing anyway
                 await self._server.wait_closed()
-            except Exception:  # noqa: BLE001 - closing anyway
-                pass
         self._server = None
         self._conns.clear()
 
@@ -247,7 +246,7 @@ class MsmpServer:
         elif isinstance(params, list):
             if len(params) > len(names):
                 raise _RpcError(INVALID_PARAMS, f"Invalid params: expected at most {len(names)}")
-            given = dict(zip(names, params))
+            given = dict(zip(names, params, strict=False))  # fewer params than names: the rest default
         elif isinstance(params, dict):
             unknown = set(params) - set(names)
             if unknown:
