@@ -48,9 +48,10 @@ def test_on_attacker_and_items_conditions(world_with: Any) -> None:
     assert world.execute("execute if items entity Alice armor.* *") == "Test failed"
     assert world.execute("execute if items entity @a[tag=nobody] container.* *") == "No entity was found"
     world.execute("scoreboard objectives add hits dummy")
-    world.functions["t:hit"] = lambda w: w.execute("execute as Bob on attacker run scoreboard players add @s hits 1")
+    hit_back = "execute as Bob on attacker run scoreboard players add @s hits 1"
+    assert world.execute(hit_back) == ""  # nobody hurt Bob: the branch fails silently
     world.hit("Alice", "Bob")
-    world.run_function("t:hit")
+    assert world.execute(hit_back) == "Added 1 to [hits] for Alice (now 1)"
     assert world.scores == {"Alice": {"hits": 1}}
     assert world.execute("execute as Alice on attacker run say x") == ""
     assert world.errors == []
