@@ -1,8 +1,11 @@
 """The built-in stand-in server for the demo and the tests: vanilla RCON framing on loopback in front of a
 small world model. It is not Minecraft and never claims to be.
 
-Modules: ``rcon_server`` (framing and fault switches), ``msmp_server`` (MSMP 2.0.0 from the saved schema), ``world`` (world model + command execution), ``nbt``/``text`` (helpers),
-``datapack`` (the data pack the world interprets), ``uuids`` (offline-mode UUIDs), ``server`` (``Sandbox``, ``SandboxThread``).
+Modules: ``rcon_server`` (framing and fault switches), ``msmp_server`` (MSMP 2.0.0 from the saved schema),
+``world`` (``World``: what players do, ticks, the console), ``state`` (the world's state and the interpreter),
+``commands`` (one module per command family behind one dispatch table), ``model`` (players, stacks, objectives,
+bossbars), ``nbt``/``text`` (helpers), ``datapack`` (the data pack the world interprets), ``uuids`` (offline-mode
+UUIDs), ``quiet`` (the demo's quiet gate), ``server`` (``Sandbox``, ``SandboxThread``).
 """
 
 from bridge.sandbox.server import Sandbox, SandboxThread

@@ -168,8 +168,10 @@ def _parse_function(mc: Mecha, fid: str, path: Path) -> Function:
             for arg in node.arguments:
                 if isinstance(arg, mast.AstMacroLineVariable):
                     parts.append((True, str(arg.value)))
-                else:
+                elif isinstance(arg, mast.AstMacroLineText):
                     parts.append((False, str(arg.value)))
+                else:
+                    raise DatapackError(f"{path}:{lineno}: unexpected macro line part {type(arg).__name__}")
             fn.lines.append(Line(lineno, None, tuple(parts)))
         else:
             fn.lines.append(Line(lineno, node))

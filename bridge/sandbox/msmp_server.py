@@ -23,6 +23,7 @@ refuses ``gamerules/update``.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import importlib.resources
 import json
@@ -39,7 +40,8 @@ from websockets.http11 import Request, Response
 
 from bridge.errors import ClientMessageError
 from bridge.io.msmp import NOTIFICATION, check_schema, redacting_logger
-from bridge.sandbox.world import _GAMERULE_DEFAULTS, ChatMessage, Player, World
+from bridge.sandbox.model import GAMERULE_DEFAULTS, ChatMessage, Player
+from bridge.sandbox.world import World
 
 __all__ = ["MsmpServer", "schema_document"]
 
@@ -137,10 +139,8 @@ class MsmpServer:
         self._frozen.clear()
         if self._server is not None:
             self._server.close(close_connections=True)
-            try:
+            with contextlib.suppress(Exception):  # closing anyway
                 await self._server.wait_closed()
-            except Exception:  # noqa: BLE001 - closing anyway
-                pass
         self._server = None
         self._conns.clear()
 
@@ -246,7 +246,7 @@ class MsmpServer:
         elif isinstance(params, list):
             if len(params) > len(names):
                 raise _RpcError(INVALID_PARAMS, f"Invalid params: expected at most {len(names)}")
-            given = dict(zip(names, params))
+            given = dict(zip(names, params, strict=False))  # fewer params than names: the rest default
         elif isinstance(params, dict):
             unknown = set(params) - set(names)
             if unknown:
@@ -304,13 +304,13 @@ class MsmpServer:
         return True
 
     def _typed(self, key: str) -> dict[str, Any]:
-        raw = self.world.gamerules.get(key, _GAMERULE_DEFAULTS.get(key, "false"))
+        raw = self.world.gamerules.get(key, GAMERULE_DEFAULTS.get(key, "false"))
         if raw in ("true", "false"):
             return {"key": key, "type": "boolean", "value": raw == "true"}
         return {"key": key, "type": "integer", "value": int(raw)}
 
     def _m_gamerules(self) -> list[dict[str, Any]]:
-        keys = sorted({*_GAMERULE_DEFAULTS, *self.world.gamerules})
+        keys = sorted({*GAMERULE_DEFAULTS, *self.world.gamerules})
         return [self._typed(k) for k in keys]
 
     def _m_gamerules_update(self, gamerule: dict[str, Any] | None = None) -> dict[str, Any]:

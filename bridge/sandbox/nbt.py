@@ -14,7 +14,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-import nbtlib
+import nbtlib  # type: ignore[import-untyped]
 from mecha import ast as mast
 from nbtlib import Compound, List
 

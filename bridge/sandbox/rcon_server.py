@@ -23,10 +23,11 @@ reply, a server that runs the command but never answers, a server slow to answer
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 __all__ = ["RconFaults", "RconServer", "split_reply"]
 
@@ -88,7 +89,7 @@ class RconServer:
     def __init__(self, password: str, execute: Callable[[str], str]) -> None:
         self._password = password
         self._execute = execute
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self.closed_connections = 0  # connections the server dropped on a framing violation
         self.faults = RconFaults()
@@ -118,15 +119,11 @@ class RconServer:
         for writer in list(self._writers):
             writer.close()
         for writer in list(self._writers):
-            try:
+            with contextlib.suppress(OSError, TimeoutError):
                 await asyncio.wait_for(writer.wait_closed(), 1.0)
-            except (OSError, TimeoutError):
-                pass
         if self._server is not None:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._server.wait_closed(), 1.0)
-            except TimeoutError:
-                pass
         self._server = None
 
     async def _send_reply(

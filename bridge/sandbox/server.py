@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import copy
 import threading
-from typing import Any, Callable, TypeVar
-
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from bridge.sandbox.datapack import Datapack
+from bridge.sandbox.model import ChatMessage
 from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
-from bridge.sandbox.world import ChatMessage, World
+from bridge.sandbox.world import World
 
 __all__ = ["Sandbox", "SandboxThread"]
 
@@ -94,10 +96,8 @@ class Sandbox:
         """Stop ticking, stop listening and close every RCON connection. The world is kept."""
         if self._ticker is not None:
             self._ticker.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
-            except asyncio.CancelledError:
-                pass
             self._ticker = None
         if self.msmp is not None and self.msmp.port is not None:
             await self.msmp.stop()

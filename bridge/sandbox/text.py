@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 __all__ = ["click_events", "english_table", "plain_text", "translate"]
 

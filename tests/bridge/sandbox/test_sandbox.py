@@ -8,9 +8,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bridge.io.players import ints_from_uuid
 from bridge.io.rcon import RconClient
 from bridge.sandbox import Sandbox, SandboxThread, World
-from bridge.io.players import ints_from_uuid
 from bridge.sandbox.rcon_server import split_reply
 from bridge.sandbox.uuids import offline_uuid
 

@@ -1,0 +1,244 @@
+"""What the sandbox world holds: players and their stacks, what they were shown, objectives, bossbars, command
+sources and the command log. Plain data; the commands that change it are in ``bridge.sandbox.commands``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import nbtlib  # type: ignore[import-untyped]
+
+from bridge.io.players import ints_from_uuid
+from bridge.sandbox import nbt
+from bridge.sandbox.text import click_events, plain_text
+from bridge.sandbox.uuids import offline_uuid
+
+__all__ = [
+    "CONSOLE",
+    "GAMERULE_DEFAULTS",
+    "PLAYER_NAME",
+    "Bossbar",
+    "ChatMessage",
+    "CommandRecord",
+    "ItemStack",
+    "Objective",
+    "Player",
+    "ScreenText",
+    "Source",
+    "default_name",
+]
+
+#: Current Java usernames (3-16 of ``A-Z a-z 0-9 _``; ``docs/design.md#the-bridge``).
+PLAYER_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
+
+GAMERULE_DEFAULTS = {
+    "send_command_feedback": "true",
+    "log_admin_commands": "true",
+    "command_block_output": "true",
+    "keep_inventory": "false",
+    "do_daylight_cycle": "true",
+}
+"""The game rules the sandbox knows, with vanilla's default value texts (any other rule reads ``"false"``)."""
+
+_UNSTACKABLE = re.compile(r"(_sword|_axe|_pickaxe|_shovel|_hoe|^shield|_helmet|_chestplate|_leggings|_boots)$")
+
+
+def default_name(ident: str) -> str:
+    """The en_us-like name the sandbox gives an id: ``"minecraft:night_vision"`` → ``"Night Vision"``."""
+    return ident.split(":", 1)[-1].replace("_", " ").title()
+
+
+@dataclass
+class ItemStack:
+    """A stack in a player's inventory.
+
+    Attributes:
+        item: namespaced id, e.g. ``"minecraft:paper"``.
+        components: component id (namespaced) → value as plain Python (SNBT parsed), e.g.
+            ``{"minecraft:custom_data": {"traitors": {"item": "vote_paper"}}}``.
+        count: stack size (≥ 1).
+    """
+
+    item: str
+    components: dict[str, Any]
+    count: int
+
+    @property
+    def custom_data(self) -> dict[str, Any]:
+        """The ``minecraft:custom_data`` component or ``{}``."""
+        value = self.components.get("minecraft:custom_data", {})
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def name(self) -> str:
+        """Hover name as vanilla picks it: ``custom_name``, else ``item_name``, else the default name."""
+        for key in ("minecraft:custom_name", "minecraft:item_name"):
+            if key in self.components:
+                return plain_text(self.components[key])
+        return default_name(self.item)
+
+    @property
+    def max_stack(self) -> int:
+        """``max_stack_size`` component, else 1 for tools/weapons/armour/shield, else 64."""
+        if "minecraft:max_stack_size" in self.components:
+            return int(self.components["minecraft:max_stack_size"])
+        return 1 if _UNSTACKABLE.search(self.item.split(":", 1)[1]) else 64
+
+
+@dataclass
+class ChatMessage:
+    """One chat line a player received: the component as plain Python and its plain text."""
+
+    component: Any
+    text: str
+    source: str = "tellraw"
+
+    def click_events(self) -> list[dict[str, Any]]:
+        """The message's ``click_event`` dicts in reading order (e.g. ``{"action": "run_command", ...}``)."""
+        return list(click_events(self.component))
+
+
+@dataclass
+class ScreenText:
+    """A title, subtitle or actionbar shown to a player (``kind`` is one of those three words)."""
+
+    kind: str
+    component: Any
+    text: str
+
+
+@dataclass
+class Player:
+    """An online (or formerly online) player.
+
+    Attributes:
+        name: the player name.
+        pos: (x, y, z) in blocks.
+        yaw, pitch: rotation in degrees.
+        gamemode: "survival", "creative", "adventure" or "spectator".
+        inventory: stacks in the order they were received.
+        chat: every chat message shown to this player, oldest first.
+        screen: every title/subtitle/actionbar shown, oldest first.
+        title, subtitle, actionbar: what is currently shown (None after ``title clear``).
+        title_times: (fade in, stay, fade out) ticks.
+        effects: effect id → (seconds or -1 for infinite, amplifier).
+        uuid: the offline-mode UUID of the name (``bridge.sandbox.uuids.offline_uuid``).
+        dialog: the dialog on screen (plain JSON data) or ``None``.
+        dialogs: every dialog shown, oldest first.
+        advancements: advancement ids granted.
+        attacker: the player who last hurt this one (``execute on attacker``; set by :meth:`World.hit`).
+    """
+
+    name: str
+    pos: tuple[float, float, float] = (0.5, 64.0, 0.5)
+    yaw: float = 0.0
+    pitch: float = 0.0
+    gamemode: str = "survival"
+    tags: set[str] = field(default_factory=set)
+    inventory: list[ItemStack] = field(default_factory=list)
+    chat: list[ChatMessage] = field(default_factory=list)
+    screen: list[ScreenText] = field(default_factory=list)
+    title: Any = None
+    subtitle: Any = None
+    actionbar: Any = None
+    title_times: tuple[int, int, int] = (10, 70, 20)
+    effects: dict[str, tuple[int, int]] = field(default_factory=dict)
+    uuid: str = ""
+    dialog: Any = None
+    dialogs: list[Any] = field(default_factory=list)
+    dialog_chat: list[int] = field(default_factory=list)
+    """For each dialog in ``dialogs``, how many ``tellraw`` chat messages the player had then (orders dialogs
+    and the server's messages; the player's own trigger feedback is not counted)."""
+    advancements: set[str] = field(default_factory=set)
+    attacker: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.uuid:
+            self.uuid = offline_uuid(self.name)
+
+    def nbt(self) -> nbtlib.Compound:
+        """The entity data the sandbox models: ``UUID`` (int array), ``Tags`` and ``Inventory`` (one compound
+        ``{Slot, id, count, components}`` per stack, slots numbered in the order received)."""
+        stacks = [
+            nbtlib.Compound({
+                "Slot": nbtlib.Byte(i), "id": nbtlib.String(s.item), "count": nbtlib.Int(s.count),
+                **({"components": nbt.from_python(s.components)} if s.components else {}),
+            })
+            for i, s in enumerate(self.inventory)
+        ]  # fmt: skip
+        return nbtlib.Compound({
+            "UUID": nbtlib.IntArray(list(ints_from_uuid(self.uuid))),
+            "Tags": nbtlib.List[nbtlib.String]([nbtlib.String(t) for t in sorted(self.tags)]),
+            "Inventory": nbtlib.List[nbtlib.Compound](stacks),
+        })
+
+    def count_items(self, custom_item: str | None = None, *, item: str | None = None) -> int:
+        """Count stacks' items, optionally only those with ``custom_data.traitors.item == custom_item``."""
+        total = 0
+        for stack in self.inventory:
+            if item is not None and stack.item != item:
+                continue
+            if custom_item is not None:
+                tr = stack.custom_data.get("traitors")
+                if not isinstance(tr, dict) or tr.get("item") != custom_item:
+                    continue
+            total += stack.count
+        return total
+
+
+@dataclass
+class Objective:
+    """A scoreboard objective: ``criterion`` e.g. "trigger" or "dummy", ``display_name`` a component."""
+
+    name: str
+    criterion: str
+    display_name: Any
+
+    @property
+    def bracketed(self) -> str:
+        """The display name as vanilla's replies show it, e.g. ``[Vote]``."""
+        return f"[{plain_text(self.display_name)}]"
+
+
+@dataclass
+class Bossbar:
+    """A custom bossbar. ``color``/``style`` as in vanilla; ``players`` are names."""
+
+    id: str
+    name: Any
+    value: int = 0
+    max: int = 100
+    color: str = "white"
+    style: str = "progress"
+    players: set[str] = field(default_factory=set)
+    visible: bool = True
+
+    @property
+    def bracketed(self) -> str:
+        """The name as vanilla's replies show it, e.g. ``[Night]``."""
+        return f"[{plain_text(self.name)}]"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Who runs a command: the console (``entity`` None; ``@s`` selects nobody) or a player (``@s``)."""
+
+    entity: Player | None = None
+
+
+CONSOLE = Source()
+
+
+@dataclass
+class CommandRecord:
+    """One command received: its ``text``, the ``reply`` sent and the ``outcome``.
+
+    ``outcome`` is "ok", "failed" (a vanilla failure reply), "syntax" (did not parse) or "unsupported".
+    """
+
+    text: str
+    reply: str
+    outcome: str
+    received: float = 0.0
+    """When the command arrived (``time.perf_counter()`` seconds, this process's clock): for latency benchmarks."""
