@@ -139,15 +139,21 @@ def _series(ruleset: str, contestants: int, kind: str, seed: int, feed: Callable
     return steps
 
 
+def _feeder(digest: Any) -> Callable[[Any], None]:
+    """A function that hashes one observed item (as sorted JSON, one line) into ``digest``."""
+
+    def feed(item: Any) -> None:
+        digest.update(json.dumps(item, sort_keys=True, ensure_ascii=False).encode())
+        digest.update(b"\n")
+
+    return feed
+
+
 def fingerprints(series: int) -> Iterator[tuple[str, int, int, str]]:
     """(setup label, series, inputs, hex digest) for each of ``SETUPS``."""
     for ruleset, contestants, kind in SETUPS:
         digest = hashlib.sha256()
-
-        def feed(item: Any) -> None:
-            digest.update(json.dumps(item, sort_keys=True, ensure_ascii=False).encode())
-            digest.update(b"\n")
-
+        feed = _feeder(digest)
         inputs = sum(_series(ruleset, contestants, kind, s, feed) for s in series_seeds(7, series))
         yield f"{ruleset} {contestants} {kind}", series, inputs, digest.hexdigest()
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ConfigError
-from engine.rulesets.traitors.game import Game
 from engine.rulesets import RULESETS
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import Settings, check_cast
 
 ROOT = Path(__file__).resolve().parent.parent

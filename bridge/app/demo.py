@@ -37,7 +37,8 @@ from bridge.loop.clock import rcon_quiet_gate
 from bridge.loop.service import SeriesService
 from engine.ids import Twist
 from engine.rulesets import RULESETS, new_game
-from engine.rulesets.club.game import ClubSettings
+from engine.rulesets.club import CLUB_RULES
+from engine.rulesets.club.settings import ClubSettings
 from engine.rulesets.traitors.settings import Settings
 
 if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
@@ -102,7 +103,7 @@ def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | Clu
     if ruleset not in RULESETS:
         raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(RULESETS)})")
     if ruleset != "traitors":
-        lo, hi = RULESETS[ruleset].game.RULES.sizes
+        lo, hi = CLUB_RULES[ruleset].sizes
         if not lo <= contestants <= hi:
             raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
         return ClubSettings(ruleset, DEMO_NAMES[:contestants], durations=CLUB_DEMO_DURATIONS)

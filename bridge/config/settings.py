@@ -21,7 +21,8 @@ from bridge.config.model import ConfigFileError, ConfigModel, did_you_mean, prob
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power, Twist
 from engine.rulesets import RULESETS
-from engine.rulesets.club.game import ClubSettings
+from engine.rulesets.club import CLUB_RULES
+from engine.rulesets.club.settings import ClubSettings
 from engine.rulesets.traitors.settings import DealEntry, Settings
 
 AnySettings = Settings | ClubSettings
@@ -272,7 +273,7 @@ def validate_settings(settings: AnySettings) -> None:
         ConfigError: the engine refuses the settings (the message names the field).
     """
     if isinstance(settings, ClubSettings):
-        settings.validate(RULESETS[settings.ruleset].game.RULES)
+        settings.validate(CLUB_RULES[settings.ruleset])
     else:
         settings.validate()
 

@@ -32,9 +32,9 @@ from engine.actions import (
     StartTwist,
     UndoHostAction,
 )
+from engine.core.ruleset import RulesetGame
 from engine.effects import Choice, Effect, Message, Prompt, Whisper, msg
 from engine.ids import Twist
-from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.twists import TITLES as TWIST_TITLES
 
 __all__ = ["ENGINE_CONTROLS", "HostConsole", "private"]
@@ -69,7 +69,7 @@ class HostConsole:
         seats: contestant → seat number (``RenderContext.seats``).
     """
 
-    def __init__(self, game: Game, seats: Mapping[str, int]) -> None:
+    def __init__(self, game: RulesetGame, seats: Mapping[str, int]) -> None:
         self.game = game
         self.seats = seats
         self.seat_waiting: tuple[str, str] | None = None

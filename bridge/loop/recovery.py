@@ -27,10 +27,10 @@ from bridge.loop.store import StoredSeries
 from bridge.minecraft import commands as mc
 from bridge.minecraft.render import CLOCK_BAR, RenderContext, clock_hidden, clock_update, render, render_give_once
 from engine.actions import action_from_dict
+from engine.core.ruleset import RulesetGame
 from engine.effects import ClockStarted, Effect, GiveItem, MoveTo, TakeItem
 from engine.ids import Item
 from engine.rulesets import new_game
-from engine.rulesets.traitors.game import Game
 
 
 @dataclass(slots=True)
@@ -81,7 +81,7 @@ class Rebuilt:
         clock: the last ``ClockStarted`` effect (its label and length show the bossbar), or ``None``.
     """
 
-    game: Game
+    game: RulesetGame
     handouts: Handouts
     clock: ClockStarted | None
 
@@ -106,7 +106,7 @@ def rebuild(series: StoredSeries) -> Rebuilt:
     return Rebuilt(game, handouts, clock)
 
 
-def _seats(game: Game, players: Iterable[str] | None) -> list[tuple[str, str]]:
+def _seats(game: RulesetGame, players: Iterable[str] | None) -> list[tuple[str, str]]:
     """``(contestant, player)`` per seat re-synced: every seat, or only those ``players`` play.
 
     A replaced contestant's seat is played by another player (``Game.player_of``): they get the seat's place

@@ -26,8 +26,8 @@ from bridge.loop.store import SeriesStore, StoredSeries
 from bridge.minecraft import commands as mc
 from bridge.minecraft import snbt
 from bridge.minecraft.render import setup_call, setup_commands
+from engine.core.ruleset import RulesetGame
 from engine.effects import ClockStarted
-from engine.rulesets.traitors.game import Game
 
 __all__ = ["ENTITY_SUFFIX", "CastleSync", "read_inventory"]
 
@@ -67,7 +67,7 @@ class CastleSync:
         last_clock: the last ``ClockStarted`` sent (the bossbar's label and length), or ``None``.
     """
 
-    def __init__(self, game: Game, sender: Sender, now: Callable[[], float],
+    def __init__(self, game: RulesetGame, sender: Sender, now: Callable[[], float],
                  store: tuple[SeriesStore, StoredSeries] | None, last_clock: ClockStarted | None) -> None:  # fmt: skip
         self.game = game
         self.sender = sender

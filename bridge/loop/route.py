@@ -32,9 +32,9 @@ from bridge.minecraft import commands as mc
 from bridge.minecraft.inputs import BridgeInput, HostCommand, OpenConsole, SendBook, SwordHit
 from bridge.minecraft.triggers import HOST, PREFIX, TWIST
 from engine.actions import Action, StrikeWithSword, WriteConfession, WriteResponse
+from engine.core.ruleset import RulesetGame
 from engine.effects import Effect, Message, msg
 from engine.ids import Item
-from engine.rulesets.traitors.game import Game
 
 __all__ = ["SWORD_PAIRING", "PlayerList", "Router", "spectator_reply"]
 
@@ -66,7 +66,7 @@ class Router:
         refresh_players: the player list from MSMP, or ``None``: RCON ``list uuids``.
     """
 
-    def __init__(self, game: Game, rcon: RconClient, seats: Mapping[str, int], players: PlayerDirectory,
+    def __init__(self, game: RulesetGame, rcon: RconClient, seats: Mapping[str, int], players: PlayerDirectory,
                  handouts: Handouts, refresh_players: PlayerList | None) -> None:  # fmt: skip
         self.game = game
         self.rcon = rcon

@@ -86,10 +86,10 @@ from engine.actions import (
     StartSeries,
     TimerExpired,
 )
+from engine.core.ruleset import RulesetGame
 from engine.effects import ClockChanged, ClockStarted, Effect, Message, SeriesOver, Whisper
 from engine.errors import IllegalAction, InvalidCommand
 from engine.outcome import Outcome
-from engine.rulesets.traitors.game import Game
 
 if TYPE_CHECKING:  # MSMP (and websockets) is imported only when a service attaches it: start-up stays short
     from bridge.io.msmp import MsmpClient
@@ -134,7 +134,7 @@ class SeriesService:
 
     def __init__(
         self,
-        game: Game,
+        game: RulesetGame,
         rcon: RconClient,
         castle: CastleConfig,
         *,

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 
 from bridge.io.players import ints_from_uuid
 from bridge.sandbox import nbt

@@ -14,7 +14,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 from mecha import ast as mast
 from nbtlib import Compound, List
 

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 from mecha import Mecha
 from mecha import ast as mast
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 from mecha import DiagnosticError
 
 from bridge.sandbox import nbt

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 
 from bridge.sandbox import nbt
 from bridge.sandbox.commands.args import rl, src, targets

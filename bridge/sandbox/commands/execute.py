@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 from mecha import ast as mast
 
 from bridge.sandbox import nbt

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import nbtlib  # type: ignore[import-untyped]
+import nbtlib
 
 from bridge.sandbox import nbt
 from bridge.sandbox.commands.args import rl, src

@@ -191,8 +191,8 @@ def test_setup_enables_every_trigger_and_items_arrive() -> None:
 
 
 def test_setup_is_one_data_pack_call_or_command_by_command_without_the_function() -> None:
-    from bridge.minecraft.triggers import TRIGGERS
     from bridge.minecraft.render import RenderContext, setup_commands
+    from bridge.minecraft.triggers import TRIGGERS
 
     async def main(datapack: bool) -> list[str]:
         sb = Sandbox(PASSWORD, tick_rate=0, datapack=datapack)
