@@ -127,6 +127,26 @@ def others(actor: str, alive: list[str], *excluded: str | None) -> list[tuple[st
     return [(t, None) for t in alive if t != actor and t not in excluded]
 
 
+def another_living(game: Context, actor: str, targets: tuple[str, ...]) -> None:
+    """``validate`` of a power that names one other living contestant."""
+    living_other(game, actor, one_target(targets))
+
+
+def other_living(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """``options`` of a power that names one other living contestant (``another_living``)."""
+    return others(actor, alive)
+
+
+def any_living(game: Context, actor: str, targets: tuple[str, ...]) -> None:
+    """``validate`` of a power that names one living contestant, oneself included."""
+    living(game, one_target(targets))
+
+
+def any_living_options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+    """``options`` of a power that names one living contestant, oneself included (``any_living``)."""
+    return anyone(alive)
+
+
 def wrong_choice(game: Context, options: list[str], truth: str) -> str:
     """A false answer drawn from the wrong answers by the seeded generator ([house] §2)."""
     wrong = sorted(o for o in options if o != truth)

@@ -13,17 +13,13 @@ from __future__ import annotations
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, anyone, living, one_target
-
-
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
-    """Any living contestant."""
-    living(game, one_target(targets))
-
-
-def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
-    """Every living contestant (``validate``)."""
-    return anyone(alive)
+from engine.rulesets.traitors.powers.base import (
+    VISIT,
+    Power,
+    Use,
+    any_living,
+    any_living_options,
+)
 
 
 def resolve(game: Context, use: Use) -> None:
@@ -33,4 +29,4 @@ def resolve(game: Context, use: Use) -> None:
     game.powers.cleansed.add(use.targets[0])
 
 
-POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, any_living, resolve, any_living_options)

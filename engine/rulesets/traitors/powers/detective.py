@@ -13,20 +13,17 @@ from __future__ import annotations
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others, wrong_choice
+from engine.rulesets.traitors.powers.base import (
+    VISIT,
+    Power,
+    Use,
+    another_living,
+    other_living,
+    wrong_choice,
+)
 
 MOST = 5
 """The most Traitor actions one contestant can draw in a night (event, three powers, guess)."""
-
-
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
-    """Another living contestant."""
-    living_other(game, actor, one_target(targets))
-
-
-def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
-    """The other living contestants (``validate``)."""
-    return others(actor, alive)
 
 
 def resolve(game: Context, use: Use) -> None:
@@ -40,4 +37,4 @@ def resolve(game: Context, use: Use) -> None:
     game.tell(use, "result.detective", player=t, count=count)
 
 
-POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, another_living, resolve, other_living)

@@ -19,21 +19,10 @@ from engine.rulesets.traitors.powers.base import (
     VISIT,
     Power,
     Use,
-    living_other,
-    one_target,
-    others,
+    another_living,
+    other_living,
     power_title,
 )
-
-
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
-    """Another living contestant."""
-    living_other(game, actor, one_target(targets))
-
-
-def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
-    """The other living contestants (``validate``)."""
-    return others(actor, alive)
 
 
 def resolve(game: Context, use: Use) -> None:
@@ -51,4 +40,4 @@ def resolve(game: Context, use: Use) -> None:
     game.tell(use, "result.researcher", player=t, first=power_term(names[0]), second=power_term(names[1]))
 
 
-POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, validate, resolve, options)
+POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, another_living, resolve, other_living)

@@ -14,17 +14,13 @@ from __future__ import annotations
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others
-
-
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
-    """Another living contestant."""
-    living_other(game, actor, one_target(targets))
-
-
-def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
-    """The other living contestants (``validate``)."""
-    return others(actor, alive)
+from engine.rulesets.traitors.powers.base import (
+    VISIT,
+    Power,
+    Use,
+    another_living,
+    other_living,
+)
 
 
 def resolve(game: Context, use: Use) -> None:
@@ -40,4 +36,4 @@ def resolve(game: Context, use: Use) -> None:
     game.tell(use, "result.sober.drunk" if drunk else "result.sober.sober", player=t)
 
 
-POWER = Power(PowerName.SOBER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 2, validate, resolve, options)
+POWER = Power(PowerName.SOBER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, 2, another_living, resolve, other_living)
