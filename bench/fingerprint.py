@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
 import random
@@ -26,7 +27,7 @@ from typing import Any
 
 import checkout  # noqa: F401 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import demo_settings
-from engine.actions import StartSeries, TimerExpired
+from engine.actions import Action, StartSeries, TimerExpired
 from engine.bots import make_bot
 from engine.effects import Announce, Prompt, Whisper
 from engine.rulesets import new_game
@@ -50,6 +51,10 @@ def plain(value: Any) -> Any:
     sets sorted, classes and functions by name."""
     if isinstance(value, enum.Enum):
         return plain(value.value)
+    if isinstance(value, Action):  # by the input log's keys: ``actor`` under its ``actor_key`` (``voter``, ...)
+        data = value.to_dict()
+        del data["action"]
+        return {"@": type(value).__name__, **{k: plain(v) for k, v in data.items()}}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"@": type(value).__name__, **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     if isinstance(value, dict):
@@ -139,15 +144,17 @@ def _series(ruleset: str, contestants: int, kind: str, seed: int, feed: Callable
     return steps
 
 
+def _feed(digest: Any, item: Any) -> None:
+    """Add one item to ``digest``: its JSON text (keys sorted) and a newline."""
+    digest.update(json.dumps(item, sort_keys=True, ensure_ascii=False).encode())
+    digest.update(b"\n")
+
+
 def fingerprints(series: int) -> Iterator[tuple[str, int, int, str]]:
     """(setup label, series, inputs, hex digest) for each of ``SETUPS``."""
     for ruleset, contestants, kind in SETUPS:
         digest = hashlib.sha256()
-
-        def feed(item: Any) -> None:
-            digest.update(json.dumps(item, sort_keys=True, ensure_ascii=False).encode())
-            digest.update(b"\n")
-
+        feed = functools.partial(_feed, digest)
         inputs = sum(_series(ruleset, contestants, kind, s, feed) for s in series_seeds(7, series))
         yield f"{ruleset} {contestants} {kind}", series, inputs, digest.hexdigest()
 

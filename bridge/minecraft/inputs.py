@@ -493,55 +493,55 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
         raise bad()
 
     if objective == VOTE:
-        return CastVote(voter=player, target=target())
+        return CastVote(actor=player, target=target())
     if objective == OATH:
         if value != 1:
             raise bad()
-        return SwearOath(traitor=player)
+        return SwearOath(actor=player)
     if objective in _TRIGGER_EVENT:
-        return ChooseEvent(traitor=player, event=_TRIGGER_EVENT[objective], target=target())
+        return ChooseEvent(actor=player, event=_TRIGGER_EVENT[objective], target=target())
     if objective == NOMINATE:
-        return NominateDoubleVote(traitor=player, target=target())
+        return NominateDoubleVote(actor=player, target=target())
     if objective == OFFER:
         if value not in (1, 2):
             raise bad()
-        return AnswerOffer(contestant=player, accept=value == 1)
+        return AnswerOffer(actor=player, accept=value == 1)
     if objective == TORCH:
         if value not in _VALUE_TORCH:
             raise bad()
-        return ChooseTorch(finalist=player, torch=_VALUE_TORCH[value])
+        return ChooseTorch(actor=player, torch=_VALUE_TORCH[value])
     if objective == POWER:
-        return UsePower(contestant=player, target=target())
+        return UsePower(actor=player, target=target())
     if objective == POWER2:
-        return UsePower(contestant=player, target=target(value // PAIR), second=target(value % PAIR))
+        return UsePower(actor=player, target=target(value // PAIR), second=target(value % PAIR))
     if objective == PASS:
         if value != 1:
             raise bad()
-        return SkipPower(contestant=player)
+        return SkipPower(actor=player)
     if objective == JOKER:
         if value not in (1, 2):
             raise bad()
-        return AnswerJoker(contestant=player, accept=value == 1)
+        return AnswerJoker(actor=player, accept=value == 1)
     if objective == CANDIDATE:
-        return NominateCandidate(contestant=player, target=target())
+        return NominateCandidate(actor=player, target=target())
     if objective in (HOLDBACK, KEEP):
         if value != 1:
             raise bad()
-        return HoldBack(contestant=player) if objective == HOLDBACK else KeepEveryone(voter=player)
+        return HoldBack(actor=player) if objective == HOLDBACK else KeepEveryone(actor=player)
     if objective == REPEAT:
         if value not in (1, 2):
             raise bad()
-        return AskRepeat(contestant=player, ask=value == 1)
+        return AskRepeat(actor=player, ask=value == 1)
     if objective == CONSOLE:
         return OpenConsole(player)
     if name in EVENTS:
         return SwordHit(player, struck=name == "sword_struck", attacker=entry.get("attacker"))
     if objective == BEARER:
-        return ChooseSwordBearer(traitor=player, target=target())
+        return ChooseSwordBearer(actor=player, target=target())
     if objective == CHEST:
         if value != 1:
             raise bad()
-        return OpenChest(contestant=player)
+        return OpenChest(actor=player)
     if objective in (CONFESS, RESPOND):
         if value != 1:
             raise bad()
@@ -551,24 +551,24 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
         powers = _guessable()
         if number > len(powers):
             raise bad()
-        return GuessPower(guesser=player, target=target(value // PAIR), power=powers[number - 1] if number else None)
+        return GuessPower(actor=player, target=target(value // PAIR), power=powers[number - 1] if number else None)
     if objective == NOMINEE:
-        return VoteNominee(voter=player, target=target())
+        return VoteNominee(actor=player, target=target())
     if objective == SEER:
-        return AskSeer(seer=player, target=target())
+        return AskSeer(actor=player, target=target())
     if objective == TRIAL:
-        return PutOnTrial(traitor=player, target=target())
+        return PutOnTrial(actor=player, target=target())
     if objective == DRINK:
         if not 1 <= value <= len(_DRINKS):
             raise bad()
-        return TakeDrink(contestant=player, drink=_DRINKS[value - 1])
+        return TakeDrink(actor=player, drink=_DRINKS[value - 1])
     if objective == TWIST:
         cancel = value > CANCEL
         number = value - CANCEL if cancel else value
         if not 1 <= number <= len(_TWISTS):
             raise bad()
         twist = _TWISTS[number - 1]
-        return CancelTwist(host=player, twist=twist) if cancel else StartTwist(host=player, twist=twist)
+        return CancelTwist(actor=player, twist=twist) if cancel else StartTwist(actor=player, twist=twist)
     # HOST
     if SEAT_BASE < value <= SEAT_BASE + 16:
         target(value - SEAT_BASE)
@@ -578,5 +578,5 @@ def decode(entry: Mapping[str, Any], seats: Mapping[str, int]) -> Action | Bridg
     except ValueError:
         raise bad() from None
     if control is HostControl.ADVANCE:
-        return Advance(host=player)
+        return Advance(actor=player)
     return HostCommand(player, control)

@@ -21,7 +21,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import TORCHES, Item, Place, Torch
-from engine.messages_terms import term
 from engine.outcome import Termination
 from engine.record import RoundTableRecord, TorchRound
 from engine.rulesets.traitors import round_table
@@ -30,6 +29,7 @@ from engine.rulesets.traitors.choices import (
 )
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
+from engine.terms import term
 
 
 def open_torches(game: Table) -> None:

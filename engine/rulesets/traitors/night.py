@@ -27,7 +27,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Twist
-from engine.messages_terms import power_term, term
 from engine.record import NightRecord
 from engine.rulesets.traitors import twists
 from engine.rulesets.traitors.choices import (
@@ -39,6 +38,7 @@ from engine.rulesets.traitors.choices import (
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import NightState
+from engine.terms import power_term, term
 
 OATH_QUESTIONS = 3
 """Rulebook §7.1: lie and deceive? murder every night? keep the identities secret?"""

@@ -23,7 +23,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Place, Twist
-from engine.messages_terms import term
 from engine.outcome import Termination
 from engine.record import BreakfastRecord, RoundTableRecord, VoteRound
 from engine.rulesets.traitors import twists
@@ -33,6 +32,7 @@ from engine.rulesets.traitors.choices import (
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import Ballot
+from engine.terms import term
 
 
 def begin_breakfast(game: Table) -> None:

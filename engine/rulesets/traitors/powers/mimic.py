@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from engine.ids import FAITHFUL_POWERS, Allegiance
 from engine.ids import Power as PowerName
-from engine.messages_terms import power_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import VISIT, Power, Use, living_other, one_target, others
+from engine.terms import power_term
 
 
 def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:

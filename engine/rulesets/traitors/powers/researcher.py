@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.messages_terms import power_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import (
     ALL_TITLES,
@@ -24,6 +23,7 @@ from engine.rulesets.traitors.powers.base import (
     others,
     power_title,
 )
+from engine.terms import power_term
 
 
 def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:

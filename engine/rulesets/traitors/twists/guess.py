@@ -31,12 +31,12 @@ from engine.actions import Action, AskSeer, GuessPower, VoteNominee
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
-from engine.messages_terms import power_term, twist_term
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
+from engine.terms import power_term, twist_term
 
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
 """The powers a guess may name (every dealt power; The Joker is offered, never dealt)."""

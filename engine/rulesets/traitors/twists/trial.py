@@ -25,11 +25,11 @@ from engine.actions import Action, PutOnTrial
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Twist
-from engine.messages_terms import twist_term
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
+from engine.terms import twist_term
 
 
 def precondition(game: Context, day: int) -> str | None:
