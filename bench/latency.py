@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import random
 import secrets
@@ -24,12 +25,12 @@ import threading
 import time
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.config.castle import default_castle
 from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.config.castle import default_castle
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
-from bridge.sandbox.server import SandboxThread
 from bridge.loop.service import POLL_INTERVAL, SeriesService
+from bridge.sandbox.server import SandboxThread
 from engine.actions import StartSeries, TimerExpired
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
@@ -90,7 +91,7 @@ def measure(inputs: int, poll: float, seed: int = 3) -> tuple[list[float], list[
     def driver() -> None:
         ready.wait(30)
         rng = random.Random(seed)
-        held = {n: 0 for n in finalists}
+        held = dict.fromkeys(finalists, 0)
         for _ in range(inputs):
             name = rng.choice(finalists)
             held[name] = 1 if held[name] == 2 else 2  # always a change: a legal input
@@ -113,10 +114,8 @@ def measure(inputs: int, poll: float, seed: int = 3) -> tuple[list[float], list[
             while not done.is_set():
                 await asyncio.sleep(0.05)
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
-            except asyncio.CancelledError:
-                pass
 
     thread = threading.Thread(target=driver, daemon=True)
     thread.start()

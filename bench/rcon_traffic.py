@@ -19,12 +19,12 @@ import statistics
 from typing import Any
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.config.castle import default_castle
 from bridge.app.demo import Bot, _drive_bots, demo_settings
+from bridge.config.castle import default_castle
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
-from bridge.sandbox.server import SandboxThread
 from bridge.loop.service import SeriesService
+from bridge.sandbox.server import SandboxThread
 from engine.effects import Announce, ClockStarted, Effect
 from engine.rulesets import new_game
 

@@ -28,15 +28,15 @@ import time
 from pathlib import Path
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.config.castle import default_castle
 from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.config.castle import default_castle
 from bridge.loop.recovery import Handouts, rebuild
-from bridge.minecraft.render import RenderContext, render, render_give_once
 from bridge.loop.store import SeriesStore
+from bridge.minecraft.render import RenderContext, render, render_give_once
 from engine.actions import ChooseTorch, StartSeries, TimerExpired
 from engine.effects import GiveItem
-from engine.rulesets.traitors.game import Game
 from engine.ids import Torch
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +60,7 @@ def build_store(path: Path, inputs: int, seed: int = 3) -> int:
         ids = handouts.feed(effects)
         commands = [
             c.text
-            for e, gid in zip(effects, ids)
+            for e, gid in zip(effects, ids, strict=False)
             for c in (render_give_once(e, gid) if isinstance(e, GiveItem) and gid else render(e, ctx))
         ]
         store.record(series, entry=game.log[-1], commands=commands, phase_seq=game.phase_seq,

@@ -16,9 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from resume import build_store
+
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.loop.store import SeriesStore
-from resume import build_store
 
 
 def main() -> None:

@@ -16,8 +16,8 @@ import time
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.minecraft import commands as mc
 from engine.actions import Advance, StartSeries
-from engine.rulesets.traitors.game import Game
 from engine.ids import Item, Twist
+from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import Settings
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
