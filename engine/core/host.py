@@ -142,7 +142,7 @@ class HostControls(InputStep):
     def _handle(self, action: Action, now: float) -> list[Effect]:
         """``InputStep._take_input`` for a game with stand-ins: the input as the seat's contestant's, the
         effects addressed to the players who play the seats (house rule 3)."""
-        effects = self._take_input(self._as_contestant(action), now, action)
+        effects = self._take_input(self._as_contestant(action) if self.stand_ins else action, now, action)
         if self._reset_items is not None:
             self.items, self._reset_items = self._reset_items, None
         return self._to_players(effects) if self.stand_ins else effects

@@ -351,7 +351,7 @@ def _ballot_for(game: ClubGame, voter: str) -> ClubBallot:
 
 
 def _check_vote(game: ClubGame, action: CastVote) -> Callable[[], None]:
-    voter = action.voter
+    voter = action.actor
     b = _ballot_for(game, voter)
     if action.target == voter:
         raise IllegalAction("illegal.vote.self")
@@ -361,10 +361,10 @@ def _check_vote(game: ClubGame, action: CastVote) -> Callable[[], None]:
 
 
 def _check_keep(game: ClubGame, action: KeepEveryone) -> Callable[[], None]:
-    b = _ballot_for(game, action.voter)
+    b = _ballot_for(game, action.actor)
     if KEEP not in b.options:
         raise IllegalAction("illegal.club.no_keep")
-    return partial(game._apply_vote, action.voter, KEEP)
+    return partial(game._apply_vote, action.actor, KEEP)
 
 
 def _open_ballot(game: ClubGame, player: str) -> ClubBallot | None:
