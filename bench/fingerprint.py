@@ -26,7 +26,7 @@ from typing import Any
 
 import checkout  # noqa: F401 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import demo_settings
-from engine.actions import StartSeries, TimerExpired
+from engine.actions import Action, StartSeries, TimerExpired
 from engine.bots import make_bot
 from engine.effects import Announce, Prompt, Whisper
 from engine.rulesets import new_game
@@ -50,6 +50,10 @@ def plain(value: Any) -> Any:
     sets sorted, classes and functions by name."""
     if isinstance(value, enum.Enum):
         return plain(value.value)
+    if isinstance(value, Action):  # by the input log's keys: ``actor`` under its ``actor_key`` (``voter``, ...)
+        data = value.to_dict()
+        del data["action"]
+        return {"@": type(value).__name__, **{k: plain(v) for k, v in data.items()}}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"@": type(value).__name__, **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     if isinstance(value, dict):

@@ -60,7 +60,7 @@ def build_store(path: Path, inputs: int, seed: int = 3) -> int:
         ids = handouts.feed(effects)
         commands = [
             c.text
-            for e, gid in zip(effects, ids, strict=True)
+            for e, gid in zip(effects, ids, strict=False)
             for c in (render_give_once(e, gid) if isinstance(e, GiveItem) and gid else render(e, ctx))
         ]
         store.record(series, entry=game.log[-1], commands=commands, phase_seq=game.phase_seq,

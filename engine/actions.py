@@ -9,7 +9,6 @@ log and the game log (``docs/scenarios.md``).
 from __future__ import annotations
 
 import dataclasses
-import operator
 import types
 import typing
 from dataclasses import dataclass
@@ -18,15 +17,19 @@ from typing import Any, ClassVar
 from engine.errors import InvalidCommand
 from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_JSON_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
-    """An action class's field names, in order (``dataclasses.fields`` is slow; the fields never change)."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
+def _json_fields(cls: type[Action]) -> tuple[tuple[str, str], ...]:
+    """An input class's ``(field name, JSON key)`` pairs, in order: ``actor`` is written as the class's
+    ``actor_key`` (``voter``, ``traitor``, ...), every other field as its name (``dataclasses.fields`` is slow; the
+    fields never change)."""
+    pairs = _JSON_FIELDS.get(cls)
+    if pairs is None:
+        pairs = _JSON_FIELDS[cls] = tuple(
+            (f.name, cls.actor_key if f.name == "actor" else f.name) for f in dataclasses.fields(cls)
+        )
+    return pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,22 +37,110 @@ class Action:
     """Base of every input. ``kind`` is the stable name used in scenario files and logs."""
 
     kind: ClassVar[str] = "action"
+    actor_key: ClassVar[str] = "actor"
+    """The JSON key of the ``actor`` field (the input log's and scenario files' name for the sender)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``{"action": kind, <field>: <value>, ...}``; enums become their values."""
+        """The JSON form: ``{"action": kind, <key>: <value>, ...}``; enums become their values, ``actor`` is
+        written under the class's ``actor_key``."""
         out: dict[str, Any] = {"action": self.kind}
-        for name in _field_names(type(self)):
+        for name, key in _json_fields(type(self)):
             v = getattr(self, name)
-            out[name] = v.value if isinstance(v, Enum) else v
+            out[key] = v.value if isinstance(v, Enum) else v
         return out
-
-    actor_field: ClassVar[str | None] = None
-    """The field naming who sent the input (a contestant's or host's name); ``None`` for system inputs."""
 
     @property
     def actor(self) -> str | None:
-        """The contestant or host who sent this input; ``None`` for system inputs."""
-        return None if self.actor_field is None else getattr(self, self.actor_field)
+        """The contestant or host who sent this input; ``None`` for system inputs (every input with a sender
+        has ``actor`` as its first field)."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent(Action):
+    """An input sent by a contestant or a host: ``actor`` is their name."""
+
+    actor: str = dataclasses.field()  # a field here, the base's read-only None for system inputs
+
+
+@dataclass(frozen=True, slots=True)
+class _ByHost(_Sent):
+    actor_key: ClassVar[str] = "host"
+
+    @property
+    def host(self) -> str:
+        """The host who sent the input (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _ByVoter(_Sent):
+    actor_key: ClassVar[str] = "voter"
+
+    @property
+    def voter(self) -> str:
+        """The contestant who votes (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _ByTraitor(_Sent):
+    actor_key: ClassVar[str] = "traitor"
+
+    @property
+    def traitor(self) -> str:
+        """The Traitor who sent the input (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _ByContestant(_Sent):
+    actor_key: ClassVar[str] = "contestant"
+
+    @property
+    def contestant(self) -> str:
+        """The contestant who sent the input (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _ByFinalist(_Sent):
+    actor_key: ClassVar[str] = "finalist"
+
+    @property
+    def finalist(self) -> str:
+        """The finalist who holds up a torch (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _ByAttacker(_Sent):
+    actor_key: ClassVar[str] = "attacker"
+
+    @property
+    def attacker(self) -> str:
+        """The Sacred Sword's holder who strikes (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _ByGuesser(_Sent):
+    actor_key: ClassVar[str] = "guesser"
+
+    @property
+    def guesser(self) -> str:
+        """The contestant who makes the guess (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _BySeer(_Sent):
+    actor_key: ClassVar[str] = "seer"
+
+    @property
+    def seer(self) -> str:
+        """The contestant who visits the Seer (``actor``)."""
+        return self.actor
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,41 +165,32 @@ class TimerExpired(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Advance(Action):
+class Advance(_ByHost):
     """The host moves the series on early (rulebook §3 [house]): ends the current phase as its clock would.
 
     In the finale torch vote this is the host locking the torches (rulebook §9).
     """
 
     kind: ClassVar[str] = "advance"
-    host: str
-
-    actor_field: ClassVar[str] = "host"
 
 
 @dataclass(frozen=True, slots=True)
-class CastVote(Action):
+class CastVote(_ByVoter):
     """A contestant casts their vote paper for ``target`` (rulebook §4). A cast vote cannot be changed."""
 
     kind: ClassVar[str] = "cast_vote"
-    voter: str
     target: str
-
-    actor_field: ClassVar[str] = "voter"
 
 
 @dataclass(frozen=True, slots=True)
-class SwearOath(Action):
+class SwearOath(_ByTraitor):
     """A Traitor answers the host's current Oath question ("I do" / "I am" / "I do"; rulebook §7.1)."""
 
     kind: ClassVar[str] = "swear_oath"
-    traitor: str
-
-    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseEvent(Action):
+class ChooseEvent(_ByTraitor):
     """A Traitor picks tonight's event and its target in the Turret (rulebook §7.2).
 
     ``event`` is murder, seduce (only with exactly two Traitors) or ultimatum (the only event with exactly
@@ -116,44 +198,32 @@ class ChooseEvent(Action):
     """
 
     kind: ClassVar[str] = "choose_event"
-    traitor: str
     event: NightEvent
     target: str
 
-    actor_field: ClassVar[str] = "traitor"
-
 
 @dataclass(frozen=True, slots=True)
-class NominateDoubleVote(Action):
+class NominateDoubleVote(_ByTraitor):
     """A Traitor names who receives the double vote at the next round table (rulebook §8 Double Vote)."""
 
     kind: ClassVar[str] = "nominate_double_vote"
-    traitor: str
     target: str
-
-    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
-class AnswerOffer(Action):
+class AnswerOffer(_ByContestant):
     """A seduced contestant or one given an ultimatum accepts (joins the Traitors) or declines (§7.2)."""
 
     kind: ClassVar[str] = "answer_offer"
-    contestant: str
     accept: bool
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseTorch(Action):
+class ChooseTorch(_ByFinalist):
     """A finalist holds up a torch: banish again (red) or end game (green). Changeable until locked (§9)."""
 
     kind: ClassVar[str] = "choose_torch"
-    finalist: str
     torch: Torch
-
-    actor_field: ClassVar[str] = "finalist"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +252,7 @@ class ContestantReturned(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class UsePower(Action):
+class UsePower(_ByContestant):
     """A contestant uses their power on ``target`` (and ``second``, for The Analyst's two contestants).
 
     Traitor powers are used in the Turret after the night's event is chosen; Faithful powers when the host
@@ -191,222 +261,165 @@ class UsePower(Action):
     """
 
     kind: ClassVar[str] = "use_power"
-    contestant: str
     target: str
     second: str | None = None
 
-    actor_field: ClassVar[str] = "contestant"
-
 
 @dataclass(frozen=True, slots=True)
-class SkipPower(Action):
+class SkipPower(_ByContestant):
     """A contestant declines to use their power tonight (e.g. the Sheriff answers "no" to "Would you like to
     accuse a player?", rulebook §5)."""
 
     kind: ClassVar[str] = "skip_power"
-    contestant: str
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class AnswerJoker(Action):
+class AnswerJoker(_ByContestant):
     """The Faithful offered the Joker accepts or declines, before using their power (rulebook §6)."""
 
     kind: ClassVar[str] = "answer_joker"
-    contestant: str
     accept: bool
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 # ---------------------------------------------------------------------------------------------- club rulesets
 
 
 @dataclass(frozen=True, slots=True)
-class NominateCandidate(Action):
+class NominateCandidate(_ByContestant):
     """At the end of their speech a contestant puts forward ONE candidate for the vote (Black Knights, Day)."""
 
     kind: ClassVar[str] = "nominate_candidate"
-    contestant: str
     target: str
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class HoldBack(Action):
+class HoldBack(_ByContestant):
     """At the end of their speech a contestant puts nobody forward and votes later (Black Knights, Day)."""
 
     kind: ClassVar[str] = "hold_back"
-    contestant: str
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class KeepEveryone(Action):
+class KeepEveryone(_ByVoter):
     """A contestant votes to expel nobody today (Mafia & Yakuza, "Vote: expel a suspect, or keep everyone")."""
 
     kind: ClassVar[str] = "keep_everyone"
-    voter: str
-
-    actor_field: ClassVar[str] = "voter"
 
 
 @dataclass(frozen=True, slots=True)
-class AskRepeat(Action):
+class AskRepeat(_ByContestant):
     """After the departed contestant's last word, a living contestant asks (or not) for the vote to be repeated
     (Black Knights, Day: "if they win the players over, the vote is repeated")."""
 
     kind: ClassVar[str] = "ask_repeat"
-    contestant: str
     ask: bool
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 # ---------------------------------------------------------------------------------------------- twists (§8, §10)
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseSwordBearer(Action):
+class ChooseSwordBearer(_ByTraitor):
     """A Traitor names which Traitor receives the Sacred Sword at the next discussion (§8 Murder twist)."""
 
     kind: ClassVar[str] = "choose_sword_bearer"
-    traitor: str
     target: str
-
-    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
-class StrikeWithSword(Action):
+class StrikeWithSword(_ByAttacker):
     """The Sacred Sword's holder hits ``victim`` during discussion (§8 Murder twist; the data pack's
     ``traitors:sword/struck`` advancement names both players)."""
 
     kind: ClassVar[str] = "strike_with_sword"
-    attacker: str
     victim: str
-
-    actor_field: ClassVar[str] = "attacker"
 
 
 @dataclass(frozen=True, slots=True)
-class OpenChest(Action):
+class OpenChest(_ByContestant):
     """A contestant opens one confession chest during discussion (§8 Confession twist)."""
 
     kind: ClassVar[str] = "open_chest"
-    contestant: str
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class WriteConfession(Action):
+class WriteConfession(_ByContestant):
     """A contestant sends the confession written in their confession book to the Traitors (§8 Confession).
 
     ``text`` is the book's text (the bridge reads it from the held book); an empty text is refused.
     """
 
     kind: ClassVar[str] = "write_confession"
-    contestant: str
     text: str
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class WriteResponse(Action):
+class WriteResponse(_ByTraitor):
     """A Traitor sends the Traitors' one anonymous reply to the confessions (§8 Confession); the last sent
     before the Turret closes is delivered at breakfast."""
 
     kind: ClassVar[str] = "write_response"
-    traitor: str
     text: str
-
-    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
-class GuessPower(Action):
+class GuessPower(_ByGuesser):
     """A guess "``target`` holds ``power``" (§8 Guess twist): by a Traitor in the Turret or by the Faithful's
     nominee before the round table. ``power`` ``None`` first picks the target (the power is asked next)."""
 
     kind: ClassVar[str] = "guess_power"
-    guesser: str
     target: str
     power: Power | None = None
 
-    actor_field: ClassVar[str] = "guesser"
-
 
 @dataclass(frozen=True, slots=True)
-class VoteNominee(Action):
+class VoteNominee(_ByVoter):
     """A Faithful votes, at the host's visit, for who makes the Guess or visits the Seer (§7.4, §8)."""
 
     kind: ClassVar[str] = "vote_nominee"
-    voter: str
     target: str
-
-    actor_field: ClassVar[str] = "voter"
 
 
 @dataclass(frozen=True, slots=True)
-class AskSeer(Action):
+class AskSeer(_BySeer):
     """The Seer twist's nominee chooses whose true allegiance the seer book shows them (§8 Seer)."""
 
     kind: ClassVar[str] = "ask_seer"
-    seer: str
     target: str
-
-    actor_field: ClassVar[str] = "seer"
 
 
 @dataclass(frozen=True, slots=True)
-class PutOnTrial(Action):
+class PutOnTrial(_ByTraitor):
     """A Traitor names one contestant to put on trial tonight (§8 Trial twist); each names up to
     ``Settings.trial_contestants``."""
 
     kind: ClassVar[str] = "put_on_trial"
-    traitor: str
     target: str
-
-    actor_field: ClassVar[str] = "traitor"
 
 
 @dataclass(frozen=True, slots=True)
-class TakeDrink(Action):
+class TakeDrink(_ByContestant):
     """A contestant takes a drink at the bar (§10): once per series, either drink, no effect."""
 
     kind: ClassVar[str] = "take_drink"
-    contestant: str
     drink: Drink
-
-    actor_field: ClassVar[str] = "contestant"
 
 
 @dataclass(frozen=True, slots=True)
-class StartTwist(Action):
+class StartTwist(_ByHost):
     """The host starts a twist live: it is scheduled for the soonest day it can still happen (§8; the engine
     refuses it, privately to the host, when its preconditions fail)."""
 
     kind: ClassVar[str] = "start_twist"
-    host: str
     twist: Twist
-
-    actor_field: ClassVar[str] = "host"
 
 
 @dataclass(frozen=True, slots=True)
-class CancelTwist(Action):
+class CancelTwist(_ByHost):
     """The host cancels the next scheduled occurrence of a twist that has not begun yet (§8)."""
 
     kind: ClassVar[str] = "cancel_twist"
-    host: str
     twist: Twist
-
-    actor_field: ClassVar[str] = "host"
 
 
 TWIST_ACTIONS: tuple[type[Action], ...] = (
@@ -424,28 +437,21 @@ HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
 
 
 @dataclass(frozen=True, slots=True)
-class _HostAction(Action):
-    host: str
-
-    actor_field: ClassVar[str] = "host"
-
-
-@dataclass(frozen=True, slots=True)
-class PauseClock(_HostAction):
+class PauseClock(_ByHost):
     """The host stops the running phase clock; nothing ends the phase by time until ``ResumeClock``."""
 
     kind: ClassVar[str] = "pause_clock"
 
 
 @dataclass(frozen=True, slots=True)
-class ResumeClock(_HostAction):
+class ResumeClock(_ByHost):
     """The host restarts a paused clock with the seconds it had left when paused."""
 
     kind: ClassVar[str] = "resume_clock"
 
 
 @dataclass(frozen=True, slots=True)
-class ExtendPhase(_HostAction):
+class ExtendPhase(_ByHost):
     """The host gives the current phase ``seconds`` more (1–3600; a paused clock keeps more time in hand)."""
 
     kind: ClassVar[str] = "extend_phase"
@@ -453,7 +459,7 @@ class ExtendPhase(_HostAction):
 
 
 @dataclass(frozen=True, slots=True)
-class ReplaceContestant(_HostAction):
+class ReplaceContestant(_ByHost):
     """A new player (``player``, a Minecraft name) takes over ``contestant``'s seat and hand.
 
     The seat keeps its contestant name in the game (votes, announcements and the record say ``contestant``);
@@ -467,7 +473,7 @@ class ReplaceContestant(_HostAction):
 
 
 @dataclass(frozen=True, slots=True)
-class UndoHostAction(_HostAction):
+class UndoHostAction(_ByHost):
     """The host takes back the last input, if it was a host's move on, pause, resume or extension.
 
     The engine rebuilds the series from its input log without that input (``Game.replay``) and returns the
@@ -479,7 +485,7 @@ class UndoHostAction(_HostAction):
 
 
 @dataclass(frozen=True, slots=True)
-class EndSeries(_HostAction):
+class EndSeries(_ByHost):
     """The host ends the series now: nobody wins (``Winner.NOBODY``); the record shows what happened so far."""
 
     kind: ClassVar[str] = "end_series"
@@ -518,13 +524,6 @@ _EVERY_ACTION: tuple[type[Action], ...] = (
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _EVERY_ACTION}
 """Every input type by its stable ``kind`` name."""
 
-for _cls in _EVERY_ACTION:
-    if _cls.actor_field is not None:
-        # ``actor`` of a kind with a sender: its field, read in C (``operator.attrgetter``) rather than by the base
-        # class's Python-level property (the engine reads it for every input it checks).
-        setattr(_cls, "actor", property(operator.attrgetter(_cls.actor_field), doc=Action.actor.__doc__))  # noqa: B010
-del _cls
-
 _ENUM_FIELDS: dict[str, type[Any]] = {
     "event": NightEvent, "torch": Torch, "power": Power, "drink": Drink, "twist": Twist,
 }  # fmt: skip
@@ -533,13 +532,14 @@ _ENUM_FIELDS: dict[str, type[Any]] = {
 _FIELD_TYPES: dict[type, tuple[tuple[str, tuple[type, ...] | None], ...]] = {}
 
 
-def _field_types(cls: type) -> tuple[tuple[str, tuple[type, ...] | None], ...]:
-    """(field name, the classes its value may be, or ``None`` if not checkable) of an input class, in order."""
+def _field_types(cls: type[Action]) -> tuple[tuple[str, tuple[type, ...] | None], ...]:
+    """(JSON key, the classes its value may be, or ``None`` if not checkable) of an input class, in order (the
+    actor's key reads the field through its alias: ``voter``, ``traitor``, ...)."""
     found = _FIELD_TYPES.get(cls)
     if found is None:
         hints = typing.get_type_hints(cls)
         out: list[tuple[str, tuple[type, ...] | None]] = []
-        for name in _field_names(cls):
+        for name, key in _json_fields(cls):
             hint = hints[name]
             if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
                 parts = typing.get_args(hint)
@@ -547,7 +547,7 @@ def _field_types(cls: type) -> tuple[tuple[str, tuple[type, ...] | None], ...]:
                 parts = (hint,)
             classes = tuple(type(None) if p is None else p for p in parts)
             plain = all(isinstance(c, type) and not typing.get_args(c) for c in classes)
-            out.append((name, classes if plain else None))
+            out.append((key, classes if plain else None))
         found = _FIELD_TYPES[cls] = tuple(out)
     return found
 
@@ -555,7 +555,7 @@ def _field_types(cls: type) -> tuple[tuple[str, tuple[type, ...] | None], ...]:
 _CHECKED_FIRST: dict[type, tuple[tuple[str, tuple[type, ...]], ...]] = {}
 
 
-def checked_first(cls: type) -> tuple[tuple[str, tuple[type, ...]], ...]:
+def checked_first(cls: type[Action]) -> tuple[tuple[str, tuple[type, ...]], ...]:
     """The fields of an input class whose type the input step checks before the rules run, as ``(name, the
     classes its value may be)``: every field not declared a name (``str``, ``str | None``): the enums, flags and
     numbers, which the rules compare or branch on rather than look up. ``()`` for most inputs (a vote, a power use).
@@ -610,9 +610,10 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     cls = ACTION_TYPES.get(str(kind))
     if cls is None:
         raise InvalidCommand("invalid.action.kind", kind=str(kind))
-    names = {f.name for f in dataclasses.fields(cls)}
+    field_of = {key: name for name, key in _json_fields(cls)}
+    names = set(field_of)
     given = {k for k in data if k != "action"}
-    optional = {f.name for f in dataclasses.fields(cls) if f.default is None}
+    optional = {key for key, f in zip(field_of, dataclasses.fields(cls), strict=True) if f.default is None}
     if not (names - optional) <= given <= names:
         raise InvalidCommand("invalid.action.fields", kind=cls.kind, fields=", ".join(sorted(names)))
     kwargs: dict[str, Any] = {}
@@ -627,5 +628,5 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         classes = declared[name]
         if classes is not None and not _fits(value, classes):
             raise InvalidCommand("invalid.action.value", field=name, value=str(value))
-        kwargs[name] = value
+        kwargs[field_of[name]] = value
     return cls(**kwargs)

@@ -8,16 +8,14 @@ engine, so the bridge never needs to know roles to deliver a message (``docs/des
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from engine.actions import Action
 from engine.ids import Allegiance, Item, Place
 from engine.messages import render, value_text
 from engine.outcome import Outcome
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,23 +14,10 @@ every shipped language can decline (``bridge.minecraft.plurals``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.ids import Drink, NightEvent, Power, Torch, Twist
 from engine.outcome import Winner
 
-if TYPE_CHECKING:
-    from engine.effects import Message
-
-__all__ = [
-    "PLURALS",
-    "TERMS",
-    "english_plural",
-    "host_action_term",
-    "power_term",
-    "term",
-    "twist_term",
-]
+__all__ = ["NO_POWER", "PLURALS", "TERMS", "TWIST_NAMES", "english_plural"]
 
 NO_POWER = "no power"
 """The English answer for a contestant without a power (``engine.rulesets.traitors.powers.base.power_title``)."""
@@ -86,54 +73,6 @@ PLURALS: dict[str, tuple[str, str]] = {
 }
 """Counted phrase → its English forms (one, other); ``{n}`` is the count. A catalogue text refers to one as
 ``{placeholder:phrase}``."""
-
-_BY_TITLE: dict[str, str] = {p.title: p.value for p in Power} | {NO_POWER: "none"}
-
-
-def term(key: str) -> Message:
-    """The term ``key`` (a ``TERMS`` key) as a message value: ``msg("deal.faithful", power=term(...))``.
-
-    Raises:
-        KeyError: not a term key.
-    """
-    from engine.effects import msg
-
-    if key not in TERMS:
-        raise KeyError(key)
-    return msg(key)
-
-
-def power_term(power: Power | str | None) -> Message | str:
-    """A power's name as a term: a ``Power``, its title (``"The Analyst"``), ``"no power"`` or ``None`` (both
-    "no power"), or ``"none"``.
-
-    Any other text (a Spy's answer naming a Turret event: ``"murder"``, ``"guess"``) becomes its
-    ``term.action.*`` term; text that names nothing known is returned unchanged.
-    """
-    if power is None:
-        return term("term.power.none")
-    if power == "none":
-        return term("term.power.nothing")
-    if isinstance(power, Power):
-        return term(f"term.power.{power.value}")
-    code = _BY_TITLE.get(power)
-    if code is not None:
-        return term(f"term.power.{code}")
-    if f"term.action.{power}" in TERMS:
-        return term(f"term.action.{power}")
-    return power
-
-
-def twist_term(twist: Twist) -> Message:
-    """A twist's name as a term (``"The Trial"``)."""
-    return term(f"term.twist.{twist.value}")
-
-
-def host_action_term(kind: str) -> Message | str:
-    """A host action of the game record (``"pause_clock"``) as a term; an unknown kind as its words."""
-    key = f"term.host_action.{kind}"
-    return term(key) if key in TERMS else kind.replace("_", " ")
-
 
 def english_plural(phrase: str, count: str) -> str:
     """The English form of a counted phrase: one for exactly 1, other for any other count (CLDR ``en``).

@@ -1,5 +1,5 @@
 """Contestant and host names that differ only in case are one player to Minecraft: every way of configuring a
-cast refuses them, naming both (``engine.rulesets.traitors.settings.check_cast``), through the real command line."""
+cast refuses them, naming both (``engine.core.cast.check_cast``), through the real command line."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.cast import check_cast
 from engine.errors import ConfigError
 from engine.rulesets import RULESETS
 from engine.rulesets.traitors.game import Game
-from engine.rulesets.traitors.settings import Settings, check_cast
+from engine.rulesets.traitors.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CAST = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea"]

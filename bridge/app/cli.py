@@ -293,7 +293,7 @@ def _read_password(path: str) -> str:
 
 def _sandbox(args: argparse.Namespace) -> int:
     from bridge.app.demo import run_sandbox_process
-    from engine.rulesets.traitors.settings import check_cast
+    from engine.core.cast import check_cast
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)

@@ -86,7 +86,7 @@ from engine.effects import (
     msg,
 )
 from engine.ids import Allegiance, Item, Place
-from engine.messages_terms import power_term, term, twist_term
+from engine.terms import power_term, term, twist_term
 
 CLOCK_BAR = "traitors:clock"
 """The bossbar that shows the phase clock."""

@@ -241,53 +241,53 @@ Decoder = Callable[[Press], Action | BridgeInput]
 
 
 def _vote(p: Press) -> Action:
-    return CastVote(voter=p.player, target=p.target())
+    return CastVote(actor=p.player, target=p.target())
 
 
 def _oath(p: Press) -> Action:
     p.flag(1)
-    return SwearOath(traitor=p.player)
+    return SwearOath(actor=p.player)
 
 
 def _murder(p: Press) -> Action:
-    return ChooseEvent(traitor=p.player, event=NightEvent.MURDER, target=p.target())
+    return ChooseEvent(actor=p.player, event=NightEvent.MURDER, target=p.target())
 
 
 def _seduce(p: Press) -> Action:
-    return ChooseEvent(traitor=p.player, event=NightEvent.SEDUCE, target=p.target())
+    return ChooseEvent(actor=p.player, event=NightEvent.SEDUCE, target=p.target())
 
 
 def _ultimatum(p: Press) -> Action:
-    return ChooseEvent(traitor=p.player, event=NightEvent.ULTIMATUM, target=p.target())
+    return ChooseEvent(actor=p.player, event=NightEvent.ULTIMATUM, target=p.target())
 
 
 def _nominate(p: Press) -> Action:
-    return NominateDoubleVote(traitor=p.player, target=p.target())
+    return NominateDoubleVote(actor=p.player, target=p.target())
 
 
 def _offer(p: Press) -> Action:
-    return AnswerOffer(contestant=p.player, accept=p.flag(1, 2) == 1)
+    return AnswerOffer(actor=p.player, accept=p.flag(1, 2) == 1)
 
 
 def _torch(p: Press) -> Action:
-    return ChooseTorch(finalist=p.player, torch=_TORCHES[p.flag(*_TORCHES)])
+    return ChooseTorch(actor=p.player, torch=_TORCHES[p.flag(*_TORCHES)])
 
 
 def _power(p: Press) -> Action:
-    return UsePower(contestant=p.player, target=p.target())
+    return UsePower(actor=p.player, target=p.target())
 
 
 def _power2(p: Press) -> Action:
-    return UsePower(contestant=p.player, target=p.target(p.value // PAIR), second=p.target(p.value % PAIR))
+    return UsePower(actor=p.player, target=p.target(p.value // PAIR), second=p.target(p.value % PAIR))
 
 
 def _pass(p: Press) -> Action:
     p.flag(1)
-    return SkipPower(contestant=p.player)
+    return SkipPower(actor=p.player)
 
 
 def _joker(p: Press) -> Action:
-    return AnswerJoker(contestant=p.player, accept=p.flag(1, 2) == 1)
+    return AnswerJoker(actor=p.player, accept=p.flag(1, 2) == 1)
 
 
 def _host(p: Press) -> Action | BridgeInput:
@@ -299,7 +299,7 @@ def _host(p: Press) -> Action | BridgeInput:
     except ValueError:
         raise p.bad() from None
     if control is HostControl.ADVANCE:
-        return Advance(host=p.player)
+        return Advance(actor=p.player)
     return HostCommand(p.player, control)
 
 
@@ -308,30 +308,30 @@ def _console(p: Press) -> BridgeInput:
 
 
 def _candidate(p: Press) -> Action:
-    return NominateCandidate(contestant=p.player, target=p.target())
+    return NominateCandidate(actor=p.player, target=p.target())
 
 
 def _holdback(p: Press) -> Action:
     p.flag(1)
-    return HoldBack(contestant=p.player)
+    return HoldBack(actor=p.player)
 
 
 def _keep(p: Press) -> Action:
     p.flag(1)
-    return KeepEveryone(voter=p.player)
+    return KeepEveryone(actor=p.player)
 
 
 def _repeat(p: Press) -> Action:
-    return AskRepeat(contestant=p.player, ask=p.flag(1, 2) == 1)
+    return AskRepeat(actor=p.player, ask=p.flag(1, 2) == 1)
 
 
 def _bearer(p: Press) -> Action:
-    return ChooseSwordBearer(traitor=p.player, target=p.target())
+    return ChooseSwordBearer(actor=p.player, target=p.target())
 
 
 def _chest(p: Press) -> Action:
     p.flag(1)
-    return OpenChest(contestant=p.player)
+    return OpenChest(actor=p.player)
 
 
 def _confess(p: Press) -> BridgeInput:
@@ -349,29 +349,29 @@ def _guess(p: Press) -> Action:
     if number > len(GUESSABLE):
         raise p.bad()
     power = GUESSABLE[number - 1] if number else None
-    return GuessPower(guesser=p.player, target=p.target(p.value // PAIR), power=power)
+    return GuessPower(actor=p.player, target=p.target(p.value // PAIR), power=power)
 
 
 def _nominee(p: Press) -> Action:
-    return VoteNominee(voter=p.player, target=p.target())
+    return VoteNominee(actor=p.player, target=p.target())
 
 
 def _seer(p: Press) -> Action:
-    return AskSeer(seer=p.player, target=p.target())
+    return AskSeer(actor=p.player, target=p.target())
 
 
 def _trial(p: Press) -> Action:
-    return PutOnTrial(traitor=p.player, target=p.target())
+    return PutOnTrial(actor=p.player, target=p.target())
 
 
 def _drink(p: Press) -> Action:
-    return TakeDrink(contestant=p.player, drink=_DRINKS[p.number(p.value, len(_DRINKS))])
+    return TakeDrink(actor=p.player, drink=_DRINKS[p.number(p.value, len(_DRINKS))])
 
 
 def _twist(p: Press) -> Action:
     if p.value > CANCEL:
-        return CancelTwist(host=p.player, twist=_TWISTS[p.number(p.value - CANCEL, len(_TWISTS))])
-    return StartTwist(host=p.player, twist=_TWISTS[p.number(p.value, len(_TWISTS))])
+        return CancelTwist(actor=p.player, twist=_TWISTS[p.number(p.value - CANCEL, len(_TWISTS))])
+    return StartTwist(actor=p.player, twist=_TWISTS[p.number(p.value, len(_TWISTS))])
 
 
 def _sword_hit(p: Press) -> BridgeInput:

@@ -7,8 +7,8 @@ House rules of this file:
 2. Pause, resume and extend change only the phase clock: each gives the clock a new sequence number, so a timer
    armed for the old deadline is stale (ignored, house rule 2 of ``engine.core.step``).
 3. A replacement changes who plays a seat, never the seat's name: inputs are translated from the player to the
-   contestant on the way in, recipients from the contestant to the player on the way out. The replaced player
-   can no longer act (``illegal.replaced``).
+   contestant on the way in (every input's ``actor``, a presence input's ``contestant``), recipients from the
+   contestant to the player on the way out. The replaced player can no longer act (``illegal.replaced``).
 4. An undo takes back the last input if it was a host's move on, pause, resume or extension (``UNDOABLE``): the
    series is rebuilt by replay without it and the castle is put back (places, items, the clock with the time it
    had left then, the open prompts). Nothing said is unsaid: everyone is told.
@@ -25,6 +25,8 @@ from typing import Any, ClassVar, Protocol, Self
 
 from engine.actions import (
     Action,
+    ContestantLeft,
+    ContestantReturned,
     EndSeries,
     ExtendPhase,
     PauseClock,
@@ -49,8 +51,8 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Enum, Item, Place
-from engine.messages_terms import host_action_term
 from engine.record import SeriesRecord
+from engine.terms import host_action_term
 from engine.tracking import WorldState
 
 MAX_EXTENSION = 3600
@@ -61,7 +63,7 @@ UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
 replace again instead), nor can the end of the series (the service has stopped)."""
 
 
-class Seated(Protocol):
+class SeatState(Protocol):
     """What the host controls read of a contestant's state."""
 
     seat: int
@@ -76,7 +78,7 @@ class HostControls(InputStep):
     ``players`` (contestant → state with ``seat``, ``alive``, ``present``), ``phase`` (``None`` before the
     start), ``day``, ``deadline``, ``record`` (a ``SeriesRecord``), the class method ``replay(settings, seed,
     log)``, ``REPLAYED_STATE`` (every attribute an undo takes from the replayed game) and the methods
-    ``_emit``, ``_announce``, ``_whisper``, ``_move``, ``_tell_hand(contestant)``, ``_reprompt(only)`` and
+    ``emit``, ``announce``, ``whisper``, ``move``, ``_tell_hand(contestant)``, ``_reprompt(only)`` and
     ``_end_by_host()``. It calls ``_init_host_controls()`` in its constructor and answers ``handle`` with
     ``_handle``.
     """
@@ -85,7 +87,7 @@ class HostControls(InputStep):
     settings: Any
     seed: int
     hosts: frozenset[str]
-    players: Mapping[str, Seated]
+    players: Mapping[str, SeatState]
     phase: Enum | None
     day: int
     deadline: float | None
@@ -111,16 +113,16 @@ class HostControls(InputStep):
 
     # ------------------------------------------------------------------ hooks the game provides
 
-    def _emit(self, *effects: Effect) -> None:
+    def emit(self, *effects: Effect) -> None:
         raise NotImplementedError
 
-    def _announce(self, key: str, **params: object) -> None:
+    def announce(self, key: str, **params: object) -> None:
         raise NotImplementedError
 
-    def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
+    def whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         raise NotImplementedError
 
-    def _move(self, players: Sequence[str], place: Place) -> None:
+    def move(self, players: Sequence[str], place: Place) -> None:
         raise NotImplementedError
 
     def _tell_hand(self, contestant: str) -> None:
@@ -140,7 +142,7 @@ class HostControls(InputStep):
     def _handle(self, action: Action, now: float) -> list[Effect]:
         """``InputStep._take_input`` for a game with stand-ins: the input as the seat's contestant's, the
         effects addressed to the players who play the seats (house rule 3)."""
-        effects = self._take_input(self._as_contestant(action), now, action)
+        effects = self._take_input(self._as_contestant(action) if self.stand_ins else action, now, action)
         if self._reset_items is not None:
             self.items, self._reset_items = self._reset_items, None
         return self._to_players(effects) if self.stand_ins else effects
@@ -159,11 +161,15 @@ class HostControls(InputStep):
         return None
 
     def _as_contestant(self, action: Action) -> Action:
-        """A stand-in's input as the seat's contestant's; a replaced player's input is refused."""
-        field = action.actor_field
-        if not self.stand_ins or field is None or isinstance(action, ReplaceContestant):
+        """A stand-in's input as the seat's contestant's (its ``actor``; a presence input's ``contestant``); a
+        replaced player's input is refused."""
+        if not self.stand_ins or isinstance(action, ReplaceContestant):
             return action
-        value = getattr(action, field)
+        value: str | None
+        if isinstance(action, (ContestantLeft, ContestantReturned)):
+            value, field = action.contestant, "contestant"
+        else:
+            value, field = action.actor, "actor"
         if not isinstance(value, str):
             return action
         contestant = self.contestant_of(value)
@@ -175,7 +181,12 @@ class HostControls(InputStep):
 
     def _to_players(self, effects: list[Effect]) -> list[Effect]:
         """Recipients and movers named as the players who play the seats now."""
-        return [_addressed(e, self.player_of) for e in effects]
+        who = self.player_of
+        out: list[Effect] = []
+        for e in effects:
+            rename = ADDRESSED.get(type(e))
+            out.append(e if rename is None else rename(e, who))
+        return out
 
     def world_state(self) -> WorldState:
         """``CastleTracker.world_state`` keyed by the player who now plays each seat (``ReplaceContestant``)."""
@@ -191,7 +202,7 @@ class HostControls(InputStep):
 
     # ------------------------------------------------------------------ checks
 
-    def _check_host_action(self, action: Action) -> Callable[[], None]:
+    def check_host_action(self, action: Action) -> Callable[[], None]:
         """Raise if the host control ``action`` is illegal now; else return the function that applies it.
 
         Raises:
@@ -255,14 +266,14 @@ class HostControls(InputStep):
     def _clock_changed(self) -> None:
         self.phase_seq += 1
         remaining = self.paused if self.paused is not None else max(0.0, (self.deadline or self._now) - self._now)
-        self._emit(ClockChanged(self.phase_seq, self.deadline, remaining))
+        self.emit(ClockChanged(self.phase_seq, self.deadline, remaining))
 
     def _apply_pause(self, host: str) -> None:
         assert self.deadline is not None
         self.paused = max(0.0, self.deadline - self._now)
         self.deadline = None
         self._host_logged(host, "pause_clock", f"{self.paused:.0f} s left")
-        self._announce("host.paused")
+        self.announce("host.paused")
         self._clock_changed()
 
     def _apply_resume(self, host: str) -> None:
@@ -270,7 +281,7 @@ class HostControls(InputStep):
         left, self.paused = self.paused, None
         self.deadline = self._now + left
         self._host_logged(host, "resume_clock", f"{left:.0f} s left")
-        self._announce("host.resumed", seconds=f"{left:.0f}")
+        self.announce("host.resumed", seconds=f"{left:.0f}")
         self._clock_changed()
 
     def _apply_extend(self, host: str, seconds: int) -> None:
@@ -280,7 +291,7 @@ class HostControls(InputStep):
             assert self.deadline is not None
             self.deadline += seconds
         self._host_logged(host, "extend_phase", f"+{seconds} s")
-        self._announce("host.extended", seconds=str(seconds))
+        self.announce("host.extended", seconds=str(seconds))
         self._clock_changed()
 
     def _apply_replace(self, contestant: str, player: str, host: str) -> None:
@@ -291,7 +302,7 @@ class HostControls(InputStep):
         p = self.players[contestant]
         p.present = True
         self._host_logged(host, "replace_contestant", f"{player} for {contestant}")
-        self._announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
+        self.announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
         # The Whisper names the contestant and goes out to the player who plays the seat now (``_to_players``).
         self._tell_hand(contestant)
         # Re-prompt what the seat has to answer now (the old player's dialogs went to the old player).
@@ -299,7 +310,7 @@ class HostControls(InputStep):
 
     def _apply_end(self, host: str) -> None:
         self._host_logged(host, "end_series")
-        self._announce("host.ended")
+        self.announce("host.ended")
         self._end_by_host()
 
     def _apply_undo(self, host: str) -> None:
@@ -321,7 +332,7 @@ class HostControls(InputStep):
                 a["undone"] = True
                 break
         self._host_logged(host, "undo_host_action", str(undone["action"]))
-        self._announce("host.undone", action=host_action_term(str(undone["action"])))
+        self.announce("host.undone", action=host_action_term(str(undone["action"])))
         self._restore_places(old_places)
         self._restore_items(old_items)
         # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
@@ -331,10 +342,10 @@ class HostControls(InputStep):
             if before.paused is not None:
                 self.deadline = None
                 self.paused = left
-                self._emit(ClockChanged(self.phase_seq, None, left))
+                self.emit(ClockChanged(self.phase_seq, None, left))
             else:
                 self.deadline = self._now + left
-                self._emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
+                self.emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
         self._reprompt(None)
 
     def _restore_places(self, old_places: dict[str, tuple[Place, int | None]]) -> None:
@@ -346,7 +357,7 @@ class HostControls(InputStep):
             if old_places.get(n) != (place, seat) and self.players[n].alive:
                 moves.setdefault((place, seat is not None), []).append(n)
         for (place, _), names in moves.items():
-            self._move(names, place)
+            self.move(names, place)
 
     def _restore_items(self, old_items: dict[str, list[tuple[Item, str | None]]]) -> None:
         """After an undo: give back what the undone input took, take what it gave (the items become exactly the
@@ -358,10 +369,10 @@ class HostControls(InputStep):
             want, have = target_items.get(n, []), old_items.get(n, [])
             for item, label in want:
                 if (item, label) not in have:
-                    self._emit(GiveItem(frozenset({n}), item, label))
+                    self.emit(GiveItem(frozenset({n}), item, label))
             # In the order held (a set of items would iterate in a per-process order: they hash by identity).
             for item in dict.fromkeys(i for i, _ in have if all(i is not j for j, _ in want)):
-                self._emit(TakeItem(item, (n,)))
+                self.emit(TakeItem(item, (n,)))
 
 
 HOST_CHECKS: dict[type[Action], Callable[[Any, Any], Callable[[], None]]] = {
@@ -375,17 +386,25 @@ HOST_CHECKS: dict[type[Action], Callable[[Any, Any], Callable[[], None]]] = {
 """Host control → its check (house rules above), which returns the function that applies it."""
 
 
-def _addressed(e: Effect, who: Callable[[str], str]) -> Effect:
-    """``e`` with its recipients and movers named by ``who`` (contestant → the player playing the seat)."""
-    if isinstance(e, (Whisper, Prompt, GiveItem)):
-        return dataclasses.replace(e, to=frozenset(who(n) for n in e.to))
-    if isinstance(e, (ShowTitle, Eliminated)) and e.to is not None:
-        return dataclasses.replace(e, to=frozenset(who(n) for n in e.to))
-    if isinstance(e, MoveTo):
-        return dataclasses.replace(e, players=tuple(who(n) for n in e.players))
-    if isinstance(e, TakeItem) and e.players is not None:
-        return dataclasses.replace(e, players=tuple(who(n) for n in e.players))
-    return e
+Seated = Callable[[str], str]
+"""Contestant → the player who plays the seat now (``HostControls.player_of``)."""
 
 
-__all__ = ["HOST_CHECKS", "MAX_EXTENSION", "UNDOABLE", "HostControls", "Seated"]
+def _to(e: Any, who: Seated) -> Effect:
+    renamed: Effect = e if e.to is None else dataclasses.replace(e, to=frozenset([who(n) for n in e.to]))
+    return renamed
+
+
+def _players(e: Any, who: Seated) -> Effect:
+    renamed: Effect = e if e.players is None else dataclasses.replace(e, players=tuple([who(n) for n in e.players]))
+    return renamed
+
+
+ADDRESSED: dict[type[Effect], Callable[[Any, Seated], Effect]] = {
+    Whisper: _to, Prompt: _to, GiveItem: _to, ShowTitle: _to, Eliminated: _to, MoveTo: _players, TakeItem: _players,
+}  # fmt: skip
+"""The effects that name contestants as recipients (``to``) or movers (``players``), and how to rename them; a
+``None`` means everyone and stays."""
+
+
+__all__ = ["ADDRESSED", "HOST_CHECKS", "MAX_EXTENSION", "UNDOABLE", "HostControls", "SeatState"]

@@ -10,13 +10,13 @@ from collections.abc import Mapping, Sequence
 from engine.actions import AskRepeat, CastVote, HoldBack, KeepEveryone, NominateCandidate
 from engine.effects import Choice, Eliminated, Prompt, SeriesOver, ShowTitle, msg
 from engine.ids import Place
-from engine.messages_terms import term
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import VoteRound
 from engine.rulesets.club import departures
 from engine.rulesets.club.night import ClubNight
 from engine.rulesets.club.settings import KEEP, ClubPhase
 from engine.rulesets.club.state import ClubBallot, ClubDayRecord
+from engine.terms import term
 
 SAID = {KEEP: term("term.keep")}
 """A vote option as said in a message: a name as it is, keeping everyone as a term each client translates."""
@@ -28,21 +28,21 @@ class ClubDay(ClubNight):
     def _begin_morning(self, said: Sequence[tuple[str, Mapping[str, object]]]) -> None:
         self.day += 1
         px = self.rules.prefix
-        self._announce("club.morning", day=self.day)
-        self._move(self._living(), Place.ROUND_TABLE)
+        self.announce("club.morning", day=self.day)
+        self.move(self._living(), Place.ROUND_TABLE)
         for name, _cause in self.news:
             p = self.players[name]
             p.publicly_out = True
-            self._announce("club.died", player=name)
+            self.announce("club.died", player=name)
             if self.rules.reveal_role:
                 p.revealed = departures.card(p)
-                self._announce(f"{px}.reveal.{p.revealed}", player=name)
-            self._emit(Eliminated(name, "killed"))
-            self._move([name], Place.GATE)
+                self.announce(f"{px}.reveal.{p.revealed}", player=name)
+            self.emit(Eliminated(name, "killed"))
+            self.move([name], Place.GATE)
         if not self.news:
-            self._announce("club.no_deaths")
+            self.announce("club.no_deaths")
         for key, params in said:  # whatever else of the night affects this day and next night
-            self._announce(key, **params)
+            self.announce(key, **params)
         self.news = []
         self.day_record = ClubDayRecord(self.day, self._living())
         self.record.events.append(self.day_record)
@@ -57,7 +57,7 @@ class ClubDay(ClubNight):
             self.speakers = self._living()
             self._next_speaker()
         else:
-            self._announce("club.discussion", day=self.day)
+            self.announce("club.discussion", day=self.day)
             self._clock(ClubPhase.DISCUSSION, "discussion", "clock.discussion")
 
     def _next_speaker(self) -> None:
@@ -67,16 +67,16 @@ class ClubDay(ClubNight):
                 continue
             self.speaker = name
             self._clock(ClubPhase.SPEECH, "speech", "clock.speech")
-            self._announce("bk.speech", player=name)
+            self.announce("bk.speech", player=name)
             if self.settings.day_execution:
                 self._prompt_nominate(name)
             return
         self.speaker = None
         if not self.settings.day_execution:
-            self._announce("bk.no_execution")
+            self.announce("bk.no_execution")
             self._end_day()
         elif not self.candidates:
-            self._announce("bk.no_candidates")
+            self.announce("bk.no_candidates")
             self._end_day()
         else:
             self._open_first_vote()
@@ -85,7 +85,7 @@ class ClubDay(ClubNight):
         """Ask the speaker ``name`` to put one candidate forward, or to hold back."""
         choices = [Choice(t, NominateCandidate(name, t)) for t in self._nominees(name)]
         choices.append(Choice(msg("bk.hold_back").text, HoldBack(name)))
-        self._emit(Prompt(frozenset({name}), msg("bk.prompt.nominate"), tuple(choices)))
+        self.emit(Prompt(frozenset({name}), msg("bk.prompt.nominate"), tuple(choices)))
 
     def _nominees(self, name: str) -> list[str]:
         return [n for n in self._living() if n != name and n not in self.candidates]
@@ -94,10 +94,10 @@ class ClubDay(ClubNight):
         assert self.day_record is not None
         self.day_record.nominations[name] = target
         if target is None:
-            self._announce("bk.held_back", player=name)
+            self.announce("bk.held_back", player=name)
         else:
             self.candidates.append(target)
-            self._announce("bk.nominated", player=name, target=target)
+            self.announce("bk.nominated", player=name, target=target)
         self._next_speaker()
 
     def _close_speech(self) -> None:
@@ -117,7 +117,7 @@ class ClubDay(ClubNight):
             n for n in self._living() if n != self.departing and (KEEP in options or any(o != n for o in options))
         )
         self.ballot = ClubBallot(kind, voters, options)
-        self._announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
+        self.announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
         self._clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
         for v in voters:
             self._prompt_vote(v, options)
@@ -130,12 +130,12 @@ class ClubDay(ClubNight):
         if KEEP in options:
             choices.append(Choice(msg("my.keep").text, KeepEveryone(voter)))
         if choices:
-            self._emit(Prompt(frozenset({voter}), msg("club.vote.prompt"), tuple(choices)))
+            self.emit(Prompt(frozenset({voter}), msg("club.vote.prompt"), tuple(choices)))
 
     def _apply_vote(self, voter: str, option: str) -> None:
         assert self.ballot is not None
         self.ballot.votes[voter] = option
-        self._whisper([voter], "club.vote.cast", target=SAID.get(option, option))
+        self.whisper([voter], "club.vote.cast", target=SAID.get(option, option))
         if self._all_voted():
             self._close_vote()
 
@@ -154,28 +154,28 @@ class ClubDay(ClubNight):
         for v in b.voters:
             choice = b.votes.get(v)
             if choice is None:
-                self._announce("vote.reveal.none", voter=v)
+                self.announce("vote.reveal.none", voter=v)
             else:
-                self._announce("vote.reveal", voter=v, target=SAID.get(choice, choice))
+                self.announce("vote.reveal", voter=v, target=SAID.get(choice, choice))
                 tally[choice] += 1
         count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
         rec.rounds.append(
             VoteRound(b.kind, {v: b.votes.get(v) for v in b.voters}, {}, list(b.options), count)
         )
-        self._announce("vote.count", count=count)
+        self.announce("vote.count", count=count)
         best = max(tally.values(), default=0)
         top = [o for o in b.options if tally[o] == best] if best > 0 else []
         if not top:
-            self._announce("club.nobody_leaves")
+            self.announce("club.nobody_leaves")
             self._end_day()
         elif len(top) > 1:
             if b.kind == "first":
                 self._open_vote("revote", tuple(top))
             else:
-                self._announce("club.second_tie")
+                self.announce("club.second_tie")
                 self._end_day()
         elif top[0] == KEEP:
-            self._announce("my.kept")
+            self.announce("my.kept")
             self._end_day()
         else:
             self._leaves(top[0])
@@ -189,14 +189,14 @@ class ClubDay(ClubNight):
             self.departing = name
             rec.left = name
             rec.revealed = departures.card(p)
-            self._announce("bk.leaves", player=name)
-            self._announce(f"bk.reveal.{rec.revealed}", player=name)
+            self.announce("bk.leaves", player=name)
+            self.announce(f"bk.reveal.{rec.revealed}", player=name)
             self._clock(ClubPhase.LAST_WORD, "last_word", "clock.last_word")
-            self._announce("bk.last_word", player=name)
+            self.announce("bk.last_word", player=name)
             return
         # Mafia & Yakuza: expelled; the role is not announced.
         rec.left = name
-        self._announce("my.expelled", player=name)
+        self.announce("my.expelled", player=name)
         self._finalize_leave(name, "expelled")
         self._end_day()
 
@@ -205,8 +205,8 @@ class ClubDay(ClubNight):
             self.players[name].revealed = departures.card(self.players[name])
         self._remove([name], how, self.day)
         self.players[name].publicly_out = True
-        self._emit(Eliminated(name, how))
-        self._move([name], Place.GATE)
+        self.emit(Eliminated(name, how))
+        self.move([name], Place.GATE)
 
     def _after_last_word(self) -> None:
         voters = self._repeat_voters()
@@ -222,14 +222,14 @@ class ClubDay(ClubNight):
         """Ask ``voter`` whether the vote should be repeated after the departed's last word."""
         yes = Choice(msg("bk.repeat.yes").text, AskRepeat(voter, True))
         no = Choice(msg("bk.repeat.no").text, AskRepeat(voter, False))
-        self._emit(Prompt(frozenset({voter}), msg("bk.prompt.repeat", player=self.departing or ""), (yes, no)))
+        self.emit(Prompt(frozenset({voter}), msg("bk.prompt.repeat", player=self.departing or ""), (yes, no)))
 
     def _repeat_voters(self) -> list[str]:
         return [n for n in self._living() if n != self.departing] if self.departing else []
 
     def _apply_repeat(self, name: str, ask: bool) -> None:
         self.repeat_asks[name] = ask
-        self._whisper([name], "bk.repeat.noted")
+        self.whisper([name], "bk.repeat.noted")
         if all(v in self.repeat_asks for v in self._repeat_voters() if self.players[v].present):
             self._close_repeat()
 
@@ -243,13 +243,13 @@ class ClubDay(ClubNight):
         if asks * 2 > len(voters):
             self.repeat_used = True
             self.day_record.repeat = True
-            self._announce("bk.repeat", player=self.departing, count=asks)
+            self.announce("bk.repeat", player=self.departing, count=asks)
             self.departing = None
             self.day_record.left = None
             self.day_record.revealed = None
             self._open_vote("first", tuple(self.candidates))
             return
-        self._announce("bk.no_repeat", count=asks)
+        self.announce("bk.no_repeat", count=asks)
         self._depart()
 
     def _depart(self) -> None:
@@ -263,7 +263,7 @@ class ClubDay(ClubNight):
         if self._win_check():
             return
         if self.day >= self.settings.max_days:
-            self._announce("club.day_limit", days=self.day)
+            self.announce("club.day_limit", days=self.day)
             self._end_series(Winner.NOBODY, (), Termination.DAY_LIMIT)
             return
         self._begin_night()
@@ -293,15 +293,15 @@ class ClubDay(ClubNight):
         self.ballot = None
         self.pending = []
         if termination is Termination.HOST_ENDED:
-            self._announce("series.over.host")
+            self.announce("series.over.host")
         elif winners:
-            self._announce("series.over", winner=term(f"term.winner.{winner.value}"), winners=", ".join(winners))
+            self.announce("series.over", winner=term(f"term.winner.{winner.value}"), winners=", ".join(winners))
         else:
-            self._announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
+            self.announce("series.over.nobody", winner=term(f"term.winner.{winner.value}"))
         for p in self.players.values():
-            self._announce(f"{self.rules.prefix}.reveal.{departures.card(p)}", player=p.name)
-        self._emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
-        self._emit(SeriesOver(self.outcome))
+            self.announce(f"{self.rules.prefix}.reveal.{departures.card(p)}", player=p.name)
+        self.emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
+        self.emit(SeriesOver(self.outcome))
 
 
 __all__ = ["SAID", "ClubDay"]

@@ -48,7 +48,7 @@ def remove(game: ClubState, names: Sequence[str], how: str, when: int) -> None:
             heir = heirs[0]
             heir.role = p.role
             game.promoted.append(heir.name)
-            game._whisper([heir.name], f"{game.rules.prefix}.promoted.{p.role}")
+            game.whisper([heir.name], f"{game.rules.prefix}.promoted.{p.role}")
 
 
 __all__ = ["card", "remove"]

@@ -71,6 +71,7 @@ from engine.rulesets.club.settings import (
     faction_members,
 )
 from engine.rulesets.club.state import ClubBallot, ClubDayRecord, ClubNightRecord, ClubPlayer
+from engine.views import OutEntry, PlayerView, PublicView
 
 
 class ClubGame(ClubDay):
@@ -149,10 +150,8 @@ class ClubGame(ClubDay):
         """Living contestants whose players are on the server."""
         return [p.name for p in self.players.values() if p.alive and p.present]
 
-    def view_for(self, name: str) -> Any:
+    def view_for(self, name: str) -> PlayerView:
         """What contestant ``name`` may know now (``engine.views.PlayerView``, built from an allow-list)."""
-        from engine.views import PlayerView  # engine.views imports the registry, which imports this module
-
         p = self.players[name]
         items = tuple(item.value + (f"({label})" if label else "") for item, label in self.items.get(name, []))
         return PlayerView(
@@ -168,11 +167,9 @@ class ClubGame(ClubDay):
             can_act=tuple(sorted({a.kind for a in self.legal_actions(name)})),
         )
 
-    def public_view(self) -> Any:
+    def public_view(self) -> PublicView:
         """What everyone (a spectator too) may know now (``engine.views.PublicView``): the day, the phase, the
         seats, who is out, how and when, and the winners."""
-        from engine.views import OutEntry, PublicView  # engine.views imports the registry, which imports this
-
         out = tuple(
             OutEntry(q.name, q.out or "", q.out_day or 0, q.revealed)
             for q in self.players.values()
@@ -240,21 +237,21 @@ class ClubGame(ClubDay):
                 ContestantRecord(name=name, seat=seat, allegiance=self.rules.roles[role].team, power=self.role_title(role))
             )
         names = list(self.players)
-        self._announce(f"{px}.welcome", count=len(names))
+        self.announce(f"{px}.welcome", count=len(names))
         if self.rules.name == "black_knights":
-            self._announce("bk.day_execution." + ("on" if s.day_execution else "off"))
+            self.announce("bk.day_execution." + ("on" if s.day_execution else "off"))
         for who in names:
             role = self.players[who].role
-            self._emit(GiveItem(frozenset({who}), Item.NOTES_BOOK))
-            self._emit(ShowTitle(msg(f"{px}.role.{role}"), None, frozenset({who})))
-            self._whisper([who], f"{px}.deal.{role}")
+            self.emit(GiveItem(frozenset({who}), Item.NOTES_BOOK))
+            self.emit(ShowTitle(msg(f"{px}.role.{role}"), None, frozenset({who})))
+            self.whisper([who], f"{px}.deal.{role}")
         self._begin_night()
 
     def _presence(self, name: str, here: bool) -> None:
         self.players[name].present = here
-        self._whisper(self.hosts, "presence.returned" if here else "presence.left", player=name)
+        self.whisper(self.hosts, "presence.returned" if here else "presence.left", player=name)
         if here:
-            self._whisper([name], "presence.welcome_back")
+            self.whisper([name], "presence.welcome_back")
         elif self.phase is ClubPhase.VOTE and self.ballot is not None and self._all_voted():
             self._close_vote()
 
@@ -269,11 +266,11 @@ class ClubGame(ClubDay):
         """The seat's new player learns the role (and the team it knows) privately, as the contestant knows it."""
         p = self.players[contestant]
         px = self.rules.prefix
-        self._whisper([contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat),
+        self.whisper([contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat),
                       role=msg(f"{px}.role.{p.role}"))  # fmt: skip
         fellows = self.known_to(contestant)
         if fellows:
-            self._whisper([contestant], f"{px}.team", players=tuple(
+            self.whisper([contestant], f"{px}.team", players=tuple(
                 msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows
             ))  # fmt: skip
 
@@ -354,7 +351,7 @@ def _ballot_for(game: ClubGame, voter: str) -> ClubBallot:
 
 
 def _check_vote(game: ClubGame, action: CastVote) -> Callable[[], None]:
-    voter = action.voter
+    voter = action.actor
     b = _ballot_for(game, voter)
     if action.target == voter:
         raise IllegalAction("illegal.vote.self")
@@ -364,10 +361,10 @@ def _check_vote(game: ClubGame, action: CastVote) -> Callable[[], None]:
 
 
 def _check_keep(game: ClubGame, action: KeepEveryone) -> Callable[[], None]:
-    b = _ballot_for(game, action.voter)
+    b = _ballot_for(game, action.actor)
     if KEEP not in b.options:
         raise IllegalAction("illegal.club.no_keep")
-    return partial(game._apply_vote, action.voter, KEEP)
+    return partial(game._apply_vote, action.actor, KEEP)
 
 
 def _open_ballot(game: ClubGame, player: str) -> ClubBallot | None:
@@ -417,7 +414,7 @@ def _check_presence(game: ClubGame, action: ContestantLeft | ContestantReturned)
 
 
 def _check_host_control(game: ClubGame, action: Action) -> Callable[[], None]:
-    return game._check_host_action(action)  # engine.core.host
+    return game.check_host_action(action)  # engine.core.host
 
 
 def _offer_nothing(game: ClubGame, player: str) -> list[Action]:

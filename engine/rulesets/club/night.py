@@ -29,8 +29,8 @@ class ClubNight(ClubState):
         self.blocked = frozenset()
         self.told_blocked = set()
         self.ballot = None
-        self._announce("club.night", night=self.night_no)
-        self._move(self._living(), Place.HOME)
+        self.announce("club.night", night=self.night_no)
+        self.move(self._living(), Place.HOME)
         first = self.night_no == self.rules.first_night
         if first:
             self._introduce()
@@ -47,13 +47,13 @@ class ClubNight(ClubState):
             counts = Counter(p.role for p in self.players.values())
             for code in self.rules.roles:
                 if counts[code]:
-                    self._announce(f"my.setup.{code}", count=counts[code])
+                    self.announce(f"my.setup.{code}", count=counts[code])
         else:
-            self._announce("bk.introduction")
+            self.announce("bk.introduction")
         for p in self.players.values():
             fellows = self.known_to(p.name)
             if fellows:
-                self._whisper([p.name], f"{px}.team", players=tuple(msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows))
+                self.whisper([p.name], f"{px}.team", players=tuple(msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows))
 
     def _step_holders(self, step: Step) -> list[str]:
         rank = {r: i for i, r in enumerate(step.roles)}
@@ -74,7 +74,7 @@ class ClubNight(ClubState):
             for h in holders:
                 if h not in actors and h not in self.told_blocked:
                     self.told_blocked.add(h)
-                    self._whisper([h], "club.blocked")
+                    self.whisper([h], "club.blocked")
             actors = [a for a in actors if self._targets(a, step)]
             if not actors:
                 continue
@@ -90,7 +90,7 @@ class ClubNight(ClubState):
         """Ask ``actor`` for their choice at ``step``: one button per target, and a pass."""
         choices = [Choice(t, UsePower(actor, t)) for t in self._targets(actor, step)]
         choices.append(Choice(msg("power.skip").text, SkipPower(actor)))
-        self._emit(Prompt(frozenset({actor}), msg(f"{self.rules.prefix}.prompt.{step.name}"), tuple(choices)))
+        self.emit(Prompt(frozenset({actor}), msg(f"{self.rules.prefix}.prompt.{step.name}"), tuple(choices)))
 
     def _targets(self, actor: str, step: Step | None = None) -> list[str]:
         """Living contestants ``actor`` may target at ``step`` (house rule 4)."""
@@ -113,10 +113,10 @@ class ClubNight(ClubState):
         step = self._step()
         self.pending.remove(actor)
         self.picks[actor] = target
-        self._whisper([actor], "power.skipped" if target is None else "power.noted")
+        self.whisper([actor], "power.skipped" if target is None else "power.noted")
         if step.team and target is not None:
             others = [m for m in self._step_holders(step) if m != actor]
-            self._whisper(others, "club.team.pick", player=actor, target=target)
+            self.whisper(others, "club.team.pick", player=actor, target=target)
         if not self.pending:
             self._close_step()
 
@@ -182,7 +182,7 @@ class ClubNight(ClubState):
             watchers = [
                 p.name for p in self.players.values() if p.alive and p.role in step.watchers and p.name != v.actor
             ]
-            self._whisper([v.actor, *watchers], key, player=v.target)
+            self.whisper([v.actor, *watchers], key, player=v.target)
             rec.checks.append({"contestant": v.actor, "target": v.target, "answer": msg(key, player=v.target).text})
         self.news = list(outcome.deaths.items())
         self._remove([name for name, _cause in self.news], "killed", self.night_no)

@@ -200,21 +200,21 @@ class ClubState(HostControls):
     def _team(self, name: str) -> str:
         return self.rules.roles[self.players[name].role].team
 
-    def _emit(self, *effects: Effect) -> None:
+    def emit(self, *effects: Effect) -> None:
         self._fx.extend(effects)
 
-    def _announce(self, key: str, **params: object) -> None:
-        self._emit(announce(key, **params))
+    def announce(self, key: str, **params: object) -> None:
+        self.emit(announce(key, **params))
 
-    def _whisper(self, to: Iterable[str], key: str, **params: object) -> None:
+    def whisper(self, to: Iterable[str], key: str, **params: object) -> None:
         recipients = frozenset(to)
         if recipients:
-            self._emit(Whisper(recipients, msg(key, **params)))
+            self.emit(Whisper(recipients, msg(key, **params)))
 
-    def _move(self, players: Sequence[str], place: Place) -> None:
+    def move(self, players: Sequence[str], place: Place) -> None:
         if players:
             seats = tuple(self.players[n].seat for n in players) if place in (Place.ROUND_TABLE, Place.HOME) else ()
-            self._emit(MoveTo(tuple(players), place, seats))
+            self.emit(MoveTo(tuple(players), place, seats))
 
     def _clock(self, phase: ClubPhase, key: str, label: str) -> None:
         """Open ``phase`` with a fresh clock of ``settings.duration(key)`` seconds labelled ``label``."""
@@ -224,7 +224,7 @@ class ClubState(HostControls):
         self.phase_seq += 1
         seconds = self.settings.duration(key)
         self.deadline = self._now + seconds
-        self._emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
+        self.emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
 
     def _step(self) -> Step:
         return self.rules.steps[self.step_index]

@@ -17,9 +17,10 @@ twist modules are typed against it, so they never import the game module. What i
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
+from engine.actions import Action
 from engine.core.step import InputLog
 from engine.effects import Effect
 from engine.ids import Allegiance, Place, Power, Torch, Twist
@@ -211,8 +212,8 @@ class Table(Context, Protocol):
     def end_series(self, termination: Termination, joker: str | None = None, *, nobody: bool = False) -> None:
         """The series ends (rulebook §9; a banished Joker §6; the host's end)."""
 
-    def apply_undo(self, host: str) -> None:
-        """Rebuild the series without its last input (docs/host.md)."""
+    def check_host_action(self, action: Action) -> Callable[[], None]:
+        """A host control's check and application (``engine.core.host.HostControls``)."""
 
 
 __all__ = ["Context", "Table"]

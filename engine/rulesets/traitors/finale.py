@@ -21,7 +21,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import TORCHES, Item, Place, Torch
-from engine.messages_terms import term
 from engine.outcome import Termination
 from engine.record import RoundTableRecord, TorchRound
 from engine.rulesets.traitors import round_table
@@ -30,6 +29,7 @@ from engine.rulesets.traitors.choices import (
 )
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
+from engine.terms import term
 
 
 def open_torches(game: Table) -> None:
@@ -57,8 +57,8 @@ def prompt_torch(game: Table, finalist: str) -> None:
 
 def apply_torch(game: Table, action: ChooseTorch) -> None:
     """The finalist holds up ``action.torch`` (it can be changed until the torches are locked)."""
-    game.torches[action.finalist] = action.torch
-    game.whisper([action.finalist], "finale.torch.chosen", torch=term(f"term.torch.{action.torch.value}"))
+    game.torches[action.actor] = action.torch
+    game.whisper([action.actor], "finale.torch.chosen", torch=term(f"term.torch.{action.torch.value}"))
 
 
 def lock_torches(game: Table) -> None:
@@ -96,7 +96,7 @@ def check_torch(game: Table, action: ChooseTorch) -> None:
     """A finalist holds up a torch while the torches are open (rulebook §9)."""
     if game.phase is not Phase.TORCHES:
         raise IllegalAction("illegal.torch.closed")
-    if action.finalist not in game.torches:
+    if action.actor not in game.torches:
         raise IllegalAction("illegal.torch.not_finalist")
 
 

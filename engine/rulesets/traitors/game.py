@@ -34,16 +34,15 @@ from engine.actions import (
     Advance,
     action_from_dict,
 )
-from engine.core.step import InputLog, InputStep
+from engine.core.host import HostControls
+from engine.core.step import InputLog
 from engine.effects import (
-    ClockChanged,
     ClockStarted,
     Effect,
     GiveItem,
     MoveTo,
     SeriesOver,
     ShowTitle,
-    TakeItem,
     Whisper,
     announce,
     msg,
@@ -51,7 +50,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, Place, Power, Torch, Twist
-from engine.messages_terms import host_action_term, power_term, term
 from engine.outcome import Outcome, Termination, Winner
 from engine.record import (
     ContestantRecord,
@@ -59,18 +57,19 @@ from engine.record import (
     SeriesRecord,
 )
 from engine.rulesets.traitors import finale, night, round_table, rules, twists, visit
-from engine.rulesets.traitors.host import as_contestant, host_logged, reprompt, to_players
+from engine.rulesets.traitors.host import reprompt, tell_hand
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import POWERS, TURRET
 from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS
 from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, DealEntry, Settings
 from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
 from engine.rulesets.traitors.views import public_view, view_for
+from engine.terms import power_term, term
 from engine.tracking import WorldState
 from engine.views import PlayerView, PublicView
 
 RULESET = "traitors"
-_REPLAYED_STATE = (
+_REPLAYED_STATE: tuple[str, ...] = (
     "settings", "seed", "rng", "players", "hosts", "phase", "phase_seq", "deadline", "day", "started", "ballot",
     "table", "revote_used", "double_vote_holder", "double_vote_next", "night", "news", "torches", "outcome", "log",
     "record", "powers", "guarded", "last_removed", "twist_state", "paused", "clock_label", "stand_ins", "_inbox",
@@ -81,7 +80,7 @@ _REPLAYED_STATE = (
 ``__dict__``, so that every new attribute is put on one side of an undo on purpose."""
 
 
-class Game(InputStep):
+class Game(HostControls):
     """One series of The Traitors.
 
     Args:
@@ -91,6 +90,8 @@ class Game(InputStep):
     Raises:
         ConfigError: the settings are invalid (the message names the field).
     """
+
+    REPLAYED_STATE = _REPLAYED_STATE
 
     def __init__(self, settings: Settings, seed: int) -> None:
         settings.validate()
@@ -129,15 +130,10 @@ class Game(InputStep):
         """The most recently murdered or banished contestant (The Historian)."""
         self.twist_state = TwistState.from_settings(dict(settings.twists))
         """Everything the twists keep (``engine.rulesets.traitors.twists.TwistState``): the live schedule, swords, shields…"""
-        self.paused: float | None = None
-        """Seconds the phase clock had left when the host paused it; ``None`` while it runs (or no clock)."""
-        self.clock_label = ""
-        """Message key of the running phase clock's label (``clock.*``)."""
-        self.stand_ins: dict[str, str] = {}
-        """Contestant → the player who now plays the seat (``ReplaceContestant``); absent: the contestant's own."""
+        self._init_host_controls()
+        """``paused``, ``clock_label`` and ``stand_ins`` (``engine.core.host.HostControls``)."""
         self._fx: list[Effect] = []
         self._now = 0.0
-        self._reset_items: dict[str, list[tuple[Item, str | None]]] | None = None
 
     # ------------------------------------------------------------------ public API
 
@@ -155,10 +151,7 @@ class Game(InputStep):
             InvalidCommand: the action names an unknown contestant.
             IllegalAction: the rules forbid it now; the state is unchanged. ``reason`` is the message key.
         """
-        effects = self._take_input(as_contestant(self, action), now, action)  # engine.core.step
-        if self._reset_items is not None:
-            self.items, self._reset_items = self._reset_items, None
-        return to_players(self, effects) if self.stand_ins else effects
+        return self._handle(action, now)  # engine.core.host: the input step with stand-ins
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every input ``player`` may send now (concrete: one per choice).
@@ -244,7 +237,10 @@ class Game(InputStep):
                 raise IllegalAction("illegal.out")
             if rule is None:
                 raise InvalidCommand("invalid.action.kind", kind=action.kind)
-        rule.check(self, action)
+        applied = rule.check(self, action)
+        if rule.apply is None:  # a shared host control: its check returns its application
+            assert applied is not None
+            return applied
         return functools.partial(rule.apply, self, action)
 
     # ------------------------------------------------------------------ helpers
@@ -295,20 +291,6 @@ class Game(InputStep):
     def draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first, so the draw never depends on dict order)."""
         return self.rng.choice(sorted(options))
-
-    def world_state(self) -> WorldState:
-        """``CastleTracker.world_state`` keyed by the player who now plays each seat (``ReplaceContestant``).
-
-        Returns:
-            Each seat's player's last place (with seat) and items, and the running phase clock.
-        """
-        who = self.stand_ins.get
-        return WorldState(
-            places={who(n, n): at for n, at in self.places.items()},
-            items={who(n, n): list(held) for n, held in self.items.items()},
-            phase_seq=self.phase_seq,
-            deadline=self.deadline,
-        )
 
     @property
     def now(self) -> float:
@@ -571,79 +553,16 @@ class Game(InputStep):
         self.emit(SeriesOver(self.outcome))
 
 
-    # ------------------------------------------------------------------ host controls (docs/host.md)
-    # Pause, resume and extend change only the phase clock: each gives the clock a new sequence number, so a
-    # timer armed for the old deadline is stale (ignored). A replacement changes who plays a seat, never the
-    # seat's name: inputs are translated from the player to the contestant on the way in, recipients from the
-    # contestant to the player on the way out (``_as_contestant``, ``_to_players``). An undo rebuilds the
-    # series by replay without the undone input and reconciles the castle (``_apply_undo``).
+    # ------------------------------------------------------------------ host controls (engine.core.host)
 
-    def player_of(self, contestant: str) -> str:
-        """The player who plays ``contestant``'s seat now (the contestant's own name unless replaced)."""
-        return self.stand_ins.get(contestant, contestant)
+    def _tell_hand(self, contestant: str) -> None:
+        tell_hand(self, contestant)
 
-    def contestant_of(self, player: str) -> str | None:
-        """The contestant whose seat ``player`` plays now, or ``None`` (not playing, or replaced)."""
-        for contestant, stand_in in self.stand_ins.items():
-            if stand_in == player:
-                return contestant
-        if player in self.players and player not in self.stand_ins:
-            return player
-        return None
+    def _reprompt(self, only: list[str] | None) -> None:
+        reprompt(self, only)
 
-    def apply_undo(self, host: str) -> None:
-        """Rebuild without the last input; reconcile places, items, the clock and prompts (docs/host.md)."""
-        undone = self.log[-1]
-        before = Game.replay(self.settings, self.seed, self.log[:-1])
-        # The clock gets back the time it had left when the undone action happened, counted from now.
-        left = before.paused
-        if left is None and before.deadline is not None:
-            left = max(0.0, before.deadline - float(undone["now"]))
-        old_items, old_places, old_seq = self.items, self.places, self.phase_seq
-        old_log, old_inbox, old_actions = self.log, self.inbox, self.record.host_actions
-        for name in _REPLAYED_STATE:
-            setattr(self, name, getattr(before, name))
-        self.log, self.inbox = old_log, old_inbox
-        self.record.host_actions = old_actions
-        actions = self.record.host_actions
-        for a in reversed(actions):  # the latest first
-            if not a["undone"] and a["action"] == undone["action"]:
-                a["undone"] = True
-                break
-        host_logged(self, host, "undo_host_action", str(undone["action"]))
-        self.announce("host.undone", action=host_action_term(str(undone["action"])))
-        # Places: move whoever is elsewhere back.
-        target_places, self.places = self.places, old_places
-        moves: dict[tuple[Place, bool], list[str]] = {}
-        for n, (place, seat) in target_places.items():
-            if old_places.get(n) != (place, seat) and self.players[n].alive:
-                moves.setdefault((place, seat is not None), []).append(n)
-        for (place, _), names in moves.items():
-            self.move(names, place)
-        # Items: give back what the undone action took, take what it gave.
-        target_items = self.items
-        self._reset_items = {n: list(v) for n, v in target_items.items()}
-        self.items = old_items
-        for n in sorted(set(target_items) | set(old_items)):
-            want, have = target_items.get(n, []), old_items.get(n, [])
-            for item, label in want:
-                if (item, label) not in have:
-                    self.emit(GiveItem(frozenset({n}), item, label))
-            # In the order held (a set of items would iterate in a per-process order: they hash by identity).
-            for item in dict.fromkeys(i for i, _ in have if all(i is not j for j, _ in want)):
-                self.emit(TakeItem(item, (n,)))
-        # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
-        self.phase_seq = max(old_seq, self.phase_seq)
-        if self.phase is not None and self.phase is not Phase.OVER and left is not None:
-            self.phase_seq += 1
-            if before.paused is not None:
-                self.deadline = None
-                self.paused = left
-                self.emit(ClockChanged(self.phase_seq, None, left))
-            else:
-                self.deadline = self._now + left
-                self.emit(ClockStarted(self.phase_seq, msg(self.clock_label), left, self.deadline))
-        reprompt(self, None)
+    def _end_by_host(self) -> None:
+        self.end_series(Termination.HOST_ENDED, nobody=True)
 
 
 def _power_name(power: Power | None, drunk: bool) -> str | None:

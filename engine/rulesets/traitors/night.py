@@ -27,7 +27,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Twist
-from engine.messages_terms import power_term, term
 from engine.record import NightRecord
 from engine.rulesets.traitors import twists
 from engine.rulesets.traitors.choices import (
@@ -39,6 +38,7 @@ from engine.rulesets.traitors.choices import (
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import NightState
+from engine.terms import power_term, term
 
 OATH_QUESTIONS = 3
 """Rulebook §7.1: lie and deceive? murder every night? keep the identities secret?"""
@@ -231,15 +231,15 @@ def nomination_choices(game: Table, traitor: str) -> tuple[Choice, ...]:
 def apply_event_pick(game: Table, action: ChooseEvent) -> None:
     """Note a Traitor's event pick (told to the Traitors); the Turret may close."""
     assert game.night
-    game.night.picks[action.traitor] = (action.event, action.target)
-    game.whisper(game.night.traitors, "turret.choice", traitor=action.traitor, event=term(f"term.event.{action.event.value}"), target=action.target)
+    game.night.picks[action.actor] = (action.event, action.target)
+    game.whisper(game.night.traitors, "turret.choice", traitor=action.actor, event=term(f"term.event.{action.event.value}"), target=action.target)
     turret_maybe_done(game)
 
 
 def apply_nomination(game: Table, action: NominateDoubleVote) -> None:
     """Note a Traitor's double vote nomination; the Turret may close."""
     assert game.night
-    game.night.nominations[action.traitor] = action.target
+    game.night.nominations[action.actor] = action.target
     turret_maybe_done(game)
 
 
@@ -387,7 +387,7 @@ def check_oath(game: Table, action: SwearOath) -> None:
     """The Traitor taking the Oath answers its question (rulebook §7.1)."""
     if game.phase is not Phase.OATH or not game.night:
         raise IllegalAction("illegal.phase")
-    if game.night.oath_queue[:1] != [action.traitor]:
+    if game.night.oath_queue[:1] != [action.actor]:
         raise IllegalAction("illegal.oath.not_you")
 
 
@@ -398,12 +398,12 @@ def apply_oath(game: Table, action: SwearOath) -> None:
 
 def check_event(game: Table, action: ChooseEvent) -> None:
     """A sworn Traitor picks tonight's event against a living Faithful, once (rulebook §7.2)."""
-    check_turret(game, action.traitor)
+    check_turret(game, action.actor)
     night = game.night
     assert night
     if not night.events:
         raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
-    if action.traitor in night.picks:
+    if action.actor in night.picks:
         raise IllegalAction("illegal.turret.already")
     if action.event not in night.events:
         raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
@@ -414,12 +414,12 @@ def check_event(game: Table, action: ChooseEvent) -> None:
 
 def check_nomination(game: Table, action: NominateDoubleVote) -> None:
     """A sworn Traitor names tomorrow's double vote holder, once, on a Double Vote night (rulebook §8)."""
-    check_turret(game, action.traitor)
+    check_turret(game, action.actor)
     night = game.night
     assert night
     if not night.nominate:
         raise IllegalAction("illegal.turret.no_twist")
-    if action.traitor in night.nominations:
+    if action.actor in night.nominations:
         raise IllegalAction("illegal.turret.already")
     if action.target not in game.living():
         raise IllegalAction("illegal.turret.target", target=action.target)
@@ -428,7 +428,7 @@ def check_nomination(game: Table, action: NominateDoubleVote) -> None:
 def check_offer(game: Table, action: AnswerOffer) -> None:
     """Only the contestant offered tonight answers, while the offer is open (rulebook §7.2)."""
     night = game.night
-    if game.phase is not Phase.OFFER or not night or not night.offer or night.offer[1] != action.contestant:
+    if game.phase is not Phase.OFFER or not night or not night.offer or night.offer[1] != action.actor:
         raise IllegalAction("illegal.offer.none")
 
 

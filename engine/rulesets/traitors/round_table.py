@@ -23,7 +23,6 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Place, Twist
-from engine.messages_terms import term
 from engine.outcome import Termination
 from engine.record import BreakfastRecord, RoundTableRecord, VoteRound
 from engine.rulesets.traitors import twists
@@ -33,6 +32,7 @@ from engine.rulesets.traitors.choices import (
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import Ballot
+from engine.terms import term
 
 
 def begin_breakfast(game: Table) -> None:
@@ -148,12 +148,12 @@ def apply_vote(game: Table, action: CastVote) -> None:
     """Take the voter's paper and give back the cast one; the vote closes when everyone present has voted."""
     b = game.ballot
     assert b
-    b.votes[action.voter] = action.target
-    paper = Item.DOUBLE_VOTE_PAPER if b.weights[action.voter] == 2 else Item.VOTE_PAPER
+    b.votes[action.actor] = action.target
+    paper = Item.DOUBLE_VOTE_PAPER if b.weights[action.actor] == 2 else Item.VOTE_PAPER
     game.emit(
-        take(paper, (action.voter,)),
-        give(action.voter, Item.CAST_VOTE_PAPER, action.target),
-        whisper(action.voter, "vote.cast", target=action.target),
+        take(paper, (action.actor,)),
+        give(action.actor, Item.CAST_VOTE_PAPER, action.target),
+        whisper(action.actor, "vote.cast", target=action.target),
     )
     if everyone_present_voted(game, b):
         close_vote(game)
@@ -348,11 +348,11 @@ def check_vote(game: Table, action: CastVote) -> None:
     b = game.ballot
     if game.phase is not Phase.VOTE or b is None:
         raise IllegalAction("illegal.vote.not_open")
-    if action.voter not in b.voters:
+    if action.actor not in b.voters:
         raise IllegalAction("illegal.vote.not_eligible")
-    if action.voter in b.votes:
+    if action.actor in b.votes:
         raise IllegalAction("illegal.vote.twice")
-    if action.target == action.voter:
+    if action.target == action.actor:
         raise IllegalAction("illegal.vote.self")
     if action.target not in b.candidates:
         raise IllegalAction("illegal.vote.target", target=action.target)

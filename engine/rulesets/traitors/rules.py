@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import (
+    HOST_ACTIONS,
     Action,
     Advance,
     AnswerJoker,
@@ -27,21 +28,15 @@ from engine.actions import (
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
-    EndSeries,
-    ExtendPhase,
     GuessPower,
     NominateDoubleVote,
     OpenChest,
-    PauseClock,
     PutOnTrial,
-    ReplaceContestant,
-    ResumeClock,
     SkipPower,
     StartTwist,
     StrikeWithSword,
     SwearOath,
     TakeDrink,
-    UndoHostAction,
     UsePower,
     VoteNominee,
     WriteConfession,
@@ -99,15 +94,16 @@ class InputRule:
         by: ``CONTESTANT``, ``HOST`` or ``SERVER``.
         phases: the phases it can be legal in (the check says so with its own message key).
         check: ``(game, action) -> None``; raises ``IllegalAction`` / ``InvalidCommand``, changes nothing.
-        apply: ``(game, action) -> None``; applies an input ``check`` accepted.
+        apply: ``(game, action) -> None``; applies an input ``check`` accepted. ``None`` for the shared host
+            controls (``engine.core.host``), whose check returns the function that applies it.
         lister: the inputs of this type a living contestant may send now (asked only in ``phases``); ``None``
             when listed with another type (a pass with the power's uses) or by its twist (``twists.LISTED``).
     """
 
     by: str
     phases: frozenset[Phase]
-    check: Callable[[Any, Any], None]
-    apply: Callable[[Any, Any], None]
+    check: Callable[[Any, Any], Callable[[], None] | None]
+    apply: Callable[[Any, Any], None] | None = None
     lister: Lister | None = None
 
 
@@ -119,12 +115,7 @@ INPUTS: dict[type[Action], InputRule] = {
     Advance: InputRule(HOST, EVERY_PHASE, host.check_host, advance),
     StartTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
     CancelTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
-    PauseClock: InputRule(HOST, EVERY_PHASE, host.check_pause, host.apply_pause),
-    ResumeClock: InputRule(HOST, EVERY_PHASE, host.check_resume, host.apply_resume),
-    ExtendPhase: InputRule(HOST, EVERY_PHASE, host.check_extend, host.apply_extend),
-    ReplaceContestant: InputRule(HOST, EVERY_PHASE, host.check_replace, host.apply_replace),
-    UndoHostAction: InputRule(HOST, EVERY_PHASE, host.check_undo, host.apply_undo),
-    EndSeries: InputRule(HOST, EVERY_PHASE, host.check_host, host.apply_end),
+    **{cls: InputRule(HOST, EVERY_PHASE, host.check_control) for cls in HOST_ACTIONS},
     ContestantLeft: InputRule(SERVER, EVERY_PHASE, presence.check_left, presence.apply_left),
     ContestantReturned: InputRule(SERVER, EVERY_PHASE, presence.check_returned, presence.apply_returned),
     CastVote: InputRule(CONTESTANT, _phases(Phase.VOTE), round_table.check_vote, round_table.apply_vote, round_table.list_vote),

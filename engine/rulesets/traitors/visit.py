@@ -319,44 +319,44 @@ def check_turn(game: Table, name: str) -> None:
 
 
 def _use(game: Table, action: UsePower) -> Use:
-    power = game.active_power(action.contestant)
+    power = game.active_power(action.actor)
     assert power is not None
     targets = tuple(t for t in (action.target, action.second) if t is not None)
-    return Use(action.contestant, power, targets)
+    return Use(action.actor, power, targets)
 
 
 def check_use(game: Table, action: UsePower) -> None:
     """A use the contestant's power allows now (the power's ``validate``)."""
-    check_turn(game, action.contestant)
+    check_turn(game, action.actor)
     use = _use(game, action)
     POWERS[use.power].validate(game, use.actor, use.targets)
 
 
 def apply_use(game: Table, action: UsePower) -> None:
     """Note the use; it resolves with the night."""
-    apply_power(game, action.contestant, _use(game, action))
+    apply_power(game, action.actor, _use(game, action))
 
 
 def check_skip(game: Table, action: SkipPower) -> None:
     """The contestant may pass on their turn."""
-    check_turn(game, action.contestant)
+    check_turn(game, action.actor)
 
 
 def apply_skip(game: Table, action: SkipPower) -> None:
     """Note the pass."""
-    apply_power(game, action.contestant, None)
+    apply_power(game, action.actor, None)
 
 
 def check_joker(game: Table, action: AnswerJoker) -> None:
     """Only the Faithful offered the Joker tonight answers (rulebook §6)."""
     night = game.night
-    if game.phase is not Phase.HOST_VISIT or not night or night.joker != action.contestant:
+    if game.phase is not Phase.HOST_VISIT or not night or night.joker != action.actor:
         raise IllegalAction("illegal.joker.none")
 
 
 def apply_joker_answer(game: Table, action: AnswerJoker) -> None:
     """Take or refuse the Joker."""
-    apply_joker(game, action.contestant, action.accept)
+    apply_joker(game, action.actor, action.accept)
 
 
 def list_joker(game: Table, player: str) -> Sequence[Action]:

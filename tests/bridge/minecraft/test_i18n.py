@@ -223,7 +223,7 @@ def test_every_counted_phrase_has_a_form_for_every_class_and_count() -> None:
 
 def test_the_sandbox_reads_nested_components_as_an_english_client_would() -> None:
     """``plain_text`` (the demo's and the tests' reader) resolves nested translate components with ``en_us``."""
-    from engine.messages_terms import power_term
+    from engine.terms import power_term
 
     message = msg("result.researcher", player="Ari", first=power_term("The Spy"), second=power_term(None))
     component = mc.message_component(message).to_nbt()

@@ -3,6 +3,8 @@ queue entries."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any
 
 import pytest
@@ -90,41 +92,41 @@ def test_trigger_table() -> None:
 
 
 EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
-    (CastVote(voter="Alex", target="Cal"), ("traitors.vote", 3)),
-    (CastVote(voter="Alex", target="Eve"), ("traitors.vote", 16)),
-    (SwearOath(traitor="Bea"), ("traitors.oath", 1)),
-    (ChooseEvent(traitor="Bea", event=NightEvent.MURDER, target="Alex"), ("traitors.murder", 1)),
-    (ChooseEvent(traitor="Bea", event=NightEvent.SEDUCE, target="Dee_4"), ("traitors.seduce", 4)),
-    (ChooseEvent(traitor="Bea", event=NightEvent.ULTIMATUM, target="Cal"), ("traitors.ultimatum", 3)),
-    (NominateDoubleVote(traitor="Bea", target="Cal"), ("traitors.nominate", 3)),
-    (AnswerOffer(contestant="Cal", accept=True), ("traitors.offer", 1)),
-    (AnswerOffer(contestant="Cal", accept=False), ("traitors.offer", 2)),
-    (ChooseTorch(finalist="Alex", torch=Torch.BANISH_AGAIN), ("traitors.torch", 1)),
-    (ChooseTorch(finalist="Alex", torch=Torch.END_GAME), ("traitors.torch", 2)),
-    (UsePower(contestant="Alex", target="Eve"), ("traitors.power", 16)),
-    (UsePower(contestant="Alex", target="Bea", second="Eve"), ("traitors.power2", 216)),
-    (SkipPower(contestant="Alex"), ("traitors.pass", 1)),
-    (AnswerJoker(contestant="Cal", accept=True), ("traitors.joker", 1)),
-    (AnswerJoker(contestant="Cal", accept=False), ("traitors.joker", 2)),
-    (Advance(host="Host_1"), ("traitors.host", 1)),
-    (NominateCandidate(contestant="Alex", target="Cal"), ("traitors.candidate", 3)),
-    (HoldBack(contestant="Alex"), ("traitors.holdback", 1)),
-    (KeepEveryone(voter="Bea"), ("traitors.keep", 1)),
-    (AskRepeat(contestant="Cal", ask=True), ("traitors.repeat", 1)),
-    (AskRepeat(contestant="Cal", ask=False), ("traitors.repeat", 2)),
-    (ChooseSwordBearer(traitor="Bea", target="Cal"), ("traitors.bearer", 3)),
-    (OpenChest(contestant="Cal"), ("traitors.chest", 1)),
-    (GuessPower(guesser="Bea", target="Cal"), ("traitors.guess", 300)),
-    (GuessPower(guesser="Bea", target="Eve", power=Power.BARTENDER), ("traitors.guess", 1601)),
-    (GuessPower(guesser="Bea", target="Cal", power=Power.GUARDIAN), ("traitors.guess", 315)),
-    (VoteNominee(voter="Alex", target="Dee_4"), ("traitors.nominee", 4)),
-    (AskSeer(seer="Alex", target="Bea"), ("traitors.seer", 2)),
-    (PutOnTrial(traitor="Bea", target="Alex"), ("traitors.trial", 1)),
-    (TakeDrink(contestant="Cal", drink=Drink.FAITHFUL_FANCY), ("traitors.drink", 1)),
-    (TakeDrink(contestant="Cal", drink=Drink.TRAITORS_TIPPLE), ("traitors.drink", 2)),
-    (StartTwist(host="Host_1", twist=Twist.DOUBLE_VOTE), ("traitors.twist", 1)),
-    (StartTwist(host="Host_1", twist=Twist.TRIAL), ("traitors.twist", 6)),
-    (CancelTwist(host="Host_1", twist=Twist.MURDER), ("traitors.twist", 102)),
+    (CastVote(actor="Alex", target="Cal"), ("traitors.vote", 3)),
+    (CastVote(actor="Alex", target="Eve"), ("traitors.vote", 16)),
+    (SwearOath(actor="Bea"), ("traitors.oath", 1)),
+    (ChooseEvent(actor="Bea", event=NightEvent.MURDER, target="Alex"), ("traitors.murder", 1)),
+    (ChooseEvent(actor="Bea", event=NightEvent.SEDUCE, target="Dee_4"), ("traitors.seduce", 4)),
+    (ChooseEvent(actor="Bea", event=NightEvent.ULTIMATUM, target="Cal"), ("traitors.ultimatum", 3)),
+    (NominateDoubleVote(actor="Bea", target="Cal"), ("traitors.nominate", 3)),
+    (AnswerOffer(actor="Cal", accept=True), ("traitors.offer", 1)),
+    (AnswerOffer(actor="Cal", accept=False), ("traitors.offer", 2)),
+    (ChooseTorch(actor="Alex", torch=Torch.BANISH_AGAIN), ("traitors.torch", 1)),
+    (ChooseTorch(actor="Alex", torch=Torch.END_GAME), ("traitors.torch", 2)),
+    (UsePower(actor="Alex", target="Eve"), ("traitors.power", 16)),
+    (UsePower(actor="Alex", target="Bea", second="Eve"), ("traitors.power2", 216)),
+    (SkipPower(actor="Alex"), ("traitors.pass", 1)),
+    (AnswerJoker(actor="Cal", accept=True), ("traitors.joker", 1)),
+    (AnswerJoker(actor="Cal", accept=False), ("traitors.joker", 2)),
+    (Advance(actor="Host_1"), ("traitors.host", 1)),
+    (NominateCandidate(actor="Alex", target="Cal"), ("traitors.candidate", 3)),
+    (HoldBack(actor="Alex"), ("traitors.holdback", 1)),
+    (KeepEveryone(actor="Bea"), ("traitors.keep", 1)),
+    (AskRepeat(actor="Cal", ask=True), ("traitors.repeat", 1)),
+    (AskRepeat(actor="Cal", ask=False), ("traitors.repeat", 2)),
+    (ChooseSwordBearer(actor="Bea", target="Cal"), ("traitors.bearer", 3)),
+    (OpenChest(actor="Cal"), ("traitors.chest", 1)),
+    (GuessPower(actor="Bea", target="Cal"), ("traitors.guess", 300)),
+    (GuessPower(actor="Bea", target="Eve", power=Power.BARTENDER), ("traitors.guess", 1601)),
+    (GuessPower(actor="Bea", target="Cal", power=Power.GUARDIAN), ("traitors.guess", 315)),
+    (VoteNominee(actor="Alex", target="Dee_4"), ("traitors.nominee", 4)),
+    (AskSeer(actor="Alex", target="Bea"), ("traitors.seer", 2)),
+    (PutOnTrial(actor="Bea", target="Alex"), ("traitors.trial", 1)),
+    (TakeDrink(actor="Cal", drink=Drink.FAITHFUL_FANCY), ("traitors.drink", 1)),
+    (TakeDrink(actor="Cal", drink=Drink.TRAITORS_TIPPLE), ("traitors.drink", 2)),
+    (StartTwist(actor="Host_1", twist=Twist.DOUBLE_VOTE), ("traitors.twist", 1)),
+    (StartTwist(actor="Host_1", twist=Twist.TRIAL), ("traitors.twist", 6)),
+    (CancelTwist(actor="Host_1", twist=Twist.MURDER), ("traitors.twist", 102)),
 ]
 
 NOT_ROUND_TRIPPED = {StrikeWithSword, WriteConfession, WriteResponse}
@@ -156,9 +158,9 @@ def test_every_contestant_action_type_is_covered() -> None:
     from engine.actions import ACTION_TYPES, HOST_ACTIONS
 
     covered = {type(a) for a, _ in EXAMPLES} | NOT_ROUND_TRIPPED
-    # contestant/host actions name their actor field; system inputs (TimerExpired, StartSeries…) do not; the
+    # contestant/host actions have an actor field; system inputs (TimerExpired, StartSeries…) do not; the
     # host's console controls reach the engine through HostCommand (the service), tested below
-    with_actor = {cls for cls in ACTION_TYPES.values() if cls.actor_field is not None}
+    with_actor = {cls for cls in ACTION_TYPES.values() if "actor" in {f.name for f in dataclasses.fields(cls)}}
     assert covered == with_actor - set(HOST_ACTIONS)
 
 
@@ -191,14 +193,14 @@ def seated_actions(draw: st.DrawFn) -> tuple[Action, dict[str, int]]:
     action = draw(
         st.sampled_from(
             [
-                CastVote(voter=actor, target=target),
-                SwearOath(traitor=actor),
-                *(ChooseEvent(traitor=actor, event=e, target=target) for e in NightEvent),
-                NominateDoubleVote(traitor=actor, target=target),
-                AnswerOffer(contestant=actor, accept=True),
-                AnswerOffer(contestant=actor, accept=False),
-                *(ChooseTorch(finalist=actor, torch=t) for t in Torch),
-                Advance(host=actor),
+                CastVote(actor=actor, target=target),
+                SwearOath(actor=actor),
+                *(ChooseEvent(actor=actor, event=e, target=target) for e in NightEvent),
+                NominateDoubleVote(actor=actor, target=target),
+                AnswerOffer(actor=actor, accept=True),
+                AnswerOffer(actor=actor, accept=False),
+                *(ChooseTorch(actor=actor, torch=t) for t in Torch),
+                Advance(actor=actor),
             ]
         )
     )
@@ -217,8 +219,8 @@ def test_decode_accepts_nbtlib_values_from_the_queue() -> None:
         '[{seq:1,player:"Alex",input:"vote",value:3},{seq:2,player:"Cal",input:"offer",value:2}]', type=AstNbt
     ).evaluate()
     assert [decode(e, SEATS) for e in queue] == [
-        CastVote(voter="Alex", target="Cal"),
-        AnswerOffer(contestant="Cal", accept=False),
+        CastVote(actor="Alex", target="Cal"),
+        AnswerOffer(actor="Cal", accept=False),
     ]
 
 
@@ -273,5 +275,5 @@ def test_encode_rejects_timer_and_unseated_target() -> None:
     with pytest.raises(TypeError):
         encode(TimerExpired(phase_seq=3), SEATS)
     with pytest.raises(InputError) as info:
-        encode(CastVote(voter="Alex", target="Nobody"), SEATS)
+        encode(CastVote(actor="Alex", target="Nobody"), SEATS)
     assert info.value.key == "illegal.unknown_player"

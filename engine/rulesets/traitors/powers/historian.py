@@ -13,9 +13,9 @@ from __future__ import annotations
 from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.messages_terms import power_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import ALL_TITLES, VISIT, Power, Use, power_title, wrong_choice
+from engine.terms import power_term
 
 
 def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from engine.ids import FAITHFUL_POWERS, Allegiance
 from engine.ids import Power as PowerName
-from engine.messages_terms import power_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import (
     VISIT,
@@ -21,6 +20,7 @@ from engine.rulesets.traitors.powers.base import (
     another_living,
     other_living,
 )
+from engine.terms import power_term
 
 
 def resolve(game: Context, use: Use) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.messages_terms import power_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import (
     ALL_TITLES,
@@ -23,6 +22,7 @@ from engine.rulesets.traitors.powers.base import (
     other_living,
     power_title,
 )
+from engine.terms import power_term
 
 
 def resolve(game: Context, use: Use) -> None:

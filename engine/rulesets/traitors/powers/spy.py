@@ -13,9 +13,9 @@ from __future__ import annotations
 from engine.errors import IllegalAction
 from engine.ids import Allegiance
 from engine.ids import Power as PowerName
-from engine.messages_terms import power_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import VISIT, Power, Use
+from engine.terms import power_term
 
 ACTIONS: tuple[str, ...] = ("murder", "seduce", "ultimatum", "The Bartender", "The Falsifier", "The Silencer", "guess")
 """What the Spy can name: the Turret's events, the Traitor powers and the Guess twist's guess."""

@@ -47,15 +47,16 @@ from engine.actions import (
 from engine.effects import TakeItem, give
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item, NightEvent, Twist
-from engine.messages_terms import TWIST_NAMES, twist_term
+from engine.messages_terms import TWIST_NAMES
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import TwistState
 from engine.rulesets.traitors.twists import bar, confession, double_vote, guess, murder, seer, trial
 from engine.rulesets.traitors.twists.base import TEXT_LIMIT, check_text, lapses, shared_precondition
+from engine.terms import twist_term
 
 TITLES: dict[Twist, str] = dict(TWIST_NAMES)
-"""How a twist is named in English (messages name it by its term, ``engine.messages_terms.twist_term``)."""
+"""How a twist is named in English (messages name it by its term, ``engine.terms.twist_term``)."""
 
 DAY_PHASES = frozenset({Phase.DAY_ZERO, Phase.BREAKFAST, Phase.DISCUSSION, Phase.NOMINEE, Phase.ROUND_TABLE, Phase.VOTE})
 

@@ -15,9 +15,9 @@ from engine.actions import Action, TakeDrink
 from engine.effects import GiveItem, TakeItem
 from engine.errors import IllegalAction
 from engine.ids import Drink
-from engine.messages_terms import term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
+from engine.terms import term
 
 BAR_PHASES = frozenset({Phase.BREAKFAST, Phase.DISCUSSION})
 """When the bar serves."""

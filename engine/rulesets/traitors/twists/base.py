@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from engine.errors import IllegalAction
 from engine.ids import Twist
-from engine.messages_terms import twist_term
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.settings import CONFLICTS
+from engine.terms import twist_term
 
 TEXT_LIMIT = 400
 """Most characters in a confession or the Traitors' response ([house]; also at most twice as many UTF-8 bytes, so

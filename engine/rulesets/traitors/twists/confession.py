@@ -96,7 +96,7 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
             game.whisper([action.contestant], "confession.sent")
 
         return confess
-    game.check_turret(action.traitor)
+    game.check_turret(action.actor)
     if not st.response_due or game.day != st.confession_day:
         raise IllegalAction("illegal.confession.closed")
     text = check_text(action.text)

@@ -31,12 +31,12 @@ from engine.actions import Action, AskSeer, GuessPower, VoteNominee
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
-from engine.messages_terms import power_term, twist_term
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
+from engine.terms import power_term, twist_term
 
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
 """The powers a guess may name (every dealt power; The Joker is offered, never dealt)."""
@@ -197,17 +197,17 @@ def validate(game: Context, action: GuessPower | VoteNominee) -> Callable[[], No
     """
     st = game.twist_state
     if isinstance(action, VoteNominee):
-        if game.phase is not Phase.NOMINATION or action.voter not in st.nominators:
+        if game.phase is not Phase.NOMINATION or action.actor not in st.nominators:
             raise IllegalAction("illegal.nominee.closed")
-        if action.voter in st.nomination:
+        if action.actor in st.nomination:
             raise IllegalAction("illegal.turret.already")
         target = game.players.get(action.target)
-        if target is None or not target.alive or action.target == action.voter:
+        if target is None or not target.alive or action.target == action.actor:
             raise IllegalAction("illegal.power.target", target=action.target)
 
         def vote() -> None:
-            st.nomination[action.voter] = action.target
-            game.whisper([action.voter], "nomination.noted")
+            st.nomination[action.actor] = action.target
+            game.whisper([action.actor], "nomination.noted")
             if all(v in st.nomination for v in st.nominators if game.players[v].present):
                 close_nomination(game)
 

@@ -87,17 +87,17 @@ def close_turret(game: Context) -> None:
 
 def validate_bearer(game: Context, action: ChooseSwordBearer) -> Callable[[], None]:
     """A sworn Traitor names one of tonight's Traitors as the sword's bearer, once."""
-    game.check_turret(action.traitor)
+    game.check_turret(action.actor)
     if not _naming_tonight(game):
         raise IllegalAction("illegal.turret.no_twist")
-    if action.traitor in game.twist_state.bearer_picks:
+    if action.actor in game.twist_state.bearer_picks:
         raise IllegalAction("illegal.turret.already")
     assert game.night
     if action.target not in game.night.traitors:
         raise IllegalAction("illegal.turret.target", target=action.target)
 
     def apply() -> None:
-        game.twist_state.bearer_picks[action.traitor] = action.target
+        game.twist_state.bearer_picks[action.actor] = action.target
         game.turret_maybe_done()
 
     return apply

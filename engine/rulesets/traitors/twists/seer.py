@@ -19,11 +19,11 @@ from engine.actions import Action, AskSeer
 from engine.effects import GiveItem
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
-from engine.messages_terms import term
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.guess import finish_nominee, nominee_of
+from engine.terms import term
 
 
 def precondition(game: Context, day: int) -> str | None:

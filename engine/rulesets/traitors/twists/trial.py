@@ -25,11 +25,11 @@ from engine.actions import Action, PutOnTrial
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Twist
-from engine.messages_terms import twist_term
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
+from engine.terms import twist_term
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -106,19 +106,19 @@ def validate(game: Context, action: PutOnTrial) -> Callable[[], None]:
     Raises:
         IllegalAction: not a Trial night, already named enough, a target that cannot be put on trial.
     """
-    game.check_turret(action.traitor)
+    game.check_turret(action.actor)
     if not _tonight(game):
         raise IllegalAction("illegal.trial.closed")
-    named = game.twist_state.trial_picks.get(action.traitor, [])
+    named = game.twist_state.trial_picks.get(action.actor, [])
     if len(named) >= _size(game):
         raise IllegalAction("illegal.turret.already")
     if action.target not in game.living_faithful() or action.target in named:
         raise IllegalAction("illegal.trial.target", target=action.target)
 
     def apply() -> None:
-        game.twist_state.trial_picks.setdefault(action.traitor, []).append(action.target)
-        if len(game.twist_state.trial_picks[action.traitor]) < _size(game):
-            _prompt(game, action.traitor)
+        game.twist_state.trial_picks.setdefault(action.actor, []).append(action.target)
+        if len(game.twist_state.trial_picks[action.actor]) < _size(game):
+            _prompt(game, action.actor)
         game.turret_maybe_done()
 
     return apply

@@ -10,6 +10,8 @@ import pytest
 from engine.actions import (
     Advance,
     CastVote,
+    ContestantLeft,
+    ContestantReturned,
     EndSeries,
     ExtendPhase,
     HoldBack,
@@ -275,3 +277,17 @@ def test_an_undo_takes_every_attribute_of_the_game_from_the_replay(ruleset: str)
     state = ClubGame.REPLAYED_STATE
     assert len(set(state)) == len(state)
     assert set(state) == seen - kept and kept <= seen
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_stand_in_leaving_and_returning_is_the_seat_and_the_replaced_player_is_not(ruleset: str) -> None:
+    """House rule 3 of ``engine.core.host``: a presence input is translated like any input's actor."""
+    g = started(ruleset)
+    g.handle(ReplaceContestant(HOST, "Zuri", "Bob_2"), now=5.0)
+    g.handle(ContestantLeft("Bob_2"), now=6.0)
+    assert not g.players["Zuri"].present
+    with pytest.raises(IllegalAction) as refused:
+        g.handle(ContestantReturned("Zuri"), now=7.0)
+    assert refused.value.reason == "illegal.replaced" and not g.players["Zuri"].present
+    g.handle(ContestantReturned("Bob_2"), now=8.0)
+    assert g.players["Zuri"].present
