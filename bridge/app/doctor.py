@@ -326,8 +326,9 @@ async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> d
     if msmp is not None:
         try:
             for entry in await msmp.call("minecraft:gamerules"):
-                if entry.get("key") in FEEDBACK_RULES:
-                    out[entry["key"]] = entry.get("value")
+                name = str(entry.get("key", "")).removeprefix("minecraft:")  # 1.21.11+: registry ids
+                if name in FEEDBACK_RULES:
+                    out[name] = entry.get("value")
         except BridgeError:
             pass
     if rcon is not None:
@@ -347,7 +348,8 @@ async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> d
 async def _fix_rule(rule: str, rcon: RconClient | None, msmp: MsmpClient | None) -> Check:
     if msmp is not None:
         try:
-            result = await msmp.call("minecraft:gamerules/update", {"gamerule": {"key": rule, "value": False}})
+            key = "minecraft:" + rule  # the registry id a 1.21.11+ server keys its game rules by
+            result = await msmp.call("minecraft:gamerules/update", {"gamerule": {"key": key, "value": False}})
             if isinstance(result, dict) and result.get("value") is False:
                 return Check(rule, FIXED, "was true; set to false through MSMP (minecraft:gamerules/update)")
         except (MsmpError, BridgeError) as exc:

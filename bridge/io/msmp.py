@@ -195,7 +195,7 @@ class MsmpClient:
         client.on("players/joined", lambda p: print(p["player"]["name"]))
         await client.start()
         players = await client.call("minecraft:players")
-        await client.call("minecraft:gamerules/update", {"gamerule": {"key": "send_command_feedback", "value": False}})
+        await client.call("minecraft:gamerules/update", {"gamerule": {"key": "minecraft:send_command_feedback", "value": False}})
         await client.close()
 
     Args:

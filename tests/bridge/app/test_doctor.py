@@ -99,6 +99,25 @@ def test_fix_sets_the_game_rules_through_msmp(tmp_path: Path) -> None:
     asyncio.run(main_())
 
 
+def test_game_rules_are_read_and_set_by_their_namespaced_msmp_keys(tmp_path: Path) -> None:
+    """A 1.21.11 server keys ``gamerules`` by registry id (``minecraft:send_command_feedback``)."""
+
+    async def main_() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=SECRET)
+        await sb.start()
+        try:
+            report = await _doctor(sb, fix=True, server_dir=_props(tmp_path))
+            assert report["send_command_feedback"][0] == "fixed"
+            assert not [r.text for r in sb.world.command_log if r.text.startswith("gamerule ")]  # all over MSMP
+            keys = [r["params"]["gamerule"]["key"] for r in sb.msmp.requests
+                    if r["method"] == "minecraft:gamerules/update"]  # fmt: skip
+            assert keys == ["minecraft:send_command_feedback", "minecraft:log_admin_commands"]
+        finally:
+            await sb.stop()
+
+    asyncio.run(main_())
+
+
 def test_fix_falls_back_to_rcon_when_msmp_refuses(tmp_path: Path) -> None:
     async def main_() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=SECRET)
