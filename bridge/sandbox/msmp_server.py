@@ -29,6 +29,7 @@ import hmac
 import importlib.resources
 import json
 import logging
+import ssl
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -69,11 +70,13 @@ class MsmpServer:
     Args:
         world: the sandbox world (its players, game rules and chat).
         secret: the management secret (``management-server-secret``); never logged.
+        ssl_context: serve ``wss://`` with this TLS context (``bridge.sandbox.tls``); ``None``: plain ``ws://``.
     """
 
-    def __init__(self, world: World, secret: str) -> None:
+    def __init__(self, world: World, secret: str, ssl_context: ssl.SSLContext | None = None) -> None:
         self.world = world
         self._secret = secret
+        self._ssl = ssl_context
         self._server: Server | None = None
         self._conns: set[ServerConnection] = set()
         self._frozen: set[ServerConnection] = set()
@@ -104,6 +107,11 @@ class MsmpServer:
         return None
 
     @property
+    def tls(self) -> bool:
+        """True when serving ``wss://``."""
+        return self._ssl is not None
+
+    @property
     def connections(self) -> int:
         """Open websocket connections."""
         return len(self._conns)
@@ -117,6 +125,7 @@ class MsmpServer:
             process_request=self._authenticate,
             ping_interval=None,
             logger=self._wire_log,
+            ssl=self._ssl,
         )
         bound = self.port
         assert bound is not None

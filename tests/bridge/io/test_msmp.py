@@ -27,7 +27,7 @@ assert len(SECRET) == 40
 
 
 async def _sandbox() -> Sandbox:
-    sb = Sandbox("rcon-pw", tick_rate=0, msmp_secret=SECRET)
+    sb = Sandbox("rcon-pw", tick_rate=0, msmp_secret=SECRET, msmp_tls=False)  # plain ws://: the transport tests
     await sb.start()
     return sb
 

@@ -14,7 +14,7 @@ SECRET = "Sx7Qp2Lm9Vb4Nc8Zr1Tk6Hf3Jd5Wg0Ya2Ue4Io7P"
 
 def run(body: Callable[[Sandbox, MsmpClient, list[tuple[str, Any]]], Awaitable[None]],
         *players: str) -> None:  # fmt: skip
-    """Start a sandbox (MSMP on, ``players`` online), connect a client recording every notification, run
+    """Start a sandbox (MSMP on over ``wss://``, ``players`` online), connect a client recording every notification, run
     ``body(sandbox, client, notes)`` and stop."""
 
     async def main() -> None:
@@ -24,7 +24,8 @@ def run(body: Callable[[Sandbox, MsmpClient, list[tuple[str, Any]]], Awaitable[N
             sb.world.join(name)
         notes: list[tuple[str, Any]] = []
         try:
-            async with MsmpClient(f"ws://127.0.0.1:{sb.msmp_port}", SECRET, timeout=2) as client:
+            assert sb.msmp_url is not None
+            async with MsmpClient(sb.msmp_url, SECRET, timeout=2, ca_file=sb.msmp_cert_file) as client:
                 for event in ("allowlist/added", "allowlist/removed", "operators/added", "operators/removed",
                               "bans/added", "bans/removed", "ip_bans/added", "ip_bans/removed",
                               "server/saving", "server/saved", "server/stopping", "gamerules/updated"):  # fmt: skip
