@@ -14,7 +14,8 @@ House rules of this file (each one follows ``docs/minecraft.md#msmp``):
    schema is modelled (``bridge.sandbox.msmp``: one module per family behind one dispatch table).
 3. ``rpc.discover`` returns the saved schema document itself; every result the sandbox sends is checked
    against the schema's declared result (a mismatch is a sandbox bug and fails loudly).
-4. Notifications carry their params in the positional form by default (``notification_form``).
+4. A ``null`` object field reads as absent, as vanilla's JSON reader takes it.
+5. Notifications carry their params in the positional form by default (``notification_form``).
 
 Misbehaviour on purpose, for client tests: ``freeze()`` stops reading from every open connection (a half-open
 connection: pings go unanswered), ``drop_connections()`` closes them all, ``gamerule_updates_allowed=False``
@@ -243,6 +244,7 @@ class MsmpServer:
         """Both param forms → by-name arguments, checked against the declared param schemas."""
         specs = declared.get("params", [])
         names = [p["name"] for p in specs]
+        params = _without_nulls(params)
         if params is None:
             given: dict[str, Any] = {}
         elif isinstance(params, list):
@@ -274,3 +276,13 @@ class MsmpServer:
     def _presence(self, event: str, player: Player) -> None:
         self.state.profiles[player.uuid] = player.name
         self.notify(f"players/{event}", {"player": {"id": player.uuid, "name": player.name}})
+
+
+def _without_nulls(value: Any) -> Any:
+    """``value`` with every ``null`` object field dropped: vanilla's JSON reader takes a null field as absent
+    (clients such as ``mc-server-management`` send ``"expires": null``)."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
