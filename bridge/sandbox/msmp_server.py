@@ -119,6 +119,7 @@ class MsmpServer:
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host:port`` (0 picks a free port), tell connected clients ``server/started``; returns the port."""
+        self.state.stop_requested, self._stopping = False, None  # a restart after server/stop serves again
         self._server = await serve(
             self._handle,
             host,

@@ -110,3 +110,12 @@ def test_ip_bans_refuse_a_bad_address_and_ban_an_online_players_address() -> Non
         assert [n[0] for n in notes].count("ip_bans/added") == 3
 
     run(body, "Alice")
+
+
+def test_a_null_field_reads_as_absent_as_vanillas_json_reader_takes_it() -> None:
+    async def body(sb: Sandbox, client: MsmpClient, notes: list[tuple[str, Any]]) -> None:
+        ban = {"player": {"name": "Alice", "id": None}, "reason": None, "source": None, "expires": None}
+        got = await client.call("minecraft:bans/add", [[ban]])
+        assert got == [{"player": _p("Alice"), "reason": BAN_REASON, "source": BAN_SOURCE}]
+
+    run(body)

@@ -55,5 +55,7 @@ def test_save_says_saving_then_saved_and_stop_answers_then_stops() -> None:
                 break
             await asyncio.sleep(0.01)
         assert sb.msmp.port is None and sb.msmp.state.stop_requested
+        await sb.restart()  # the server comes back: the management socket serves again
+        assert sb.msmp.port is not None and not sb.msmp.state.stop_requested
 
     run(body)
