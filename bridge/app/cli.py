@@ -81,7 +81,8 @@ def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
     p.add_argument("--report", help="write the world and the command log as JSON here at exit")
     p.add_argument("--msmp-secret-file", metavar="FILE",
-                   help="also serve MSMP (ws://127.0.0.1) with the secret in this file")  # fmt: skip
+                   help="also serve MSMP (wss://127.0.0.1, a self-signed certificate made at start) "
+                   "with the secret in this file")  # fmt: skip
     p.add_argument("--msmp-port", type=_port, default=0, help="MSMP port (default: any free port)")
     p.add_argument("--names", metavar="A,B,…", help="the bots' names in seat order (default: the demo's)")
     p.add_argument("--hosts", metavar="A,B,…", help="also join these players (hosts; not bots)")
@@ -130,7 +131,9 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
 def _doctor_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rcon", metavar="HOST:PORT", help="RCON address (default from server.properties, "
                    "else 127.0.0.1:25575)")  # fmt: skip
-    p.add_argument("--msmp", metavar="URL", help="MSMP address, ws://HOST:PORT or wss://HOST:PORT")
+    p.add_argument("--msmp", metavar="URL", help="MSMP address, wss://HOST:PORT (TLS) or ws://HOST:PORT")
+    p.add_argument("--msmp-ca-file", metavar="FILE", help="PEM certificate to trust for wss:// (the server's "
+                   "self-signed certificate or its CA; default: the system's trust store)")  # fmt: skip
     p.add_argument("--server-dir", metavar="DIR", help="the server's folder, to read server.properties")
     p.add_argument("--secrets-file", metavar="FILE", help="KEY=value lines (CASTLE_RCON_PASSWORD, "
                    "CASTLE_MSMP_SECRET); chmod 600")  # fmt: skip
@@ -392,6 +395,8 @@ def _doctor(args: argparse.Namespace) -> int:
         if not args.msmp.startswith(("ws://", "wss://")):
             raise ConfigError(f"--msmp: {args.msmp!r}; expected ws://HOST:PORT or wss://HOST:PORT")
         opts.msmp_url = args.msmp
+    if args.msmp_ca_file:
+        opts.msmp_ca_file = Path(args.msmp_ca_file)
     checks = asyncio.run(run_doctor(opts))
     print(format_report(checks))
     return EXIT_ERROR if any(c.status == "FAIL" for c in checks) else EXIT_OK

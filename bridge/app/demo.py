@@ -346,8 +346,9 @@ def run_sandbox_process(
         seed: seed of the bots' choices (use the series seed to replay the demo exactly).
         report: a file to write at exit: JSON ``{"world": World.snapshot(), "commands": [[text, reply,
             outcome], …]}``.
-        msmp_secret: also serve MSMP (``ws://127.0.0.1:<msmp_port>``) with this secret; the ready line then ends
-            with `` msmp=ws://127.0.0.1:<port>``.
+        msmp_secret: also serve MSMP (``wss://127.0.0.1:<msmp_port>``, a self-signed certificate made at start)
+            with this secret; the ready line then ends with `` msmp=wss://127.0.0.1:<port> msmp_ca=<file>``, the
+            file being the certificate to trust (``[msmp] ca_file``).
         msmp_port: the MSMP port (0: any free port).
         names: the bots' names in seat order (default: the demo's names).
         hosts: players to join who are not bots (the hosts; tests press their console buttons).
@@ -368,7 +369,7 @@ def run_sandbox_process(
         sandbox.join(name)
     bots = [Bot(name, seed) for name in names]
     sandbox.call(quiet.install, sandbox.world, bots)
-    extra = f" msmp=ws://127.0.0.1:{sandbox.sandbox.msmp_port}" if msmp_secret is not None else ""
+    extra = sandbox.sandbox.msmp_ready_fields()
     print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
     try:
         asyncio.run(_run_bots_until_stopped(sandbox, bots, phases))

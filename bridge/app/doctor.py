@@ -71,6 +71,8 @@ class DoctorOptions:
         rcon_password: from ``load_secrets``; never shown.
         msmp_url: ``ws://host:port`` or ``wss://host:port``; None skips the MSMP checks.
         msmp_secret: from ``load_secrets``; never shown.
+        msmp_ca_file: a PEM file to trust for ``wss://`` (the server's self-signed certificate or its CA), or
+            None (the system's trust store).
         server_dir: the server's folder (for ``server.properties``), or None.
         datapack: the castle's data pack id as ``datapack list`` shows it (``file/<folder>``).
         fix: set the feedback game rules off.
@@ -82,6 +84,7 @@ class DoctorOptions:
     rcon_password: str | None = field(default=None, repr=False)
     msmp_url: str | None = None
     msmp_secret: str | None = field(default=None, repr=False)
+    msmp_ca_file: Path | None = None
     server_dir: Path | None = None
     datapack: str = DEFAULT_DATAPACK
     fix: bool = False
@@ -262,13 +265,13 @@ async def _connect_msmp(opts: DoctorOptions, checks: list[Check]) -> MsmpClient 
     """An MSMP client connected to the server, or ``None`` (with the check that says why)."""
     if opts.msmp_url is None:
         checks.append(Check("msmp", WARN, "no MSMP address given; MSMP checks skipped",
-                            "pass --msmp ws://127.0.0.1:<management-server-port> (or --server-dir)"))  # fmt: skip
+                            "pass --msmp wss://127.0.0.1:<management-server-port> (or --server-dir)"))  # fmt: skip
         return None
     if not opts.msmp_secret:
         checks.append(Check("msmp", FAIL, "no MSMP secret given",
                             f"export {MSMP_ENV}=<management-server-secret> or put it in a secrets file"))  # fmt: skip
         return None
-    msmp = MsmpClient(opts.msmp_url, opts.msmp_secret, timeout=opts.timeout)
+    msmp = MsmpClient(opts.msmp_url, opts.msmp_secret, timeout=opts.timeout, ca_file=opts.msmp_ca_file)
     try:
         await msmp.start()
     except MsmpAuthError:
@@ -326,8 +329,9 @@ async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> d
     if msmp is not None:
         try:
             for entry in await msmp.call("minecraft:gamerules"):
-                if entry.get("key") in FEEDBACK_RULES:
-                    out[entry["key"]] = entry.get("value")
+                name = str(entry.get("key", "")).removeprefix("minecraft:")  # 1.21.11+: registry ids
+                if name in FEEDBACK_RULES:
+                    out[name] = entry.get("value")
         except BridgeError:
             pass
     if rcon is not None:
@@ -347,7 +351,8 @@ async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> d
 async def _fix_rule(rule: str, rcon: RconClient | None, msmp: MsmpClient | None) -> Check:
     if msmp is not None:
         try:
-            result = await msmp.call("minecraft:gamerules/update", {"gamerule": {"key": rule, "value": False}})
+            key = "minecraft:" + rule  # the registry id a 1.21.11+ server keys its game rules by
+            result = await msmp.call("minecraft:gamerules/update", {"gamerule": {"key": key, "value": False}})
             if isinstance(result, dict) and result.get("value") is False:
                 return Check(rule, FIXED, "was true; set to false through MSMP (minecraft:gamerules/update)")
         except (MsmpError, BridgeError) as exc:

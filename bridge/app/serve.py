@@ -197,7 +197,7 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
         resume = None if store is None else series_to_run(store, config.settings, new=new, source=config.series.path)
         async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon:
             if config.msmp_url is not None and msmp_secret is not None:
-                msmp = MsmpClient(config.msmp_url, msmp_secret, timeout=10.0)
+                msmp = MsmpClient(config.msmp_url, msmp_secret, timeout=10.0, ca_file=config.msmp_ca_file)
                 await msmp.start()
                 log.info("MSMP connected (version %s)", msmp.version, extra={"event": "msmp"})
             if store is None:
@@ -247,7 +247,11 @@ host = "127.0.0.1"
 port = 25575
 
 [msmp]
-url = "ws://127.0.0.1:25585"
+# wss:// (TLS) is vanilla's default (management-server-tls-enabled=true); use ws:// only with TLS turned off
+# and the server on this machine.
+url = "wss://127.0.0.1:25585"
+# The certificate to trust, when the server's keystore holds a self-signed one (or the CA that signed it).
+# ca_file = "msmp-ca.pem"
 
 [log]
 format = "json"     # json | text

@@ -13,7 +13,8 @@ The serve config is a TOML file (``init-config`` writes a sample)::
     host = "127.0.0.1"
     port = 25575
     [msmp]                                  # optional: without it presence (joins/leaves) is not followed
-    url = "ws://127.0.0.1:25585"
+    url = "wss://127.0.0.1:25585"           # wss:// (TLS, vanilla's default); ws:// only with TLS turned off
+    ca_file = "msmp-ca.pem"                 # optional: the certificate (or its CA) to trust for wss://
     [log]
     format = "json"                         # json (one JSON object a line) | text
     level = "info"                          # debug | info | warning | error
@@ -46,9 +47,12 @@ class RconModel(ConfigModel):
 
 
 class MsmpModel(ConfigModel):
-    """``[msmp]``: the server's management protocol address, ``ws://`` or ``wss://`` (TLS)."""
+    """``[msmp]``: the server's management protocol address, ``wss://`` (TLS) or ``ws://``, and the PEM file
+    of the certificate to trust for ``wss://`` (the server's own when self-signed, or the CA that signed it;
+    without it the system's trust store decides)."""
 
     url: str = Field(pattern=r"^wss?://[^/\s]+(:\d+)?/?$")
+    ca_file: str | None = None
 
 
 class LogModel(ConfigModel):
@@ -86,6 +90,7 @@ class ServeConfig:
         store: the series store file.
         rcon_host, rcon_port: the server's RCON address.
         msmp_url: the MSMP address, or ``None``.
+        msmp_ca_file: the PEM file to trust for ``wss://``, or ``None`` (the system's trust store).
         secrets_file: the secrets file, or ``None`` (environment only).
         log_format, log_level: logging.
         poll_interval: seconds between polls of the input queue.
@@ -100,6 +105,7 @@ class ServeConfig:
     rcon_host: str
     rcon_port: int
     msmp_url: str | None
+    msmp_ca_file: Path | None
     secrets_file: Path | None
     log_format: str
     log_level: str
@@ -161,6 +167,7 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
     return ServeConfig(
         path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
         rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,
+        msmp_ca_file=rel(m.msmp.ca_file) if m.msmp is not None and m.msmp.ca_file else None,
         secrets_file=rel(m.secrets_file) if m.secrets_file else None, log_format=m.log.format,
         log_level=m.log.level, poll_interval=m.poll_interval,
     )  # fmt: skip

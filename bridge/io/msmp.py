@@ -36,6 +36,7 @@ import logging
 import ssl as ssl_module
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -43,6 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bridge.errors import ClientMessageError, MsmpAuthError, MsmpError, MsmpTimeout, MsmpUnavailable
+from engine.errors import ConfigError
 
 __all__ = [
     "JOINED",
@@ -54,6 +56,7 @@ __all__ = [
     "MsmpClient",
     "check_schema",
     "redacting_logger",
+    "tls_context",
 ]
 
 log = logging.getLogger(__name__)
@@ -186,6 +189,23 @@ def _player(obj: Any) -> McPlayer | None:
     return None
 
 
+def tls_context(ca_file: Path | None = None) -> ssl_module.SSLContext:
+    """The TLS client context for ``wss://``: the system's trust store, plus ``ca_file`` (PEM) when given.
+
+    The host name is checked against the certificate, as for any TLS client.
+
+    Raises:
+        ConfigError: ``ca_file`` is missing or holds no certificate.
+    """
+    context = ssl_module.create_default_context()
+    if ca_file is not None:
+        try:
+            context.load_verify_locations(cafile=str(ca_file))
+        except (OSError, ssl_module.SSLError) as exc:
+            raise ConfigError(f"MSMP CA file {ca_file}: {exc}") from None
+    return context
+
+
 class MsmpClient:
     """A JSON-RPC 2.0 client for the vanilla management server (MSMP 2.0.0; ``docs/minecraft.md#msmp``).
 
@@ -195,7 +215,7 @@ class MsmpClient:
         client.on("players/joined", lambda p: print(p["player"]["name"]))
         await client.start()
         players = await client.call("minecraft:players")
-        await client.call("minecraft:gamerules/update", {"gamerule": {"key": "send_command_feedback", "value": False}})
+        await client.call("minecraft:gamerules/update", {"gamerule": {"key": "minecraft:send_command_feedback", "value": False}})
         await client.close()
 
     Args:
@@ -205,7 +225,14 @@ class MsmpClient:
         max_backoff: cap in seconds of the wait between reconnect attempts.
         ping_interval: seconds between websocket pings; ``ping_timeout``: seconds to wait for the pong
             before the connection counts as dead (half-open detection).
-        ssl_context: TLS settings for ``wss://`` (default: the system's trust store).
+        ssl_context: TLS settings for ``wss://`` (default: :func:`tls_context` of ``ca_file``).
+        ca_file: a PEM file of the certificate(s) to trust for ``wss://`` besides the system's trust store: the
+            server's own certificate when it is self-signed, or the CA that signed it (serve config
+            ``[msmp] ca_file``; ``docs/operator.md``).
+
+    Raises:
+        ValueError: ``url`` is not ``ws://`` or ``wss://``.
+        ConfigError: ``ca_file`` cannot be read as certificates.
     """
 
     def __init__(
@@ -218,9 +245,12 @@ class MsmpClient:
         ping_interval: float = 10.0,
         ping_timeout: float = 10.0,
         ssl_context: ssl_module.SSLContext | None = None,
+        ca_file: Path | None = None,
     ) -> None:
         if not url.startswith(("ws://", "wss://")):
             raise ValueError(f"MSMP url must start with ws:// or wss://: {url!r}")
+        if ssl_context is None and url.startswith("wss://"):
+            ssl_context = tls_context(ca_file)
         self.url = url
         self.timeout = timeout
         self.max_backoff = max_backoff

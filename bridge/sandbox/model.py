@@ -16,7 +16,9 @@ from bridge.sandbox.uuids import offline_uuid
 
 __all__ = [
     "CONSOLE",
+    "GAMERULES",
     "GAMERULE_DEFAULTS",
+    "GameRule",
     "PLAYER_NAME",
     "Bossbar",
     "ChatMessage",
@@ -32,14 +34,87 @@ __all__ = [
 #: Current Java usernames (3-16 of ``A-Z a-z 0-9 _``; ``docs/design.md#the-bridge``).
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 
-GAMERULE_DEFAULTS = {
-    "send_command_feedback": "true",
-    "log_admin_commands": "true",
-    "command_block_output": "true",
-    "keep_inventory": "false",
-    "do_daylight_cycle": "true",
+@dataclass(frozen=True)
+class GameRule:
+    """A vanilla game rule: its default (a bool for a boolean rule, an int for an integer rule) and, for an
+    integer rule, the bounds ``gamerule`` accepts (``None``: unbounded)."""
+
+    default: bool | int
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+GAMERULES: dict[str, GameRule] = {
+    "advance_time": GameRule(True),
+    "advance_weather": GameRule(True),
+    "allow_entering_nether_using_portals": GameRule(True),
+    "block_drops": GameRule(True),
+    "block_explosion_drop_decay": GameRule(True),
+    "command_block_output": GameRule(True),
+    "command_blocks_work": GameRule(True),
+    "drowning_damage": GameRule(True),
+    "elytra_movement_check": GameRule(True),
+    "ender_pearls_vanish_on_death": GameRule(True),
+    "entity_drops": GameRule(True),
+    "fall_damage": GameRule(True),
+    "fire_damage": GameRule(True),
+    "fire_spread_radius_around_player": GameRule(128, -1, None),
+    "forgive_dead_players": GameRule(True),
+    "freeze_damage": GameRule(True),
+    "global_sound_events": GameRule(True),
+    "immediate_respawn": GameRule(False),
+    "keep_inventory": GameRule(False),
+    "lava_source_conversion": GameRule(False),
+    "limited_crafting": GameRule(False),
+    "locator_bar": GameRule(True),
+    "log_admin_commands": GameRule(True),
+    "max_block_modifications": GameRule(32768, 1, None),
+    "max_command_forks": GameRule(65536, 0, None),
+    "max_command_sequence_length": GameRule(65536, 0, None),
+    "max_entity_cramming": GameRule(24, 0, None),
+    "max_minecart_speed": GameRule(8, 1, 1000),
+    "max_snow_accumulation_height": GameRule(1, 0, 8),
+    "mob_drops": GameRule(True),
+    "mob_explosion_drop_decay": GameRule(True),
+    "mob_griefing": GameRule(True),
+    "natural_health_regeneration": GameRule(True),
+    "player_movement_check": GameRule(True),
+    "players_nether_portal_creative_delay": GameRule(0, 0, None),
+    "players_nether_portal_default_delay": GameRule(80, 0, None),
+    "players_sleeping_percentage": GameRule(100, 0, None),
+    "projectiles_can_break_blocks": GameRule(True),
+    "pvp": GameRule(True),
+    "raids": GameRule(True),
+    "random_tick_speed": GameRule(3, 0, None),
+    "reduced_debug_info": GameRule(False),
+    "respawn_radius": GameRule(10, 0, None),
+    "send_command_feedback": GameRule(True),
+    "show_advancement_messages": GameRule(True),
+    "show_death_messages": GameRule(True),
+    "spawn_mobs": GameRule(True),
+    "spawn_monsters": GameRule(True),
+    "spawn_patrols": GameRule(True),
+    "spawn_phantoms": GameRule(True),
+    "spawn_wandering_traders": GameRule(True),
+    "spawn_wardens": GameRule(True),
+    "spawner_blocks_work": GameRule(True),
+    "spectators_generate_chunks": GameRule(True),
+    "spread_vines": GameRule(True),
+    "tnt_explodes": GameRule(True),
+    "tnt_explosion_drop_decay": GameRule(False),
+    "universal_anger": GameRule(False),
+    "water_source_conversion": GameRule(True),
 }
-"""The game rules the sandbox knows, with vanilla's default value texts (any other rule reads ``"false"``)."""
+"""Every game rule of 1.21.11 (the ``minecraft:game_rule`` registry; the same 59 on 26.1), by its name without
+the ``minecraft:`` namespace. Names, types and bounds: the ``gamerule`` command tree of 1.21.11 (mecha 0.101.0);
+defaults: vanilla's ``GameRules`` registrations."""
+
+GAMERULE_DEFAULTS = {
+    name: (("true" if rule.default else "false") if isinstance(rule.default, bool) else str(rule.default))
+    for name, rule in GAMERULES.items()
+}
+"""Game rule name → its default as ``gamerule`` prints it (``"true"``, ``"3"``)."""
+
 
 _UNSTACKABLE = re.compile(r"(_sword|_axe|_pickaxe|_shovel|_hoe|^shield|_helmet|_chestplate|_leggings|_boots)$")
 

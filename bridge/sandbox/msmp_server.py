@@ -3,18 +3,19 @@
 
 It is not Minecraft. It shares the sandbox ``World``: the player list is the world's online players (with
 offline-mode UUIDs), joins and leaves become ``players/joined`` / ``players/left`` notifications, and game rules
-are the world's game rules.
+are the world's game rules. The allowlist, operators, bans and server settings live in ``state``.
 
 House rules of this file (each one follows ``docs/minecraft.md#msmp``):
 
 1. Only ``Authorization: Bearer <secret>`` authenticates (compared in constant time). Anything else is
    answered with HTTP 401 and a JSON body before the websocket upgrade.
 2. Requests are JSON-RPC 2.0. Params come as a list (positional, in the schema's declared order) or as an
-   object keyed by the declared names. Unknown method → ``-32601``; bad params → ``-32602``; a method the
-   schema has but the sandbox does not model → ``-32603`` naming it.
+   object keyed by the declared names. Unknown method → ``-32601``; bad params → ``-32602``. Every method of the
+   schema is modelled (``bridge.sandbox.msmp``: one module per family behind one dispatch table).
 3. ``rpc.discover`` returns the saved schema document itself; every result the sandbox sends is checked
    against the schema's declared result (a mismatch is a sandbox bug and fails loudly).
-4. Notifications carry their params in the positional form by default (``notification_form``).
+4. A ``null`` object field reads as absent, as vanilla's JSON reader takes it.
+5. Notifications carry their params in the positional form by default (``notification_form``).
 
 Misbehaviour on purpose, for client tests: ``freeze()`` stops reading from every open connection (a half-open
 connection: pings go unanswered), ``drop_connections()`` closes them all, ``gamerule_updates_allowed=False``
@@ -23,12 +24,13 @@ refuses ``gamerules/update``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import importlib.resources
 import json
 import logging
-import re
+import ssl
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -40,7 +42,9 @@ from websockets.http11 import Request, Response
 
 from bridge.errors import ClientMessageError
 from bridge.io.msmp import NOTIFICATION, check_schema, redacting_logger
-from bridge.sandbox.model import GAMERULE_DEFAULTS, ChatMessage, Player
+from bridge.sandbox.model import Player
+from bridge.sandbox.msmp import METHODS, Context, RpcError, new_state
+from bridge.sandbox.msmp.base import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
 from bridge.sandbox.world import World
 
 __all__ = ["MsmpServer", "schema_document"]
@@ -51,13 +55,6 @@ SCHEMA_FILE = "msmp-schema-2.0.0.json"
 """The saved MSMP 2.0.0 schema (``schema.json`` of github.com/Xaeroxe/mc-rpc, commit 265fb67, fetched with
 ``rpc.discover`` from a live 1.21.11 server; ``docs/minecraft.md#msmp``)."""
 
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-INVALID_REQUEST = -32600
-PARSE_ERROR = -32700
-
-_RULE_KEY = re.compile(r"[a-z][a-z0-9_]*")
 
 
 @cache
@@ -68,24 +65,19 @@ def schema_document() -> dict[str, Any]:
     return doc
 
 
-class _RpcError(Exception):
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 class MsmpServer:
     """Serves MSMP for one sandbox world on loopback.
 
     Args:
         world: the sandbox world (its players, game rules and chat).
         secret: the management secret (``management-server-secret``); never logged.
+        ssl_context: serve ``wss://`` with this TLS context (``bridge.sandbox.tls``); ``None``: plain ``ws://``.
     """
 
-    def __init__(self, world: World, secret: str) -> None:
+    def __init__(self, world: World, secret: str, ssl_context: ssl.SSLContext | None = None) -> None:
         self.world = world
         self._secret = secret
+        self._ssl = ssl_context
         self._server: Server | None = None
         self._conns: set[ServerConnection] = set()
         self._frozen: set[ServerConnection] = set()
@@ -96,6 +88,9 @@ class MsmpServer:
         """Upgrade requests refused with 401."""
         self.requests: list[dict[str, Any]] = []
         """Every JSON-RPC request received (method and params), in order."""
+        self._stopping: asyncio.Task[None] | None = None
+        self.state = new_state()
+        """The allowlist, operators, bans and server settings (``bridge.sandbox.msmp.base.Management``)."""
         self._methods = {m["name"]: m for m in schema_document()["methods"]}
         self._wire_log = redacting_logger("bridge.sandbox.msmp.wire", lambda: [self._secret])
         world.presence_listeners.append(self._presence)
@@ -113,12 +108,18 @@ class MsmpServer:
         return None
 
     @property
+    def tls(self) -> bool:
+        """True when serving ``wss://``."""
+        return self._ssl is not None
+
+    @property
     def connections(self) -> int:
         """Open websocket connections."""
         return len(self._conns)
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host:port`` (0 picks a free port), tell connected clients ``server/started``; returns the port."""
+        self.state.stop_requested, self._stopping = False, None  # a restart after server/stop serves again
         self._server = await serve(
             self._handle,
             host,
@@ -126,6 +127,7 @@ class MsmpServer:
             process_request=self._authenticate,
             ping_interval=None,
             logger=self._wire_log,
+            ssl=self._ssl,
         )
         bound = self.port
         assert bound is not None
@@ -193,6 +195,8 @@ class MsmpServer:
                 reply = self._answer(raw)
                 if reply is not None:
                     await conn.send(json.dumps(reply))
+                if self.state.stop_requested and self._stopping is None:  # server/stop: answer, then stop
+                    self._stopping = asyncio.get_running_loop().create_task(self.stop())
         except ConnectionClosed:
             pass
         finally:
@@ -211,7 +215,7 @@ class MsmpServer:
         self.requests.append({"method": method, "params": message.get("params")})
         try:
             result = self._call(method, message.get("params"))
-        except _RpcError as exc:
+        except RpcError as exc:
             return {"jsonrpc": "2.0", "id": rid, "error": {"code": exc.code, "message": exc.message}}
         if rid is None:
             return None
@@ -222,105 +226,64 @@ class MsmpServer:
             return schema_document()
         declared = self._methods.get(method)
         if declared is None or method.startswith(NOTIFICATION):
-            raise _RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
         args = self._params(declared, params)
-        handler = getattr(self, "_m_" + method.removeprefix("minecraft:").replace("/", "_"), None)
+        handler = METHODS.get(method.removeprefix("minecraft:"))
         if handler is None:
-            raise _RpcError(INTERNAL_ERROR, f"the sandbox does not model {method}")
-        result = handler(**args)
+            raise RpcError(INTERNAL_ERROR, f"the sandbox does not model {method}")
+        result = handler(self._context(), **args)
         schema = declared.get("result", {}).get("schema")
         if schema is not None:
             try:
                 check_schema(result, schema, schema_document(), f"{method} result")
             except ClientMessageError as exc:  # a sandbox bug: say so loudly
                 self.world.errors.append(f"MSMP result does not fit the schema: {exc}")
-                raise _RpcError(INTERNAL_ERROR, str(exc)) from None
+                raise RpcError(INTERNAL_ERROR, str(exc)) from None
         return result
 
     def _params(self, declared: Mapping[str, Any], params: Any) -> dict[str, Any]:
         """Both param forms → by-name arguments, checked against the declared param schemas."""
         specs = declared.get("params", [])
         names = [p["name"] for p in specs]
+        params = _without_nulls(params)
         if params is None:
             given: dict[str, Any] = {}
         elif isinstance(params, list):
             if len(params) > len(names):
-                raise _RpcError(INVALID_PARAMS, f"Invalid params: expected at most {len(names)}")
+                raise RpcError(INVALID_PARAMS, f"Invalid params: expected at most {len(names)}")
             given = dict(zip(names, params, strict=False))  # fewer params than names: the rest default
         elif isinstance(params, dict):
             unknown = set(params) - set(names)
             if unknown:
-                raise _RpcError(INVALID_PARAMS, f"Invalid params: unknown {sorted(unknown)}")
+                raise RpcError(INVALID_PARAMS, f"Invalid params: unknown {sorted(unknown)}")
             given = dict(params)
         else:
-            raise _RpcError(INVALID_PARAMS, "Invalid params: must be an array or an object")
+            raise RpcError(INVALID_PARAMS, "Invalid params: must be an array or an object")
         for spec in specs:
             name = spec["name"]
             if name not in given:
                 if spec.get("required"):
-                    raise _RpcError(INVALID_PARAMS, f"Invalid params: missing {name!r}")
+                    raise RpcError(INVALID_PARAMS, f"Invalid params: missing {name!r}")
                 continue
             try:
                 check_schema(given[name], spec["schema"], schema_document(), name)
             except ClientMessageError as exc:
-                raise _RpcError(INVALID_PARAMS, f"Invalid params: {exc}") from None
+                raise RpcError(INVALID_PARAMS, f"Invalid params: {exc}") from None
         return given
 
+    def _context(self) -> Context:
+        return Context(self.world, self.state, self.notify, self.gamerule_updates_allowed)
+
     def _presence(self, event: str, player: Player) -> None:
+        self.state.profiles[player.uuid] = player.name
         self.notify(f"players/{event}", {"player": {"id": player.uuid, "name": player.name}})
 
-    # -- methods (named after the schema: minecraft:players/kick → _m_players_kick) ------------------
 
-    def _player_list(self) -> list[dict[str, str]]:
-        return [{"id": p.uuid, "name": p.name} for p in self.world.players.values()]
-
-    def _m_players(self) -> list[dict[str, str]]:
-        return self._player_list()
-
-    def _m_players_kick(self, kick: list[dict[str, Any]] | None = None) -> list[dict[str, str]]:
-        kicked = []
-        for entry in kick or []:
-            name = (entry.get("player") or {}).get("name")
-            if name in self.world.players:
-                player = self.world.players[name]
-                self.world.leave(name)
-                kicked.append({"id": player.uuid, "name": player.name})
-        return kicked
-
-    def _m_server_status(self) -> dict[str, Any]:
-        return {
-            "started": True,
-            "players": self._player_list(),
-            "version": {"name": "Castle sandbox (not Minecraft)", "protocol": 774},
-        }
-
-    def _m_server_system_message(self, message: dict[str, Any] | None = None) -> bool:
-        body = (message or {}).get("message") or {}
-        text = str(body.get("literal", body.get("translatable", "")))
-        receivers = [(p or {}).get("name") for p in (message or {}).get("receivingPlayers", [])]
-        for p in self.world.players.values():
-            if not receivers or p.name in receivers:
-                p.chat.append(ChatMessage({"text": text}, text, source="system"))
-        return True
-
-    def _typed(self, key: str) -> dict[str, Any]:
-        raw = self.world.gamerules.get(key, GAMERULE_DEFAULTS.get(key, "false"))
-        if raw in ("true", "false"):
-            return {"key": key, "type": "boolean", "value": raw == "true"}
-        return {"key": key, "type": "integer", "value": int(raw)}
-
-    def _m_gamerules(self) -> list[dict[str, Any]]:
-        keys = sorted({*GAMERULE_DEFAULTS, *self.world.gamerules})
-        return [self._typed(k) for k in keys]
-
-    def _m_gamerules_update(self, gamerule: dict[str, Any] | None = None) -> dict[str, Any]:
-        if not self.gamerule_updates_allowed:
-            raise _RpcError(INTERNAL_ERROR, "Game rule updates are not allowed on this server")
-        rule = gamerule or {}
-        key, value = rule.get("key"), rule.get("value")
-        if not isinstance(key, str) or not _RULE_KEY.fullmatch(key) or value is None:
-            raise _RpcError(INVALID_PARAMS, "Invalid params: gamerule needs a snake_case key and a value")
-        self.world.gamerules[key] = ("true" if value else "false") if isinstance(value, bool) else str(int(value))
-        typed = self._typed(key)
-        self.notify("gamerules/updated", {"gamerule": typed})
-        return typed
+def _without_nulls(value: Any) -> Any:
+    """``value`` with every ``null`` object field dropped: vanilla's JSON reader takes a null field as absent
+    (clients such as ``mc-server-management`` send ``"expires": null``)."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value

@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import copy
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from bridge.sandbox.datapack import Datapack
 from bridge.sandbox.model import ChatMessage
 from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
+from bridge.sandbox.tls import self_signed
 from bridge.sandbox.world import World
 
 __all__ = ["Sandbox", "SandboxThread"]
@@ -36,6 +38,9 @@ class Sandbox:
         datapack: load the project's data pack (``True``, the default), another pack directory, or none
             (``False``). Its functions are interpreted by the world (``bridge/sandbox/datapack.py``).
         msmp_secret: when given, also serve MSMP (``bridge.sandbox.msmp_server``) with this secret.
+        msmp_tls: serve MSMP as ``wss://`` with a self-signed certificate made now (the default, as vanilla's
+            ``management-server-tls-enabled=true``); its PEM is at ``msmp_cert_file`` for clients to trust.
+            ``False``: plain ``ws://``.
     """
 
     def __init__(
@@ -45,9 +50,21 @@ class Sandbox:
         tick_rate: float = 20.0,
         datapack: bool | str | Path = True,
         msmp_secret: str | None = None,
+        msmp_tls: bool = True,
     ) -> None:
         self.world = World()
-        self.msmp: MsmpServer | None = MsmpServer(self.world, msmp_secret) if msmp_secret is not None else None
+        self.msmp: MsmpServer | None = None
+        self.msmp_cert_file: Path | None = None
+        """The PEM certificate of the ``wss://`` socket (a client's CA file), or ``None``."""
+        self._cert_dir: tempfile.TemporaryDirectory[str] | None = None
+        if msmp_secret is not None:
+            context = None
+            if msmp_tls:
+                cert = self_signed()
+                self._cert_dir = tempfile.TemporaryDirectory(prefix="castle-sandbox-")
+                self.msmp_cert_file = cert.write_cert(Path(self._cert_dir.name, "msmp-cert.pem"))
+                context = cert.server_context()
+            self.msmp = MsmpServer(self.world, msmp_secret, context)
         self.msmp_port: int | None = None
         if datapack is not False:
             self.world.load_datapack(_load_pack(datapack))
@@ -59,6 +76,20 @@ class Sandbox:
 
     def __repr__(self) -> str:
         return f"<Sandbox {self.host}:{self.port}>"
+
+    @property
+    def msmp_url(self) -> str | None:
+        """``wss://host:port`` (or ``ws://`` without TLS) of the MSMP socket once started, else ``None``."""
+        if self.msmp is None or self.msmp_port is None:
+            return None
+        return f"{'wss' if self.msmp.tls else 'ws'}://{self.host}:{self.msmp_port}"
+
+    def msmp_ready_fields(self) -> str:
+        """What a ready line adds for MSMP: `` msmp=<url>`` and, over TLS, `` msmp_ca=<certificate file>``;
+        empty without MSMP."""
+        if self.msmp_url is None:
+            return ""
+        return f" msmp={self.msmp_url}" + (f" msmp_ca={self.msmp_cert_file}" if self.msmp_cert_file else "")
 
     @property
     def rcon(self) -> RconServer:

@@ -46,7 +46,8 @@ async def _doctor(sb: Sandbox, **kw: object) -> dict[str, tuple[str, str, str]]:
     opts = DoctorOptions(
         rcon_port=sb.port or 0,
         rcon_password=PASSWORD,
-        msmp_url=f"ws://127.0.0.1:{sb.msmp_port}",
+        msmp_url=sb.msmp_url,
+        msmp_ca_file=sb.msmp_cert_file,
         msmp_secret=SECRET,
         timeout=2,
     )
@@ -64,7 +65,7 @@ def test_fresh_server_reports_each_problem_with_its_fix(tmp_path: Path) -> None:
             report = await _doctor(sb, server_dir=_props(tmp_path, **{"broadcast-rcon-to-ops": "true"}))
             assert report["rcon"][0] == "ok" and report["msmp"][0] == "ok"
             assert report["msmp-version"][:2] == ("ok", "MSMP 2.0.0 (rpc.discover)")
-            assert report["msmp-tls"][0] == "ok"  # plain ws on loopback
+            assert report["msmp-tls"][:2] == ("ok", "TLS (wss://) to 127.0.0.1")
             assert report["broadcast-rcon-to-ops"][0] == "FAIL"
             assert "broadcast-rcon-to-ops=false" in report["broadcast-rcon-to-ops"][2]
             for rule in ("send_command_feedback", "log_admin_commands"):
@@ -93,6 +94,25 @@ def test_fix_sets_the_game_rules_through_msmp(tmp_path: Path) -> None:
             assert report["datapack"][0] == "ok" and report["broadcast-rcon-to-ops"][0] == "ok"
             again = await _doctor(sb, server_dir=tmp_path)
             assert not [k for k, v in again.items() if v[0] not in ("ok",)]
+        finally:
+            await sb.stop()
+
+    asyncio.run(main_())
+
+
+def test_game_rules_are_read_and_set_by_their_namespaced_msmp_keys(tmp_path: Path) -> None:
+    """A 1.21.11 server keys ``gamerules`` by registry id (``minecraft:send_command_feedback``)."""
+
+    async def main_() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=SECRET)
+        await sb.start()
+        try:
+            report = await _doctor(sb, fix=True, server_dir=_props(tmp_path))
+            assert report["send_command_feedback"][0] == "fixed"
+            assert not [r.text for r in sb.world.command_log if r.text.startswith("gamerule ")]  # all over MSMP
+            keys = [r["params"]["gamerule"]["key"] for r in sb.msmp.requests
+                    if r["method"] == "minecraft:gamerules/update"]  # fmt: skip
+            assert keys == ["minecraft:send_command_feedback", "minecraft:log_admin_commands"]
         finally:
             await sb.stop()
 
@@ -172,7 +192,8 @@ def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
     try:
         monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
         monkeypatch.setenv("CASTLE_MSMP_SECRET", SECRET)
-        args = ["doctor", "--rcon", f"127.0.0.1:{port}", "--msmp", f"ws://127.0.0.1:{sb.sandbox.msmp_port}"]
+        args = ["doctor", "--rcon", f"127.0.0.1:{port}", "--msmp", str(sb.sandbox.msmp_url),
+                "--msmp-ca-file", str(sb.sandbox.msmp_cert_file)]  # fmt: skip
         assert main(args) == 1  # the game rules are still on
         out = capsys.readouterr().out
         assert "FAIL     send_command_feedback" in out and "fix: traitors doctor --fix" in out

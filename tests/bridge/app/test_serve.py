@@ -73,11 +73,14 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
     try:
         ready = _line(sandbox, "sandbox ready")
         rcon_port = int(ready.split()[2].split(":")[1])
-        msmp_url = ready.split("msmp=")[1]
+        fields = dict(f.split("=", 1) for f in ready.split()[3:])
+        msmp_url, msmp_ca = fields["msmp"], fields["msmp_ca"]
+        assert msmp_url.startswith("wss://")  # the whole series is played over TLS
         (tmp_path / "series.toml").write_text(SERIES)
         (tmp_path / "serve.toml").write_text(
             f'series = "series.toml"\nstore = "series.db"\ncontestants = {json.dumps(list(NAMES))}\n'
-            f'poll_interval = 0.02\n[rcon]\nport = {rcon_port}\n[msmp]\nurl = "{msmp_url}"\n[log]\nformat = "json"\n'
+            f'poll_interval = 0.02\n[rcon]\nport = {rcon_port}\n[msmp]\nurl = "{msmp_url}"\n'
+            f'ca_file = "{msmp_ca}"\n[log]\nformat = "json"\n'
         )
         env = {**_env(), "CASTLE_RCON_PASSWORD": password, "CASTLE_MSMP_SECRET": secret}
         cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
@@ -91,6 +94,7 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         assert first.returncode == 0, err
         logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
         assert any(r.get("event") == "stop" for r in logs) and any(r.get("event") == "stopped" for r in logs), err
+        assert any(r.get("event") == "msmp" for r in logs), err  # connected over wss://, trusting msmp_ca
         assert any(r.get("event") == "phase" and r["message"].startswith("phase: day 0, ") for r in logs), err
         assert password not in err and secret not in err
         with SeriesStore(tmp_path / "series.db") as store:

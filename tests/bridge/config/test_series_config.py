@@ -11,6 +11,7 @@ import pytest
 
 from bridge.app.cli import main
 from bridge.app.doctor import load_secrets
+from bridge.app.serve import init_config
 from bridge.config.castle import default_castle
 from bridge.config.series import load_series, parse_series, shipped_series
 from bridge.config.serve import load_serve_config
@@ -157,3 +158,19 @@ def test_every_package_is_in_the_wheel() -> None:
         for p in (root / top).rglob("__init__.py")
     }
     assert found <= listed
+
+
+def test_msmp_ca_file_is_read_relative_to_the_config(tmp_path: Path) -> None:
+    path = _serve_files(tmp_path)
+    path.write_text(path.read_text() + '[msmp]\nurl = "wss://127.0.0.1:25585"\nca_file = "msmp-ca.pem"\n')
+    cfg = load_serve_config(path)
+    assert cfg.msmp_url == "wss://127.0.0.1:25585" and cfg.msmp_ca_file == tmp_path / "msmp-ca.pem"
+    path.write_text(path.read_text().replace('ca_file = "msmp-ca.pem"\n', ""))
+    assert load_serve_config(path).msmp_ca_file is None
+
+
+def test_init_config_writes_wss_by_default(tmp_path: Path) -> None:
+    init_config(tmp_path)
+    text = (tmp_path / "serve.toml").read_text()
+    assert 'url = "wss://127.0.0.1:25585"' in text and "ws:// only" in text
+    assert load_serve_config(tmp_path / "serve.toml").msmp_url == "wss://127.0.0.1:25585"

@@ -133,7 +133,7 @@ def test_msmp_leave_and_join_reach_the_engine_through_the_service() -> None:
     secret = "A" * 40
 
     async def main() -> None:
-        sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=secret)
+        sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=secret, msmp_tls=False)
         port = await sb.start()
         for n in NAMES:
             sb.world.join(n)
