@@ -70,6 +70,10 @@ only a safety net, so a slow machine never turns a bot's answer into "No vote"."
 END_TORCH_BIAS = 0.75
 """A bot holds up the end-game torch with this probability."""
 
+REJOIN_POLLS = 25
+"""Passes of the bot driver a bot stays away after its player left the server (was kicked), before it rejoins
+(at the driver's 0.02 s interval, about half a second)."""
+
 
 CLUB_DEMO_DURATIONS: dict[str, float] = {
     "night_step": 20.0,
@@ -144,6 +148,8 @@ class Bot:
     """The last castle chat component read (chat mode), to skip one sent twice."""
     last_dialog: tuple[Any, int] | None = None
     """The last dialog read and how many chat messages its player had then (dialog mode)."""
+    away: int = 0
+    """Driver passes since its player went offline (0 while online)."""
 
     def read(self, messages: list[Any], dialogs: list[tuple[Any, int]]) -> None:
         """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
@@ -242,9 +248,22 @@ def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
     sandbox.call(_step, sandbox.world, bots)
 
 
+def _come_back_later(world: Any, bot: Bot) -> None:
+    """A bot whose player is offline (kicked, or left) forgets what it meant to answer and rejoins after
+    ``REJOIN_POLLS`` passes, as a person reconnects; the service then sees it return (MSMP ``players/joined``)."""
+    bot.pending.clear()
+    bot.away += 1
+    if bot.away >= REJOIN_POLLS:
+        bot.away = 0
+        world.join(bot.name)
+
+
 def _step(world: Any, bots: list[Bot]) -> None:
     for bot in bots:
-        p = world.player(bot.name)
+        p = world.players.get(bot.name)
+        if p is None:
+            _come_back_later(world, bot)
+            continue
         bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :], strict=False)))
         answer = bot.due()
         if answer is not None:
