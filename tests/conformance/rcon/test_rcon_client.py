@@ -69,3 +69,18 @@ def test_kick_leaves_the_sandbox_running_and_the_bot_comes_back(sandbox) -> None
     assert run(sandbox, "kick Kai Go away") == "Kicked Kai: Go away"
     time.sleep(0.3)
     assert proc.poll() is None
+
+
+def test_help_lists_every_command_as_vanilla_does(sandbox) -> None:
+    """Vanilla's ``help`` over RCON: one ``/usage`` line per command (Brigadier's smart usage), run together."""
+    listed = run(sandbox, "help")
+    lines = ["/" + line for line in listed.split("/")[1:]]
+    for expected in ("/advancement (grant|revoke)", "/attribute <target> <attribute> (base|get|modifier)",
+                     "/ban <targets> [<reason>]", "/banlist [ips|players]", "/bossbar (add|get|list|remove|set)",
+                     "/clear [<targets>]", "/kick <targets> [<reason>]", "/tp -> teleport", "/tell -> msg",
+                     "/list [uuids]", "/stop"):  # fmt: skip
+        assert expected in lines, expected
+    assert "/publish" not in " ".join(lines), "a dedicated server has no /publish"
+    assert lines == sorted(lines, key=lambda s: s.split()[0]), "in the tree's order: by name"
+    assert run(sandbox, "help bossbar").startswith("/bossbar add <id> <name>/bossbar get <id>")
+    assert run(sandbox, "help notacommand") == "Unknown command or insufficient permissions"
