@@ -84,3 +84,10 @@ def test_help_lists_every_command_as_vanilla_does(sandbox) -> None:
     assert lines == sorted(lines, key=lambda s: s.split()[0]), "in the tree's order: by name"
     assert run(sandbox, "help bossbar").startswith("/bossbar add <id> <name>/bossbar get <id>")
     assert run(sandbox, "help notacommand") == "Unknown command or insufficient permissions"
+
+
+def test_give_refuses_an_unknown_item(sandbox) -> None:
+    assert run(sandbox, "give Zuri minecraft:notanitem") == (
+        "Unknown item 'minecraft:notanitem'give Zuri minecraft:notanitem<--[HERE]")
+    assert run(sandbox, "give Zuri minecraft:paper").startswith("Gave 1 [Paper] to Zuri")
+
