@@ -149,7 +149,8 @@ class Bot:
     last_dialog: tuple[Any, int] | None = None
     """The last dialog read and how many chat messages its player had then (dialog mode)."""
     away: int = 0
-    """Driver passes since its player went offline (0 while online)."""
+    """Counts the driver's passes while its player is offline, up to ``REJOIN_POLLS`` (then it joins); 0 while
+    online; it starts lower for a bot that joins late (``--join-over``)."""
 
     def read(self, messages: list[Any], dialogs: list[tuple[Any, int]]) -> None:
         """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
@@ -352,6 +353,7 @@ def run_sandbox_process(
     hosts: tuple[str, ...] = (),
     phases: TextIO | None = None,
     reply_delay: float = 0.0,
+    join_over: float = 0.0,
 ) -> int:
     """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
 
@@ -372,6 +374,8 @@ def run_sandbox_process(
         hosts: players to join who are not bots (the hosts; tests press their console buttons).
         phases: where to print a ``phase_line`` each time the service starts a phase clock (``None``: nowhere).
         reply_delay: seconds the server waits before answering each command (a slow server; ``RconFaults``).
+        join_over: seconds over which the bots join one by one after the ready line (0: all before it), so an
+            MSMP client sees ``players/joined`` notifications.
 
     Returns:
         Exit code 0.
@@ -383,9 +387,7 @@ def run_sandbox_process(
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
     sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay)
-    for name in (*names, *hosts):
-        sandbox.join(name)
-    bots = [Bot(name, seed) for name in names]
+    bots = _join_players(sandbox, names, hosts, seed, join_over)
     sandbox.call(quiet.install, sandbox.world, bots)
     extra = f" msmp=ws://127.0.0.1:{sandbox.sandbox.msmp_port}" if msmp_secret is not None else ""
     print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
@@ -397,6 +399,24 @@ def run_sandbox_process(
                 json.dump({"world": sandbox.snapshot(), "commands": sandbox.command_log()}, fh, default=str)
         sandbox.stop()
     return 0
+
+
+def _join_players(sandbox: SandboxThread, names: tuple[str, ...], hosts: tuple[str, ...], seed: int,
+                  join_over: float) -> list[Bot]:  # fmt: skip
+    """The hosts join now; the bots (returned) join now too, or one by one over ``join_over`` seconds."""
+    for name in (*names, *hosts) if join_over <= 0 else hosts:
+        sandbox.join(name)
+    bots = [Bot(name, seed) for name in names]
+    if join_over > 0:
+        _join_later(bots, join_over)
+    return bots
+
+
+def _join_later(bots: list[Bot], seconds: float, interval: float = 0.02) -> None:
+    """Have offline ``bots`` join one by one, evenly over ``seconds`` (the driver's passes come every
+    ``interval`` seconds): each starts as away for as many passes as it waits, then ``_come_back_later`` joins it."""
+    for i, bot in enumerate(bots, start=1):
+        bot.away = REJOIN_POLLS - round(seconds * i / len(bots) / interval)
 
 
 def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,

@@ -91,3 +91,28 @@ def test_give_refuses_an_unknown_item(sandbox) -> None:
         "Unknown item 'minecraft:notanitem'give Zuri minecraft:notanitem<--[HERE]")
     assert run(sandbox, "give Zuri minecraft:paper").startswith("Gave 1 [Paper] to Zuri")
 
+
+def test_with_join_over_the_bots_join_after_the_ready_line(tmp_path: Path) -> None:
+    """``--join-over 2``: the ready line comes before the bots, who join one by one, as people do."""
+    pw = tmp_path / "pw"
+    pw.write_text("pw-join", encoding="utf-8")
+    pw.chmod(0o600)
+    proc = subprocess.Popen([sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw),
+                             "--bots", "6", "--quiet", "--join-over", "2"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        line = proc.stdout.readline() if ready else ""
+        assert line.startswith("sandbox ready 127.0.0.1:"), (line, proc.poll(), proc.stderr and proc.stderr.read())
+        server = (proc, int(line.split(":")[1].split()[0]), "pw-join")
+        counts = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and (not counts or counts[-1] < 6):
+            counts.append(int(run(server, "list").split()[2]))
+            time.sleep(0.05)
+        assert counts[0] < 6 and counts[-1] == 6, counts
+        assert len(set(counts)) > 2, f"one by one: {counts}"
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
