@@ -89,6 +89,8 @@ def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the ready line, not the phases")
     p.add_argument("--reply-delay", type=float, default=0.0, metavar="SECONDS",
                    help="wait this long before answering each command (a slow server; default 0)")  # fmt: skip
+    p.add_argument("--join-over", type=float, default=0.0, metavar="SECONDS",
+                   help="bots join one by one over this many seconds after the ready line (default 0: before it)")  # fmt: skip
 
 
 def _serve_arguments(p: argparse.ArgumentParser) -> None:
@@ -306,7 +308,8 @@ def _sandbox(args: argparse.Namespace) -> int:
     check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
     return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
                                msmp_port=args.msmp_port, names=names, hosts=hosts,
-                               phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay)  # fmt: skip
+                               phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay,
+                               join_over=args.join_over)  # fmt: skip
 
 
 def _serve_demo(args: argparse.Namespace) -> int:

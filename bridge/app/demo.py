@@ -70,6 +70,10 @@ only a safety net, so a slow machine never turns a bot's answer into "No vote"."
 END_TORCH_BIAS = 0.75
 """A bot holds up the end-game torch with this probability."""
 
+REJOIN_POLLS = 25
+"""Passes of the bot driver a bot stays away after its player left the server (was kicked), before it rejoins
+(at the driver's 0.02 s interval, about half a second)."""
+
 
 CLUB_DEMO_DURATIONS: dict[str, float] = {
     "night_step": 20.0,
@@ -144,6 +148,9 @@ class Bot:
     """The last castle chat component read (chat mode), to skip one sent twice."""
     last_dialog: tuple[Any, int] | None = None
     """The last dialog read and how many chat messages its player had then (dialog mode)."""
+    away: int = 0
+    """Counts the driver's passes while its player is offline, up to ``REJOIN_POLLS`` (then it joins); 0 while
+    online; it starts lower for a bot that joins late (``--join-over``)."""
 
     def read(self, messages: list[Any], dialogs: list[tuple[Any, int]]) -> None:
         """Queue every new prompt: a dialog with trigger buttons, or a chat message with trigger links.
@@ -242,9 +249,22 @@ def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
     sandbox.call(_step, sandbox.world, bots)
 
 
+def _come_back_later(world: Any, bot: Bot) -> None:
+    """A bot whose player is offline (kicked, or left) forgets what it meant to answer and rejoins after
+    ``REJOIN_POLLS`` passes, as a person reconnects; the service then sees it return (MSMP ``players/joined``)."""
+    bot.pending.clear()
+    bot.away += 1
+    if bot.away >= REJOIN_POLLS:
+        bot.away = 0
+        world.join(bot.name)
+
+
 def _step(world: Any, bots: list[Bot]) -> None:
     for bot in bots:
-        p = world.player(bot.name)
+        p = world.players.get(bot.name)
+        if p is None:
+            _come_back_later(world, bot)
+            continue
         bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :], strict=False)))
         answer = bot.due()
         if answer is not None:
@@ -333,6 +353,7 @@ def run_sandbox_process(
     hosts: tuple[str, ...] = (),
     phases: TextIO | None = None,
     reply_delay: float = 0.0,
+    join_over: float = 0.0,
 ) -> int:
     """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
 
@@ -354,6 +375,8 @@ def run_sandbox_process(
         hosts: players to join who are not bots (the hosts; tests press their console buttons).
         phases: where to print a ``phase_line`` each time the service starts a phase clock (``None``: nowhere).
         reply_delay: seconds the server waits before answering each command (a slow server; ``RconFaults``).
+        join_over: seconds over which the bots join one by one after the ready line (0: all before it), so an
+            MSMP client sees ``players/joined`` notifications.
 
     Returns:
         Exit code 0.
@@ -365,9 +388,7 @@ def run_sandbox_process(
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
     sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay)
-    for name in (*names, *hosts):
-        sandbox.join(name)
-    bots = [Bot(name, seed) for name in names]
+    bots = _join_players(sandbox, names, hosts, seed, join_over)
     sandbox.call(quiet.install, sandbox.world, bots)
     extra = sandbox.sandbox.msmp_ready_fields()
     print(f"sandbox ready 127.0.0.1:{bound}{extra}", flush=True)
@@ -379,6 +400,24 @@ def run_sandbox_process(
                 json.dump({"world": sandbox.snapshot(), "commands": sandbox.command_log()}, fh, default=str)
         sandbox.stop()
     return 0
+
+
+def _join_players(sandbox: SandboxThread, names: tuple[str, ...], hosts: tuple[str, ...], seed: int,
+                  join_over: float) -> list[Bot]:  # fmt: skip
+    """The hosts join now; the bots (returned) join now too, or one by one over ``join_over`` seconds."""
+    for name in (*names, *hosts) if join_over <= 0 else hosts:
+        sandbox.join(name)
+    bots = [Bot(name, seed) for name in names]
+    if join_over > 0:
+        _join_later(bots, join_over)
+    return bots
+
+
+def _join_later(bots: list[Bot], seconds: float, interval: float = 0.02) -> None:
+    """Have offline ``bots`` join one by one, evenly over ``seconds`` (the driver's passes come every
+    ``interval`` seconds): each starts as away for as many passes as it waits, then ``_come_back_later`` joins it."""
+    for i, bot in enumerate(bots, start=1):
+        bot.away = REJOIN_POLLS - round(seconds * i / len(bots) / interval)
 
 
 def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,

@@ -9,7 +9,8 @@ House rules of this file (each one is vanilla behaviour we reproduce on purpose)
    success gets an empty type-2 reply with the request id.
 3. A command (type 2) before login gets the id -1 reply; the socket stays open.
 4. Replies are split into 4096-character (UTF-16 unit) chunks, each a type-0 packet with the request id,
-   with no end marker. An empty reply is one empty packet.
+   with no end marker. An empty reply is one empty packet. Each packet is its own write, flushed before the
+   next is written (a client reading one packet per command sees only the first, as on a real server).
 5. Any other type gets a type-0 reply ``Unknown request <hex type>`` with the same id.
 6. Commands run one at a time on the event loop thread (vanilla's main thread); the payload is read up to
    its first NUL byte and decoded as UTF-8.
@@ -150,8 +151,9 @@ class RconServer:
                     writer.write(packet[start : start + f.split_writes])
                     await writer.drain()
                     await asyncio.sleep(f.split_delay)
-            else:
+            else:  # one write per packet, flushed before the next, as vanilla's sendCmdResponse
                 writer.write(packet)
+                await writer.drain()
         return True
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -52,6 +52,7 @@ from bridge.sandbox.model import (
     ScreenText,
     Source,
 )
+from bridge.sandbox.registries import unknown_id
 from bridge.sandbox.state import (
     MACRO_CACHE,
     MAX_FUNCTION_DEPTH,
@@ -319,6 +320,11 @@ class World(WorldState):
             reply = self._syntax_reply(text)
             self.command_log.append(CommandRecord(command, reply, "syntax", received))
             return reply
+        unknown = unknown_id(node)
+        if unknown is not None:  # vanilla refuses it while parsing, with the parse failure's context
+            reply = unknown[1] + _here(text, unknown[0])
+            self.command_log.append(CommandRecord(command, reply, "syntax", received))
+            return reply
         try:
             reply = self.run(node, text)
             outcome = "ok"
@@ -352,6 +358,11 @@ class World(WorldState):
             head = "Unknown or incomplete command, see below for error"
         else:
             head = "Incorrect argument for command"
-        i = min(len(text), max(0, cursor))
-        context = ("..." if i > 10 else "") + text[max(0, i - 10):i] + text[i:] + "<--[HERE]"
-        return head + context
+        return head + _here(text, cursor)
+
+
+def _here(text: str, cursor: int) -> str:
+    """Vanilla's context of a parse failure at ``cursor``: up to 10 characters before it (``...`` when more),
+    the rest, and ``<--[HERE]``."""
+    i = min(len(text), max(0, cursor))
+    return ("..." if i > 10 else "") + text[max(0, i - 10):i] + text[i:] + "<--[HERE]"

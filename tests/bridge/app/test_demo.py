@@ -129,3 +129,72 @@ def test_club_demo_plays_a_whole_series(ruleset):
             assert "Your card" not in text and "Your role" not in text
     inputs = [e for e in game.log if e["action"] not in ("start_series", "timer_expired")]
     assert inputs and len(inputs) <= sum(b.answered + b.clicked for b in service.bots)
+
+
+def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
+    """``kick`` at the Turret: the service hears the leave over MSMP (``ContestantLeft``), the bot rejoins
+    (``ContestantReturned``), the night resolves without waiting for the absent contestant, and the series ends."""
+    from bridge.app.demo import Bot, demo_settings, step_bots
+    from bridge.config.castle import default_castle
+    from bridge.io.msmp import MsmpClient
+    from bridge.io.players import PlayerDirectory
+    from bridge.io.rcon import RconClient
+    from bridge.loop.clock import rcon_quiet_gate
+    from bridge.loop.service import SeriesService
+    from bridge.sandbox import quiet
+    from bridge.sandbox.server import SandboxThread
+    from engine.rulesets import new_game
+    from engine.rulesets.traitors.phases import Phase
+
+    settings = demo_settings(8)
+    game = new_game(settings, 4)
+    secret = "S" * 40
+    sandbox = SandboxThread("pw", msmp_secret=secret)
+    port = sandbox.start()
+    kicked: list[tuple[str, Phase]] = []
+
+    async def drive(service: SeriesService, bots: list[Bot], done: asyncio.Event) -> None:
+        while not done.is_set():
+            faithful = [n for n in game.present() if n in game.living_faithful()]
+            if not kicked and game.phase is Phase.TURRET and faithful:
+                kicked.append((faithful[0], game.phase))
+                assert sandbox.call(sandbox.world.execute, f"kick {faithful[0]}").startswith("Kicked")
+            step_bots(sandbox, bots)
+            await asyncio.sleep(0.02)
+
+    async def main() -> None:
+        for name in settings.contestants:
+            sandbox.join(name)
+        bots = [Bot(name, 4) for name in settings.contestants]
+        sandbox.call(quiet.install, sandbox.world, bots)
+        msmp = MsmpClient(f"ws://127.0.0.1:{sandbox.sandbox.msmp_port}", secret, timeout=5)
+        async with RconClient("127.0.0.1", port, "pw", timeout=10.0) as rcon:
+            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02,
+                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
+            service.attach_msmp(msmp)
+            await msmp.start()
+            done = asyncio.Event()
+            driver = asyncio.create_task(drive(service, bots, done))
+            series = asyncio.create_task(service.run())
+            try:
+                await asyncio.wait({series, driver}, timeout=240, return_when=asyncio.FIRST_COMPLETED)
+                assert series.done(), "the series ended"
+                series.result()
+            finally:
+                done.set()
+                series.cancel()
+                await driver
+                await msmp.close()
+                await service.stop()
+
+    try:
+        asyncio.run(main())
+    finally:
+        sandbox.stop()
+    assert kicked, "the series reached a Turret"
+    name = kicked[0][0]
+    actions = [(e["action"], e.get("contestant")) for e in game.log]
+    left = actions.index(("contestant_left", name))
+    assert ("contestant_returned", name) in actions[left:]
+    assert game.outcome is not None
+    assert game.players[name].present
