@@ -99,7 +99,7 @@ class HostConsole:
 
     def _choose_seat(self, command: HostCommand) -> list[Effect]:
         """Replacing, step 1: without a seat, prompt the host with the seats still in; with one, keep it waiting."""
-        living = [n for n in self.game.contestants() if self.game.players[n].alive]
+        living = self.game.living()
         if command.seat is None:
             if not living:
                 return private(command.host, Message("illegal.phase"))

@@ -64,6 +64,10 @@ class RulesetGame(Protocol):
         """Every contestant in seat order."""
         ...
 
+    def living(self) -> list[str]:
+        """Contestants still in the series (not banished, murdered or otherwise out), in seat order."""
+        ...
+
     def present(self) -> list[str]:
         """Contestants still in the series whose players are on the server, in seat order."""
         ...

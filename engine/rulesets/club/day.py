@@ -29,7 +29,7 @@ class ClubDay(ClubNight):
         self.day += 1
         px = self.rules.prefix
         self.announce("club.morning", day=self.day)
-        self.move(self._living(), Place.ROUND_TABLE)
+        self.move(self.living(), Place.ROUND_TABLE)
         for name, _cause in self.news:
             p = self.players[name]
             p.publicly_out = True
@@ -44,7 +44,7 @@ class ClubDay(ClubNight):
         for key, params in said:  # whatever else of the night affects this day and next night
             self.announce(key, **params)
         self.news = []
-        self.day_record = ClubDayRecord(self.day, self._living())
+        self.day_record = ClubDayRecord(self.day, self.living())
         self.record.events.append(self.day_record)
         if self._win_check():
             return
@@ -54,7 +54,7 @@ class ClubDay(ClubNight):
         self.repeat_used = False
         self.candidates = []
         if self.rules.nominations:
-            self.speakers = self._living()
+            self.speakers = self.living()
             self._next_speaker()
         else:
             self.announce("club.discussion", day=self.day)
@@ -88,7 +88,7 @@ class ClubDay(ClubNight):
         self.emit(Prompt(frozenset({name}), msg("bk.prompt.nominate"), tuple(choices)))
 
     def _nominees(self, name: str) -> list[str]:
-        return [n for n in self._living() if n != name and n not in self.candidates]
+        return [n for n in self.living() if n != name and n not in self.candidates]
 
     def _apply_nomination(self, name: str, target: str | None) -> None:
         assert self.day_record is not None
@@ -108,13 +108,13 @@ class ClubDay(ClubNight):
             self._next_speaker()
 
     def _open_first_vote(self) -> None:
-        options = tuple(self.candidates) if self.rules.nominations else tuple(self._living())
+        options = tuple(self.candidates) if self.rules.nominations else tuple(self.living())
         self._open_vote("first", options + ((KEEP,) if self.rules.keep_option else ()))
 
     def _open_vote(self, kind: str, options: tuple[str, ...]) -> None:
         # A voter needs someone to vote for: a lone candidate does not vote for themself (house rule 5).
         voters = tuple(
-            n for n in self._living() if n != self.departing and (KEEP in options or any(o != n for o in options))
+            n for n in self.living() if n != self.departing and (KEEP in options or any(o != n for o in options))
         )
         self.ballot = ClubBallot(kind, voters, options)
         self.announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
@@ -225,7 +225,7 @@ class ClubDay(ClubNight):
         self.emit(Prompt(frozenset({voter}), msg("bk.prompt.repeat", player=self.departing or ""), (yes, no)))
 
     def _repeat_voters(self) -> list[str]:
-        return [n for n in self._living() if n != self.departing] if self.departing else []
+        return [n for n in self.living() if n != self.departing] if self.departing else []
 
     def _apply_repeat(self, name: str, ask: bool) -> None:
         self.repeat_asks[name] = ask

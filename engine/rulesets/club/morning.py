@@ -43,7 +43,7 @@ def news(game: ClubState, outcome: NightOutcome) -> list[tuple[str, dict[str, ob
     """
     mode, prefix, delay = game.settings.morning_news, game.rules.prefix, game.rules.poison_delay
     poisons_before, visits = game.poisons, game.visits
-    living = [n for n in game._living() if n not in outcome.deaths]
+    living = [n for n in game.living() if n not in outcome.deaths]
     if mode == "dead_only":
         return []
     named = mode == "named"

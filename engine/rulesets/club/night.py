@@ -30,7 +30,7 @@ class ClubNight(ClubState):
         self.told_blocked = set()
         self.ballot = None
         self.announce("club.night", night=self.night_no)
-        self.move(self._living(), Place.HOME)
+        self.move(self.living(), Place.HOME)
         first = self.night_no == self.rules.first_night
         if first:
             self._introduce()
@@ -165,7 +165,7 @@ class ClubNight(ClubState):
         rec = self.night_record
         outcome = core.resolve(
             self.visits, night=self.night_no, mines=self.mines, poisons=self.poisons,
-            delay=self.rules.poison_delay, alive=self._living(),
+            delay=self.rules.poison_delay, alive=self.living(),
         )  # fmt: skip
         said = morning.news(self, outcome)
         self.mines = outcome.mines

@@ -194,7 +194,8 @@ class ClubState(HostControls):
                 return tuple(q.name for q in self.players.values() if q.name != name and q.dealt in group)
         return ()
 
-    def _living(self) -> list[str]:
+    def living(self) -> list[str]:
+        """The contestants still in the series, in seat order."""
         return [p.name for p in self.players.values() if p.alive]
 
     def _team(self, name: str) -> str:

@@ -250,6 +250,7 @@ class Game(HostControls):
         return twists.is_on(self, day, twist)
 
     def living(self) -> list[str]:
+        """The contestants still in the series, in seat order."""
         return [p.name for p in self.players.values() if p.alive]
 
     def living_traitors(self) -> list[str]:

@@ -4,7 +4,6 @@ queue entries."""
 from __future__ import annotations
 
 import dataclasses
-
 from typing import Any
 
 import pytest
