@@ -16,10 +16,10 @@ House rules of this file:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn, overload
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NoReturn, Protocol, TypeVar, overload
 
-from engine.actions import Action, StartSeries, TimerExpired, checked_first, ill_typed_field
+from engine.actions import Action, StartSeries, TimerExpired, action_from_dict, checked_first, ill_typed_field
 from engine.effects import Effect
 from engine.errors import IllegalAction, InvalidCommand
 from engine.tracking import CastleTracker
@@ -183,4 +183,29 @@ class InputStep(CastleTracker):
         return effects
 
 
-__all__ = ["InputLog", "InputStep"]
+class _Handles(Protocol):
+    def handle(self, action: Action, *, now: float) -> list[Effect]: ...
+
+
+G = TypeVar("G", bound=_Handles)
+
+
+def fed_log(game: G, log: Iterable[dict[str, Any]]) -> G:
+    """``game`` after taking every entry of an input log in order (each ruleset's ``replay``).
+
+    Args:
+        game: a new, not yet started game.
+        log: entries as ``InputLog`` holds them: ``{"now": seconds, "action": kind, <field>: <value>, ...}``.
+
+    Raises:
+        InvalidCommand, IllegalAction: an entry is not an input this series took (the log does not fit the
+            game's settings and seed).
+    """
+    for entry in log:
+        data = dict(entry)
+        now = float(data.pop("now"))
+        game.handle(action_from_dict(data), now=now)
+    return game
+
+
+__all__ = ["InputLog", "InputStep", "fed_log"]

@@ -52,8 +52,8 @@ from engine.actions import (
     NominateCandidate,
     SkipPower,
     UsePower,
-    action_from_dict,
 )
+from engine.core.step import fed_log
 from engine.effects import Effect, GiveItem, ShowTitle, msg
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item
@@ -126,12 +126,7 @@ class ClubGame(ClubDay):
         Raises:
             InvalidCommand, IllegalAction: an entry is not an input this series took.
         """
-        game = cls(settings, seed)
-        for entry in log:
-            data = dict(entry)
-            now = float(data.pop("now"))
-            game.handle(action_from_dict(data), now=now)
-        return game
+        return fed_log(cls(settings, seed), log)
 
     @property
     def is_over(self) -> bool:

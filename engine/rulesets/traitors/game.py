@@ -32,10 +32,9 @@ from typing import Any
 from engine.actions import (
     Action,
     Advance,
-    action_from_dict,
 )
 from engine.core.host import HostControls
-from engine.core.step import InputLog
+from engine.core.step import InputLog, fed_log
 from engine.effects import (
     ClockStarted,
     Effect,
@@ -184,12 +183,7 @@ class Game(HostControls):
         Raises:
             InvalidCommand, IllegalAction: the log does not fit these settings and seed.
         """
-        game = cls(settings, seed)
-        for entry in log:
-            data = dict(entry)
-            now = float(data.pop("now"))
-            game.handle(action_from_dict(data), now=now)
-        return game
+        return fed_log(cls(settings, seed), log)
 
     @property
     def is_over(self) -> bool:
