@@ -167,7 +167,7 @@ def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
             sandbox.join(name)
         bots = [Bot(name, 4) for name in settings.contestants]
         sandbox.call(quiet.install, sandbox.world, bots)
-        msmp = MsmpClient(f"ws://127.0.0.1:{sandbox.sandbox.msmp_port}", secret, timeout=5)
+        msmp = MsmpClient(sandbox.sandbox.msmp_url or "", secret, timeout=5, ca_file=sandbox.sandbox.msmp_cert_file)
         async with RconClient("127.0.0.1", port, "pw", timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02,
                                     players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
