@@ -14,11 +14,29 @@ from mecha import DiagnosticCollection, Mecha
 from bridge.app.cli import main
 from bridge.config.castle import default_castle
 from bridge.minecraft import commands as mc
-from bridge.minecraft.datapack import PACK_NAME, built_pack_root, generated_files, install, pack_files, pack_root
+from bridge.minecraft.datapack import (
+    OVERLAY_OPEN_MAX,
+    OVERLAYS,
+    PACK_NAME,
+    built_pack_root,
+    generated_files,
+    install,
+    pack_files,
+    pack_root,
+    resourcepack_mcmeta,
+)
 from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.render import RenderContext, prompt_dialog
 from bridge.minecraft.syntax import check_command
 from bridge.minecraft.triggers import TRIGGER_TITLES, TRIGGERS, encode
+from bridge.minecraft.versions import (
+    ENTITY_PREDICATE_MAP_FROM,
+    NEWEST,
+    OLDEST,
+    SINGLE_TRIGGER_CONDITION_FROM,
+    SUPPORTED,
+    version_named,
+)
 from bridge.sandbox.datapack import Datapack, DatapackError
 from bridge.sandbox.world import Source, World
 from engine.actions import ChooseEvent
@@ -29,7 +47,7 @@ ROOT = built_pack_root()
 """The whole pack as ``install-datapack`` writes it: the shipped files and the functions made from the tables."""
 SHIPPED = pack_root()
 FUNCTIONS = sorted((ROOT / "data").rglob("*.mcfunction"))
-JSONS = sorted(ROOT.rglob("*.json")) + [ROOT / "pack.mcmeta", SHIPPED / "resourcepack" / "pack.mcmeta"]
+JSONS = sorted(ROOT.rglob("*.json")) + [ROOT / "pack.mcmeta"]
 
 
 def _world(*players: str) -> World:
@@ -53,11 +71,31 @@ def test_every_json_file_parses(path: Path) -> None:
     json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_pack_format_is_1_21_11() -> None:
-    pack = json.loads((ROOT / "pack.mcmeta").read_text())["pack"]
-    assert pack["min_format"] == [94, 1] and pack["max_format"] == [94, 1]  # data pack 94.1 = 1.21.11
-    resources = json.loads((SHIPPED / "resourcepack" / "pack.mcmeta").read_text())["pack"]
-    assert resources["min_format"] == 75  # resource pack 75 = 1.21.11
+def test_pack_mcmeta_spans_the_versions_table_with_one_overlay_per_form() -> None:
+    meta = json.loads((ROOT / "pack.mcmeta").read_text())
+    pack = meta["pack"]
+    assert pack["min_format"] == list(OLDEST.data_pack) == [94, 1]  # 1.21.11
+    assert pack["max_format"] == list(NEWEST.data_pack) == [121, 0]  # 26.3
+    assert "supported_formats" not in pack and "pack_format" not in pack  # refused from format 82 on
+    entries = meta["overlays"]["entries"]
+    assert [(e["directory"], e["min_format"]) for e in entries] == [
+        ("ov_26_2", list(ENTITY_PREDICATE_MAP_FROM)), ("ov_26_3", list(SINGLE_TRIGGER_CONDITION_FROM))]
+    assert all(e["max_format"] == OVERLAY_OPEN_MAX for e in entries)  # a newer release keeps the newest forms
+    assert all((ROOT / e["directory"] / "data").is_dir() for e in entries)
+    resources = json.loads(resourcepack_mcmeta())["pack"]
+    assert resources["min_format"] == list(OLDEST.resource_pack) == [75, 0]
+    assert resources["max_format"] == list(NEWEST.resource_pack) == [97, 1]
+
+
+def test_every_supported_version_reads_the_pack_with_its_overlays() -> None:
+    for version in SUPPORTED:
+        pack = Datapack.load(ROOT, version)
+        assert not pack.warnings and not pack.errors, (version.name, pack.warnings, pack.errors)
+        want = [o.directory for o in OVERLAYS if version.data_pack >= o.first]
+        assert pack.overlays == want
+        assert set(pack.advancements) == {"traitors:sword/hit", "traitors:sword/struck"}
+    assert Datapack.load(ROOT, version_named("26.1")).overlays == []
+    assert Datapack.load(ROOT, version_named("26.3")).overlays == ["ov_26_2", "ov_26_3"]
 
 
 def test_a_broken_function_is_reported_with_its_file_and_line(tmp_path: Path) -> None:
@@ -73,8 +111,8 @@ def test_the_generated_functions_are_every_function_checked_here() -> None:
     generated = generated_files()
     assert {Path("data/traitors/function/input/objectives.mcfunction"),
             Path("data/traitors/function/input/player.mcfunction"),
-            Path("data/traitors/function/setup.mcfunction")} == set(generated)  # fmt: skip
-    assert {ROOT / rel for rel in generated} <= set(FUNCTIONS)
+            Path("data/traitors/function/setup.mcfunction"), Path("pack.mcmeta")} == set(generated)  # fmt: skip
+    assert {ROOT / rel for rel in generated if rel.suffix == ".mcfunction"} <= set(FUNCTIONS)
     assert all((ROOT / rel).read_text(encoding="utf-8") == text for rel, text in generated.items())
     # no hand-kept copy of a generated function is shipped next to it
     assert not any((SHIPPED / rel).exists() for rel in generated)
@@ -238,5 +276,6 @@ def test_install_datapack_is_idempotent(tmp_path: Path) -> None:
     assert player == generated_files()[Path("data/traitors/function/input/player.mcfunction")]
     out = tmp_path / "lang.zip"
     assert main(["install-datapack", "--world", str(world), "--resourcepack", str(out)]) == 0
-    assert "assets/traitors/lang/ru_ru.json" in zipfile.ZipFile(out).namelist()
+    assert {"pack.mcmeta", "assets/traitors/lang/ru_ru.json"} <= set(zipfile.ZipFile(out).namelist())
+    assert json.loads(zipfile.ZipFile(out).read("pack.mcmeta")) == json.loads(resourcepack_mcmeta())
     assert main(["install-datapack", "--world", str(tmp_path / "nowhere")]) == 2
