@@ -1,0 +1,110 @@
+"""Spyglass, offline, over the installed data pack (each release's overlays applied), the resource pack and every
+command form of a demo of each ruleset, on every supported release: no problem, and the canaries (files broken on
+purpose) reported exactly where they are broken. Also: the versions table agrees with Spyglass's version list.
+
+The Spyglass run needs Node and ``tools/spyglass/node_modules`` (``npm ci`` there; ``.ci/run`` does it); without
+them it is skipped, and pytest says why.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bridge.minecraft.versions import SUPPORTED
+
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "spyglass"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("castle_spyglass_check", TOOL / "check.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+check = _load()
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the Spyglass check (tools/spyglass) is skipped")
+    if not (TOOL / "node_modules" / "@spyglassmc" / "java-edition").is_dir():
+        pytest.skip(f"Spyglass is not installed: run `npm ci` in {TOOL}; the Spyglass check is skipped")
+    return node
+
+
+@pytest.fixture(scope="module")
+def report() -> object:
+    node = _node()
+    result = check.check(node=node)
+    for name in result.files:
+        print(f"spyglass {name}: {result.files[name]} files, {result.commands[name]} commands")
+    print(f"spyglass ran {result.seconds:.1f} s")
+    return result
+
+
+def test_spyglass_finds_no_problem_on_any_supported_version(report: object) -> None:
+    assert [str(p) for p in report.problems] == []  # type: ignore[attr-defined]
+    assert list(report.files) == [v.name for v in SUPPORTED]  # type: ignore[attr-defined]
+    for name in report.files:  # type: ignore[attr-defined]
+        assert report.files[name] >= 20 and report.commands[name] >= 200  # type: ignore[attr-defined]
+
+
+def test_spyglass_reports_every_injected_breakage_where_it_is_broken(report: object) -> None:
+    # clickEvent in a tellraw (every release), a trigger's list form (26.3), "type" in an entity predicate (26.2+)
+    assert report.missed_canaries == ()  # type: ignore[attr-defined]
+
+
+def test_a_missed_or_misplaced_canary_fails_the_check() -> None:
+    canary = check.CANARIES[1]  # the list form: broken on 26.3 only
+    path = f"datapack/{canary.path}"
+    found = {"file": path, "line": 6, "column": 19, "severity": check.ERROR, "message": "Expected a map-like"}
+    projects = [{"root": f"/r/{v.name}", "files": [path], "diagnostics": [found]} for v in SUPPORTED]
+    names = {f"/r/{v.name}": v.name for v in SUPPORTED}
+    got = check._report(projects, names, 0.0)
+    assert got.problems == ()
+    misplaced = {m.split(":")[0] for m in got.missed_canaries if canary.path in m}
+    assert misplaced == {v.name for v in SUPPORTED} - canary.broken_on  # reported where it is valid
+    silent = check._report([dict(p, diagnostics=[]) for p in projects], names, 0.0)
+    assert any(m.startswith("26.3:") and canary.path in m for m in silent.missed_canaries)  # not reported
+
+
+def test_only_the_absent_vanilla_registries_are_filtered() -> None:
+    assert check.expected("Cannot find trigger_type “minecraft:player_hurt_entity” (rule: undeclaredSymbol)")
+    assert check.expected("Cannot find loot_condition_type “minecraft:entity_properties” (rule: undeclaredSymbol)")
+    assert not check.expected("Cannot find trigger_type “traitors:typo” (rule: undeclaredSymbol)")
+    assert not check.expected("Cannot find objective “traitors.host” (rule: undeclaredSymbol)")
+    assert not check.expected("Cannot find entity_sub_predicate_type “minecraft:type” (rule: undeclaredSymbol)")
+    assert not check.expected("Unknown key “clickEvent”")
+
+
+def test_commands_of_one_form_are_checked_once() -> None:
+    sent = {"traitors": ["clear Alex *[custom_data~{traitors:{item:\"vote_paper\"}}]",
+                         "clear Kai *[custom_data~{traitors:{item:\"vote_paper\"}}]",
+                         "scoreboard players set Kai traitors.power2 12", "scoreboard players set Alex traitors.power2 7"],
+            "mafia_yakuza": ["clear Kai *[custom_data~{traitors:{item:\"vote_paper\"}}]", "tellraw Kai \"Kaiser\""]}  # fmt: skip
+    got = check.distinct_forms(sent, ["Alex", "Kai"])
+    assert got == {"traitors": [sent["traitors"][0], sent["traitors"][2]], "mafia_yakuza": ["tellraw Kai \"Kaiser\""]}
+
+
+def test_the_versions_table_agrees_with_spyglass() -> None:
+    entries = {e["id"]: e for e in json.loads((TOOL / "data" / "versions-1.21.11-to-26.3rc3.json").read_text())}
+    for version in SUPPORTED:
+        entry = entries[check.SPYGLASS_VERSION.get(version.name, version.name)]
+        assert (entry["data_pack_version"], entry["data_pack_version_minor"]) == version.data_pack, version.name
+        assert (entry["resource_pack_version"], entry["resource_pack_version_minor"]) == version.resource_pack
+        if version.name in check.SPYGLASS_VERSION:  # 26.3 as its last release candidate: one data version before
+            assert entry["type"] == "snapshot" and entry["data_version"] == version.data_version - 1
+        else:
+            assert entry["type"] == "release" and entry["protocol_version"] == version.protocol
+            assert entry["data_version"] == version.data_version
