@@ -107,12 +107,15 @@ class Problem:
 @dataclass(frozen=True, slots=True)
 class Report:
     """A whole run: per release the files checked and the commands among them; every problem outside the
-    canaries; the canaries Spyglass missed (``"<release>: <path>"``) and the seconds the Node process took."""
+    canaries; the canaries Spyglass missed (``"<release>: <path>"``); the prepared files Spyglass did not check
+    (``"<release>: <path>"``: a file it cannot read, or a harness fault) and the seconds the Node processes
+    took."""
 
     files: Mapping[str, int]
     commands: Mapping[str, int]
     problems: tuple[Problem, ...]
     missed_canaries: tuple[str, ...]
+    unchecked: tuple[str, ...]
     seconds: float
 
 
@@ -233,11 +236,13 @@ def run(job: Mapping[str, object], node: str = "node", processes: int = 2) -> Re
 
 
 def _report(projects: list[dict[str, object]], names: Mapping[str, str], seconds: float) -> Report:
-    files, commands, kept, missed = {}, {}, [], []
+    files, commands, kept, missed, unchecked = {}, {}, [], [], []
     for project in projects:
-        name = names[str(project["root"])]
+        name, root = names[str(project["root"])], Path(str(project["root"]))
         checked = [str(f) for f in project["files"]]  # type: ignore[attr-defined]
         files[name] = len(checked)
+        prepared = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+        unchecked += [f"{name}: {f}" for f in sorted(prepared - set(checked))]
         commands[name] = sum(_command_count(Path(str(project["root"])) / f) for f in checked
                              if f.startswith("datapack/data/castle_commands/"))  # fmt: skip
         found = [Problem(name, **d) for d in project["diagnostics"]  # type: ignore[attr-defined]
@@ -248,7 +253,7 @@ def _report(projects: list[dict[str, object]], names: Mapping[str, str], seconds
             hit = any(p.file == path for p in found)
             if hit != (name in canary.broken_on):
                 missed.append(f"{name}: {path} ({'not reported' if not hit else 'reported where it is valid'})")
-    return Report(files, commands, tuple(kept), tuple(missed), seconds)
+    return Report(files, commands, tuple(kept), tuple(missed), tuple(unchecked), seconds)
 
 
 def _command_count(path: Path) -> int:
@@ -275,10 +280,11 @@ def main() -> int:
     for name in report.files:
         print(f"{name}: {report.files[name]} files, {report.commands[name]} commands, "
               f"{sum(p.version == name for p in report.problems)} problems")  # fmt: skip
-    for line in [*map(str, report.problems), *(f"canary missed: {m}" for m in report.missed_canaries)]:
+    for line in [*map(str, report.problems), *(f"canary missed: {m}" for m in report.missed_canaries),
+                 *(f"not checked: {u}" for u in report.unchecked)]:  # fmt: skip
         print(line)
     print(f"demo commands captured in {captured:.1f} s; Spyglass ran {report.seconds:.1f} s")
-    return 1 if report.problems or report.missed_canaries else 0
+    return 1 if report.problems or report.missed_canaries or report.unchecked else 0
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ def report() -> object:
 
 def test_spyglass_finds_no_problem_on_any_supported_version(report: object) -> None:
     assert [str(p) for p in report.problems] == []  # type: ignore[attr-defined]
+    assert report.unchecked == ()  # type: ignore[attr-defined]  # every prepared file was checked
     assert list(report.files) == [v.name for v in SUPPORTED]  # type: ignore[attr-defined]
     for name in report.files:  # type: ignore[attr-defined]
         assert report.files[name] >= 20 and report.commands[name] >= 200  # type: ignore[attr-defined]
@@ -69,8 +70,8 @@ def test_a_missed_or_misplaced_canary_fails_the_check() -> None:
     canary = check.CANARIES[1]  # the list form: broken on 26.3 only
     path = f"datapack/{canary.path}"
     found = {"file": path, "line": 6, "column": 19, "severity": check.ERROR, "message": "Expected a map-like"}
-    projects = [{"root": f"/r/{v.name}", "files": [path], "diagnostics": [found]} for v in SUPPORTED]
-    names = {f"/r/{v.name}": v.name for v in SUPPORTED}
+    projects = [{"root": f"/nonexistent/{v.name}", "files": [path], "diagnostics": [found]} for v in SUPPORTED]
+    names = {f"/nonexistent/{v.name}": v.name for v in SUPPORTED}
     got = check._report(projects, names, 0.0)
     assert got.problems == ()
     misplaced = {m.split(":")[0] for m in got.missed_canaries if canary.path in m}
