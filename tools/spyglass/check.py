@@ -27,17 +27,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import nbtlib
+
 HERE = Path(__file__).resolve().parent
 if __name__ == "__main__":  # run as a script from a checkout: make the project importable
     sys.path.insert(0, str(HERE.parent.parent))
 
 from bridge.minecraft.datapack import pack_root, write_pack, write_resourcepack  # noqa: E402
 from bridge.minecraft.versions import SUPPORTED, McVersion  # noqa: E402
-from bridge.sandbox.datapack import effective_files  # noqa: E402
+from bridge.sandbox.datapack import Datapack, effective_files, project_pack  # noqa: E402
+from bridge.sandbox.nbt import serialize  # noqa: E402
 from bridge.sandbox.packmeta import applied_overlays  # noqa: E402
 
 RULESETS = ("traitors", "black_knights", "mafia_yakuza")
-"""The rulesets whose demo commands are checked (``engine.rulesets.RULESETS``)."""
+"""The rulesets whose demo commands are checked (``engine.rulesets.RULESETS``): each one's commands go in
+``castle_commands/function/<ruleset>.mcfunction``, and the macro lines they ran in ``<ruleset>_macros``."""
 
 SPYGLASS_VERSION = {"26.3": "26.3-rc-3"}
 """Spyglass's version id for a supported release, where it differs from the release's name: Spyglass 0.3.69's
@@ -138,8 +142,47 @@ def capture_commands(rulesets: Iterable[str] = RULESETS, contestants: int = 8, s
 
         return list(await asyncio.gather(*(one(r) for r in rulesets)))
 
-    names = list(rulesets)
-    return distinct_forms(dict(zip(names, asyncio.run(both()), strict=True)), DEMO_NAMES)
+    pack = project_pack()
+    sent: dict[str, list[str]] = {}
+    for ruleset, lines in zip(list(rulesets), asyncio.run(both()), strict=True):
+        sent[ruleset] = lines
+        sent[f"{ruleset}_macros"] = macro_lines(lines, pack)
+    return distinct_forms(sent, DEMO_NAMES)
+
+
+_CALL = re.compile(r"function (\S+) (\{.*\})$")
+_STORAGE_CALL = re.compile(r"function (\S+) with storage (\S+) (\S+)$")
+_STORAGE_SET = re.compile(r"data modify storage (\S+) (\S+) set value (\{.*\})$")
+_STORAGE_APPEND = re.compile(r"data modify storage (\S+) (\S+)\.(\w+) append value (.*)$")
+
+
+def macro_lines(commands: Iterable[str], pack: Datapack) -> list[str]:
+    """The command lines the pack's macro functions ran for ``commands``, with their arguments put in as vanilla
+    puts them (a string as it is, anything else as SNBT): a call with inline arguments
+    (``function traitors:ui/prompt {player:…}``) and a call ``with storage`` whose compound the commands before it
+    built (``set value`` of the whole path, then ``append value`` to one of its lists; the form the bridge uses).
+    So Spyglass checks the dialogs and bossbar texts these functions make, which storage and macro arguments
+    (untyped compounds) do not show it. A call Castle does not make this way is left out.
+    """
+    stored: dict[tuple[str, str], nbtlib.Compound] = {}
+    out: list[str] = []
+    for command in commands:
+        args: nbtlib.Compound | None = None
+        if found := _STORAGE_SET.match(command):
+            stored[(found[1], found[2])] = nbtlib.parse_nbt(found[3])
+        elif (found := _STORAGE_APPEND.match(command)) and (found[1], found[2]) in stored:
+            stored[(found[1], found[2])].setdefault(found[3], nbtlib.List()).append(nbtlib.parse_nbt(found[4]))
+        elif found := _STORAGE_CALL.match(command):
+            args = stored.get((found[2], found[3]))
+        elif found := _CALL.match(command):
+            args = nbtlib.parse_nbt(found[2])
+        function = pack.functions.get(found[1]) if found and args is not None else None
+        if function is None or args is None:
+            continue
+        texts = {k: str(v) if isinstance(v, str) else serialize(v) for k, v in args.items()}
+        out += [line.substitute(texts) for line in function.lines
+                if line.is_macro and set(line.variables()) <= set(texts)]  # fmt: skip
+    return out
 
 
 def distinct_forms(commands: Mapping[str, list[str]], players: Iterable[str]) -> dict[str, list[str]]:

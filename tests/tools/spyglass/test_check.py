@@ -109,3 +109,20 @@ def test_the_versions_table_agrees_with_spyglass() -> None:
         else:
             assert entry["type"] == "release" and entry["protocol_version"] == version.protocol
             assert entry["data_version"] == version.data_version
+
+
+def test_macro_calls_are_checked_as_the_lines_they_run() -> None:
+    from bridge.sandbox.datapack import project_pack
+
+    prompt = ('{player:"Kai",title:{text:"T"},body:{text:"B"},actions:[{label:{text:"Alex"},action:'
+              '{type:"run_command",command:"/trigger traitors.vote set 1"}}]}')  # fmt: skip
+    sent = [f"function traitors:ui/prompt {prompt}",
+            f"data modify storage traitors:ui prompt set value {prompt}",
+            'data modify storage traitors:ui prompt.actions append value {label:{text:"Zuri"},action:'
+            '{type:"run_command",command:"/trigger traitors.vote set 3"}}',
+            "function traitors:ui/prompt with storage traitors:ui prompt",
+            "say not a macro call"]  # fmt: skip
+    got = check.macro_lines(sent, project_pack())
+    assert len(got) == 2 and all(line.startswith('dialog show Kai {type:"minecraft:multi_action",title:') for line in got)
+    assert "traitors.vote set 1" in got[0] and "Zuri" not in got[0]
+    assert "traitors.vote set 1" in got[1] and "traitors.vote set 3" in got[1]  # the appended button is in
