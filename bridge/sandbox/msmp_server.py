@@ -181,9 +181,11 @@ class MsmpServer:
         if upgrade_world:
             if NOTIFICATION + "world/upgrade_started" not in self._methods:
                 raise ValueError(f"Minecraft {self.version.name} (MSMP {self.version.msmp}) reports no world upgrade")
+            step_time = delay / (UPGRADE_STEPS + 1)  # the first step: a client that connected at once is there
+            await asyncio.sleep(step_time)
             self.notify("world/upgrade_started", {})
             for step in range(1, UPGRADE_STEPS + 1):
-                await asyncio.sleep(delay / UPGRADE_STEPS)
+                await asyncio.sleep(step_time)
                 self.notify("world/upgrade_progress", {"progress": step / UPGRADE_STEPS})
             self.notify("world/upgrade_finished", {})
         else:

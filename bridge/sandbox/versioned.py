@@ -15,6 +15,7 @@ from typing import Any
 
 from bridge.minecraft.versions import McVersion
 from bridge.sandbox.model import CONSOLE
+from bridge.sandbox.positions import with_positions
 from bridge.sandbox.state import Handler, WorldState
 
 __all__ = ["commands_for", "version_reply"]
@@ -45,9 +46,10 @@ def _reload(world: WorldState, parts: list[str], args: list[Any], text: str) -> 
 
 
 def commands_for(version: McVersion, base: Mapping[str, Handler]) -> dict[str, Handler]:
-    """``base`` (the sandbox's command table) with ``version`` and ``reload`` answering for ``version``."""
+    """``base`` (the sandbox's command table) with ``version`` and ``reload`` answering for ``version``, and
+    ``data`` reading players' ``Pos``/``Rotation`` (``bridge.sandbox.positions``)."""
 
     def version_command(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
         return version_reply(version)
 
-    return {**base, "version": version_command, "reload": _reload}
+    return {**base, "version": version_command, "reload": _reload, "data": with_positions(base["data"])}
