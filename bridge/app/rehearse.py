@@ -51,8 +51,8 @@ OK, WARN, FAIL, SKIP = "ok", "warn", "FAIL", "skip"
 STORAGE = "traitors:rehearse"
 OBJECTIVE = "castle.rehearse"
 BOSSBAR = "traitors:rehearse"
-NOBODY = "@a[tag=castle.rehearse.nobody]"
-"""A selector that matches no player: a command sent to it is parsed in full, then answers "No player was found"."""
+NOBODY = "castle_rehearsal"
+"""A player name nobody plays under: a command sent to it is parsed in full, then answers "No player was found"."""
 
 
 class Failed(Exception):
@@ -340,7 +340,7 @@ async def rehearse(rehearsal: Rehearsal, checks: Mapping[str, Check] | None = No
             rows.append(Row(name, result, detail))
         except Skipped as exc:
             rows.append(Row(name, SKIP, str(exc)))
-        except (Failed, BridgeError) as exc:
+        except (Failed, BridgeError, ValueError) as exc:  # ValueError: a builder refused (a bad castle file)
             rows.append(Row(name, FAIL, str(exc)))
     return rows + await _clean_up(rehearsal)
 
