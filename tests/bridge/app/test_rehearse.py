@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bridge.app.cli import main
-from bridge.app.serve import init_config
 from bridge.app.rehearse import CHECKS, FAIL, OK, SKIP, Rehearsal, format_table, rehearse
+from bridge.app.serve import init_config
 from bridge.config.castle import default_castle
 from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
