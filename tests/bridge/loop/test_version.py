@@ -110,3 +110,13 @@ def test_the_service_keeps_the_release_it_learnt() -> None:
             await sb.stop()
 
     asyncio.run(main())
+
+
+def test_the_operator_guide_lists_the_versions_table() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[3] / "docs" / "operator.md").read_text(encoding="utf-8")
+    rows = [line for line in guide.splitlines() if line.startswith("| ") and line.count("|") == 8]
+    shown = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
+    assert shown == [[v.name, v.released, str(v.protocol), f"{v.data_pack[0]}.{v.data_pack[1]}",
+                      f"{v.resource_pack[0]}.{v.resource_pack[1]}", v.msmp, str(v.java)] for v in SUPPORTED]  # fmt: skip
