@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import pytest
 
 from bridge.config.castle import default_castle
 from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
+from bridge.loop.runner import run_series
 from bridge.loop.service import SeriesService
+from bridge.loop.store import SeriesStore
 from bridge.loop.version import KNOWN, NEWER, UNKNOWN, UnsupportedVersion, detect_version, judge, parse_version_reply
 from bridge.minecraft.versions import NEWEST, OLDEST, SUPPORTED, names, version_named
 from bridge.sandbox import Sandbox
@@ -113,10 +116,28 @@ def test_the_service_keeps_the_release_it_learnt() -> None:
 
 
 def test_the_operator_guide_lists_the_versions_table() -> None:
-    from pathlib import Path
-
     guide = (Path(__file__).parents[3] / "docs" / "operator.md").read_text(encoding="utf-8")
     rows = [line for line in guide.splitlines() if line.startswith("| ") and line.count("|") == 8]
     shown = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
     assert shown == [[v.name, v.released, str(v.protocol), f"{v.data_pack[0]}.{v.data_pack[1]}",
                       f"{v.resource_pack[0]}.{v.resource_pack[1]}", v.msmp, str(v.java)] for v in SUPPORTED]  # fmt: skip
+
+
+def test_run_series_refuses_an_older_server_before_anything_is_sent(tmp_path: Path) -> None:
+    async def main() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0, datapack=False)
+        sb.world.commands = {**sb.world.commands, "version": lambda *a: "Server version info:id = 1.21.10name = "
+                             "1.21.10data = 4556series = mainprotocol = 773 (0x305)"}  # fmt: skip
+        await sb.start()
+        try:
+            names6 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
+            with SeriesStore(tmp_path / "series.db") as store:
+                series = store.create(Settings(contestants=names6, traitors=1), 1).id
+                async with RconClient("127.0.0.1", sb.port or 0, PASSWORD) as rcon:
+                    with pytest.raises(UnsupportedVersion, match="1.21.10 .protocol 773., older than 1.21.11"):
+                        await run_series(store, series, rcon, default_castle(), stop_signals=False)
+            assert [r.text for r in sb.world.command_log] == ["version"]
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
