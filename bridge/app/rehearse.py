@@ -90,6 +90,8 @@ class Rehearsal:
     player: str | None = None
     datapack: str = DEFAULT_DATAPACK
     version: ServerVersion | None = None
+    msmp_error: str | None = None
+    """Why MSMP could not be reached, when the config has ``[msmp]`` but the connection failed."""
     undo: list[tuple[str, str]] = field(default_factory=list)
     """``(what, command)`` to send at the end, newest last (run in reverse)."""
     warnings: list[str] = field(default_factory=list)
@@ -140,6 +142,8 @@ async def check_version(r: Rehearsal) -> str:
 
 async def check_msmp(r: Rehearsal) -> str:
     """MSMP answers a method call once the game has started (3.x start-up, ``bridge.io.msmp`` house rule 8)."""
+    if r.msmp_error is not None:
+        raise Failed(r.msmp_error)
     if r.msmp is None:
         raise Skipped("no [msmp] in the config: joins and leaves are not followed")
     players = await r.msmp.call("minecraft:players")
@@ -374,13 +378,16 @@ async def _rehearse_config(config: ServeConfig, env: Mapping[str, str], player: 
         raise ConfigError(f"{config.path}: no RCON password: set CASTLE_RCON_PASSWORD or use secrets_file")
     if config.msmp_url is not None and secret is None:
         raise ConfigError(f"{config.path}: msmp.url is set but there is no MSMP secret: set CASTLE_MSMP_SECRET")
-    msmp = None
+    msmp, failed = None, None
     async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon:
         try:
             if config.msmp_url is not None and secret is not None:
                 msmp = MsmpClient(config.msmp_url, secret, timeout=10.0, ca_file=config.msmp_ca_file)
-                await msmp.start()
-            return await rehearse(Rehearsal(rcon, msmp, config.castle, player))
+                try:
+                    await msmp.start()
+                except BridgeError as exc:  # the RCON checks still run; the msmp row says why
+                    msmp, failed = None, str(exc)
+            return await rehearse(Rehearsal(rcon, msmp, config.castle, player, msmp_error=failed))
         finally:
             if msmp is not None:
                 await msmp.close()

@@ -419,7 +419,7 @@ class MsmpClient:
             ClientMessageError: the response is not JSON-RPC 2.0 (house rule 7), or the result does not fit the
                 declared schema.
         """
-        if method not in _BEFORE_START and not self._started.is_set() and self.major >= 3:
+        if method not in _BEFORE_START and not self._started.is_set() and self.major >= 3 and self.is_connected:
             await self._wait_started(method)
         ws = self._ws
         if ws is None or not self.is_connected:
@@ -568,7 +568,7 @@ class MsmpClient:
             self._started.clear()
         elif event.startswith(UPGRADE):
             self._upgrade(event.removeprefix(UPGRADE), params)
-        elif event not in self._handlers:
+        elif event not in self._handlers and event not in (JOINED, LEFT):
             log.debug("MSMP notification %s ignored (nothing listens for it)", event)
 
     def _upgrade(self, state: str, params: Mapping[str, Any]) -> None:
@@ -609,12 +609,17 @@ class MsmpClient:
             wait = min(2.0, wait * 2)
 
     async def _wait_started(self, method: str) -> None:
-        """A call made while a 3.x server is starting waits for ``server/started`` (house rule 8)."""
-        try:
-            await asyncio.wait_for(self._started.wait(), self.startup_timeout)
-        except TimeoutError:
-            raise MsmpUnavailable(f"MSMP {method}: the server at {self.url} has not started within "
-                                  f"{self.startup_timeout:g} s") from None  # fmt: skip
+        """A call made while a connected 3.x server is starting waits for ``server/started`` (house rule 8); a
+        connection lost meanwhile fails it at once, as a call made while disconnected does."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.startup_timeout
+        while not self._started.is_set():
+            left = deadline - loop.time()
+            if not self.is_connected or left <= 0:
+                why = "is not connected" if not self.is_connected else f"has not started within {self.startup_timeout:g} s"
+                raise MsmpUnavailable(f"MSMP {method}: the server at {self.url} {why}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._started.wait(), min(0.5, left))
 
     def _emit(self, event: str, params: dict[str, Any]) -> None:
         if self._events is not None:

@@ -464,3 +464,27 @@ def test_an_unknown_notification_is_ignored_and_logged_at_debug(caplog: pytest.L
     asyncio.run(main())
     hits = [r for r in caplog.records if "castle/not_a_notification" in r.getMessage()]
     assert hits and all(r.levelno == logging.DEBUG for r in hits)
+
+
+def test_after_a_3x_restart_the_client_waits_again_and_calls_fail_fast_meanwhile() -> None:
+    async def main() -> None:
+        sb = await _starting("26.2", 0.4)
+        try:
+            client = MsmpClient(_url(sb), SECRET, timeout=2, max_backoff=0.2)
+            await client.start()
+            await sb.restart(downtime=0.3)  # the game starts 0.4 s after the socket is back
+            began = time.monotonic()
+            with pytest.raises(MsmpUnavailable):
+                await client.call("minecraft:players")  # not connected (or starting): never a 10-minute wait
+            assert time.monotonic() - began < 1.5
+            for _ in range(300):
+                if client.connections == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert client.connections == 2 and client.started and sb.msmp.started
+            assert isinstance(await client.call("minecraft:players"), list)
+            await client.close()
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
