@@ -212,7 +212,7 @@ def parse_pack(root: Path, version: McVersion) -> Datapack:
     return Datapack.load(root)
 
 
-def _load_pack(which: bool | str | Path, version: McVersion) -> Datapack:
+def _load_pack(which: bool | str | Path, version: McVersion = OLDEST) -> Datapack:
     """The parsed data pack (parsed once per process and release: the world never changes a pack)."""
     if which is True:  # the project's pack as install-datapack writes it, read from a directory removed after
         key = (Path(), version.name)
