@@ -23,7 +23,6 @@ House rules of this file:
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,8 +43,6 @@ from engine.errors import ConfigError
 from engine.ids import Item
 
 __all__ = ["CHECKS", "Failed", "Rehearsal", "Row", "Skipped", "format_table", "rehearse", "run_rehearse"]
-
-log = logging.getLogger("castle.rehearse")
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "FAIL", "skip"
 STORAGE = "traitors:rehearse"

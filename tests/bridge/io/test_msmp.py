@@ -401,7 +401,7 @@ def test_a_server_that_never_starts_is_unavailable_after_the_startup_timeout() -
     async def main() -> None:
         sb = await _starting("26.2", 30.0)
         try:
-            client = MsmpClient(_url(sb), SECRET, timeout=2, startup_timeout=0.4)
+            client = MsmpClient(_url(sb), SECRET, timeout=0.5, startup_timeout=0.4)
             with pytest.raises(MsmpUnavailable, match="has not started within 0.4 s"):
                 await client.start()
         finally:
