@@ -54,6 +54,9 @@ class Sandbox:
         upgrade_world: on 26.3 (MSMP 3.1.0), the start-up is a world upgrade with ``world/upgrade_*``
             notifications (over ``startup_delay`` seconds).
 
+    RCON answers at once, even while a 3.x start-up runs (a simplification: vanilla opens RCON once the game has
+    started); only MSMP shows the start-up.
+
     Raises:
         ValueError: ``upgrade_world`` on a release whose MSMP reports no world upgrade, or a negative delay.
     """
