@@ -4,6 +4,7 @@ Subcommands:
     demo   the built-in sandbox server, the service over loopback RCON and bot contestants: a whole series.
     play   a scripted series (``docs/scenarios.md``) through the engine alone; prints the game log.
     doctor checks a server's settings over RCON and MSMP and says how to fix each (``docs/operator.md``).
+    rehearse    runs every kind of command Castle sends on the real server and prints a table (``docs/operator.md``).
     install-datapack   copy the data pack into a world's ``datapacks/`` (``docs/datapack.md``).
     sandbox     the sandbox server with bot contestants as a process of its own (the "Minecraft side").
     serve-demo  the service for the series in a store (``--db``), against ``traitors sandbox``; resumable.
@@ -64,6 +65,15 @@ Arguments = Callable[[argparse.ArgumentParser], None]
 """Adds one subcommand's options to its parser."""
 
 
+def _release_argument(p: argparse.ArgumentParser) -> None:
+    """``--version NAME``: the Minecraft release the sandbox stands in for (the versions table)."""
+    from bridge.minecraft.versions import OLDEST, names
+
+    p.add_argument("--version", dest="mc_version", default=OLDEST.name, choices=names(), metavar="RELEASE",
+                   help=f"the Minecraft release the sandbox stands in for: {', '.join(names())} (default "
+                   f"{OLDEST.name}, the oldest: what every supported server accepts)")  # fmt: skip
+
+
 def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ruleset", default="traitors", choices=["traitors", "black_knights", "mafia_yakuza"],
                    help="ruleset (default: traitors)")  # fmt: skip
@@ -72,6 +82,7 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
     p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)")
     p.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
+    _release_argument(p)
 
 
 def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
@@ -91,6 +102,13 @@ def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
                    help="wait this long before answering each command (a slow server; default 0)")  # fmt: skip
     p.add_argument("--join-over", type=float, default=0.0, metavar="SECONDS",
                    help="bots join one by one over this many seconds after the ready line (default 0: before it)")  # fmt: skip
+    _release_argument(p)
+    p.add_argument("--startup-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="26.2 and later: MSMP answers only rpc.discover for this long after the ready line, as a "
+                   "starting server does (default 0)")  # fmt: skip
+    p.add_argument("--upgrade-world", action="store_true",
+                   help="26.3: the start-up is a world upgrade, reported by MSMP world/upgrade_* notifications "
+                   "(over --startup-delay seconds, 2 by default)")  # fmt: skip
 
 
 def _serve_arguments(p: argparse.ArgumentParser) -> None:
@@ -142,6 +160,12 @@ def _doctor_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--datapack", default="file/traitors", help="the castle's data pack id (default file/traitors)")
     p.add_argument("--fix", action="store_true", help="set send_command_feedback and log_admin_commands off")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per connection and request")
+
+
+def _rehearse_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", required=True, help="serve config (TOML; the server it names is rehearsed)")
+    p.add_argument("--player", metavar="NAME", help="an online player to show a dialog, a book, a title, items "
+                   "and the castle's seats to (put back where they stood afterwards)")  # fmt: skip
 
 
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
@@ -248,9 +272,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     from bridge.app.demo import run_demo
+    from bridge.minecraft.versions import version_named
 
     return run_demo(contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet,
-                    ruleset=args.ruleset)  # fmt: skip
+                    ruleset=args.ruleset, version=version_named(args.mc_version))  # fmt: skip
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -298,6 +323,7 @@ def _read_password(path: str) -> str:
 
 def _sandbox(args: argparse.Namespace) -> int:
     from bridge.app.demo import run_sandbox_process
+    from bridge.minecraft.versions import version_named
     from engine.core.cast import check_cast
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
@@ -306,10 +332,18 @@ def _sandbox(args: argparse.Namespace) -> int:
     names = tuple(n for n in (args.names or "").split(",") if n) or None
     hosts = tuple(n for n in (args.hosts or "").split(",") if n)
     check_cast(names or (), hosts, field="--names", hosts_field="--hosts")
+    version = version_named(args.mc_version)
+    if args.startup_delay < 0:
+        raise ConfigError(f"--startup-delay: {args.startup_delay} is not 0 or more seconds")
+    delay = 2.0 if args.upgrade_world and args.startup_delay == 0 else args.startup_delay
+    if args.upgrade_world and tuple(int(x) for x in version.msmp.split(".")) < (3, 1):
+        raise ConfigError(f"--upgrade-world: Minecraft {version.name} (MSMP {version.msmp}) reports no world "
+                          "upgrade; use --version 26.3")  # fmt: skip
     return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
                                msmp_port=args.msmp_port, names=names, hosts=hosts,
                                phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay,
-                               join_over=args.join_over)  # fmt: skip
+                               join_over=args.join_over, release={"version": version, "startup_delay": delay,
+                                                                  "upgrade_world": args.upgrade_world})  # fmt: skip
 
 
 def _serve_demo(args: argparse.Namespace) -> int:
@@ -405,6 +439,13 @@ def _doctor(args: argparse.Namespace) -> int:
     return EXIT_ERROR if any(c.status == "FAIL" for c in checks) else EXIT_OK
 
 
+def _rehearse(args: argparse.Namespace) -> int:
+    from bridge.app.rehearse import run_rehearse
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    return run_rehearse(args.config, os.environ, player=args.player)
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     """One subcommand: its name, its one-line ``help`` and longer ``description`` (``--help``), the function
@@ -448,6 +489,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("doctor", "check a server's settings over RCON and MSMP",
             "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or --secrets-file, never from the command "
             "line. Exit code 1 when a check fails.", _doctor_arguments, _doctor),
+    Command("rehearse", "run every kind of command Castle sends on the server of --config and print a table",
+            "Run it before the first series: it checks the version, the data pack, storage, scoreboard, bossbar, "
+            "function, chat and, with --player, a dialog, a book, a title, items and the castle's seats; then it "
+            "cleans up. Exit code 1 when a check fails: report the table.", _rehearse_arguments, _rehearse),
     Command("simulate", "the balance lab: play many series with bot contestants through the engine and print "
             "win rates", "Plays --series series with bot contestants through the engine alone and prints each "
             "side's win rate (95 % Wilson interval), the average series length, how often each power or role was "

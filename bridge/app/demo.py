@@ -25,6 +25,7 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -35,6 +36,7 @@ from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
 from bridge.loop.clock import rcon_quiet_gate
 from bridge.loop.service import SeriesService
+from bridge.minecraft.versions import OLDEST, McVersion
 from engine.ids import Twist
 from engine.rulesets import RULESETS, new_game
 from engine.rulesets.club import CLUB_RULES
@@ -285,6 +287,7 @@ async def play_demo(
     out: TextIO | None = None,
     keep_sandbox: bool = False,
     ruleset: str = "traitors",
+    version: McVersion = OLDEST,
 ) -> tuple[Any, SandboxThread, SeriesService]:
     """Play one demo series to its end.
 
@@ -294,6 +297,7 @@ async def play_demo(
         out: where to print public announcements live (``None``: print nothing).
         keep_sandbox: leave the sandbox running (tests inspect its world); the caller then stops it.
         ruleset: a name of ``engine.rulesets.RULESETS``.
+        version: the Minecraft release the sandbox stands in for (the service learns it over RCON).
 
     Returns:
         The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
@@ -308,7 +312,7 @@ async def play_demo(
     settings = demo_settings(contestants, ruleset)
     game = new_game(settings, seed)
     password = secrets.token_urlsafe(18)
-    sandbox = SandboxThread(password)
+    sandbox = SandboxThread(password, version=version)
     port = sandbox.start()
     try:
         for name in settings.contestants:
@@ -325,6 +329,7 @@ async def play_demo(
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             service.bots = bots  # type: ignore[attr-defined]
             try:
+                await service.learn_version()
                 await service.run()
             finally:
                 stop.set()
@@ -354,6 +359,7 @@ def run_sandbox_process(
     phases: TextIO | None = None,
     reply_delay: float = 0.0,
     join_over: float = 0.0,
+    release: Mapping[str, Any] | None = None,
 ) -> int:
     """``traitors sandbox``: the sandbox server plus bot contestants, until SIGTERM or Ctrl-C.
 
@@ -377,6 +383,7 @@ def run_sandbox_process(
         reply_delay: seconds the server waits before answering each command (a slow server; ``RconFaults``).
         join_over: seconds over which the bots join one by one after the ready line (0: all before it), so an
             MSMP client sees ``players/joined`` notifications.
+        release: the sandbox's ``version``, ``startup_delay`` and ``upgrade_world`` (``bridge.sandbox.Sandbox``).
 
     Returns:
         Exit code 0.
@@ -387,7 +394,7 @@ def run_sandbox_process(
     from bridge.sandbox import quiet
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
-    sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay)
+    sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay, release)
     bots = _join_players(sandbox, names, hosts, seed, join_over)
     sandbox.call(quiet.install, sandbox.world, bots)
     extra = sandbox.sandbox.msmp_ready_fields()
@@ -395,11 +402,16 @@ def run_sandbox_process(
     try:
         asyncio.run(_run_bots_until_stopped(sandbox, bots, phases))
     finally:
-        if report is not None:
-            with open(report, "w", encoding="utf-8") as fh:
-                json.dump({"world": sandbox.snapshot(), "commands": sandbox.command_log()}, fh, default=str)
+        _write_report(sandbox, report)
         sandbox.stop()
     return 0
+
+
+def _write_report(sandbox: SandboxThread, report: str | None) -> None:
+    """``--report``: the world and the command log as JSON."""
+    if report is not None:
+        with open(report, "w", encoding="utf-8") as fh:
+            json.dump({"world": sandbox.snapshot(), "commands": sandbox.command_log()}, fh, default=str)
 
 
 def _join_players(sandbox: SandboxThread, names: tuple[str, ...], hosts: tuple[str, ...], seed: int,
@@ -421,7 +433,7 @@ def _join_later(bots: list[Bot], seconds: float, interval: float = 0.02) -> None
 
 
 def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
-            reply_delay: float) -> tuple[SandboxThread, int]:  # fmt: skip
+            reply_delay: float, release: Mapping[str, Any] | None = None) -> tuple[SandboxThread, int]:  # fmt: skip
     """A started sandbox server and the RCON port it listens on.
 
     Raises:
@@ -429,7 +441,7 @@ def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
     """
     from bridge.sandbox.server import SandboxThread
 
-    sandbox = SandboxThread(password, msmp_secret=msmp_secret)
+    sandbox = SandboxThread(password, msmp_secret=msmp_secret, **(release or {}))
     sandbox.sandbox.rcon.faults.reply_delay = reply_delay
     try:
         return sandbox, sandbox.start(port=port, msmp_port=msmp_port)
@@ -563,6 +575,7 @@ def run_demo(
     *,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    version: McVersion = OLDEST,
 ) -> int:
     """The ``traitors demo`` command: play a series, print its game log, and say who won and why.
 
@@ -589,8 +602,8 @@ def run_demo(
     live = None if quiet else err
     if live is not None:
         print(f"Castle demo ({RULESETS[ruleset].title}): {contestants} bot contestants, seed {seed}, sandbox server "
-              "on 127.0.0.1\n", file=live, flush=True)  # fmt: skip
-    game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset))
+              f"on 127.0.0.1 as Minecraft {version.name}\n", file=live, flush=True)  # fmt: skip
+    game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset, version=version))
     if live is not None and out.isatty():  # both on one screen: mark where the game log starts
         print("\n=== Game log ===\n", file=live, flush=True)
     print(format_record(game.record, fmt), file=out, flush=True)

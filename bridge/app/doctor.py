@@ -9,8 +9,10 @@ What it checks (``docs/minecraft.md#rcon``, ``#msmp``, ``#player-input``; docs/o
 * game rules ``send_command_feedback`` and ``log_admin_commands`` are false (read with MSMP
   ``minecraft:gamerules``; with ``--fix`` set through MSMP ``minecraft:gamerules/update``, or over RCON when the
   server refuses that);
-* MSMP reachable, its secret accepted, its version (``rpc.discover``), and TLS (``wss://``) when the server is
-  not on loopback;
+* MSMP reachable, its secret accepted, its version (``rpc.discover``; one of the supported releases' in
+  ``bridge.minecraft.versions``), and TLS (``wss://``) when the server is not on loopback;
+* the server's Minecraft release (MSMP ``server/status``, else the RCON ``version`` command;
+  ``bridge/loop/version.py``): supported, newer than the newest supported (a warning), or older (a FAIL);
 * the castle's datapack is enabled (``datapack list enabled`` over RCON);
 * ``server.properties`` is not readable by others (it holds the RCON password and the MSMP secret).
 
@@ -31,8 +33,10 @@ from urllib.parse import urlparse
 
 from bridge.config.files import read_secret_file
 from bridge.errors import BridgeError, MsmpAuthError, MsmpError, RconAuthError
-from bridge.io.msmp import SUPPORTED_MAJOR, MsmpClient
+from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
+from bridge.loop.version import KNOWN, UnsupportedVersion, detect_version
+from bridge.minecraft.versions import SUPPORTED, names
 from engine.errors import ConfigError
 
 __all__ = [
@@ -205,6 +209,8 @@ async def run_doctor(opts: DoctorOptions) -> list[Check]:
             checks.append(tls_check(opts.msmp_url, props))
         if msmp is not None:
             checks.append(_msmp_version(msmp))
+        if rcon is not None or msmp is not None:
+            checks.append(await _minecraft_version(rcon, msmp))
         rules = await _feedback_rules(rcon, msmp)
         checks.append(_broadcast_check(props, rules))
         for rule in FEEDBACK_RULES:
@@ -287,11 +293,26 @@ async def _connect_msmp(opts: DoctorOptions, checks: list[Check]) -> MsmpClient 
 
 
 def _msmp_version(msmp: MsmpClient) -> Check:
+    """MSMP ``info.version``: one a supported release reports (the versions table)."""
     version = msmp.version or "?"
-    if version.startswith(f"{SUPPORTED_MAJOR}."):
-        return Check("msmp-version", OK, f"MSMP {version} (rpc.discover)")
-    return Check("msmp-version", WARN, f"MSMP {version}; Castle is written for {SUPPORTED_MAJOR}.x "
-                 "(Minecraft 1.21.11)", "run Minecraft Java 1.21.11, or test this version first")  # fmt: skip
+    releases = [v.name for v in SUPPORTED if v.msmp == version]
+    if releases:
+        return Check("msmp-version", OK, f"MSMP {version} (rpc.discover; Minecraft {', '.join(releases)})")
+    spoken = ", ".join(dict.fromkeys(v.msmp for v in SUPPORTED))
+    return Check("msmp-version", WARN, f"MSMP {version}; Castle speaks {spoken}",
+                 f"run one of Minecraft {', '.join(names())}, and run traitors rehearse first")  # fmt: skip
+
+
+async def _minecraft_version(rcon: RconClient | None, msmp: MsmpClient | None) -> Check:
+    """The server's release, mapped through the versions table (``bridge/loop/version.py``)."""
+    try:
+        found = await detect_version(rcon, msmp)
+    except UnsupportedVersion as exc:
+        return Check("minecraft-version", FAIL, str(exc), f"run one of Minecraft {', '.join(names())}")
+    if found.support == KNOWN:
+        return Check("minecraft-version", OK, f"{found.summary}; needs Java {found.forms.java}")
+    return Check("minecraft-version", WARN, found.summary,
+                 f"run one of Minecraft {', '.join(names())}, and run traitors rehearse first")  # fmt: skip
 
 
 def _broadcast_check(props: Mapping[str, str] | None, rules: Mapping[str, bool | int | None]) -> Check:

@@ -1,5 +1,5 @@
 """MSMP client: JSON-RPC 2.0 over a websocket to the vanilla Server Management Protocol (``docs/minecraft.md#msmp``;
-schema 2.0.0).
+schemas 2.0.0, 3.0.0 and 3.1.0).
 
 House rules of this file:
 
@@ -23,6 +23,13 @@ House rules of this file:
    §5). One that is not is a protocol error: it is logged (never its content, which may name players) and
    dropped; when it answers a pending call, that call raises ``ClientMessageError`` at once instead of waiting
    for its timeout. The connection and the other calls carry on.
+8. MSMP 2.0.0 (1.21.11, 26.1), 3.0.0 (26.2) and 3.1.0 (26.3) are spoken. From 3.0.0 the socket answers
+   ``rpc.discover`` before the game has started and other calls may get ``-32600`` until then, so after discovery
+   the client waits for ``server/started`` (or ``server/status`` ``started: true``), polling with capped backoff
+   and taking ``-32600`` as "not ready yet", before it reads the player list; ``call`` waits the same way while a
+   3.x server is starting. The ``world/upgrade_*`` notifications of 3.1.0 are logged at info level (the
+   operator sees the upgrade's progress in ``serve``'s log) and kept in ``upgrade``; a notification nobody
+   listens for is logged at debug level and dropped.
 """
 
 from __future__ import annotations
@@ -49,6 +56,8 @@ from engine.errors import ConfigError
 __all__ = [
     "JOINED",
     "LEFT",
+    "NOT_READY",
+    "SPOKEN",
     "RECONNECTED",
     "STARTED",
     "STOPPING",
@@ -68,11 +77,17 @@ STARTED = "server/started"
 STOPPING = "server/stopping"
 RECONNECTED = "castle:reconnected"
 """Event sent to handlers after a reconnect, once the player list has been re-synced."""
-SUPPORTED_MAJOR = 2
-"""The MSMP major version this client is written for (schema 2.0.0, Minecraft 1.21.11;
-``docs/minecraft.md#versions``)."""
+UPGRADE = "world/upgrade_"
+"""The prefix of the world-upgrade notifications (MSMP 3.1.0: ``_started``, ``_progress``, ``_finished``,
+``_failed``)."""
+SPOKEN = ("2.0.0", "3.0.0", "3.1.0")
+"""The MSMP versions this client is written for (``rpc.discover`` ``info.version``; ``docs/minecraft.md#msmp``)."""
+NOT_READY = -32600
+"""The JSON-RPC error code (``INVALID_REQUEST``) a 3.x server answers a call with before the game has started."""
 
 _BACKOFF_START = 0.1  # seconds
+_BEFORE_START = frozenset({"rpc.discover", "minecraft:server/status"})
+"""The methods a 3.x server answers (or refuses with ``-32600``) before its game has started."""
 JSONRPC = "2.0"
 """The ``jsonrpc`` member every request, response and notification carries (JSON-RPC 2.0 specification)."""
 
@@ -207,7 +222,7 @@ def tls_context(ca_file: Path | None = None) -> ssl_module.SSLContext:
 
 
 class MsmpClient:
-    """A JSON-RPC 2.0 client for the vanilla management server (MSMP 2.0.0; ``docs/minecraft.md#msmp``).
+    """A JSON-RPC 2.0 client for the vanilla management server (MSMP 2.0.0, 3.0.0, 3.1.0; ``docs/minecraft.md#msmp``).
 
     Example::
 
@@ -229,6 +244,8 @@ class MsmpClient:
         ca_file: a PEM file of the certificate(s) to trust for ``wss://`` besides the system's trust store: the
             server's own certificate when it is self-signed, or the CA that signed it (serve config
             ``[msmp] ca_file``; ``docs/operator.md``).
+        startup_timeout: seconds to wait for a 3.x server's game to start after its socket answered (a world
+            upgrade at start can take minutes; house rule 8).
 
     Raises:
         ValueError: ``url`` is not ``ws://`` or ``wss://``.
@@ -246,6 +263,7 @@ class MsmpClient:
         ping_timeout: float = 10.0,
         ssl_context: ssl_module.SSLContext | None = None,
         ca_file: Path | None = None,
+        startup_timeout: float = 600.0,
     ) -> None:
         if not url.startswith(("ws://", "wss://")):
             raise ValueError(f"MSMP url must start with ws:// or wss://: {url!r}")
@@ -256,6 +274,7 @@ class MsmpClient:
         self.max_backoff = max_backoff
         self.ping_interval = ping_interval
         self.ping_timeout = ping_timeout
+        self.startup_timeout = startup_timeout
         self._ssl = ssl_context
         self._secret = secret
         _ALL_SECRETS.append(secret)
@@ -273,6 +292,10 @@ class MsmpClient:
         """Online players by name, as the server last told us."""
         self.connections = 0
         """Successful connections so far (2 after the first reconnect)."""
+        self._started = asyncio.Event()
+        self.upgrade: dict[str, Any] = {}
+        """The last world upgrade the server reported (MSMP 3.1.0): ``state`` (``"started"``, ``"progress"``,
+        ``"finished"`` or ``"failed"``), and ``progress`` (0.0-1.0) or ``reason`` when given; empty before any."""
 
     def __repr__(self) -> str:
         return f"<MsmpClient {self.url} {'connected' if self.is_connected else 'disconnected'}>"
@@ -287,6 +310,17 @@ class MsmpClient:
         """``info.version`` from ``rpc.discover`` (e.g. ``"2.0.0"``), or None before the first connection."""
         info = self.discovered.get("info")
         return str(info.get("version")) if isinstance(info, dict) and "version" in info else None
+
+    @property
+    def major(self) -> int:
+        """The major part of :attr:`version` (2 or 3), or 0 before the first connection or when unreadable."""
+        head = (self.version or "").split(".", 1)[0]
+        return int(head) if head.isdigit() else 0
+
+    @property
+    def started(self) -> bool:
+        """True once the server's game has started (always, after connecting, on MSMP 2.x; house rule 8)."""
+        return self._started.is_set()
 
     @property
     def tls(self) -> bool:
@@ -312,9 +346,12 @@ class MsmpClient:
         """Connect (retrying with backoff within ``timeout``), read ``rpc.discover`` and the player list, and
         keep the connection up from then on (house rule 4).
 
+        On MSMP 3.x it returns once the server's game has started (house rule 8).
+
         Raises:
             MsmpAuthError: the secret was refused (HTTP 401).
-            MsmpUnavailable: no connection within ``timeout`` seconds.
+            MsmpUnavailable: no connection within ``timeout`` seconds, or a 3.x server whose game did not start
+                within ``startup_timeout`` seconds.
         """
         self._closing = False
         self._events = asyncio.Queue()
@@ -377,10 +414,13 @@ class MsmpClient:
         Raises:
             MsmpError: the server answered with a JSON-RPC error (``code``, ``message``).
             MsmpTimeout: no response within ``timeout`` seconds.
-            MsmpUnavailable: not connected, or the connection closed before the response.
+            MsmpUnavailable: not connected, the connection closed before the response, or a 3.x server still
+                starting after ``startup_timeout`` seconds (house rule 8).
             ClientMessageError: the response is not JSON-RPC 2.0 (house rule 7), or the result does not fit the
                 declared schema.
         """
+        if method not in _BEFORE_START and not self._started.is_set() and self.major >= 3 and self.is_connected:
+            await self._wait_started(method)
         ws = self._ws
         if ws is None or not self.is_connected:
             raise MsmpUnavailable(f"MSMP at {self.url} is not connected")
@@ -442,15 +482,19 @@ class MsmpClient:
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
             raise MsmpUnavailable(f"cannot connect to MSMP at {self.url}: {type(exc).__name__}") from None
         self._ws = ws
+        self._started.clear()  # a new connection may be to a server that is starting again
         self._reader = asyncio.create_task(self._read(ws), name="msmp-read")
         try:
             discovered = await self.call("rpc.discover")
             if not isinstance(discovered, dict):
                 raise ClientMessageError("MSMP rpc.discover did not return an object")
             self.discovered = discovered
-            version = self.version or "?"
-            if not version.startswith(f"{SUPPORTED_MAJOR}."):
-                log.warning("MSMP version %s; this client is written for %d.x", version, SUPPORTED_MAJOR)
+            if self.version not in SPOKEN:
+                log.warning("MSMP version %s; this client is written for %s", self.version, ", ".join(SPOKEN))
+            if self.major >= 3:
+                await self._await_start()
+            else:
+                self._started.set()
             listed = await self.call("minecraft:players")
         except BaseException:
             await ws.close()
@@ -507,12 +551,75 @@ class MsmpClient:
             by_name = dict(params)
         else:
             by_name = {}
+        self._follow_start(event, by_name)
         player = _player(by_name.get("player"))
         if event == JOINED and player is not None:
             self.players[player.name] = player
         elif event == LEFT and player is not None:
             self.players.pop(player.name, None)
         self._emit(event, by_name)
+
+    def _follow_start(self, event: str, params: Mapping[str, Any]) -> None:
+        """Keep ``started`` and ``upgrade`` up to date from a notification, and log what the operator should see."""
+        status = params.get("status")
+        if event == STARTED or (event == "server/status" and isinstance(status, dict) and status.get("started")):
+            self._started.set()
+        elif event == STOPPING:
+            self._started.clear()
+        elif event.startswith(UPGRADE):
+            self._upgrade(event.removeprefix(UPGRADE), params)
+        elif event not in self._handlers and event not in (JOINED, LEFT):
+            log.debug("MSMP notification %s ignored (nothing listens for it)", event)
+
+    def _upgrade(self, state: str, params: Mapping[str, Any]) -> None:
+        """One ``world/upgrade_*`` notification (MSMP 3.1.0): kept in ``upgrade`` and logged."""
+        progress, reason = params.get("progress"), params.get("reason")
+        self.upgrade = {"state": state}
+        if isinstance(progress, (int, float)) and not isinstance(progress, bool):
+            self.upgrade["progress"] = float(progress)
+            log.info("world upgrade: %.0f %% done", 100 * float(progress), extra={"event": "world_upgrade"})
+        elif state == "failed":
+            self.upgrade["reason"] = str(reason)
+            log.error("world upgrade failed: %s", reason, extra={"event": "world_upgrade"})
+        else:
+            log.info("world upgrade %s", state, extra={"event": "world_upgrade"})
+
+    async def _await_start(self) -> None:
+        """After ``rpc.discover`` on a 3.x server: poll ``server/status`` with capped backoff until its game has
+        started (``-32600`` means not yet), waking early on ``server/started`` (house rule 8)."""
+        loop = asyncio.get_running_loop()
+        deadline, wait = loop.time() + self.startup_timeout, _BACKOFF_START
+        while not self._started.is_set():
+            try:
+                status = await self.call("minecraft:server/status")
+            except MsmpError as exc:
+                if exc.code != NOT_READY:
+                    raise
+            else:
+                if isinstance(status, dict) and status.get("started") is True:
+                    self._started.set()
+                    return
+            left = deadline - loop.time()
+            if left <= 0:
+                raise MsmpUnavailable(f"the server at {self.url} has not started within {self.startup_timeout:g} s")
+            if wait == _BACKOFF_START:
+                log.info("MSMP %s: the server is starting; waiting for server/started", self.version)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._started.wait(), min(wait, left))
+            wait = min(2.0, wait * 2)
+
+    async def _wait_started(self, method: str) -> None:
+        """A call made while a connected 3.x server is starting waits for ``server/started`` (house rule 8); a
+        connection lost meanwhile fails it at once, as a call made while disconnected does."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.startup_timeout
+        while not self._started.is_set():
+            left = deadline - loop.time()
+            if not self.is_connected or left <= 0:
+                why = "is not connected" if not self.is_connected else f"has not started within {self.startup_timeout:g} s"
+                raise MsmpUnavailable(f"MSMP {method}: the server at {self.url} {why}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._started.wait(), min(0.5, left))
 
     def _emit(self, event: str, params: dict[str, Any]) -> None:
         if self._events is not None:

@@ -63,11 +63,14 @@ async def run_series(
     Raises:
         StoreError: the stored series cannot be loaded.
         RconUnavailable: the server is not reachable at start.
+        UnsupportedVersion: the server runs a release older than the oldest supported one
+            (``bridge/loop/version.py``).
     """
     service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer,
                                    quiet=quiet, fault=fault)
     if msmp is not None:
         service.attach_msmp(msmp)
+    await service.learn_version(msmp)
     loop = asyncio.get_running_loop()
     installed: list[int] = []
     if stop_signals:

@@ -49,6 +49,9 @@ House rules of this file:
    given to the sender (``bridge/loop/route.py``); no such book gets a private "hold your book" message.
 12. Crash points (``bridge/loop/faults.py``) are a value passed in (``fault``), never read from the environment
    here: the command line builds it.
+13. The server's Minecraft release (``server_version``, ``bridge/loop/version.py``) is learnt by
+   ``learn_version`` before the series starts (``run_series`` calls it); until then it is the oldest supported
+   release. Command builders read ``mc_version``.
 """
 
 from __future__ import annotations
@@ -74,10 +77,12 @@ from bridge.loop.resync import CastleSync
 from bridge.loop.route import PlayerList, Router
 from bridge.loop.sender import Sender
 from bridge.loop.store import SeriesStore, StoredSeries
+from bridge.loop.version import ServerVersion, detect_version
 from bridge.minecraft import commands as mc
 from bridge.minecraft.inputs import InputError, OpenConsole
 from bridge.minecraft.render import RenderContext, clock_hidden, clock_update, show_console
 from bridge.minecraft.triggers import decode
+from bridge.minecraft.versions import OLDEST, McVersion
 from engine.actions import (
     Action,
     ContestantLeft,
@@ -127,6 +132,8 @@ class SeriesService:
         quiet: the phase clock's quiet gate (``bridge/loop/clock.py`` house rule 3; the sandbox demo's), or ``None``:
             deadlines fire on ``clock`` alone.
         fault: the crash points to die at (``bridge.loop.faults.Fault``, the recovery tests'); ``None``: never.
+        version: the server's release when already known (house rule 13); ``None``: the oldest supported one
+            until ``learn_version``.
 
     Raises:
         ValueError: ``store`` without ``stored`` or the other way round.
@@ -150,6 +157,7 @@ class SeriesService:
         last_seq: int | None = None,
         quiet: QuietGate | None = None,
         fault: Fault | None = None,
+        version: ServerVersion | None = None,
     ) -> None:
         if (store is None) != (stored is None):
             raise ValueError("store and stored go together")
@@ -179,6 +187,8 @@ class SeriesService:
         """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
         self.stopped_by: int | None = None
         """The signal whose handler stopped the service (``request_stop``), if any."""
+        self.server_version = version if version is not None else ServerVersion(OLDEST)
+        """The server's release as learnt (house rule 13)."""
 
     # ------------------------------------------------------------------ state the stages keep
 
@@ -195,6 +205,21 @@ class SeriesService:
     def last_seq(self) -> int:
         """The highest queue sequence number taken (stored with each input when there is a store)."""
         return self.queue.last_seq
+
+    @property
+    def mc_version(self) -> McVersion:
+        """The supported release whose command and pack forms the service uses (house rule 13)."""
+        return self.server_version.forms
+
+    async def learn_version(self, msmp: MsmpClient | None = None) -> ServerVersion:
+        """Ask the server which release it runs (MSMP ``server/status``, else RCON ``version``) and keep the
+        answer in ``server_version`` (house rule 13; ``bridge/loop/version.py``).
+
+        Raises:
+            UnsupportedVersion: the server runs a release older than the oldest supported one.
+        """
+        self.server_version = await detect_version(self.rcon, msmp)
+        return self.server_version
 
     @property
     def handouts(self) -> Handouts:

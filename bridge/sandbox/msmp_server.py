@@ -1,5 +1,5 @@
-"""An MSMP (Server Management Protocol) server for the sandbox, served from the saved 2.0.0 schema
-(``docs/minecraft.md#msmp``).
+"""An MSMP (Server Management Protocol) server for the sandbox, served from the saved schema of the release it
+stands in for: 2.0.0 (1.21.11, 26.1), 3.0.0 (26.2) or 3.1.0 (26.3) (``docs/minecraft.md#msmp``).
 
 It is not Minecraft. It shares the sandbox ``World``: the player list is the world's online players (with
 offline-mode UUIDs), joins and leaves become ``players/joined`` / ``players/left`` notifications, and game rules
@@ -16,6 +16,10 @@ House rules of this file (each one follows ``docs/minecraft.md#msmp``):
    against the schema's declared result (a mismatch is a sandbox bug and fails loudly).
 4. A ``null`` object field reads as absent, as vanilla's JSON reader takes it.
 5. Notifications carry their params in the positional form by default (``notification_form``).
+6. Start-up as the release does: on 2.0.0 the socket opens once the game has started. From 3.0.0 it answers
+   ``rpc.discover`` while the game is still starting (``boot``: ``startup_delay`` seconds, and on 3.1.0 an optional
+   world upgrade with its ``world/upgrade_*`` notifications); any other call then gets ``-32600`` ("can't be
+   handled in the current server state"), until ``server/started`` is sent.
 
 Misbehaviour on purpose, for client tests: ``freeze()`` stops reading from every open connection (a half-open
 connection: pings go unanswered), ``drop_connections()`` closes them all, ``gamerule_updates_allowed=False``
@@ -42,6 +46,7 @@ from websockets.http11 import Request, Response
 
 from bridge.errors import ClientMessageError
 from bridge.io.msmp import NOTIFICATION, check_schema, redacting_logger
+from bridge.minecraft.versions import OLDEST, McVersion
 from bridge.sandbox.model import Player
 from bridge.sandbox.msmp import METHODS, Context, RpcError, new_state
 from bridge.sandbox.msmp.base import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
@@ -55,12 +60,27 @@ SCHEMA_FILE = "msmp-schema-2.0.0.json"
 """The saved MSMP 2.0.0 schema (``schema.json`` of github.com/Xaeroxe/mc-rpc, commit 265fb67, fetched with
 ``rpc.discover`` from a live 1.21.11 server; ``docs/minecraft.md#msmp``)."""
 
+SCHEMA_FILES = {
+    "2.0.0": SCHEMA_FILE,
+    "3.0.0": "msmp-schema-3.0.0-reconstructed.json",
+    "3.1.0": "msmp-schema-3.1.0-reconstructed.json",
+}
+"""MSMP version → the schema file the sandbox serves for it. The 3.x documents were not fetched from a server:
+they are the 2.0.0 document with the differences read in decompiled 26.2 and 26.3 sources (their
+``x-reconstructed`` member says which; ``docs/minecraft.md#msmp``)."""
+
+UPGRADE_STEPS = 4
+"""``world/upgrade_progress`` notifications a simulated world upgrade sends (25 %, 50 %, 75 %, 100 %)."""
 
 
 @cache
-def schema_document() -> dict[str, Any]:
-    """The MSMP 2.0.0 OpenRPC document the sandbox serves (read once from package data)."""
-    text = importlib.resources.files("bridge.sandbox").joinpath(SCHEMA_FILE).read_text("utf-8")
+def schema_document(version: str = "2.0.0") -> dict[str, Any]:
+    """The OpenRPC document the sandbox serves for MSMP ``version`` (read once from package data).
+
+    Raises:
+        KeyError: no schema is saved for ``version``.
+    """
+    text = importlib.resources.files("bridge.sandbox").joinpath(SCHEMA_FILES[version]).read_text("utf-8")
     doc: dict[str, Any] = json.loads(text)
     return doc
 
@@ -72,10 +92,18 @@ class MsmpServer:
         world: the sandbox world (its players, game rules and chat).
         secret: the management secret (``management-server-secret``); never logged.
         ssl_context: serve ``wss://`` with this TLS context (``bridge.sandbox.tls``); ``None``: plain ``ws://``.
+        version: the release it stands in for (``bridge.minecraft.versions``): its MSMP version picks the schema
+            and the start-up order (house rule 6); ``server/status`` reports its protocol.
     """
 
-    def __init__(self, world: World, secret: str, ssl_context: ssl.SSLContext | None = None) -> None:
+    def __init__(self, world: World, secret: str, ssl_context: ssl.SSLContext | None = None,
+                 version: McVersion = OLDEST) -> None:  # fmt: skip
         self.world = world
+        self.version = version
+        self.schema = schema_document(version.msmp)
+        """The OpenRPC document ``rpc.discover`` returns."""
+        self.started = False
+        """Whether the game has started (house rule 6): calls other than ``rpc.discover`` get ``-32600`` before."""
         self._secret = secret
         self._ssl = ssl_context
         self._server: Server | None = None
@@ -91,7 +119,7 @@ class MsmpServer:
         self._stopping: asyncio.Task[None] | None = None
         self.state = new_state()
         """The allowlist, operators, bans and server settings (``bridge.sandbox.msmp.base.Management``)."""
-        self._methods = {m["name"]: m for m in schema_document()["methods"]}
+        self._methods = {m["name"]: m for m in self.schema["methods"]}
         self._wire_log = redacting_logger("bridge.sandbox.msmp.wire", lambda: [self._secret])
         world.presence_listeners.append(self._presence)
 
@@ -118,8 +146,12 @@ class MsmpServer:
         return len(self._conns)
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
-        """Listen on ``host:port`` (0 picks a free port), tell connected clients ``server/started``; returns the port."""
+        """Listen on ``host:port`` (0 picks a free port) with the game not yet started; returns the port.
+
+        Then call :meth:`mark_started` (2.0.0: at once) or :meth:`boot` (3.x: after a start-up; house rule 6).
+        """
         self.state.stop_requested, self._stopping = False, None  # a restart after server/stop serves again
+        self.started = False
         self._server = await serve(
             self._handle,
             host,
@@ -133,8 +165,36 @@ class MsmpServer:
         assert bound is not None
         return bound
 
+    def mark_started(self) -> None:
+        """The game has started: calls are answered from now on, and connected clients get ``server/started``."""
+        self.started = True
+        self.notify("server/started", {})
+
+    async def boot(self, delay: float, *, upgrade_world: bool = False) -> None:
+        """A 3.x start-up (house rule 6): ``delay`` seconds in which only ``rpc.discover`` is answered, then
+        :meth:`mark_started`. With ``upgrade_world`` (MSMP 3.1.0 only) the delay is a world upgrade:
+        ``world/upgrade_started``, ``UPGRADE_STEPS`` ``world/upgrade_progress`` (0.0-1.0), ``world/upgrade_finished``.
+
+        Raises:
+            ValueError: ``upgrade_world`` on a release whose MSMP has no ``world/upgrade_*`` notifications.
+        """
+        if upgrade_world:
+            if NOTIFICATION + "world/upgrade_started" not in self._methods:
+                raise ValueError(f"Minecraft {self.version.name} (MSMP {self.version.msmp}) reports no world upgrade")
+            step_time = delay / (UPGRADE_STEPS + 1)  # the first step: a client that connected at once is there
+            await asyncio.sleep(step_time)
+            self.notify("world/upgrade_started", {})
+            for step in range(1, UPGRADE_STEPS + 1):
+                await asyncio.sleep(step_time)
+                self.notify("world/upgrade_progress", {"progress": step / UPGRADE_STEPS})
+            self.notify("world/upgrade_finished", {})
+        else:
+            await asyncio.sleep(delay)
+        self.mark_started()
+
     async def stop(self) -> None:
         """Send ``server/stopping``, close every connection and stop listening."""
+        self.started = False
         self.notify("server/stopping", {})
         for conn in list(self._frozen):  # a frozen connection cannot take part in a close handshake
             conn.transport.abort()
@@ -223,7 +283,9 @@ class MsmpServer:
 
     def _call(self, method: str, params: Any) -> Any:
         if method == "rpc.discover":
-            return schema_document()
+            return self.schema
+        if not self.started:
+            raise RpcError(INVALID_REQUEST, "Invalid Request: can't be handled in the current server state")
         declared = self._methods.get(method)
         if declared is None or method.startswith(NOTIFICATION):
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
@@ -235,7 +297,7 @@ class MsmpServer:
         schema = declared.get("result", {}).get("schema")
         if schema is not None:
             try:
-                check_schema(result, schema, schema_document(), f"{method} result")
+                check_schema(result, schema, self.schema, f"{method} result")
             except ClientMessageError as exc:  # a sandbox bug: say so loudly
                 self.world.errors.append(f"MSMP result does not fit the schema: {exc}")
                 raise RpcError(INTERNAL_ERROR, str(exc)) from None
@@ -266,13 +328,18 @@ class MsmpServer:
                     raise RpcError(INVALID_PARAMS, f"Invalid params: missing {name!r}")
                 continue
             try:
-                check_schema(given[name], spec["schema"], schema_document(), name)
+                check_schema(given[name], spec["schema"], self.schema, name)
             except ClientMessageError as exc:
                 raise RpcError(INVALID_PARAMS, f"Invalid params: {exc}") from None
         return given
 
     def _context(self) -> Context:
-        return Context(self.world, self.state, self.notify, self.gamerule_updates_allowed)
+        return Context(self.world, self.state, self.notify, self.gamerule_updates_allowed, self.status_version)
+
+    @property
+    def status_version(self) -> dict[str, Any]:
+        """``server/status`` ``version``: the stood-in release's protocol, and a name that says it is the sandbox."""
+        return {"name": f"{self.version.name} (Castle sandbox, not Minecraft)", "protocol": self.version.protocol}
 
     def _presence(self, event: str, player: Player) -> None:
         self.state.profiles[player.uuid] = player.name

@@ -2,6 +2,10 @@
 
 ``Sandbox`` lives on an asyncio loop (tests use it inside ``asyncio.run``); ``SandboxThread`` runs one in a
 daemon thread for the demo and gives thread-safe helpers. It is not Minecraft and never claims to be.
+
+Each sandbox stands in for one supported release (``version``, ``bridge.minecraft.versions``): its MSMP version,
+schema and start-up order (``bridge.sandbox.msmp_server`` house rule 6), the protocol ``server/status`` and the
+``version`` command report (``bridge.sandbox.versioned``), and the data pack as that release reads it.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bridge.minecraft.datapack import written_pack
+from bridge.minecraft.versions import OLDEST, McVersion
 from bridge.sandbox.datapack import Datapack
 from bridge.sandbox.model import ChatMessage
 from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
 from bridge.sandbox.tls import self_signed
+from bridge.sandbox.versioned import commands_for
 from bridge.sandbox.world import World
 
 __all__ = ["Sandbox", "SandboxThread"]
@@ -41,6 +48,17 @@ class Sandbox:
         msmp_tls: serve MSMP as ``wss://`` with a self-signed certificate made now (the default, as vanilla's
             ``management-server-tls-enabled=true``); its PEM is at ``msmp_cert_file`` for clients to trust.
             ``False``: plain ``ws://``.
+        version: the release to stand in for (default 1.21.11, the oldest supported).
+        startup_delay: seconds a 3.x release (26.2, 26.3) takes to start its game after its MSMP socket is up
+            (only ``rpc.discover`` is answered meanwhile); ignored on 2.x, whose socket opens once started.
+        upgrade_world: on 26.3 (MSMP 3.1.0), the start-up is a world upgrade with ``world/upgrade_*``
+            notifications (over ``startup_delay`` seconds).
+
+    RCON answers at once, even while a 3.x start-up runs (a simplification: vanilla opens RCON once the game has
+    started); only MSMP shows the start-up.
+
+    Raises:
+        ValueError: ``upgrade_world`` on a release whose MSMP reports no world upgrade, or a negative delay.
     """
 
     def __init__(
@@ -51,8 +69,20 @@ class Sandbox:
         datapack: bool | str | Path = True,
         msmp_secret: str | None = None,
         msmp_tls: bool = True,
+        version: McVersion = OLDEST,
+        startup_delay: float = 0.0,
+        upgrade_world: bool = False,
     ) -> None:
+        if startup_delay < 0:
+            raise ValueError(f"startup_delay must be 0 or more seconds, not {startup_delay}")
+        if upgrade_world and tuple(int(x) for x in version.msmp.split(".")) < (3, 1):
+            raise ValueError(f"Minecraft {version.name} (MSMP {version.msmp}) reports no world upgrade; "
+                             "--upgrade-world needs 26.3 or later")  # fmt: skip
+        self.version = version
+        self.startup_delay = startup_delay if version.msmp_answers_before_start else 0.0
+        self.upgrade_world = upgrade_world
         self.world = World()
+        self.world.commands = commands_for(version, self.world.commands)
         self.msmp: MsmpServer | None = None
         self.msmp_cert_file: Path | None = None
         """The PEM certificate of the ``wss://`` socket (a client's CA file), or ``None``."""
@@ -64,13 +94,14 @@ class Sandbox:
                 self._cert_dir = tempfile.TemporaryDirectory(prefix="castle-sandbox-")
                 self.msmp_cert_file = cert.write_cert(Path(self._cert_dir.name, "msmp-cert.pem"))
                 context = cert.server_context()
-            self.msmp = MsmpServer(self.world, msmp_secret, context)
+            self.msmp = MsmpServer(self.world, msmp_secret, context, version)
         self.msmp_port: int | None = None
         if datapack is not False:
-            self.world.load_datapack(_load_pack(datapack))
+            self.world.load_datapack(_load_pack(datapack, version))
         self.tick_rate = tick_rate
         self._rcon = RconServer(password, self.world.execute)
         self._ticker: asyncio.Task[None] | None = None
+        self._booting: asyncio.Task[None] | None = None
         self.host = "127.0.0.1"
         self.port: int | None = None
 
@@ -118,7 +149,10 @@ class Sandbox:
         self.port = await self._rcon.start(host, port)
         if self.msmp is not None:
             self.msmp_port = await self.msmp.start(host, msmp_port)
-            self.msmp.notify("server/started", {})
+            if self.startup_delay > 0 or self.upgrade_world:
+                self._booting = asyncio.create_task(self.msmp.boot(self.startup_delay, upgrade_world=self.upgrade_world))
+            else:
+                self.msmp.mark_started()
         if self.tick_rate > 0 and self._ticker is None:
             self._ticker = asyncio.create_task(self._tick_loop())
         return self.port
@@ -130,6 +164,11 @@ class Sandbox:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
             self._ticker = None
+        if self._booting is not None:
+            self._booting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._booting
+            self._booting = None
         if self.msmp is not None and self.msmp.port is not None:
             await self.msmp.stop()
         await self._rcon.stop()
@@ -167,22 +206,27 @@ class Sandbox:
             await asyncio.sleep(max(0.0, delay))
 
 
-_PACK_CACHE: dict[Path, Datapack] = {}
+_PACK_CACHE: dict[tuple[Path, str], Datapack] = {}
 
 
-def _load_pack(which: bool | str | Path) -> Datapack:
-    """The parsed data pack (parsed once per process: the world never changes a pack)."""
-    from bridge.minecraft.datapack import written_pack
+def parse_pack(root: Path, version: McVersion) -> Datapack:
+    """The pack in ``root`` as ``version`` reads it (its overlays for that release): the one place the sandbox
+    calls the pack loader (``bridge/sandbox/datapack.py``)."""
+    return Datapack.load(root)
 
+
+def _load_pack(which: bool | str | Path, version: McVersion = OLDEST) -> Datapack:
+    """The parsed data pack (parsed once per process and release: the world never changes a pack)."""
     if which is True:  # the project's pack as install-datapack writes it, read from a directory removed after
-        if Path() not in _PACK_CACHE:
+        key = (Path(), version.name)
+        if key not in _PACK_CACHE:
             with written_pack() as built:
-                _PACK_CACHE[Path()] = Datapack.load(built)
-        return _PACK_CACHE[Path()]
+                _PACK_CACHE[key] = parse_pack(built, version)
+        return _PACK_CACHE[key]
     root = Path(which).resolve()  # type: ignore[arg-type]
-    pack = _PACK_CACHE.get(root)
+    pack = _PACK_CACHE.get((root, version.name))
     if pack is None:
-        pack = _PACK_CACHE[root] = Datapack.load(root)
+        pack = _PACK_CACHE[root, version.name] = parse_pack(root, version)
     return pack
 
 
@@ -204,6 +248,7 @@ class SandboxThread:
     Args:
         password: the RCON password.
         tick_rate: ticks per second (see :class:`Sandbox`).
+        datapack, msmp_secret, version, startup_delay, upgrade_world: as for :class:`Sandbox`.
     """
 
     def __init__(
@@ -213,8 +258,12 @@ class SandboxThread:
         tick_rate: float = 20.0,
         datapack: bool | str | Path = True,
         msmp_secret: str | None = None,
+        version: McVersion = OLDEST,
+        startup_delay: float = 0.0,
+        upgrade_world: bool = False,
     ) -> None:
-        self.sandbox = Sandbox(password, tick_rate=tick_rate, datapack=datapack, msmp_secret=msmp_secret)
+        self.sandbox = Sandbox(password, tick_rate=tick_rate, datapack=datapack, msmp_secret=msmp_secret,
+                               version=version, startup_delay=startup_delay, upgrade_world=upgrade_world)  # fmt: skip
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 

@@ -12,7 +12,7 @@ from bridge.sandbox.uuids import offline_uuid
 from bridge.sandbox.world import World
 
 __all__ = ["INTERNAL_ERROR", "INVALID_PARAMS", "INVALID_REQUEST", "METHOD_NOT_FOUND", "PARSE_ERROR", "Context",
-           "Handler", "Management", "RpcError", "player_json", "resolve", "resolve_all"]  # fmt: skip
+           "Handler", "Management", "RpcError", "SANDBOX_VERSION", "player_json", "resolve", "resolve_all"]  # fmt: skip
 
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
@@ -56,14 +56,20 @@ class Management:
     stop_requested: bool = False
 
 
+SANDBOX_VERSION: dict[str, Any] = {"name": "Castle sandbox (not Minecraft)", "protocol": 774}
+"""The default ``server/status`` ``version``: protocol 774 is 1.21.11; the name says what it is."""
+
+
 @dataclass
 class Context:
-    """What a method handler gets: the world, the management state and ``notify(event, params)``."""
+    """What a method handler gets: the world, the management state, ``notify(event, params)`` and the
+    ``server/status`` ``version`` object (``{"name", "protocol"}``) of the release the sandbox stands in for."""
 
     world: World
     state: Management
     notify: Callable[[str, Mapping[str, Any]], None]
     gamerule_updates_allowed: bool = True
+    version: Mapping[str, Any] = field(default_factory=lambda: dict(SANDBOX_VERSION))
 
 
 Handler = Callable[..., Any]

@@ -11,8 +11,6 @@ from bridge.sandbox.text import plain_text
 
 __all__ = ["METHODS", "component", "online"]
 
-VERSION = {"name": "Castle sandbox (not Minecraft)", "protocol": 774}
-"""``server/status`` ``version``: protocol 774 is 1.21.11; the name says what it is."""
 
 
 def players(ctx: Context) -> list[dict[str, str]]:
@@ -56,7 +54,7 @@ def kick(ctx: Context, kick: list[dict[str, Any]]) -> list[dict[str, str]]:
 
 def status(ctx: Context) -> dict[str, Any]:
     """``server_state``: started, the online players and the version."""
-    return {"started": True, "players": players(ctx), "version": dict(VERSION)}
+    return {"started": True, "players": players(ctx), "version": dict(ctx.version)}
 
 
 def _deliver(player: Player, shown: dict[str, Any], overlay: bool) -> None:

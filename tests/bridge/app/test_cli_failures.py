@@ -119,6 +119,14 @@ def test_sandbox_on_a_port_in_use(tmp_path):
     assert_one_line(proc, 1, f"--port {port}")
 
 
+def test_sandbox_world_upgrade_needs_26_3_and_an_unknown_release_is_refused(tmp_path):
+    pw = _password_file(tmp_path, "pw", "secret")
+    proc = traitors("sandbox", "--password-file", str(pw), "--version", "26.2", "--upgrade-world")
+    assert_one_line(proc, 2, "--upgrade-world: Minecraft 26.2 (MSMP 3.0.0) reports no world upgrade")
+    proc = traitors("demo", "--version", "1.21.4")
+    assert proc.returncode == 2 and "invalid choice: '1.21.4'" in proc.stderr
+
+
 def test_install_datapack_resourcepack_into_a_missing_folder(tmp_path):
     world = tmp_path / "world"
     world.mkdir()

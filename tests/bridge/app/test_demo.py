@@ -11,6 +11,7 @@ import pytest
 
 from bridge.app.demo import play_demo, run_demo
 from bridge.minecraft.syntax import check_command
+from bridge.minecraft.versions import OLDEST, names, version_named
 from engine.record import RoundTableRecord
 
 
@@ -110,6 +111,33 @@ def test_every_input_goes_through_dialogs_and_triggers(demo12):
     assert all(b.answered == 0 for b in bots if b.closes_dialogs)
     assert sum(service.dialogs_shown.values()) >= len(inputs)
     assert service.sandbox_errors == []
+
+
+def test_a_short_series_plays_on_the_sandbox_of_every_release():
+    """Issue 18: the demo plays a whole series on a sandbox of each supported release: 6 contestants each, all at
+    once (a demo mostly waits for its phase clocks). The oldest release, the default, plays this same series in
+    ``test_run_demo_prints_log_and_winner`` and the 12-contestant one above."""
+    newer = [n for n in names() if n != OLDEST.name]
+
+    async def every_release():
+        return await asyncio.gather(*(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True)
+                                      for n in newer))  # fmt: skip
+
+    played = asyncio.run(every_release())
+    for name, (game, sandbox, service) in zip(newer, played, strict=True):
+        version = version_named(name)
+        try:
+            log = sandbox.command_log()
+            errors = sandbox.snapshot()["errors"]
+        finally:
+            sandbox.stop()
+        assert game.outcome is not None, name
+        assert service.mc_version is version and service.server_version.source == "rcon"
+        assert log[0][0] == "version" and f"protocol = {version.protocol} " in log[0][1]
+        assert service.failed_commands == [] and errors == [], name
+    logs = [game.record.to_dict() for game, _, _ in played]
+    assert all(log == logs[0] for log in logs)  # no command builder differs by release yet: the same series
+    assert len(played) == len(names()) - 1
 
 
 @pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])

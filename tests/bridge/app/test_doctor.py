@@ -17,6 +17,7 @@ from bridge.app.doctor import (
     run_doctor,
     tls_check,
 )
+from bridge.minecraft.versions import names, version_named
 from bridge.sandbox import Sandbox
 from bridge.sandbox.server import SandboxThread
 from engine.errors import ConfigError
@@ -64,7 +65,8 @@ def test_fresh_server_reports_each_problem_with_its_fix(tmp_path: Path) -> None:
         try:
             report = await _doctor(sb, server_dir=_props(tmp_path, **{"broadcast-rcon-to-ops": "true"}))
             assert report["rcon"][0] == "ok" and report["msmp"][0] == "ok"
-            assert report["msmp-version"][:2] == ("ok", "MSMP 2.0.0 (rpc.discover)")
+            assert report["msmp-version"][:2] == ("ok", "MSMP 2.0.0 (rpc.discover; Minecraft 1.21.11, 26.1)")
+            assert report["minecraft-version"][0] == "ok" and "supported as 1.21.11" in report["minecraft-version"][1]
             assert report["msmp-tls"][:2] == ("ok", "TLS (wss://) to 127.0.0.1")
             assert report["broadcast-rcon-to-ops"][0] == "FAIL"
             assert "broadcast-rcon-to-ops=false" in report["broadcast-rcon-to-ops"][2]
@@ -73,6 +75,37 @@ def test_fresh_server_reports_each_problem_with_its_fix(tmp_path: Path) -> None:
             assert report["datapack"] == ("FAIL", "file/traitors is installed but not enabled",
                                           'run: datapack enable "file/traitors"')  # fmt: skip
             assert sb.world.gamerules == {}  # nothing changed without --fix
+        finally:
+            await sb.stop()
+
+    asyncio.run(main_())
+
+
+@pytest.mark.parametrize("name", names())
+def test_doctor_reports_the_servers_release_from_the_versions_table(name: str) -> None:
+    async def main_() -> None:
+        version = version_named(name)
+        sb = Sandbox(PASSWORD, tick_rate=0, msmp_secret=SECRET, datapack=False, version=version, startup_delay=0.2)
+        await sb.start()
+        try:
+            report = await _doctor(sb)
+            assert report["msmp-version"][0] == "ok" and f"MSMP {version.msmp} " in report["msmp-version"][1]
+            status, detail, _ = report["minecraft-version"]
+            assert status == "ok" and f"protocol {version.protocol}) over MSMP: supported as {name}" in detail
+            assert f"needs Java {version.java}" in detail
+        finally:
+            await sb.stop()
+
+    asyncio.run(main_())
+
+
+def test_doctor_reads_the_release_over_rcon_without_msmp() -> None:
+    async def main_() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0, datapack=False, version=version_named("26.2"))
+        await sb.start()
+        try:
+            report = await _doctor(sb, msmp_url=None)
+            assert report["minecraft-version"][0] == "ok" and "over RCON: supported as 26.2" in report["minecraft-version"][1]
         finally:
             await sb.stop()
 

@@ -18,6 +18,7 @@ from websockets.exceptions import InvalidStatus
 
 from bridge.errors import ClientMessageError, MsmpAuthError, MsmpError, MsmpUnavailable
 from bridge.io.msmp import JOINED, LEFT, RECONNECTED, STARTED, STOPPING, MsmpClient, check_schema
+from bridge.minecraft.versions import version_named
 from bridge.sandbox import Sandbox, msmp_server
 from bridge.sandbox.msmp_server import schema_document
 from bridge.sandbox.world import offline_uuid
@@ -350,3 +351,140 @@ def test_a_message_without_jsonrpc_2_is_a_protocol_error_never_a_crash(caplog: p
     assert any("not a JSON-RPC object" in w for w in warnings)
     assert any("minecraft:server/status without" in w for w in warnings)
     assert not any("Mallory" in w for w in warnings)
+
+
+# -- MSMP 3.x: the socket answers before the game has started (bridge/io/msmp.py house rule 8) ----------------
+
+
+async def _starting(name: str, delay: float, **kw: Any) -> Sandbox:
+    sb = Sandbox("rcon-pw", tick_rate=0, msmp_secret=SECRET, msmp_tls=False, datapack=False,
+                 version=version_named(name), startup_delay=delay, **kw)  # fmt: skip
+    await sb.start()
+    return sb
+
+
+@pytest.mark.parametrize("name", ["26.2", "26.3"])
+def test_a_3x_client_waits_for_the_game_to_start_before_calling_methods(name: str) -> None:
+    async def main() -> None:
+        sb = await _starting(name, 0.6)
+        try:
+            began = time.monotonic()
+            client = MsmpClient(_url(sb), SECRET, timeout=2)
+            await client.start()
+            assert time.monotonic() - began >= 0.5 and client.started and client.major == 3
+            methods = [r["method"] for r in sb.msmp.requests]
+            assert methods[0] == "rpc.discover" and methods[1] == "minecraft:server/status"
+            # every call before the start was refused with -32600 and retried; the player list came after it
+            assert methods.index("minecraft:players") > methods.index("minecraft:server/status")
+            assert (await client.call("minecraft:server/status"))["started"] is True
+            await client.close()
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
+
+
+def test_a_2x_client_does_not_wait() -> None:
+    async def main() -> None:
+        sb = await _sandbox()
+        try:
+            async with MsmpClient(_url(sb), SECRET, timeout=2) as client:
+                assert client.started and client.version == "2.0.0"
+                assert "minecraft:server/status" not in [r["method"] for r in sb.msmp.requests]
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
+
+
+def test_a_server_that_never_starts_is_unavailable_after_the_startup_timeout() -> None:
+    async def main() -> None:
+        sb = await _starting("26.2", 30.0)
+        try:
+            client = MsmpClient(_url(sb), SECRET, timeout=0.5, startup_timeout=0.4)
+            with pytest.raises(MsmpUnavailable, match="has not started within 0.4 s"):
+                await client.start()
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
+
+
+def test_world_upgrade_progress_is_shown_to_the_operator(caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        sb = await _starting("26.3", 0.5, upgrade_world=True)
+        try:
+            with caplog.at_level(logging.INFO, logger="bridge.io.msmp"):
+                async with MsmpClient(_url(sb), SECRET, timeout=2) as client:
+                    assert client.upgrade == {"state": "finished"} and client.started
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
+    said = [r.getMessage() for r in caplog.records if r.name == "bridge.io.msmp"]
+    upgrade = [m for m in said if m.startswith("world upgrade")]
+    assert upgrade == ["world upgrade started", "world upgrade: 25 % done", "world upgrade: 50 % done",
+                       "world upgrade: 75 % done", "world upgrade: 100 % done", "world upgrade finished"]  # fmt: skip
+
+
+def test_a_failed_world_upgrade_is_logged_as_an_error(caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        sb = await _starting("26.3", 30.0)
+        try:
+            client = MsmpClient(_url(sb), SECRET, timeout=2, startup_timeout=1.0)
+            starting = asyncio.create_task(client.start())
+            await asyncio.sleep(0.3)
+            sb.msmp.notify("world/upgrade_failed", {"reason": "chunk 3,4 is corrupt"})
+            with pytest.raises(MsmpUnavailable):
+                await starting
+            assert client.upgrade == {"state": "failed", "reason": "chunk 3,4 is corrupt"}
+        finally:
+            await sb.stop()
+
+    with caplog.at_level(logging.INFO, logger="bridge.io.msmp"):
+        asyncio.run(main())
+    assert any(r.levelno == logging.ERROR and "chunk 3,4 is corrupt" in r.getMessage() for r in caplog.records)
+
+
+def test_an_unknown_notification_is_ignored_and_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        sb = await _sandbox()
+        try:
+            async with MsmpClient(_url(sb), SECRET, timeout=2) as client:
+                with caplog.at_level(logging.DEBUG, logger="bridge.io.msmp"):
+                    sb.msmp.notify("castle/not_a_notification", {"x": 1})
+                    for _ in range(100):
+                        if any("castle/not_a_notification" in r.getMessage() for r in caplog.records):
+                            break
+                        await asyncio.sleep(0.01)
+                assert isinstance(await client.call("minecraft:players"), list)  # the connection carries on
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
+    hits = [r for r in caplog.records if "castle/not_a_notification" in r.getMessage()]
+    assert hits and all(r.levelno == logging.DEBUG for r in hits)
+
+
+def test_after_a_3x_restart_the_client_waits_again_and_calls_fail_fast_meanwhile() -> None:
+    async def main() -> None:
+        sb = await _starting("26.2", 0.4)
+        try:
+            client = MsmpClient(_url(sb), SECRET, timeout=2, max_backoff=0.2)
+            await client.start()
+            await sb.restart(downtime=0.3)  # the game starts 0.4 s after the socket is back
+            began = time.monotonic()
+            with pytest.raises(MsmpUnavailable):
+                await client.call("minecraft:players")  # not connected (or starting): never a 10-minute wait
+            assert time.monotonic() - began < 1.5
+            for _ in range(300):
+                if client.connections == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert client.connections == 2 and client.started and sb.msmp.started
+            assert isinstance(await client.call("minecraft:players"), list)
+            await client.close()
+        finally:
+            await sb.stop()
+
+    asyncio.run(main())
