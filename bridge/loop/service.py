@@ -59,7 +59,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bridge.config.castle import CastleConfig
@@ -94,7 +94,7 @@ from engine.outcome import Outcome
 if TYPE_CHECKING:  # MSMP (and websockets) is imported only when a service attaches it: start-up stays short
     from bridge.io.msmp import MsmpClient
 
-__all__ = ["POLL_INTERVAL", "SeriesService"]
+__all__ = ["POLL_INTERVAL", "SeriesService", "StepListener"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,12 @@ POLL_INTERVAL = 0.005
 at 20 ticks per second); polling every 5 ms keeps the press-to-command latency's p99 under 60 ms
 (``bench/latency.py``, ``docs/performance.md``; 50 ms polls gave a p99 of about 100 ms). An empty poll is one short
 RCON round trip."""
+
+
+StepListener = Callable[[Sequence[Effect]], None]
+"""Called with the effects of each step (an input applied, or a reply sent without the engine) right after the
+engine stage, before the commands are sent, under the service lock: ``service.game`` is the state after the
+step. It must not block (the host's web grimoire, ``bridge/web/hub.py``, queues its messages)."""
 
 
 class SeriesService:
@@ -179,6 +185,8 @@ class SeriesService:
         """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
         self.stopped_by: int | None = None
         """The signal whose handler stopped the service (``request_stop``), if any."""
+        self.listeners: list[StepListener] = []
+        """Called after every step (``add_listener``)."""
 
     # ------------------------------------------------------------------ state the stages keep
 
@@ -215,6 +223,18 @@ class SeriesService:
     def resyncs(self) -> int:
         """How many times the castle was re-synced after a reconnect."""
         return self.sync.resyncs
+
+    def add_listener(self, listener: StepListener) -> None:
+        """Call ``listener`` with every step's effects from now on (``StepListener``); a listener that raises
+        is logged and the series goes on."""
+        self.listeners.append(listener)
+
+    def _notify(self, effects: Sequence[Effect]) -> None:
+        for listener in self.listeners:
+            try:
+                listener(effects)
+            except Exception:  # a page's bug must not stop the series
+                log.exception("a step listener failed")
 
     # ------------------------------------------------------------------ running
 
@@ -432,6 +452,7 @@ class SeriesService:
         pos = self._commit(entry, rendered, queue_seq, source)
         self.queue.taken(queue_seq)
         self._schedule(effects)  # the clock follows the engine at once, not after the (maybe slow) sending
+        self._notify(effects)
         sent = functools.partial(self._mark_sent, pos) if pos is not None else None
         await self.sender.send(effects, rendered, sent=sent, after=self._effect_sent)
 
