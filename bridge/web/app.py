@@ -63,6 +63,16 @@ def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
     return parts.scheme == ("https" if scheme == "wss" else "http") and parts.netloc == (host or "")
 
 
+def page(name: str) -> Response:
+    """A page of ``static/``."""
+    return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
+
+
+async def spectator_page(request: Request) -> Response:
+    """``GET /spectate``: open to all."""
+    return page("spectate.html")
+
+
 def _token_ok(given: str | None, token: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), token.encode())
 
@@ -77,9 +87,6 @@ def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | 
         host_name: the host the page acts as (default: the series' first host, by name).
     """
 
-    def page(name: str) -> Response:
-        return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
-
     async def host_page(request: Request) -> Response:
         given = request.query_params.get("token") or request.cookies.get(COOKIE)
         if not _token_ok(given, token):
@@ -91,9 +98,6 @@ def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | 
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure)
         response.headers["Cache-Control"] = "no-store"
         return response
-
-    async def spectator_page(request: Request) -> Response:
-        return page("spectate.html")
 
     async def host_feed(ws: WebSocket) -> None:
         if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme) or not _token_ok(

@@ -19,8 +19,9 @@ import ipaddress
 import logging
 import secrets
 import socket
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
+from typing import TextIO
 
 import uvicorn
 
@@ -30,7 +31,7 @@ from bridge.web.app import make_app
 from bridge.web.hub import WebHub
 from engine.errors import ConfigError
 
-__all__ = ["TOKEN_ENV", "WebServer", "check_bind", "host_token"]
+__all__ = ["TOKEN_ENV", "WebServer", "announce_pages", "check_bind", "host_token", "serving"]
 
 log = logging.getLogger(__name__)
 
@@ -163,3 +164,44 @@ class WebServer:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 5.0)
         self._tasks.clear()
+
+
+def announce_pages(out: TextIO, generated: bool) -> Callable[[WebServer], None]:
+    """Print where the pages are, to the operator's terminal (never to the log): the host page with its token
+    only when the token was made now (house rule 2)."""
+
+    def show(pages: WebServer) -> None:
+        host = pages.host_url() if generated else f"{pages.base}/host?token=<{TOKEN_ENV}>"
+        print(f"grimoire: {host}\nspectators: {pages.base}/spectate", file=out, flush=True)
+
+    return show
+
+
+@contextlib.asynccontextmanager
+async def serving(web: WebConfig | None, token: str, *, hub: WebHub | None = None, insecure_bind: bool = False,
+                  announce: Callable[[WebServer], None] | None = None) -> AsyncIterator[WebServer | None]:  # fmt: skip
+    """The pages served for the block's duration (``None``, and nothing served, without ``web``).
+
+    Args:
+        web: the ``[web]`` section, or ``None``.
+        token: the host token.
+        hub: the hub (default: a new one with ``web``'s spectator delay).
+        insecure_bind: allow a non-loopback address without TLS (house rule 1).
+        announce: called once the pages are up (the command line prints the addresses).
+
+    Raises:
+        ConfigError: a non-loopback address without TLS or ``insecure_bind``.
+        OSError: the address cannot be bound.
+    """
+    if web is None:
+        yield None
+        return
+    check_bind(web, insecure_bind)
+    server = WebServer(hub or WebHub(delay=web.spectator_delay), web, token)
+    await server.start()
+    try:
+        if announce is not None:
+            announce(server)
+        yield server
+    finally:
+        await server.stop()
