@@ -96,6 +96,8 @@ class WebHub:
         self.sent_bytes = 0
         """Bytes queued for host pages since the start (``bench/grimoire_transfer.py``)."""
         self._inputs = 0
+        self._stale = False
+        """The series moved on while no host page was open: ``parts`` is old."""
 
     # ------------------------------------------------------------------ the service side
 
@@ -120,13 +122,17 @@ class WebHub:
         assert self.service is not None
         game = self.service.game
         now = self.clock()
-        parts = grimoire(game)
-        changed = diff(self.parts, parts)
         entries = [input_entry(e, now) for e in game.log[self._inputs:]]
         entries += [x for x in (effect_entry(e, now) for e in effects) if x is not None]
         self._inputs = len(game.log)
-        self.parts = parts
         self.log = (self.log + entries)[-LOG_LIMIT:]
+        if not self.hosts:  # nobody to send a diff to: the grimoire is read again when a host page opens
+            self._stale = True
+            self._spectate(effects, now)
+            return
+        parts = grimoire(game)
+        changed = diff({} if self._stale else self.parts, parts)
+        self.parts, self._stale = parts, False
         if changed or entries:
             self.version += 1
             message = json.dumps({"type": "diff", "v": self.version, "now": now, "set": changed.set,
@@ -169,6 +175,8 @@ class WebHub:
     def open_host(self) -> asyncio.Queue[str]:
         """A new host page: its queue, starting with the whole state."""
         queue: asyncio.Queue[str] = asyncio.Queue()
+        if self._stale and self.service is not None:
+            self.parts, self._stale = grimoire(self.service.game), False
         self.hosts.add(queue)
         self._put(queue, self.state_message())
         return queue

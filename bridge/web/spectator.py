@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 from engine.effects import Announce, ClockChanged, ClockStarted, Effect, Eliminated, Revealed, SeriesOver, ShowTitle
@@ -31,11 +31,11 @@ def _clock_changed(e: ClockChanged) -> dict[str, Any]:
 
 def _title(e: ShowTitle) -> dict[str, Any]:
     sub = f" / {e.subtitle.text}" if e.subtitle is not None else ""
-    return {"type": "event", "kind": "title", "text": e.title.text + sub}
+    return {"type": "event", "kind": "title", "key": e.title.key, "text": e.title.text + sub}
 
 
 _EVENTS: dict[type[Effect], Callable[[Any], dict[str, Any]]] = {
-    Announce: lambda e: {"type": "event", "kind": "announce", "text": e.message.text},
+    Announce: lambda e: {"type": "event", "kind": "announce", "key": e.message.key, "text": e.message.text},
     ShowTitle: _title,
     Revealed: lambda e: {"type": "event", "kind": "reveal", "text": f"{e.player} reveals: {e.allegiance.title}"},
     Eliminated: lambda e: {"type": "event", "kind": "out", "text": f"{e.player} is {e.how}"},
@@ -54,6 +54,13 @@ def public_effects(effects: Iterable[Effect]) -> list[Effect]:
     """The effects of ``effects`` that everyone in the castle sees (house rule 1): an allowed class, no
     recipients (a murder is public only once breakfast announces it)."""
     return [e for e in effects if type(e) in _EVENTS and e.recipients is None]
+
+
+def _view_json(view: PublicView) -> dict[str, Any]:
+    """Every field of the public view, as JSON values (``dataclasses.asdict`` without its deep copies)."""
+    shown = {f.name: getattr(view, f.name) for f in fields(view)}
+    shown["out"] = [{f.name: getattr(o, f.name) for f in fields(o)} for o in view.out]
+    return shown
 
 
 class DelayLine:
@@ -93,7 +100,7 @@ class SpectatorFeed:
         self.line = DelayLine(delay)
         self.history: list[dict[str, Any]] = []
         """Every message released so far: a page that connects is sent them all."""
-        self._view: dict[str, Any] | None = None
+        self._view: PublicView | None = None
         self.finished = False
 
     def update(self, view: PublicView, effects: Sequence[Effect], now: float) -> None:
@@ -105,10 +112,9 @@ class SpectatorFeed:
             now: seconds (the service's clock).
         """
         messages = [_EVENTS[type(e)](e) for e in public_effects(effects)]
-        shown = asdict(view)
-        if shown != self._view:
-            self._view = shown
-            messages.insert(0, {"type": "view", "view": shown})
+        if view != self._view:
+            self._view = view
+            messages.insert(0, {"type": "view", "view": _view_json(view)})
         self.line.push(now, messages)
 
     def finish(self, record: dict[str, Any], text: str, now: float) -> None:
