@@ -287,7 +287,7 @@ async def play_demo(
     out: TextIO | None = None,
     keep_sandbox: bool = False,
     ruleset: str = "traitors",
-    on_service: Callable[[SeriesService], None] | None = None,
+    on_service: Callable[[SeriesService], None] = lambda service: None,
 ) -> tuple[Any, SandboxThread, SeriesService]:
     """Play one demo series to its end.
 
@@ -328,8 +328,7 @@ async def play_demo(
             stop = asyncio.Event()
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             service.bots = bots  # type: ignore[attr-defined]
-            if on_service is not None:
-                on_service(service)
+            on_service(service)
             try:
                 await service.run()
             finally:

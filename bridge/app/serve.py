@@ -45,7 +45,7 @@ from bridge.loop.runner import run_series
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
 from bridge.web.hub import WebHub
-from bridge.web.server import WebServer, announce_pages, host_token, serving
+from bridge.web.server import WebServer, announce_pages, check_bind, host_token, serving
 from engine.effects import ClockStarted, Effect
 from engine.errors import ConfigError
 
@@ -203,6 +203,8 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
     out = out or sys.stdout
     password, msmp_secret = _secrets(config, env)
     token, generated = host_token(env, config.secrets_file) if config.web is not None else ("", False)
+    if config.web is not None:
+        check_bind(config.web, insecure_bind, str(config.path))
     store = open_store(config.store, fresh=new) if store_is_there(config.store) else None
     msmp: MsmpClient | None = None
     try:
@@ -270,6 +272,15 @@ url = "wss://127.0.0.1:25585"
 [log]
 format = "json"     # json | text
 level = "info"      # debug | info | warning | error
+
+[web]
+# The host's web grimoire and the spectator page (docs/host.md). The host token comes from CASTLE_WEB_TOKEN
+# (secrets_file or the environment), or is made at start and printed once.
+bind = "127.0.0.1"  # another address needs tls_cert and tls_key (or serve --insecure-bind)
+port = 8765
+# tls_cert = "web.pem"
+# tls_key = "web-key.pem"
+spectator_delay = 0  # seconds the spectator page lags behind (a streamer's delay)
 """
 
 

@@ -52,15 +52,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(web: WebConfig, insecure_bind: bool = False) -> None:
-    """House rule 1.
+def check_bind(web: WebConfig, insecure_bind: bool = False, source: str = "") -> None:
+    """House rule 1; ``source`` (the serve config's file) begins the message.
 
     Raises:
         ConfigError: a non-loopback ``bind`` without TLS and without ``insecure_bind``.
     """
     if is_loopback(web.bind) or web.tls_cert is not None or insecure_bind:
         return
-    raise ConfigError(f"web: bind = {web.bind!r} is not loopback: set tls_cert and tls_key (https://), or pass "
+    raise ConfigError(f"{source + ': ' if source else ''}web: bind = {web.bind!r} is not loopback: set tls_cert and tls_key (https://), or pass "
                       "--insecure-bind to serve the host token and the grimoire in clear")  # fmt: skip
 
 

@@ -31,7 +31,8 @@ function renderTable() {
   const chosen = pick.value;
   pick.replaceChildren(...seats.filter((s) => s.status === "in" || s.status === "absent")
     .map((s) => { const o = Castle.el("option", "", s.seat + " " + s.name); o.value = s.seat; return o; }));
-  pick.value = chosen;
+  if (chosen) pick.value = chosen;
+  if (!pick.value && pick.options.length) pick.selectedIndex = 0;
 }
 
 function kv(obj) {
