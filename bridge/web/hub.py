@@ -93,8 +93,6 @@ class WebHub:
         self.hosts: set[asyncio.Queue[str]] = set()
         self.spectators: set[asyncio.Queue[str]] = set()
         self.spectator = SpectatorFeed(delay)
-        self.sent_bytes = 0
-        """Bytes queued for host pages since the start (``bench/grimoire_transfer.py``)."""
         self._inputs = 0
         self._stale = False
         """The series moved on while no host page was open: ``parts`` is old."""
@@ -114,7 +112,7 @@ class WebHub:
         self.version += 1
         self._spectate([], now)
         for queue in self.hosts:
-            self._put(queue, self.state_message())
+            queue.put_nowait(self.state_message())
 
     def on_step(self, effects: Sequence[Effect]) -> None:
         """The service's listener (house rule 1): diff the grimoire, queue it for every host page, feed the
@@ -138,7 +136,7 @@ class WebHub:
             message = json.dumps({"type": "diff", "v": self.version, "now": now, "set": changed.set,
                                   "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
             for queue in self.hosts:
-                self._put(queue, message)
+                queue.put_nowait(message)
         self._spectate(effects, now)
 
     def _spectate(self, effects: Sequence[Effect], now: float) -> None:
@@ -157,13 +155,8 @@ class WebHub:
         for message in due:
             text = json.dumps(message, ensure_ascii=False)
             for queue in self.spectators:
-                self._put(queue, text)
+                queue.put_nowait(text)
         return len(due)
-
-    def _put(self, queue: asyncio.Queue[str], text: str) -> None:
-        if queue in self.hosts:
-            self.sent_bytes += len(text.encode())
-        queue.put_nowait(text)
 
     # ------------------------------------------------------------------ the page side
 
@@ -178,7 +171,7 @@ class WebHub:
         if self._stale and self.service is not None:
             self.parts, self._stale = grimoire(self.service.game), False
         self.hosts.add(queue)
-        self._put(queue, self.state_message())
+        queue.put_nowait(self.state_message())
         return queue
 
     def open_spectator(self) -> asyncio.Queue[str]:

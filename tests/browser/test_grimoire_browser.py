@@ -160,3 +160,30 @@ def test_a_wrong_token_gets_403(browser: Any, running: Running) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(running.rig.web.base + "/host?token=wrong", timeout=5)
     assert refused.value.code == 403
+
+
+def test_the_page_reconnects_after_a_restart_and_shows_the_resumed_state(browser: Any, running: Running) -> None:
+    """The pages' server goes away and comes back on the same address (a service restart); meanwhile the host
+    paused the clock from the castle. The page reconnects by itself and shows the clock paused."""
+    from bridge.config.serve import WebConfig
+    from bridge.web.server import WebServer
+
+    rig = running.rig
+    open_host(browser, running)
+    if rig.game.paused is not None:
+        running.run(rig.press("Host", "traitors.host", 9))  # resume
+        until(lambda: rig.game.paused is None)
+
+    async def restart() -> None:
+        port = rig.web.port
+        await rig.web.stop()
+        before = len(rig.game.log)
+        await rig.press("Host", "traitors.host", 8)  # pause, from the castle's console
+        await rig.until(lambda: len(rig.game.log) > before)
+        rig.web = WebServer(rig.hub, WebConfig(port=port), rig.token)
+        await rig.web.start()
+
+    running.run(restart())
+    until(lambda: "live" not in text(browser, "#link") or "paused" in text(browser, "#clock"))
+    until(lambda: "live" in text(browser, "#link") and "paused" in text(browser, "#clock"), timeout=20)
+    assert len(rig.hub.hosts) == 1, "the old connection is gone: the page opened a new one"
