@@ -49,6 +49,8 @@ House rules of this file:
    given to the sender (``bridge/loop/route.py``); no such book gets a private "hold your book" message.
 12. Crash points (``bridge/loop/faults.py``) are a value passed in (``fault``), never read from the environment
    here: the command line builds it.
+13. Step listeners (``add_listener``; the web pages, ``bridge/web/hub.py``) are called with every step's effects
+   right after the engine stage, before sending; one that raises is logged and the series goes on.
 """
 
 from __future__ import annotations
