@@ -83,6 +83,9 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)")
     p.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
     _release_argument(p)
+    p.add_argument("--grimoire", type=_port, nargs="?", const=8765, metavar="PORT",
+                   help="also serve the host's web grimoire and the spectator page on 127.0.0.1:PORT (default "
+                   "8765; 0: any free port); they stay up after the series until Ctrl-C (docs/host.md)")  # fmt: skip
 
 
 def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
@@ -114,6 +117,8 @@ def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
 def _serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", required=True, help="serve config (TOML; see docs/operator.md)")
     p.add_argument("--new-series", action="store_true", help="start the next series after a finished one")
+    p.add_argument("--insecure-bind", action="store_true",
+                   help="serve the web pages on the [web] bind address without TLS (docs/host.md)")  # fmt: skip
 
 
 def _init_arguments(p: argparse.ArgumentParser) -> None:
@@ -141,6 +146,8 @@ def _serve_demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new-series", action="store_true",
                    help="start a new series in an existing store that holds none, or whose series is over")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="print only the ready line and the game log")
+    p.add_argument("--web-port", type=_port, metavar="PORT",
+                   help="also serve the host's web grimoire and the spectator page on 127.0.0.1:PORT (0: any free)")  # fmt: skip
 
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:
@@ -275,7 +282,8 @@ def _demo(args: argparse.Namespace) -> int:
     from bridge.minecraft.versions import version_named
 
     return run_demo(contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet,
-                    ruleset=args.ruleset, version=version_named(args.mc_version))  # fmt: skip
+                    ruleset=args.ruleset, version=version_named(args.mc_version),
+                    grimoire=args.grimoire)  # fmt: skip
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -354,7 +362,8 @@ def _serve_demo(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
     return asyncio.run(serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed,
-                                    out=sys.stdout, phases=None if args.quiet else sys.stdout, new=args.new_series))  # fmt: skip
+                                    out=sys.stdout, phases=None if args.quiet else sys.stdout, new=args.new_series,
+                                    web_port=args.web_port))  # fmt: skip
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -367,7 +376,7 @@ def _serve(args: argparse.Namespace) -> int:
     config = load_serve_config(args.config)
     setup_logging(config.log_format, config.log_level)
     try:
-        return asyncio.run(serve(config, os.environ, new=args.new_series))
+        return asyncio.run(serve(config, os.environ, new=args.new_series, insecure_bind=args.insecure_bind))
     except BridgeError as exc:
         logging.getLogger("castle.serve").error("cannot run the series: %s", exc, extra={"event": "failed"})
         print(f"traitors: {exc}", file=sys.stderr)

@@ -25,7 +25,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -45,6 +45,7 @@ from engine.rulesets.traitors.settings import Settings
 
 if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
     from bridge.sandbox.server import SandboxThread
+    from bridge.web.hub import WebHub
 
 DEMO_NAMES = (
     "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
@@ -288,6 +289,7 @@ async def play_demo(
     keep_sandbox: bool = False,
     ruleset: str = "traitors",
     version: McVersion = OLDEST,
+    on_service: Callable[[SeriesService], None] = lambda service: None,
 ) -> tuple[Any, SandboxThread, SeriesService]:
     """Play one demo series to its end.
 
@@ -298,6 +300,7 @@ async def play_demo(
         keep_sandbox: leave the sandbox running (tests inspect its world); the caller then stops it.
         ruleset: a name of ``engine.rulesets.RULESETS``.
         version: the Minecraft release the sandbox stands in for (the service learns it over RCON).
+        on_service: called with the service before it runs (``--grimoire``: the web pages follow it).
 
     Returns:
         The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
@@ -328,6 +331,7 @@ async def play_demo(
             stop = asyncio.Event()
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             service.bots = bots  # type: ignore[attr-defined]
+            on_service(service)
             try:
                 await service.learn_version()
                 await service.run()
@@ -503,13 +507,15 @@ async def serve_stored(
     out: TextIO | None = None,
     phases: TextIO | None = None,
     new: bool = False,
+    web_port: int | None = None,
 ) -> int:
     """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
 
     A new store gets a new demo series (``demo_settings(contestants)``, ``seed``); so does an existing file that
     holds none, or whose series is over, only with ``new`` (``--new-series``; ``bridge/loop/store.py`` house rule 6). Prints
     ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, then (to ``phases``) a
-    ``phase_line`` as each phase clock starts, and the game log at the end (to ``out``).
+    ``phase_line`` as each phase clock starts, and the game log at the end (to ``out``). With ``web_port`` (0:
+    any free port) the host's grimoire and the spectator page are served on 127.0.0.1 (addresses on stdout).
 
     Returns:
         Exit code 0 when the series is over; 130 when Ctrl-C (SIGINT) stopped it first, 1 when anything else did
@@ -526,13 +532,13 @@ async def serve_stored(
 
     store = open_store(db, fresh=new) if store_is_there(db) else None
     try:
-        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon, web_pages(web_port, sys.stdout) as pages:
             if store is None:
                 store = open_store(db, fresh=new)
             series_id = store.latest()
             if series_id is None or (new and store.is_over(series_id)):
                 series_id = store.create(demo_settings(contestants), seed).id
-            progress = _DemoProgress(series_id, phases)
+            progress = _DemoProgress(series_id, phases, pages.hub if pages is not None else None)
             service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02,
                                        on_ready=progress.ready, observer=progress.observer,
                                        quiet=rcon_quiet_gate(rcon),
@@ -551,8 +557,9 @@ async def serve_stored(
 class _DemoProgress:
     """What ``serve-demo`` prints: the ``ready`` line on stdout, and a ``phase_line`` per phase to ``phases``."""
 
-    def __init__(self, series_id: int, phases: TextIO | None) -> None:
+    def __init__(self, series_id: int, phases: TextIO | None, hub: WebHub | None = None) -> None:
         self.series_id = series_id
+        self.hub = hub
         self.service: SeriesService | None = None  # once resumed: the phase lines name its day
         self.observer = phase_printer(phases, self.day) if phases else None
 
@@ -560,6 +567,8 @@ class _DemoProgress:
         return self.service.game.day if self.service is not None else None
 
     def ready(self, service: SeriesService) -> None:
+        if self.hub is not None:
+            self.hub.attach(service)
         game = service.game
         phase = game.phase.value if game.phase is not None else "none"
         print(f"ready series={self.series_id} inputs={len(game.log)} phase={phase}", flush=True)
@@ -576,8 +585,12 @@ def run_demo(
     out: TextIO | None = None,
     err: TextIO | None = None,
     version: McVersion = OLDEST,
+    grimoire: int | None = None,
 ) -> int:
     """The ``traitors demo`` command: play a series, print its game log, and say who won and why.
+
+    With ``grimoire`` (a port on 127.0.0.1, 0: any free one) the host's grimoire and the spectator page follow
+    the series (their addresses go to ``err``) and stay up after it until Ctrl-C.
 
     Only the game log, in ``fmt``, goes to ``out`` (stdout), so ``--format json`` output parses; the banner, the
     live announcements and the closing summary (``bridge.app.demo_output.explain``) go to ``err`` (stderr), and
@@ -603,10 +616,23 @@ def run_demo(
     if live is not None:
         print(f"Castle demo ({RULESETS[ruleset].title}): {contestants} bot contestants, seed {seed}, sandbox server "
               f"on 127.0.0.1 as Minecraft {version.name}\n", file=live, flush=True)  # fmt: skip
-    game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset, version=version))
+
+    def report(game: Any, service: SeriesService) -> int:
+        return _report(game, service, format_record(game.record, fmt), started, out=out, err=err, live=live)
+
+    if grimoire is None:
+        game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset, version=version))
+        return report(game, service)
+    return asyncio.run(_with_pages(grimoire, err, report, contestants=contestants, seed=seed, out=live,
+                                   ruleset=ruleset, version=version))  # fmt: skip
+
+
+def _report(game: Any, service: SeriesService, record: str, started: float, *, out: TextIO, err: TextIO,
+            live: TextIO | None) -> int:  # fmt: skip
+    """The end of ``run_demo``: the game log to ``out``, the summary to ``live``; the exit code."""
     if live is not None and out.isatty():  # both on one screen: mark where the game log starts
         print("\n=== Game log ===\n", file=live, flush=True)
-    print(format_record(game.record, fmt), file=out, flush=True)
+    print(record, file=out, flush=True)
     if game.outcome is None:
         print("The series did not finish.", file=err)
         return 1
@@ -618,3 +644,29 @@ def run_demo(
     if service.failed_commands:
         print(f"{len(service.failed_commands)} commands were refused by the server.", file=err)
     return 0
+
+
+def web_pages(port: int | None, out: TextIO) -> contextlib.AbstractAsyncContextManager[Any]:
+    """The host's grimoire and the spectator page on 127.0.0.1:``port`` (0: any free one) for the block, with a
+    new host token printed once to ``out`` (``bridge/web/server.py``); without ``port``, nothing, and the web
+    stack is not even imported (``serve-demo`` starts fast)."""
+    if port is None:
+        return contextlib.nullcontext()
+    from bridge.app.export import format_record
+    from bridge.config.serve import WebConfig
+    from bridge.web.hub import WebHub
+    from bridge.web.server import announce_pages, serving
+
+    hub = WebHub(record_text=lambda record: format_record(record, "text"))
+    return serving(WebConfig(port=port), secrets.token_hex(16), hub=hub, announce=announce_pages(out, True))
+
+
+async def _with_pages(port: int, err: TextIO, report: Callable[[Any, SeriesService], int], **demo: Any) -> int:
+    """``demo --grimoire``: the demo with the host's grimoire and the spectator page on 127.0.0.1:``port``; once
+    the series is over (and reported) the pages stay up until Ctrl-C."""
+    async with web_pages(port, err) as pages:
+        game, _, service = await play_demo(on_service=pages.hub.attach, **demo)
+        code = report(game, service)
+        print("The series is over; the pages stay up until Ctrl-C.", file=err, flush=True)
+        await asyncio.Event().wait()
+    return code

@@ -44,6 +44,8 @@ from bridge.loop.faults import Fault
 from bridge.loop.runner import run_series
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
+from bridge.web.hub import WebHub
+from bridge.web.server import WebServer, announce_pages, check_bind, host_token, serving
 from engine.effects import ClockStarted, Effect
 from engine.errors import ConfigError
 
@@ -133,12 +135,15 @@ def deal_series(store: SeriesStore, settings: AnySettings) -> int:
 class _Progress:
     """What ``serve`` says while it runs: the ``ready`` line (stdout and the log) and a log line per phase."""
 
-    def __init__(self, series_id: int, out: TextIO) -> None:
+    def __init__(self, series_id: int, out: TextIO, pages: WebServer | None = None) -> None:
         self.series_id = series_id
         self.out = out
+        self.pages = pages
         self.service: SeriesService | None = None
 
     def ready(self, service: SeriesService) -> None:
+        if self.pages is not None:
+            self.pages.hub.attach(service)
         game = service.game
         phase = game.phase.value if game.phase is not None else "none"
         log.info("ready", extra={"event": "ready", "series": self.series_id, "inputs": len(game.log), "phase": phase})
@@ -169,8 +174,13 @@ def _secrets(config: ServeConfig, env: Mapping[str, str]) -> tuple[str, str | No
     return password, msmp_secret
 
 
+def web_hub(delay: float) -> WebHub:
+    """The pages' hub, whose spectator page ends with the game log as ``traitors export`` prints it."""
+    return WebHub(delay=delay, record_text=lambda record: format_record(record, "text"))
+
+
 async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = False,
-                out: TextIO | None = None) -> int:  # fmt: skip
+                out: TextIO | None = None, insecure_bind: bool = False) -> int:  # fmt: skip
     """``traitors serve``: run the configured series until it ends or a stop signal arrives.
 
     An existing store is checked and locked first; a new store is made, and a new series dealt, only once the
@@ -180,7 +190,8 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
         config: the loaded serve config.
         env: the environment (secrets).
         new: ``--new-series``.
-        out: where to print the ``ready …`` line and the final record (default stdout).
+        out: where to print the ``ready …`` line, the pages' addresses and the final record (default stdout).
+        insecure_bind: ``--insecure-bind``: serve the pages on a non-loopback ``[web]`` address without TLS.
 
     Returns:
         0 when the series is over or was stopped cleanly.
@@ -191,11 +202,16 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
     """
     out = out or sys.stdout
     password, msmp_secret = _secrets(config, env)
+    token, generated = host_token(env, config.secrets_file) if config.web is not None else ("", False)
+    if config.web is not None:
+        check_bind(config.web, insecure_bind, str(config.path))
     store = open_store(config.store, fresh=new) if store_is_there(config.store) else None
     msmp: MsmpClient | None = None
     try:
         resume = None if store is None else series_to_run(store, config.settings, new=new, source=config.series.path)
-        async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon:
+        async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon, serving(
+                config.web, token, hub=web_hub(config.web.spectator_delay) if config.web else None,
+                insecure_bind=insecure_bind, announce=announce_pages(out, generated)) as pages:  # fmt: skip
             if config.msmp_url is not None and msmp_secret is not None:
                 msmp = MsmpClient(config.msmp_url, msmp_secret, timeout=10.0, ca_file=config.msmp_ca_file)
                 await msmp.start()
@@ -205,7 +221,7 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
             series_id = resume if resume is not None else deal_series(store, config.settings)
             log.info("series %d %s", series_id, "resuming" if resume is not None else "created",
                      extra={"event": "series", "series": series_id, "store": str(config.store)})  # fmt: skip
-            progress = _Progress(series_id, out)
+            progress = _Progress(series_id, out, pages)
             started = time.monotonic()
             service = await run_series(store, series_id, rcon, config.castle, msmp=msmp,
                                        poll_interval=config.poll_interval, on_ready=progress.ready,
@@ -256,6 +272,15 @@ url = "wss://127.0.0.1:25585"
 [log]
 format = "json"     # json | text
 level = "info"      # debug | info | warning | error
+
+[web]
+# The host's web grimoire and the spectator page (docs/host.md). The host token comes from CASTLE_WEB_TOKEN
+# (secrets_file or the environment), or is made at start and printed once.
+bind = "127.0.0.1"  # another address needs tls_cert and tls_key (or serve --insecure-bind)
+port = 8765
+# tls_cert = "web.pem"
+# tls_key = "web-key.pem"
+spectator_delay = 0  # seconds the spectator page lags behind (a streamer's delay)
 """
 
 

@@ -18,6 +18,12 @@ The serve config is a TOML file (``init-config`` writes a sample)::
     [log]
     format = "json"                         # json (one JSON object a line) | text
     level = "info"                          # debug | info | warning | error
+    [web]                                   # optional: the host's web grimoire and the spectator page
+    bind = "127.0.0.1"                      # another address needs tls_cert + tls_key, or --insecure-bind
+    port = 8765                             # 0: any free port (printed at start)
+    tls_cert = "web.pem"                    # optional: serve https:// and wss:// with this certificate
+    tls_key = "web-key.pem"                 #   and its private key
+    spectator_delay = 0                     # seconds the spectator page lags behind (a streamer's delay)
 
 Relative paths are relative to the config file. Secrets never come from the config: a key that looks like a
 password or secret is refused; the RCON password and MSMP secret come from the environment or ``secrets_file``.
@@ -62,6 +68,34 @@ class LogModel(ConfigModel):
     level: Literal["debug", "info", "warning", "error"] = "info"
 
 
+class WebModel(ConfigModel):
+    """``[web]``: where the host's grimoire and the spectator page are served (``docs/host.md``)."""
+
+    bind: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    spectator_delay: float = Field(default=0, ge=0, le=3600)
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """A checked ``[web]`` section.
+
+    Args:
+        bind: the address to listen on (loopback unless TLS or ``--insecure-bind``: ``bridge/web/server.py``).
+        port: the TCP port (0: any free one).
+        tls_cert, tls_key: PEM files for https:// and wss://, or both ``None``.
+        spectator_delay: seconds the spectator page is held back.
+    """
+
+    bind: str = "127.0.0.1"
+    port: int = 8765
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    spectator_delay: float = 0.0
+
+
 class ServeModel(ConfigModel):
     """The serve config file (see the module docstring); ``poll_interval`` in seconds (0 < s <= 5)."""
 
@@ -75,6 +109,7 @@ class ServeModel(ConfigModel):
     rcon: RconModel = Field(default_factory=RconModel)
     msmp: MsmpModel | None = None
     log: LogModel = Field(default_factory=LogModel)
+    web: WebModel | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +129,7 @@ class ServeConfig:
         secrets_file: the secrets file, or ``None`` (environment only).
         log_format, log_level: logging.
         poll_interval: seconds between polls of the input queue.
+        web: the ``[web]`` section, or ``None`` (no web pages).
     """
 
     path: Path
@@ -110,6 +146,7 @@ class ServeConfig:
     log_format: str
     log_level: str
     poll_interval: float
+    web: WebConfig | None = None
 
 
 def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, series_name: str) -> list[str]:
@@ -164,12 +201,18 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
     problems = check_seats(castle, str(castle_path or "castle.toml (shipped)"), settings, series.path)
     if problems:
         raise ConfigError("\n".join(problems))
+    web = None
+    if m.web is not None:
+        if (m.web.tls_cert is None) != (m.web.tls_key is None):
+            raise ConfigError(f"{name}: web: tls_cert and tls_key go together (a certificate and its private key)")
+        web = WebConfig(m.web.bind, m.web.port, rel(m.web.tls_cert) if m.web.tls_cert else None,
+                        rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay)  # fmt: skip
     return ServeConfig(
         path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
         rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,
         msmp_ca_file=rel(m.msmp.ca_file) if m.msmp is not None and m.msmp.ca_file else None,
         secrets_file=rel(m.secrets_file) if m.secrets_file else None, log_format=m.log.format,
-        log_level=m.log.level, poll_interval=m.poll_interval,
+        log_level=m.log.level, poll_interval=m.poll_interval, web=web,
     )  # fmt: skip
 
 
@@ -184,5 +227,5 @@ def _secret_keys(data: Any) -> list[str]:
     return found
 
 
-__all__ = ["LogModel", "MsmpModel", "RconModel", "ServeConfig", "ServeModel", "check_seats", "load_serve_config",
-           "serve_config_from_data"]
+__all__ = ["LogModel", "MsmpModel", "RconModel", "ServeConfig", "ServeModel", "WebConfig", "WebModel", "check_seats",
+           "load_serve_config", "serve_config_from_data"]

@@ -52,6 +52,8 @@ House rules of this file:
 13. The server's Minecraft release (``server_version``, ``bridge/loop/version.py``) is learnt by
    ``learn_version`` before the series starts (``run_series`` calls it); until then it is the oldest supported
    release. Command builders read ``mc_version``.
+14. Step listeners (``add_listener``; the web pages, ``bridge/web/hub.py``) are called with every step's effects
+   right after the engine stage, before sending; one that raises is logged and the series goes on.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bridge.config.castle import CastleConfig
@@ -99,7 +101,7 @@ from engine.outcome import Outcome
 if TYPE_CHECKING:  # MSMP (and websockets) is imported only when a service attaches it: start-up stays short
     from bridge.io.msmp import MsmpClient
 
-__all__ = ["POLL_INTERVAL", "SeriesService"]
+__all__ = ["POLL_INTERVAL", "SeriesService", "StepListener"]
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,12 @@ POLL_INTERVAL = 0.005
 at 20 ticks per second); polling every 5 ms keeps the press-to-command latency's p99 under 60 ms
 (``bench/latency.py``, ``docs/performance.md``; 50 ms polls gave a p99 of about 100 ms). An empty poll is one short
 RCON round trip."""
+
+
+StepListener = Callable[[Sequence[Effect]], None]
+"""Called with the effects of each step (an input applied, or a reply sent without the engine) right after the
+engine stage, before the commands are sent, under the service lock: ``service.game`` is the state after the
+step. It must not block (the host's web grimoire, ``bridge/web/hub.py``, queues its messages)."""
 
 
 class SeriesService:
@@ -189,6 +197,8 @@ class SeriesService:
         """The signal whose handler stopped the service (``request_stop``), if any."""
         self.server_version = version if version is not None else ServerVersion(OLDEST)
         """The server's release as learnt (house rule 13)."""
+        self.listeners: list[StepListener] = []
+        """Called after every step (``add_listener``)."""
 
     # ------------------------------------------------------------------ state the stages keep
 
@@ -240,6 +250,18 @@ class SeriesService:
     def resyncs(self) -> int:
         """How many times the castle was re-synced after a reconnect."""
         return self.sync.resyncs
+
+    def add_listener(self, listener: StepListener) -> None:
+        """Call ``listener`` with every step's effects from now on (``StepListener``); a listener that raises
+        is logged and the series goes on."""
+        self.listeners.append(listener)
+
+    def _notify(self, effects: Sequence[Effect]) -> None:
+        for listener in self.listeners:
+            try:
+                listener(effects)
+            except Exception:  # a page's bug must not stop the series
+                log.exception("a step listener failed")
 
     # ------------------------------------------------------------------ running
 
@@ -457,6 +479,7 @@ class SeriesService:
         pos = self._commit(entry, rendered, queue_seq, source)
         self.queue.taken(queue_seq)
         self._schedule(effects)  # the clock follows the engine at once, not after the (maybe slow) sending
+        self._notify(effects)
         sent = functools.partial(self._mark_sent, pos) if pos is not None else None
         await self.sender.send(effects, rendered, sent=sent, after=self._effect_sent)
 

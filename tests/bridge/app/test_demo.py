@@ -226,3 +226,31 @@ def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
     assert ("contestant_returned", name) in actions[left:]
     assert game.outcome is not None
     assert game.players[name].present
+
+
+def test_the_grimoire_follows_a_demo_series() -> None:
+    """``demo --grimoire``: the pages are up while the bots play; at the end the host page's grimoire shows the
+    series over and the spectator page holds the full record with its game log."""
+    import json
+    import urllib.request
+
+    from bridge.app.cli import _parser
+    from bridge.app.demo import web_pages
+
+    assert _parser().parse_args(["demo", "--grimoire"]).grimoire == 8765
+    assert _parser().parse_args(["demo", "--grimoire", "0"]).grimoire == 0
+    printed = io.StringIO()
+
+    async def run() -> tuple[list[dict[str, object]], str]:
+        async with web_pages(0, printed) as pages:
+            host = pages.hub.open_host()
+            await play_demo(6, seed=2, on_service=pages.hub.attach)
+            page = await asyncio.to_thread(lambda: urllib.request.urlopen(pages.base + "/spectate", timeout=5).read())
+            record = pages.hub.spectator.history[-1]
+            assert record["type"] == "record" and "## Result" in record["text"]
+            return [json.loads(host.get_nowait()) for _ in range(host.qsize())], page.decode()
+
+    messages, page = asyncio.run(run())
+    clock = [m["set"]["clock"] for m in messages if m["type"] == "diff" and "clock" in m["set"]]
+    assert clock[-1]["over"] and clock[-1]["winner"]
+    assert "grimoire: http://127.0.0.1:" in printed.getvalue() and "watch the series" in page

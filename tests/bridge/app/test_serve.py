@@ -58,6 +58,14 @@ def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> st
     raise AssertionError(f"no {prefix!r} line (exit {proc.poll()}): {proc.stderr.read() if proc.stderr else ''}")
 
 
+def _stop(sandbox: subprocess.Popen[str]) -> None:
+    sandbox.send_signal(signal.SIGTERM)
+    try:
+        sandbox.wait(10)
+    except subprocess.TimeoutExpired:
+        sandbox.kill()
+
+
 def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
     password, secret = secrets.token_urlsafe(12), secrets.token_hex(20)
     pw_file, secret_file = tmp_path / "rcon.txt", tmp_path / "msmp.txt"
@@ -118,8 +126,52 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
                                  "--format", "wiki"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)  # fmt: skip
         assert export.returncode == 0 and "== Contestants ==" in export.stdout
     finally:
-        sandbox.send_signal(signal.SIGTERM)
+        _stop(sandbox)
+
+
+def test_serve_serves_the_web_pages_with_a_token_printed_once(tmp_path: Path) -> None:
+    """A ``[web]`` section: the grimoire's address with a new token on stdout (never in the log), 403 for a
+    wrong token, the page for the right one; a non-loopback bind without TLS is refused in one line."""
+    import urllib.error
+    import urllib.request
+
+    password = secrets.token_urlsafe(12)
+    pw_file = tmp_path / "rcon.txt"
+    pw_file.write_text(password)
+    pw_file.chmod(0o600)
+    sandbox = subprocess.Popen(
+        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
+         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+    )  # fmt: skip
+    try:
+        rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
+        (tmp_path / "series.toml").write_text(SERIES.replace("vote = 20", "vote = 600"))
+        config = (f'series = "series.toml"\ncontestants = {json.dumps(list(NAMES))}\n[rcon]\nport = {rcon_port}\n'
+                  '[web]\nport = 0\n')  # fmt: skip
+        (tmp_path / "serve.toml").write_text(config)
+        env = {**_env(), "CASTLE_RCON_PASSWORD": password}
+        cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        host_url = _line(proc, "grimoire: ").split()[1]
+        assert _line(proc, "spectators: ").endswith("/spectate")
+        _line(proc, "ready ")
+        token = host_url.split("token=")[1]
+        assert len(token) == 32
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # the token becomes a cookie
+        with browser.open(host_url, timeout=10) as page:
+            assert page.status == 200 and "Grimoire" in page.read().decode()
         try:
-            sandbox.wait(10)
-        except subprocess.TimeoutExpired:
-            sandbox.kill()
+            urllib.request.urlopen(host_url.replace(token, "f" * 32), timeout=10)
+            raise AssertionError("a wrong token was let in")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 403
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0 and token not in err
+        (tmp_path / "serve.toml").write_text(config.replace("port = 0", 'bind = "0.0.0.0"\nport = 0'))
+        refused = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+        assert refused.returncode == 2 and "serve.toml: web: bind" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    finally:
+        _stop(sandbox)

@@ -234,3 +234,23 @@ def test_an_unreadable_queue_entry_is_removed_and_blocks_nothing() -> None:
         assert parse_queue(await service.rcon.command("data get storage traitors:io queue")) == []
 
     run_with(body)
+
+
+def test_step_listeners_see_every_step_and_a_failing_one_stops_nothing() -> None:
+    """``add_listener`` (house rule 13): each step's effects, with the state after it; a listener that raises is
+    logged and the input is still applied and sent."""
+
+    async def body(sb: Sandbox, service: SeriesService) -> None:
+        seen: list[tuple[str, int]] = []
+
+        def broken(effects: object) -> None:
+            raise RuntimeError("a page's bug")
+
+        service.add_listener(broken)
+        service.add_listener(lambda effects: seen.append((service.game.phase.value, len(effects))))  # type: ignore[union-attr, arg-type]
+        await service.apply(Advance(HOST))
+        assert seen and seen[-1][0] == service.game.phase.value and seen[-1][1] > 0  # type: ignore[union-attr]
+        await press(sb, service, "Alex", "traitors.vote", 2)  # refused now: the private reason is a step too
+        assert len(seen) == 2 and seen[-1][1] == 1 and last_private(sb, "Alex")
+
+    run_with(body)

@@ -1,0 +1,235 @@
+"""The hub between one series' service and its web pages: the host's grimoire kept live by diffs, the spectator
+feed, and the host controls (``docs/host.md``, "The web grimoire").
+
+House rules of this file:
+
+1. The hub follows the service through one seam, ``SeriesService.add_listener``: after every step it diffs the
+   grimoire (``bridge/web/grimoire.py``) and queues one message per host page; it never blocks the service.
+2. A host control from the page becomes the very queue entry the in-game console's button makes
+   (``{"player": host, "input": "host", "value": n}``, ``bridge/minecraft/triggers.py``) and goes
+   through ``SeriesService.apply_entry``: decode → route → the console (``bridge/loop/console.py``) → the engine,
+   exactly as a press in the castle. The engine's record keeps who and when (``host_actions``); the hub logs the
+   host, the control and the page's address, never the token.
+3. The spectator feed is fed ``public_view()`` and the public effects only (``bridge/web/spectator.py``), and the
+   record once the series is over.
+4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from bridge.loop.service import StepListener
+from bridge.minecraft.inputs import HostControl
+from bridge.minecraft.triggers import HOST, SEAT_BASE, encode
+from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry
+from bridge.web.spectator import SpectatorFeed
+from engine.actions import CancelTwist, StartTwist
+from engine.core.ruleset import RulesetGame
+from engine.effects import Effect
+from engine.ids import Twist
+from engine.record import SeriesRecord
+from engine.views import PublicView
+
+__all__ = ["CONTROLS", "ControlError", "WebHub"]
+
+log = logging.getLogger(__name__)
+
+CONTROLS: dict[str, int] = {c.name.lower(): c.value for c in HostControl
+                            if c not in (HostControl.START_TWIST, HostControl.CANCEL_TWIST)}  # fmt: skip
+"""Control name (``advance``, ``pause_clock``, …) → the ``traitors.host`` value of the console's button;
+``replace_contestant`` with a seat sends ``SEAT_BASE + seat`` (the seat dialog's button)."""
+
+PREFIX = "traitors."
+"""A queue entry names its trigger without this prefix (``bridge.minecraft.triggers.decode``)."""
+_HOST_INPUT = HOST.removeprefix(PREFIX)
+
+LOG_LIMIT = 5000
+"""The most event-log lines a page is sent on connecting (the newest)."""
+
+
+class Followed(Protocol):
+    """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one)."""
+
+    @property
+    def game(self) -> RulesetGame: ...
+
+    def add_listener(self, listener: StepListener) -> None: ...
+
+    async def apply_entry(self, entry: Mapping[str, Any]) -> None: ...
+
+
+class ControlError(ValueError):
+    """A control the page sent that no console button makes (an unknown name, a bad seat or twist)."""
+
+
+def _record_json(record: SeriesRecord) -> str:
+    return json.dumps(record.to_dict(), indent=1, ensure_ascii=False)
+
+
+class WebHub:
+    """One series' pages (house rules 1-4).
+
+    Args:
+        delay: the spectator page's delay in seconds (0: none).
+        clock: the service's clock (seconds); stamps messages so a page can count the phase clock down.
+        record_text: the finished series' game log as text for the spectator page (the export's ``text``
+            format; default: the record as JSON).
+    """
+
+    def __init__(self, *, delay: float = 0.0, clock: Callable[[], float] = time.time,
+                 record_text: Callable[[SeriesRecord], str] = _record_json) -> None:  # fmt: skip
+        self.clock = clock
+        self.record_text = record_text
+        self.service: Followed | None = None
+        self.parts: Parts = {}
+        self.log: list[dict[str, Any]] = []
+        self.version = 0
+        self.hosts: set[asyncio.Queue[str]] = set()
+        self.spectators: set[asyncio.Queue[str]] = set()
+        self.spectator = SpectatorFeed(delay)
+        self._inputs = 0
+        self._stale = False
+        """The series moved on while no host page was open: ``parts`` is old."""
+
+    # ------------------------------------------------------------------ the service side
+
+    def attach(self, service: Followed) -> None:
+        """Follow ``service`` (house rule 4): its state becomes every page's new whole state."""
+        if self.service is not service:
+            service.add_listener(self.on_step)
+        self.service = service
+        game = service.game
+        now = self.clock()
+        self.parts = grimoire(game)
+        self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
+        self._inputs = len(game.log)
+        self.version += 1
+        self._spectate([], now)
+        for queue in self.hosts:
+            queue.put_nowait(self.state_message())
+
+    def on_step(self, effects: Sequence[Effect]) -> None:
+        """The service's listener (house rule 1): diff the grimoire, queue it for every host page, feed the
+        spectator page."""
+        assert self.service is not None
+        game = self.service.game
+        now = self.clock()
+        entries = [input_entry(e, now) for e in game.log[self._inputs:]]
+        entries += [x for x in (effect_entry(e, now) for e in effects) if x is not None]
+        self._inputs = len(game.log)
+        self.log = (self.log + entries)[-LOG_LIMIT:]
+        if not self.hosts:  # nobody to send a diff to: the grimoire is read again when a host page opens
+            self._stale = True
+            self._spectate(effects, now)
+            return
+        parts = grimoire(game)
+        changed = diff({} if self._stale else self.parts, parts)
+        self.parts, self._stale = parts, False
+        if changed or entries:
+            self.version += 1
+            message = json.dumps({"type": "diff", "v": self.version, "now": now, "set": changed.set,
+                                  "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
+            for queue in self.hosts:
+                queue.put_nowait(message)
+        self._spectate(effects, now)
+
+    def _spectate(self, effects: Sequence[Effect], now: float) -> None:
+        assert self.service is not None
+        game = self.service.game
+        public: Any = game  # every ruleset's game has ``public_view`` (engine.views.PublicView)
+        view: PublicView = public.public_view()
+        self.spectator.update(view, effects, now)
+        if game.is_over:
+            self.spectator.finish(game.record.to_dict(), self.record_text(game.record), now)
+        self.release_spectators()
+
+    def release_spectators(self) -> int:
+        """Send the spectator messages whose delay is over to every spectator page; how many were due."""
+        due = self.spectator.release(self.clock())
+        for message in due:
+            text = json.dumps(message, ensure_ascii=False)
+            for queue in self.spectators:
+                queue.put_nowait(text)
+        return len(due)
+
+    # ------------------------------------------------------------------ the page side
+
+    def state_message(self) -> str:
+        """The whole grimoire and event log, for a host page that connects (or reconnects)."""
+        return json.dumps({"type": "state", "v": self.version, "now": self.clock(), "parts": self.parts,
+                           "log": self.log}, ensure_ascii=False)  # fmt: skip
+
+    def open_host(self) -> asyncio.Queue[str]:
+        """A new host page: its queue, starting with the whole state."""
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        if self._stale and self.service is not None:
+            self.parts, self._stale = grimoire(self.service.game), False
+        self.hosts.add(queue)
+        queue.put_nowait(self.state_message())
+        return queue
+
+    def open_spectator(self) -> asyncio.Queue[str]:
+        """A new spectator page: its queue, starting with every released message."""
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        for message in self.spectator.history:
+            queue.put_nowait(json.dumps(message, ensure_ascii=False))
+        self.spectators.add(queue)
+        return queue
+
+    def close(self, queue: asyncio.Queue[str]) -> None:
+        """A page went away."""
+        self.hosts.discard(queue)
+        self.spectators.discard(queue)
+
+    async def control(self, host: str, request: Mapping[str, Any], client: str = "") -> None:
+        """Press a console button for ``host`` (house rule 2).
+
+        Args:
+            host: the host the page acts as (one of the series' hosts).
+            request: ``{"control": name}`` (``CONTROLS``), with ``"seat": n`` for ``replace_contestant`` or
+                ``"twist": value`` for ``start_twist`` / ``cancel_twist``.
+            client: the page's address, for the log line.
+
+        Raises:
+            ControlError: no series attached, a host not of the series, or a request no button makes.
+        """
+        service = self.service
+        if service is None:
+            raise ControlError("no series is running yet")
+        if host not in service.game.hosts:
+            raise ControlError(f"{host!r} is not a host of this series")
+        entry = {"player": host, **press(request)}
+        log.info("web host control %s by %s", request.get("control"), host,
+                 extra={"event": "web_control", "host": host, "control": request.get("control"), "client": client})  # fmt: skip
+        await service.apply_entry(entry)
+
+
+def press(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The trigger press a page's control request stands for: ``{"input": objective, "value": n}``.
+
+    Raises:
+        ControlError: an unknown control, or a missing or bad seat or twist.
+    """
+    name = request.get("control")
+    if name in ("start_twist", "cancel_twist"):
+        try:
+            twist = Twist(request.get("twist"))
+        except ValueError:
+            raise ControlError(f"unknown twist {request.get('twist')!r}") from None
+        action = StartTwist("host", twist) if name == "start_twist" else CancelTwist("host", twist)
+        objective, value = encode(action, {})
+        return {"input": objective.removeprefix(PREFIX), "value": value}
+    if not isinstance(name, str) or name not in CONTROLS:
+        raise ControlError(f"unknown control {name!r}")
+    seat = request.get("seat")
+    if name == "replace_contestant" and seat is not None:
+        if not isinstance(seat, int) or not 1 <= seat <= 16:
+            raise ControlError(f"bad seat {seat!r}")
+        return {"input": _HOST_INPUT, "value": SEAT_BASE + seat}
+    return {"input": _HOST_INPUT, "value": CONTROLS[name]}

@@ -1,0 +1,107 @@
+// The host's grimoire: the whole state on connect, then the parts that changed (diffs) as they arrive.
+"use strict";
+const parts = {};
+let events = [];
+const $ = (id) => document.getElementById(id);
+
+function seatBox(s) {
+  const box = Castle.el("div", "seat status-" + s.status.split(" ")[0]);
+  box.dataset.name = s.name;
+  box.appendChild(Castle.el("div", "name", s.seat + " " + s.name + (s.player !== s.name ? " (" + s.player + ")" : "")));
+  box.appendChild(Castle.el("div", "allegiance " + String(s.allegiance).toLowerCase(), s.allegiance || ""));
+  let role = s.role || "no power";
+  if (s.drunk) role = "The Drunk (" + role + ")";
+  box.appendChild(Castle.el("div", "role", role));
+  if (s.false_role) box.appendChild(Castle.el("div", "false", "shows: " + s.false_role));
+  box.appendChild(Castle.el("div", "status", s.status));
+  if (s.items.length) box.appendChild(Castle.el("div", "items", s.items.join(", ")));
+  if (s.marks.length) box.appendChild(Castle.el("div", "marks", s.marks.join(" · ")));
+  return box;
+}
+
+function renderTable() {
+  const table = $("table");
+  table.replaceChildren();
+  const seats = Object.keys(parts).filter((k) => k.startsWith("seat/")).map((k) => parts[k]);
+  seats.sort((a, b) => a.seat - b.seat);
+  Castle.place(table, seats.map(seatBox));
+  const c = parts.clock || {};
+  table.appendChild(Castle.el("div", "centre", c.over ? "Over: " + (c.winner || "") : "Day " + c.day));
+  const pick = $("seat");
+  const chosen = pick.value;
+  pick.replaceChildren(...seats.filter((s) => s.status === "in" || s.status === "absent")
+    .map((s) => { const o = Castle.el("option", "", s.seat + " " + s.name); o.value = s.seat; return o; }));
+  if (chosen) pick.value = chosen;
+  if (!pick.value && pick.options.length) pick.selectedIndex = 0;
+}
+
+function kv(obj) {
+  return Object.entries(obj || {}).map(([k, v]) => k + " → " + (Array.isArray(v) ? v.join(" ") : v)).join("\n");
+}
+
+function renderPanels() {
+  const c = parts.clock || {};
+  $("phase").textContent = (c.phase || "not started") + " · day " + (c.day ?? 0);
+  Castle.clock = { deadline: c.deadline, paused: c.paused };
+  $("pause").textContent = c.paused !== null && c.paused !== undefined ? "Pause the clock (paused)" : "Pause the clock";
+  const night = parts.night;
+  $("night").querySelector(".body").textContent = night ? [
+    night.picks && Object.keys(night.picks).length ? "picks:\n" + kv(night.picks) : "",
+    night.nominations && Object.keys(night.nominations).length ? "nominations:\n" + kv(night.nominations) : "",
+    night.offer ? "offer: " + night.offer.join(" ") : "",
+    night.powers && night.powers.length ? "powers:\n" + night.powers.map((p) => p.flat().join(" ")).join("\n") : "",
+    night.waiting && night.waiting.length ? "waiting for: " + night.waiting.join(", ") : "",
+  ].filter(Boolean).join("\n") || "no choices yet" : "no night running";
+  const vote = parts.vote;
+  $("vote").querySelector(".body").textContent = vote ? [
+    "kind: " + vote.kind,
+    vote.votes ? "votes:\n" + kv(vote.votes) : "",
+    vote.tally ? "tally: " + Object.entries(vote.tally).map(([k, v]) => k + " " + v).join(", ") : "",
+    vote.tied && vote.tied.length > 1 ? "tied: " + vote.tied.join(", ") : "",
+    vote.torches ? "torches:\n" + kv(vote.torches) : "",
+    vote.nominations && Object.keys(vote.nominations).length ? "nominations:\n" + kv(vote.nominations) : "",
+  ].filter(Boolean).join("\n") : "no vote open";
+  const twist = $("twist");
+  if (!twist.options.length && c.ruleset === "traitors") {
+    for (const t of ["double_vote", "murder", "confession", "guess", "seer", "trial"]) twist.appendChild(new Option(t, t));
+  }
+}
+
+function renderLog() {
+  const kind = $("kind").value;
+  const word = $("search").value.toLowerCase();
+  const list = $("events");
+  const shown = events.filter((e) => (!kind || e.kind === kind) && (!word || e.text.toLowerCase().includes(word)));
+  list.replaceChildren(...shown.slice(-300).reverse().map((e) => {
+    const li = Castle.el("li", "ev-" + e.kind);
+    const t = new Date(e.t * 1000).toLocaleTimeString();
+    li.textContent = t + " [" + e.kind + "] " + (e.to ? "→ " + e.to.join(", ") + ": " : "") + e.text;
+    return li;
+  }));
+}
+
+Castle.connect("/ws/host", (msg) => {
+  if (msg.type === "state") {
+    for (const k of Object.keys(parts)) delete parts[k];
+    Object.assign(parts, msg.parts);
+    events = msg.log;
+  } else if (msg.type === "diff") {
+    Object.assign(parts, msg.set);
+    for (const k of msg.drop) delete parts[k];
+    events = events.concat(msg.log).slice(-5000);
+  } else if (msg.type === "reply") {
+    $("reply").textContent = msg.ok ? "sent: " + msg.control : "refused: " + msg.text;
+    return;
+  }
+  renderTable(); renderPanels(); renderLog();
+});
+
+document.querySelectorAll("[data-control]").forEach((b) => b.addEventListener("click", () => {
+  const request = { control: b.dataset.control };
+  if (request.control === "replace_contestant") request.seat = Number($("seat").value);
+  if (request.control.endsWith("_twist")) request.twist = $("twist").value;
+  if (request.control === "end_series" && !confirm("End the series now, with no winner?")) return;
+  Castle.ws.send(JSON.stringify(request));
+}));
+$("kind").addEventListener("change", renderLog);
+$("search").addEventListener("input", renderLog);

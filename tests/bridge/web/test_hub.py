@@ -1,0 +1,91 @@
+"""The hub (``bridge/web/hub.py``): host controls go the in-game console's way, pages get diffs, a new service
+(a restart) gives every page the resumed state whole."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+
+from bridge.web.hub import CONTROLS, ControlError, WebHub, press
+from bridge.web.rig import HOST, SandboxRig
+from engine.actions import StartSeries
+from engine.rulesets import new_game
+
+from .test_spectator import EngineSeries, random_settings
+
+
+def drain(queue: asyncio.Queue[str]) -> list[dict[str, Any]]:
+    return [json.loads(queue.get_nowait()) for _ in range(queue.qsize())]
+
+
+def test_host_controls_go_through_the_console_and_the_record() -> None:
+    """Pause from the page: the engine pauses (the record names the host), the page gets the paused clock as a
+    diff; undo takes it back; a control the series refuses comes back as the console's private answer."""
+
+    async def run() -> None:
+        async with SandboxRig() as rig:
+            page = rig.hub.open_host()
+            assert drain(page)[0]["type"] == "state"
+            await rig.hub.control(HOST, {"control": "pause_clock"}, "127.0.0.1")
+            actions = rig.game.record.to_dict()["host_actions"]
+            assert [(a["host"], a["action"]) for a in actions] == [(HOST, "pause_clock")]
+            diffs = drain(page)
+            assert any((d.get("set", {}).get("clock") or {}).get("paused") for d in diffs)
+            assert any("pause_clock host=Host" in line["text"] for d in diffs for line in d["log"])
+            await rig.hub.control(HOST, {"control": "undo"})
+            assert rig.game.paused is None
+            await rig.hub.control(HOST, {"control": "close_vote"})  # day zero: no vote is open
+            refused = [line for d in drain(page) for line in d["log"] if line["kind"] == "whisper"]
+            assert refused and refused[-1]["to"] == [HOST]
+            await rig.hub.control(HOST, {"control": "replace_contestant", "seat": 3})
+            assert rig.service is not None and rig.service.router.console.seat_waiting == (HOST, "Zuri")
+            with pytest.raises(ControlError, match="not a host"):
+                await rig.hub.control("Alex", {"control": "end_series"})
+
+    asyncio.run(run())
+
+
+def test_a_vote_cast_in_the_castle_arrives_as_a_diff() -> None:
+    async def run() -> None:
+        async with SandboxRig(seed=5) as rig:
+            await rig.advance_to("vote")
+            page = rig.hub.open_host()
+            drain(page)
+            voter, target = rig.game.present()[0], rig.game.present()[1]
+            await rig.press(voter, "traitors.vote", rig.game.seats()[target])
+            await rig.until(lambda: voter in (rig.game.ballot.votes if rig.game.ballot else {}))
+            await rig.until(lambda: not page.empty())
+            votes = [d["set"]["vote"]["votes"] for d in drain(page) if "vote" in d.get("set", {})]
+            assert votes and votes[-1][voter] == target
+
+    asyncio.run(run())
+
+
+def test_a_new_service_sends_every_page_the_resumed_state() -> None:
+    first = EngineSeries(new_game(random_settings(random.Random(2), "traitors"), 2))
+    hub = WebHub(clock=lambda: first.now)
+    hub.attach(first)
+    first.step(StartSeries())
+    page = hub.open_host()
+    drain(page)
+    again = EngineSeries(type(first.game).replay(first.game.settings, 2, first.game.log))  # type: ignore[attr-defined]
+    hub.attach(again)
+    (state,) = drain(page)
+    assert state["type"] == "state" and state["parts"]["clock"]["phase"] == "day_zero"
+    assert [e["text"].split()[0] for e in state["log"]] == ["start_series"]
+
+
+def test_press_is_the_console_button() -> None:
+    assert press({"control": "advance"}) == {"input": "host", "value": 1}
+    assert press({"control": "pause_clock"}) == {"input": "host", "value": CONTROLS["pause_clock"]}
+    assert press({"control": "replace_contestant", "seat": 4}) == {"input": "host", "value": 104}
+    assert press({"control": "start_twist", "twist": "murder"}) == {"input": "twist", "value": 2}
+    assert press({"control": "cancel_twist", "twist": "murder"}) == {"input": "twist", "value": 102}
+    for bad in ({"control": "start_twist", "twist": "nope"}, {"control": "replace_contestant", "seat": 40},
+                {"control": None}, {}):  # fmt: skip
+        with pytest.raises(ControlError):
+            press(bad)
