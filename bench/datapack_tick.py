@@ -14,7 +14,7 @@ import time
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.config.castle import default_castle
 from bridge.minecraft.render import RenderContext, prompt_dialog
-from bridge.sandbox.server import _load_pack
+from bridge.sandbox.datapack import project_pack
 from bridge.sandbox.world import World
 from engine.actions import CastVote
 from engine.effects import Choice, Prompt, msg
@@ -22,7 +22,7 @@ from engine.effects import Choice, Prompt, msg
 
 def tick_ms(players: int, pressing: bool, ticks: int = 200) -> float:
     world = World()
-    world.load_datapack(_load_pack(True))
+    world.load_datapack(project_pack())
     names = [f"Player{i:02d}" for i in range(players)]
     for n in names:
         world.join(n)

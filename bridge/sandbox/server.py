@@ -14,21 +14,23 @@ import asyncio
 import concurrent.futures
 import contextlib
 import copy
+import logging
 import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bridge.minecraft.datapack import written_pack
 from bridge.minecraft.versions import OLDEST, McVersion
-from bridge.sandbox.datapack import Datapack
+from bridge.sandbox.datapack import Datapack, project_pack
 from bridge.sandbox.model import ChatMessage
 from bridge.sandbox.msmp_server import MsmpServer
 from bridge.sandbox.rcon_server import RconServer
 from bridge.sandbox.tls import self_signed
 from bridge.sandbox.versioned import commands_for
 from bridge.sandbox.world import World
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Sandbox", "SandboxThread"]
 
@@ -209,24 +211,20 @@ class Sandbox:
 _PACK_CACHE: dict[tuple[Path, str], Datapack] = {}
 
 
-def parse_pack(root: Path, version: McVersion) -> Datapack:
-    """The pack in ``root`` as ``version`` reads it (its overlays for that release): the one place the sandbox
-    calls the pack loader (``bridge/sandbox/datapack.py``)."""
-    return Datapack.load(root)
-
-
 def _load_pack(which: bool | str | Path, version: McVersion = OLDEST) -> Datapack:
-    """The parsed data pack (parsed once per process and release: the world never changes a pack)."""
-    if which is True:  # the project's pack as install-datapack writes it, read from a directory removed after
-        key = (Path(), version.name)
-        if key not in _PACK_CACHE:
-            with written_pack() as built:
-                _PACK_CACHE[key] = parse_pack(built, version)
-        return _PACK_CACHE[key]
+    """The parsed data pack as ``version`` reads it (its overlays for that release), parsed once per process and
+    release (a world never changes a pack). What vanilla would warn about or refuse at load goes to the log, as a
+    server's log shows it (``Datapack.warnings`` / ``Datapack.errors``)."""
+    if which is True:  # the project's pack as install-datapack writes it
+        return project_pack(version)
     root = Path(which).resolve()  # type: ignore[arg-type]
     pack = _PACK_CACHE.get((root, version.name))
     if pack is None:
-        pack = _PACK_CACHE[root, version.name] = parse_pack(root, version)
+        pack = _PACK_CACHE[root, version.name] = Datapack.load(root, version)
+        for line in pack.warnings:
+            log.warning("%s", line)
+        for line in pack.errors:
+            log.error("%s", line)
     return pack
 
 
