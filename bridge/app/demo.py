@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bridge.app.build_castle import build_demo_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.config.castle import default_castle
 from bridge.errors import BridgeError
@@ -319,6 +320,7 @@ async def play_demo(
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
                                     players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
             stop = asyncio.Event()
