@@ -20,13 +20,14 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from tqdm import tqdm
 
 from bridge.app.doctor import load_secrets
 from bridge.config.castle import write_castle, write_text_atomically
-from bridge.config.serve import load_serve_config
+from bridge.config.model import read_toml, validate
+from bridge.config.serve import ServeModel
 from bridge.errors import BridgeError
 from bridge.io.rcon import RconClient
 from bridge.minecraft.castle.blueprint import BLUEPRINT, CastlePlan, plan_castle
@@ -53,6 +54,12 @@ Send = Callable[[str], Awaitable[str]]
 """Sends one command and returns the server's reply (``RconClient.command``)."""
 
 
+class _Progress(Protocol):
+    def update(self, n: int = 1) -> object: ...
+
+    def close(self) -> None: ...
+
+
 class CastleRefused(BridgeError):
     """The castle's area is not empty (and ``--force`` was not given), or the server refused a build command."""
 
@@ -73,7 +80,7 @@ def record_path(castle_file: str | Path) -> Path:
     return path.with_name(path.stem + ".build.json")
 
 
-async def _send_all(send: Send, commands: Sequence[str], bar: tqdm[None] | None, what: str) -> None:
+async def _send_all(send: Send, commands: Sequence[str], bar: _Progress | None, what: str) -> None:
     for cmd in commands:
         reply = await send(cmd)
         if not reply_ok(reply):
@@ -99,12 +106,12 @@ async def probe(send: Send, areas: Sequence[Box]) -> tuple[int, int]:
             sent += 1
             found = piece.not_air(reply)
             if found is not None:
+                not_air += found
                 break
             if attempt == NOT_LOADED_RETRIES or "not loaded" not in reply:
                 raise CastleRefused(f"cannot read the area {piece.box.text()}: {reply.strip() or 'no reply'}")
             await asyncio.sleep(wait)  # force-loaded chunks load over the next ticks
             wait = min(wait * 2, 2.0)
-        not_air += found
         await send(piece.unmark)
         sent += 1
     return not_air, sent
@@ -169,10 +176,11 @@ async def remove(send: Send, record: BuildRecord, err: TextIO | None = None) -> 
     return BuildReport(len(loads) + len(commands) + len(frees), time.monotonic() - started)
 
 
-def _bar(total: int, err: TextIO | None, what: str) -> tqdm[None] | None:
+def _bar(total: int, err: TextIO | None, what: str) -> _Progress | None:
     if err is None or not err.isatty():
         return None
-    return tqdm(total=total, file=err, unit="cmd", desc=what, leave=False)
+    bar: _Progress = tqdm(total=total, file=err, unit="cmd", desc=what, leave=False)
+    return bar
 
 
 async def build_demo_castle(send: Send) -> CastlePlan:
@@ -210,14 +218,21 @@ class BuildOptions:
 
 
 def _connection(opts: BuildOptions, env: Mapping[str, str]) -> tuple[str, int, str]:
+    """The RCON address and password from the serve config's ``[rcon]`` and ``secrets_file`` (the rest of the
+    file is checked for its shape only: its castle file may be the one this command is about to write)."""
     if opts.config is None:
         raise ConfigError("--config: the serve config (for the RCON address) is needed unless --dry-run")
-    config = load_serve_config(opts.config)
-    password, _ = load_secrets(env, config.secrets_file)
+    path = Path(opts.config)
+    model = validate(ServeModel, read_toml(path), str(path))
+    secrets = None
+    if model.secrets_file:
+        secrets = Path(model.secrets_file).expanduser()
+        secrets = secrets if secrets.is_absolute() else path.parent / secrets
+    password, _ = load_secrets(env, secrets)
     if password is None:
-        raise ConfigError(f"{config.path}: no RCON password: set CASTLE_RCON_PASSWORD in the environment"
-                          + (f" or in {config.secrets_file}" if config.secrets_file else " or use secrets_file"))  # fmt: skip
-    return config.rcon_host, config.rcon_port, password
+        raise ConfigError(f"{path}: no RCON password: set CASTLE_RCON_PASSWORD in the environment"
+                          + (f" or in {secrets}" if secrets else " or use secrets_file"))  # fmt: skip
+    return model.rcon.host, model.rcon.port, password
 
 
 def run_build_castle(opts: BuildOptions, env: Mapping[str, str], out: TextIO | None = None,

@@ -91,7 +91,7 @@ class Blocks:
         """The state at ``pos`` (air where nothing was placed)."""
         return self._at.get(pos, AIR)
 
-    def set(self, pos: Pos, state: str) -> bool:
+    def place(self, pos: Pos, state: str) -> bool:
         """Place ``state`` at ``pos``; returns whether the block changed (as vanilla's ``setBlock``)."""
         old = self._at.get(pos, AIR)
         if old == state:
@@ -130,7 +130,7 @@ class Blocks:
                 continue
             if mode == "outline" and not edge:
                 continue
-            count += self.set(pos, state if edge or mode != "hollow" else AIR)
+            count += self.place(pos, state if edge or mode != "hollow" else AIR)
         return count
 
     def standable(self, x: float, y: float, z: float) -> bool:

@@ -290,9 +290,9 @@ def _round_table(d: _Draft, seats: int) -> list[Location]:
     d.set(tx, 1, tz, GLOW)
     ox, oy, oz = d.origin
     out = []
-    for x, z, yaw in seat_spots(seats, (cx, cz)):
-        d.set(math.floor(x), 0, math.floor(z), "minecraft:red_wool")
-        out.append(Location(x=x + ox, y=1.0 + oy, z=z + oz, yaw=yaw, pitch=10.0))
+    for sx, sz, yaw in seat_spots(seats, (cx, cz)):
+        d.set(math.floor(sx), 0, math.floor(sz), "minecraft:red_wool")
+        out.append(Location(x=sx + ox, y=1.0 + oy, z=sz + oz, yaw=yaw, pitch=10.0))
     return out
 
 

@@ -38,7 +38,7 @@ class Box:
         if not isinstance(pos, tuple) or len(pos) != 3:
             return False
         x, y, z = pos
-        return self.x1 <= x <= self.x2 and self.y1 <= y <= self.y2 and self.z1 <= z <= self.z2
+        return bool(self.x1 <= x <= self.x2 and self.y1 <= y <= self.y2 and self.z1 <= z <= self.z2)
 
     def inside(self, other: Box) -> bool:
         """Whether every block of this box is also in ``other``."""

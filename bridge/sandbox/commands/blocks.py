@@ -78,7 +78,7 @@ def setblock(world: WorldState, parts: list[str], args: list[Any], text: str) ->
     mode = parts[3] if len(parts) > 3 else "replace"
     if mode == "keep" and world.blocks.get(pos) != "minecraft:air":
         raise CommandFailure("Could not set the block")
-    if not world.blocks.set(pos, state_text(bid, states.items())):
+    if not world.blocks.place(pos, state_text(bid, states.items())):
         raise CommandFailure("Could not set the block")
     return f"Changed the block at {pos[0]}, {pos[1]}, {pos[2]}"
 

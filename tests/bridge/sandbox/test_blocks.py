@@ -10,11 +10,11 @@ def test_standable_needs_solid_under_and_air_at_feet_and_head():
     b = Blocks()
     b.fill(box(0, 0, 0, 4, 0, 4), "minecraft:stone")
     assert b.standable(2.5, 1, 2.5) and not b.standable(2.5, 2, 2.5) and not b.standable(9.5, 1, 9.5)
-    b.set((2, 2, 2), "minecraft:glass")
+    b.place((2, 2, 2), "minecraft:glass")
     assert not b.standable(2.5, 1, 2.5)
-    b.set((1, 0, 1), "minecraft:water")
+    b.place((1, 0, 1), "minecraft:water")
     assert not b.standable(1.5, 1, 1.5)
-    b.set((3, 0, 3), "minecraft:air")
+    b.place((3, 0, 3), "minecraft:air")
     assert not b.standable(3.5, 1, 3.5) and len(b) == 25
 
 
@@ -23,18 +23,18 @@ def test_air_reach_stops_at_blocks_and_at_the_limit():
     b.fill(box(0, 0, 0, 4, 4, 4), "minecraft:stone")
     b.fill(box(1, 1, 1, 3, 3, 3), "minecraft:air")
     assert len(b.air_reach((2, 2, 2), 100)) == 27
-    b.set((4, 2, 2), "minecraft:oak_door[half=lower]")
+    b.place((4, 2, 2), "minecraft:oak_door[half=lower]")
     assert len(b.air_reach((2, 2, 2), 100)) == 27
-    b.set((4, 2, 2), "minecraft:air")
+    b.place((4, 2, 2), "minecraft:air")
     assert len(b.air_reach((2, 2, 2), 100)) > 100
 
 
 def test_block_light_falls_one_per_block_and_walls_stop_it():
     b = Blocks()
-    b.set((0, 0, 0), "minecraft:glowstone")
+    b.place((0, 0, 0), "minecraft:glowstone")
     light = b.block_light(box(-20, 0, 0, 20, 0, 0))
     assert light[(1, 0, 0)] == 14 and light[(5, 0, 0)] == 10 and (15, 0, 0) not in light
-    b.set((-1, 0, 0), "minecraft:stone")
+    b.place((-1, 0, 0), "minecraft:stone")
     light = b.block_light(box(-3, 0, 0, -2, 0, 0))
     assert light[(-2, 0, 0)] == 15 - 4  # round the stone: up, west, west, down
 
