@@ -231,7 +231,7 @@ def seat_spots(seats: int, centre: tuple[float, float], radius: float = SEAT_RAD
         angle = math.radians(n * 360.0 / seats)
         x, z = cx + radius * math.sin(angle), cz + radius * math.cos(angle)
         yaw = math.degrees(math.atan2(-(cx - x), cz - z))
-        spots.append((round(x, 2), round(z, 2), round(yaw, 2)))
+        spots.append((round(x, 2), round(z, 2), round(yaw, 2) + 0.0))  # + 0.0: no -0.0 in the file
     return spots
 
 
@@ -292,7 +292,7 @@ def _round_table(d: _Draft, seats: int) -> list[Location]:
     out = []
     for sx, sz, yaw in seat_spots(seats, (cx, cz)):
         d.set(math.floor(sx), 0, math.floor(sz), "minecraft:red_wool")
-        out.append(Location(x=sx + ox, y=1.0 + oy, z=sz + oz, yaw=yaw, pitch=10.0))
+        out.append(Location(x=round(sx + ox, 2), y=1.0 + oy, z=round(sz + oz, 2), yaw=yaw, pitch=10.0))
     return out
 
 
