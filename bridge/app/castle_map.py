@@ -31,7 +31,7 @@ _COLOURS = {
     "oak_planks": "#b8945f", "spruce_planks": "#7a5a36", "birch_planks": "#d8c98f", "dark_oak_planks": "#4a3020",
     "polished_andesite": "#a9aaa8", "smooth_stone": "#c4c4c4", "black_wool": "#2a2a30", "red_wool": "#a8302c",
     "green_wool": "#3f7a2a", "bookshelf": "#8a5a2b", "barrel": "#8c6a3c", "smoker": "#4b4b4b",
-    "crafting_table": "#9c7144", "glowstone": "#f2d17a", "sea_lantern": "#d9ece6", "gravel": "#8d8580",
+    "crafting_table": "#9c7144", "glowstone": "#f2d17a", "sea_lantern": "#d9ece6", "coarse_dirt": "#77553b",
     "red_nether_bricks": "#5a1014", "campfire": "#e07b24", "ladder": "#a07a45",
 }  # fmt: skip
 _DOOR = "#c98f3a"

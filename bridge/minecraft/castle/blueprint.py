@@ -303,7 +303,7 @@ def _gatehouse(d: _Draft, seats: int) -> Box:
     d.fill(20, 0, 61, 28, 8, 63, WALL)
     d.fill(23, 1, 61, 25, 4, 63, AIR)
     d.merlons(9, 20, 61, 28, 63, WALL)
-    d.fill(21, 0, 64, 27, 0, end, "minecraft:gravel")
+    d.fill(21, 0, 64, 27, 0, end, "minecraft:coarse_dirt")  # not gravel: the floor may be over a dip
     d.fill(24, 0, 64, 24, 0, end, LANTERN)
     d.fill(23, 0, 61, 25, 0, 63, LANTERN)
     return box(14, 0, 64, 34, 6, end)

@@ -1,7 +1,7 @@
 """Boxes of blocks and the ``fill``/``setblock`` commands that set them (sans-I/O).
 
-Minecraft facts kept (docs/operator.md#the-castle): ``fill`` sets at most 32768 blocks per command (vanilla
-``commands.fill.toobig``), so a larger box is cut into pieces under the limit; a box of one block is a
+Minecraft facts kept (docs/operator.md#the-castle): ``fill`` sets at most 32768 blocks per command (the default of
+the game rule ``max_block_modifications``; vanilla ``commands.fill.toobig``), so a larger box is cut into pieces under the limit; a box of one block is a
 ``setblock``. Coordinates are absolute block positions (integers), ``x`` east, ``y`` up, ``z`` south.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 FILL_LIMIT = 32768
-"""The most blocks one ``fill`` may set (vanilla's per-command limit, game rule ``max_block_modifications``)."""
+"""The most blocks one ``fill`` may set: vanilla's default of the game rule ``max_block_modifications``."""
 
 Pos = tuple[int, int, int]
 """A block position ``(x, y, z)`` in blocks."""

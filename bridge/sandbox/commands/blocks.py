@@ -2,7 +2,7 @@
 ``execute if|unless block`` condition.
 
 Vanilla facts kept (en_us texts): "Successfully filled N block(s)" / "No blocks were filled"; "Too many blocks in
-the specified area (maximum 32768, specified N)"; "Changed the block at X, Y, Z" / "Could not set the block";
+the specified area (maximum 32768, specified N)" (the game rule ``max_block_modifications``); "Changed the block at X, Y, Z" / "Could not set the block";
 "That position is out of this world!" outside the build height (-64..319). The sandbox's chunks are always
 loaded: ``forceload`` only answers as vanilla does.
 """
@@ -53,8 +53,9 @@ def fill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str
     """``fill <from> <to> <block> [replace [<filter>] | keep | hollow | outline | destroy]``."""
     a, b = block_pos(world, args[0]), block_pos(world, args[1])
     where = box(*a, *b)
-    if where.volume > FILL_LIMIT:
-        raise CommandFailure(f"Too many blocks in the specified area (maximum {FILL_LIMIT}, specified {where.volume})")
+    limit = int(world.gamerules.get("max_block_modifications", FILL_LIMIT))
+    if where.volume > limit:
+        raise CommandFailure(f"Too many blocks in the specified area (maximum {limit}, specified {where.volume})")
     bid, states = block_state(args[2])
     mode = parts[4] if len(parts) > 4 else "replace"
     if mode not in _FILL_MODES:

@@ -117,8 +117,6 @@ def test_every_floor_spot_inside_is_lit(built):
     plan, world, _ = built
     dark = []
     for room in plan.rooms:
-        if room.key in ("courtyard",):
-            continue
         light = world.blocks.block_light(room.interior)
         for x, y, z in room.interior.cells():
             if world.blocks.standable(x, y, z) and light.get((x, y, z), 0) == 0:

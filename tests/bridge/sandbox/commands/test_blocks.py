@@ -15,6 +15,8 @@ def test_fill_counts_changed_blocks_and_modes():
     assert w.blocks.get((1, 65, 1)) == "minecraft:glass" and w.blocks.get((0, 64, 0)) == "minecraft:stone"
     assert w.execute("fill 0 0 0 40 40 40 minecraft:stone") == (
         "Too many blocks in the specified area (maximum 32768, specified 68921)")
+    w.execute("gamerule max_block_modifications 10")
+    assert w.execute("fill 0 64 0 2 66 2 minecraft:sand").startswith("Too many blocks in the specified area (maximum 10,")
     assert w.execute("fill 0 400 0 1 401 1 minecraft:stone") == "That position is out of this world!"
     assert w.execute("fill 0 64 0 1 64 1 minecraft:no_such_block").startswith("Unknown block type")
     assert w.errors == []
