@@ -39,9 +39,19 @@ from bridge.minecraft.castle.survey import (
     remove_commands,
     reply_ok,
 )
+from bridge.sandbox.blocks import Blocks
 from engine.errors import ConfigError
 
-__all__ = ["DEFAULT_ORIGIN", "DEFAULT_SEATS", "build", "build_demo_castle", "record_path", "remove", "run_build_castle"]
+__all__ = [
+    "DEFAULT_ORIGIN",
+    "DEFAULT_SEATS",
+    "build",
+    "build_demo_castle",
+    "place_demo_castle",
+    "record_path",
+    "remove",
+    "run_build_castle",
+]
 
 DEFAULT_ORIGIN: Pos = (64, 64, -64)
 """Where the shipped castle (``world_config/castle.toml``) stands: its north-west bottom corner."""
@@ -192,6 +202,14 @@ async def build_demo_castle(send: Send) -> CastlePlan:
     """
     plan = plan_castle(DEFAULT_ORIGIN, DEFAULT_SEATS)
     await build(send, plan)
+    return plan
+
+
+def place_demo_castle(blocks: Blocks) -> CastlePlan:
+    """Put the shipped castle straight into a sandbox's block model, without commands (``traitors sandbox``: its
+    world starts with the castle of ``world_config/castle.toml`` standing)."""
+    plan = plan_castle(DEFAULT_ORIGIN, DEFAULT_SEATS)
+    blocks.apply(plan.ops)
     return plan
 
 

@@ -48,11 +48,7 @@ class _Label:
 
 def blocks_of(plan: CastlePlan) -> Blocks:
     """The plan's blocks as the sandbox's block model holds them after the build (no server involved)."""
-    blocks = Blocks()
-    for op in plan.ops:
-        state = op.block if ":" in op.block else f"minecraft:{op.block}"
-        blocks.fill(op.box, state)
-    return blocks
+    return Blocks().apply(plan.ops)
 
 
 def _colour(state: str) -> str:

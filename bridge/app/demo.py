@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bridge.app.build_castle import build_demo_castle
+from bridge.app.build_castle import build_demo_castle, place_demo_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.config.castle import default_castle
 from bridge.errors import BridgeError
@@ -390,6 +390,7 @@ def run_sandbox_process(
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
     sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay)
+    sandbox.call(place_demo_castle, sandbox.world.blocks)  # serve-demo's teleports land in the shipped castle
     bots = _join_players(sandbox, names, hosts, seed, join_over)
     sandbox.call(quiet.install, sandbox.world, bots)
     extra = sandbox.sandbox.msmp_ready_fields()

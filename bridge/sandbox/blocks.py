@@ -15,7 +15,7 @@ import math
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 
-from bridge.minecraft.castle.geometry import Box, Pos
+from bridge.minecraft.castle.geometry import Box, Op, Pos
 
 __all__ = ["AIR", "BUILD_BOTTOM", "BUILD_TOP", "Blocks", "block_id", "state_text"]
 
@@ -132,6 +132,13 @@ class Blocks:
                 continue
             count += self.place(pos, state if edge or mode != "hollow" else AIR)
         return count
+
+    def apply(self, ops: Iterable[Op]) -> Blocks:
+        """Set the blocks of build steps directly, as their ``fill``/``setblock`` commands would (no command runs,
+        none is logged); returns this model."""
+        for op in ops:
+            self.fill(op.box, op.block)
+        return self
 
     def standable(self, x: float, y: float, z: float) -> bool:
         """Whether a player whose feet are at ``(x, y, z)`` stands: a solid block under the feet, air at the feet

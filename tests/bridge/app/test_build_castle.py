@@ -116,3 +116,14 @@ def test_bad_options_are_one_line_with_exit_2(argv, words, capsys):
     assert main(["build-castle", *argv]) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.splitlines()) == 1
+
+
+def test_the_sandbox_process_world_starts_with_the_shipped_castle_standing():
+    from bridge.app.build_castle import place_demo_castle
+    from bridge.config.castle import default_castle
+    from bridge.sandbox.blocks import Blocks
+
+    blocks = Blocks()
+    plan = place_demo_castle(blocks)
+    assert plan.castle == default_castle()
+    assert [n for n, loc in castle_spots(plan.castle) if not blocks.standable(loc.x, loc.y, loc.z)] == []
