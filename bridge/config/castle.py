@@ -8,6 +8,9 @@
 
 Units: ``x``/``y``/``z`` in blocks (absolute world coordinates), ``yaw``/``pitch`` in degrees (Minecraft's
 convention: yaw 0 faces south/+z, 90 west, ±180 north, -90 east; pitch -90 up … 90 down).
+
+A castle built by ``traitors build-castle`` also has a ``[built]`` table (blueprint, origin, seats) from which its
+plan can be drawn again; ``castle_toml``/``write_castle`` write the file it reads back.
 """
 
 from __future__ import annotations

@@ -29,7 +29,9 @@ __all__ = [
     "castle_spots",
     "filled_count",
     "forceload_commands",
+    "place_areas",
     "place_probe_commands",
+    "places_row",
     "probe_pieces",
     "read_place_probes",
     "remove_commands",
@@ -212,6 +214,16 @@ _CHECKS = (("the block under the feet is air", -1, "unless"), ("the feet are not
            ("the head is not in air", 1, "if"))  # fmt: skip
 
 
+def place_areas(castle: CastleConfig) -> list[Box]:
+    """The blocks each place's checks read (under the feet to the head), for ``forceload_commands`` before the
+    checks: a place in a chunk that is not loaded answers "That position is not loaded"."""
+    out = []
+    for _, loc in castle_spots(castle):
+        x, y, z = int(loc.x // 1), int(loc.y // 1), int(loc.z // 1)
+        out.append(Box(x, y - 1, z, x, y + 1, z))
+    return out
+
+
 def place_probe_commands(castle: CastleConfig) -> list[str]:
     """Three ``execute if|unless block`` commands per place of ``castle`` (``castle_spots`` order): the block
     under the feet is not air, the feet and the head are in air. Send them in order and pass every reply to
@@ -240,3 +252,12 @@ def read_place_probes(castle: CastleConfig, replies: Sequence[str]) -> list[Plac
                 wrong.append(what if reply.startswith("Test failed") else reply.strip() or "no reply")
         out.append(PlaceCheck(name, not wrong, "; ".join(dict.fromkeys(wrong)) or "standable"))
     return out
+
+
+def places_row(checks: Sequence[PlaceCheck]) -> tuple[bool, str]:
+    """One row of a check table for all the places: passed when every place is standable; the detail counts them
+    or names each failing place and why (``"seat 3: the feet are not in air"``)."""
+    failed = [c for c in checks if not c.passed]
+    if not failed:
+        return True, f"{len(checks)} places standable"
+    return False, "; ".join(f"{c.place}: {c.detail}" for c in failed)

@@ -11,7 +11,9 @@ from bridge.minecraft.castle.survey import (
     BuildRecord,
     filled_count,
     forceload_commands,
+    place_areas,
     place_probe_commands,
+    places_row,
     probe_pieces,
     read_place_probes,
     remove_commands,
@@ -95,6 +97,9 @@ def test_places_check_passes_in_the_built_castle_and_names_what_is_wrong_elsewhe
     failed = [c for c in checks if not c.passed]
     assert [(c.place, c.detail) for c in failed] == [
         ("seat 1", "the block under the feet is air; the feet are not in air")]
+    assert places_row(checks) == (False, "seat 1: the block under the feet is air; the feet are not in air")
+    assert places_row([c for c in checks if c.passed]) == (True, "23 places standable")
+    assert len(place_areas(plan.castle)) == 24 and all(a.volume == 3 for a in place_areas(plan.castle))
     empty = read_place_probes(plan.castle, [World().execute(c) for c in probes])
     assert not any(c.passed for c in empty)
     with pytest.raises(ValueError, match="replies"):
