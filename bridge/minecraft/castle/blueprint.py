@@ -208,12 +208,17 @@ class _Draft:
         self.set(x, y + 1, z, f"minecraft:{wood}_door[facing={facing},half=upper]")
 
     def merlons(self, y: int, x1: int, z1: int, x2: int, z2: int, block: str) -> None:
-        """Battlements: a block on every other position along the rectangle's edge at height ``y``."""
+        """Battlements: merlons two blocks wide with gaps two blocks wide along the rectangle's edge at height
+        ``y`` (one ``fill`` per merlon; a merlon turning a corner is two)."""
         edge = [(x, z1) for x in range(x1, x2 + 1)] + [(x2, z) for z in range(z1 + 1, z2 + 1)]
         edge += [(x, z2) for x in range(x2 - 1, x1 - 1, -1)] + [(x1, z) for z in range(z2 - 1, z1, -1)]
-        for i, (x, z) in enumerate(edge):
-            if i % 2 == 0:
-                self.set(x, y, z, block)
+        for i in range(0, len(edge) - 1, 4):
+            (ax, az), (bx, bz) = edge[i], edge[i + 1]
+            if ax == bx or az == bz:
+                self.fill(ax, y, az, bx, y, bz, block)
+            else:
+                self.set(ax, y, az, block)
+                self.set(bx, y, bz, block)
 
 
 def seat_spots(seats: int, centre: tuple[float, float], radius: float = SEAT_RADIUS) -> list[tuple[float, float, float]]:

@@ -130,9 +130,9 @@ def test_the_castle_is_recognisably_one(built):
     ids = {state.split("[")[0] for _, state in world.blocks.items()}
     assert {"minecraft:stone_bricks", "minecraft:glass", "minecraft:oak_door", "minecraft:campfire",
             "minecraft:ladder", "minecraft:bookshelf"} <= ids  # fmt: skip
-    # battlements: every other block on the keep's roof edge
-    edge = [world.blocks.get((ox + x, oy + 13, oz + 20)) for x in range(0, 10)]
-    assert [is_air(s) for s in edge] == [False, True] * 5
+    # battlements: merlons two wide, gaps two wide, on the keep's roof edge
+    edge = [world.blocks.get((ox + x, oy + 13, oz + 20)) for x in range(0, 12)]
+    assert [is_air(s) for s in edge] == [False, False, True, True] * 3
     assert is_solid(world.blocks.get((ox + 24, oy + 12, oz + 40)))  # the keep has a roof
 
 
