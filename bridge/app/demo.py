@@ -390,7 +390,6 @@ def run_sandbox_process(
 
     names = tuple(names) if names else DEMO_NAMES[:contestants]
     sandbox, bound = _listen(password, port, msmp_secret, msmp_port, reply_delay)
-    sandbox.call(place_demo_castle, sandbox.world.blocks)  # serve-demo's teleports land in the shipped castle
     bots = _join_players(sandbox, names, hosts, seed, join_over)
     sandbox.call(quiet.install, sandbox.world, bots)
     extra = sandbox.sandbox.msmp_ready_fields()
@@ -425,7 +424,7 @@ def _join_later(bots: list[Bot], seconds: float, interval: float = 0.02) -> None
 
 def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
             reply_delay: float) -> tuple[SandboxThread, int]:  # fmt: skip
-    """A started sandbox server and the RCON port it listens on.
+    """A started sandbox server, the shipped castle standing in its world, and the RCON port it listens on.
 
     Raises:
         BridgeError: a port cannot be bound (the message names the option and the reason).
@@ -434,6 +433,7 @@ def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
 
     sandbox = SandboxThread(password, msmp_secret=msmp_secret)
     sandbox.sandbox.rcon.faults.reply_delay = reply_delay
+    place_demo_castle(sandbox.world.blocks)  # before the loop starts: serve-demo's teleports land in the castle
     try:
         return sandbox, sandbox.start(port=port, msmp_port=msmp_port)
     except OSError as exc:
