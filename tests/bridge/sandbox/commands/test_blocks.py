@@ -31,7 +31,10 @@ def test_setblock_keeps_block_states_and_execute_if_block_reads_them():
     assert w.execute("execute if block 5 70 5 minecraft:oak_door[facing=east]") == "Test passed"
     assert w.execute("execute if block 5 70 5 minecraft:oak_door[facing=west]") == "Test failed"
     assert w.execute("execute unless block 5 71 5 minecraft:air") == "Test failed"
-    assert w.execute("execute if block 5 71 5 minecraft:air run say hi") == "[Server] hi" or w.errors == []
+    assert w.execute("execute if block 5 71 5 minecraft:air run setblock 5 71 5 minecraft:stone") == (
+        "Changed the block at 5, 71, 5")
+    assert w.execute("execute if block 5 72 5 minecraft:stone run setblock 5 72 5 minecraft:stone") == ""
+    assert w.blocks.get((5, 72, 5)) == "minecraft:air" and w.errors == []
     assert w.execute("setblock 5 70 5 minecraft:stone keep") == "Could not set the block"
 
 
