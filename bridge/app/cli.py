@@ -13,6 +13,8 @@ Subcommands:
     check-config   check castle, series, serve and scenario files; every problem names file and key.
     export      a stored (or scripted) series' record as text, MediaWiki or JSON (``docs/game-log.md``).
     simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
+    build-castle   build the castle on the server over RCON and write its castle file; ``--remove`` takes it down.
+    castle-map     draw a castle file's plan from above as a PNG (needs Pillow: the ``map`` extra).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
 is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows the traceback instead.
@@ -189,6 +191,25 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--twist-impact", action="store_true",
                    help="also play every series without each twist, to count how often it changed the outcome "
                    "(costs one more series per twist)")  # fmt: skip
+
+
+def _build_castle_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", help="serve config (TOML) giving the RCON address and secrets; not needed with --dry-run")
+    p.add_argument("--origin", type=int, nargs=3, metavar=("X", "Y", "Z"), default=[64, 64, -64],
+                   help="the castle's north-west bottom corner: Y is its floor, one above the ground (default 64 64 -64)")  # fmt: skip
+    p.add_argument("--seats", type=int, default=16, help="round-table seats and homes, 1-16 (default 16)")
+    p.add_argument("--out", default="castle.toml", help="the castle file to write (default castle.toml); the build "
+                   "record goes beside it (castle.build.json)")  # fmt: skip
+    p.add_argument("--dry-run", action="store_true", help="print the plan's size and send nothing")
+    p.add_argument("--commands", action="store_true", help="with --dry-run: print every command of the build")
+    p.add_argument("--force", action="store_true", help="build even where the area holds blocks that are not air")
+    p.add_argument("--remove", action="store_true", help="take down the castle recorded beside --out (restores air)")
+
+
+def _castle_map_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("castle", metavar="CASTLE.toml", help="a castle file (one written by build-castle shows its walls)")
+    p.add_argument("--out", default="castle.png", help="the picture to write (default castle.png)")
+    p.add_argument("--scale", type=int, default=6, help="pixels per block (2-16, default 6)")
 
 
 def _install_arguments(p: argparse.ArgumentParser) -> None:
@@ -412,6 +433,21 @@ def _play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _build_castle(args: argparse.Namespace) -> int:
+    from bridge.app.build_castle import BuildOptions, run_build_castle
+
+    opts = BuildOptions(config=args.config, origin=(args.origin[0], args.origin[1], args.origin[2]), seats=args.seats,
+                        out=Path(args.out), dry_run=args.dry_run, force=args.force, remove=args.remove,
+                        commands=args.commands)  # fmt: skip
+    return run_build_castle(opts, os.environ)
+
+
+def _castle_map(args: argparse.Namespace) -> int:
+    from bridge.app.castle_map import run_castle_map
+
+    return run_castle_map(args.castle, args.out, args.scale)
+
+
 def _doctor(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -510,6 +546,12 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("install-datapack", "copy the data pack into a world's datapacks/ folder",
             "Then run /reload (or restart the server). --resourcepack also writes the language resource pack as a "
             "zip (docs/datapack.md).", _install_arguments, _install),
+    Command("build-castle", "build the castle on the server and write the castle file of what was built",
+            "Over RCON (--config serve.toml). Reads the area first and refuses to build over blocks that are not air "
+            "unless --force; --remove takes down exactly what it built. See docs/operator.md#the-castle.",
+            _build_castle_arguments, _build_castle),
+    Command("castle-map", "draw a castle file's plan from above (rooms, seats, homes) as a PNG",
+            "Needs Pillow: pip install 'castle-traitors[map]'.", _castle_map_arguments, _castle_map),
 )}  # fmt: skip
 """Every subcommand, in the order ``--help`` lists them."""
 

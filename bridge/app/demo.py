@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bridge.app.build_castle import build_demo_castle, place_demo_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.config.castle import default_castle
 from bridge.errors import BridgeError
@@ -326,6 +327,7 @@ async def play_demo(
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
+            await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
                                     players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
             stop = asyncio.Event()
@@ -438,7 +440,7 @@ def _join_later(bots: list[Bot], seconds: float, interval: float = 0.02) -> None
 
 def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
             reply_delay: float, release: Mapping[str, Any] | None = None) -> tuple[SandboxThread, int]:  # fmt: skip
-    """A started sandbox server and the RCON port it listens on.
+    """A started sandbox server, the shipped castle standing in its world, and the RCON port it listens on.
 
     Raises:
         BridgeError: a port cannot be bound (the message names the option and the reason).
@@ -447,6 +449,7 @@ def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
 
     sandbox = SandboxThread(password, msmp_secret=msmp_secret, **(release or {}))
     sandbox.sandbox.rcon.faults.reply_delay = reply_delay
+    place_demo_castle(sandbox.world.blocks)  # before the loop starts: serve-demo's teleports land in the castle
     try:
         return sandbox, sandbox.start(port=port, msmp_port=msmp_port)
     except OSError as exc:

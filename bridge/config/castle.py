@@ -8,11 +8,16 @@
 
 Units: ``x``/``y``/``z`` in blocks (absolute world coordinates), ``yaw``/``pitch`` in degrees (Minecraft's
 convention: yaw 0 faces south/+z, 90 west, ±180 north, -90 east; pitch -90 up … 90 down).
+
+A castle built by ``traitors build-castle`` also has a ``[built]`` table (blueprint, origin, seats) from which its
+plan can be drawn again; ``castle_toml``/``write_castle`` write the file it reads back.
 """
 
 from __future__ import annotations
 
 import importlib.resources
+import os
+import tempfile
 from pathlib import Path
 
 from pydantic import Field
@@ -59,6 +64,20 @@ class CastlePlaces(ConfigModel):
     gate: Location
 
 
+class BuiltBy(ConfigModel):
+    """How ``traitors build-castle`` built this castle, so the plan can be drawn again (``traitors castle-map``).
+
+    Args:
+        origin: the castle's north-west bottom corner, ``[x, y, z]`` in blocks.
+        seats: the seats built (1..16).
+        blueprint: the layout's name (``bridge.minecraft.castle.blueprint.BLUEPRINT``).
+    """
+
+    origin: list[int] = Field(min_length=3, max_length=3)
+    seats: int = Field(ge=1, le=MAX_SEATS)
+    blueprint: str
+
+
 PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME})
 """Places with one location per seat (the effect carries the seat number)."""
 
@@ -70,11 +89,13 @@ class CastleConfig(ConfigModel):
         places: the shared places.
         seats: round-table seats, seat 1 first (1..16 entries), each facing the table's centre.
         homes: contestants' homes, by seat number (1..16 entries).
+        built: how ``traitors build-castle`` built it; ``None`` for a castle built by hand.
     """
 
     places: CastlePlaces
     seats: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
     homes: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
+    built: BuiltBy | None = None
 
     def location(self, place: Place, seat: int | None = None) -> Location:
         """Where ``place`` is; per-seat places (round table, home) need ``seat`` (1-based).
@@ -128,3 +149,69 @@ def default_castle() -> CastleConfig:
     """
     resource = importlib.resources.files("world_config").joinpath("castle.toml")
     return parse_castle(resource.read_text(encoding="utf-8"), "castle.toml")
+
+
+_HEADER = """\
+# The castle's places (rulebook §10) as world coordinates, validated by bridge/config/castle.py at load.
+#
+# Units: x, y, z in blocks (absolute world coordinates; .5 is the middle of a block); yaw and pitch in degrees
+# (yaw 0 = facing south/+z, 90 = west/-x, 180 = north/-z, -90 = east/+x; pitch 0 = level, -90 up, 90 down).
+# [places] has every shared place; [[seats]] the round-table seats (seat 1 first), [[homes]] the homes by seat.
+"""
+
+
+def _inline(loc: Location) -> str:
+    return f"{{ x = {loc.x!r}, y = {loc.y!r}, z = {loc.z!r}, yaw = {loc.yaw!r}, pitch = {loc.pitch!r} }}"
+
+
+def _table(name: str, n: int, loc: Location) -> list[str]:
+    return ["", f"[[{name}]]  # seat {n}", *(f"{k} = {getattr(loc, k)!r}" for k in Location.model_fields)]
+
+
+def castle_toml(castle: CastleConfig, comment: str = "") -> str:
+    """The castle as the TOML text ``parse_castle`` reads back to an equal ``CastleConfig``.
+
+    Args:
+        castle: the castle to write.
+        comment: lines to add to the header (each written as a ``#`` comment).
+    """
+    lines = [_HEADER.rstrip("\n")] + [f"# {line}".rstrip() for line in comment.splitlines()]
+    if castle.built is not None:
+        b = castle.built
+        lines += ["", "[built]", f"origin = [{', '.join(str(c) for c in b.origin)}]", f"seats = {b.seats}",
+                  f'blueprint = "{b.blueprint}"']  # fmt: skip
+    lines += ["", "[places]"]
+    lines += [f"{name} = {_inline(getattr(castle.places, name))}" for name in CastlePlaces.model_fields]
+    for n, seat in enumerate(castle.seats, 1):
+        lines += _table("seats", n, seat)
+    for n, home in enumerate(castle.homes, 1):
+        lines += _table("homes", n, home)
+    return "\n".join([*lines, ""])
+
+
+def write_castle(path: str | Path, castle: CastleConfig, comment: str = "") -> Path:
+    """Write ``castle`` to ``path`` atomically (a temporary file beside it, then renamed over it).
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    return write_text_atomically(path, castle_toml(castle, comment))
+
+
+def write_text_atomically(path: str | Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder renamed over it, so a
+    reader sees the old file or the new one, never a part.
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

@@ -23,6 +23,7 @@ from mecha import ast as mast
 
 from bridge.minecraft.syntax import CommandSyntaxError, check_command
 from bridge.sandbox import nbt
+from bridge.sandbox.blocks import Blocks
 from bridge.sandbox.datapack import Datapack, Function, Line
 from bridge.sandbox.model import CONSOLE, PLAYER_NAME, Bossbar, CommandRecord, Objective, Player, Source
 
@@ -93,6 +94,8 @@ class WorldState:
         computed_storage: storage id → a function giving its contents as plain Python, called each time a
             ``data get storage`` reads that storage (the sandbox's own state, e.g. ``bridge/sandbox/quiet.py``;
             a real server has no such storage).
+        blocks: the blocks ``fill``/``setblock`` placed (``bridge.sandbox.blocks``; elsewhere air).
+        bad_landings: every teleport that left a player on a spot that is not standable, as (player, position).
         source: who runs the command being run (``@s``).
         result: the result the running command set (``None``: the default, 1).
         outputs: replies of the commands an ``execute`` ran (``None`` outside ``execute``).
@@ -114,6 +117,8 @@ class WorldState:
         self.tick_functions: list[Callable[[WorldState], None]] = []
         self.computed_storage: dict[str, Callable[[], dict[str, Any]]] = {}
         self.datapack: Datapack | None = None
+        self.blocks = Blocks()
+        self.bad_landings: list[tuple[str, tuple[float, float, float]]] = []
         self.source: Source = CONSOLE
         self.result: int | None = None
         self.outputs: list[str] | None = None

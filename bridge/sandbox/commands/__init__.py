@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bridge.sandbox.commands import (
     admin,
+    blocks,
     bossbar,
     data,
     execute,
@@ -34,6 +35,8 @@ COMMANDS: dict[str, Handler] = {
     "dialog": players.dialog,
     "effect": players.effect,
     "execute": execute.execute,
+    "fill": blocks.fill,
+    "forceload": blocks.forceload,
     "function": functions.function,
     "gamemode": players.gamemode,
     "gamerule": admin.gamerule,
@@ -44,6 +47,7 @@ COMMANDS: dict[str, Handler] = {
     "return": functions.return_,
     "say": messages.say,
     "scoreboard": scoreboard.scoreboard,
+    "setblock": blocks.setblock,
     "tag": players.tag,
     "teleport": teleport.tp,
     "tellraw": messages.tellraw,

@@ -1,7 +1,8 @@
-"""``execute`` chains: ``as``, ``on attacker``, ``if``/``unless`` (entity, score, items, data), ``store``, ``run``.
+"""``execute`` chains: ``as``, ``on attacker``, ``if``/``unless`` (entity, score, items, data, block), ``store``,
+``run``.
 
-Vanilla facts kept: the reply is the feedback of the commands the chain ran, run together; a failed condition
-that ends the chain says "Test failed", one before ``run`` ends the command silently; ``as`` over several
+Vanilla facts kept: the reply is the feedback of the commands the chain ran, run together; a condition that ends
+the chain says "Test passed" or "Test failed", one before ``run`` ends the command silently; ``as`` over several
 entities runs the rest once per entity and sums the results.
 
 The data pack's tick runs these chains hundreds of times per tick, so the running source is swapped with a
@@ -19,6 +20,7 @@ from mecha import ast as mast
 
 from bridge.sandbox import nbt
 from bridge.sandbox.commands.args import holders, rl, single_holder, src, targets
+from bridge.sandbox.commands.blocks import block_condition
 from bridge.sandbox.commands.items import predicate, slot_stacks
 from bridge.sandbox.commands.scoreboard import objective
 from bridge.sandbox.model import Source
@@ -95,6 +97,8 @@ def _if(world: WorldState, parts: list[str], args: list[Any], text: str, source:
     if not passed:
         raise CommandFailure("" if chained else "Test failed")
     if not chained:
+        if world.outputs is not None:
+            world.outputs.append("Test passed")
         return 1
     return chain(world, args[-1], text, source)
 
@@ -138,6 +142,8 @@ def _condition(world: WorldState, parts: list[str], args: list[Any], text: str) 
         return _score_matches(world, args)
     if what == "items" and parts[1] == "entity":
         return _items_entity(world, args)
+    if what == "block":
+        return block_condition(world, args)
     if what == "data" and parts[1] == "storage":
         root = world.storage.get(rl(args[0]))
         if root is None:

@@ -1,4 +1,8 @@
-"""``tp`` / ``teleport``: players to a player, or to a position with an optional rotation or facing point."""
+"""``tp`` / ``teleport``: players to a player, or to a position with an optional rotation or facing point.
+
+A teleport to a position that is not standable on the sandbox's blocks (``bridge.sandbox.blocks``: a solid block
+under the feet, air at the feet and head) is recorded in ``world.bad_landings``; vanilla teleports there anyway.
+"""
 
 from __future__ import annotations
 
@@ -47,6 +51,8 @@ def tp(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
     pos = vec3(world, args[1])
     for p in moved:
         p.pos = pos
+    if not world.blocks.standable(*pos):
+        world.bad_landings.extend((p.name, pos) for p in moved)
     if shape[2:] == ["rotation"]:
         rot = args[2]
         for p in moved:

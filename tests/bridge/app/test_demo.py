@@ -24,8 +24,10 @@ def demo12():
         chats = {n: [m.text for m in sandbox.chat(n)] for n in game.contestants()}
         dialogs = sandbox.call(lambda: {n: len(p.dialogs) for n, p in sandbox.world.players.items()})
         errors = sandbox.snapshot()["errors"]
+        landings = sandbox.call(lambda: list(sandbox.world.bad_landings))
     finally:
         sandbox.stop()
+    service.bad_landings = landings
     service.dialogs_shown = dialogs
     service.sandbox_errors = errors
     return game, log, chats, service, out.getvalue()
@@ -37,6 +39,14 @@ def test_demo_plays_a_whole_series(demo12):
     tables = [e for e in game.record.events if isinstance(e, RoundTableRecord)]
     assert tables and all(t.banished for t in tables)
     assert "Winners:" in printed or "win!" in printed
+
+
+def test_every_teleport_lands_on_a_standable_spot_of_the_built_castle(demo12):
+    game, log, _, service, _ = demo12
+    assert sum(text.startswith(("fill ", "setblock ")) for text, _, _ in log) > 400  # the castle was built first
+    teleports = [text for text, _, _ in log if text.startswith("tp ")]
+    assert len(teleports) > len(game.contestants())
+    assert service.bad_landings == []
 
 
 def test_every_command_sent_parses_with_mecha(demo12):

@@ -95,7 +95,7 @@ def test_missing_place_names_file_and_key(tmp_path: Path) -> None:
 
 
 def test_wrong_type_names_file_and_key(tmp_path: Path) -> None:
-    text = shipped_text().replace("foyer = { x = 100.5", 'foyer = { x = "east"')
+    text = shipped_text().replace("foyer = { x = 88.5", 'foyer = { x = "east"')
     error = _broken(tmp_path, text)
     assert error.problems == ["places.foyer.x: input should be a valid number"]
 

@@ -109,11 +109,11 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
     ),
     (
         MoveTo(players=("Alex", "Bea"), place=Place.ROUND_TABLE, seats=(1, 5)),
-        ["tp Alex 100.5 65.0 -14.5 -180.0 10.0", "tp Bea 106.5 65.0 -20.5 90.0 10.0"],
+        ["tp Alex 88.5 65.0 -23.5 -180.0 10.0", "tp Bea 94.5 65.0 -29.5 90.0 10.0"],
     ),
-    (MoveTo(players=("Cal",), place=Place.HOME, seats=(9,)), ["tp Cal 72.5 64.0 60.5 180.0 0.0"]),
-    (MoveTo(players=("Dee",), place=Place.DIARY_ROOM), ["tp Dee 100.5 72.0 -44.5 180.0 0.0"]),
-    (MoveTo(players=("Dee",), place=Place.GATE), ["tp Dee 100.5 64.0 28.5 0.0 0.0"]),
+    (MoveTo(players=("Cal",), place=Place.HOME, seats=(9,)), ["tp Cal 81.5 65.0 39.5 -90.0 0.0"]),
+    (MoveTo(players=("Dee",), place=Place.DIARY_ROOM), ["tp Dee 88.5 71.0 -39.5 180.0 0.0"]),
+    (MoveTo(players=("Dee",), place=Place.GATE), ["tp Dee 88.5 65.0 1.5 0.0 0.0"]),
     (
         GiveItem(to=frozenset({"Alex"}), item=Item.CAST_VOTE_PAPER, label="Bea"),
         [

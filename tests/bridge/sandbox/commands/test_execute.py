@@ -10,7 +10,7 @@ def test_conditions_end_with_test_failed_or_run_the_rest(world_with: Any) -> Non
     world.execute("scoreboard objectives add d dummy")
     world.execute("scoreboard players set Alice d 3")
     assert world.execute("execute if entity @a[tag=x]") == "Test failed"
-    assert world.execute("execute if entity @a") == ""
+    assert world.execute("execute if entity @a") == "Test passed"
     assert world.execute("execute if score Alice d matches 2..4 run tag Alice add mid") == "Added tag 'mid' to Alice"
     assert world.execute("execute unless score Alice d matches 3 run tag Alice add x") == ""
     assert world.execute("execute if data storage t:none a") == "Test failed"
@@ -44,7 +44,7 @@ def test_store_keeps_zero_when_the_command_fails(world_with: Any) -> None:
 def test_on_attacker_and_items_conditions(world_with: Any) -> None:
     world = world_with("Alice", "Bob")
     world.execute("give Alice minecraft:paper[custom_data={traitors:{item:\"vote_paper\"}}]")
-    assert world.execute('execute if items entity Alice container.* *[custom_data~{traitors:{item:"vote_paper"}}]') == ""
+    assert world.execute('execute if items entity Alice container.* *[custom_data~{traitors:{item:"vote_paper"}}]') == "Test passed"
     assert world.execute("execute if items entity Alice armor.* *") == "Test failed"
     assert world.execute("execute if items entity @a[tag=nobody] container.* *") == "No entity was found"
     world.execute("scoreboard objectives add hits dummy")

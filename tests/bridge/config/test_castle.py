@@ -1,0 +1,37 @@
+"""bridge/config/castle.py's writer: what it writes reads back equal, atomically, and check-config accepts it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bridge.config.castle import castle_toml, default_castle, load_castle, parse_castle, write_castle
+from bridge.config.loader import check_files
+from bridge.config.model import ConfigFileError
+from bridge.minecraft.castle.blueprint import plan_castle
+
+
+@pytest.mark.parametrize("seats", [1, 7, 16])
+def test_written_castle_reads_back_equal_and_check_config_accepts_it(seats: int, tmp_path: Path) -> None:
+    castle = plan_castle((-30, 0, 12), seats).castle
+    path = write_castle(tmp_path / "castle.toml", castle, "line one\nline two")
+    assert load_castle(path) == castle
+    assert "# line one\n# line two\n" in path.read_text(encoding="utf-8")
+    ok, problems = check_files([str(path)])
+    assert problems == [] and ok == [f"{path}: OK (castle: {seats} seats, {seats} homes)"]
+    assert [p.name for p in tmp_path.iterdir()] == ["castle.toml"]  # no temporary file left
+
+
+def test_the_shipped_castle_is_the_generated_one() -> None:
+    assert default_castle() == plan_castle((64, 64, -64), 16).castle
+
+
+def test_a_hand_built_castle_has_no_built_table_and_a_bad_one_is_named() -> None:
+    hand = default_castle().model_copy(update={"built": None})
+    text = castle_toml(hand)
+    assert "[built]" not in text and parse_castle(text, "c.toml") == hand
+    shipped = castle_toml(default_castle())
+    with pytest.raises(ConfigFileError) as info:
+        parse_castle(shipped.replace("seats = 16\nblueprint", "seats = 40\nblueprint"), "c.toml")
+    assert info.value.problems == ["built.seats: input should be less than or equal to 16"]
