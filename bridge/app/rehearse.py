@@ -37,6 +37,13 @@ from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.version import KNOWN, ServerVersion, detect_version
 from bridge.minecraft import commands as mc
+from bridge.minecraft.castle.survey import (
+    forceload_commands,
+    place_areas,
+    place_probe_commands,
+    places_row,
+    read_place_probes,
+)
 from bridge.minecraft.render import PROMPT_FUNCTION
 from bridge.minecraft.snbt import parse
 from engine.errors import ConfigError
@@ -301,6 +308,22 @@ async def check_teleport(r: Rehearsal) -> str:
     return f"{player} teleported to {len(r.castle.seats)} seats and back"
 
 
+async def check_places(r: Rehearsal) -> str:
+    """Every place of the castle file is standable on the server: a solid block under the feet, air at the feet
+    and the head (``bridge/minecraft/castle/survey.py``). The places' chunks are force-loaded for the probes (a
+    position in an unloaded chunk answers "That position is not loaded") and released afterwards."""
+    areas = place_areas(r.castle)
+    for command in forceload_commands(areas):
+        await r.send(command)
+    for command in forceload_commands(areas, add=False):
+        r.will_undo("forceload", command)
+    replies = [await r.rcon.command(command) for command in place_probe_commands(r.castle)]
+    passed, detail = places_row(read_place_probes(r.castle, replies))
+    if not passed:
+        raise Failed(detail)
+    return detail
+
+
 def _off(landed: list[float], seat: Location) -> float:
     return max(abs(a - b) for a, b in zip(landed, (seat.x, seat.y, seat.z), strict=True))
 
@@ -319,8 +342,9 @@ CHECKS: dict[str, Check] = {
     "title": check_title,
     "give/clear": check_handout,
     "teleport": check_teleport,
+    "places": check_places,
 }
-"""Every check, in table order (house rule 1). More may be added (a castle's places are standable, say)."""
+"""Every check, in table order (house rule 1)."""
 
 
 async def rehearse(rehearsal: Rehearsal, checks: Mapping[str, Check] | None = None) -> list[Row]:

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from bridge.app.build_castle import place_demo_castle
 from bridge.app.cli import main
 from bridge.app.rehearse import CHECKS, FAIL, OK, SKIP, Rehearsal, format_table, rehearse
 from bridge.app.serve import init_config
 from bridge.config.castle import default_castle
 from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
+from bridge.minecraft.castle.survey import castle_spots
 from bridge.minecraft.versions import names, version_named
 from bridge.sandbox import Sandbox
 from bridge.sandbox.server import SandboxThread
@@ -47,6 +49,7 @@ def test_every_check_passes_on_the_sandbox_of_each_release(name: str) -> None:
     async def main_() -> None:
         version = version_named(name)
         sb = Sandbox(PASSWORD, msmp_secret=SECRET, version=version, startup_delay=0.2)
+        place_demo_castle(sb.world.blocks)
         await sb.start()
         sb.world.join(PLAYER)
         try:
@@ -55,6 +58,7 @@ def test_every_check_passes_on_the_sandbox_of_each_release(name: str) -> None:
             assert [(c, res) for c, res, _ in rows if res != OK] == []
             assert f"protocol {version.protocol}) over MSMP: supported as {name}" in rows[0][2]
             assert f"MSMP {version.msmp}" in rows[1][2]
+            assert {c: d for c, _, d in rows}["places"] == f"{len(castle_spots(default_castle()))} places standable"
             alice = sb.world.players[PLAYER]
             assert (alice.pos, alice.yaw, alice.pitch) == ((0.5, 64.0, 0.5), 0.0, 0.0)  # put back
             assert alice.inventory == [] and alice.dialog is None and alice.title is None
@@ -73,6 +77,7 @@ def test_every_check_passes_on_the_sandbox_of_each_release(name: str) -> None:
 def test_without_a_player_the_player_checks_are_skipped_and_the_rest_pass() -> None:
     async def main_() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, version=version_named("26.2"))  # no MSMP: the version over RCON
+        place_demo_castle(sb.world.blocks)
         await sb.start()
         try:
             rows = {c: (res, detail) for c, res, detail in await _rehearse(sb, None)}
@@ -108,6 +113,31 @@ def test_a_failing_check_is_reported_and_the_rest_still_run_and_clean_up() -> No
     asyncio.run(main_())
 
 
+def test_places_not_standable_fail_by_name_and_forceload_is_released() -> None:
+    async def main_() -> None:
+        sb = Sandbox(PASSWORD, tick_rate=0)  # an empty world: no castle where the castle file says
+        plan = place_demo_castle(sb.world.blocks)
+        seat = default_castle().seats[2]
+        sb.world.blocks.place((int(seat.x // 1), int(seat.y // 1) + 1, int(seat.z // 1)), "minecraft:stone")
+        await sb.start()
+        try:
+            rows = {c: (res, detail) for c, res, detail in await _rehearse(sb, None)}
+            assert rows["places"] == (FAIL, "seat 3: the head is not in air")
+            assert rows["cleanup"][0] == OK
+            assert plan.seats == len(default_castle().seats)
+        finally:
+            await sb.stop()
+        empty = Sandbox(PASSWORD, tick_rate=0)
+        await empty.start()
+        try:
+            rows = {c: (res, detail) for c, res, detail in await _rehearse(empty, None)}
+            assert rows["places"][0] == FAIL and "seat 1: the block under the feet is air" in rows["places"][1]
+        finally:
+            await empty.stop()
+
+    asyncio.run(main_())
+
+
 def test_an_older_server_fails_the_version_check() -> None:
     async def main_() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, datapack=False)
@@ -127,6 +157,7 @@ def test_cli_rehearse_prints_the_table_and_exits_by_the_result(tmp_path: Path, m
                                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     password = secrets.token_urlsafe(12)
     sandbox = SandboxThread(password, version=version_named("26.1"))
+    place_demo_castle(sandbox.world.blocks)
     port = sandbox.start()
     try:
         sandbox.join(PLAYER)
