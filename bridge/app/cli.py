@@ -12,6 +12,7 @@ Subcommands:
     check-config   check castle, series, serve and scenario files; every problem names file and key.
     export      a stored (or scripted) series' record as text, MediaWiki or JSON (``docs/game-log.md``).
     simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
+    balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
 is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows the traceback instead.
@@ -158,6 +159,18 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--twist-impact", action="store_true",
                    help="also play every series without each twist, to count how often it changed the outcome "
                    "(costs one more series per twist)")  # fmt: skip
+
+
+def _balance_arguments(p: argparse.ArgumentParser) -> None:
+    from bridge.app.balance import add_arguments
+
+    add_arguments(p)
+
+
+def _balance(args: argparse.Namespace) -> int:
+    from bridge.app.balance import from_arguments
+
+    return from_arguments(args)
 
 
 def _install_arguments(p: argparse.ArgumentParser) -> None:
@@ -453,6 +466,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             "side's win rate (95 % Wilson interval), the average series length, how often each power or role was "
             "on the winning side and which twists changed the outcome. See docs/simulate.md.",
             _simulate_arguments, _simulate),
+    Command("balance", "search a ruleset's setups for the ones whose win rate is closest to a target",
+            "Plays every setup the settings allow (number of Traitors, drunk, Joker, twists, first-night murder; "
+            "the club rulesets' deal and day vote) with bots, racing: a setup is dropped once its interval rules it "
+            "out, so series go to the close ones. See docs/simulate.md.", _balance_arguments, _balance),
     Command("install-datapack", "copy the data pack into a world's datapacks/ folder",
             "Then run /reload (or restart the server). --resourcepack also writes the language resource pack as a "
             "zip (docs/datapack.md).", _install_arguments, _install),
