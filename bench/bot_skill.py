@@ -6,6 +6,7 @@ teams together) with every pairing of {random, simple, smart} for the good side 
 the evil side; and how many series ran into the day limit (``nobody``).
 
 Usage: python bench/bot_skill.py [--series 1000] [--seed 5] [--jobs 2] [--ruleset traitors] [--contestants 12]
+                            [--kinds random,smart]
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--contestants", type=int, default=12)
     ap.add_argument("--ruleset", action="append", choices=sorted(GOOD))
+    ap.add_argument("--kinds", default=",".join(KINDS), help="bot kinds to pair (default random,simple,smart)")
     args = ap.parse_args()
     seeds = series_seeds(args.seed, args.series)
     print(f"{args.series} series each, seed {args.seed}, {args.contestants} contestants; evil side's win rate [95 % CI]")
@@ -48,8 +50,9 @@ def main() -> None:
         settings = demo_settings(args.contestants, ruleset)
         good = GOOD[ruleset]
         evil = [s for s in sides_of(settings) if s not in good]
-        for gk in KINDS:
-            for ek in KINDS:
+        kinds = args.kinds.split(",")
+        for gk in kinds:
+            for ek in kinds:
                 bots = {**dict.fromkeys(good, gk), **dict.fromkeys(evil, ek)}
                 t0 = time.perf_counter()
                 tally = run(settings, seeds, bots=bots, jobs=args.jobs)
