@@ -15,6 +15,7 @@ import argparse
 import time
 
 import checkout  # noqa: F401 - this checkout's engine and bridge, not an installed copy
+from bridge.app.balance_setups import evil_wins
 from bridge.app.demo import demo_settings
 from bridge.app.simulate import run
 from engine.sim import series_seeds, sides_of, wilson
@@ -25,9 +26,8 @@ KINDS = ("random", "simple", "smart")
 
 
 def evil_rate(wins: dict[str, int], n: int, ruleset: str) -> tuple[float, float, float]:
-    """(rate, low, high) of the evil sides' wins together (everything but the good side and ``nobody``)."""
-    good = {"traitors": "faithful", "black_knights": "white_order", "mafia_yakuza": "town"}[ruleset]
-    evil = sum(w for side, w in wins.items() if side not in (good, "nobody"))
+    """(rate, low, high) of the evil side's wins (``bridge.app.balance_setups.evil_wins``)."""
+    evil = evil_wins(ruleset, wins)
     lo, hi = wilson(evil, n)
     return evil / n, lo, hi
 

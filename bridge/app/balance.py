@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bridge.app.balance_run import Runner, Task, runner
-from bridge.app.balance_setups import GOOD_SIDE, MAIN_KNOB, Setup, setups_for
+from bridge.app.balance_setups import GOOD_SIDE, MAIN_KNOB, Setup, evil_wins, setups_for
 from bridge.app.simulate import check_bot_sides, parse_bots
 from engine.errors import ConfigError
 from engine.sim import series_seeds, wilson
@@ -101,7 +101,7 @@ def _drop(arms: Sequence[Arm], opts: Search, round_no: int) -> None:
 
 
 def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callable[[int], None] | None = None,
-           good: str = "faithful") -> list[Arm]:  # fmt: skip
+           ruleset: str = "traitors") -> list[Arm]:  # fmt: skip
     """Play the search (the module docstring) and return every setup's counts, in ``setups`` order.
 
     Args:
@@ -109,7 +109,7 @@ def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callabl
         opts: the search's options.
         run: where the series are played (``bridge.app.balance_run.runner``).
         progress: called with the number of series just played.
-        good: the good side's win name (every other win but ``nobody`` counts for the evil side).
+        ruleset: whose evil side is counted (``bridge.app.balance_setups.evil_wins``).
 
     Raises:
         ConfigError: an option out of range (the message names it).
@@ -132,7 +132,7 @@ def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callabl
                 owners.append(a)
         for a, wins, task in zip(owners, run.map(tasks, progress), tasks, strict=True):
             a.series += len(task[1])
-            a.evil += sum(w for side, w in wins.items() if side not in (good, "nobody"))
+            a.evil += evil_wins(ruleset, wins)
         round_no += 1
         if opts.strategy == "race":
             _drop(arms, opts, round_no)
@@ -247,7 +247,7 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
     started = time.perf_counter()
     run = runner(jobs, scheduler)
     try:
-        arms = search(setups, opts, run, bar.update if bar is not None else None, GOOD_SIDE[ruleset])
+        arms = search(setups, opts, run, bar.update if bar is not None else None, ruleset)
     finally:
         run.close()
         if bar is not None:

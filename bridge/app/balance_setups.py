@@ -24,7 +24,15 @@ from engine.rulesets.club.black_knights import default_deal as bk_deal
 from engine.rulesets.club.mafia_yakuza import default_deal as my_deal
 
 GOOD_SIDE = {"traitors": "faithful", "black_knights": "white_order", "mafia_yakuza": "town"}
-"""Each ruleset's good side (as its win is named); every other win but ``nobody`` is the evil side's."""
+"""Each ruleset's good side (as its win is named)."""
+
+
+def evil_wins(ruleset: str, wins: dict[str, int]) -> int:
+    """The evil side's wins among ``wins`` (winning side → series): the Traitors' (not the Joker's, who wins
+    alone, rulebook §6), or a club ruleset's every win but the good side's and ``nobody``'s."""
+    if ruleset == "traitors":
+        return wins.get("traitors", 0)
+    return sum(w for side, w in wins.items() if side not in (GOOD_SIDE[ruleset], "nobody"))
 MAIN_KNOB = {"traitors": "traitors", "black_knights": "black_knights", "mafia_yakuza": "mafioso"}
 """The knob ``--plot`` puts on the x axis."""
 
@@ -130,4 +138,4 @@ def setups_for(ruleset: str, contestants: int) -> list[Setup]:
     return out
 
 
-__all__ = ["GOOD_SIDE", "MAIN_KNOB", "SETUPS", "Setup", "setups_for"]
+__all__ = ["GOOD_SIDE", "MAIN_KNOB", "SETUPS", "Setup", "evil_wins", "setups_for"]

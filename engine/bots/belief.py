@@ -81,7 +81,7 @@ def space(names: Sequence[str], k: int) -> Hypotheses:
 class PublicBelief:
     """The weights of every set of Traitors given one public record (immutable once built; see the module)."""
 
-    __slots__ = ("alive", "ballot", "consensus", "h", "papers", "uid", "weights")
+    __slots__ = ("_pair_sums", "alive", "ballot", "consensus", "h", "papers", "uid", "weights")
     _next = itertools.count()
 
     def __init__(self, h: Hypotheses, weights: list[float], alive: int, papers: tuple[tuple[int, ...], ...],
@@ -89,6 +89,7 @@ class PublicBelief:
         self.h, self.weights, self.alive, self.papers = h, weights, alive, papers
         self.ballot, self.consensus = ballot, consensus
         self.uid = next(PublicBelief._next)
+        self._pair_sums: tuple[float, list[float], list[list[float]]] | None = None
 
     @classmethod
     def root(cls, names: Sequence[str], k: int) -> PublicBelief:
@@ -100,9 +101,16 @@ class PublicBelief:
     def marginals(self, exclude: int = 0, private: Private | None = None) -> list[float]:
         """Per contestant (by index), the chance they were dealt Traitor: over the sets without any bit of
         ``exclude`` (a Faithful excludes themself), weighted by ``private``'s evidence too."""
+        factors = private.factors if private is not None else ()
+        if not factors and not exclude & (exclude - 1):  # the usual case, from sums shared by every contestant
+            total, single, pair = self.pair_sums()
+            if not exclude:
+                return [x / total for x in single] if total else single
+            e = exclude.bit_length() - 1
+            rest, row = total - single[e], pair[e]
+            return [(x - y) / rest for x, y in zip(single, row, strict=True)] if rest > 0 else [0.0] * len(single)
         h, total = self.h, 0.0
         out = [0.0] * len(h.names)
-        factors = private.factors if private is not None else ()
         for s, m, w in zip(h.sets, h.masks, self.weights, strict=True):
             if m & exclude or not w:
                 continue
@@ -112,6 +120,25 @@ class PublicBelief:
             for i in s:
                 out[i] += w
         return [x / total for x in out] if total else out
+
+    def pair_sums(self) -> tuple[float, list[float], list[list[float]]]:
+        """(total weight, per contestant the weight of the sets with them, per pair the weight of the sets with
+        both): computed once per node, so each contestant's chances without themself cost a subtraction."""
+        got = self._pair_sums
+        if got is None:
+            n = len(self.h.names)
+            total, single, pair = 0.0, [0.0] * n, [[0.0] * n for _ in range(n)]
+            for s, w in zip(self.h.sets, self.weights, strict=True):
+                if not w:
+                    continue
+                total += w
+                for i in s:
+                    single[i] += w
+                    row = pair[i]
+                    for j in s:
+                        row[j] += w
+            got = self._pair_sums = (total, single, pair)
+        return got
 
     def chance_none(self, mask: int, exclude: int = 0, private: Private | None = None) -> float:
         """The chance that no bit of ``mask`` was dealt Traitor (as ``marginals``)."""
@@ -177,44 +204,56 @@ def _normalised(w: list[float]) -> list[float]:
 
 
 def _weigh_ballot(h: Hypotheses, w: list[float], ballot: Iterable[tuple[int, int]], consensus: int) -> list[float]:
-    """A closed vote's papers: a Traitor writing a fellow's name is unlikely; following the consensus is what a
-    Faithful does more often than a Traitor."""
+    """A closed vote's papers: a Traitor writing a fellow's name is unlikely (``BUS``); following the consensus is
+    what a Faithful does ``FOLLOW_FAITHFUL`` of the time, a Traitor ``FOLLOW_TRAITOR``.
+
+    Only the set's own voters change its weight against the others (the factor every Faithful paper adds to every
+    set without its voter is the same for all sets once divided out), so a set costs one look-up per member."""
     papers = list(ballot)
     if not papers:
         return w
     named_top = consensus >= 0 and any(t == consensus for _, t in papers)
-    out = list(w)
+    mine: dict[int, list[tuple[int, float]]] = {}
     for v, t in papers:
-        vb, tb = 1 << v, 1 << t
         follow = named_top and t == consensus
-        f_faithful = FOLLOW_FAITHFUL if follow else 1.0 - FOLLOW_FAITHFUL
-        f_traitor = FOLLOW_TRAITOR if follow else 1.0 - FOLLOW_TRAITOR
-        if not named_top:
-            f_faithful = f_traitor = 1.0
-        for j, m in enumerate(h.masks):
-            if m & vb:
-                out[j] *= f_traitor * (BUS if m & tb else 1.0)
-            else:
-                out[j] *= f_faithful
+        ratio = 1.0
+        if named_top:
+            ratio = FOLLOW_TRAITOR / FOLLOW_FAITHFUL if follow else (1.0 - FOLLOW_TRAITOR) / (1.0 - FOLLOW_FAITHFUL)
+        mine.setdefault(v, []).append((t, ratio))
+    out = list(w)
+    for j, (s, m) in enumerate(zip(h.sets, h.masks, strict=True)):
+        f = 1.0
+        for v in s:
+            for t, ratio in mine.get(v, ()):
+                f *= ratio * (BUS if m >> t & 1 else 1.0)
+        if f != 1.0:
+            out[j] *= f
     return out
 
 
 def _weigh_murder(h: Hypotheses, w: list[float], alive: int, papers: Sequence[tuple[int, ...]], x: int) -> list[float]:
     """``x`` was murdered: never a Traitor at the deal; likelier the more ``x`` voted against the set's Traitors
     (a softmax over the living contestants outside the set)."""
-    living = [(i, papers[i]) for i in range(len(h.names)) if alive >> i & 1]
-    mine_papers = papers[x]
+    n = len(h.names)
+    counts = []
+    for i in range(n):
+        row = [0] * n
+        for t in papers[i]:
+            row[t] += 1
+        counts.append(row)
+    living = [(i, counts[i]) for i in range(n) if alive >> i & 1]
+    exp = [math.exp(MURDER_BETA * a) for a in range(sum(len(p) for p in papers) + 1)]
+    victim = counts[x]
     out = []
-    for m, weight in zip(h.masks, w, strict=True):
+    for s, m, weight in zip(h.sets, h.masks, w, strict=True):
         if m >> x & 1 or not weight:
             out.append(0.0)
             continue
         total = 0.0
-        for i, ps in living:
+        for i, row in living:
             if not m >> i & 1:
-                total += math.exp(MURDER_BETA * sum(m >> t & 1 for t in ps)) if ps else 1.0
-        mine = math.exp(MURDER_BETA * sum(m >> t & 1 for t in mine_papers)) if mine_papers else 1.0
-        out.append(weight * mine / total if total else weight)
+                total += exp[sum([row[t] for t in s])]
+        out.append(weight * exp[sum([victim[t] for t in s])] / total if total else weight)
     return out
 
 

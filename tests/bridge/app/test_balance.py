@@ -39,8 +39,8 @@ def test_setups_cover_the_knobs_each_valid():
 
 def test_racing_drops_setups_the_interval_rules_out_and_spends_less_than_equal_allocation():
     setups = _setups()
-    race = search(setups, QUICK, LocalRunner(), good="white_order")
-    equal = search(setups, dataclasses.replace(QUICK, strategy="equal"), LocalRunner(), good="white_order")
+    race = search(setups, QUICK, LocalRunner(), ruleset="black_knights")
+    equal = search(setups, dataclasses.replace(QUICK, strategy="equal"), LocalRunner(), ruleset="black_knights")
     assert all(a.series == equal[0].series for a in equal)  # equal: the same for every setup
     spent = sum(a.series for a in race)
     assert spent <= sum(a.series for a in equal)
@@ -52,10 +52,10 @@ def test_racing_drops_setups_the_interval_rules_out_and_spends_less_than_equal_a
 
 def test_the_result_does_not_depend_on_the_processes():
     setups = _setups()
-    one = search(setups, QUICK, LocalRunner(), good="white_order")
+    one = search(setups, QUICK, LocalRunner(), ruleset="black_knights")
     two = ProcessRunner(2)
     try:
-        assert _key(search(setups, QUICK, two, good="white_order")) == _key(one)
+        assert _key(search(setups, QUICK, two, ruleset="black_knights")) == _key(one)
     finally:
         two.close()
 
@@ -63,11 +63,11 @@ def test_the_result_does_not_depend_on_the_processes():
 def test_a_dask_cluster_gives_the_same_result():
     distributed = pytest.importorskip("distributed", reason="the [cluster] extra (dask[distributed]) is missing")
     setups = _setups()
-    one = search(setups, QUICK, LocalRunner(), good="white_order")
+    one = search(setups, QUICK, LocalRunner(), ruleset="black_knights")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
         run = runner(scheduler=c.scheduler_address)
         try:
-            assert _key(search(setups, QUICK, run, good="white_order")) == _key(one)
+            assert _key(search(setups, QUICK, run, ruleset="black_knights")) == _key(one)
         finally:
             run.close()
 
