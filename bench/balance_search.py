@@ -7,7 +7,8 @@ come out on top). Then plays ``--throughput`` series of the demo's series with s
 and prints the series per second.
 
 Usage: python bench/balance_search.py [--ruleset traitors] [--contestants 12] [--bots random] [--jobs 2]
-                                      [--precision 0.02] [--keep 3] [--skip-equal] [--throughput 10000]
+                                      [--precision 0.02] [--keep 3] [--fix drunk=none] [--skip-equal]
+                                      [--throughput 10000]
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--precision", type=float, default=0.02)
     ap.add_argument("--keep", type=int, default=3)
+    ap.add_argument("--fix", action="append", default=[], metavar="KNOB=VALUE", help="as for traitors balance")
     ap.add_argument("--skip-equal", action="store_true", help="only the racing search")
     ap.add_argument("--throughput", type=int, default=0, help="also time this many smart-bot series")
     args = ap.parse_args()
-    setups = setups_for(args.ruleset, args.contestants)
+    setups = setups_for(args.ruleset, args.contestants, dict(p.split("=", 1) for p in args.fix))
     opts = Search(precision=args.precision, keep=args.keep, bots=args.bots)
     print(f"{args.ruleset}, {args.contestants} contestants, {len(setups)} setups, bots {args.bots}, "
           f"precision ±{100 * args.precision:.0f} %, best {args.keep}, --jobs {args.jobs}")  # fmt: skip

@@ -228,7 +228,7 @@ def plot(data: Mapping[str, Any], path: str) -> None:
 
 def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, scheduler: Any = None,
                 as_json: bool = False, plot_file: str | None = None, out: TextIO | None = None,
-                err: TextIO | None = None) -> int:  # fmt: skip
+                err: TextIO | None = None, fixed: Mapping[str, str] | None = None) -> int:  # fmt: skip
     """The ``traitors balance`` command; returns 0 when the table was printed.
 
     Raises:
@@ -236,7 +236,7 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
     """
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    setups = setups_for(ruleset, contestants)
+    setups = setups_for(ruleset, contestants, fixed)
     if isinstance(opts.bots, str):
         opts = dataclasses.replace(opts, bots=check_bot_sides(parse_bots(opts.bots), setups[0].settings))
     bar: Any = None
@@ -272,6 +272,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch", type=int, default=d.batch, help="series added per round (default 200)")
     p.add_argument("--max-series", type=int, default=d.max_series, help="series per setup at most (default 6000)")
     p.add_argument("--strategy", choices=STRATEGIES, default="race", help="race (default) or equal allocation")
+    p.add_argument("--fix", action="append", default=[], metavar="KNOB=VALUE",
+                   help="search only setups with this knob value, e.g. drunk=none (repeatable)")  # fmt: skip
     p.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
     p.add_argument("--bots", default="smart", help="bot kinds, as for simulate (default smart)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
@@ -285,8 +287,14 @@ def from_arguments(args: argparse.Namespace) -> int:
     """Run ``traitors balance`` from parsed ``add_arguments`` options."""
     opts = Search(target=args.target, precision=args.precision, keep=args.keep, first=args.first, batch=args.batch,
                   max_series=args.max_series, seed=args.seed, bots=args.bots, strategy=args.strategy)  # fmt: skip
+    fixed = {}
+    for pair in args.fix:
+        knob, sep, value = pair.partition("=")
+        if not sep:
+            raise ConfigError(f"--fix: {pair!r}; expected KNOB=VALUE")
+        fixed[knob.strip()] = value.strip()
     return run_balance(ruleset=args.ruleset, contestants=args.contestants, opts=opts, jobs=args.jobs,
-                       scheduler=args.scheduler, as_json=args.json, plot_file=args.plot)  # fmt: skip
+                       scheduler=args.scheduler, as_json=args.json, plot_file=args.plot, fixed=fixed)  # fmt: skip
 
 
 __all__ = ["Arm", "STRATEGIES", "Search", "add_arguments", "format_text", "from_arguments", "plot", "ranked",

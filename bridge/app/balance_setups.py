@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,16 +120,25 @@ SETUPS: dict[str, Callable[[int], list[Setup]]] = {
 """Ruleset → the setups for a cast of ``n``."""
 
 
-def setups_for(ruleset: str, contestants: int) -> list[Setup]:
-    """Every valid setup of ``ruleset`` for ``contestants`` (a setup the rules refuse is left out).
+def setups_for(ruleset: str, contestants: int, fixed: Mapping[str, str] | None = None) -> list[Setup]:
+    """Every valid setup of ``ruleset`` for ``contestants`` (a setup the rules refuse is left out), keeping only
+    those whose knobs have the values ``fixed`` gives (``--fix drunk=none``).
 
     Raises:
-        ConfigError: an unknown ruleset or a cast size the ruleset does not allow (the message names the option).
+        ConfigError: an unknown ruleset, a cast size the ruleset does not allow, or a ``fixed`` knob or value the
+            ruleset does not have (the message names the option).
     """
     if ruleset not in SETUPS:
         raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(SETUPS)})")
+    every = SETUPS[ruleset](contestants)
+    for knob, value in (fixed or {}).items():
+        values = {v for s in every for k, v in s.knobs if k == knob}
+        if value not in values:
+            known = ", ".join(sorted(values)) if values else "none; knobs: " + ", ".join(k for k, _ in every[0].knobs)
+            raise ConfigError(f"--fix: {knob}={value}; values: {known}")
+        every = [s for s in every if dict(s.knobs)[knob] == value]
     out = []
-    for setup in SETUPS[ruleset](contestants):
+    for setup in every:
         try:
             RULESETS[ruleset].game(setup.settings, 0)
         except ConfigError:

@@ -33,6 +33,10 @@ def test_setups_cover_the_knobs_each_valid():
     assert "traitors=3 drunk=possible joker=on double_vote=on first_night_murder=off" in labels
     assert {s.settings.traitors for s in traitors} == {1, 2, 3}
     assert len(setups_for("mafia_yakuza", 12)) == 16
+    sober = setups_for("traitors", 12, {"drunk": "none"})
+    assert len(sober) == 24 and all(s.settings.drunk == "none" for s in sober)
+    with pytest.raises(ConfigError, match="--fix: drunk=sometimes; values: always, none, possible"):
+        setups_for("traitors", 12, {"drunk": "sometimes"})
     with pytest.raises(ConfigError, match="--ruleset"):
         setups_for("chess", 12)
 
@@ -92,6 +96,8 @@ def test_json_lists_every_setup_ranked_with_its_interval_and_series():
         (["balance", "--jobs", "0"], "--jobs"),
         (["balance", "--ruleset", "mafia_yakuza", "--contestants", "30"], "--contestants"),
         (["balance", "--bots", "traitor=clever"], "--bots"),
+        (["balance", "--fix", "drunk"], "--fix"),
+        (["balance", "--fix", "shields=2"], "--fix"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(argv, needle, capsys):
