@@ -15,6 +15,7 @@ Subcommands:
     simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
     build-castle   build the castle on the server over RCON and write its castle file; ``--remove`` takes it down.
     castle-map     draw a castle file's plan from above as a PNG (needs Pillow: the ``map`` extra).
+    balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
 is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows the traceback instead.
@@ -210,6 +211,18 @@ def _castle_map_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("castle", metavar="CASTLE.toml", help="a castle file (one written by build-castle shows its walls)")
     p.add_argument("--out", default="castle.png", help="the picture to write (default castle.png)")
     p.add_argument("--scale", type=int, default=6, help="pixels per block (2-16, default 6)")
+
+
+def _balance_arguments(p: argparse.ArgumentParser) -> None:
+    from bridge.app.balance import add_arguments
+
+    add_arguments(p)
+
+
+def _balance(args: argparse.Namespace) -> int:
+    from bridge.app.balance import from_arguments
+
+    return from_arguments(args)
 
 
 def _install_arguments(p: argparse.ArgumentParser) -> None:
@@ -543,6 +556,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             "side's win rate (95 % Wilson interval), the average series length, how often each power or role was "
             "on the winning side and which twists changed the outcome. See docs/simulate.md.",
             _simulate_arguments, _simulate),
+    Command("balance", "search a ruleset's setups for the ones whose win rate is closest to a target",
+            "Plays every setup the settings allow (number of Traitors, drunk, Joker, twists, first-night murder; "
+            "the club rulesets' deal and day vote) with bots, racing: a setup is dropped once its interval rules it "
+            "out, so series go to the close ones. See docs/simulate.md.", _balance_arguments, _balance),
     Command("install-datapack", "copy the data pack into a world's datapacks/ folder",
             "Then run /reload (or restart the server). --resourcepack also writes the language resource pack as a "
             "zip (docs/datapack.md).", _install_arguments, _install),

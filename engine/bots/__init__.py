@@ -7,8 +7,9 @@ looks at the game state.
 Kinds (``BOTS``):
     random  uniform among the legal inputs.
     simple  ``choose`` below: a sworn Traitor never votes for a fellow Traitor; finalists' torches by chance.
-    smart   ``engine.bots.suspicion.SuspicionBot``: Faithful vote on suspicion built from what they were told
-            (power results, reveals, murders, the open vote); Traitors blend in with the public evidence.
+    smart   ``engine.bots.suspicion.SuspicionBot``: Faithful weigh every possible set of Traitors by what they were
+            told (``engine.bots.belief``: murders, reveals, the open vote, their power answers); Traitors vote
+            with the public evidence. The club rulesets' smart bots keep suspicion scores.
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ from engine.actions import (
     SkipPower,
     UsePower,
 )
+from engine.bots.belief import Event, Private, PublicBelief, advance
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
 
 A = TypeVar("A", bound=Action)
@@ -89,10 +90,51 @@ the smart Faithful play for their side, and a recruit is one more Traitor."""
 HEARD = frozenset({
     "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
     "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
-    "result.analyst.different", "turret.choice", "offer.seduce", "offer.ultimatum", "night.home", *BAD_CHECKS,
+    "result.analyst.different", "turret.choice", "offer.seduce", "offer.ultimatum", "night.home", "series.welcome",
+    "series.drunk.none", "banish.result", "sword.murdered", "result.seer", *BAD_CHECKS,
 })  # fmt: skip
 """Every message key ``SuspicionBot.observe`` learns from."""
 PROTECTORS = frozenset({"The Guardian", "The Judge", "The Cleanser", "Healer", "Doctor"})
+
+Params = dict[str, str]
+PUBLIC_EVENTS: dict[str, Callable[[Params], tuple[Event, ...]]] = {
+    "breakfast.murdered": lambda p: (("murdered", p["player"]),),
+    "survivor.murdered": lambda p: (("murdered", p["player"]),),
+    "sword.murdered": lambda p: (("murdered", p["player"]),),
+    "vote.reveal": lambda p: (("paper", p["voter"], p["target"]),),
+    "vote.reveal.double": lambda p: (("paper", p["voter"], p["target"]),),
+    "vote.closed": lambda p: (("closed",),),
+    "banish.result": lambda p: (("left", p["player"]),),
+    "banish.reveal": lambda p: (("revealed", p["player"], "1" if p["allegiance"] == "Traitor" else "0"),),
+    "sheriff.success": lambda p: (("revealed", p["player"], "1"), ("left", p["player"])),
+    "sheriff.failed": lambda p: (("sheriff_miss", p["player"]),),
+}
+"""Public message key → the events it adds to the record ``engine.bots.belief.PublicBelief`` weighs."""
+PRIVATE_EVENTS: dict[str, Callable[[Params], tuple[str, str, str, bool]]] = {
+    "result.researcher": lambda p: ("traitor", p["player"], "",
+                                    p["first"] in TRAITOR_TITLES or p["second"] in TRAITOR_TITLES),
+    "result.historian": lambda p: ("traitor", p["player"], "", p["power"] in TRAITOR_TITLES),
+    "result.seer": lambda p: ("traitor", p["player"], "", p["allegiance"] == "Traitor"),
+    "result.analyst.same": lambda p: ("same", p["first"], p["second"], True),
+    "result.analyst.different": lambda p: ("same", p["first"], p["second"], False),
+}  # fmt: skip
+"""Private answer key → (``traitor``, name, "", is a Traitor) or (``same``, first, second, same side)."""
+TRUST_SOBER = 0.93
+"""How far a power's answer is trusted when nobody is drunk in the series (The Falsifier may still lie)."""
+TRUST_DRUNK = 0.8
+"""... when a Faithful may be drunk (the answer may be the drunk's false one, rulebook §2)."""
+ACCUSE_AT = 0.8
+"""The Sheriff accuses a contestant whose chance of being a Traitor is at least this (a miss is wasted)."""
+END_AT = 0.97
+"""A Faithful finalist lights the end-game torch only when the other finalists are all Faithful with at least this
+chance: another banishment costs the Faithful nothing when none is left (rulebook §9)."""
+TIE_NOISE = 0.01
+"""Choices from chances add noise of at most this much per option (``NOISE`` scaled), so only near-ties differ."""
+BLEND = True
+"""Traitors who can weigh the public record vote as a Faithful following it would (``SuspicionBot._blend``)."""
+BUS_AT = 0.25
+"""A Traitor writes a fellow Traitor's name when the public evidence gives that fellow at least this chance."""
+_ROOTS: dict[tuple[tuple[str, ...], int], PublicBelief] = {}
 
 
 class SuspicionBot:
@@ -126,6 +168,17 @@ class SuspicionBot:
         """A fellow Traitor's Turret pick tonight: (event, target)."""
         self.offer: str | None = None
         """The last offer made to the contestant (``offer.seduce`` or ``offer.ultimatum``)."""
+        self.k = 0
+        """How many Traitors the welcome announced (0: not told; a club ruleset)."""
+        self.trust = TRUST_DRUNK
+        self.record: list[Event] = []
+        """The public record so far (``PUBLIC_EVENTS``)."""
+        self.answers: list[tuple[str, str, str, bool]] = []
+        """Private power answers (``PRIVATE_EVENTS``)."""
+        self.node: PublicBelief | None = None
+        self._applied = 0
+        self.p: dict[str, float] | None = None
+        """At a Faithful's choice: contestant → chance they were dealt Traitor (``engine.bots.belief``)."""
 
     # ------------------------------------------------------------------ learning
 
@@ -137,6 +190,15 @@ class SuspicionBot:
     def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
         """Learn from one message shown to the contestant (see the module docstring)."""
         p = dict(params)
+        public = PUBLIC_EVENTS.get(key)
+        if public is not None:
+            self.record.extend(public(p))
+        elif key in PRIVATE_EVENTS:
+            self.answers.append(PRIVATE_EVENTS[key](p))
+        elif key == "series.welcome":
+            self.k = int(p["traitors"])
+        elif key == "series.drunk.none":
+            self.trust = TRUST_SOBER
         if key in ("breakfast.murdered", "survivor.murdered"):
             self.known[p["player"]] = False
         elif key in ("vote.reveal", "vote.reveal.double"):
@@ -198,6 +260,50 @@ class SuspicionBot:
                     s -= 0.3
         return s
 
+    def public_belief(self, view: Any) -> PublicBelief | None:
+        """The public record weighed (``engine.bots.belief``), or ``None`` when the Traitors' number is unknown."""
+        if not self.k:
+            return None
+        node = self.node
+        if node is None:
+            names = tuple(n for n, _ in sorted(view.public.seats, key=lambda s: s[1]))
+            if self.k >= len(names):
+                return None
+            key = (names, self.k)
+            node = _ROOTS.get(key) or _ROOTS.setdefault(key, PublicBelief.root(names, self.k))
+        for event in self.record[self._applied :]:
+            node = advance(node, event)
+        self.node, self._applied = node, len(self.record)
+        return node
+
+    def _private(self, node: PublicBelief) -> Private:
+        private = Private()
+        for kind, first, second, flag in self.answers:
+            if kind == "traitor":
+                private.is_traitor(node.h, first, flag, self.trust)
+            else:
+                private.same_side(node.h, first, second, flag, self.trust)
+        return private
+
+    def _chances(self, view: Any) -> dict[str, float] | None:
+        """A Faithful's chance per contestant of having been dealt Traitor, from all it was told."""
+        node = self.public_belief(view)
+        if node is None:
+            return None
+        me = node.h.index.get(self.name)
+        p = node.marginals(0 if me is None else 1 << me, self._private(node))
+        return dict(zip(node.h.names, p, strict=True))
+
+    def _clean(self, view: Any, others: Sequence[str]) -> float:
+        """The chance that none of ``others`` was dealt Traitor (a Faithful's view)."""
+        node = self.public_belief(view)
+        if node is None:
+            return 0.0
+        idx = node.h.index
+        me = idx.get(self.name)
+        mask = sum(1 << idx[n] for n in others if n in idx)
+        return node.chance_none(mask, 0 if me is None else 1 << me, self._private(node))
+
     # ------------------------------------------------------------------ choosing
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
@@ -212,6 +318,9 @@ class SuspicionBot:
         """
         good = view.allegiance in GOOD_SIDES
         fellows = set(view.traitors) | ({self.name} if not good else set())
+        self.p = self._chances(view) if good else None
+        if not good and self.k and BLEND:
+            self.public_belief(view)
         first = legal[0]
         if isinstance(first, (CastVote, KeepEveryone)):
             return self._vote(legal, good, fellows)
@@ -264,7 +373,12 @@ class SuspicionBot:
         if not votes:
             return legal[0]
         if good:
+            p = self.p
+            if p is not None:  # the most likely Traitor; the noise only breaks near-ties
+                return self._best(votes, lambda a: p.get(a.target, 0.0) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))
+        if self.node is not None and BLEND:
+            return self._blend(votes, fellows)
         # Traitors: give up a fellow Traitor the public evidence points at most (sparing them would single out
         # every Traitor who voted elsewhere when they go); otherwise spread over the non-Traitors, never all
         # together against the evidence.
@@ -276,11 +390,27 @@ class SuspicionBot:
             return (doomed or votes)[0]
         return self.rng.choice(others)
 
+    def _blend(self, votes: Sequence[CastVote], fellows: set[str]) -> Action:
+        """A Traitor votes as a Faithful following the public evidence would: for the most publicly suspected
+        candidate, a fellow Traitor included when the evidence is against them (sparing a doomed fellow would
+        mark every Traitor who voted elsewhere)."""
+        node = self.public_belief(None)
+        assert node is not None
+        p = dict(zip(node.h.names, node.marginals(), strict=True))
+        ranked = sorted(votes, key=lambda a: -p.get(a.target, 0.0))
+        top = ranked[0]
+        if top.target in fellows and p.get(top.target, 0.0) < BUS_AT:
+            return next((a for a in ranked if a.target not in fellows), top)
+        return top
+
     def _torch(self, view: Any, legal: Sequence[Action], good: bool) -> Action:
         want = Torch.END_GAME
         if good:
             finalists = [n for n in view.public.in_castle if n != self.name]
-            if any(self.suspicion(n) > FINALE_BAR for n in finalists):
+            if self.p is not None:
+                if self._clean(view, finalists) < END_AT:
+                    want = Torch.BANISH_AGAIN
+            elif any(self.suspicion(n) > FINALE_BAR for n in finalists):
                 want = Torch.BANISH_AGAIN
         return next((a for a in legal if isinstance(a, ChooseTorch) and a.torch is want), legal[0])
 
@@ -315,6 +445,9 @@ class SuspicionBot:
                     return self._best(suspected, lambda a: self.suspicion(a.target, public_only=True))
             pool = enemies or uses
             return self._best(pool, lambda a: self._threat(a.target, fellows))
+        p = self.p
+        if p is not None:
+            return self._informed_power(power, uses, skip, p)
         if power in PROTECTORS:
             return self._best(uses, lambda a: -self.suspicion(a.target) + (0.5 if a.target == self.name else 0.0))
         if power == "The Sheriff":
@@ -327,6 +460,22 @@ class SuspicionBot:
             return sum(-20.0 if n in self.known or n == self.name else self.suspicion(n) for n in names)
 
         return self._best(uses, unknown)
+
+    def _informed_power(self, power: str, uses: Sequence[UsePower], skip: Action | None, p: dict[str, float]) -> Action:
+        """A Faithful's power from its chances: protect the likeliest Faithful (itself a little first), accuse as
+        The Sheriff only a likely Traitor, ask about the contestants it is least sure of, the suspected first."""
+        if power in PROTECTORS:
+            return self._best(uses, lambda a: (1.0 - p.get(a.target, 0.0)) / TIE_NOISE + (a.target == self.name))
+        if power == "The Sheriff":
+            best = self._best(uses, lambda a: p.get(a.target, 0.0) / TIE_NOISE)
+            return best if p.get(best.target, 0.0) >= ACCUSE_AT else (skip or best)
+
+        def worth(a: UsePower) -> float:
+            names = [a.target] + ([a.second] if a.second else [])
+            return sum(-1.0 if n == self.name else min(p.get(n, 0.0), 1.0 - p.get(n, 0.0)) + p.get(n, 0.0) / 2
+                       for n in names) / TIE_NOISE  # fmt: skip
+
+        return self._best(uses, worth)
 
 
 __all__ = ["GOOD_SIDES", "SuspicionBot"]

@@ -1,0 +1,301 @@
+"""``traitors balance``: which setup of a ruleset is fairest for a cast? (``docs/simulate.md#traitors-balance``)
+
+Every setup the settings allow (``bridge.app.balance_setups``) is played by bots (``engine/sim.py``) until the
+search knows which are closest to the target win rate of the evil side (the Traitors; a club ruleset's evil
+teams together), each rate with its 95 % Wilson interval (``engine.sim.wilson``).
+
+Racing (the default): every setup gets ``--first`` series; then, round after round, a setup is dropped as soon
+as the interval of its distance to the target lies wholly above the ``--keep``-th best setup's upper bound
+(it cannot be among the best few), and only setups still in the race whose interval is wider than
+``--precision`` get another ``--batch`` series. ``--strategy equal`` is the baseline: every setup gets the same
+series, round after round, until the best few are that precise. Both stop at ``--max-series`` per setup.
+
+Series ``j`` of every setup plays with the seed ``series_seeds(seed, ...)[j]`` (the same seeds for every setup:
+common random numbers, so setups are compared on the same deals), and which setup gets more series depends only
+on the counts so far, so the result is the same for any ``--jobs`` or ``--scheduler`` (``bridge.app.balance_run``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from bridge.app.balance_run import Runner, Task, runner
+from bridge.app.balance_setups import GOOD_SIDE, MAIN_KNOB, Setup, evil_wins, setups_for
+from bridge.app.simulate import check_bot_sides, parse_bots
+from engine.errors import ConfigError
+from engine.sim import series_seeds, wilson
+
+CHUNK = 50
+"""Series per task handed to a worker."""
+STRATEGIES = ("race", "equal")
+
+
+@dataclass(slots=True)
+class Arm:
+    """One setup in the search: its counts so far, and the round it was dropped in (``None``: still in)."""
+
+    setup: Setup
+    series: int = 0
+    evil: int = 0
+    dropped: int | None = None
+
+    def interval(self) -> tuple[float, float]:
+        """The evil side's win rate's 95 % Wilson interval."""
+        return wilson(self.evil, self.series)
+
+    def rate(self) -> float:
+        """The evil side's win rate so far."""
+        return self.evil / self.series if self.series else 0.5
+
+    def distance(self, target: float) -> tuple[float, float, float]:
+        """(low, point, high) bounds of ``|rate - target|`` from the interval."""
+        lo, hi = self.interval()
+        near = 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
+        return near, abs(self.rate() - target), max(abs(lo - target), abs(hi - target))
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """The search's options (see the module docstring; rates are fractions)."""
+
+    target: float = 0.5
+    precision: float = 0.02
+    keep: int = 3
+    first: int = 200
+    batch: int = 200
+    max_series: int = 6000
+    seed: int = 1
+    bots: str | Mapping[str, str] = "smart"
+    strategy: str = "race"
+
+
+def _wanted(arms: Sequence[Arm], opts: Search) -> list[Arm]:
+    """The setups that get another batch this round."""
+    def precise(a: Arm) -> bool:
+        lo, hi = a.interval()
+        return (hi - lo) / 2 <= opts.precision
+
+    room = [a for a in arms if a.series < opts.max_series]
+    if opts.strategy == "equal":
+        best = sorted(arms, key=lambda a: a.distance(opts.target)[1])[: opts.keep]
+        return room if not all(precise(a) for a in best) else []
+    return [a for a in room if a.dropped is None and not precise(a)]
+
+
+def _drop(arms: Sequence[Arm], opts: Search, round_no: int) -> None:
+    """Racing: drop every setup whose distance's lower bound exceeds the ``keep``-th best upper bound."""
+    alive = [a for a in arms if a.dropped is None]
+    if len(alive) <= opts.keep:
+        return
+    bar = sorted(a.distance(opts.target)[2] for a in alive)[opts.keep - 1]
+    for a in alive:
+        if a.distance(opts.target)[0] > bar:
+            a.dropped = round_no
+
+
+def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callable[[int], None] | None = None,
+           ruleset: str = "traitors") -> list[Arm]:  # fmt: skip
+    """Play the search (the module docstring) and return every setup's counts, in ``setups`` order.
+
+    Args:
+        setups: the candidates.
+        opts: the search's options.
+        run: where the series are played (``bridge.app.balance_run.runner``).
+        progress: called with the number of series just played.
+        ruleset: whose evil side is counted (``bridge.app.balance_setups.evil_wins``).
+
+    Raises:
+        ConfigError: an option out of range (the message names it).
+    """
+    _check(opts)
+    seeds = series_seeds(opts.seed, opts.max_series)
+    arms = [Arm(s) for s in setups]
+    round_no = 0
+    while True:
+        wanted = [a for a in arms if a.series == 0] if round_no == 0 else _wanted(arms, opts)
+        if not wanted:
+            return arms
+        step = opts.first if round_no == 0 else opts.batch
+        tasks: list[Task] = []
+        owners: list[Arm] = []
+        for a in wanted:
+            stop = min(a.series + step, opts.max_series)
+            for i in range(a.series, stop, CHUNK):
+                tasks.append((a.setup.settings, tuple(seeds[i : min(i + CHUNK, stop)]), opts.bots))
+                owners.append(a)
+        for a, wins, task in zip(owners, run.map(tasks, progress), tasks, strict=True):
+            a.series += len(task[1])
+            a.evil += evil_wins(ruleset, wins)
+        round_no += 1
+        if opts.strategy == "race":
+            _drop(arms, opts, round_no)
+
+
+def _check(opts: Search) -> None:
+    if not 0.0 <= opts.target <= 1.0:
+        raise ConfigError(f"--target: {opts.target}; a fraction between 0 and 1")
+    if not 0.0 < opts.precision < 0.5:
+        raise ConfigError(f"--precision: {opts.precision}; a fraction above 0 and below 0.5")
+    for name, v in (("--keep", opts.keep), ("--first", opts.first), ("--batch", opts.batch),
+                    ("--max-series", opts.max_series)):  # fmt: skip
+        if v < 1:
+            raise ConfigError(f"{name}: {v}; at least 1")
+    if opts.strategy not in STRATEGIES:
+        raise ConfigError(f"--strategy: {opts.strategy!r}; one of {', '.join(STRATEGIES)}")
+
+
+def ranked(arms: Sequence[Arm], target: float) -> list[Arm]:
+    """Setups still in the race first, then by distance to the target (point estimate), then by label."""
+    return sorted(arms, key=lambda a: (a.dropped is not None, a.distance(target)[1], a.setup.label))
+
+
+def to_json(arms: Sequence[Arm], opts: Search, *, ruleset: str, contestants: int) -> dict[str, Any]:
+    """The ``--json`` output (keys documented in ``docs/simulate.md``); rates rounded to 4 places."""
+    def r(x: float) -> float:
+        return round(x, 4)
+
+    return {
+        "ruleset": ruleset, "contestants": contestants, "target": opts.target, "precision": opts.precision,
+        "keep": opts.keep, "strategy": opts.strategy, "seed": opts.seed,
+        "bots": opts.bots if isinstance(opts.bots, str) else dict(opts.bots),
+        "series_total": sum(a.series for a in arms),
+        "setups": [
+            {"knobs": dict(a.setup.knobs), "series": a.series, "evil_wins": a.evil, "rate": r(a.rate()),
+             "ci95": [r(x) for x in a.interval()], "distance": r(a.distance(opts.target)[1]),
+             "dropped_in_round": a.dropped}
+            for a in ranked(arms, opts.target)
+        ],
+    }  # fmt: skip
+
+
+def format_text(data: Mapping[str, Any], seconds: float) -> str:
+    """The ranked table of a ``to_json`` result."""
+    lines = [
+        f"Balance search: {data['ruleset']}, {data['contestants']} contestants, target {100 * data['target']:.0f} % "
+        f"for the evil side, {data['strategy']} ({data['series_total']} series in {seconds:.1f} s, seed {data['seed']})",
+        "",
+        "rank  evil side wins  [95 % interval]   series  setup",
+    ]
+    for i, s in enumerate(data["setups"], 1):
+        lo, hi = s["ci95"]
+        state = "" if s["dropped_in_round"] is None else f"  (dropped in round {s['dropped_in_round']})"
+        knobs = " ".join(f"{k}={v}" for k, v in s["knobs"].items())
+        lines.append(f"{i:>4}  {100 * s['rate']:6.1f} %  [{100 * lo:5.1f}, {100 * hi:5.1f}]  {s['series']:>7}  "
+                     f"{knobs}{state}")  # fmt: skip
+    return "\n".join(lines)
+
+
+def plot(data: Mapping[str, Any], path: str) -> None:
+    """Win rate against the main knob (``MAIN_KNOB``), one point per setup with its interval, into ``path`` (PNG).
+
+    Raises:
+        ConfigError: matplotlib is missing (the ``[plot]`` extra), or the file cannot be written.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ConfigError("--plot needs matplotlib: pip install 'castle-traitors[plot]'") from None
+    knob = MAIN_KNOB[data["ruleset"]]
+    values = sorted({s["knobs"][knob] for s in data["setups"]})
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for j, s in enumerate(data["setups"]):
+        x = values.index(s["knobs"][knob]) + (j % 9 - 4) * 0.03
+        lo, hi = s["ci95"]
+        ax.errorbar(x, s["rate"], yerr=[[s["rate"] - lo], [hi - s["rate"]]], fmt="o" if j < data["keep"] else ".",
+                    color="C1" if j < data["keep"] else "C0", alpha=1.0 if s["dropped_in_round"] is None else 0.4)  # fmt: skip
+    ax.axhline(data["target"], color="grey", linestyle="--", label="target")
+    ax.set_xticks(range(len(values)), values)
+    ax.set_xlabel(knob)
+    ax.set_ylabel("evil side's win rate (95 % interval)")
+    ax.set_title(f"{data['ruleset']}, {data['contestants']} contestants: best {data['keep']} in orange")
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as exc:
+        raise ConfigError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+
+
+def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, scheduler: Any = None,
+                as_json: bool = False, plot_file: str | None = None, out: TextIO | None = None,
+                err: TextIO | None = None, fixed: Mapping[str, str] | None = None) -> int:  # fmt: skip
+    """The ``traitors balance`` command; returns 0 when the table was printed.
+
+    Raises:
+        ConfigError: bad options (the CLI turns it into exit code 2).
+    """
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    setups = setups_for(ruleset, contestants, fixed)
+    if isinstance(opts.bots, str):
+        opts = dataclasses.replace(opts, bots=check_bot_sides(parse_bots(opts.bots), setups[0].settings))
+    bar: Any = None
+    if not as_json and err.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(file=err, unit="series", desc=f"{len(setups)} setups", leave=False)
+    started = time.perf_counter()
+    run = runner(jobs, scheduler)
+    try:
+        arms = search(setups, opts, run, bar.update if bar is not None else None, ruleset)
+    finally:
+        run.close()
+        if bar is not None:
+            bar.close()
+    data = to_json(arms, opts, ruleset=ruleset, contestants=contestants)
+    if plot_file:
+        plot(data, plot_file)
+    out.write(json.dumps(data, indent=2) + "\n" if as_json else format_text(data, time.perf_counter() - started) + "\n")
+    return 0
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``traitors balance``'s options (``bridge/app/cli.py``)."""
+    d = Search()
+    p.add_argument("--ruleset", choices=sorted(GOOD_SIDE), default="traitors", help="ruleset (default traitors)")
+    p.add_argument("--contestants", type=int, default=12, help="cast size (default 12)")
+    p.add_argument("--target", type=float, default=d.target, help="the evil side's win rate wanted (default 0.5)")
+    p.add_argument("--precision", type=float, default=d.precision,
+                   help="half-width of the interval the best setups must reach (default 0.02)")  # fmt: skip
+    p.add_argument("--keep", type=int, default=d.keep, help="how many best setups to pin down (default 3)")
+    p.add_argument("--first", type=int, default=d.first, help="series every setup gets first (default 200)")
+    p.add_argument("--batch", type=int, default=d.batch, help="series added per round (default 200)")
+    p.add_argument("--max-series", type=int, default=d.max_series, help="series per setup at most (default 6000)")
+    p.add_argument("--strategy", choices=STRATEGIES, default="race", help="race (default) or equal allocation")
+    p.add_argument("--fix", action="append", default=[], metavar="KNOB=VALUE",
+                   help="search only setups with this knob value, e.g. drunk=none (repeatable)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
+    p.add_argument("--bots", default="smart", help="bot kinds, as for simulate (default smart)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://10.0.0.5:8786 "
+                   "(pip install 'castle-traitors[cluster]')")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the win rates (pip install 'castle-traitors[plot]')")
+
+
+def from_arguments(args: argparse.Namespace) -> int:
+    """Run ``traitors balance`` from parsed ``add_arguments`` options."""
+    opts = Search(target=args.target, precision=args.precision, keep=args.keep, first=args.first, batch=args.batch,
+                  max_series=args.max_series, seed=args.seed, bots=args.bots, strategy=args.strategy)  # fmt: skip
+    fixed = {}
+    for pair in args.fix:
+        knob, sep, value = pair.partition("=")
+        if not sep:
+            raise ConfigError(f"--fix: {pair!r}; expected KNOB=VALUE")
+        fixed[knob.strip()] = value.strip()
+    return run_balance(ruleset=args.ruleset, contestants=args.contestants, opts=opts, jobs=args.jobs,
+                       scheduler=args.scheduler, as_json=args.json, plot_file=args.plot, fixed=fixed)  # fmt: skip
+
+
+__all__ = ["Arm", "STRATEGIES", "Search", "add_arguments", "format_text", "from_arguments", "plot", "ranked",
+           "run_balance", "search", "to_json"]
