@@ -46,8 +46,8 @@ SETUPS: tuple[tuple[str, int, str], ...] = (
 
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON-ready data: dataclasses and slotted objects by type and field names, enums by value,
-    sets sorted, classes and functions by name."""
+    """``value`` as JSON-ready data: dataclasses and slotted objects by type and field names (the fields that
+    take part in equality), enums by value, sets sorted, classes and functions by name."""
     if isinstance(value, enum.Enum):
         return plain(value.value)
     if isinstance(value, Action):  # by the input log's keys: ``actor`` under its ``actor_key`` (``voter``, ...)
@@ -55,7 +55,9 @@ def plain(value: Any) -> Any:
         del data["action"]
         return {"@": type(value).__name__, **{k: plain(v) for k, v in data.items()}}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"@": type(value).__name__, **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+        fields = [f for f in dataclasses.fields(value) if f.compare]  # not caches (``Message._text``): they hold
+        # what earlier series happened to compute, so hashing them would tie a digest to the groups run before it
+        return {"@": type(value).__name__, **{f.name: plain(getattr(value, f.name)) for f in fields}}
     if isinstance(value, dict):
         return {"@dict": sorted(([plain(k), plain(v)] for k, v in value.items()), key=repr)}
     if isinstance(value, (set, frozenset)):

@@ -327,15 +327,15 @@ async def play_demo(
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
 
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
                                     players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
+            await service.learn_version()  # first: what is built next is built for that release
+            await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
             stop = asyncio.Event()
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             service.bots = bots  # type: ignore[attr-defined]
             on_service(service)
             try:
-                await service.learn_version()
                 await service.run()
             finally:
                 stop.set()
