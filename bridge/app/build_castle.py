@@ -278,6 +278,8 @@ def run_build_castle(opts: BuildOptions, env: Mapping[str, str], out: TextIO | N
               f"{len(plan.areas)} areas from {' '.join(map(str, plan.origin))}, {plan.seats} seats; nothing sent",
               file=out if not opts.commands else err)  # fmt: skip
         return 0
+    if not opts.out.parent.is_dir():  # found out before the build, not after it, when nothing would record it
+        raise ConfigError(f"--out {opts.out}: the folder {opts.out.parent} does not exist")
     host, port, password = _connection(opts, env)
     report = asyncio.run(_build_over_rcon(host, port, password, plan, opts.force, err))
     write_castle(opts.out, plan.castle, f"Built by `traitors build-castle` ({len(commands)} commands).")

@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from engine.errors import ConfigError
 
@@ -231,9 +232,18 @@ def _install_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resourcepack", metavar="FILE", help="also write the resource pack (languages) as a zip")
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (``traitors demo: argument --seed: …``) and exit 2, as
+    every other failure of the command line; ``--help`` still prints the whole usage. Subparsers are made of the
+    same class (argparse's ``add_subparsers`` defaults ``parser_class`` to the parent's type)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
 def _parser() -> argparse.ArgumentParser:
     """The ``traitors`` parser: one subcommand per row of ``COMMANDS``, in its order."""
-    parser = argparse.ArgumentParser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
+    parser = _Parser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
     parser.add_argument("--version", action="version", version=f"traitors {_version()}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
     # Also accepted after the subcommand; SUPPRESS keeps a subcommand from resetting a --debug given before it.

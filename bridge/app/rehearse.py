@@ -34,6 +34,7 @@ from bridge.config.castle import CastleConfig, Location
 from bridge.config.serve import ServeConfig, load_serve_config
 from bridge.errors import BridgeError, RconCommandFailed
 from bridge.io.msmp import MsmpClient
+from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.version import KNOWN, ServerVersion, detect_version
 from bridge.minecraft import commands as mc
@@ -401,6 +402,8 @@ async def _rehearse_config(config: ServeConfig, env: Mapping[str, str], player: 
         raise ConfigError(f"{config.path}: msmp.url is set but there is no MSMP secret: set CASTLE_MSMP_SECRET")
     msmp, failed = None, None
     async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon:
+        if player is not None:
+            await _require_online(rcon, player)
         try:
             if config.msmp_url is not None and secret is not None:
                 msmp = MsmpClient(config.msmp_url, secret, timeout=10.0, ca_file=config.msmp_ca_file)
@@ -412,6 +415,21 @@ async def _rehearse_config(config: ServeConfig, env: Mapping[str, str], player: 
         finally:
             if msmp is not None:
                 await msmp.close()
+
+
+async def _require_online(rcon: RconClient, player: str) -> None:
+    """Refuse a ``--player`` who is not online (vanilla ``list uuids``), before any check runs: the player checks
+    would all fail for a reason that is the operator's, not the server's.
+
+    Raises:
+        ConfigError: the player is not in the server's player list (exit code 2).
+    """
+    directory = PlayerDirectory()
+    directory.update_from_list_reply(await rcon.command("list uuids"))
+    online = directory.names()
+    if player not in online:
+        listed = ", ".join(sorted(online)) or "nobody"
+        raise ConfigError(f"--player {player}: not online (online: {listed}); names are case-sensitive")
 
 
 def run_rehearse(config_file: str | Path, env: Mapping[str, str], *, player: str | None = None,

@@ -102,6 +102,10 @@ class PlayerDirectory:
         found = [{"id": u, "name": n} for n, u in _NAME_AND_ID.findall(reply[m.end():])]
         return self.update(found)
 
+    def names(self) -> set[str]:
+        """Every name in the directory."""
+        return set(self._names.values())
+
     def name_for(self, player_uuid: str | Sequence[int]) -> str | None:
         """The name of the player with this UUID (hyphenated text or the int-array form), or ``None``."""
         try:

@@ -81,6 +81,18 @@ def test_a_block_in_the_way_is_refused_without_force_and_built_over_with_it(sand
     assert BuildRecord.from_json(record_path(tmp_path / "castle.toml").read_text()).overwritten == 1
 
 
+def test_an_out_folder_that_does_not_exist_is_refused_before_anything_is_built(sandbox, tmp_path, monkeypatch,
+                                                                             capsys):  # fmt: skip
+    s, port = sandbox
+    monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
+    out = tmp_path / "no such folder" / "castle.toml"
+    assert main(["build-castle", "--config", str(_serve_toml(tmp_path, port)), "--out", str(out),
+                 "--origin", "1000", "70", "-500", "--seats", "12"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.startswith(f"traitors: --out {out}: the folder ") and len(err.splitlines()) == 1
+    assert not any(r.text.startswith(("fill", "setblock")) for r in s.call(lambda: list(s.world.command_log)))
+
+
 def test_a_refused_command_stops_the_build_with_its_reply(sandbox):
     s, port = sandbox
 

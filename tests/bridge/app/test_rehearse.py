@@ -175,6 +175,11 @@ def test_cli_rehearse_prints_the_table_and_exits_by_the_result(tmp_path: Path, m
         assert "1 check(s) failed: report this table" in out
         assert main(["rehearse", "--config", str(tmp_path / "serve.toml"), "--player", "no such"]) == 2
         assert "--player" in capsys.readouterr().err
+        sent = len(sandbox.command_log())
+        assert main(["rehearse", "--config", str(tmp_path / "serve.toml"), "--player", "Nobody"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"traitors: --player Nobody: not online (online: {PLAYER})") and len(err.splitlines()) == 1
+        assert [text for text, _, _ in sandbox.command_log()[sent:]] == ["list uuids"]  # no check ran
     finally:
         sandbox.stop()
 
