@@ -247,7 +247,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"traitors {_version()}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
     # Also accepted after the subcommand; SUPPRESS keeps a subcommand from resetting a --debug given before it.
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a failure")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for c in COMMANDS.values():
