@@ -351,6 +351,8 @@ class SeriesService:
         if not self.game.started:
             await self.apply(StartSeries())
         elif self.game.is_over:
+            if self.store is not None:  # inputs queued as the series ended (a crash then): answered and acked
+                await self.poll_once()
             self._over.set()
         else:
             if self.store is not None:
