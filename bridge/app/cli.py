@@ -387,6 +387,9 @@ def _sandbox(args: argparse.Namespace) -> int:
     version = version_named(args.mc_version)
     if args.startup_delay < 0:
         raise ConfigError(f"--startup-delay: {args.startup_delay} is not 0 or more seconds")
+    if args.startup_delay > 0 and not version.msmp_answers_before_start:
+        raise ConfigError(f"--startup-delay: Minecraft {version.name} (MSMP {version.msmp}) answers every call "
+                          "from the ready line on; a start-up that answers only rpc.discover is 26.2 and later")  # fmt: skip
     delay = 2.0 if args.upgrade_world and args.startup_delay == 0 else args.startup_delay
     if args.upgrade_world and tuple(int(x) for x in version.msmp.split(".")) < (3, 1):
         raise ConfigError(f"--upgrade-world: Minecraft {version.name} (MSMP {version.msmp}) reports no world "

@@ -20,29 +20,32 @@ import os
 import tempfile
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from bridge.config.model import ConfigModel, parse_toml, read_toml, validate
 from engine.ids import Place
 
 MAX_SEATS = 16
 """The castle seats at most 16 contestants (one round-table seat and one home each)."""
+BORDER = 29_999_984
+"""Vanilla's default world border: x and z lie within -BORDER..BORDER (blocks; minecraft.wiki/w/World_border).
+A player cannot be teleported past it, so no place may lie outside."""
 
 
 class Location(ConfigModel):
     """A point in the world and the way a teleported player faces.
 
     Args:
-        x: blocks east (+) / west (-).
+        x: blocks east (+) / west (-), inside the default world border (``BORDER``).
         y: blocks up; -64..320 (the overworld's build range).
-        z: blocks south (+) / north (-).
+        z: blocks south (+) / north (-), inside the default world border.
         yaw: degrees, -360..360 (0 south, 90 west, 180 north, -90 east).
         pitch: degrees, -90 (up) .. 90 (down).
     """
 
-    x: float
+    x: float = Field(ge=-BORDER, le=BORDER)
     y: float = Field(ge=-64, le=320)
-    z: float
+    z: float = Field(ge=-BORDER, le=BORDER)
     yaw: float = Field(default=0.0, ge=-360, le=360)
     pitch: float = Field(default=0.0, ge=-90, le=90)
 
@@ -96,6 +99,17 @@ class CastleConfig(ConfigModel):
     seats: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
     homes: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
     built: BuiltBy | None = None
+
+    @field_validator("built")
+    @classmethod
+    def _built_matches(cls, built: BuiltBy | None, info: ValidationInfo) -> BuiltBy | None:
+        """A ``[built]`` table must tell the seats the file has: ``castle-map`` and ``build-castle --remove``
+        redraw the castle from it."""
+        seats = info.data.get("seats")
+        if built is not None and seats is not None and built.seats != len(seats):
+            raise ValueError(f"says {built.seats} seats, but the file lists {len(seats)} [[seats]]; "
+                             "rebuild it with traitors build-castle, or remove the [built] table")  # fmt: skip
+        return built
 
     def location(self, place: Place, seat: int | None = None) -> Location:
         """Where ``place`` is; per-seat places (round table, home) need ``seat`` (1-based).

@@ -51,6 +51,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bridge.errors import ClientMessageError, MsmpAuthError, MsmpError, MsmpTimeout, MsmpUnavailable
+from bridge.io.reasons import reason
 from engine.errors import ConfigError
 
 __all__ = [
@@ -480,7 +481,7 @@ class MsmpClient:
                 raise MsmpAuthError(f"MSMP at {self.url} refused the secret (HTTP 401)") from None
             raise MsmpUnavailable(f"MSMP at {self.url} answered HTTP {exc.response.status_code}") from None
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
-            raise MsmpUnavailable(f"cannot connect to MSMP at {self.url}: {type(exc).__name__}") from None
+            raise MsmpUnavailable(f"cannot connect to MSMP at {self.url}: {reason(exc)}") from None
         self._ws = ws
         self._started.clear()  # a new connection may be to a server that is starting again
         self._reader = asyncio.create_task(self._read(ws), name="msmp-read")
@@ -664,5 +665,5 @@ class MsmpClient:
                 except (MsmpUnavailable, MsmpError, ClientMessageError) as exc:
                     failures += 1
                     wait = min(self.max_backoff, _BACKOFF_START * 2 ** (failures - 1))
-                    log.info("MSMP reconnect to %s failed (%s); retry in %.1f s", self.url, type(exc).__name__, wait)
+                    log.info("MSMP reconnect to %s failed (%s); retry in %.1f s", self.url, reason(exc), wait)
                     await asyncio.sleep(wait)

@@ -42,6 +42,7 @@ from bridge.errors import (
     RconTimeout,
     RconUnavailable,
 )
+from bridge.io.reasons import reason
 
 __all__ = [
     "MAX_COMMAND_BYTES",
@@ -297,7 +298,7 @@ class RconClient:
                 raise RconTimeout(f"no complete RCON reply from {self.host}:{self.port} within {self.timeout} s") from None
             except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
                 await self._drop()
-                raise RconUnavailable(f"RCON connection to {self.host}:{self.port} lost: {type(exc).__name__}") from None
+                raise RconUnavailable(f"RCON connection to {self.host}:{self.port} lost: {reason(exc)}") from None
             except BaseException:
                 # RconUnavailable from the framing checks, or cancellation: the stream is out of step.
                 await self._drop()
@@ -376,12 +377,12 @@ class RconClient:
                 backoff = min(self.max_backoff, _BACKOFF_START * 2 ** (self._failures - 1))
                 self._retry_at = time.monotonic() + backoff
                 log.info("RCON connect to %s:%s failed (%s); retry in %.1f s", self.host, self.port,
-                         type(exc).__name__, backoff)
+                         reason(exc), backoff)
                 if time.monotonic() >= deadline or self._retry_at > deadline:
                     if isinstance(exc, TimeoutError):
                         raise RconTimeout(f"RCON login to {self.host}:{self.port} timed out") from None
                     raise RconUnavailable(
-                        f"cannot connect to RCON at {self.host}:{self.port}: {type(exc).__name__}"
+                        f"cannot connect to RCON at {self.host}:{self.port}: {reason(exc)}"
                     ) from None
                 continue
             self._failures = 0

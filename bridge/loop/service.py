@@ -296,7 +296,7 @@ class SeriesService:
                     if self.store is None:
                         raise
                     self.sender.offline = True
-                    log.warning("server unreachable (%s); retrying in %.1f s", type(exc).__name__, retry)
+                    log.warning("server unreachable (%s); retrying in %.1f s", exc, retry)
                     wait, retry = retry, min(5.0, retry * 2)
                 if self._over.is_set() or self._stopping.is_set():
                     break

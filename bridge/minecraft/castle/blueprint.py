@@ -28,10 +28,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bridge.config.castle import MAX_SEATS, BuiltBy, CastleConfig, Location
+from bridge.config.castle import BORDER, MAX_SEATS, BuiltBy, CastleConfig, Location
 from bridge.minecraft.castle.geometry import Box, Op, Pos, box
 
-__all__ = ["BLUEPRINT", "CastlePlan", "Room", "plan_castle", "seat_spots"]
+__all__ = ["BLUEPRINT", "CastlePlan", "Room", "castle_extent", "plan_castle", "seat_spots"]
 
 BLUEPRINT = "castle-1"
 """The name of this layout, written into the castle file's ``[built]`` table (``castle-map`` redraws from it)."""
@@ -334,22 +334,34 @@ def _homes(d: _Draft, seats: int) -> list[Location]:
     return out
 
 
+def castle_extent(seats: int) -> tuple[int, int]:
+    """How far the castle of ``seats`` seats reaches east and south of its origin: ``(dx, dz)`` in blocks (its
+    last block column is at origin + d); the homes' lane grows by one row of two homes per two seats."""
+    return 48, LANE_START + HOME_ROW * math.ceil(seats / 2)
+
+
 def plan_castle(origin: Pos, seats: int) -> CastlePlan:
     """The plan of the castle with its north-west bottom corner at ``origin`` and ``seats`` seats.
 
     Args:
-        origin: absolute block position ``(x, y, z)``; the castle spans about 49 x 25 x (69 + 4 * seats) blocks
-            east, up and south of it, so ``y`` must be in -64..295.
+        origin: absolute block position ``(x, y, z)``; the castle spans 49 x 25 x (1 + ``castle_extent``'s dz)
+            blocks east, up and south of it, so ``y`` must be in -64..295, and ``x``, ``z`` far enough inside the
+            default world border (``BORDER``) for all of it.
         seats: round-table seats and homes, 1..16.
 
     Raises:
-        ValueError: ``seats`` outside 1..16, or the castle would not fit in the build height (-64..319).
+        ValueError: ``seats`` outside 1..16, or the castle would not fit in the build height (-64..319) or
+            inside the world border.
     """
     ox, oy, oz = origin
     if not -64 <= oy <= 319 - 25:
         raise ValueError(f"origin y {oy}: the castle needs y {oy}..{oy + 24} inside the world's -64..319")
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError(f"seats must be {MIN_SEATS}..{MAX_SEATS}, got {seats}")
+    east, south = castle_extent(seats)
+    if min(ox, oz) < -BORDER or max(ox + east, oz + south) > BORDER:
+        raise ValueError(f"origin x {ox} z {oz}: the castle (x {ox}..{ox + east}, z {oz}..{oz + south}) would reach "
+                         f"past the world border at -{BORDER}..{BORDER}")  # fmt: skip
     d = _Draft(origin)
     _shell(d)
     _rooms(d)

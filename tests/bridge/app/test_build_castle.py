@@ -121,6 +121,7 @@ def test_dry_run_sends_nothing_and_can_list_every_command(capsys):
 @pytest.mark.parametrize("argv, words", [
     (["--seats", "17"], "seats must be 1..16"),
     (["--origin", "0", "310", "0"], "origin y 310"),
+    (["--origin", "29999960", "64", "0"], "past the world border"),
     (["--remove", "--out", "nowhere/castle.toml"], "no build record"),
     ([], "--config"),
 ])  # fmt: skip

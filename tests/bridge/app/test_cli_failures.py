@@ -107,6 +107,7 @@ def test_serve_demo_with_no_server_listening(tmp_path):
     proc = traitors("serve-demo", "--db", str(tmp_path / "s.db"), "--port", str(_free_port()), "--password-file",
                     str(pw))  # fmt: skip
     assert_one_line(proc, 1, "cannot connect")
+    assert "connection refused" in proc.stderr and "Error" not in proc.stderr, proc.stderr
 
 
 def test_sandbox_on_a_port_in_use(tmp_path):
@@ -123,6 +124,8 @@ def test_sandbox_world_upgrade_needs_26_3_and_an_unknown_release_is_refused(tmp_
     pw = _password_file(tmp_path, "pw", "secret")
     proc = traitors("sandbox", "--password-file", str(pw), "--version", "26.2", "--upgrade-world")
     assert_one_line(proc, 2, "--upgrade-world: Minecraft 26.2 (MSMP 3.0.0) reports no world upgrade")
+    proc = traitors("sandbox", "--password-file", str(pw), "--version", "26.1", "--startup-delay", "3")
+    assert_one_line(proc, 2, "--startup-delay: Minecraft 26.1 (MSMP 2.0.0) answers every call")
     proc = traitors("demo", "--version", "1.21.4")
     assert proc.returncode == 2 and "invalid choice: '1.21.4'" in proc.stderr
 

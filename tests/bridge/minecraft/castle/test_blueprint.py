@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bridge.minecraft.castle.blueprint import TABLE_CENTRE, plan_castle, seat_spots
+from bridge.minecraft.castle.blueprint import TABLE_CENTRE, castle_extent, plan_castle, seat_spots
 from bridge.minecraft.castle.geometry import FILL_LIMIT, box
 from bridge.minecraft.castle.survey import castle_spots, reply_ok
 from bridge.minecraft.syntax import check_command
@@ -141,5 +141,15 @@ def test_bad_origin_or_seats_are_refused():
         plan_castle(ORIGIN, 17)
     with pytest.raises(ValueError, match="origin y"):
         plan_castle((0, 300, 0), 8)
+    with pytest.raises(ValueError, match="world border"):
+        plan_castle((0, 64, 29_999_984 - 100), 16)  # the homes' lane runs about 133 blocks south
+    plan_castle((-29_999_984, 64, 29_999_984 - 132), 16)  # fits, just
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 9, 16])
+def test_the_extent_checked_against_the_border_is_the_plan_s(seats):
+    areas = plan_castle((0, 64, 0), seats).areas
+    assert castle_extent(seats) == (max(a.x2 for a in areas), max(a.z2 for a in areas))
+    assert min(min(a.x1, a.z1) for a in areas) == 0
     with pytest.raises(ValueError):
         seat_spots(0, (0.0, 0.0))
