@@ -160,6 +160,8 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="a serve config (TOML): its [rcon], [msmp] and secrets_file "
+                   "(the options below override them)")  # fmt: skip
     p.add_argument("--rcon", metavar="HOST:PORT", help="RCON address (default from server.properties, "
                    "else 127.0.0.1:25575)")  # fmt: skip
     p.add_argument("--msmp", metavar="URL", help="MSMP address, wss://HOST:PORT (TLS) or ws://HOST:PORT")
@@ -485,14 +487,20 @@ def _doctor(args: argparse.Namespace) -> int:
         read_properties,
         run_doctor,
     )
+    from bridge.config.serve import load_serve_config
 
-    rcon_password, msmp_secret = load_secrets(os.environ, Path(args.secrets_file) if args.secrets_file else None)
+    serve = load_serve_config(args.config) if args.config else None
+    secrets = Path(args.secrets_file) if args.secrets_file else (serve.secrets_file if serve else None)
+    rcon_password, msmp_secret = load_secrets(os.environ, secrets)
     opts = DoctorOptions(rcon_password=rcon_password, msmp_secret=msmp_secret, datapack=args.datapack,
                          fix=args.fix, timeout=args.timeout)  # fmt: skip
+    if serve is not None:
+        opts.rcon_host, opts.rcon_port = serve.rcon_host, serve.rcon_port
+        opts.msmp_url, opts.msmp_ca_file = serve.msmp_url, serve.msmp_ca_file
     if args.server_dir:
         opts.server_dir = Path(args.server_dir)
         props_path = opts.server_dir / "server.properties"
-        if props_path.exists():
+        if props_path.exists() and serve is None:  # the serve config's addresses are the ones Castle uses
             opts.rcon_host, opts.rcon_port, opts.msmp_url = options_from_properties(read_properties(props_path))
     if args.rcon:
         host, sep, port = args.rcon.rpartition(":")

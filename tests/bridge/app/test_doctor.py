@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from bridge.app.doctor import (
     run_doctor,
     tls_check,
 )
+from bridge.app.serve import init_config
 from bridge.minecraft.versions import names, version_named
 from bridge.sandbox import Sandbox
 from bridge.sandbox.server import SandboxThread
@@ -241,5 +243,31 @@ def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
         err = capsys.readouterr().err
         assert str(bad) in err and PASSWORD not in err
         assert main(["doctor", "--rcon", "nonsense"]) == 2
+    finally:
+        sb.stop()
+
+
+def test_cli_doctor_takes_the_addresses_and_secrets_file_of_a_serve_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sb = SandboxThread(PASSWORD, tick_rate=0, msmp_secret=SECRET)
+    port = sb.start()
+    try:
+        init_config(tmp_path)  # the shipped castle, series files and serve.toml
+        secrets_file = tmp_path / "castle.secrets"
+        secrets_file.write_text(f"CASTLE_RCON_PASSWORD={PASSWORD}\nCASTLE_MSMP_SECRET={SECRET}\n")
+        secrets_file.chmod(0o600)
+        serve = tmp_path / "serve.toml"
+        text = serve.read_text().split("[msmp]")[0].replace("port = 25575", f"port = {port}")
+        serve.write_text(f'secrets_file = "castle.secrets"\n{text}[msmp]\nurl = "{sb.sandbox.msmp_url}"\n'
+                         f'ca_file = "{sb.sandbox.msmp_cert_file}"\n')  # fmt: skip
+        monkeypatch.setattr(os, "environ", {})
+        assert main(["doctor", "--config", str(serve), "--fix"]) == 0
+        out = capsys.readouterr().out
+        assert f"127.0.0.1:{port}" in out and "No problems found." in out
+        assert PASSWORD not in out and SECRET not in out
+        assert main(["doctor", "--config", str(serve), "--rcon", "127.0.0.1:1"]) == 1  # the option wins
+        assert main(["doctor", "--config", str(tmp_path / "none.toml")]) == 2
+        assert "none.toml" in capsys.readouterr().err
     finally:
         sb.stop()
