@@ -204,7 +204,12 @@ class _Table:
                 if not legal:
                     continue
             bot = players[name]
-            action = bot.choose(game.view_for(name) if bot.needs_view else None, legal)
+            if bot.needs_view:  # a lazy view: a bot reads a few fields, and the rest are never worked out
+                view = game.lazy_view(name)
+                action = bot.choose(view, legal)
+                view.close()
+            else:
+                action = bot.choose(None, legal)
             if action is None:
                 continue
             done.add(action.kind)
