@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import StartSeries, TimerExpired
-from engine.bots import BOTS, Bot, make_bot
+from engine.bots import BOTS, make_bot
 from engine.core.ruleset import RulesetGame
 from engine.effects import Announce, Effect, Prompt, Whisper
 from engine.rulesets import new_game, ruleset_of
@@ -109,33 +109,6 @@ def _deal(game: Any) -> tuple[dict[str, str], dict[str, str]]:
     return roles, sides
 
 
-def _deliver(effects: Iterable[Effect], bots: Mapping[str, Bot], asked: set[str], hears: frozenset[str]) -> None:
-    """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), when its key is one
-    they learn from (``hears``: the union of the bots' ``hears``), and note who was prompted (``asked``): the
-    contestants the castle is waiting for."""
-    if not bots:  # nobody listens: only the prompts matter (effect classes have no subclasses)
-        for e in effects:
-            if type(e) is Prompt:
-                asked.update(e.to)
-        return
-    for e in effects:
-        if isinstance(e, Prompt):
-            asked.update(e.to)
-        message = getattr(e, "message", None)
-        if message is None or message.key not in hears:
-            continue
-        key, params = message.key, message.english_params  # bots read English values
-        if isinstance(e, (Whisper, Prompt)):
-            for name in e.to:
-                bot = bots.get(name)
-                if bot is not None and key in bot.hears:
-                    bot.observe(key, params)
-        elif isinstance(e, Announce):
-            for bot in bots.values():
-                if key in bot.hears:
-                    bot.observe(key, params)
-
-
 def play_series(
     settings: Any, seed: int, bots: str | Mapping[str, str] = "smart"
 ) -> tuple[RulesetGame, SeriesResult]:
@@ -182,16 +155,53 @@ class _Table:
         self.hears: frozenset[str] = frozenset().union(*(b.hears for b in self.listeners.values()))
         self.seat = {n: i for i, n in enumerate(names)}
         self.asked: set[str] = set()
-        _deliver(first, self.listeners, self.asked, self.hears)
+        self.audience: dict[str, list[Callable[[str, tuple[tuple[str, str], ...]], None]]] = {}
+        """Message key → the ``observe`` of every listening bot that learns from it, in seat order (made on the
+        key's first announcement)."""
+        self.deliver(first, self.asked)
         self.acted: dict[str, set[str]] = {}
         self.seq = game.phase_seq
         self.steps = 1
+
+    def deliver(self, effects: Iterable[Effect], asked: set[str]) -> None:
+        """Hand each spoken effect to the listening bots it is addressed to (``to=None``: everyone), when its key is
+        one they learn from (``hears``), and note who was prompted (``asked``): the contestants the castle is
+        waiting for. Only ``Announce``, ``Whisper`` and ``Prompt`` carry a message (the effect classes have no
+        subclasses)."""
+        listeners, hears = self.listeners, self.hears
+        if not listeners:  # nobody listens: only the prompts matter
+            for e in effects:
+                if type(e) is Prompt:
+                    asked.update(e.to)
+            return
+        for e in effects:
+            kind = type(e)
+            if kind is Prompt:
+                asked.update(e.to)  # type: ignore[attr-defined]
+            elif kind is not Announce and kind is not Whisper:
+                continue
+            message = e.message  # type: ignore[attr-defined]
+            key = message.key
+            if key not in hears:
+                continue
+            params = message.english_params  # bots read English values
+            if kind is Announce:
+                heard = self.audience.get(key)
+                if heard is None:
+                    heard = self.audience[key] = [b.observe for b in listeners.values() if key in b.hears]
+                for observe in heard:
+                    observe(key, params)
+            else:
+                for name in e.to:  # type: ignore[attr-defined]
+                    bot = listeners.get(name)
+                    if bot is not None and key in bot.hears:
+                        bot.observe(key, params)
 
     def bots_move(self) -> bool:
         """Each bot asked, in seat order, sends one input of a kind it has not used in this phase (until the phase
         changes or the series ends). Returns whether any did."""
         game, moved = self.game, False
-        acted, players, listeners, hears = self.acted, self.players, self.listeners, self.hears  # the hot loop
+        acted, players = self.acted, self.players  # the hot loop
         for name in sorted(self.asked, key=self.seat.__getitem__):
             legal = game.legal_actions(name)
             if not legal:
@@ -204,13 +214,18 @@ class _Table:
                 if not legal:
                     continue
             bot = players[name]
-            action = bot.choose(game.view_for(name) if bot.needs_view else None, legal)
+            if bot.needs_view:  # a lazy view: a bot reads a few fields, and the rest are never worked out
+                view = game.lazy_view(name)
+                action = bot.choose(view, legal)
+                view.close()
+            else:
+                action = bot.choose(None, legal)
             if action is None:
                 continue
             done.add(action.kind)
             self.now += 1.0
             fresh: set[str] = set()
-            _deliver(game.handle(action, now=self.now), listeners, fresh, hears)
+            self.deliver(game.handle(action, now=self.now), fresh)
             self.steps += 1
             moved = True
             if game.phase_seq != self.seq:
@@ -227,7 +242,7 @@ class _Table:
         deadline = game.deadline
         self.now = max(self.now + 1.0, deadline if deadline is not None else self.now)
         fresh: set[str] = set()
-        _deliver(game.handle(TimerExpired(game.phase_seq), now=self.now), self.listeners, fresh, self.hears)
+        self.deliver(game.handle(TimerExpired(game.phase_seq), now=self.now), fresh)
         self.steps += 1
         if game.phase_seq != self.seq:
             self.seq, self.acted, self.asked = game.phase_seq, {}, fresh

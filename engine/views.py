@@ -10,7 +10,9 @@ other Traitors only after the Oath (rulebook §7.1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +76,61 @@ class PlayerView:
         return "\n".join(lines)
 
 
-__all__ = ["OutEntry", "PlayerView", "PublicView"]
+ViewPart = Callable[[Any, str], Any]
+"""How one field of a contestant's view is worked out: ``part(game, name)`` (a ruleset's ``VIEW_PARTS``)."""
+
+
+class LazyView:
+    """A contestant's view whose fields are worked out only when first read: what the balance lab hands a bot.
+
+    It has every field of ``PlayerView`` under the same name, with the same value ``view_for`` would give at the
+    moment the view was made: each is worked out from the game by the ruleset's table of parts (field → ``part(game,
+    name)``), the same table ``view_for`` is built from, so the two cannot differ. A bot reads a handful of fields
+    per choice, and the rest (every message text, the inventory, the public record) then cost nothing
+    (``docs/performance.md``). Valid only until the game takes its next input: the simulator closes it once the bot
+    has chosen, and reading a field not read before then raises ``RuntimeError``.
+
+    Args:
+        game: the series (read only through ``parts``).
+        name: the contestant (known to the game).
+        parts: field name → its part (every field of ``PlayerView``).
+    """
+
+    __slots__ = ("_game", "_got", "_name", "_parts")
+
+    def __init__(self, game: Any, name: str, parts: Mapping[str, ViewPart]) -> None:
+        self._game, self._name, self._parts = game, name, parts
+        self._got: dict[str, Any] = {}
+
+    def __getattr__(self, field: str) -> Any:
+        """The field's value, worked out on first read.
+
+        Raises:
+            AttributeError: not a field of ``PlayerView``.
+            RuntimeError: the view was closed before this field was read.
+        """
+        got = self._got
+        if field in got:
+            return got[field]
+        part = self._parts.get(field)
+        if part is None:
+            raise AttributeError(field)
+        if self._game is None:
+            raise RuntimeError(f"view field {field!r} read after the game moved on")
+        value = got[field] = part(self._game, self._name)
+        return value
+
+    def close(self) -> None:
+        """The game moves on: fields not read so far can no longer be read."""
+        self._game = None
+
+    def full(self) -> PlayerView:
+        """Every field, as a ``PlayerView`` (equal to ``view_for`` at the moment the view was made, if still open).
+
+        Raises:
+            RuntimeError: the view was closed before some field was read.
+        """
+        return PlayerView(**{f.name: getattr(self, f.name) for f in fields(PlayerView)})
+
+
+__all__ = ["LazyView", "OutEntry", "PlayerView", "PublicView", "ViewPart"]

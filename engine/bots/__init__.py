@@ -65,7 +65,8 @@ class Bot(Protocol):
     """What the simulator asks of a bot (``engine/sim.py``)."""
 
     needs_view: bool
-    """Whether ``choose`` reads its view (the simulator builds views only for bots that do)."""
+    """Whether ``choose`` reads its view (the simulator hands a view only to bots that do: an
+    ``engine.views.LazyView``, with every field of ``PlayerView``, readable while ``choose`` runs)."""
     hears: frozenset[str]
     """The message keys ``observe`` learns from (the simulator hands a bot only those; empty: none)."""
 
@@ -73,7 +74,9 @@ class Bot(Protocol):
         """A message the contestant was shown: its catalogue key and parameters."""
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
-        """One of ``legal`` (never empty), or ``None`` to do nothing."""
+        """One of ``legal`` (never empty), or ``None`` to do nothing. ``view`` is the contestant's ``PlayerView``
+        or a ``LazyView`` of it (the same fields; keep values read from it, not the view: a field first read after
+        ``choose`` returns raises ``RuntimeError``), or ``None`` for a bot that does not need one."""
 
 
 class RandomBot:

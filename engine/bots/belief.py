@@ -49,13 +49,20 @@ Event = tuple[str, ...]
 
 @dataclass(frozen=True, slots=True)
 class Hypotheses:
-    """Every possible set of ``k`` Traitors among ``names``: as index tuples and as bit masks (bit ``i``: names[i])."""
+    """Every possible set of ``k`` Traitors among ``names``: as index tuples and as bit masks (bit ``i``: names[i]),
+    with the tables the weighing reads (``space`` builds them once per cast)."""
 
     names: tuple[str, ...]
     k: int
     index: dict[str, int]
     sets: tuple[tuple[int, ...], ...]
     masks: tuple[int, ...]
+    set_pairs: tuple[tuple[int, ...], ...] = ()
+    """Per set, each pair ``i < j`` of its members as ``i * n + j`` (a flat ``n × n`` table's cell)."""
+    member: tuple[tuple[int, ...], ...] = ()
+    """Per contestant, the positions (in ``sets``) of the sets with them, in order."""
+    outside: tuple[tuple[float, ...], ...] = ()
+    """Per contestant, per set: 1.0 when they are not in the set, 0.0 when they are."""
 
 
 _SPACES: dict[tuple[tuple[str, ...], int], Hypotheses] = {}
@@ -70,11 +77,16 @@ def space(names: Sequence[str], k: int) -> Hypotheses:
     key = (tuple(names), k)
     got = _SPACES.get(key)
     if got is None:
-        if not 1 <= k <= len(names):
-            raise ValueError(f"{k} Traitors among {len(names)} contestants")
-        sets = tuple(itertools.combinations(range(len(names)), k))
+        n = len(names)
+        if not 1 <= k <= n:
+            raise ValueError(f"{k} Traitors among {n} contestants")
+        sets = tuple(itertools.combinations(range(n), k))
         masks = tuple(sum(1 << i for i in s) for s in sets)
-        got = _SPACES[key] = Hypotheses(key[0], k, {n: i for i, n in enumerate(names)}, sets, masks)
+        set_pairs = tuple(tuple(a * n + b for x, a in enumerate(s) for b in s[x + 1 :]) for s in sets)
+        member = tuple(tuple(j for j, m in enumerate(masks) if m >> i & 1) for i in range(n))
+        outside = tuple(tuple(0.0 if m >> i & 1 else 1.0 for m in masks) for i in range(n))
+        index = {name: i for i, name in enumerate(names)}
+        got = _SPACES[key] = Hypotheses(key[0], k, index, sets, masks, set_pairs, member, outside)
     return got
 
 
@@ -123,20 +135,29 @@ class PublicBelief:
 
     def pair_sums(self) -> tuple[float, list[float], list[list[float]]]:
         """(total weight, per contestant the weight of the sets with them, per pair the weight of the sets with
-        both): computed once per node, so each contestant's chances without themself cost a subtraction."""
+        both): computed once per node, so each contestant's chances without themself cost a subtraction.
+
+        Each sum adds its sets' weights in the sets' order, one by one, so every figure is the same float however
+        the loop is arranged: here each set adds to its own pairs' cells of one flat table (``Hypotheses.set_pairs``),
+        and the table is mirrored (the cell ``(j, i)`` has the same sum as ``(i, j)``; ``(i, i)`` that of ``i``)."""
         got = self._pair_sums
         if got is None:
-            n = len(self.h.names)
-            total, single, pair = 0.0, [0.0] * n, [[0.0] * n for _ in range(n)]
-            for s, w in zip(self.h.sets, self.weights, strict=True):
+            h = self.h
+            n = len(h.names)
+            total, single, flat = 0.0, [0.0] * n, [0.0] * (n * n)
+            for s, cells, w in zip(h.sets, h.set_pairs, self.weights, strict=True):
                 if not w:
                     continue
                 total += w
                 for i in s:
                     single[i] += w
-                    row = pair[i]
-                    for j in s:
-                        row[j] += w
+                for c in cells:
+                    flat[c] += w
+            pair = [flat[i * n : i * n + n] for i in range(n)]
+            for i, row in enumerate(pair):
+                row[i] = single[i]
+                for j in range(i):
+                    row[j] = pair[j][i]
             got = self._pair_sums = (total, single, pair)
         return got
 
@@ -213,19 +234,19 @@ def _weigh_ballot(h: Hypotheses, w: list[float], ballot: Iterable[tuple[int, int
     if not papers:
         return w
     named_top = consensus >= 0 and any(t == consensus for _, t in papers)
-    mine: dict[int, list[tuple[int, float]]] = {}
+    mine: list[tuple[tuple[int, float, float], ...]] = [()] * len(h.names)
     for v, t in papers:
         follow = named_top and t == consensus
         ratio = 1.0
         if named_top:
             ratio = FOLLOW_TRAITOR / FOLLOW_FAITHFUL if follow else (1.0 - FOLLOW_TRAITOR) / (1.0 - FOLLOW_FAITHFUL)
-        mine.setdefault(v, []).append((t, ratio))
+        mine[v] += ((1 << t, ratio, ratio * BUS),)  # the factor with a fellow named, made as it is used below
     out = list(w)
     for j, (s, m) in enumerate(zip(h.sets, h.masks, strict=True)):
         f = 1.0
         for v in s:
-            for t, ratio in mine.get(v, ()):
-                f *= ratio * (BUS if m >> t & 1 else 1.0)
+            for bit, ratio, bus in mine[v]:
+                f *= bus if m & bit else ratio
         if f != 1.0:
             out[j] *= f
     return out
@@ -233,28 +254,32 @@ def _weigh_ballot(h: Hypotheses, w: list[float], ballot: Iterable[tuple[int, int
 
 def _weigh_murder(h: Hypotheses, w: list[float], alive: int, papers: Sequence[tuple[int, ...]], x: int) -> list[float]:
     """``x`` was murdered: never a Traitor at the deal; likelier the more ``x`` voted against the set's Traitors
-    (a softmax over the living contestants outside the set)."""
+    (a softmax over the living contestants outside the set).
+
+    A voter's papers against a set are counted from the sets of each contestant they named (``Hypotheses.member``),
+    and each set's softmax denominator adds the living outside it in seat order (adding 0.0 for those in it,
+    which changes no sum), so every weight is the same float as a set-by-set count would give."""
     n = len(h.names)
-    counts = []
-    for i in range(n):
-        row = [0] * n
-        for t in papers[i]:
-            row[t] += 1
-        counts.append(row)
-    living = [(i, counts[i]) for i in range(n) if alive >> i & 1]
     exp = [math.exp(MURDER_BETA * a) for a in range(sum(len(p) for p in papers) + 1)]
-    victim = counts[x]
-    out = []
-    for s, m, weight in zip(h.sets, h.masks, w, strict=True):
-        if m >> x & 1 or not weight:
-            out.append(0.0)
-            continue
-        total = 0.0
-        for i, row in living:
-            if not m >> i & 1:
-                total += exp[sum([row[t] for t in s])]
-        out.append(weight * exp[sum([victim[t] for t in s])] / total if total else weight)
-    return out
+    count, member = len(h.sets), h.member
+
+    def against(i: int) -> list[int]:
+        """Per set, how many of ``i``'s papers named one of its members."""
+        per = [0] * count
+        for t in papers[i]:
+            for j in member[t]:
+                per[j] += 1
+        return per
+
+    total = [0.0] * count
+    for i in range(n):
+        if alive >> i & 1:
+            total = [t + exp[a] * o for t, a, o in zip(total, against(i), h.outside[i], strict=True)]
+    victim = against(x)
+    return [
+        0.0 if m >> x & 1 or not weight else (weight * exp[a] / t if t else weight)
+        for m, weight, a, t in zip(h.masks, w, victim, total, strict=True)
+    ]
 
 
 _MEMO: dict[tuple[int, Event], PublicBelief] = {}

@@ -19,6 +19,7 @@ from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome
 from engine.record import SeriesRecord
 from engine.tracking import WorldState
+from engine.views import LazyView
 
 
 class RulesetGame(Protocol):
@@ -54,6 +55,11 @@ class RulesetGame(Protocol):
 
     def view_for(self, name: str) -> Any:
         """What contestant ``name`` may know now (``engine.views.PlayerView``)."""
+        ...
+
+    def lazy_view(self, name: str) -> LazyView:
+        """``view_for(name)``, each field worked out when first read (``engine.views.LazyView``; valid until the
+        next input)."""
         ...
 
     def seats(self) -> dict[str, int]:

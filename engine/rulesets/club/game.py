@@ -71,7 +71,7 @@ from engine.rulesets.club.settings import (
     faction_members,
 )
 from engine.rulesets.club.state import ClubBallot, ClubDayRecord, ClubNightRecord, ClubPlayer
-from engine.views import OutEntry, PlayerView, PublicView
+from engine.views import LazyView, OutEntry, PlayerView, PublicView, ViewPart
 
 
 class ClubGame(ClubDay):
@@ -146,21 +146,24 @@ class ClubGame(ClubDay):
         return [p.name for p in self.players.values() if p.alive and p.present]
 
     def view_for(self, name: str) -> PlayerView:
-        """What contestant ``name`` may know now (``engine.views.PlayerView``, built from an allow-list)."""
-        p = self.players[name]
-        items = tuple(item.value + (f"({label})" if label else "") for item, label in self.items.get(name, []))
-        return PlayerView(
-            name=name,
-            public=self.public_view(),
-            in_series=p.alive,
-            allegiance=self.rules.roles[p.role].team,
-            power=self.role_title(p.role),
-            false_power=None,
-            traitors=self.known_to(name),
-            items=items,
-            messages=tuple(self.inbox.get(name, [])),
-            can_act=tuple(sorted({a.kind for a in self.legal_actions(name)})),
-        )
+        """What contestant ``name`` may know now (``engine.views.PlayerView``, built from an allow-list:
+        ``CLUB_VIEW_PARTS``).
+
+        Raises:
+            KeyError: ``name`` is not a contestant.
+        """
+        self.players[name]  # noqa: B018 - the KeyError for a stranger, before any part runs
+        return PlayerView(**{f: part(self, name) for f, part in CLUB_VIEW_PARTS.items()})
+
+    def lazy_view(self, name: str) -> LazyView:
+        """``view_for``, each field worked out when first read (``engine.views.LazyView``: what the balance lab
+        hands a bot).
+
+        Raises:
+            KeyError: ``name`` is not a contestant.
+        """
+        self.players[name]  # noqa: B018 - the KeyError for a stranger, as view_for
+        return LazyView(self, name, CLUB_VIEW_PARTS)
 
     def public_view(self) -> PublicView:
         """What everyone (a spectator too) may know now (``engine.views.PublicView``): the day, the phase, the
@@ -505,8 +508,27 @@ REPROMPT: dict[ClubPhase, Callable[[ClubGame, str], None]] = {
 """The phases with a question open, and how to ask it again (after an undo or a replacement)."""
 
 
+CLUB_VIEW_PARTS: dict[str, ViewPart] = {
+    "name": lambda game, name: name,
+    "public": lambda game, name: game.public_view(),
+    "in_series": lambda game, name: game.players[name].alive,
+    "allegiance": lambda game, name: game.rules.roles[game.players[name].role].team,
+    "power": lambda game, name: game.role_title(game.players[name].role),
+    "false_power": lambda game, name: None,
+    "traitors": lambda game, name: game.known_to(name),
+    "items": lambda game, name: tuple(
+        item.value + (f"({label})" if label else "") for item, label in game.items.get(name, [])
+    ),
+    "messages": lambda game, name: tuple(game.inbox.get(name, [])),
+    "can_act": lambda game, name: tuple(sorted({a.kind for a in game.legal_actions(name)})),
+    "joker": lambda game, name: False,
+    "copied_power": lambda game, name: None,
+}
+"""``PlayerView`` field → how a club game works it out (``ClubGame.view_for`` and ``lazy_view`` both read it)."""
+
 __all__ = [
     "CLUB_DURATIONS",
+    "CLUB_VIEW_PARTS",
     "INPUTS",
     "KEEP",
     "ON_CLOCK",

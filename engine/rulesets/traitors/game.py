@@ -62,10 +62,10 @@ from engine.rulesets.traitors.powers import POWERS, TURRET
 from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS
 from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, DealEntry, Settings
 from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
-from engine.rulesets.traitors.views import public_view, view_for
+from engine.rulesets.traitors.views import lazy_view, public_view, view_for
 from engine.terms import power_term, term
 from engine.tracking import WorldState
-from engine.views import PlayerView, PublicView
+from engine.views import LazyView, PlayerView, PublicView
 
 RULESET = "traitors"
 _REPLAYED_STATE: tuple[str, ...] = (
@@ -209,6 +209,15 @@ class Game(HostControls):
             KeyError: ``name`` is not a contestant.
         """
         return view_for(self, name)
+
+    def lazy_view(self, name: str) -> LazyView:
+        """``view_for``, each field worked out when first read (``engine.rulesets.traitors.views.lazy_view``; the
+        common game interface: what the balance lab hands a bot).
+
+        Raises:
+            KeyError: ``name`` is not a contestant.
+        """
+        return lazy_view(self, name)
 
     def public_view(self) -> PublicView:
         """What everyone in the castle knows (``engine.rulesets.traitors.views.public_view``)."""

@@ -18,7 +18,7 @@ from engine.outcome import Outcome
 from engine.record import RoundTableRecord, SeriesRecord
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import PlayerState, PowerState
-from engine.views import OutEntry, PlayerView, PublicView
+from engine.views import LazyView, OutEntry, PlayerView, PublicView, ViewPart
 
 
 class Viewed(Protocol):
@@ -81,43 +81,72 @@ def public_view(game: Viewed) -> PublicView:
     )
 
 
+def _power(game: Viewed, name: str) -> str | None:
+    p = game.players[name]
+    if p.allegiance is Allegiance.TRAITOR:
+        return p.power.title if (p.sworn and p.power) else None
+    return p.power.title if p.power else None  # a drunk sees the plain power (rulebook §2)
+
+
+def _false_power(game: Viewed, name: str) -> str | None:
+    p = game.players[name]
+    if p.allegiance is Allegiance.TRAITOR and p.sworn and p.false_power:
+        return p.false_power.title
+    return None
+
+
+def _fellows(game: Viewed, name: str) -> tuple[str, ...]:
+    p = game.players[name]
+    if p.allegiance is Allegiance.TRAITOR and p.sworn and p.alive:  # rulebook §7.1: known after the Oath
+        return tuple(
+            q.name for q in game.players.values() if q.alive and q.allegiance is Allegiance.TRAITOR and q.name != name
+        )
+    return ()
+
+
+def _copied(game: Viewed, name: str) -> str | None:
+    copy = game.powers.copied.get(name)
+    return (copy[0].title if copy[0] else "no power") if copy is not None else None
+
+
+VIEW_PARTS: dict[str, ViewPart] = {
+    "name": lambda game, name: name,
+    "public": lambda game, name: public_view(game),
+    "in_series": lambda game, name: game.players[name].alive,
+    "allegiance": lambda game, name: game.players[name].allegiance.value,
+    "power": _power,
+    "false_power": _false_power,
+    "traitors": _fellows,
+    "items": lambda game, name: tuple(
+        item.value + (f"({label})" if label else "") for item, label in game.items.get(name, [])
+    ),
+    "messages": lambda game, name: tuple(game.inbox.get(name, [])),
+    "can_act": lambda game, name: tuple(sorted({a.kind for a in game.legal_actions(name)})),
+    "joker": lambda game, name: name in game.powers.jokers,
+    "copied_power": _copied,
+}
+"""``PlayerView`` field → how it is worked out (``view_for`` and ``lazy_view`` both read this one table)."""
+
+
 def view_for(game: Viewed, name: str) -> PlayerView:
     """What contestant ``name`` may know now.
 
     Raises:
         KeyError: ``name`` is not a contestant.
     """
-    p = game.players[name]
-    traitor = p.allegiance is Allegiance.TRAITOR
-    power: str | None
-    if traitor:
-        power = p.power.title if (p.sworn and p.power) else None
-        false_power = p.false_power.title if (p.sworn and p.false_power) else None
-    else:
-        power = p.power.title if p.power else None  # a drunk sees the plain power (rulebook §2)
-        false_power = None
-    fellows: tuple[str, ...] = ()
-    if traitor and p.sworn and p.alive:
-        fellows = tuple(
-            q.name for q in game.players.values() if q.alive and q.allegiance is Allegiance.TRAITOR and q.name != name
-        )
-    copy = game.powers.copied.get(name)
-    copied = (copy[0].title if copy[0] else "no power") if copy is not None else None
-    items = tuple(item.value + (f"({label})" if label else "") for item, label in game.items.get(name, []))
-    return PlayerView(
-        name=name,
-        public=public_view(game),
-        in_series=p.alive,
-        allegiance=p.allegiance.value,
-        power=power,
-        false_power=false_power,
-        traitors=fellows,
-        items=items,
-        messages=tuple(game.inbox.get(name, [])),
-        can_act=tuple(sorted({a.kind for a in game.legal_actions(name)})),
-        joker=name in game.powers.jokers,
-        copied_power=copied,
-    )
+    game.players[name]  # noqa: B018 - the KeyError for a stranger, before any part runs
+    return PlayerView(**{f: part(game, name) for f, part in VIEW_PARTS.items()})
 
 
-__all__ = ["Viewed", "public_view", "view_for"]
+def lazy_view(game: Viewed, name: str) -> LazyView:
+    """What contestant ``name`` may know now, each field worked out when first read (``engine.views.LazyView``:
+    the same values as ``view_for``).
+
+    Raises:
+        KeyError: ``name`` is not a contestant.
+    """
+    game.players[name]  # noqa: B018 - the KeyError for a stranger, as view_for
+    return LazyView(game, name, VIEW_PARTS)
+
+
+__all__ = ["VIEW_PARTS", "Viewed", "lazy_view", "public_view", "view_for"]
