@@ -50,6 +50,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.bots.belief import Event, Private, PublicBelief, advance
+from engine.bots.traitor_play import VoteReading, bloc_vote
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
 
 A = TypeVar("A", bound=Action)
@@ -179,6 +180,8 @@ class SuspicionBot:
         self._applied = 0
         self.p: dict[str, float] | None = None
         """At a Faithful's choice: contestant → chance they were dealt Traitor (``engine.bots.belief``)."""
+        self.reading = VoteReading()
+        """As a Traitor: how the Faithful's papers follow the evidence (``engine.bots.traitor_play``)."""
 
     # ------------------------------------------------------------------ learning
 
@@ -323,7 +326,7 @@ class SuspicionBot:
             self.public_belief(view)
         first = legal[0]
         if isinstance(first, (CastVote, KeepEveryone)):
-            return self._vote(legal, good, fellows)
+            return self._vote(view, legal, good, fellows)
         if isinstance(first, ChooseTorch):
             return self._torch(view, legal, good)
         if isinstance(first, (ChooseEvent, NominateDoubleVote)):
@@ -368,7 +371,7 @@ class SuspicionBot:
         against = sum(1 for voter, target in self.history if voter == who and target in fellows)
         return -self.suspicion(who, public_only=True) + 0.8 * against
 
-    def _vote(self, legal: Sequence[Action], good: bool, fellows: set[str]) -> Action:
+    def _vote(self, view: Any, legal: Sequence[Action], good: bool, fellows: set[str]) -> Action:
         votes = [a for a in legal if isinstance(a, CastVote)]
         if not votes:
             return legal[0]
@@ -378,7 +381,7 @@ class SuspicionBot:
                 return self._best(votes, lambda a: p.get(a.target, 0.0) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))
         if self.node is not None and BLEND:
-            return self._blend(votes, fellows)
+            return self._blend(view, votes, fellows)
         # Traitors: give up a fellow Traitor the public evidence points at most (sparing them would single out
         # every Traitor who voted elsewhere when they go); otherwise spread over the non-Traitors, never all
         # together against the evidence.
@@ -390,18 +393,12 @@ class SuspicionBot:
             return (doomed or votes)[0]
         return self.rng.choice(others)
 
-    def _blend(self, votes: Sequence[CastVote], fellows: set[str]) -> Action:
-        """A Traitor votes as a Faithful following the public evidence would: for the most publicly suspected
-        candidate, a fellow Traitor included when the evidence is against them (sparing a doomed fellow would
-        mark every Traitor who voted elsewhere)."""
+    def _blend(self, view: Any, votes: Sequence[CastVote], fellows: set[str]) -> Action:
+        """A Traitor reads how the Faithful vote and writes with its fellows as a bloc, giving up a fellow only
+        when the Faithful's papers will banish them anyway (``engine.bots.traitor_play.bloc_vote``)."""
         node = self.public_belief(None)
         assert node is not None
-        p = dict(zip(node.h.names, node.marginals(), strict=True))
-        ranked = sorted(votes, key=lambda a: -p.get(a.target, 0.0))
-        top = ranked[0]
-        if top.target in fellows and p.get(top.target, 0.0) < BUS_AT:
-            return next((a for a in ranked if a.target not in fellows), top)
-        return top
+        return bloc_vote(self.reading, node, votes, fellows, self.name, view.public.in_castle, self.history)
 
     def _torch(self, view: Any, legal: Sequence[Action], good: bool) -> Action:
         want = Torch.END_GAME
