@@ -50,7 +50,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.bots.belief import Event, Private, PublicBelief, advance
-from engine.bots.traitor_play import VoteReading, bloc_vote
+from engine.bots.traitor_play import VoteReading, accepts_offer, bloc_vote, seduce
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
 
 A = TypeVar("A", bound=Action)
@@ -85,9 +85,6 @@ SPARED_TRAITOR = 0.3
 """Suspicion change for a voter who wrote another name when a Traitor was banished."""
 BUS_BAR = 0.2
 """A Traitor gives up a fellow Traitor who is the most publicly suspected candidate, at least this much."""
-ULTIMATUM_ACCEPT = 0.0
-"""How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2). Never:
-the smart Faithful play for their side, and a recruit is one more Traitor."""
 HEARD = frozenset({
     "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
     "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
@@ -133,8 +130,6 @@ TIE_NOISE = 0.01
 """Choices from chances add noise of at most this much per option (``NOISE`` scaled), so only near-ties differ."""
 BLEND = True
 """Traitors who can weigh the public record vote as a Faithful following it would (``SuspicionBot._blend``)."""
-BUS_AT = 0.25
-"""A Traitor writes a fellow Traitor's name when the public evidence gives that fellow at least this chance."""
 _ROOTS: dict[tuple[tuple[str, ...], int], PublicBelief] = {}
 
 
@@ -337,8 +332,7 @@ class SuspicionBot:
             noms = [a for a in legal if isinstance(a, NominateCandidate) and a.target not in fellows]
             return self._best(noms, lambda a: self._rank(a.target, good)) if noms else legal[-1]
         if isinstance(first, AnswerOffer):
-            # A good contestant declines a seduction, and an ultimatum unless ULTIMATUM_ACCEPT says otherwise.
-            want = (self.rng.random() < ULTIMATUM_ACCEPT) if self.offer == "offer.ultimatum" else not good
+            want = not good or accepts_offer(self.offer == "offer.ultimatum", self.p, view.public.in_castle, self.name)
             return next((a for a in legal if isinstance(a, AnswerOffer) and a.accept is want), first)
         if isinstance(first, AnswerJoker):
             want = self.rng.random() < 0.2
@@ -420,10 +414,11 @@ class SuspicionBot:
                 if same:
                     return same[0]
             murders = [a for a in events if a.event is NightEvent.MURDER and a.target not in fellows]
-            if murders:
+            if murders and not seduce(events, self.node, fellows, self.k):
                 return self._best(murders, lambda a: self._threat(a.target, fellows))
-            # an ultimatum or a seduction: offer it to the most trusted contestant
-            return self._best(events, lambda a: self._threat(a.target, fellows))
+            # an ultimatum or a seduction: offer it to the most trusted contestant (a trusted recruit hides best)
+            offers = [a for a in events if a.event is not NightEvent.MURDER and a.target not in fellows]
+            return self._best(offers or events, lambda a: self._threat(a.target, fellows))
         noms = [a for a in legal if isinstance(a, NominateDoubleVote)]
         mine = [a for a in noms if a.target in fellows]
         return self.rng.choice(mine or noms)

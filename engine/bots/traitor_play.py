@@ -12,6 +12,12 @@ predicts whether a fellow Traitor the evidence points at will be banished anyway
   having spared a revealed Traitor;
 - otherwise the bloc writes the likeliest Faithful, which decides a vote of spread papers.
 
+A contestant seduced or given an ultimatum (§7.2) answers as one who wants to win (``accepts_offer``): a recruit
+wins with the Traitors (§9: the Traitors win if any Traitor reaches the end), a murdered contestant cannot win
+(only the surviving Faithful do). So an ultimatum is always accepted (declining is murder, even if protected), and a
+seduction unless the contestant can already name the two Traitors left. The Traitors seduce (``seduce``) when the
+public evidence does not name them, so that the Faithful they pick is likely to accept.
+
 Nothing here reads the game state: only the revealed papers, the public weights and the Traitors' own names.
 """
 
@@ -20,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.actions import CastVote
+from engine.actions import CastVote, ChooseEvent
 from engine.bots.belief import PublicBelief
+from engine.ids import NightEvent
 
 PRIOR_FOLLOW = 0.7
 """Before any telling vote, the share of Faithful papers a Traitor expects to name the consensus."""
@@ -33,6 +40,9 @@ one every contestant is alike, and nobody can follow)."""
 FOLLOWED_MARGIN = 0.5
 """The Faithful decide a vote when the papers expected to follow the evidence outnumber the Traitors' bloc by more
 than this many papers."""
+NAMED_AT = 1.5
+"""A contestant names the two Traitors left when the two likeliest have at least this much chance together; a
+Faithful so sure declines a seduction (the Faithful will find them), one less sure joins the likelier winners."""
 BUS_AT = 0.25
 """When the Faithful decide the vote, a Traitor writes a fellow's name once the public evidence gives that fellow at
 least this chance (about the prior, 3 Traitors in 12)."""
@@ -122,4 +132,41 @@ def bloc_vote(
     # The Traitors' bloc decides a vote of spread papers: all write the likeliest Faithful.
     return next((a for a in ranked if a.target not in fellows), first)
 
-__all__ = ["VoteReading", "bloc_vote"]
+
+def exposed(p: dict[str, float], living: Sequence[str], me: str) -> float:
+    """The summed chance of the two likeliest Traitors among ``living`` other than ``me`` (0..2; a seduction
+    means exactly two Traitors are left, §7.2).
+
+    Args:
+        p: contestant → chance of having been dealt Traitor (a Faithful's own, or the public one).
+        living: the contestants in the castle.
+        me: the contestant weighing it.
+    """
+    top = sorted((p.get(n, 0.0) for n in living if n != me), reverse=True)
+    return sum(top[:2])
+
+
+def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[str], me: str) -> bool:
+    """Whether a Faithful accepts the Traitors' offer (see the module docstring; rulebook §7.2, §9).
+
+    Args:
+        ultimatum: an ultimatum (join or be murdered), else a seduction.
+        p: the Faithful's chances per contestant (``None``: it cannot count; it declines a seduction).
+        living: the contestants in the castle.
+        me: the Faithful.
+    """
+    if ultimatum:
+        return True
+    return p is not None and exposed(p, living, me) < NAMED_AT
+
+
+def seduce(events: Sequence[ChooseEvent], node: PublicBelief | None, fellows: set[str], k: int) -> bool:
+    """Whether the Traitors seduce rather than murder tonight: only when a fellow has been lost (fewer living than
+    the ``k`` dealt) and the public evidence does not name the Traitors (so a counting Faithful accepts)."""
+    if node is None or len(fellows) >= k or not any(a.event is NightEvent.SEDUCE for a in events):
+        return False
+    p = dict(zip(node.h.names, node.marginals(), strict=True))
+    return sum(p.get(n, 0.0) for n in fellows) < NAMED_AT
+
+
+__all__ = ["VoteReading", "accepts_offer", "bloc_vote", "exposed", "seduce"]
