@@ -30,6 +30,7 @@ vote to a Traitor; always want the series to end in the finale.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -50,7 +51,8 @@ from engine.actions import (
     UsePower,
 )
 from engine.bots.belief import Event, Private, PublicBelief, advance
-from engine.bots.traitor_play import VoteReading, accepts_offer, bloc_vote, seduce
+from engine.bots.recruits import recruit_chances
+from engine.bots.traitor_play import VoteReading, accepts_offer, bloc_vote, consensus, seduce
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
 
 A = TypeVar("A", bound=Action)
@@ -131,6 +133,12 @@ TIE_NOISE = 0.01
 BLEND = True
 """Traitors who can weigh the public record vote as a Faithful following it would (``SuspicionBot._blend``)."""
 _ROOTS: dict[tuple[tuple[str, ...], int], PublicBelief] = {}
+
+
+def _either(p: dict[str, float], r: dict[str, float], who: str) -> float:
+    """The chance ``who`` is a Traitor: dealt one (``p``) or recruited since (``r``, ``engine.bots.recruits``)."""
+    dealt = p.get(who, 0.0)
+    return dealt + (1.0 - dealt) * r.get(who, 0.0)
 
 
 class SuspicionBot:
@@ -371,8 +379,11 @@ class SuspicionBot:
             return legal[0]
         if good:
             p = self.p
-            if p is not None:  # the most likely Traitor; the noise only breaks near-ties
-                return self._best(votes, lambda a: p.get(a.target, 0.0) / TIE_NOISE)
+            if p is not None and self.node is not None:  # the most likely Traitor; the noise only breaks near-ties
+                top, distinct = consensus(self.node)
+                self.reading.note_vote(len(self.history), top, distinct, view.public.day)
+                r = recruit_chances(view.public, self.k, p, self.reading, self.history, self.name)
+                return self._best(votes, lambda a: _either(p, r, a.target) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))
         if self.node is not None and BLEND:
             return self._blend(view, votes, fellows)
@@ -399,7 +410,8 @@ class SuspicionBot:
         if good:
             finalists = [n for n in view.public.in_castle if n != self.name]
             if self.p is not None:
-                if self._clean(view, finalists) < END_AT:
+                r = recruit_chances(view.public, self.k, self.p, self.reading, self.history, self.name)
+                if self._clean(view, finalists) * math.prod(1.0 - r.get(n, 0.0) for n in finalists) < END_AT:
                     want = Torch.BANISH_AGAIN
             elif any(self.suspicion(n) > FINALE_BAR for n in finalists):
                 want = Torch.BANISH_AGAIN

@@ -23,7 +23,7 @@ Nothing here reads the game state: only the revealed papers, the public weights 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.actions import CastVote, ChooseEvent
@@ -50,37 +50,50 @@ least this chance (about the prior, 3 Traitors in 12)."""
 
 @dataclass(slots=True)
 class VoteReading:
-    """One Traitor's reading of the series' votes: where each vote's papers start, and its consensus.
+    """One contestant's reading of the series' votes: where each vote's papers start, its day and consensus.
 
-    ``tops`` holds (index of the vote's first paper in the bot's paper history, consensus name) for every vote
-    whose consensus was distinct; ``fellows`` every contestant the Traitor has known as a Traitor (banished
-    ones too: their papers are not Faithful papers).
+    ``tops`` holds (index of the vote's first paper in the bot's paper history, consensus name, day) for every
+    vote whose consensus was distinct; ``fellows`` every contestant a Traitor has known as a Traitor (banished
+    ones too: their papers are not Faithful papers; empty for a Faithful).
     """
 
-    tops: list[tuple[int, str]] = field(default_factory=list)
+    tops: list[tuple[int, str, int]] = field(default_factory=list)
     fellows: set[str] = field(default_factory=set)
 
-    def follow_rate(self, history: Sequence[tuple[str, str]]) -> float:
-        """The share of non-Traitor papers that named their vote's consensus (with the ``PRIOR_FOLLOW`` prior).
+    def papers(self, history: Sequence[tuple[str, str]]) -> Iterator[tuple[str, str, str, int]]:
+        """(voter, name written, the vote's consensus, day) for every paper of a vote with a distinct consensus.
 
         Args:
             history: every revealed paper of the series so far, in order: (voter, name written).
         """
-        hits, papers = PRIOR_FOLLOW * PRIOR_PAPERS, PRIOR_PAPERS
-        for i, (start, top) in enumerate(self.tops):
+        for i, (start, top, day) in enumerate(self.tops):
             end = self.tops[i + 1][0] if i + 1 < len(self.tops) else len(history)
             for voter, target in history[start:end]:
-                if voter not in self.fellows and voter != top:
-                    papers += 1
-                    hits += target == top
+                yield voter, target, top, day
+
+    def follow_rate(self, history: Sequence[tuple[str, str]]) -> float:
+        """The share of non-Traitor papers that named their vote's consensus (with the ``PRIOR_FOLLOW`` prior)."""
+        hits, papers = PRIOR_FOLLOW * PRIOR_PAPERS, PRIOR_PAPERS
+        for voter, target, top, _ in self.papers(history):
+            if voter not in self.fellows and voter != top:
+                papers += 1
+                hits += target == top
         return hits / papers
 
-    def note_vote(self, at: int, top: str, distinct: bool) -> None:
-        """A vote opens with its first paper at ``at`` in the history; ``top`` its consensus."""
+    def note_vote(self, at: int, top: str, distinct: bool, day: int = 0) -> None:
+        """A vote opens on ``day`` with its first paper at ``at`` in the history; ``top`` its consensus."""
         if self.tops and self.tops[-1][0] == at:
             self.tops.pop()  # an earlier call for the same vote (nothing revealed since)
         if distinct:
-            self.tops.append((at, top))
+            self.tops.append((at, top, day))
+
+
+def consensus(node: PublicBelief) -> tuple[str, bool]:
+    """The living contestant the public evidence points at most, and whether they lead the next by ``DISTINCT``."""
+    p = node.marginals()
+    top = node.top()
+    rest = [x for i, x in enumerate(p) if i != top and node.alive >> i & 1]
+    return node.h.names[top], p[top] - max(rest, default=0.0) >= DISTINCT
 
 
 def bloc_vote(
@@ -169,4 +182,4 @@ def seduce(events: Sequence[ChooseEvent], node: PublicBelief | None, fellows: se
     return sum(p.get(n, 0.0) for n in fellows) < NAMED_AT
 
 
-__all__ = ["VoteReading", "accepts_offer", "bloc_vote", "exposed", "seduce"]
+__all__ = ["VoteReading", "accepts_offer", "bloc_vote", "consensus", "exposed", "seduce"]
