@@ -86,8 +86,8 @@ def recruit_chances(
     for voter, target, top, day in reading.papers(history):
         if voter in score and day > first and top != voter:
             score[voter] += follows if target == top else strays
-    top = max(score.values())
-    weight = {n: (1.0 - p.get(n, 0.0)) * math.exp(score[n] - top) for n in names}
+    most = max(score.values())
+    weight = {n: (1.0 - p.get(n, 0.0)) * math.exp(score[n] - most) for n in names}
     total = sum(weight.values())
     return {n: min(1.0, expected * w / total) for n, w in weight.items()} if total else {}
 

@@ -380,8 +380,8 @@ class SuspicionBot:
         if good:
             p = self.p
             if p is not None and self.node is not None:  # the most likely Traitor; the noise only breaks near-ties
-                top, distinct = consensus(self.node)
-                self.reading.note_vote(len(self.history), top, distinct, view.public.day)
+                lead, distinct = consensus(self.node)
+                self.reading.note_vote(len(self.history), lead, distinct, view.public.day)
                 r = recruit_chances(view.public, self.k, p, self.reading, self.history, self.name)
                 return self._best(votes, lambda a: _either(p, r, a.target) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))

@@ -43,6 +43,9 @@ than this many papers."""
 NAMED_AT = 1.5
 """A contestant names the two Traitors left when the two likeliest have at least this much chance together; a
 Faithful so sure declines a seduction (the Faithful will find them), one less sure joins the likelier winners."""
+ACCEPT_OFFERS = True
+"""Whether a Faithful answers offers to win (above); ``False``: it refuses every offer, playing for its side
+(``bench/bot_skill.py --refuse-offers`` measures how much recruitment gives the Traitors)."""
 BUS_AT = 0.25
 """When the Faithful decide the vote, a Traitor writes a fellow's name once the public evidence gives that fellow at
 least this chance (about the prior, 3 Traitors in 12)."""
@@ -137,11 +140,11 @@ def bloc_vote(
     faithful = sum(1 for n in living if n not in fellows)
     bloc = sum(1 for n in living if n in fellows)
     first = ranked[0]
-    if follow * faithful > bloc + FOLLOWED_MARGIN:
+    decide = follow * faithful > bloc + FOLLOWED_MARGIN
+    if decide and (first.target not in fellows or p.get(first.target, 0.0) >= BUS_AT):
         # The Faithful's papers decide the vote: write as a Faithful following the evidence would, a fellow
         # included once the evidence is against them (sparing a doomed fellow marks every Traitor who did).
-        if first.target not in fellows or p.get(first.target, 0.0) >= BUS_AT:
-            return first
+        return first
     # The Traitors' bloc decides a vote of spread papers: all write the likeliest Faithful.
     return next((a for a in ranked if a.target not in fellows), first)
 
@@ -168,6 +171,8 @@ def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[
         living: the contestants in the castle.
         me: the Faithful.
     """
+    if not ACCEPT_OFFERS:
+        return False
     if ultimatum:
         return True
     return p is not None and exposed(p, living, me) < NAMED_AT
