@@ -25,7 +25,11 @@ Traitors (and evil club teams): never vote against the evidence together: each v
 non-Traitor by the public evidence (with a little noise, so they do not pile onto one name), and gives up a
 fellow Traitor only when the evidence against them is overwhelming; murder the Faithful most dangerous to them
 (the most trusted, and those who voted against Traitors); follow a fellow Traitor's Turret pick; give the double
-vote to a Traitor; always want the series to end in the finale.
+vote to a Traitor; always want the series to end in the finale. Smart Traitors who can weigh the public record
+read how the Faithful vote first (``engine.bots.traitor_play``): they blend in where the Faithful's papers decide
+the vote and write the likeliest Faithful together where they do not; they seduce after losing a fellow. A
+contestant offered to join the Traitors answers to win (``traitor_play.accepts_offer``); smart Faithful weigh the
+chance that someone was recruited (``engine.bots.recruits``).
 """
 
 from __future__ import annotations
