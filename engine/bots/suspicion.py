@@ -188,7 +188,7 @@ class SuspicionBot:
         self.p: dict[str, float] | None = None
         """At a Faithful's choice: contestant → chance they were dealt Traitor (``engine.bots.belief``)."""
         self.reading = VoteReading()
-        """As a Traitor: how the Faithful's papers follow the evidence (``engine.bots.traitor_play``)."""
+        """Each vote's consensus, to read how the others' papers follow the evidence (``engine.bots.traitor_play``)."""
 
     # ------------------------------------------------------------------ learning
 

@@ -4,13 +4,13 @@ A Traitor sees every revealed vote paper and, from the public record (``engine.b
 public evidence pointed at when each vote opened: the *consensus*. Counting how many of the non-Traitors'
 papers named the consensus tells it how the Faithful vote: Faithful who follow the evidence (they all read the
 same record) pile onto one name, Faithful who do not spread their papers. From that rate (``VoteReading``) it
-predicts whether a fellow Traitor the evidence points at will be banished anyway:
+predicts who decides the vote:
 
-- the consensus is a Faithful: the Traitors write it together (a bloc);
-- the consensus is a fellow Traitor the Faithful's papers will banish whatever the Traitors write (the expected
-  following papers outnumber the Traitors' bloc): the Traitors give the fellow up, so that nobody is marked as
-  having spared a revealed Traitor;
-- otherwise the bloc writes the likeliest Faithful, which decides a vote of spread papers.
+- the Faithful, when the papers expected to name the consensus outnumber the Traitors: each Traitor writes the
+  consensus as a following Faithful would, a fellow Traitor too once the evidence gives them ``BUS_AT`` (the
+  fellow is lost anyway, and sparing them would mark every Traitor who did when they are revealed);
+- the Traitors, when the Faithful spread their papers: they all write the likeliest Faithful (a bloc), and no
+  fellow is given up for nothing.
 
 A contestant seduced or given an ultimatum (§7.2) answers as one who wants to win (``accepts_offer``): a recruit
 wins with the Traitors (§9: the Traitors win if any Traitor reaches the end), a murdered contestant cannot win
@@ -18,7 +18,8 @@ wins with the Traitors (§9: the Traitors win if any Traitor reaches the end), a
 seduction unless the contestant can already name the two Traitors left. The Traitors seduce (``seduce``) when the
 public evidence does not name them, so that the Faithful they pick is likely to accept.
 
-Nothing here reads the game state: only the revealed papers, the public weights and the Traitors' own names.
+Nothing here reads the game state: only the revealed papers, the public weights, the Traitors' own names and a
+Faithful's own chances.
 """
 
 from __future__ import annotations
