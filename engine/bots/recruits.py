@@ -46,17 +46,23 @@ def quiet_nights(public: Any, k: int) -> tuple[float, int]:
     """
     out = public.out
     murdered = {o.day for o in out if o.how == "murdered"}
-    expected, first = 0.0, public.day
+    revealed = [o.day for o in out if o.revealed == "traitor"]
+    reveal = min(revealed, default=public.day)
+    left = [0] * (public.day + 1)  # left[d]: contestants gone before night d's murder
+    for o in out:
+        if o.day < public.day:
+            left[o.day + (o.how == "murdered")] += 1
+    expected, first, gone = 0.0, public.day, left[0]
     for night in range(1, public.day):
-        gone = sum(1 for o in out if o.day < night or (o.day == night and o.how != "murdered"))
+        gone += left[night]
         if len(public.seats) - gone <= FINAL_ROUND or night in murdered:
             continue
-        if any(o.revealed == "traitor" and o.day <= night for o in out):
+        if night >= reveal:
             expected += QUIET_RECRUIT
             first = min(first, night)
         else:
             expected += QUIET_SAVE
-    found = sum(1 for o in out if o.revealed == "traitor") - k
+    found = len(revealed) - k
     expected = max(0.0, expected - max(0, found))
     if found >= 0 and not public.winner:
         expected, first = max(expected, 1.0), min(first, public.day - 1)
