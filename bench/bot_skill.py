@@ -6,7 +6,8 @@ teams together) with every pairing of {random, simple, smart} for the good side 
 the evil side; and how many series ran into the day limit (``nobody``).
 
 Usage: python bench/bot_skill.py [--series 1000] [--seed 5] [--jobs 2] [--ruleset traitors] [--contestants 12]
-                            [--kinds random,smart]
+                            [--kinds random,smart] [--pairs random:smart,smart:smart]
+                            [--refuse-offers]
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import checkout  # noqa: F401 - this checkout's engine and bridge, not an instal
 from bridge.app.balance_setups import evil_wins
 from bridge.app.demo import demo_settings
 from bridge.app.simulate import run
+from engine.bots import traitor_play
 from engine.sim import series_seeds, sides_of, wilson
 
 GOOD = {"traitors": ("faithful",), "black_knights": ("white_order",), "mafia_yakuza": ("town",)}
@@ -41,7 +43,10 @@ def main() -> None:
     ap.add_argument("--contestants", type=int, default=12)
     ap.add_argument("--ruleset", action="append", choices=sorted(GOOD))
     ap.add_argument("--kinds", default=",".join(KINDS), help="bot kinds to pair (default random,simple,smart)")
+    ap.add_argument("--pairs", help="only these pairings, GOOD:EVIL,... (e.g. random:smart,smart:smart)")
+    ap.add_argument("--refuse-offers", action="store_true", help="smart Faithful refuse every offer (§7.2)")
     args = ap.parse_args()
+    traitor_play.ACCEPT_OFFERS = not args.refuse_offers  # worker processes fork with it
     seeds = series_seeds(args.seed, args.series)
     print(f"{args.series} series each, seed {args.seed}, {args.contestants} contestants; evil side's win rate [95 % CI]")
     print("| ruleset | good bots | evil bots | evil side wins | good side wins | nobody | seconds |")
@@ -51,17 +56,19 @@ def main() -> None:
         good = GOOD[ruleset]
         evil = [s for s in sides_of(settings) if s not in good]
         kinds = args.kinds.split(",")
-        for gk in kinds:
-            for ek in kinds:
-                bots = {**dict.fromkeys(good, gk), **dict.fromkeys(evil, ek)}
-                t0 = time.perf_counter()
-                tally = run(settings, seeds, bots=bots, jobs=args.jobs)
-                dt = time.perf_counter() - t0
-                n = tally.series
-                rate, lo, hi = evil_rate(tally.wins, n, ruleset)
-                gw = tally.wins.get({"traitors": "faithful"}.get(ruleset, good[0]), 0)
-                print(f"| {ruleset} | {gk} | {ek} | {100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
-                      f"| {100 * gw / n:.1f} % | {100 * tally.wins.get('nobody', 0) / n:.1f} % | {dt:.1f} |", flush=True)
+        pairs = [(gk, ek) for gk in kinds for ek in kinds]
+        if args.pairs:
+            pairs = [(p.partition(":")[0], p.partition(":")[2]) for p in args.pairs.split(",")]
+        for gk, ek in pairs:
+            bots = {**dict.fromkeys(good, gk), **dict.fromkeys(evil, ek)}
+            t0 = time.perf_counter()
+            tally = run(settings, seeds, bots=bots, jobs=args.jobs)
+            dt = time.perf_counter() - t0
+            n = tally.series
+            rate, lo, hi = evil_rate(tally.wins, n, ruleset)
+            gw = tally.wins.get({"traitors": "faithful"}.get(ruleset, good[0]), 0)
+            print(f"| {ruleset} | {gk} | {ek} | {100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
+                  f"| {100 * gw / n:.1f} % | {100 * tally.wins.get('nobody', 0) / n:.1f} % | {dt:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

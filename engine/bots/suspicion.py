@@ -25,11 +25,16 @@ Traitors (and evil club teams): never vote against the evidence together: each v
 non-Traitor by the public evidence (with a little noise, so they do not pile onto one name), and gives up a
 fellow Traitor only when the evidence against them is overwhelming; murder the Faithful most dangerous to them
 (the most trusted, and those who voted against Traitors); follow a fellow Traitor's Turret pick; give the double
-vote to a Traitor; always want the series to end in the finale.
+vote to a Traitor; always want the series to end in the finale. Smart Traitors who can weigh the public record
+read how the Faithful vote first (``engine.bots.traitor_play``): they blend in where the Faithful's papers decide
+the vote and write the likeliest Faithful together where they do not; they seduce after losing a fellow. A
+contestant offered to join the Traitors answers to win (``traitor_play.accepts_offer``); smart Faithful weigh the
+chance that someone was recruited (``engine.bots.recruits``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -50,6 +55,8 @@ from engine.actions import (
     UsePower,
 )
 from engine.bots.belief import Event, Private, PublicBelief, advance
+from engine.bots.recruits import recruit_chances
+from engine.bots.traitor_play import VoteReading, accepts_offer, bloc_vote, consensus, seduce
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
 
 A = TypeVar("A", bound=Action)
@@ -84,9 +91,6 @@ SPARED_TRAITOR = 0.3
 """Suspicion change for a voter who wrote another name when a Traitor was banished."""
 BUS_BAR = 0.2
 """A Traitor gives up a fellow Traitor who is the most publicly suspected candidate, at least this much."""
-ULTIMATUM_ACCEPT = 0.0
-"""How often a good contestant accepts an ultimatum (join the Traitors or be murdered; rulebook §7.2). Never:
-the smart Faithful play for their side, and a recruit is one more Traitor."""
 HEARD = frozenset({
     "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
     "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
@@ -132,9 +136,13 @@ TIE_NOISE = 0.01
 """Choices from chances add noise of at most this much per option (``NOISE`` scaled), so only near-ties differ."""
 BLEND = True
 """Traitors who can weigh the public record vote as a Faithful following it would (``SuspicionBot._blend``)."""
-BUS_AT = 0.25
-"""A Traitor writes a fellow Traitor's name when the public evidence gives that fellow at least this chance."""
 _ROOTS: dict[tuple[tuple[str, ...], int], PublicBelief] = {}
+
+
+def _either(p: dict[str, float], r: dict[str, float], who: str) -> float:
+    """The chance ``who`` is a Traitor: dealt one (``p``) or recruited since (``r``, ``engine.bots.recruits``)."""
+    dealt = p.get(who, 0.0)
+    return dealt + (1.0 - dealt) * r.get(who, 0.0)
 
 
 class SuspicionBot:
@@ -179,6 +187,8 @@ class SuspicionBot:
         self._applied = 0
         self.p: dict[str, float] | None = None
         """At a Faithful's choice: contestant → chance they were dealt Traitor (``engine.bots.belief``)."""
+        self.reading = VoteReading()
+        """Each vote's consensus, to read how the others' papers follow the evidence (``engine.bots.traitor_play``)."""
 
     # ------------------------------------------------------------------ learning
 
@@ -323,7 +333,7 @@ class SuspicionBot:
             self.public_belief(view)
         first = legal[0]
         if isinstance(first, (CastVote, KeepEveryone)):
-            return self._vote(legal, good, fellows)
+            return self._vote(view, legal, good, fellows)
         if isinstance(first, ChooseTorch):
             return self._torch(view, legal, good)
         if isinstance(first, (ChooseEvent, NominateDoubleVote)):
@@ -334,8 +344,7 @@ class SuspicionBot:
             noms = [a for a in legal if isinstance(a, NominateCandidate) and a.target not in fellows]
             return self._best(noms, lambda a: self._rank(a.target, good)) if noms else legal[-1]
         if isinstance(first, AnswerOffer):
-            # A good contestant declines a seduction, and an ultimatum unless ULTIMATUM_ACCEPT says otherwise.
-            want = (self.rng.random() < ULTIMATUM_ACCEPT) if self.offer == "offer.ultimatum" else not good
+            want = not good or accepts_offer(self.offer == "offer.ultimatum", self.p, view.public.in_castle, self.name)
             return next((a for a in legal if isinstance(a, AnswerOffer) and a.accept is want), first)
         if isinstance(first, AnswerJoker):
             want = self.rng.random() < 0.2
@@ -368,17 +377,20 @@ class SuspicionBot:
         against = sum(1 for voter, target in self.history if voter == who and target in fellows)
         return -self.suspicion(who, public_only=True) + 0.8 * against
 
-    def _vote(self, legal: Sequence[Action], good: bool, fellows: set[str]) -> Action:
+    def _vote(self, view: Any, legal: Sequence[Action], good: bool, fellows: set[str]) -> Action:
         votes = [a for a in legal if isinstance(a, CastVote)]
         if not votes:
             return legal[0]
         if good:
             p = self.p
-            if p is not None:  # the most likely Traitor; the noise only breaks near-ties
-                return self._best(votes, lambda a: p.get(a.target, 0.0) / TIE_NOISE)
+            if p is not None and self.node is not None:  # the most likely Traitor; the noise only breaks near-ties
+                lead, distinct = consensus(self.node)
+                self.reading.note_vote(len(self.history), lead, distinct, view.public.day)
+                r = recruit_chances(view.public, self.k, p, self.reading, self.history, self.name)
+                return self._best(votes, lambda a: _either(p, r, a.target) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))
         if self.node is not None and BLEND:
-            return self._blend(votes, fellows)
+            return self._blend(view, votes, fellows)
         # Traitors: give up a fellow Traitor the public evidence points at most (sparing them would single out
         # every Traitor who voted elsewhere when they go); otherwise spread over the non-Traitors, never all
         # together against the evidence.
@@ -390,25 +402,20 @@ class SuspicionBot:
             return (doomed or votes)[0]
         return self.rng.choice(others)
 
-    def _blend(self, votes: Sequence[CastVote], fellows: set[str]) -> Action:
-        """A Traitor votes as a Faithful following the public evidence would: for the most publicly suspected
-        candidate, a fellow Traitor included when the evidence is against them (sparing a doomed fellow would
-        mark every Traitor who voted elsewhere)."""
+    def _blend(self, view: Any, votes: Sequence[CastVote], fellows: set[str]) -> Action:
+        """A Traitor reads how the Faithful vote and writes with its fellows as a bloc, giving up a fellow only
+        when the Faithful's papers will banish them anyway (``engine.bots.traitor_play.bloc_vote``)."""
         node = self.public_belief(None)
         assert node is not None
-        p = dict(zip(node.h.names, node.marginals(), strict=True))
-        ranked = sorted(votes, key=lambda a: -p.get(a.target, 0.0))
-        top = ranked[0]
-        if top.target in fellows and p.get(top.target, 0.0) < BUS_AT:
-            return next((a for a in ranked if a.target not in fellows), top)
-        return top
+        return bloc_vote(self.reading, node, votes, fellows, self.name, view.public.in_castle, self.history)
 
     def _torch(self, view: Any, legal: Sequence[Action], good: bool) -> Action:
         want = Torch.END_GAME
         if good:
             finalists = [n for n in view.public.in_castle if n != self.name]
             if self.p is not None:
-                if self._clean(view, finalists) < END_AT:
+                r = recruit_chances(view.public, self.k, self.p, self.reading, self.history, self.name)
+                if self._clean(view, finalists) * math.prod(1.0 - r.get(n, 0.0) for n in finalists) < END_AT:
                     want = Torch.BANISH_AGAIN
             elif any(self.suspicion(n) > FINALE_BAR for n in finalists):
                 want = Torch.BANISH_AGAIN
@@ -423,10 +430,11 @@ class SuspicionBot:
                 if same:
                     return same[0]
             murders = [a for a in events if a.event is NightEvent.MURDER and a.target not in fellows]
-            if murders:
+            if murders and not seduce(events, self.node, fellows, self.k):
                 return self._best(murders, lambda a: self._threat(a.target, fellows))
-            # an ultimatum or a seduction: offer it to the most trusted contestant
-            return self._best(events, lambda a: self._threat(a.target, fellows))
+            # an ultimatum or a seduction: offer it to the most trusted contestant (a trusted recruit hides best)
+            offers = [a for a in events if a.event is not NightEvent.MURDER and a.target not in fellows]
+            return self._best(offers or events, lambda a: self._threat(a.target, fellows))
         noms = [a for a in legal if isinstance(a, NominateDoubleVote)]
         mine = [a for a in noms if a.target in fellows]
         return self.rng.choice(mine or noms)
