@@ -59,6 +59,13 @@ BUS_AT = 0.5
 """An evil contestant writes a fellow's name only when the public evidence gives that fellow at least this."""
 AGAINST = 0.15
 """How much one vote against a fellow adds to a good contestant's threat to an evil team (on a chance scale)."""
+NOISE = 0.2
+"""An evil contestant's night target: the spread of the random tie-break added to what a target is worth (the
+families and the lone killers choose apart, and not always the one the town's healer expects)."""
+SHIELDED = 0.3
+"""How much an evil contestant wants a contestant its shot did not kill gone by day (a self-healing Doctor is
+never killed at night; left with one enemy they tie every vote until the day limit)."""
+RIVAL = 0.5
 SELF_HEAL = 0.1
 """A healer's preference for themself (on a chance scale): they are surely good."""
 
@@ -134,6 +141,10 @@ class ClubBot:
         """The Grey Cardinal's finds: contestant → ``lord``/``healer``."""
         self.poisoned: set[str] = set()
         self.mined: set[str] = set()
+        self.shot_at: str | None = None
+        """An evil contestant's shot tonight (a blocked contestant is not asked for one)."""
+        self.shielded: set[str] = set()
+        """Contestants an evil contestant's shot did not kill: healed, most likely by themself (a Doctor)."""
         self.node: PublicBelief | None = None
         self._applied = 0
         self._memo: tuple[int, int, int, dict[str, float]] | None = None
@@ -182,6 +193,7 @@ class ClubBot:
             self.record.append(("left", self.departing))
             self.departing = None
         self.team_pick = None
+        self.shot_at = None
 
     def _news(self, key: str, who: str) -> None:
         if key.endswith("poisoned"):
@@ -252,6 +264,10 @@ class ClubBot:
         good = view.allegiance in GOOD
         fellows = frozenset(view.traitors) if not good else frozenset()
         p = self.chances(view, good)
+        if self.shot_at is not None and view.public.phase != "night":
+            if self.shot_at in view.public.in_castle:
+                self.shielded.add(self.shot_at)
+            self.shot_at = None
         pick = CHOICES.get(type(legal[0]))
         if pick is None:
             return self.rng.choice(list(legal))
@@ -265,7 +281,7 @@ class ClubBot:
             x = p.get(who, 0.0)
             if who in fellows and x < BUS_AT:
                 return x - 2.0
-            return x
+            return x + (SHIELDED if who in self.shielded and who not in fellows else 0.0)
 
         return rank
 
@@ -317,7 +333,10 @@ class ClubBot:
             same = [a for a in safe if a.target == self.team_pick]
             if same:
                 return same[0]
-        return _best(safe, lambda a: score(self, a.target, p, fellows))
+        best = _best(safe, lambda a: score(self, a.target, p, fellows))
+        if not good and step.kind == SHOT:
+            self.shot_at = best.target
+        return best
 
     # ---------------------------------------------------------------- what each night action is worth
 
@@ -344,8 +363,10 @@ class ClubBot:
             return -10.0
         found = {"lord": 2.0, "healer": 1.5}.get(self.found.get(who, ""), 0.0)
         against = sum(1 for voter, target in self.papers if voter == who and target in fellows)
-        spent = 0.5 if who in self.poisoned else 0.0
-        return 1.0 - p.get(who, 0.0) + AGAINST * against + found - spent
+        spent = 0.5 if who in self.poisoned or who in self.shielded else 0.0
+        x = p.get(who, 0.0)
+        rival = RIVAL if self.setup else 0.0
+        return (1.0 - x) * (1.0 - rival) + x * rival + AGAINST * against + found - spent + self.rng.random() * NOISE
 
     def _search(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
         """The Grey Cardinal looks for the Lord and the Healer among the most trusted not yet checked."""
