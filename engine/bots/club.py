@@ -86,7 +86,7 @@ def _keys(prefix: str, codes: Sequence[str]) -> set[str]:
 
 
 HEARD = frozenset({
-    "club.died", "club.night", "club.team.pick", "vote.reveal", "vote.count", "bk.leaves", "bk.repeat",
+    "club.died", "club.night", "club.no_deaths", "club.team.pick", "vote.reveal", "vote.count", "bk.leaves", "bk.repeat",
     "my.expelled", *WELCOMES, *CHECK_ANSWERS, *CARDINAL_FINDS, *NEWS,
     *_keys("bk.reveal", list(black_knights.ROLES)), *_keys("my.setup", list(mafia_yakuza.ROLES)),
     *(f"{r.prefix}.prompt.{s.name}" for r in RULES.values() for s in r.steps),
@@ -143,6 +143,10 @@ class ClubBot:
         self.mined: set[str] = set()
         self.shot_at: str | None = None
         """An evil contestant's shot tonight (a blocked contestant is not asked for one)."""
+        self.healed: str | None = None
+        """Whom this contestant healed last night."""
+        self.saved_self = False
+        """It healed itself and nobody died: a shot at it was saved, and the killers now know to shoot others."""
         self.shielded: set[str] = set()
         """Contestants an evil contestant's shot did not kill: healed, most likely by themself (a Doctor)."""
         self.node: PublicBelief | None = None
@@ -172,6 +176,7 @@ class ClubBot:
 
     def _died(self, p: dict[str, str]) -> None:
         who = p["player"]
+        self.saved_self = False
         self.poisoned.discard(who)
         self.mined.discard(who)
         if self.rules is not None and self.rules.reveal_role:
@@ -336,6 +341,8 @@ class ClubBot:
         best = _best(safe, lambda a: score(self, a.target, p, fellows))
         if not good and step.kind == SHOT:
             self.shot_at = best.target
+        if step.kind == HEAL:
+            self.healed = best.target
         return best
 
     # ---------------------------------------------------------------- what each night action is worth
@@ -348,10 +355,14 @@ class ClubBot:
         return (-1.0 if done else min(x, 1.0 - x) + x / 2) + (0.05 if who in self.mined else 0.0)
 
     def _heal(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
+        """The likeliest good contestant (the poisoned first); the healer itself first, unless a shot at it was
+        saved last night (the killers will shoot someone else: heal the one they are likeliest to shoot)."""
         x = 1.0 - p.get(who, 0.0)
         if who in self.poisoned and x > 0.5:
             x += 0.5
-        return x + (SELF_HEAL if who == self.name else 0.0)
+        if who == self.name:
+            x += -1.0 if self.saved_self else SELF_HEAL
+        return x
 
     def _suspect(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
         return p.get(who, 0.0)
@@ -410,6 +421,11 @@ def _repeated(bot: ClubBot, p: dict[str, str]) -> None:
     bot.departing = None
 
 
+def _no_deaths(bot: ClubBot, p: dict[str, str]) -> None:
+    bot.saved_self = bot.healed == bot.name
+    bot.healed = None
+
+
 def _team_pick(bot: ClubBot, p: dict[str, str]) -> None:
     bot.team_pick = p["target"]
 
@@ -419,6 +435,7 @@ LEARN: dict[str, Callable[[ClubBot, dict[str, str]], None]] = {
     "club.died": ClubBot._died,
     "club.night": ClubBot._night,
     "club.team.pick": _team_pick,
+    "club.no_deaths": _no_deaths,
     "vote.reveal": _paper,
     "vote.count": lambda bot, p: bot.record.append(("closed",)),
     "bk.leaves": _leaves,
