@@ -66,6 +66,8 @@ SHIELDED = 0.3
 """How much an evil contestant wants a contestant its shot did not kill gone by day (a self-healing Doctor is
 never killed at night; left with one enemy they tie every vote until the day limit)."""
 RIVAL = 0.5
+"""Where several teams kill (the host named them: Mafia & Yakuza), how much a shot weighs the likely enemies (the
+rival killers) against the trusted town: 0 only the trusted, 1 only the suspected (a family wins alone)."""
 SELF_HEAL = 0.1
 """A healer's preference for themself (on a chance scale): they are surely good."""
 
@@ -368,8 +370,10 @@ class ClubBot:
         return p.get(who, 0.0)
 
     def _threat(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
-        """How dangerous a contestant is to an evil team: trusted by the town, and voting against the team; a
-        fellow never (a team kill cannot name one; a lone killer has none)."""
+        """How much an evil contestant wants to shoot (poison, mine, blow up) ``who``: trusted by the town (and,
+        where several teams kill, suspected: a likely rival killer, ``RIVAL``), voting against the team, a Lord or
+        Healer the Grey Cardinal found; less when already poisoned or missed by a shot; plus ``NOISE``. Never a
+        fellow (a team kill cannot name one; a lone killer has none)."""
         if who in fellows or who == self.name:
             return -10.0
         found = {"lord": 2.0, "healer": 1.5}.get(self.found.get(who, ""), 0.0)
