@@ -3,7 +3,9 @@ fixed seeds and 95 % Wilson intervals (``docs/simulate.md#bots``).
 
 For every ruleset's demo series of 12 contestants, the evil side's win rate (Traitors, or the club rulesets' evil
 teams together) with every pairing of {random, simple, smart} for the good side against {random, simple, smart} for
-the evil side; and how many series ran into the day limit (``nobody``).
+the evil side; and how many series ran into the day limit (``nobody``). Where the evil side is several teams
+playing against each other as well (Mafia & Yakuza: the Mafia, the Yakuza, the Loners), also each team's own
+win rate when it alone plays smart and everyone else random, against its rate when all play random.
 
 Usage: python bench/bot_skill.py [--series 1000] [--seed 5] [--jobs 2] [--ruleset traitors] [--contestants 12]
                             [--kinds random,smart] [--pairs random:smart,smart:smart]
@@ -20,7 +22,7 @@ from bridge.app.balance_setups import evil_wins
 from bridge.app.demo import demo_settings
 from bridge.app.simulate import run
 from engine.bots import traitor_play
-from engine.sim import series_seeds, sides_of, wilson
+from engine.sim import SIDE_WINS, series_seeds, sides_of, wilson
 
 GOOD = {"traitors": ("faithful",), "black_knights": ("white_order",), "mafia_yakuza": ("town",)}
 """The good side of each ruleset (the side that must find the hidden enemies)."""
@@ -69,6 +71,23 @@ def main() -> None:
             gw = tally.wins.get({"traitors": "faithful"}.get(ruleset, good[0]), 0)
             print(f"| {ruleset} | {gk} | {ek} | {100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
                   f"| {100 * gw / n:.1f} % | {100 * tally.wins.get('nobody', 0) / n:.1f} % | {dt:.1f} |", flush=True)
+        if len(evil) > 1:
+            team_rows(settings, seeds, evil, args.jobs)
+
+
+def team_rows(settings: object, seeds: list[int], evil: list[str], jobs: int) -> None:
+    """Each evil team smart alone against random others: its own win rate, and its rate when all play random."""
+    sides = sides_of(settings)
+    plain = run(settings, seeds, bots=dict.fromkeys(sides, "random"), jobs=jobs).wins
+    print("| team (smart alone) | its wins [95 % CI] | its wins, all random | nobody |")
+    print("| --- | --- | --- | --- |")
+    for side in evil:
+        tally = run(settings, seeds, bots={**dict.fromkeys(sides, "random"), side: "smart"}, jobs=jobs)
+        won = SIDE_WINS.get(side, side)
+        n, w = tally.series, tally.wins.get(won, 0)
+        lo, hi = wilson(w, n)
+        print(f"| {side} | {100 * w / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] | {100 * plain.get(won, 0) / n:.1f} % "
+              f"| {100 * tally.wins.get('nobody', 0) / n:.1f} % |", flush=True)
 
 
 if __name__ == "__main__":

@@ -150,7 +150,9 @@ class _Table:
         self.roles, self.sides = _deal(game)
         names = game.contestants()
         kinds = {n: (bots if isinstance(bots, str) else bots.get(self.sides[n], "smart")) for n in names}
-        self.players = {n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}")) for n in names}
+        self.players = {
+            n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}"), ruleset=ruleset_of(game.settings).name) for n in names
+        }
         self.listeners = {n: b for n, b in self.players.items() if b.hears}
         self.hears: frozenset[str] = frozenset().union(*(b.hears for b in self.listeners.values()))
         self.seat = {n: i for i, n in enumerate(names)}

@@ -9,17 +9,22 @@ Kinds (``BOTS``):
     simple  ``choose`` below: a sworn Traitor never votes for a fellow Traitor; finalists' torches by chance.
     smart   ``engine.bots.suspicion.SuspicionBot``: Faithful weigh every possible set of Traitors by what they were
             told (``engine.bots.belief``: murders, reveals, the open vote, their power answers); Traitors vote
-            with the public evidence. The club rulesets' smart bots keep suspicion scores.
+            with the public evidence. In a club series ``engine.bots.club.ClubBot``: the good side weighs every
+            possible set of enemies the same way (turned cards, night kills, votes, its checks); the evil teams
+            hide among what the town thinks.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from engine.actions import Action, CastVote, ChooseEvent, ChooseTorch, NominateDoubleVote
-from engine.bots.suspicion import SuspicionBot
+from engine.bots.club import HEARD as CLUB_HEARD
+from engine.bots.club import WELCOMES, ClubBot
+from engine.bots.suspicion import HEARD, SuspicionBot
 from engine.ids import Torch
 from engine.views import PlayerView
 
@@ -117,18 +122,58 @@ class SimpleBot(RandomBot):
         return choose(view, legal, self.rng)
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": SuspicionBot}
+class SmartBot(SuspicionBot):
+    """The smart kind for a caller that does not say the ruleset: a ``SuspicionBot`` (the Traitors) that hands a
+    club series to a ``ClubBot`` once it hears the series' welcome (said before anyone chooses)."""
+
+    hears = HEARD | CLUB_HEARD
+
+    def __init__(self, name: str, rng: random.Random) -> None:
+        super().__init__(name, rng)
+        self.club: ClubBot | None = None
+
+    def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
+        """``ClubBot.observe`` from a club welcome on, ``SuspicionBot.observe`` before (its keys only)."""
+        if self.club is None and key in WELCOMES:
+            self.club = ClubBot(self.name, self.rng)
+        if self.club is not None:
+            self.club.observe(key, params)
+        elif key in HEARD:
+            super().observe(key, params)
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """The club bot's choice in a club series, else ``SuspicionBot.choose``."""
+        if self.club is not None:
+            return self.club.choose(view, legal)
+        return super().choose(view, legal)
+
+
+BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": SmartBot}
 """Bot kinds by name: ``kind(name, rng) -> Bot``."""
+SMART: dict[str, Callable[[str, random.Random], Bot]] = {
+    "traitors": SuspicionBot,
+    **{ruleset: partial(ClubBot, ruleset=ruleset) for ruleset in WELCOMES.values()},
+}
+"""Ruleset → the smart kind's bot for it (``make_bot`` with ``ruleset``)."""
 
 
-def make_bot(kind: str, name: str, rng: random.Random) -> Bot:
+def make_bot(kind: str, name: str, rng: random.Random, *, ruleset: str | None = None) -> Bot:
     """A new bot of ``kind`` for contestant ``name``.
 
+    Args:
+        kind: a key of ``BOTS``.
+        name: the contestant.
+        rng: the bot's own generator (seeded by the caller).
+        ruleset: the series' ruleset (``engine.rulesets.RULESETS`` key): the smart kind's bot for it
+            (``SMART``); ``None``: ``SmartBot``, which tells the ruleset from the series' welcome.
+
     Raises:
-        KeyError: an unknown kind (``BOTS`` lists them).
+        KeyError: an unknown kind (``BOTS`` lists them) or ruleset.
     """
+    if kind == "smart" and ruleset is not None:
+        return SMART[ruleset](name, rng)
     bot: Bot = BOTS[kind](name, rng)
     return bot
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "SimpleBot", "choose", "make_bot"]
+__all__ = ["BOTS", "SMART", "Bot", "RandomBot", "SimpleBot", "SmartBot", "choose", "make_bot"]

@@ -13,15 +13,15 @@ good side) and a set of contestants it *knows* (a reveal, a murder, a Historian'
 - The Analyst (§5): "same"/"different" links two contestants; a link to someone known settles the other,
   "different" between two unknowns raises both;
 - The Historian: the true power of the last removed contestant settles them; the Sheriff's accusation settles
-  the accused; Black Knights' and Mafia & Yakuza's checks settle the checked contestant.
+  the accused.
 
 A drunk bot believes false answers, as its contestant would (rulebook §2).
 
-Faithful (and the club rulesets' good teams): vote for the most suspected candidate; use information powers on
+Faithful: vote for the most suspected candidate; use information powers on
 the most suspected unknown contestant; protect the most trusted; accuse as The Sheriff only on strong evidence;
 hold up the banish-again torch while a finalist is still suspected.
 
-Traitors (and evil club teams): never vote against the evidence together: each votes for the most suspected
+Traitors: never vote against the evidence together: each votes for the most suspected
 non-Traitor by the public evidence (with a little noise, so they do not pile onto one name), and gives up a
 fellow Traitor only when the evidence against them is overwhelming; murder the Faithful most dangerous to them
 (the most trusted, and those who voted against Traitors); follow a fellow Traitor's Turret pick; give the double
@@ -62,8 +62,9 @@ from engine.ids import TRAITOR_POWERS, NightEvent, Torch
 A = TypeVar("A", bound=Action)
 """An input type (``_best`` returns one of the options it is given)."""
 
-GOOD_SIDES = frozenset({"faithful", "white_order", "town"})
-"""Sides that win by finding the hidden enemies (the others know their team)."""
+GOOD_SIDES = frozenset({"faithful"})
+"""Sides that win by finding the hidden enemies (the others know their team; the club rulesets' smart bots are
+``engine.bots.club``'s)."""
 
 TRAITOR_TITLES = frozenset(p.title for p in TRAITOR_POWERS)
 KNOWN = 10.0
@@ -76,12 +77,6 @@ FINALE_BAR = -1.0
 """A Faithful finalist holds the banish-again torch while another finalist is not cleared (suspicion above
 this): ending with an unknown finalist hands the series to any Traitor still there (rulebook §9)."""
 
-BAD_CHECKS = {
-    "bk.check.lord.black": True, "bk.check.lord.mad": True, "bk.check.lord.white": False,
-    "my.check.commissar.mafia": True, "my.check.commissar.yakuza": True, "my.check.commissar.loner": True,
-    "my.check.commissar.town": False, "my.check.priest.loner": True,
-}  # fmt: skip
-"""Club check answers: key → whether the checked contestant is an enemy of the good side."""
 VOTED_TRAITOR = -0.3
 """Suspicion change for a voter who wrote the name of a banished contestant revealed as a Traitor (a Traitor may
 have given up a fellow, so it clears nobody)."""
@@ -95,7 +90,7 @@ HEARD = frozenset({
     "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
     "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
     "result.analyst.different", "turret.choice", "offer.seduce", "offer.ultimatum", "night.home", "series.welcome",
-    "series.drunk.none", "banish.result", "sword.murdered", "result.seer", *BAD_CHECKS,
+    "series.drunk.none", "banish.result", "sword.murdered", "result.seer",
 })  # fmt: skip
 """Every message key ``SuspicionBot.observe`` learns from."""
 PROTECTORS = frozenset({"The Guardian", "The Judge", "The Cleanser", "Healer", "Doctor"})
@@ -240,8 +235,6 @@ class SuspicionBot:
             self.offer = key
         elif key == "night.home":
             self.turret_pick = None
-        elif key in BAD_CHECKS:
-            self.known[p["player"]] = BAD_CHECKS[key]
 
     def _revealed(self, who: str, enemy: bool) -> None:
         self.known[who] = enemy
