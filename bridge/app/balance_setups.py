@@ -5,7 +5,7 @@ contestants), drunk (``none``/``possible``/``always``), the Joker offered on nig
 one or not, a murder on the first night or not. For ``black_knights``: the number of Black Knights (1-3 in place
 of White Knights), the Mad Knight dealt or not, the day's gallows on or off. For ``mafia_yakuza``: the Mafioso, the
 Yakuza and the Maniac dealt or not (each replaced by a Citizen), the day's vote on or off. The starting point is the
-demo's series for the cast (``bridge.app.demo.demo_settings``); each setup changes only its knobs.
+demo's series for the cast (``bridge.app.demo_settings.demo_settings``); each setup changes only its knobs.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.app.demo import demo_settings
+from bridge.app.demo_settings import demo_settings
 from engine.errors import ConfigError
 from engine.ids import Twist
 from engine.rulesets import RULESETS

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -119,3 +121,12 @@ def test_plot_needs_matplotlib_or_draws_the_file(tmp_path, monkeypatch):
         return
     balance.plot(data, str(tmp_path / "p.png"))
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_balance_and_simulate_commands_do_not_import_the_sandbox():
+    # `traitors --help` builds every parser, balance's included: it must stay fast (no sandbox, no server loop).
+    code = ("import sys, bridge.app.balance, bridge.app.simulate, bridge.app.cli as cli\n"
+            "cli._parser()\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('bridge.sandbox', 'bridge.loop', 'mecha'))))")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
