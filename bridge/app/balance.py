@@ -31,16 +31,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
+from bridge.app.balance_options import STRATEGIES, Search, add_arguments
 from bridge.app.balance_plot import plot
 from bridge.app.balance_run import Runner, Task, runner
-from bridge.app.balance_setups import GOOD_SIDE, Setup, evil_wins, setups_for
+from bridge.app.balance_setups import Setup, evil_wins, setups_for
 from bridge.app.simulate import check_bot_sides, parse_bots
 from engine.errors import ConfigError
 from engine.sim import series_seeds, wilson
 
 CHUNK = 50
 """Series per task handed to a worker."""
-STRATEGIES = ("race", "equal")
 
 
 @dataclass(slots=True)
@@ -65,21 +65,6 @@ class Arm:
         lo, hi = self.interval()
         near = 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
         return near, abs(self.rate() - target), max(abs(lo - target), abs(hi - target))
-
-
-@dataclass(frozen=True, slots=True)
-class Search:
-    """The search's options (see the module docstring; rates are fractions)."""
-
-    target: float = 0.5
-    precision: float = 0.02
-    keep: int = 3
-    first: int = 200
-    batch: int = 200
-    max_series: int = 6000
-    seed: int = 1
-    bots: str | Mapping[str, str] = "smart"
-    strategy: str = "race"
 
 
 def _order(target: float) -> Callable[[Arm], tuple[float, str]]:
@@ -317,30 +302,6 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
         plot(data, plot_file)
     out.write(json.dumps(data, indent=2) + "\n" if as_json else format_text(data, time.perf_counter() - started) + "\n")
     return 0
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """``traitors balance``'s options (``bridge/app/cli.py``)."""
-    d = Search()
-    p.add_argument("--ruleset", choices=sorted(GOOD_SIDE), default="traitors", help="ruleset (default traitors)")
-    p.add_argument("--contestants", type=int, default=12, help="cast size (default 12)")
-    p.add_argument("--target", type=float, default=d.target, help="the evil side's win rate wanted (default 0.5)")
-    p.add_argument("--precision", type=float, default=d.precision,
-                   help="half-width of the interval the best setups must reach (default 0.02)")  # fmt: skip
-    p.add_argument("--keep", type=int, default=d.keep, help="how many best setups to pin down (default 3)")
-    p.add_argument("--first", type=int, default=d.first, help="series every setup gets first (default 200)")
-    p.add_argument("--batch", type=int, default=d.batch, help="series added per round (default 200)")
-    p.add_argument("--max-series", type=int, default=d.max_series, help="series per setup at most (default 6000)")
-    p.add_argument("--strategy", choices=STRATEGIES, default="race", help="race (default) or equal allocation")
-    p.add_argument("--fix", action="append", default=[], metavar="KNOB=VALUE",
-                   help="search only setups with this knob value, e.g. drunk=none (repeatable)")  # fmt: skip
-    p.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
-    p.add_argument("--bots", default="smart", help="bot kinds, as for simulate (default smart)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://10.0.0.5:8786 "
-                   "(pip install 'castle-traitors[cluster]')")  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
-    p.add_argument("--plot", metavar="FILE.png", help="also draw the win rates (pip install 'castle-traitors[plot]')")
 
 
 def from_arguments(args: argparse.Namespace) -> int:

@@ -16,15 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bridge.app.balance_options import GOOD_SIDE
 from bridge.app.demo_settings import demo_settings
 from engine.errors import ConfigError
 from engine.ids import Twist
 from engine.rulesets import RULESETS
 from engine.rulesets.club.black_knights import default_deal as bk_deal
 from engine.rulesets.club.mafia_yakuza import default_deal as my_deal
-
-GOOD_SIDE = {"traitors": "faithful", "black_knights": "white_order", "mafia_yakuza": "town"}
-"""Each ruleset's good side (as its win is named)."""
 
 
 def evil_wins(ruleset: str, wins: dict[str, int]) -> int:

@@ -204,10 +204,15 @@ def test_plot_spreads_the_setups_of_one_value_lowest_rate_first():
     assert xs[3] == 0.0 and 0.5 < xs[2] < 1.0 < xs[0] < 1.5 and xs[1] == 2.0
 
 
-def test_the_balance_and_simulate_commands_do_not_import_the_sandbox():
-    # `traitors --help` builds every parser, balance's included: it must stay fast (no sandbox, no server loop).
-    code = ("import sys, bridge.app.balance, bridge.app.simulate, bridge.app.cli as cli\n"
-            "cli._parser()\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('bridge.sandbox', 'bridge.loop', 'mecha'))))")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+def _modules_loaded_by(code: str) -> list[str]:
+    code += "\nprint(sorted(m for m in sys.modules if m.startswith(('bridge.sandbox', 'bridge.loop', 'mecha', 'engine.'))))"
+    out = subprocess.run([sys.executable, "-c", "import sys\n" + code], capture_output=True, text=True, check=True)
+    return [m for m in json.loads(out.stdout.replace("'", '"')) if not m.startswith(("engine.errors", "engine.ids"))]
+
+
+def test_traitors_help_imports_no_rules_and_balance_and_simulate_no_sandbox():
+    # `traitors --help` builds every parser, balance's included: it must stay fast.
+    loaded = _modules_loaded_by("import bridge.app.cli as cli\ncli._parser()")
+    assert not [m for m in loaded if m.startswith(("bridge.sandbox", "engine.rulesets", "engine.sim", "mecha"))]
+    loaded = _modules_loaded_by("import bridge.app.balance, bridge.app.simulate")
+    assert "engine.sim" in loaded and not [m for m in loaded if m.startswith(("bridge.sandbox", "bridge.loop", "mecha"))]
