@@ -67,13 +67,16 @@ class Arm:
         return near, abs(self.rate() - target), max(abs(lo - target), abs(hi - target))
 
 
-def _order(target: float) -> Callable[[Arm], tuple[float, str]]:
-    """The ranking key: the measured distance to the target, then the label (so ties break the same way)."""
-    return lambda a: (a.distance(target)[1], a.setup.label)
+def _order(target: float) -> Callable[[Arm], tuple[float, float, str]]:
+    """The ranking key: how far from the target a setup may be at worst (its distance's upper bound), then its
+    measured distance, then its label (so ties break the same way). A setup known to ±precision near the target
+    outranks one that only a few lucky series put nearer: the best few do not churn on the luck of small counts.
+    """
+    return lambda a: (*a.distance(target)[2:0:-1], a.setup.label)
 
 
 def kept(arms: Sequence[Arm], opts: Search) -> list[Arm]:
-    """The best ``keep`` setups not dropped, closest to the target (measured) first: the search's answer."""
+    """The best ``keep`` setups not dropped (``_order``): the search's answer."""
     return sorted((a for a in arms if a.dropped is None), key=_order(opts.target))[: opts.keep]
 
 
@@ -186,8 +189,10 @@ def _check(opts: Search) -> None:
 
 
 def ranked(arms: Sequence[Arm], target: float) -> list[Arm]:
-    """Setups still in the race first, then by distance to the target (point estimate), then by label."""
-    return sorted(arms, key=lambda a: (a.dropped is not None, a.distance(target)[1], a.setup.label))
+    """Setups still in the race first, then by the upper bound of the distance to the target, the measured
+    distance and the label (``_order``): the best few lead."""
+    key = _order(target)
+    return sorted(arms, key=lambda a: (a.dropped is not None, *key(a)))
 
 
 def differences(race: Sequence[Arm], equal: Sequence[Arm], opts: Search) -> list[str]:

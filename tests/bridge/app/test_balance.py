@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from bridge.app.balance import Arm, Search, differences, in_doubt, kept, precise, run_balance, search
+from bridge.app.balance import Arm, Search, differences, in_doubt, kept, precise, ranked, run_balance, search
 from bridge.app.balance_run import LocalRunner, ProcessRunner, runner
 from bridge.app.balance_setups import Setup, setups_for
 from bridge.app.cli import main
@@ -97,6 +97,14 @@ def test_racing_finds_the_best_few_of_known_setups_for_a_third_of_equal_allocati
         assert a in best or a.dropped is not None or not in_doubt(a, best, opts)
     far = [a for a in race if abs(a.setup.settings - 0.5) >= 0.2]
     assert far and all(a.series == opts.first and a.dropped == 1 for a in far)  # ruled out after the first round
+
+
+def test_a_setup_known_near_the_target_outranks_one_a_few_lucky_series_put_nearer():
+    sure, lucky = Arm(_known()[1], 2400, 1224), Arm(_known()[0], 200, 100)  # 51 % ± 2 and 50 % ± 7
+    assert kept([lucky, sure], Search(keep=1)) == [sure]
+    assert ranked([lucky, sure], 0.5) == [sure, lucky]
+    lucky.dropped = 2
+    assert ranked([Arm(_known()[9], 200, 120), lucky], 0.5)[1] is lucky  # a dropped setup comes last
 
 
 def test_differences_names_a_setup_racing_ranked_best_that_equal_allocation_does_not():
