@@ -6,12 +6,25 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
-from bridge.app.balance import Arm, Search, differences, in_doubt, kept, precise, ranked, run_balance, search
+from bridge.app.balance import (
+    Arm,
+    Bar,
+    Search,
+    differences,
+    in_doubt,
+    kept,
+    precise,
+    ranked,
+    run_balance,
+    search,
+    to_json,
+)
 from bridge.app.balance_run import LocalRunner, ProcessRunner, runner
 from bridge.app.balance_setups import Setup, setups_for
 from bridge.app.cli import main
@@ -50,6 +63,13 @@ RATES = (0.50, 0.51, 0.49, 0.52, 0.47, 0.54, 0.45, 0.56, 0.42, 0.60, 0.38, 0.65,
 
 def _known() -> list[Setup]:
     return [Setup((("rate", f"{p:.2f}"),), p) for p in RATES]
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self):
+        return True
 
 
 def _key(arms: list[Arm]) -> list[tuple[str, int, int, int | None]]:
@@ -139,8 +159,9 @@ def test_a_dask_cluster_gives_the_same_result():
 
 
 def test_json_lists_every_setup_ranked_with_its_interval_and_series():
-    out = io.StringIO()
-    assert run_balance(ruleset="black_knights", contestants=8, opts=QUICK, as_json=True, out=out) == 0
+    out, err = io.StringIO(), Terminal()
+    assert run_balance(ruleset="black_knights", contestants=8, opts=QUICK, as_json=True, out=out, err=err) == 0
+    assert err.getvalue() == ""  # no progress bar with --json, even on a terminal
     data = json.loads(out.getvalue())
     assert len(data["setups"]) == len(setups_for("black_knights", 8))
     assert data["series_total"] == sum(s["series"] for s in data["setups"])
@@ -168,29 +189,30 @@ def test_bad_options_are_one_line_and_exit_2(argv, needle, capsys):
     assert needle in err and "\n" not in err and "Traceback" not in err
 
 
-class Terminal(io.StringIO):
-    def isatty(self):
-        return True
+def test_on_a_terminal_a_progress_bar_counts_the_series_round_by_round(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # the note must fit
+    err = Terminal()
+    bar = Bar(err, len(RATES))
+    arms = search(_known(), Search(bots="random"), Known(), bar)
+    bar.close()
+    frames = re.findall(r"(\d+)/(\d+) \[[^]]*round (\d+): (\d+) sampled, (\d+) in the race\]", err.getvalue())
+    first, last = ([int(x) for x in f] for f in (frames[0], frames[-1]))
+    assert first == [0, 24 * 200, 1, 24, 24]  # every setup's first series
+    assert last[1] == sum(a.series for a in arms)  # the planned total grew round by round to the series played
+    assert last[2] > 2 and last[3] <= 3 < last[4] < 24  # at the end only the best few get series; many dropped
 
 
-def test_on_a_terminal_a_progress_bar_counts_the_series_round_by_round():
-    out, err = io.StringIO(), Terminal()
-    assert run_balance(ruleset="black_knights", contestants=8, opts=QUICK, out=out, err=err) == 0
-    total = int(out.getvalue().split(" series in ")[0].rsplit("(", 1)[1])
-    bar = err.getvalue()
-    assert "round 1: 4 sampled, 4 in the race" in bar and f"{total}/{total}" in bar
-    assert "round 2:" in bar and "|" in bar
-    json_err = Terminal()
-    run_balance(ruleset="black_knights", contestants=8, opts=QUICK, as_json=True, out=io.StringIO(), err=json_err)
-    assert json_err.getvalue() == ""  # no bar with --json
+def _known_json() -> dict:
+    opts = Search(bots="random")
+    return to_json(search(_known(), opts, Known()), opts, ruleset="traitors", contestants=12)
 
 
 def test_plot_needs_matplotlib_or_draws_the_file(tmp_path):
     from bridge.app import balance_plot
 
-    out = io.StringIO()
-    run_balance(ruleset="black_knights", contestants=8, opts=QUICK, as_json=True, out=out)
-    data = json.loads(out.getvalue())
+    data = {**_known_json(), "ruleset": "black_knights"}
+    for s in data["setups"]:
+        s["knobs"] = {"black_knights": str(int(float(s["knobs"]["rate"]) * 10) % 3 + 1)}
     try:
         import matplotlib  # noqa: F401
     except ImportError:
