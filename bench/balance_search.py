@@ -50,6 +50,15 @@ def timed_search(args: argparse.Namespace, opts: Search) -> tuple[list[Arm], flo
     return arms, time.perf_counter() - t0, cpu_seconds() - c0
 
 
+def write(data: dict[str, object], args: argparse.Namespace) -> None:
+    """Racing's result into ``--json`` and ``--plot``, when asked for."""
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)
+    if args.plot:
+        plot(data, args.plot)
+
+
 def main() -> int:
     """Print the comparison; 1 when the answers differ."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -79,12 +88,8 @@ def main() -> int:
             lo, hi = a.interval()
             print(f"  {100 * a.rate():5.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]  {a.series:>5} series  {a.setup.label}")
         sys.stdout.flush()
-    data = to_json(results["race"], opts, ruleset=args.ruleset, contestants=args.contestants)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
-    if args.plot:
-        plot(data, args.plot)
+        if strategy == "race":  # written before the (longer) baseline runs
+            write(to_json(arms, opts, ruleset=args.ruleset, contestants=args.contestants), args)
     status = 0
     if "equal" in results:
         race, equal = (sum(a.series for a in results[k]) for k in ("race", "equal"))
