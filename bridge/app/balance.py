@@ -4,11 +4,16 @@ Every setup the settings allow (``bridge.app.balance_setups``) is played by bots
 search knows which are closest to the target win rate of the evil side (the Traitors; a club ruleset's evil
 teams together), each rate with its 95 % Wilson interval (``engine.sim.wilson``).
 
-Racing (the default): every setup gets ``--first`` series; then, round after round, a setup is dropped as soon
-as the interval of its distance to the target lies wholly above the ``--keep``-th best setup's upper bound
-(it cannot be among the best few), and only setups still in the race whose interval is wider than
-``--precision`` get another ``--batch`` series. ``--strategy equal`` is the baseline: every setup gets the same
-series, round after round, until the best few are that precise. Both stop at ``--max-series`` per setup.
+Racing (the default) is a top-k identification with tolerance, in the manner of LUCB (Kalyanakrishnan, Tewari,
+Auer and Stone, "PAC subset selection in stochastic multi-armed bandits", ICML 2012), played in batches: every
+setup gets ``--first`` series; then, round after round, the best ``--keep`` setups by measured distance to the
+target (``kept``) get another ``--batch`` series until their intervals are no wider than ``±--precision``, and
+every other setup gets one while its place is in doubt (``in_doubt``: it might be more than ``--precision`` closer
+to the target than the worst of the best few). A setup within ``--precision`` of the best few counts as good
+enough, so near ties cost no more than the precision asked for. A setup is dropped for good as soon as its
+distance's lower bound exceeds the ``--keep``-th best upper bound (it cannot be among the best few).
+``--strategy equal`` is the baseline: every setup gets the same series, round after round, until the best few
+are that precise. Both stop at ``--max-series`` per setup; ``differences`` says whether two answers agree.
 
 Series ``j`` of every setup plays with the seed ``series_seeds(seed, ...)[j]`` (the same seeds for every setup:
 common random numbers, so setups are compared on the same deals), and which setup gets more series depends only
@@ -24,17 +29,18 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
+from bridge.app.balance_options import STRATEGIES, Search, add_arguments
+from bridge.app.balance_plot import plot
 from bridge.app.balance_run import Runner, Task, runner
-from bridge.app.balance_setups import GOOD_SIDE, MAIN_KNOB, Setup, evil_wins, setups_for
+from bridge.app.balance_setups import Setup, evil_wins, setups_for
 from bridge.app.simulate import check_bot_sides, parse_bots
 from engine.errors import ConfigError
 from engine.sim import series_seeds, wilson
 
 CHUNK = 50
 """Series per task handed to a worker."""
-STRATEGIES = ("race", "equal")
 
 
 @dataclass(slots=True)
@@ -61,36 +67,53 @@ class Arm:
         return near, abs(self.rate() - target), max(abs(lo - target), abs(hi - target))
 
 
-@dataclass(frozen=True, slots=True)
-class Search:
-    """The search's options (see the module docstring; rates are fractions)."""
+def _order(target: float) -> Callable[[Arm], tuple[float, float, str]]:
+    """The ranking key: how far from the target a setup may be at worst (its distance's upper bound), then its
+    measured distance, then its label (so ties break the same way). A setup known to ±precision near the target
+    outranks one that only a few lucky series put nearer: the best few do not churn on the luck of small counts.
+    """
+    return lambda a: (*a.distance(target)[2:0:-1], a.setup.label)
 
-    target: float = 0.5
-    precision: float = 0.02
-    keep: int = 3
-    first: int = 200
-    batch: int = 200
-    max_series: int = 6000
-    seed: int = 1
-    bots: str | Mapping[str, str] = "smart"
-    strategy: str = "race"
+
+def kept(arms: Sequence[Arm], opts: Search) -> list[Arm]:
+    """The best ``keep`` setups not dropped (``_order``): the search's answer."""
+    return sorted((a for a in arms if a.dropped is None), key=_order(opts.target))[: opts.keep]
+
+
+def precise(arm: Arm, opts: Search) -> bool:
+    """Whether the setup's interval is no wider than ``±precision``."""
+    lo, hi = arm.interval()
+    return (hi - lo) / 2 <= opts.precision
+
+
+def in_doubt(arm: Arm, best: Sequence[Arm], opts: Search) -> bool:
+    """Whether a setup outside the best few might still be more than ``precision`` closer to the target than the
+    worst of them (``best``, as measured): its distance's lower bound is below that. A setup within ``precision``
+    of the best few counts as good enough, so a near tie is settled once the best few are known to ``±precision``.
+    """
+    worst = max(a.distance(opts.target)[1] for a in best)
+    return arm.distance(opts.target)[0] < worst - opts.precision
 
 
 def _wanted(arms: Sequence[Arm], opts: Search) -> list[Arm]:
-    """The setups that get another batch this round."""
-    def precise(a: Arm) -> bool:
-        lo, hi = a.interval()
-        return (hi - lo) / 2 <= opts.precision
+    """The setups that get another batch this round.
 
+    Equal allocation: every setup, until the best few are precise. Racing: each of the best few until it is
+    precise, and every other setup still in the race while its place is in doubt (``in_doubt``): a top-k
+    identification with tolerance in the manner of LUCB (Kalyanakrishnan, Tewari, Auer and Stone, 2012), played
+    in batches, all doubtful setups at once, so the workers stay busy.
+    """
     room = [a for a in arms if a.series < opts.max_series]
+    best = kept(arms, opts)
     if opts.strategy == "equal":
-        best = sorted(arms, key=lambda a: a.distance(opts.target)[1])[: opts.keep]
-        return room if not all(precise(a) for a in best) else []
-    return [a for a in room if a.dropped is None and not precise(a)]
+        return room if not all(precise(a, opts) for a in best) else []
+    return [a for a in room if a.dropped is None
+            and (not precise(a, opts) if a in best else in_doubt(a, best, opts))]  # fmt: skip
 
 
 def _drop(arms: Sequence[Arm], opts: Search, round_no: int) -> None:
-    """Racing: drop every setup whose distance's lower bound exceeds the ``keep``-th best upper bound."""
+    """Racing: drop for good every setup whose distance's lower bound exceeds the ``keep``-th best upper bound
+    (it cannot be among the best few)."""
     alive = [a for a in arms if a.dropped is None]
     if len(alive) <= opts.keep:
         return
@@ -100,7 +123,18 @@ def _drop(arms: Sequence[Arm], opts: Search, round_no: int) -> None:
             a.dropped = round_no
 
 
-def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callable[[int], None] | None = None,
+class Progress(Protocol):
+    """What the search reports while it plays (``run_balance``'s progress bar)."""
+
+    def planned(self, round_no: int, series: int, setups: int, alive: int) -> None:
+        """Round ``round_no`` (0: the first) plays ``series`` more series over ``setups`` setups; ``alive``
+        setups are not dropped."""
+
+    def played(self, series: int) -> None:
+        """``series`` more series were played."""
+
+
+def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Progress | None = None,
            ruleset: str = "traitors") -> list[Arm]:  # fmt: skip
     """Play the search (the module docstring) and return every setup's counts, in ``setups`` order.
 
@@ -108,7 +142,7 @@ def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callabl
         setups: the candidates.
         opts: the search's options.
         run: where the series are played (``bridge.app.balance_run.runner``).
-        progress: called with the number of series just played.
+        progress: told each round's plan and the series played.
         ruleset: whose evil side is counted (``bridge.app.balance_setups.evil_wins``).
 
     Raises:
@@ -130,7 +164,10 @@ def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Callabl
             for i in range(a.series, stop, CHUNK):
                 tasks.append((a.setup.settings, tuple(seeds[i : min(i + CHUNK, stop)]), opts.bots))
                 owners.append(a)
-        for a, wins, task in zip(owners, run.map(tasks, progress), tasks, strict=True):
+        if progress is not None:
+            alive = sum(a.dropped is None for a in arms)
+            progress.planned(round_no, sum(len(t[1]) for t in tasks), len(wanted), alive)
+        for a, wins, task in zip(owners, run.map(tasks, progress.played if progress else None), tasks, strict=True):
             a.series += len(task[1])
             a.evil += evil_wins(ruleset, wins)
         round_no += 1
@@ -152,8 +189,34 @@ def _check(opts: Search) -> None:
 
 
 def ranked(arms: Sequence[Arm], target: float) -> list[Arm]:
-    """Setups still in the race first, then by distance to the target (point estimate), then by label."""
-    return sorted(arms, key=lambda a: (a.dropped is not None, a.distance(target)[1], a.setup.label))
+    """Setups still in the race first, then by the upper bound of the distance to the target, the measured
+    distance and the label (``_order``): the best few lead."""
+    key = _order(target)
+    return sorted(arms, key=lambda a: (a.dropped is not None, *key(a)))
+
+
+def differences(race: Sequence[Arm], equal: Sequence[Arm], opts: Search) -> list[str]:
+    """Where racing's answer is not equal allocation's, beyond ``precision`` (empty: the same answer).
+
+    The same answer means: every one of racing's best few (``kept``) is, by equal allocation's own measurements,
+    within ``precision`` of equal allocation's best few (its distance to the target at most the largest of theirs
+    plus ``precision``), and its win rate differs from equal allocation's rate of it by at most ``precision``.
+    Both searches must be over the same setups (matched by label).
+
+    Returns:
+        One line per difference, naming the setup.
+    """
+    theirs = {a.setup.label: a for a in equal}
+    bar = max(a.distance(opts.target)[1] for a in kept(equal, opts))
+    out = []
+    for a in kept(race, opts):
+        e = theirs[a.setup.label]
+        if e.distance(opts.target)[1] > bar + opts.precision:
+            out.append(f"{a.setup.label}: {100 * e.rate():.1f} % by equal allocation, more than "
+                       f"{100 * opts.precision:g} points further from the target than its best few")  # fmt: skip
+        if abs(a.rate() - e.rate()) > opts.precision:
+            out.append(f"{a.setup.label}: {100 * a.rate():.1f} % racing, {100 * e.rate():.1f} % equal allocation")
+    return out
 
 
 def to_json(arms: Sequence[Arm], opts: Search, *, ruleset: str, contestants: int) -> dict[str, Any]:
@@ -192,38 +255,29 @@ def format_text(data: Mapping[str, Any], seconds: float) -> str:
     return "\n".join(lines)
 
 
-def plot(data: Mapping[str, Any], path: str) -> None:
-    """Win rate against the main knob (``MAIN_KNOB``), one point per setup with its interval, into ``path`` (PNG).
+class Bar:
+    """The progress bar on a terminal (tqdm, on ``err``): series played against series planned so far. Racing
+    does not know its total in advance, so the total grows round by round; the bar's note names the round, the
+    setups it samples and the setups still in the race."""
 
-    Raises:
-        ConfigError: matplotlib is missing (the ``[plot]`` extra), or the file cannot be written.
-    """
-    try:
-        import matplotlib
+    def __init__(self, err: TextIO, setups: int) -> None:
+        from tqdm import tqdm  # only on a terminal: the JSON and the tests need no tqdm
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ConfigError("--plot needs matplotlib: pip install 'castle-traitors[plot]'") from None
-    knob = MAIN_KNOB[data["ruleset"]]
-    values = sorted({s["knobs"][knob] for s in data["setups"]})
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for j, s in enumerate(data["setups"]):
-        x = values.index(s["knobs"][knob]) + (j % 9 - 4) * 0.03
-        lo, hi = s["ci95"]
-        ax.errorbar(x, s["rate"], yerr=[[s["rate"] - lo], [hi - s["rate"]]], fmt="o" if j < data["keep"] else ".",
-                    color="C1" if j < data["keep"] else "C0", alpha=1.0 if s["dropped_in_round"] is None else 0.4)  # fmt: skip
-    ax.axhline(data["target"], color="grey", linestyle="--", label="target")
-    ax.set_xticks(range(len(values)), values)
-    ax.set_xlabel(knob)
-    ax.set_ylabel("evil side's win rate (95 % interval)")
-    ax.set_title(f"{data['ruleset']}, {data['contestants']} contestants: best {data['keep']} in orange")
-    try:
-        fig.savefig(path, dpi=100)
-    except OSError as exc:
-        raise ConfigError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        plt.close(fig)
+        self.tqdm = tqdm(file=err, unit="series", desc=f"{setups} setups", total=0, leave=False)
+
+    def planned(self, round_no: int, series: int, setups: int, alive: int) -> None:
+        """See ``Progress``."""
+        self.tqdm.total = (self.tqdm.total or 0) + series
+        self.tqdm.set_postfix_str(f"round {round_no + 1}: {setups} sampled, {alive} in the race", refresh=False)
+        self.tqdm.refresh()
+
+    def played(self, series: int) -> None:
+        """See ``Progress``."""
+        self.tqdm.update(series)
+
+    def close(self) -> None:
+        """Clear the bar."""
+        self.tqdm.close()
 
 
 def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, scheduler: Any = None,
@@ -239,15 +293,11 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
     setups = setups_for(ruleset, contestants, fixed)
     if isinstance(opts.bots, str):
         opts = dataclasses.replace(opts, bots=check_bot_sides(parse_bots(opts.bots), setups[0].settings))
-    bar: Any = None
-    if not as_json and err.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(file=err, unit="series", desc=f"{len(setups)} setups", leave=False)
+    bar = Bar(err, len(setups)) if not as_json and err.isatty() else None
     started = time.perf_counter()
     run = runner(jobs, scheduler)
     try:
-        arms = search(setups, opts, run, bar.update if bar is not None else None, ruleset)
+        arms = search(setups, opts, run, bar, ruleset)
     finally:
         run.close()
         if bar is not None:
@@ -257,30 +307,6 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
         plot(data, plot_file)
     out.write(json.dumps(data, indent=2) + "\n" if as_json else format_text(data, time.perf_counter() - started) + "\n")
     return 0
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """``traitors balance``'s options (``bridge/app/cli.py``)."""
-    d = Search()
-    p.add_argument("--ruleset", choices=sorted(GOOD_SIDE), default="traitors", help="ruleset (default traitors)")
-    p.add_argument("--contestants", type=int, default=12, help="cast size (default 12)")
-    p.add_argument("--target", type=float, default=d.target, help="the evil side's win rate wanted (default 0.5)")
-    p.add_argument("--precision", type=float, default=d.precision,
-                   help="half-width of the interval the best setups must reach (default 0.02)")  # fmt: skip
-    p.add_argument("--keep", type=int, default=d.keep, help="how many best setups to pin down (default 3)")
-    p.add_argument("--first", type=int, default=d.first, help="series every setup gets first (default 200)")
-    p.add_argument("--batch", type=int, default=d.batch, help="series added per round (default 200)")
-    p.add_argument("--max-series", type=int, default=d.max_series, help="series per setup at most (default 6000)")
-    p.add_argument("--strategy", choices=STRATEGIES, default="race", help="race (default) or equal allocation")
-    p.add_argument("--fix", action="append", default=[], metavar="KNOB=VALUE",
-                   help="search only setups with this knob value, e.g. drunk=none (repeatable)")  # fmt: skip
-    p.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
-    p.add_argument("--bots", default="smart", help="bot kinds, as for simulate (default smart)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://10.0.0.5:8786 "
-                   "(pip install 'castle-traitors[cluster]')")  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
-    p.add_argument("--plot", metavar="FILE.png", help="also draw the win rates (pip install 'castle-traitors[plot]')")
 
 
 def from_arguments(args: argparse.Namespace) -> int:
@@ -297,5 +323,5 @@ def from_arguments(args: argparse.Namespace) -> int:
                        scheduler=args.scheduler, as_json=args.json, plot_file=args.plot, fixed=fixed)  # fmt: skip
 
 
-__all__ = ["Arm", "STRATEGIES", "Search", "add_arguments", "format_text", "from_arguments", "plot", "ranked",
-           "run_balance", "search", "to_json"]
+__all__ = ["Arm", "Bar", "Progress", "STRATEGIES", "Search", "add_arguments", "differences", "format_text",
+           "from_arguments", "in_doubt", "kept", "plot", "precise", "ranked", "run_balance", "search", "to_json"]

@@ -5,7 +5,7 @@ contestants), drunk (``none``/``possible``/``always``), the Joker offered on nig
 one or not, a murder on the first night or not. For ``black_knights``: the number of Black Knights (1-3 in place
 of White Knights), the Mad Knight dealt or not, the day's gallows on or off. For ``mafia_yakuza``: the Mafioso, the
 Yakuza and the Maniac dealt or not (each replaced by a Citizen), the day's vote on or off. The starting point is the
-demo's series for the cast (``bridge.app.demo.demo_settings``); each setup changes only its knobs.
+demo's series for the cast (``bridge.app.demo_settings.demo_settings``); each setup changes only its knobs.
 """
 
 from __future__ import annotations
@@ -16,15 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.app.demo import demo_settings
+from bridge.app.balance_options import GOOD_SIDE
+from bridge.app.demo_settings import demo_settings
 from engine.errors import ConfigError
 from engine.ids import Twist
 from engine.rulesets import RULESETS
 from engine.rulesets.club.black_knights import default_deal as bk_deal
 from engine.rulesets.club.mafia_yakuza import default_deal as my_deal
-
-GOOD_SIDE = {"traitors": "faithful", "black_knights": "white_order", "mafia_yakuza": "town"}
-"""Each ruleset's good side (as its win is named)."""
 
 
 def evil_wins(ruleset: str, wins: dict[str, int]) -> int:

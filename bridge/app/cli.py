@@ -217,7 +217,7 @@ def _castle_map_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _balance_arguments(p: argparse.ArgumentParser) -> None:
-    from bridge.app.balance import add_arguments
+    from bridge.app.balance_options import add_arguments
 
     add_arguments(p)
 

@@ -31,6 +31,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from bridge.app.build_castle import build_demo_castle, place_demo_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
+from bridge.app.demo_settings import (  # noqa: F401 - the settings' light home; the names stay importable here
+    CLUB_DEMO_DURATIONS,
+    DEMO_DURATIONS,
+    DEMO_NAMES,
+    default_traitors,
+    demo_settings,
+)
 from bridge.config.castle import default_castle
 from bridge.errors import BridgeError
 from bridge.io.players import PlayerDirectory
@@ -38,38 +45,11 @@ from bridge.io.rcon import RconClient
 from bridge.loop.clock import rcon_quiet_gate
 from bridge.loop.service import SeriesService
 from bridge.minecraft.versions import OLDEST, McVersion
-from engine.ids import Twist
 from engine.rulesets import RULESETS, new_game
-from engine.rulesets.club import CLUB_RULES
-from engine.rulesets.club.settings import ClubSettings
-from engine.rulesets.traitors.settings import Settings
 
 if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
     from bridge.sandbox.server import SandboxThread
     from bridge.web.hub import WebHub
-
-DEMO_NAMES = (
-    "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
-    "Makena", "Lena", "Omar", "Rhea", "Tomas", "Ines", "Yuki", "Bram",
-)  # fmt: skip
-"""Contestant names in seat order (the rulebook's example names first)."""
-
-DEMO_DURATIONS: dict[str, float] = {
-    "day_zero": 0.3,
-    "breakfast": 0.2,
-    "discussion": 0.2,
-    "round_table": 0.2,
-    "vote": 20.0,
-    "revote": 20.0,
-    "oath": 20.0,
-    "turret": 20.0,
-    "offer": 20.0,
-    "traitor_powers": 20.0,
-    "host_visit": 20.0,
-    "torches": 1.5,
-}
-"""Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
-only a safety net, so a slow machine never turns a bot's answer into "No vote"."""
 
 END_TORCH_BIAS = 0.75
 """A bot holds up the end-game torch with this probability."""
@@ -77,55 +57,6 @@ END_TORCH_BIAS = 0.75
 REJOIN_POLLS = 25
 """Passes of the bot driver a bot stays away after its player left the server (was kicked), before it rejoins
 (at the driver's 0.02 s interval, about half a second)."""
-
-
-CLUB_DEMO_DURATIONS: dict[str, float] = {
-    "night_step": 20.0,
-    "morning": 0.2,
-    "speech": 20.0,
-    "discussion": 0.2,
-    "vote": 20.0,
-    "revote": 20.0,
-    "last_word": 0.2,
-    "repeat": 20.0,
-}
-"""Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted."""
-
-
-def default_traitors(n: int) -> int:
-    """About a quarter of the contestants, at least 1 and fewer than a third ([house] rulebook §1)."""
-    return max(1, min(n // 4, (n - 1) // 3))
-
-
-def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | ClubSettings:
-    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one.
-
-    With more than 12 contestants the power pool is too small for unique powers, so powers are off. The club
-    rulesets use their default deal (8–16 contestants).
-
-    Raises:
-        ConfigError: ``contestants`` is outside the ruleset's range, or an unknown ruleset.
-    """
-    from engine.errors import ConfigError
-
-    if ruleset not in RULESETS:
-        raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(RULESETS)})")
-    if ruleset != "traitors":
-        lo, hi = CLUB_RULES[ruleset].sizes
-        if not lo <= contestants <= hi:
-            raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
-        return ClubSettings(ruleset, DEMO_NAMES[:contestants], durations=CLUB_DEMO_DURATIONS)
-    if not 6 <= contestants <= 16:
-        raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
-    names = DEMO_NAMES[:contestants]
-    return Settings(
-        contestants=names,
-        traitors=default_traitors(contestants),
-        powers=contestants <= 12,
-        drunk="possible" if contestants <= 12 else "none",
-        twists={1: (Twist.DOUBLE_VOTE,)},
-        durations=DEMO_DURATIONS,
-    )
 
 
 @dataclass

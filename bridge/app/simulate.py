@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
+from bridge.app.demo_settings import DEMO_NAMES, demo_settings
 from engine.errors import ConfigError
 from engine.rulesets import RULESETS, ruleset_of
 from engine.sim import BOTS, SIDE_WINS, Tally, series_seeds, sides_of, simulate, summary, twists_of
@@ -82,7 +83,7 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
 
     Args:
         path: a series file (``bridge/config/series.py``: the format ``serve`` takes, e.g. ``world_config/series/*.toml``),
-            or ``None`` for the demo's settings of ``ruleset`` (``bridge.app.demo.demo_settings``).
+            or ``None`` for the demo's settings of ``ruleset`` (``bridge.app.demo_settings.demo_settings``).
         ruleset: ``--ruleset`` (must match the file's when both are given); default ``traitors``.
         contestants: ``--contestants``: with a file, the series is played with this many demo names instead of
             the file's contestants (or its ``contestant_count``).
@@ -91,7 +92,6 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
         ConfigError: an unreadable or invalid file, a ruleset mismatch, or a bad contestant count (the message
             names the file or option).
     """
-    from bridge.app.demo import DEMO_NAMES, demo_settings
     from bridge.config.series import load_series
 
     if path is None:

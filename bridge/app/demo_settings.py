@@ -1,0 +1,86 @@
+"""The demo's series settings: names, shortened phase clocks, and ``demo_settings`` for a cast and ruleset.
+
+A light module (the engine's settings only): ``traitors simulate`` and ``traitors balance`` build their series
+from it without importing the sandbox, the castle builder or the server loop that ``bridge/app/demo.py`` needs.
+"""
+
+from __future__ import annotations
+
+from engine.errors import ConfigError
+from engine.ids import Twist
+from engine.rulesets import RULESETS
+from engine.rulesets.club import CLUB_RULES
+from engine.rulesets.club.settings import ClubSettings
+from engine.rulesets.traitors.settings import Settings
+
+DEMO_NAMES = (
+    "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
+    "Makena", "Lena", "Omar", "Rhea", "Tomas", "Ines", "Yuki", "Bram",
+)  # fmt: skip
+"""Contestant names in seat order (the rulebook's example names first)."""
+
+DEMO_DURATIONS: dict[str, float] = {
+    "day_zero": 0.3,
+    "breakfast": 0.2,
+    "discussion": 0.2,
+    "round_table": 0.2,
+    "vote": 20.0,
+    "revote": 20.0,
+    "oath": 20.0,
+    "turret": 20.0,
+    "offer": 20.0,
+    "traitor_powers": 20.0,
+    "host_visit": 20.0,
+    "torches": 1.5,
+}
+"""Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
+only a safety net, so a slow machine never turns a bot's answer into "No vote"."""
+
+CLUB_DEMO_DURATIONS: dict[str, float] = {
+    "night_step": 20.0,
+    "morning": 0.2,
+    "speech": 20.0,
+    "discussion": 0.2,
+    "vote": 20.0,
+    "revote": 20.0,
+    "last_word": 0.2,
+    "repeat": 20.0,
+}
+"""Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted."""
+
+
+def default_traitors(n: int) -> int:
+    """About a quarter of the contestants, at least 1 and fewer than a third ([house] rulebook §1)."""
+    return max(1, min(n // 4, (n - 1) // 3))
+
+
+def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | ClubSettings:
+    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one.
+
+    With more than 12 contestants the power pool is too small for unique powers, so powers are off. The club
+    rulesets use their default deal (8–16 contestants).
+
+    Raises:
+        ConfigError: ``contestants`` is outside the ruleset's range, or an unknown ruleset.
+    """
+    if ruleset not in RULESETS:
+        raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(RULESETS)})")
+    if ruleset != "traitors":
+        lo, hi = CLUB_RULES[ruleset].sizes
+        if not lo <= contestants <= hi:
+            raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
+        return ClubSettings(ruleset, DEMO_NAMES[:contestants], durations=CLUB_DEMO_DURATIONS)
+    if not 6 <= contestants <= 16:
+        raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
+    names = DEMO_NAMES[:contestants]
+    return Settings(
+        contestants=names,
+        traitors=default_traitors(contestants),
+        powers=contestants <= 12,
+        drunk="possible" if contestants <= 12 else "none",
+        twists={1: (Twist.DOUBLE_VOTE,)},
+        durations=DEMO_DURATIONS,
+    )
+
+
+__all__ = ["CLUB_DEMO_DURATIONS", "DEMO_DURATIONS", "DEMO_NAMES", "default_traitors", "demo_settings"]
