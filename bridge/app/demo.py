@@ -256,27 +256,32 @@ async def play_demo(
         bots = [Bot(name, seed, closes_dialogs=i % 3 == 2) for i, name in enumerate(settings.contestants)]
         sandbox.call(quiet.install, sandbox.world, bots)
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
-
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
                                     players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
-            await service.learn_version()  # first: what is built next is built for that release
-            await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
-            stop = asyncio.Event()
-            driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             service.bots = bots  # type: ignore[attr-defined]
-            on_service(service)
-            try:
-                await service.run()
-            finally:
-                stop.set()
-                await driver
-                if observe is not None:
-                    observe.flush()
+            await _run_service(service, rcon, sandbox, bots, observe, on_service)
     finally:
         if not keep_sandbox:
             sandbox.stop()
     return game, sandbox, service
+
+
+async def _run_service(service: SeriesService, rcon: RconClient, sandbox: SandboxThread, bots: list[Bot],
+                       observe: LiveAnnouncements | None, on_service: Callable[[SeriesService], None]) -> None:  # fmt: skip
+    """Learn the release, build the castle, then run the series while the bots play (``play_demo``)."""
+    await service.learn_version()  # first: what is built next is built for that release
+    await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
+    stop = asyncio.Event()
+    driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+    on_service(service)
+    try:
+        await service.run()
+    finally:
+        stop.set()
+        await driver
+        if observe is not None:
+            observe.flush()
 
 
 # ---------------------------------------------------------------------------------------------- as processes
