@@ -8,8 +8,7 @@ playing against each other as well (Mafia & Yakuza: the Mafia, the Yakuza, the L
 win rate when it alone plays smart and everyone else random, against its rate when all play random.
 
 Usage: python bench/bot_skill.py [--series 1000] [--seed 5] [--jobs 2] [--ruleset traitors] [--contestants 12]
-                            [--kinds random,smart] [--pairs random:smart,smart:smart]
-                            [--refuse-offers]
+                            [--kinds random,smart] [--pairs random:smart,opportunist:smart]
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import checkout  # noqa: F401 - this checkout's engine and bridge, not an instal
 from bridge.app.balance_setups import evil_wins
 from bridge.app.demo import demo_settings
 from bridge.app.simulate import run
-from engine.bots import traitor_play
 from engine.sim import SIDE_WINS, series_seeds, sides_of, wilson
 
 GOOD = {"traitors": ("faithful",), "black_knights": ("white_order",), "mafia_yakuza": ("town",)}
@@ -46,9 +44,7 @@ def main() -> None:
     ap.add_argument("--ruleset", action="append", choices=sorted(GOOD))
     ap.add_argument("--kinds", default=",".join(KINDS), help="bot kinds to pair (default random,simple,smart)")
     ap.add_argument("--pairs", help="only these pairings, GOOD:EVIL,... (e.g. random:smart,smart:smart)")
-    ap.add_argument("--refuse-offers", action="store_true", help="smart Faithful refuse every offer (§7.2)")
     args = ap.parse_args()
-    traitor_play.ACCEPT_OFFERS = not args.refuse_offers  # worker processes fork with it
     seeds = series_seeds(args.seed, args.series)
     print(f"{args.series} series each, seed {args.seed}, {args.contestants} contestants; evil side's win rate [95 % CI]")
     print("| ruleset | good bots | evil bots | evil side wins | good side wins | nobody | seconds |")

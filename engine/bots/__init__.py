@@ -12,6 +12,8 @@ Kinds (``BOTS``):
             with the public evidence. In a club series ``engine.bots.club.ClubBot``: the good side weighs every
             possible set of enemies the same way (turned cards, night kills, votes, its checks); the evil teams
             hide among what the town thinks.
+    opportunist  ``OpportunistBot``: the smart kind, but a Faithful offered to join the Traitors answers to win
+            (accepts an ultimatum, and a seduction unless it can name the Traitors left) instead of refusing.
 """
 
 from __future__ import annotations
@@ -148,13 +150,32 @@ class SmartBot(SuspicionBot):
         return super().choose(view, legal)
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": SmartBot}
+class OpportunistBot(SmartBot):
+    """The smart kind, but a Faithful offered to join the Traitors (rulebook §7.2) answers as a contestant who wants
+    to win rather than for its side (``engine.bots.traitor_play.accepts_offer``). The club rulesets make no
+    offers: there it is the smart kind."""
+
+    joins_to_win = True
+
+
+class _OpportunistTraitors(SuspicionBot):
+    """``OpportunistBot`` for a caller that says the ruleset is ``traitors``."""
+
+    joins_to_win = True
+
+
+BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": SmartBot, "opportunist": OpportunistBot}
 """Bot kinds by name: ``kind(name, rng) -> Bot``."""
-SMART: dict[str, Callable[[str, random.Random], Bot]] = {
-    "traitors": SuspicionBot,
-    **{ruleset: partial(ClubBot, ruleset=ruleset) for ruleset in WELCOMES.values()},
+_CLUB: dict[str, Callable[[str, random.Random], Bot]] = {
+    ruleset: partial(ClubBot, ruleset=ruleset) for ruleset in WELCOMES.values()
 }
+SMART: dict[str, Callable[[str, random.Random], Bot]] = {"traitors": SuspicionBot, **_CLUB}
 """Ruleset → the smart kind's bot for it (``make_bot`` with ``ruleset``)."""
+BY_RULESET: dict[str, dict[str, Callable[[str, random.Random], Bot]]] = {
+    "smart": SMART,
+    "opportunist": {"traitors": _OpportunistTraitors, **_CLUB},
+}
+"""Kind → ruleset → its bot, for the kinds that play each ruleset with a bot of its own."""
 
 
 def make_bot(kind: str, name: str, rng: random.Random, *, ruleset: str | None = None) -> Bot:
@@ -170,10 +191,10 @@ def make_bot(kind: str, name: str, rng: random.Random, *, ruleset: str | None = 
     Raises:
         KeyError: an unknown kind (``BOTS`` lists them) or ruleset.
     """
-    if kind == "smart" and ruleset is not None:
-        return SMART[ruleset](name, rng)
+    if ruleset is not None and kind in BY_RULESET:
+        return BY_RULESET[kind][ruleset](name, rng)
     bot: Bot = BOTS[kind](name, rng)
     return bot
 
 
-__all__ = ["BOTS", "SMART", "Bot", "RandomBot", "SimpleBot", "SmartBot", "choose", "make_bot"]
+__all__ = ["BOTS", "BY_RULESET", "SMART", "Bot", "OpportunistBot", "RandomBot", "SimpleBot", "SmartBot", "choose", "make_bot"]

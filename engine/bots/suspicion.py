@@ -28,8 +28,9 @@ fellow Traitor only when the evidence against them is overwhelming; murder the F
 vote to a Traitor; always want the series to end in the finale. Smart Traitors who can weigh the public record
 read how the Faithful vote first (``engine.bots.traitor_play``): they blend in where the Faithful's papers decide
 the vote and write the likeliest Faithful together where they do not; they seduce after losing a fellow. A
-contestant offered to join the Traitors answers to win (``traitor_play.accepts_offer``); smart Faithful weigh the
-chance that someone was recruited (``engine.bots.recruits``).
+Faithful offered to join the Traitors refuses, or, as the ``opportunist`` kind, answers to win
+(``traitor_play.accepts_offer``); smart Faithful weigh the chance that someone was recruited
+(``engine.bots.recruits``).
 """
 
 from __future__ import annotations
@@ -150,6 +151,9 @@ class SuspicionBot:
 
     needs_view = True
     hears = HEARD
+    joins_to_win = False
+    """A Faithful offered to join the Traitors refuses (plays for its side); ``True`` in the ``opportunist`` kind:
+    it answers to win (``engine.bots.traitor_play.accepts_offer``)."""
 
     def __init__(self, name: str, rng: random.Random) -> None:
         self.name = name
@@ -337,7 +341,8 @@ class SuspicionBot:
             noms = [a for a in legal if isinstance(a, NominateCandidate) and a.target not in fellows]
             return self._best(noms, lambda a: self._rank(a.target, good)) if noms else legal[-1]
         if isinstance(first, AnswerOffer):
-            want = not good or accepts_offer(self.offer == "offer.ultimatum", self.p, view.public.in_castle, self.name)
+            want = not good or accepts_offer(self.offer == "offer.ultimatum", self.p, view.public.in_castle, self.name,
+                                             to_win=self.joins_to_win)  # fmt: skip
             return next((a for a in legal if isinstance(a, AnswerOffer) and a.accept is want), first)
         if isinstance(first, AnswerJoker):
             want = self.rng.random() < 0.2

@@ -12,11 +12,13 @@ predicts who decides the vote:
 - the Traitors, when the Faithful spread their papers: they all write the likeliest Faithful (a bloc), and no
   fellow is given up for nothing.
 
-A contestant seduced or given an ultimatum (§7.2) answers as one who wants to win (``accepts_offer``): a recruit
-wins with the Traitors (§9: the Traitors win if any Traitor reaches the end), a murdered contestant cannot win
-(only the surviving Faithful do). So an ultimatum is always accepted (declining is murder, even if protected), and a
-seduction unless the contestant can already name the two Traitors left. The Traitors seduce (``seduce``) when the
-public evidence does not name them, so that the Faithful they pick is likely to accept.
+A contestant seduced or given an ultimatum (§7.2) answers in one of two ways (``accepts_offer``). Playing for
+its side (the ``smart`` kind), a Faithful refuses every offer: a recruit is one Faithful fewer and one Traitor more,
+a refusal at most the murder that would have happened anyway. Answering to win (the ``opportunist`` kind), it
+weighs what it wins: a recruit wins with the Traitors (§9: the Traitors win if any Traitor reaches the end), a
+murdered contestant cannot win (only the surviving Faithful do); so it always accepts an ultimatum (declining is
+murder, even if protected), and a seduction unless it can already name the two Traitors left. The Traitors seduce
+(``seduce``) when the public evidence does not name them, so that a Faithful answering to win is likely to accept.
 
 Nothing here reads the game state: only the revealed papers, the public weights, the Traitors' own names and a
 Faithful's own chances.
@@ -44,9 +46,6 @@ than this many papers."""
 NAMED_AT = 1.5
 """A contestant names the two Traitors left when the two likeliest have at least this much chance together; a
 Faithful so sure declines a seduction (the Faithful will find them), one less sure joins the likelier winners."""
-ACCEPT_OFFERS = True
-"""Whether a Faithful answers offers to win (above); ``False``: it refuses every offer, playing for its side
-(``bench/bot_skill.py --refuse-offers`` measures how much recruitment gives the Traitors)."""
 BUS_AT = 0.25
 """When the Faithful decide the vote, a Traitor writes a fellow's name once the public evidence gives that fellow at
 least this chance (about the prior, 3 Traitors in 12)."""
@@ -163,7 +162,8 @@ def exposed(p: dict[str, float], living: Sequence[str], me: str) -> float:
     return sum(top[:2])
 
 
-def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[str], me: str) -> bool:
+def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[str], me: str, *,
+                  to_win: bool) -> bool:  # fmt: skip
     """Whether a Faithful accepts the Traitors' offer (see the module docstring; rulebook §7.2, §9).
 
     Args:
@@ -171,8 +171,9 @@ def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[
         p: the Faithful's chances per contestant (``None``: it cannot count; it declines a seduction).
         living: the contestants in the castle.
         me: the Faithful.
+        to_win: answer as a contestant who wants to win; ``False``: play for the Faithful and refuse.
     """
-    if not ACCEPT_OFFERS:
+    if not to_win:
         return False
     if ultimatum:
         return True

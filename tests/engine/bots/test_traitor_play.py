@@ -1,8 +1,11 @@
-"""A smart Traitor reads how the Faithful vote; offers are answered to win (engine/bots/traitor_play.py)."""
+"""A smart Traitor reads how the Faithful vote; offers are refused, or answered to win (engine/bots/traitor_play.py)."""
 
 from __future__ import annotations
 
+import random
+
 from engine.actions import CastVote, ChooseEvent
+from engine.bots import OpportunistBot, make_bot
 from engine.bots.belief import PublicBelief, space
 from engine.bots.traitor_play import BUS_AT, NAMED_AT, VoteReading, accepts_offer, bloc_vote, consensus, seduce
 from engine.ids import NightEvent
@@ -70,16 +73,32 @@ def test_a_traitors_own_and_fellows_papers_do_not_count_as_faithful_papers():
     assert reading.follow_rate(history) == (0.7 * 2 + 1) / 3  # the prior counts two papers
 
 
-def test_an_ultimatum_is_accepted_and_a_seduction_unless_the_traitors_are_named():
+def test_answering_to_win_accepts_an_ultimatum_and_a_seduction_unless_the_traitors_are_named():
     """Declining an ultimatum is murder (only surviving Faithful win); a recruit wins with the Traitors."""
     living = ("Alex", "Kai", "Zuri", "Steve")
-    assert accepts_offer(True, None, living, "Zuri")
+    assert accepts_offer(True, None, living, "Zuri", to_win=True)
     unsure = {"Alex": 0.5, "Kai": 0.5, "Steve": 0.4}
     sure = {"Alex": 0.9, "Kai": 0.8, "Steve": 0.1}
     assert sure["Alex"] + sure["Kai"] >= NAMED_AT > unsure["Alex"] + unsure["Kai"]
-    assert accepts_offer(False, unsure, living, "Zuri")
-    assert not accepts_offer(False, sure, living, "Zuri")
-    assert not accepts_offer(False, None, living, "Zuri")  # a contestant who cannot count stays Faithful
+    assert accepts_offer(False, unsure, living, "Zuri", to_win=True)
+    assert not accepts_offer(False, sure, living, "Zuri", to_win=True)
+    assert not accepts_offer(False, None, living, "Zuri", to_win=True)  # a contestant who cannot count stays Faithful
+
+
+def test_playing_for_the_side_refuses_every_offer():
+    living = ("Alex", "Kai", "Zuri", "Steve")
+    unsure = {"Alex": 0.5, "Kai": 0.5, "Steve": 0.4}
+    assert not accepts_offer(True, unsure, living, "Zuri", to_win=False)
+    assert not accepts_offer(False, unsure, living, "Zuri", to_win=False)
+
+
+def test_the_opportunist_kind_answers_offers_to_win_and_the_smart_kind_refuses():
+    rng = random.Random(1)
+    assert make_bot("opportunist", "Zuri", rng, ruleset="traitors").joins_to_win  # type: ignore[attr-defined]
+    assert OpportunistBot("Zuri", rng).joins_to_win
+    assert not make_bot("smart", "Zuri", rng, ruleset="traitors").joins_to_win  # type: ignore[attr-defined]
+    assert type(make_bot("opportunist", "Zuri", rng, ruleset="black_knights")) is type(
+        make_bot("smart", "Zuri", rng, ruleset="black_knights"))  # no offers in the club rulesets
 
 
 def test_the_traitors_seduce_only_after_losing_a_fellow_and_while_the_evidence_does_not_name_them():
