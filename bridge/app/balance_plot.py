@@ -84,7 +84,8 @@ def plot(data: Mapping[str, Any], path: str) -> None:
     ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
     best = "\n".join(f"{i}. {100 * s['rate']:.1f} %  " + " ".join(f"{k}={v}" for k, v in s["knobs"].items())
                      for i, s in enumerate(setups[: data["keep"]], 1))  # fmt: skip
-    ax.text(0.99, 0.02, best, transform=ax.transAxes, ha="right", va="bottom", fontsize=8, family="monospace",
+    ax.text(0.99, 0.02, best, transform=ax.transAxes, ha="right", va="bottom", multialignment="left", fontsize=8,
+            family="monospace",
             bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "C1", "alpha": 0.9})  # fmt: skip
     try:
         fig.savefig(path, dpi=100)
