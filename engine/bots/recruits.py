@@ -33,12 +33,13 @@ FINAL_ROUND = 5
 """From this many contestants on, nobody is murdered (the finale; rulebook §9)."""
 
 
-def quiet_nights(public: Any, k: int) -> tuple[float, int]:
+def quiet_nights(public: Any, k: int, after_reveal: float = QUIET_RECRUIT) -> tuple[float, int]:
     """The expected number of recruits still in the castle (see the module docstring), and the first quiet night.
 
     Args:
         public: the ``PublicView`` (``out``: name, how, day, revealed; ``seats``; ``day``; ``winner``).
         k: the Traitors dealt (the welcome).
+        after_reveal: the chance that a quiet night after a reveal was a recruitment.
 
     Returns:
         (a count, 0 or more: at least 1 when every dealt Traitor is revealed and the series goes on; the day of
@@ -58,7 +59,7 @@ def quiet_nights(public: Any, k: int) -> tuple[float, int]:
         if len(public.seats) - gone <= FINAL_ROUND or night in murdered:
             continue
         if night >= reveal:
-            expected += QUIET_RECRUIT
+            expected += after_reveal
             first = min(first, night)
         else:
             expected += QUIET_SAVE
@@ -70,7 +71,8 @@ def quiet_nights(public: Any, k: int) -> tuple[float, int]:
 
 
 def recruit_chances(
-    public: Any, k: int, p: Mapping[str, float], reading: VoteReading, history: Sequence[tuple[str, str]], me: str
+    public: Any, k: int, p: Mapping[str, float], reading: VoteReading, history: Sequence[tuple[str, str]], me: str,
+    *, others_join: bool = True,
 ) -> dict[str, float]:
     """Per contestant in the castle (``me`` excepted), the chance they are a recruit.
 
@@ -81,8 +83,12 @@ def recruit_chances(
         reading: the Faithful's record of each vote's consensus (``VoteReading.note_vote``).
         history: every revealed paper of the series.
         me: the Faithful.
+        others_join: whether the Faithful expects the others to accept offers, as it would (answering to win);
+            ``False``: a Faithful who refuses expects the others to refuse too, so a quiet night after a reveal is
+            a declined seduction or a save (``QUIET_SAVE``), and only a series that goes on after every dealt
+            Traitor is revealed tells of a recruit.
     """
-    expected, first = quiet_nights(public, k)
+    expected, first = quiet_nights(public, k, QUIET_RECRUIT if others_join else QUIET_SAVE)
     names = [n for n in public.in_castle if n != me]
     if expected <= 0.0 or not names:
         return {}

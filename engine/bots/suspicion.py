@@ -384,7 +384,8 @@ class SuspicionBot:
             if p is not None and self.node is not None:  # the most likely Traitor; the noise only breaks near-ties
                 lead, distinct = consensus(self.node)
                 self.reading.note_vote(len(self.history), lead, distinct, view.public.day)
-                r = recruit_chances(view.public, self.k, p, self.reading, self.history, self.name)
+                r = recruit_chances(view.public, self.k, p, self.reading, self.history, self.name,
+                                    others_join=self.joins_to_win)
                 return self._best(votes, lambda a: _either(p, r, a.target) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))
         if self.node is not None and BLEND:
@@ -412,7 +413,8 @@ class SuspicionBot:
         if good:
             finalists = [n for n in view.public.in_castle if n != self.name]
             if self.p is not None:
-                r = recruit_chances(view.public, self.k, self.p, self.reading, self.history, self.name)
+                r = recruit_chances(view.public, self.k, self.p, self.reading, self.history, self.name,
+                                    others_join=self.joins_to_win)
                 if self._clean(view, finalists) * math.prod(1.0 - r.get(n, 0.0) for n in finalists) < END_AT:
                     want = Torch.BANISH_AGAIN
             elif any(self.suspicion(n) > FINALE_BAR for n in finalists):

@@ -54,3 +54,16 @@ def test_the_recruit_is_likelier_among_those_whose_papers_left_the_consensus_sin
     assert len(set(flat.values())) == 1
     assert recruit_chances(public(3, out[:2] + (OutEntry("Zuri", "murdered", 2, None),)), 3, p, reading, history,
                            "Steve") == {}  # fmt: skip
+
+
+def test_a_faithful_who_refuses_offers_reads_a_quiet_night_as_a_refusal_but_still_counts_a_certain_recruit():
+    quiet = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
+             OutEntry("Zuri", "banished", 2, "faithful"))  # fmt: skip
+    p = dict.fromkeys(NAMES, 0.2)
+    joins = recruit_chances(public(3, quiet), 3, p, VoteReading(), [], "Steve", others_join=True)
+    refuses = recruit_chances(public(3, quiet), 3, p, VoteReading(), [], "Steve", others_join=False)
+    assert sum(joins.values()) == pytest.approx(QUIET_RECRUIT) and sum(refuses.values()) == pytest.approx(QUIET_SAVE)
+    every = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
+             OutEntry("Zuri", "banished", 2, "traitor"), OutEntry("Steve", "murdered", 2, None))  # fmt: skip
+    certain = recruit_chances(public(3, every), 2, p, VoteReading(), [], "Ari", others_join=False)
+    assert sum(certain.values()) == pytest.approx(1.0)
