@@ -6,6 +6,7 @@ report (issue 21, point 15), a closed stdout (``| head -1``), Ctrl-C, and ``--de
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import select
@@ -189,20 +190,24 @@ def test_ctrl_c_exits_130_quietly(args):
                             cwd=ROOT, start_new_session=True)  # fmt: skip
     assert proc.stderr is not None
     seen = ""
-    if args[0] == "demo":
-        end = time.monotonic() + 60
-        while "Day 1: breakfast" not in seen and time.monotonic() < end:  # the series is running
-            ready, _, _ = select.select([proc.stderr], [], [], 0.1)
-            if ready:
-                seen += proc.stderr.readline()
-    else:  # the workers are playing (100000 series take minutes)
-        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-        end = time.monotonic() + 60
-        while len(children.read_text().split()) < 2 and time.monotonic() < end:
-            time.sleep(0.1)
-        time.sleep(1.0)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        if args[0] == "demo":
+            end = time.monotonic() + 60
+            while "Day 1: breakfast" not in seen and time.monotonic() < end:  # the series is running
+                ready, _, _ = select.select([proc.stderr], [], [], 0.1)
+                if ready:
+                    seen += proc.stderr.readline()
+        else:  # the workers are playing (100000 series take minutes)
+            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+            end = time.monotonic() + 60
+            while len(children.read_text().split()) < 2 and time.monotonic() < end:
+                time.sleep(0.1)
+            time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:  # a failed wait must not leave the workers playing for the rest of the run
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in seen + err + out and "KeyboardInterrupt" not in err, err
 
