@@ -53,14 +53,14 @@ def _said(effects: object) -> Iterator[tuple[Message, object]]:
 def _series_messages(monkeypatch: pytest.MonkeyPatch, settings: object, seeds: range) -> tuple[list, list]:
     """Every message and every prompt of whole bot series (``engine.sim.play_series``)."""
     seen: list = []
-    deliver = sim._deliver
+    deliver = sim._Table.deliver
 
-    def recording(effects, *args):  # type: ignore[no-untyped-def]
+    def recording(table, effects, *args):  # type: ignore[no-untyped-def]
         effects = list(effects)
         seen.extend(effects)
-        return deliver(effects, *args)
+        return deliver(table, effects, *args)
 
-    monkeypatch.setattr(sim, "_deliver", recording)
+    monkeypatch.setattr(sim._Table, "deliver", recording)
     for seed in seeds:
         sim.play_series(settings, seed)
     monkeypatch.undo()
