@@ -190,8 +190,8 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
     p.add_argument("--settings", metavar="FILE", help="a series file (TOML, as serve takes: world_config/series/*.toml)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the result does not change")
-    p.add_argument("--bots", default="smart", help="bot kind: smart (default), simple, random, or per side, "
-                   "e.g. faithful=smart,traitor=random")  # fmt: skip
+    p.add_argument("--bots", default="smart", help="bot kind: smart (default), opportunist, simple, random, or "
+                   "per side, e.g. faithful=smart,traitor=random")  # fmt: skip
     p.add_argument("--twist-impact", action="store_true",
                    help="also play every series without each twist, to count how often it changed the outcome "
                    "(costs one more series per twist)")  # fmt: skip
