@@ -182,12 +182,21 @@ def test_stdout_closed_early_is_quiet(command, finished_store):
     assert shell.returncode in (0, 1)
 
 
+def _with_ctrl_c(argv: list[str]) -> list[str]:
+    """``argv`` (a Python command) run with SIGINT at its default: a job a shell started in the background
+    (``pytest ... &``) ignores SIGINT, a child inherits that, and a Python started so never sees Ctrl-C."""
+    assert argv[0] == sys.executable
+    reset = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+             "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+    return [sys.executable, "-c", reset, *argv[1:]]
+
+
 @pytest.mark.parametrize("args", [("demo", "--contestants", "12"), ("simulate", "--series", "100000", "--jobs", "2")],
                          ids=["demo", "simulate-jobs"])  # fmt: skip
 def test_ctrl_c_exits_130_quietly(args):
     # Its own process group, signalled as a whole: a terminal's Ctrl-C reaches simulate's workers too.
-    proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
-                            cwd=ROOT, start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(_with_ctrl_c(_cli(*args)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env(), cwd=ROOT, start_new_session=True)  # fmt: skip
     assert proc.stderr is not None
     seen = ""
     try:
