@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from bridge.app.balance_options import STRATEGIES, Search, add_arguments
-from bridge.app.balance_plot import plot
+from bridge.app.balance_plot import check_plot_file, plot
 from bridge.app.balance_run import Runner, Task, runner
 from bridge.app.balance_setups import Setup, evil_wins, setups_for
 from bridge.app.simulate import check_bot_sides, parse_bots
@@ -291,6 +291,8 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     setups = setups_for(ruleset, contestants, fixed)
+    if plot_file:
+        check_plot_file(plot_file)  # now, not after hours of series
     if isinstance(opts.bots, str):
         opts = dataclasses.replace(opts, bots=check_bot_sides(parse_bots(opts.bots), setups[0].settings))
     bar = Bar(err, len(setups)) if not as_json and err.isatty() else None
@@ -303,9 +305,9 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
         if bar is not None:
             bar.close()
     data = to_json(arms, opts, ruleset=ruleset, contestants=contestants)
-    if plot_file:
-        plot(data, plot_file)
     out.write(json.dumps(data, indent=2) + "\n" if as_json else format_text(data, time.perf_counter() - started) + "\n")
+    if plot_file:  # after the table: a plot that fails to write loses no result
+        plot(data, plot_file)
     return 0
 
 

@@ -6,6 +6,7 @@ Needs matplotlib (the optional extra ``castle-traitors[plot]``); it is imported 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from bridge.app.balance_setups import MAIN_KNOB
@@ -32,6 +33,27 @@ def positions(setups: Sequence[Mapping[str, Any]], knob: str) -> tuple[list[str]
         for rank, i in enumerate(group):
             xs[i] = tick + GROUP_WIDTH * ((rank + 0.5) / len(group) - 0.5)
     return values, xs
+
+
+def check_plot_file(path: str) -> None:
+    """Refuse a ``--plot`` file before any series is played: matplotlib must be installed, the file's suffix a
+    format it writes, and its folder a folder.
+
+    Raises:
+        ConfigError: one line naming ``--plot``.
+    """
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ConfigError("--plot needs matplotlib: pip install 'castle-traitors[plot]'") from None
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = Path(path).suffix.lstrip(".").lower()
+    if suffix not in formats:
+        raise ConfigError(f"--plot: {path}: not an image file name matplotlib writes (e.g. .png; "
+                          f"known: {', '.join(sorted(formats))})")  # fmt: skip
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise ConfigError(f"--plot: {path}: no folder {folder}")
 
 
 def plot(data: Mapping[str, Any], path: str) -> None:

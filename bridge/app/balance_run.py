@@ -89,6 +89,9 @@ class DaskRunner:
             self.client: Any = Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise ConfigError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+        except ValueError as exc:  # distributed's address parsing: "missing port number in address ..."
+            raise ConfigError(f"--scheduler: {scheduler!r} is not a scheduler address like tcp://HOST:8786 "
+                              f"({exc})") from None  # fmt: skip
         self._as_completed: Any = as_completed
 
     def map(self, tasks: Sequence[Task], done: Callable[[int], None] | None = None) -> list[dict[str, int]]:

@@ -101,14 +101,15 @@ def _mafia_yakuza(n: int) -> list[Setup]:
     base: Any = demo_settings(n, "mafia_yakuza")
     deal = my_deal(n)
     out = []
-    for mafioso, yakuza, maniac, vote in itertools.product((True, False), repeat=4):
+    # No day-vote knob: Mafia & Yakuza's day always ends in the vote (``day_execution`` acts only on Black Knights'
+    # nominations, engine/rulesets/club/day.py).
+    for mafioso, yakuza, maniac in itertools.product((True, False), repeat=3):
         roles = deal
         for role, on in (("mafioso", mafioso), ("yakuza", yakuza), ("maniac", maniac)):
             if not on and role in roles:
                 roles = _swap(roles, role, "citizen")
-        s = dataclasses.replace(base, deal_table={n: roles}, day_execution=vote)
-        knobs = (("mafioso", _on(mafioso)), ("yakuza", _on(yakuza)), ("maniac", _on(maniac)), ("day_vote", _on(vote)))
-        out.append(Setup(knobs, s))
+        s = dataclasses.replace(base, deal_table={n: roles})
+        out.append(Setup((("mafioso", _on(mafioso)), ("yakuza", _on(yakuza)), ("maniac", _on(maniac))), s))
     return out
 
 
@@ -119,8 +120,9 @@ SETUPS: dict[str, Callable[[int], list[Setup]]] = {
 
 
 def setups_for(ruleset: str, contestants: int, fixed: Mapping[str, str] | None = None) -> list[Setup]:
-    """Every valid setup of ``ruleset`` for ``contestants`` (a setup the rules refuse is left out), keeping only
-    those whose knobs have the values ``fixed`` gives (``--fix drunk=none``).
+    """Every valid setup of ``ruleset`` for ``contestants`` (a setup the rules refuse is left out, and of setups
+    with the same settings only the first is kept: a knob whose role the deal for this cast lacks changes nothing),
+    keeping only those whose knobs have the values ``fixed`` gives (``--fix drunk=none``).
 
     Raises:
         ConfigError: an unknown ruleset, a cast size the ruleset does not allow, or a ``fixed`` knob or value the
@@ -132,11 +134,15 @@ def setups_for(ruleset: str, contestants: int, fixed: Mapping[str, str] | None =
     for knob, value in (fixed or {}).items():
         values = {v for s in every for k, v in s.knobs if k == knob}
         if value not in values:
-            known = ", ".join(sorted(values)) if values else "none; knobs: " + ", ".join(k for k, _ in every[0].knobs)
-            raise ConfigError(f"--fix: {knob}={value}; values: {known}")
+            if not values:
+                raise ConfigError(f"--fix: {knob}={value}; {ruleset} has no knob {knob!r} (its knobs: "
+                                  f"{', '.join(k for k, _ in every[0].knobs)})")  # fmt: skip
+            raise ConfigError(f"--fix: {knob}={value}; values: {', '.join(sorted(values))}")
         every = [s for s in every if dict(s.knobs)[knob] == value]
-    out = []
+    out: list[Setup] = []
     for setup in every:
+        if any(setup.settings == kept.settings for kept in out):
+            continue
         try:
             RULESETS[ruleset].game(setup.settings, 0)
         except ConfigError:

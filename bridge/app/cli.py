@@ -489,6 +489,8 @@ def _doctor(args: argparse.Namespace) -> int:
     )
     from bridge.config.serve import load_serve_config
 
+    if not args.timeout > 0:
+        raise ConfigError(f"--timeout: {args.timeout}; a number of seconds above 0")
     serve = load_serve_config(args.config) if args.config else None
     secrets = Path(args.secrets_file) if args.secrets_file else (serve.secrets_file if serve else None)
     rcon_password, msmp_secret = load_secrets(os.environ, secrets)
@@ -504,8 +506,8 @@ def _doctor(args: argparse.Namespace) -> int:
             opts.rcon_host, opts.rcon_port, opts.msmp_url = options_from_properties(read_properties(props_path))
     if args.rcon:
         host, sep, port = args.rcon.rpartition(":")
-        if not sep or not port.isdigit():
-            raise ConfigError(f"--rcon: {args.rcon!r}; expected HOST:PORT")
+        if not sep or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ConfigError(f"--rcon: {args.rcon!r}; expected HOST:PORT with a port 1..65535")
         opts.rcon_host, opts.rcon_port = host or "127.0.0.1", int(port)
     if args.msmp:
         if not args.msmp.startswith(("ws://", "wss://")):

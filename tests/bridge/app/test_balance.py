@@ -86,7 +86,12 @@ def test_setups_cover_the_knobs_each_valid():
     labels = {s.label for s in traitors}
     assert "traitors=3 drunk=possible joker=on double_vote=on first_night_murder=off" in labels
     assert {s.settings.traitors for s in traitors} == {1, 2, 3}
-    assert len(setups_for("mafia_yakuza", 12)) == 16
+    assert len(setups_for("mafia_yakuza", 12)) == 8
+    # at 8 the deal has no Mafioso and no Yakuza: their knobs change nothing, and the duplicates are left out
+    small = setups_for("mafia_yakuza", 8)
+    assert len(small) == len({repr(s.settings) for s in small}) == 2
+    with pytest.raises(ConfigError, match="black_knights has no knob 'drunk'"):
+        setups_for("black_knights", 12, {"drunk": "none"})
     sober = setups_for("traitors", 12, {"drunk": "none"})
     assert len(sober) == 24 and all(s.settings.drunk == "none" for s in sober)
     with pytest.raises(ConfigError, match="--fix: drunk=sometimes; values: always, none, possible"):
@@ -186,6 +191,9 @@ def test_json_lists_every_setup_ranked_with_its_interval_and_series():
         (["balance", "--bots", "traitor=clever"], "--bots"),
         (["balance", "--fix", "drunk"], "--fix"),
         (["balance", "--fix", "shields=2"], "--fix"),
+        (["balance", "--scheduler", "notaurl"], "--scheduler: 'notaurl' is not a scheduler address"),
+        (["balance", "--plot", "table.txt"], "--plot: table.txt: not an image file name"),
+        (["balance", "--plot", "no/such/folder/p.png"], "--plot: no/such/folder/p.png: no folder"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(argv, needle, capsys):

@@ -243,6 +243,10 @@ def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
         err = capsys.readouterr().err
         assert str(bad) in err and PASSWORD not in err
         assert main(["doctor", "--rcon", "nonsense"]) == 2
+        assert main(["doctor", "--rcon", "127.0.0.1:99999"]) == 2
+        assert main(["doctor", "--timeout", "0"]) == 2
+        err = capsys.readouterr().err
+        assert "a port 1..65535" in err and "--timeout: 0.0" in err and "unexpected" not in err
     finally:
         sb.stop()
 
