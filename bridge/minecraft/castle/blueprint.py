@@ -359,9 +359,9 @@ def plan_castle(origin: Pos, seats: int) -> CastlePlan:
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError(f"seats must be {MIN_SEATS}..{MAX_SEATS}, got {seats}")
     east, south = castle_extent(seats)
-    if min(ox, oz) < -BORDER or max(ox + east, oz + south) > BORDER:
+    if min(ox, oz) < -BORDER or max(ox + east, oz + south) >= BORDER:  # block b spans b..b+1: b+1 <= BORDER
         raise ValueError(f"origin x {ox} z {oz}: the castle (x {ox}..{ox + east}, z {oz}..{oz + south}) would reach "
-                         f"past the world border at -{BORDER}..{BORDER}")  # fmt: skip
+                         f"past the world border at x and z -{BORDER}..{BORDER}")  # fmt: skip
     d = _Draft(origin)
     _shell(d)
     _rooms(d)

@@ -143,7 +143,9 @@ def test_bad_origin_or_seats_are_refused():
         plan_castle((0, 300, 0), 8)
     with pytest.raises(ValueError, match="world border"):
         plan_castle((0, 64, 29_999_984 - 100), 16)  # the homes' lane runs about 133 blocks south
-    plan_castle((-29_999_984, 64, 29_999_984 - 132), 16)  # fits, just
+    plan_castle((-29_999_984, 64, 29_999_984 - 133), 16)  # fits, just: its last block ends on the border
+    with pytest.raises(ValueError, match="world border"):
+        plan_castle((29_999_984 - 48, 64, 0), 16)  # its last block would begin on the border
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 9, 16])
