@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -219,59 +220,64 @@ def test_properties_secrets_and_datapack_parsing(tmp_path: Path) -> None:
     assert load_secrets({}, None) == (None, None)
 
 
-def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def server() -> Iterator[tuple[SandboxThread, int]]:
+    """A running sandbox with MSMP (and its RCON port), stopped after the test."""
     sb = SandboxThread(PASSWORD, tick_rate=0, msmp_secret=SECRET)
     port = sb.start()
     try:
-        monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
-        monkeypatch.setenv("CASTLE_MSMP_SECRET", SECRET)
-        args = ["doctor", "--rcon", f"127.0.0.1:{port}", "--msmp", str(sb.sandbox.msmp_url),
-                "--msmp-ca-file", str(sb.sandbox.msmp_cert_file)]  # fmt: skip
-        assert main(args) == 1  # the game rules are still on
-        out = capsys.readouterr().out
-        assert "FAIL     send_command_feedback" in out and "fix: traitors doctor --fix" in out
-        assert main([*args, "--fix"]) == 0
-        out = capsys.readouterr().out
-        assert "fixed" in out and "No problems found." in out
-        assert PASSWORD not in out and SECRET not in out
-        bad = tmp_path / "secrets"
-        bad.write_text(f"CASTLE_RCON_PASSWORD={PASSWORD}\n")
-        bad.chmod(0o666)
-        assert main([*args, "--secrets-file", str(bad)]) == 2
-        err = capsys.readouterr().err
-        assert str(bad) in err and PASSWORD not in err
-        assert main(["doctor", "--rcon", "nonsense"]) == 2
-        assert main(["doctor", "--rcon", "127.0.0.1:99999"]) == 2
-        assert main(["doctor", "--timeout", "0"]) == 2
-        err = capsys.readouterr().err
-        assert "a port 1..65535" in err and "--timeout: 0.0" in err and "unexpected" not in err
+        yield sb, port
     finally:
         sb.stop()
+
+
+def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    server: tuple[SandboxThread, int],
+) -> None:
+    sb, port = server
+    monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
+    monkeypatch.setenv("CASTLE_MSMP_SECRET", SECRET)
+    args = ["doctor", "--rcon", f"127.0.0.1:{port}", "--msmp", str(sb.sandbox.msmp_url),
+            "--msmp-ca-file", str(sb.sandbox.msmp_cert_file)]  # fmt: skip
+    assert main(args) == 1  # the game rules are still on
+    out = capsys.readouterr().out
+    assert "FAIL     send_command_feedback" in out and "fix: traitors doctor --fix" in out
+    assert main([*args, "--fix"]) == 0
+    out = capsys.readouterr().out
+    assert "fixed" in out and "No problems found." in out
+    assert PASSWORD not in out and SECRET not in out
+    bad = tmp_path / "secrets"
+    bad.write_text(f"CASTLE_RCON_PASSWORD={PASSWORD}\n")
+    bad.chmod(0o666)
+    assert main([*args, "--secrets-file", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and PASSWORD not in err
+    assert main(["doctor", "--rcon", "nonsense"]) == 2
+    assert main(["doctor", "--rcon", "127.0.0.1:99999"]) == 2
+    assert main(["doctor", "--timeout", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "a port 1..65535" in err and "--timeout: 0.0" in err and "unexpected" not in err
 
 
 def test_cli_doctor_takes_the_addresses_and_secrets_file_of_a_serve_config(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    server: tuple[SandboxThread, int],
 ) -> None:
-    sb = SandboxThread(PASSWORD, tick_rate=0, msmp_secret=SECRET)
-    port = sb.start()
-    try:
-        init_config(tmp_path)  # the shipped castle, series files and serve.toml
-        secrets_file = tmp_path / "castle.secrets"
-        secrets_file.write_text(f"CASTLE_RCON_PASSWORD={PASSWORD}\nCASTLE_MSMP_SECRET={SECRET}\n")
-        secrets_file.chmod(0o600)
-        serve = tmp_path / "serve.toml"
-        text = serve.read_text().split("[msmp]")[0].replace("port = 25575", f"port = {port}")
-        serve.write_text(f'secrets_file = "castle.secrets"\n{text}[msmp]\nurl = "{sb.sandbox.msmp_url}"\n'
-                         f'ca_file = "{sb.sandbox.msmp_cert_file}"\n')  # fmt: skip
-        monkeypatch.setattr(os, "environ", {})
-        assert main(["doctor", "--config", str(serve), "--fix"]) == 0
-        out = capsys.readouterr().out
-        assert f"127.0.0.1:{port}" in out and "No problems found." in out
-        assert PASSWORD not in out and SECRET not in out
-        assert main(["doctor", "--config", str(serve), "--rcon", "127.0.0.1:1"]) == 1  # the option wins
-        assert main(["doctor", "--config", str(tmp_path / "none.toml")]) == 2
-        assert "none.toml" in capsys.readouterr().err
-    finally:
-        sb.stop()
+    sb, port = server
+    init_config(tmp_path)  # the shipped castle, series files and serve.toml
+    secrets_file = tmp_path / "castle.secrets"
+    secrets_file.write_text(f"CASTLE_RCON_PASSWORD={PASSWORD}\nCASTLE_MSMP_SECRET={SECRET}\n")
+    secrets_file.chmod(0o600)
+    serve = tmp_path / "serve.toml"
+    text = serve.read_text().split("[msmp]")[0].replace("port = 25575", f"port = {port}")
+    serve.write_text(f'secrets_file = "castle.secrets"\n{text}[msmp]\nurl = "{sb.sandbox.msmp_url}"\n'
+                     f'ca_file = "{sb.sandbox.msmp_cert_file}"\n')  # fmt: skip
+    monkeypatch.setattr(os, "environ", {})
+    assert main(["doctor", "--config", str(serve), "--fix"]) == 0
+    out = capsys.readouterr().out
+    assert f"127.0.0.1:{port}" in out and "No problems found." in out
+    assert PASSWORD not in out and SECRET not in out
+    assert main(["doctor", "--config", str(serve), "--rcon", "127.0.0.1:1"]) == 1  # the option wins
+    assert main(["doctor", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "none.toml" in capsys.readouterr().err
