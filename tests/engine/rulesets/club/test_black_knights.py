@@ -105,6 +105,8 @@ class TestNight:
 
     @pytest.mark.rule("BK6")
     def test_courtesan_blocks_an_active_role_and_a_new_one_each_night(self, club):
+        """BK6: «Каждую ночь должна выбирать нового игрока.» (each night she must choose a new player). [house] "New"
+        is read as: not the one of the night before."""
         d = first_night(club)
         d.night({"courtesan": {"Alex": "Ari"}, "lord": {"Ari": "Kai"}})
         assert "club.blocked" in d.told("Ari")
@@ -131,6 +133,8 @@ class TestNight:
 
     @pytest.mark.rule("BK7")
     def test_black_kill_split_grey_cardinal_decides(self, club):
+        """BK7: «В случае сомнений, итоговое решение принимает Серый Кардинал.» (in case of doubt, the Grey Cardinal
+        decides). [house] Doubt is a split of the picks; the others are told the Grey Cardinal's pick."""
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Efe", "Zuri": "Sunny"}})
         assert d.game.night_record.deaths == {"Efe": "shot"}
@@ -190,12 +194,16 @@ class TestNight:
 
     @pytest.mark.rule("BK8")
     def test_heal_saves_from_every_attack_of_the_night(self, club):
+        """BK8: «Исключение: игрока вылечил Лекарь.» (exception: the Healer healed the player). [house] The heal holds
+        against every attack of the night, though the Healer wakes last."""
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Efe", "Zuri": "Efe"}, "mad_knight": {"Steve": "Efe"}, "healer": {"Sunny": "Efe"}})
         assert d.game.night_record.deaths == {} and d.game.night_record.saved == ["Efe"]
 
     @pytest.mark.rule("BK14")
     def test_healer_a_new_one_each_night(self, club):
+        """BK14: «Каждую ночь должен выбирать нового игрока.» (each night he must choose a new player). [house] "New"
+        is read as: not the one of the night before; passing a night is allowed."""
         d = first_night(club)
         d.night({"healer": {"Sunny": "Sunny"}})
         d.to_day()
@@ -256,6 +264,9 @@ class TestDay:
 
     @pytest.mark.rule("BK19")
     def test_repeat_vote_when_a_majority_asks(self, club):
+        """BK19: «Если он/она сможет переубедить игроков, голосование повторяется.» (if he or she wins the players over,
+        the vote is repeated). [house] Winning them over is a majority of the living asking for a repeat; at most
+        one repeat a day, with the departing contestant back among the candidates."""
         d = club(BK, BK8)
         d.to_day()
         d.speeches({"Alex": "Kai", "Ari": "Steve"})

@@ -465,6 +465,8 @@ class TestSurvivor:
 class TestJudge:
     @pytest.mark.rule("T4.10")
     def test_protection_moves_the_banishment_to_the_next_most_votes(self) -> None:
+        """T4.10: "The Judge's protection" is a round-table event. [house] The protected contestant stays and the
+        one with the next most votes is banished."""
         s = night_one()
         s.night(murder="Hana", visit={"Lena": ("Omar",)})
         to_day_two_vote(s)

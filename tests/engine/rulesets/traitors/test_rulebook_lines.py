@@ -345,6 +345,26 @@ def test_the_host_visits_each_faithful_with_something_to_do_and_only_them() -> N
     assert set(s.g.night.pending) == {"Alex", "Kai", "Zuri"}
 
 
+@pytest.mark.rule("T7.11")
+def test_a_faithful_murdered_tonight_is_visited_but_their_ability_does_not_succeed() -> None:
+    """T7.11: "If eligible, a Faithful will be visited even if The Traitors attempted to murder them, though if they
+    are murdered, their ability will not continue to succeed." Kai, The Detective, is the night's murder: he is
+    still asked and may choose, but learns nothing: he is only told that his choice is noted and that he was
+    murdered."""
+    s = night_one()
+    s.murder("Kai")
+    s.do(Advance(HOST))  # the Traitor powers pass; the host visits
+    assert "Kai" in s.g.night.pending and "prompt.detective" in s.prompted()["Kai"]
+    mark = len(s.fx)
+    s.do(UsePower("Kai", "Sunny"))
+    s.do(UsePower("Alex", "Alex"))
+    s.do(SkipPower("Zuri"))
+    assert s.g.phase is Phase.BREAKFAST and not s.g.players["Kai"].alive
+    assert [k for k in s.keys("Kai", mark) if not k.startswith(("phase.", "breakfast.", "clock."))] == [
+        "power.noted", "diary.murdered"]  # fmt: skip
+    assert not any(k.startswith("result.") for k in s.keys("Kai"))
+
+
 # ---------------------------------------------------------------------------------------------- §8 Twists
 
 

@@ -202,6 +202,8 @@ class TestSection4RoundTable:
 
     @pytest.mark.rule("T4.4")
     def test_tie_second_vote_tied_do_not_vote(self, series):
+        """T4.4: "If the vote results in a tie, a second vote will be held between the tied players". The tied do not
+        vote in it, as the rulebook's Day One table shows ("No vote")."""
         d = series()
         to_first_vote(d)
         first = dict.fromkeys(("Kai", "Zuri", "Steve", "Ari", "Noor"), "Alex")
@@ -297,6 +299,9 @@ class TestSection4RoundTable:
 
     @pytest.mark.rule("T4.6")
     def test_second_tie_is_deadlock_with_shields(self, series):
+        """T4.6: "If there is a second tie, the tied players will enter deadlock. From there, the banished player will be
+        left up to chance." [house] The chance is a draw from as many chests as tied contestants, all but one
+        holding a deadlock shield; only the contestant who drew a shield receives one."""
         d = series()
         to_first_vote(d)
         first = dict.fromkeys(NAMES12[:6], "Alex") | dict.fromkeys(NAMES12[6:], "Kai")
@@ -443,6 +448,8 @@ class TestSection7Night:
 
     @pytest.mark.rule("T7.8")
     def test_two_traitors_seduce_decline_nothing_happens(self, series):
+        """T7.8: "if there are two Traitors, they gain the option to attempt to seduce a player". [house] A declined
+        seduction means nothing happens that night: nobody is murdered."""
         d = self._two_traitors(series)
         d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.SEDUCE, "Alex"))
@@ -453,6 +460,8 @@ class TestSection7Night:
 
     @pytest.mark.rule("T7.9")
     def test_one_traitor_must_give_ultimatum_decline_is_murder(self, series):
+        """T7.9: "if there is only one Traitor, they must instead choose a player to give an ultimatum, either
+        recruiting them as a Traitor, or murdering them". [house] No answer by the end of the clock is a decline."""
         d = series(traitors=("Sunny",), first_night_murder=True)
         d.until(Phase.OATH)
         swear_all(d)
