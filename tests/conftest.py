@@ -1,5 +1,6 @@
 """Shared pytest options: ``--update-goldens`` rewrites expected output files instead of comparing
-(``docs/design.md#tests``).
+(``docs/design.md#tests``); the ``rule`` marker names the rule ids (``docs/rules/``) a test checks
+(``tests/test_rule_trace.py`` fails for a rule id no test names).
 """
 
 from __future__ import annotations
@@ -8,6 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "rule(*ids): the rule ids (docs/rules/) this test checks")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

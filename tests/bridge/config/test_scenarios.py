@@ -96,6 +96,7 @@ def test_unknown_format_is_refused() -> None:
 class TestDayOne:
     """Rulebook §1 example deal and §4 Day One table."""
 
+    @pytest.mark.rule("T1.5")
     def test_example_deal(self) -> None:
         game = play("day_one")
         players = game.players
@@ -113,6 +114,7 @@ class TestDayOne:
         }
         assert {n: (p.allegiance, p.power, p.false_power) for n, p in players.items()} == expected
 
+    @pytest.mark.rule("T4.8", "T4.4")
     def test_vote_counts_and_banishment(self) -> None:
         table = round_tables(play("day_one"))[0]
         assert table.day == 1
@@ -123,6 +125,7 @@ class TestDayOne:
         assert table.banished == "Sunny"
         assert table.revealed == "traitor"
 
+    @pytest.mark.rule("T4.8", "T4.1", "T4.4")
     def test_each_voters_row(self) -> None:
         table = round_tables(play("day_one"))[0]
         first, second = table.rounds
@@ -142,6 +145,7 @@ class TestDayOne:
             "Noor": ("Efe", 1, "Sunny", 1),
         }
 
+    @pytest.mark.rule("T4.8")
     @pytest.mark.parametrize("fmt", ["text", "wiki"])
     def test_table_as_the_rulebook_writes_it(self, fmt: str) -> None:
         out = format_record(play("day_one").record, fmt)
@@ -162,6 +166,7 @@ class TestDayOne:
 class TestFinale:
     """Rulebook §9 finale table."""
 
+    @pytest.mark.rule("T9.7", "T9.5", "T9.6")
     def test_counts_and_winners(self) -> None:
         game = play("finale")
         events = game.record.events
@@ -183,6 +188,7 @@ class TestFinale:
         assert game.outcome.termination is Termination.FINALE_AGREED
         assert game.outcome.winners == ("Alex", "Kai", "Zuri")
 
+    @pytest.mark.rule("T9.7")
     def test_table_as_the_rulebook_writes_it(self) -> None:
         out = format_record(play("finale").record, "text")
         assert FINALE_TABLE + "\nVote count: 2-2, 3-1, 3-0\n" in out

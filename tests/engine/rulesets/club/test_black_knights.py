@@ -57,12 +57,14 @@ class TestRoles:
 
 
 class TestStart:
+    @pytest.mark.rule("BK1")
     def test_each_contestant_looks_at_their_card_secretly(self, club):
         d = club(BK, BK8)
         for name, role in BK8:
             whispers = [e for e in d.effects if getattr(e, "to", None) == frozenset({name})]
             assert any(e.message.key == f"bk.deal.{role}" for e in whispers if hasattr(e, "message"))
 
+    @pytest.mark.rule("BK2")
     def test_introduction_night_no_kills_teams_meet(self, club):
         d = club(BK, BK8)
         assert d.game.night_record.acts == [] and d.game.night_record.deaths == {}
@@ -71,6 +73,7 @@ class TestStart:
         assert d.game.known_to("Ari") == ("Noor",) and d.game.known_to("Noor") == ("Ari",)
         assert d.game.known_to("Steve") == () and d.game.known_to("Alex") == ()
 
+    @pytest.mark.rule("BK3")
     def test_day_execution_off_nobody_to_the_gallows(self, club):
         d = club(BK, BK8, day_execution=False)
         d.to_day()
@@ -81,6 +84,7 @@ class TestStart:
 
 
 class TestNight:
+    @pytest.mark.rule("BK4")
     def test_wake_order(self, club):
         d = first_night(club)
         seen = []
@@ -99,7 +103,10 @@ class TestNight:
             ("healer", ("Sunny",)),
         ]
 
+    @pytest.mark.rule("BK6")
     def test_courtesan_blocks_an_active_role_and_a_new_one_each_night(self, club):
+        """BK6: «Каждую ночь должна выбирать нового игрока.» (each night she must choose a new player). [house] "New"
+        is read as: not the one of the night before."""
         d = first_night(club)
         d.night({"courtesan": {"Alex": "Ari"}, "lord": {"Ari": "Kai"}})
         assert "club.blocked" in d.told("Ari")
@@ -110,6 +117,7 @@ class TestNight:
         with pytest.raises(IllegalAction):
             d.do(UsePower("Alex", "Ari"))
 
+    @pytest.mark.rule("BK10")
     def test_courtesan_blocks_the_mad_knight(self, club):
         d = first_night(club)
         d.night({"courtesan": {"Alex": "Steve"}, "mad_knight": {"Steve": "Efe"}})
@@ -117,12 +125,16 @@ class TestNight:
         assert "Efe" in d.alive() and d.game.night_record.deaths == {}
         assert not any(a["step"] == "mad_knight" for a in d.game.night_record.acts)
 
+    @pytest.mark.rule("BK7", "BK8")
     def test_black_kill_unanimous(self, club):
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Efe", "Zuri": "Efe"}})
         assert d.game.night_record.deaths == {"Efe": "shot"}
 
+    @pytest.mark.rule("BK7")
     def test_black_kill_split_grey_cardinal_decides(self, club):
+        """BK7: «В случае сомнений, итоговое решение принимает Серый Кардинал.» (in case of doubt, the Grey Cardinal
+        decides). [house] Doubt is a split of the picks; the others are told the Grey Cardinal's pick."""
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Efe", "Zuri": "Sunny"}})
         assert d.game.night_record.deaths == {"Efe": "shot"}
@@ -142,12 +154,14 @@ class TestNight:
         assert "black_kill" not in {a["step"] for a in d.game.night_record.acts}
         assert "club.blocked" in d.told("Kai")
 
+    @pytest.mark.rule("BK9")
     @pytest.mark.parametrize(("target", "answer"), [("Ari", "crown"), ("Sunny", "syringe"), ("Efe", "neither"), ("Steve", "neither")])
     def test_grey_cardinal_check(self, club, target, answer):
         d = first_night(club)
         d.night({"cardinal_check": {"Kai": target}})
         assert f"bk.check.cardinal.{answer}" in d.told("Kai")
 
+    @pytest.mark.rule("BK10", "BK8")
     def test_mad_knight_attack_kills_unless_healed(self, club):
         d = first_night(club)
         d.night({"mad_knight": {"Steve": "Efe"}, "healer": {"Sunny": "Alex"}})
@@ -158,6 +172,7 @@ class TestNight:
         [("Zuri", "black"), ("Kai", "black"), ("Steve", "mad"), ("Efe", "white"), ("Alex", "white"),
          ("Noor", "white"), ("Sunny", "white")],
     )  # fmt: skip
+    @pytest.mark.rule("BK11")
     def test_lord_check_heir_watches(self, club, target, answer):
         d = first_night(club)
         d.night({"lord": {"Ari": target}})
@@ -165,6 +180,7 @@ class TestNight:
         assert f"bk.check.lord.{answer}" in d.told("Noor")
         assert not any(k.startswith("bk.check.lord") for k in d.told("Efe"))
 
+    @pytest.mark.rule("BK13")
     def test_heir_becomes_lord_and_checks(self, club):
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Ari", "Zuri": "Ari"}})
@@ -176,12 +192,18 @@ class TestNight:
         assert "bk.check.lord.black" in d.told("Noor")
         assert "bk.check.cardinal.crown" in d.told("Kai")
 
+    @pytest.mark.rule("BK8")
     def test_heal_saves_from_every_attack_of_the_night(self, club):
+        """BK8: «Исключение: игрока вылечил Лекарь.» (exception: the Healer healed the player). [house] The heal holds
+        against every attack of the night, though the Healer wakes last."""
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Efe", "Zuri": "Efe"}, "mad_knight": {"Steve": "Efe"}, "healer": {"Sunny": "Efe"}})
         assert d.game.night_record.deaths == {} and d.game.night_record.saved == ["Efe"]
 
+    @pytest.mark.rule("BK14")
     def test_healer_a_new_one_each_night(self, club):
+        """BK14: «Каждую ночь должен выбирать нового игрока.» (each night he must choose a new player). [house] "New"
+        is read as: not the one of the night before; passing a night is allowed."""
         d = first_night(club)
         d.night({"healer": {"Sunny": "Sunny"}})
         d.to_day()
@@ -202,6 +224,7 @@ class TestNight:
 
 
 class TestDay:
+    @pytest.mark.rule("BK15", "BK8")
     def test_night_death_card_turned_no_last_word(self, club):
         d = first_night(club)
         d.night({"black_kill": {"Kai": "Efe", "Zuri": "Efe"}})
@@ -210,6 +233,7 @@ class TestDay:
         assert "bk.last_word" not in [k for k, _ in d.said()]
         assert d.game.view_for("Alex").public.out[0].revealed == "white_knight"
 
+    @pytest.mark.rule("BK16", "BK17")
     def test_speeches_one_nomination_each_or_hold_back(self, club):
         d = club(BK, BK8)
         d.to_day()
@@ -225,6 +249,7 @@ class TestDay:
         assert d.game.day_record.nominations["Zuri"] is None
         assert d.phase is ClubPhase.VOTE and d.game.ballot.options == ("Kai", "Steve")
 
+    @pytest.mark.rule("BK18", "BK19")
     def test_most_votes_leaves_card_turned_last_word_one_minute(self, club):
         d = club(BK, BK8)
         d.to_day()
@@ -237,7 +262,11 @@ class TestDay:
         assert "Kai" not in d.alive() and d.phase is ClubPhase.NIGHT
         assert d.game.players["Kai"].out == "left"
 
+    @pytest.mark.rule("BK19")
     def test_repeat_vote_when_a_majority_asks(self, club):
+        """BK19: «Если он/она сможет переубедить игроков, голосование повторяется.» (if he or she wins the players over,
+        the vote is repeated). [house] Winning them over is a majority of the living asking for a repeat; at most
+        one repeat a day, with the departing contestant back among the candidates."""
         d = club(BK, BK8)
         d.to_day()
         d.speeches({"Alex": "Kai", "Ari": "Steve"})
@@ -252,6 +281,7 @@ class TestDay:
         assert d.phase is ClubPhase.NIGHT  # at most one repeat per day
         assert "Steve" not in d.alive() and "Kai" in d.alive()
 
+    @pytest.mark.rule("BK19")
     def test_repeat_needs_a_majority_of_the_living(self, club):
         d = club(BK, BK8)
         d.to_day()

@@ -73,6 +73,7 @@ class TestBlackKnightsNight:
             ({"mad_knight": {"Steve": "Kai"}}, ["Kai"]),  # the Grey Cardinal
         ],
     )
+    @pytest.mark.rule("BK15")
     def test_each_kind_of_night_death_turns_the_dealt_card(self, club, bk8, picks, dead):
         d = bk_night_one(club, bk8)
         news = night_news(d, picks)
@@ -110,6 +111,7 @@ class TestBlackKnightsNight:
         assert set(d.game.night_record.deaths) == dead
         assert each_card_follows_its_death(news, dead, dict(bk8))
 
+    @pytest.mark.rule("BK13", "BK15")
     def test_a_promoted_heir_killed_later_shows_the_heirs_card(self, club, bk8):
         d = bk_night_one(club, bk8)
         d.night({"black_kill": {"Kai": "Ari", "Zuri": "Ari"}})
@@ -120,6 +122,7 @@ class TestBlackKnightsNight:
 
 
 class TestBlackKnightsDay:
+    @pytest.mark.rule("BK18")
     def test_sent_away_by_the_vote_card_turned_before_the_last_word(self, club, bk8):
         d = club(BK, bk8)
         d.to_day()
@@ -171,6 +174,7 @@ class TestMafiaYakuza:
             ({"bomber": {"Ines": "Sunny"}, "maniac": {"Tomas": "Makena"}}, {"Sunny": "explosion", "Makena": "shot"}),
         ],
     )
+    @pytest.mark.rule("MY22", "MY18")
     def test_each_kind_of_night_death_names_the_dead_not_the_role(self, club, my14, picks, dead):
         d = club(MY, my14)
         news = night_news(d, picks, "my")
@@ -188,6 +192,7 @@ class TestMafiaYakuza:
         assert d.game.night_record.deaths == {"Omar": "shot", "Rhea": "poison"}
         assert news == [("club.died", {"player": "Omar"}), ("club.died", {"player": "Rhea"})]
 
+    @pytest.mark.rule("MY24")
     def test_expelled_then_every_role_at_the_end(self, club):
         deal = (("Alex", "don"), ("Sunny", "commissar"), ("Rhea", "citizen"), ("Omar", "citizen"))
         d = club(MY, deal)

@@ -109,6 +109,7 @@ def play(ruleset: str, seed: int) -> object:
     return game
 
 
+@pytest.mark.rule("BK1", "MY1")
 @pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
 @pytest.mark.parametrize("chunk", range(3))
 def test_no_secret_leaks_in_random_series(ruleset: str, chunk: int) -> None:

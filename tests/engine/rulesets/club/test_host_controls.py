@@ -128,6 +128,7 @@ def test_extend_adds_seconds_running_or_paused_and_refuses_bad_values(ruleset: s
     assert said == ["host.resumed"]
 
 
+@pytest.mark.rule("MY13")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_only_hosts_use_controls_and_a_refusal_changes_nothing(ruleset: str) -> None:
     g = started(ruleset)

@@ -59,12 +59,14 @@ class TestSetup:
         with pytest.raises(ConfigError):
             default_deal(7)
 
+    @pytest.mark.rule("MY5")
     def test_first_night_the_host_names_every_role(self, club):
         d = club(MY, MY14)
         named = {p["count"] and k.removeprefix("my.setup.") for k, p in d.said() if k.startswith("my.setup.")}
         assert named == {r for _, r in MY14}
         assert d.phase is ClubPhase.NIGHT and d.game.night_no == 1  # night 1 has actions
 
+    @pytest.mark.rule("MY1")
     def test_secret_role_families_know_each_other(self, club):
         d = club(MY, MY14)
         assert d.game.known_to("Alex") == ("Kai", "Zuri") and d.game.known_to("Steve") == ("Ari", "Noor")
@@ -72,11 +74,13 @@ class TestSetup:
 
 
 class TestMechanics:
+    @pytest.mark.rule("MY14", "MY20")
     def test_shot_kills_unless_healed(self, club):
         d = club(MY, MY14)
         d.night({"mafia_shot": {"Alex": "Rhea"}, "maniac": {"Tomas": "Omar"}, "heal": {"Makena": "Omar"}})
         assert d.game.night_record.deaths == {"Rhea": "shot"} and d.game.night_record.saved == ["Omar"]
 
+    @pytest.mark.rule("MY14")
     def test_two_shots_against_one_heal_saved(self, club):
         """[house] A heal saves its target from every shot of that night."""
         d = club(MY, MY14)
@@ -89,6 +93,7 @@ class TestMechanics:
         d.night({"mafia_shot": {"Alex": "Rhea", "Kai": "Omar"}})
         assert d.game.night_record.deaths == {"Rhea": "shot"}
 
+    @pytest.mark.rule("MY15")
     def test_poison_night_1_kills_at_the_end_of_night_3(self, club):
         d = club(MY, MY14)
         d.night({"poisoner": {"Zuri": "Rhea"}})
@@ -100,6 +105,7 @@ class TestMechanics:
         d.night({})
         assert d.game.night_record.deaths == {"Rhea": "poison"} and d.game.night_no == 3
 
+    @pytest.mark.rule("MY15", "MY20")
     def test_doctor_removes_poison(self, club):
         d = club(MY, MY14)
         d.night({"poisoner": {"Zuri": "Rhea"}})
@@ -110,6 +116,7 @@ class TestMechanics:
         d.night({})
         assert "Rhea" in d.alive()
 
+    @pytest.mark.rule("MY15")
     def test_shaman_cannot_remove_poison(self, club):
         d = club(MY, MY14)
         d.night({"poisoner": {"Zuri": "Rhea"}, "heal": {"Lena": "Rhea"}})
@@ -119,11 +126,13 @@ class TestMechanics:
         d.night({"heal": {"Lena": "Rhea"}})
         assert d.game.night_record.deaths == {"Rhea": "poison"}
 
+    @pytest.mark.rule("MY21")
     def test_blocked_poisoner_does_not_poison(self, club):
         d = club(MY, MY14)
         d.night({"mistress": {"Omar": "Zuri"}, "poisoner": {"Zuri": "Rhea"}})
         assert d.game.poisons == {} and "club.blocked" in d.told("Zuri")
 
+    @pytest.mark.rule("MY16", "MY20")
     def test_explosion_kills_through_a_heal_once_per_game(self, club):
         d = club(MY, MY14)
         d.night({"bomber": {"Ines": "Rhea"}, "heal": {"Makena": "Rhea"}})
@@ -133,11 +142,13 @@ class TestMechanics:
         d.night({})
         assert not any(a["step"] == "bomber" for a in d.game.night_record.acts)
 
+    @pytest.mark.rule("MY17")
     def test_mine_takes_the_first_visitor(self, club):
         d = club(MY, MY14)
         d.night({"sapper": {"Noor": "Rhea"}, "maniac": {"Tomas": "Rhea"}})
         assert d.game.night_record.deaths == {"Rhea": "mine", "Tomas": "mine"}
 
+    @pytest.mark.rule("MY17")
     def test_mined_visited_by_a_doctor_and_a_commissar_the_same_night(self, club):
         """The Doctor comes first in the night order: the mine goes off, taking the Doctor (a heal cannot save
         the mined victim nor the Doctor); the Commissar's later visit finds no mine and still gets the answer."""
@@ -146,6 +157,7 @@ class TestMechanics:
         assert d.game.night_record.deaths == {"Rhea": "mine", "Makena": "mine"}
         assert "my.check.commissar.town" in d.told("Sunny") and "Sunny" in d.alive()
 
+    @pytest.mark.rule("MY17")
     def test_commissar_first_visitor_demines(self, club):
         d = club(MY, MY14)
         d.night({"sapper": {"Noor": "Rhea"}})
@@ -155,6 +167,7 @@ class TestMechanics:
         assert d.game.night_record.deaths == {} and d.game.mines == frozenset()
         assert d.game.night_record.mines == [["Rhea", "Sunny", "demined"]]
 
+    @pytest.mark.rule("MY17")
     def test_priest_visiting_a_mine(self, club):
         """The Priest is a K: the mine does not take him along, but he does not de-mine: the mined dies."""
         d = club(MY, MY14)
@@ -162,18 +175,21 @@ class TestMechanics:
         assert d.game.night_record.deaths == {"Rhea": "mine"} and "Efe" in d.alive()
         assert "my.check.priest.not_loner" in d.told("Efe")
 
+    @pytest.mark.rule("MY19")
     @pytest.mark.parametrize(("target", "answer"), [("Alex", "mafia"), ("Ari", "yakuza"), ("Rhea", "town"), ("Tomas", "loner")])
     def test_commissar_checks_the_faction(self, club, target, answer):
         d = club(MY, MY14)
         d.night({"check": {"Sunny": target}})
         assert f"my.check.commissar.{answer}" in d.told("Sunny")
 
+    @pytest.mark.rule("MY19")
     @pytest.mark.parametrize(("target", "answer"), [("Ines", "loner"), ("Alex", "not_loner")])
     def test_priest_checks_loner_or_not(self, club, target, answer):
         d = club(MY, MY14)
         d.night({"check": {"Efe": target}})
         assert f"my.check.priest.{answer}" in d.told("Efe")
 
+    @pytest.mark.rule("MY21")
     def test_block_stops_the_active_ability(self, club):
         d = club(MY, MY14)
         d.night({"mistress": {"Omar": "Tomas"}, "maniac": {"Tomas": "Rhea"}})
@@ -202,6 +218,7 @@ class TestCore:
 
 
 class TestDay:
+    @pytest.mark.rule("MY6", "MY24")
     def test_expel_a_suspect_role_not_announced(self, club):
         d = club(MY, MY14)
         d.night({})
@@ -213,6 +230,7 @@ class TestDay:
         assert not any(k.startswith("my.reveal") for k, _ in d.said())
         assert d.game.view_for("Kai").public.out[0].revealed is None
 
+    @pytest.mark.rule("MY23")
     def test_keep_everyone(self, club):
         d = club(MY, MY14)
         d.night({})
@@ -221,6 +239,7 @@ class TestDay:
         d.vote({"Alex": KEEP, "Kai": KEEP, "Zuri": "Rhea"})
         assert d.alive() == ALL and ("my.kept", {}) in d.said()
 
+    @pytest.mark.rule("MY23")
     def test_tie_revote_second_tie_nobody(self, club):
         d = club(MY, MY14)
         d.night({})
@@ -272,6 +291,7 @@ class TestDay:
 
 
 class TestVictory:
+    @pytest.mark.rule("MY7")
     def test_a_family_alone_wins_right_after_a_night_kill(self, club):
         deal = (("Alex", "don"), ("Kai", "mafioso"), ("Steve", "oyabun"), ("Rhea", "citizen"), ("Omar", "citizen"))
         d = club(MY, deal)
@@ -283,6 +303,7 @@ class TestVictory:
         d.vote({"Alex": "Omar", "Kai": "Omar"})
         assert d.game.outcome.winner is Winner.MAFIA and d.game.outcome.winners == ("Alex", "Kai")
 
+    @pytest.mark.rule("MY7")
     def test_win_check_after_a_night_kill_leaves_one_family_alone(self, club):
         deal = (("Alex", "don"), ("Kai", "mafioso"), ("Steve", "oyabun"), ("Ari", "yakuza"))
         d = club(MY, deal)
@@ -295,6 +316,7 @@ class TestVictory:
         assert d.game.outcome.winner is Winner.MAFIA and d.phase is ClubPhase.OVER
         assert d.game.day == 2 and d.game.outcome.winners == ("Kai",)
 
+    @pytest.mark.rule("MY8")
     def test_town_wins_when_all_threats_are_gone(self, club):
         deal = (("Alex", "don"), ("Sunny", "commissar"), ("Rhea", "citizen"), ("Omar", "citizen"))
         d = club(MY, deal)
@@ -304,6 +326,7 @@ class TestVictory:
         d.vote({"Sunny": "Alex", "Rhea": "Alex", "Omar": "Alex"})
         assert d.game.outcome.winner is Winner.TOWN  # checked after the day
 
+    @pytest.mark.rule("MY10")
     def test_maniac_wins_alive_with_at_most_one_other(self, club):
         deal = (("Tomas", "maniac"), ("Rhea", "citizen"), ("Omar", "citizen"))
         d = club(MY, deal)
@@ -316,6 +339,7 @@ class TestVictory:
         d.night({"mafia_shot": {"Alex": "Steve"}, "yakuza_shot": {"Steve": "Alex"}})
         assert d.game.outcome.winner is Winner.NOBODY
 
+    @pytest.mark.rule("MY11", "MY18")
     def test_the_dead_cannot_affect_the_game(self, club):
         d = club(MY, MY14)
         d.night({"mafia_shot": {"Alex": "Omar"}})
@@ -334,6 +358,7 @@ class TestMorningNews:
     """Game flow [rule]: "the host announces the dead and whatever else of the night affects this day and next
     night"; setting ``morning_news`` [house]."""
 
+    @pytest.mark.rule("MY22", "MY3")
     def test_named_poison_and_mine_then_cure_and_demine(self, club):
         d = club(MY, MY14)
         d.night({"poisoner": {"Zuri": "Rhea"}, "sapper": {"Noor": "Lena"}})
@@ -350,6 +375,7 @@ class TestMorningNews:
         d.night({"check": {"Sunny": "Lena"}})
         assert news(d, mark2) == [("my.news.demined", {"player": "Lena"})]
 
+    @pytest.mark.rule("MY22")
     def test_a_lasting_poison_is_told_every_morning_until_it_kills(self, club):
         d = club(MY, MY14)
         d.night({"poisoner": {"Zuri": "Rhea"}})

@@ -66,6 +66,7 @@ def test_extend_adds_seconds_running_or_paused_and_refuses_bad_values() -> None:
         assert info.value.reason == "illegal.clock.seconds"
 
 
+@pytest.mark.rule("T1.2")
 def test_only_hosts_use_controls_and_a_refusal_changes_nothing() -> None:
     g = started()
     log = list(g.log)

@@ -221,6 +221,7 @@ class TestAnalyst:
         s.night(murder="Hana", visit={"Alex": ("Sunny", "Kai")})
         assert "Sunny and Kai have different allegiances." in s.told("Alex")
 
+    @pytest.mark.rule("T2.1")
     def test_drunk_inverts(self) -> None:
         s = night_one(drunk="Alex")
         s.night(murder="Hana", visit={"Alex": ("Sunny", "Kai")})
@@ -259,6 +260,7 @@ class TestResearcher:
         (text,) = [t for t in s.told("Rex") if t.startswith("Sunny holds")]
         assert "The Bartender" in text and text.count(" or ") == 1
 
+    @pytest.mark.rule("T2.1")
     def test_drunk_both_names_wrong(self) -> None:
         s = night_one(drunk="Rex")
         s.night(murder="Hana", visit={"Rex": ("Sunny",)})
@@ -267,6 +269,7 @@ class TestResearcher:
 
 
 class TestSheriff:
+    @pytest.mark.rule("T4.11")
     def test_registered_traitor_banished_at_once_without_vote(self) -> None:
         s = night_one()
         s.night(murder="Hana", visit={"Zuri": ("Sunny",)})
@@ -278,6 +281,7 @@ class TestSheriff:
         assert s.g.powers.used[("Zuri", Power.SHERIFF)] == 1
         assert not visit.choosable(s.g, "Zuri", "visit")
 
+    @pytest.mark.rule("T4.11")
     def test_falsified_traitor_makes_the_accusation_fail(self) -> None:
         s = night_one()
         s.night(murder="Hana", traitor={"Efe": "Sunny"}, visit={"Zuri": ("Sunny",)})
@@ -286,6 +290,7 @@ class TestSheriff:
         assert s.g.players["Sunny"].alive and s.g.table.accusation == "failed"
         assert s.g.phase is Phase.ROUND_TABLE  # the vote goes on
 
+    @pytest.mark.rule("T2.1")
     def test_drunk_sheriff_fails(self) -> None:
         s = night_one(drunk="Zuri")
         s.night(murder="Hana", visit={"Zuri": ("Sunny",)})
@@ -293,6 +298,7 @@ class TestSheriff:
         s.do(Advance(HOST))
         assert s.g.players["Sunny"].alive and s.g.table.accusation == "failed"
 
+    @pytest.mark.rule("T7.11")
     def test_murdered_sheriff_accuses_nobody(self) -> None:
         s = night_one()
         s.night(murder="Zuri", visit={"Zuri": ("Sunny",)})
@@ -308,6 +314,7 @@ class TestCleanser:
         to_day_two_vote(s)
         assert "Kai" in s.g.ballot.voters
 
+    @pytest.mark.rule("T2.1")
     def test_drunk_cleanser_cleanses_nothing(self) -> None:
         s = night_one(drunk="Steve")
         s.night(murder="Hana", traitor={"Makena": "Kai"}, visit={"Steve": ("Kai",)})
@@ -324,6 +331,7 @@ class TestCleanser:
         s.night(murder="Hana", visit={"Steve": ("Kai",)})
         assert s.g.players["Steve"].power is None and s.key_told("Steve", "guess.lost")
 
+    @pytest.mark.rule("T7.13")
     def test_guessed_faithful_learns_it_before_the_visit(self) -> None:
         s = night_one()
         s.g.powers.guessed.add("Alex")
@@ -339,6 +347,7 @@ class TestDetective:
         s.night(murder="Alex", traitor={"Sunny": "Alex", "Efe": "Alex"}, visit={"Kai": ("Alex",)})
         assert "Alex was targeted by 3 Traitor actions tonight." in s.told("Kai")
 
+    @pytest.mark.rule("T2.1")
     def test_drunk_gets_a_wrong_count(self) -> None:
         s = night_one(drunk="Kai")
         s.night(murder="Alex", traitor={"Sunny": "Alex", "Efe": "Alex"}, visit={"Kai": ("Alex",)})
@@ -422,6 +431,7 @@ class TestSpy:
 
 
 class TestSurvivor:
+    @pytest.mark.rule("T5.3", "T5.4")
     def test_alerted_then_murdered_after_a_faithful_banishment(self) -> None:
         s = night_one()
         s.night(murder="Rhea")
@@ -430,6 +440,7 @@ class TestSurvivor:
         s.vote("Omar")
         assert not s.g.players["Rhea"].alive and s.g.record.events[-2].survivor_murdered == "Rhea"
 
+    @pytest.mark.rule("T5.4")
     def test_traitor_banished_saves_the_survivor(self) -> None:
         s = night_one()
         s.night(murder="Rhea")
@@ -437,6 +448,7 @@ class TestSurvivor:
         s.vote("Sunny")
         assert s.g.players["Rhea"].alive
 
+    @pytest.mark.rule("T5.3", "T2.1")
     def test_drunk_survivor_is_murdered(self) -> None:
         s = night_one(drunk="Rhea")
         s.night(murder="Rhea")
@@ -451,7 +463,10 @@ class TestSurvivor:
 
 
 class TestJudge:
+    @pytest.mark.rule("T4.10")
     def test_protection_moves_the_banishment_to_the_next_most_votes(self) -> None:
+        """T4.10: "The Judge's protection" is a round-table event. [house] The protected contestant stays and the
+        one with the next most votes is banished."""
         s = night_one()
         s.night(murder="Hana", visit={"Lena": ("Omar",)})
         to_day_two_vote(s)
@@ -459,6 +474,7 @@ class TestJudge:
         assert s.g.players["Omar"].alive and not s.g.players["Kai"].alive
         assert s.g.record.events[-2].protection_used
 
+    @pytest.mark.rule("T4.10")
     def test_tie_for_next_most_goes_to_a_second_vote(self) -> None:
         s = night_one()
         s.night(murder="Hana", visit={"Lena": ("Omar",)})
@@ -466,6 +482,7 @@ class TestJudge:
         s.vote("Omar", {"Omar": "Kai", "Alex": "Kai", "Rex": "Bob", "Steve": "Bob"})
         assert s.g.phase is Phase.VOTE and s.g.ballot.kind == "second" and set(s.g.ballot.candidates) == {"Kai", "Bob"}
 
+    @pytest.mark.rule("T2.1")
     def test_drunk_judge_protects_nobody(self) -> None:
         s = night_one(drunk="Lena")
         s.night(murder="Hana", visit={"Lena": ("Omar",)})
@@ -496,6 +513,7 @@ class TestGuardian:
         s.night(murder="Alex", visit={"Omar": ("Alex",)})
         assert not s.g.players["Alex"].alive
 
+    @pytest.mark.rule("T7.9")
     def test_ultimatum_ignores_the_guardian(self) -> None:
         s = night_one()
         for t in ("Efe", "Makena"):
@@ -537,6 +555,7 @@ class TestBartender:
 
 
 class TestSilencer:
+    @pytest.mark.rule("T4.9")
     def test_silenced_gets_no_paper_and_is_announced(self) -> None:
         s = night_one()
         s.night(murder="Hana", traitor={"Makena": "Kai"})
@@ -563,6 +582,7 @@ class TestJoker:
         s.do(Advance(HOST))
         return s, holder
 
+    @pytest.mark.rule("T6.1", "T6.2")
     def test_banished_joker_wins_alone(self) -> None:
         s, holder = self._offer()
         to_day_two_vote(s)
@@ -576,6 +596,7 @@ class TestJoker:
         s.vote(holder)
         assert s.g.outcome.winner is Winner.TRAITORS and set(s.g.outcome.winners) == set(TRAITORS)
 
+    @pytest.mark.rule("T6.2", "T2.1")
     def test_drunk_joker_does_not_end_the_series(self) -> None:
         s = night_one(joker_night=1)
         s.g.players["Alex"].drunk = True

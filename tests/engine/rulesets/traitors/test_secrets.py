@@ -214,6 +214,7 @@ def play(seed: int, *, check: bool = True, trace: list[str] | None = None, all_t
     return game
 
 
+@pytest.mark.rule("T2.3", "T10.8")
 @pytest.mark.parametrize("chunk", range(6))
 def test_no_secret_leaks_in_random_series(chunk: int) -> None:
     """300 seeded random series in six chunks of 50."""

@@ -48,6 +48,7 @@ def vote_all(d, choices):
 
 
 class TestSection1Setup:
+    @pytest.mark.rule("T1.1", "T1.3", "T1.4")
     def test_random_deal_twelve_three(self):
         g = Game(Settings(contestants=NAMES12, traitors=3), seed=11)
         g.handle(StartSeries(), now=0)
@@ -71,6 +72,7 @@ class TestSection1Setup:
         g.handle(StartSeries(), now=0)
         assert sum(p.power in TRAITOR_POWERS for p in g.players.values()) == 3
 
+    @pytest.mark.rule("T1.6", "T2.2", "T2.3")
     @pytest.mark.parametrize("seed", range(20))
     def test_drunk_always_is_one_faithful_never_the_sober(self, seed):
         g = Game(Settings(contestants=NAMES12, traitors=3, drunk="always"), seed=seed)
@@ -84,6 +86,7 @@ class TestSection1Setup:
         told = [e for e in g.handle.__self__.inbox[drunk[0].name] if "Your power" in e]
         assert told == [f"You are Faithful. Your power: {drunk[0].power.title}."]
 
+    @pytest.mark.rule("T1.6")
     def test_drunk_none_deals_nobody_drunk(self):
         g = Game(Settings(contestants=NAMES12, traitors=3), seed=3)
         g.handle(StartSeries(), now=0)
@@ -129,6 +132,7 @@ class TestSection1Setup:
 
 
 class TestSection3TheDay:
+    @pytest.mark.rule("T3.7")
     def test_day_zero_has_no_round_table(self, series):
         d = series()
         assert d.game.phase is Phase.DAY_ZERO
@@ -137,6 +141,7 @@ class TestSection3TheDay:
         assert d.game.record.events[0].day == 0
         assert not any(isinstance(e, RoundTableRecord) for e in d.game.record.events)
 
+    @pytest.mark.rule("T3.2")
     def test_breakfast_arrival_order_is_random_and_recorded(self, series):
         orders = set()
         for seed in range(6):
@@ -149,6 +154,7 @@ class TestSection3TheDay:
             orders.add(tuple(bf.arrivals))
         assert len(orders) > 1
 
+    @pytest.mark.rule("T3.1", "T3.5")
     def test_phases_in_order(self, series):
         d = series()
         d.until(Phase.OATH)
@@ -174,6 +180,7 @@ class TestSection3TheDay:
 
 
 class TestSection4RoundTable:
+    @pytest.mark.rule("T4.3")
     def test_most_votes_banished_and_revealed(self, series):
         d = series()
         to_first_vote(d)
@@ -193,7 +200,10 @@ class TestSection4RoundTable:
         assert table.rounds[0].votes["Steve"] is None
         assert table.banished == "Kai" and table.rounds[0].count == "2-1"
 
+    @pytest.mark.rule("T4.4")
     def test_tie_second_vote_tied_do_not_vote(self, series):
+        """T4.4: "If the vote results in a tie, a second vote will be held between the tied players". The tied do not
+        vote in it, as the rulebook's Day One table shows ("No vote")."""
         d = series()
         to_first_vote(d)
         first = dict.fromkeys(("Kai", "Zuri", "Steve", "Ari", "Noor"), "Alex")
@@ -246,6 +256,7 @@ class TestSection4RoundTable:
         assert [(r.kind, r.count) for r in table.rounds] == [("first", "0"), ("revote", "11-1")]
         assert table.banished == "Sunny" and table.deadlock is None
 
+    @pytest.mark.rule("T3.6")
     def test_nobody_votes_twice_deadlock_among_everyone(self, series):
         d = series()
         to_first_vote(d)
@@ -274,6 +285,7 @@ class TestSection4RoundTable:
         table = self.table(d)
         assert [r.kind for r in table.rounds] == ["first", "revote"] and table.deadlock == list(names)
 
+    @pytest.mark.rule("T4.6")
     def test_second_vote_nobody_votes_deadlock_among_the_tied(self, series):
         d = series()
         to_first_vote(d)
@@ -285,7 +297,11 @@ class TestSection4RoundTable:
         assert [(r.kind, r.count) for r in table.rounds] == [("first", "2-2"), ("second", "0")]
         assert table.deadlock == ["Alex", "Kai"]
 
+    @pytest.mark.rule("T4.6")
     def test_second_tie_is_deadlock_with_shields(self, series):
+        """T4.6: "If there is a second tie, the tied players will enter deadlock. From there, the banished player will be
+        left up to chance." [house] The chance is a draw from as many chests as tied contestants, all but one
+        holding a deadlock shield; only the contestant who drew a shield receives one."""
         d = series()
         to_first_vote(d)
         first = dict.fromkeys(NAMES12[:6], "Alex") | dict.fromkeys(NAMES12[6:], "Kai")
@@ -301,6 +317,7 @@ class TestSection4RoundTable:
         shields = [e for e in d.effects if isinstance(e, GiveItem) and e.item is Item.DEADLOCK_SHIELD]
         assert [set(e.to) for e in shields] == [{saved}]
 
+    @pytest.mark.rule("T4.1", "T8.1")
     def test_double_vote_counts_two(self, series):
         d = series(twists={1: (Twist.DOUBLE_VOTE,)})
         d.until(Phase.OATH)
@@ -317,6 +334,7 @@ class TestSection4RoundTable:
         assert table.banished == "Alex" and table.rounds[0].count == "2-1"
         assert table.rounds[0].weights == {"Kai": 2}
 
+    @pytest.mark.rule("T9.2")
     def test_no_reveal_from_five(self, series):
         names = NAMES12[:6]
         d = series(names=names, traitors=("Alex",))
@@ -333,6 +351,7 @@ class TestSection4RoundTable:
 
 
 class TestSection7Night:
+    @pytest.mark.rule("T7.2")
     def test_oath_before_power_and_fellow_traitors(self, series):
         d = series(traitors=3, seed=4, powers=True)
         traitors = d.game.living_traitors()
@@ -349,6 +368,7 @@ class TestSection7Night:
         swear_all(d)
         assert d.game.phase is Phase.TURRET or d.game.phase is Phase.BREAKFAST
 
+    @pytest.mark.rule("T7.7", "T7.14")
     def test_three_traitors_murder_only(self, series):
         d = series(first_night_murder=True)
         d.until(Phase.OATH)
@@ -375,6 +395,7 @@ class TestSection7Night:
         assert refused.value.reason == "illegal.turret.target"
         d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Kai"))
 
+    @pytest.mark.rule("T3.3")
     def test_murder_is_secret_until_breakfast(self, series):
         d = series(first_night_murder=True)
         d.until(Phase.OATH)
@@ -407,6 +428,7 @@ class TestSection7Night:
         swear_all(d)
         return d
 
+    @pytest.mark.rule("T7.8", "T7.2")
     def test_two_traitors_seduce_accept_recruits(self, series):
         d = self._two_traitors(series)
         assert d.game.night.events == {NightEvent.MURDER, NightEvent.SEDUCE}
@@ -424,7 +446,10 @@ class TestSection7Night:
         vote_all(d, {n: "Kai" for n in d.game.living() if n != "Kai"} | {"Kai": "Zuri"})
         assert d.game.phase is Phase.OATH and d.game.night.oath_queue == ["Alex"]
 
+    @pytest.mark.rule("T7.8")
     def test_two_traitors_seduce_decline_nothing_happens(self, series):
+        """T7.8: "if there are two Traitors, they gain the option to attempt to seduce a player". [house] A declined
+        seduction means nothing happens that night: nobody is murdered."""
         d = self._two_traitors(series)
         d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.SEDUCE, "Alex"))
@@ -433,7 +458,10 @@ class TestSection7Night:
         assert all(p.alive for p in d.game.players.values())
         assert d.game.record.events[-1].murdered == []
 
+    @pytest.mark.rule("T7.9")
     def test_one_traitor_must_give_ultimatum_decline_is_murder(self, series):
+        """T7.9: "if there is only one Traitor, they must instead choose a player to give an ultimatum, either
+        recruiting them as a Traitor, or murdering them". [house] No answer by the end of the clock is a decline."""
         d = series(traitors=("Sunny",), first_night_murder=True)
         d.until(Phase.OATH)
         swear_all(d)
@@ -444,6 +472,7 @@ class TestSection7Night:
         d.advance()  # no answer: the offer lapses, a decline
         assert not d.game.players["Alex"].alive
 
+    @pytest.mark.rule("T7.9")
     def test_ultimatum_accept_recruits(self, series):
         d = series(traitors=("Sunny",), first_night_murder=True)
         d.until(Phase.OATH)
@@ -483,6 +512,7 @@ class TestSection9Finale:
         assert d.game.phase is Phase.TORCHES
         return d
 
+    @pytest.mark.rule("T9.6")
     def test_torch_changeable_until_locked_and_unanimous_end(self, series):
         d = self._finale(series)
         d.do(ChooseTorch("Alex", Torch.BANISH_AGAIN))
@@ -496,6 +526,7 @@ class TestSection9Finale:
         assert over[0].outcome.winners == ("Sunny",)
         assert over[0].outcome.termination is Termination.FINALE_AGREED
 
+    @pytest.mark.rule("T9.5")
     def test_one_banish_again_means_another_banishment_then_two_left(self, series):
         d = self._finale(series)
         for n, t in (("Alex", Torch.BANISH_AGAIN), ("Kai", Torch.END_GAME), ("Zuri", Torch.END_GAME), ("Sunny", Torch.END_GAME)):
@@ -533,6 +564,7 @@ class TestIllegalInputsChangeNothing:
         assert err.value.reason == reason
         assert d.snapshot() == before
 
+    @pytest.mark.rule("T4.2", "T1.2")
     def test_vote_errors(self, series):
         d = series()
         self.check(d, CastVote("Alex", "Kai"), "illegal.vote.not_open")
@@ -564,6 +596,7 @@ class TestIllegalInputsChangeNothing:
 
 
 class TestReplay:
+    @pytest.mark.rule("T3.6", "T9.6")
     @pytest.mark.parametrize("seed", range(25))
     def test_random_series_replays_exactly_and_ends(self, seed):
         r = random.Random(seed)

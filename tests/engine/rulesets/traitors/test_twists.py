@@ -174,6 +174,7 @@ class TestMurderTwist:
         s.advance_to(Phase.DISCUSSION)
         return s
 
+    @pytest.mark.rule("T8.2")
     def test_the_bearer_gets_the_sword_and_a_hit_murders_a_faithful_in_plain_sight(self) -> None:
         s = self.sword_day()
         assert Item.SACRED_SWORD in s.holds("Efe")
@@ -200,6 +201,7 @@ class TestMurderTwist:
         s.to_breakfast()
         assert "breakfast.no_murder" in s.keys(None)
 
+    @pytest.mark.rule("T8.2")
     def test_a_hit_on_a_traitor_does_nothing(self) -> None:
         s = self.sword_day()
         mark = len(s.fx)
@@ -235,6 +237,7 @@ class TestMurderTwist:
         s.do(StrikeWithSword("Efe", "Ari"))
         assert not s.g.players["Ari"].alive
 
+    @pytest.mark.rule("T8.2")
     def test_only_the_holder_during_discussion(self) -> None:
         s = self.sword_day()
         s.refused(StrikeWithSword("Sunny", "Steve"), "illegal.sword.none")
@@ -263,6 +266,7 @@ class TestMurderTwist:
 
 
 class TestConfessionTwist:
+    @pytest.mark.rule("T8.3", "T10.3")
     def test_chests_confessions_shields_and_the_response_book(self) -> None:
         s = Series({1: (Twist.CONFESSION,)}, confession_shields=2)
         s.advance_to(Phase.DISCUSSION)
@@ -307,6 +311,7 @@ class TestConfessionTwist:
         assert all(e.label == "We hear you." for e in books)
         assert "confession.response" in s.keys(None)
 
+    @pytest.mark.rule("T8.3")
     def test_a_shield_protects_the_following_night_only(self) -> None:
         s = Series({1: (Twist.CONFESSION,)}, confession_shields=12)
         s.advance_to(Phase.DISCUSSION)
@@ -331,6 +336,7 @@ class TestConfessionTwist:
 
 
 class TestGuessTwist:
+    @pytest.mark.rule("T3.4", "T7.12", "T7.13")
     def test_a_right_guess_strips_the_power_at_the_visit(self) -> None:
         s = night_one({2: (Twist.GUESS,)})
         s.murder("Omar")
@@ -394,6 +400,7 @@ class TestGuessTwist:
 
 
 class TestSeerTwist:
+    @pytest.mark.rule("T3.4", "T7.12")
     def test_the_nominee_gets_the_true_allegiance_privately(self) -> None:
         s = night_one({2: (Twist.SEER,)})
         s.murder("Omar")
@@ -450,6 +457,7 @@ class TestTrial:
             for n in names:
                 s.do(PutOnTrial(t, n))
 
+    @pytest.mark.rule("T8.6", "T3.3")
     def test_the_death_card_is_murdered(self) -> None:
         s = self.trial_night()
         s.refused(ChooseEvent("Sunny", NightEvent.MURDER, "Ari"), "illegal.turret.event")
@@ -530,6 +538,7 @@ class TestHostControls:
 
 
 class TestBar:
+    @pytest.mark.rule("T10.6")
     def test_one_drink_per_series_no_effect_and_collected(self) -> None:
         s = Series()
         s.advance_to(Phase.DISCUSSION)
@@ -648,6 +657,7 @@ class TestTwistDays:
         assert self.days(s, Twist.TRIAL) == [1]
         assert self.titles(s, Twist.TRIAL) == ["## Trial twist, day 1"]
 
+    @pytest.mark.rule("T8.1")
     def test_double_vote_on_day_two_named_on_night_one(self) -> None:
         s = self.named_on_night_one(Twist.DOUBLE_VOTE, lambda t: NominateDoubleVote(t, "Ari"))
         s.advance_to(Phase.VOTE)
