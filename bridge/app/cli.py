@@ -15,6 +15,7 @@ Subcommands:
     simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
     build-castle   build the castle on the server over RCON and write its castle file; ``--remove`` takes it down.
     castle-map     draw a castle file's plan from above as a PNG (needs Pillow: the ``map`` extra).
+    records     ``records import STORE…``: record the finished series of existing stores (``docs/seasons.md``).
     balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
@@ -30,9 +31,13 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from engine.errors import ConfigError
+
+if TYPE_CHECKING:  # each command imports what it needs when it runs: `traitors --help` starts fast
+    from bridge.config.serve import RecordsConfig
+    from bridge.records.db import RecordsDb
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -226,6 +231,58 @@ def _balance(args: argparse.Namespace) -> int:
     from bridge.app.balance import from_arguments
 
     return from_arguments(args)
+
+
+def _records_source(p: argparse.ArgumentParser) -> None:
+    """``--config`` / ``--records``: which records database (docs/seasons.md)."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--config", metavar="FILE", help="a serve config: its [records] database, castle and season")
+    where.add_argument("--records", metavar="URL", help="the records database: a file (SQLite) or "
+                       "postgresql://user@host:port/db (default: records.db here)")  # fmt: skip
+
+
+def _records_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=["import"], help="import: record the finished series of existing stores")
+    p.add_argument("stores", nargs="+", metavar="STORE", help="series stores (series.db)")
+    _records_source(p)
+    p.add_argument("--castle", help="the castle they were played in (default: [records] castle, or this machine)")
+    p.add_argument("--season", help="their season label (default: [records] season, or none)")
+
+
+def _records(args: argparse.Namespace) -> int:
+    from bridge.app.records import import_stores
+
+    db, records = _records_db(args)
+    castle = args.castle or records.castle
+    return import_stores(args.stores, db, castle=castle, season=args.season or records.season, out=sys.stdout)
+
+
+def _records_db(args: argparse.Namespace) -> tuple[RecordsDb, RecordsConfig]:
+    """The records database and ``[records]`` section that ``--config`` or ``--records`` name."""
+    import socket
+
+    from bridge.app.records import records_db
+    from bridge.config.serve import RecordsConfig, load_serve_config
+    from bridge.records.db import password_from
+
+    if args.config:
+        config = load_serve_config(args.config)
+        records = config.records
+        secrets = _secret_lines(config.secrets_file)
+    else:
+        records = RecordsConfig(url=args.records or "records.db", base=Path.cwd(), castle=socket.gethostname())
+        secrets = {}
+    return records_db(records, password_from(os.environ, secrets)), records
+
+
+def _secret_lines(path: Path | None) -> dict[str, str]:
+    """``KEY=value`` lines of a secrets file (``{}`` without one)."""
+    if path is None:
+        return {}
+    from bridge.config.files import read_secret_file
+
+    lines = read_secret_file(path).splitlines()
+    return dict(line.strip().split("=", 1) for line in lines if "=" in line and not line.lstrip().startswith("#"))
 
 
 def _install_arguments(p: argparse.ArgumentParser) -> None:
@@ -592,6 +649,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             _build_castle_arguments, _build_castle),
     Command("castle-map", "draw a castle file's plan from above (rooms, seats, homes) as a PNG",
             "Needs Pillow: pip install 'castle-traitors[map]'.", _castle_map_arguments, _castle_map),
+    Command("records", "record the finished series of existing series stores in the records database",
+            "`records import STORE…` replays every finished series of each store and writes it once (a series "
+            "already recorded is left as it is; one still running is not recorded). See docs/seasons.md.",
+            _records_arguments, _records),
 )}  # fmt: skip
 """Every subcommand, in the order ``--help`` lists them."""
 

@@ -341,7 +341,7 @@ class RecordsDb:
     # ------------------------------------------------------------------ reading
 
     def series(self, *, season: str | None = None, castle: str | None = None) -> list[StoredSeries]:
-        """Every recorded series (oldest first), with its seats and twists; only a season's or a castle's when given.
+        """Every recorded series (in the order recorded), with its seats and twists; only a season's or a castle's when given.
 
         Raises:
             RecordsUnavailable: the database cannot be used now.
@@ -351,7 +351,7 @@ class RecordsDb:
         with self._transaction() as cur:
             rows = _dicts(cur, f"SELECT id, key, castle, season, ruleset, setup_key, setup, settings, seed, minecraft, "
                                f"started, ended, duration, days, contestants, winner, termination, recorded "
-                               f"FROM series{where} ORDER BY ended, id", params)  # fmt: skip
+                               f"FROM series{where} ORDER BY id", params)  # fmt: skip
             seats = _dicts(cur, f"SELECT c.* FROM contestants c JOIN series s ON s.id = c.series_id{where} "
                                 f"ORDER BY c.series_id, c.seat", params)  # fmt: skip
             twists = cur.execute(f"SELECT t.series_id, t.twist FROM twists t JOIN series s ON s.id = t.series_id"
