@@ -16,6 +16,7 @@ Subcommands:
     build-castle   build the castle on the server over RCON and write its castle file; ``--remove`` takes it down.
     castle-map     draw a castle file's plan from above as a PNG (needs Pillow: the ``map`` extra).
     records     ``records import STORE…``: record the finished series of existing stores (``docs/seasons.md``).
+    stats       the records' figures and each setup's balance-lab check, as text or ``--json``.
     balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
@@ -273,6 +274,30 @@ def _records_db(args: argparse.Namespace) -> tuple[RecordsDb, RecordsConfig]:
         records = RecordsConfig(url=args.records or "records.db", base=Path.cwd(), castle=socket.gethostname())
         secrets = {}
     return records_db(records, password_from(os.environ, secrets)), records
+
+
+def _stats_arguments(p: argparse.ArgumentParser) -> None:
+    _records_source(p)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--season", help="only this season's series (the label of [records] season)")
+    p.add_argument("--castle", help="only this castle's series")
+    p.add_argument("--no-lab", action="store_true", help="play no series: use the lab predictions already cached")
+    p.add_argument("--refresh-lab", action="store_true", help="make every setup's lab prediction again")
+    p.add_argument("--lab-series", type=int, help="series per setup for the lab (default: [records] lab_series, 1000)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for the lab (default 1)")
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from bridge.app.stats import run_stats
+
+    if args.lab_series is not None and args.lab_series < 10:
+        raise ConfigError(f"--lab-series: {args.lab_series}; at least 10")
+    if args.jobs < 1:
+        raise ConfigError(f"--jobs: {args.jobs}; at least 1")
+    db, records = _records_db(args)
+    return run_stats(db, season=args.season, castle=args.castle, as_json=args.json,
+                     lab_series=args.lab_series or records.lab_series, lab_seed=records.lab_seed, lab=not args.no_lab,
+                     refresh=args.refresh_lab, jobs=args.jobs)  # fmt: skip
 
 
 def _secret_lines(path: Path | None) -> dict[str, str]:
@@ -653,6 +678,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             "`records import STORE…` replays every finished series of each store and writes it once (a series "
             "already recorded is left as it is; one still running is not recorded). See docs/seasons.md.",
             _records_arguments, _records),
+    Command("stats", "the records' figures: players, leaderboard, powers, twists, setups against the balance lab",
+            "Reads the records database ([records] of --config, or --records). Each recorded setup is also played by "
+            "the balance lab (traitors simulate, cached in the database) to set its predicted win rates beside the "
+            "real ones. See docs/seasons.md.", _stats_arguments, _stats),
 )}  # fmt: skip
 """Every subcommand, in the order ``--help`` lists them."""
 

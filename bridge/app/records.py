@@ -25,6 +25,8 @@ from typing import TextIO
 
 from bridge.app.export import format_record
 from bridge.config.serve import RecordsConfig
+from bridge.config.settings import AnySettings
+from bridge.config.settings_json import settings_to_json
 from bridge.loop.season_store import SeasonStore
 from bridge.loop.store import SeriesStore, StoreError
 from bridge.records.db import RecordsDb
@@ -57,7 +59,7 @@ def series_key(tag: str, seed: int) -> str:
     return f"{tag}-{seed}"
 
 
-def entry_for(record: SeriesRecord, settings: object, *, key: str, castle: str, season: str, minecraft: str = "",
+def entry_for(record: SeriesRecord, settings: AnySettings, *, key: str, castle: str, season: str, minecraft: str = "",
               started: float | None = None, ended: float | None = None) -> SeriesEntry:  # fmt: skip
     """The database entry of a finished series' record (house rule 1).
 
@@ -65,8 +67,9 @@ def entry_for(record: SeriesRecord, settings: object, *, key: str, castle: str, 
         ValueError: the series is not over.
     """
     data = json.loads(format_record(record, "json"))
-    return make_entry(data, format_record(record, "text"), key=key, castle=castle, season=season, minecraft=minecraft,
-                      started=started, ended=ended, twists=twists_of(settings))  # fmt: skip
+    return make_entry(data, format_record(record, "text"), key=key, settings=settings_to_json(settings), castle=castle,
+                      season=season, minecraft=minecraft, started=started, ended=ended,
+                      twists=twists_of(settings))  # fmt: skip
 
 
 def stored_entry(store: SeriesStore, series_id: int, *, castle: str, season: str) -> SeriesEntry | None:

@@ -300,7 +300,7 @@ class RecordsDb:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING "
                 "RETURNING id",
                 (entry.key, entry.castle, entry.season, entry.ruleset, setup_key(setup), _json(setup),
-                 _json(record.get("settings") or {}), int(record.get("seed") or 0), entry.minecraft, entry.started,
+                 _json(entry.settings), int(record.get("seed") or 0), entry.minecraft, entry.started,
                  entry.ended, entry.duration, entry.days, len(entry.contestants), str(record.get("winner")),
                  str(record.get("termination") or ""), _json(record), entry.tables,
                  time.time() if now is None else now),

@@ -5,8 +5,9 @@ Everything here is read from the record itself, so a new ruleset needs nothing h
 power, how each left), the winner, the events, the settings; ``engine.sim`` says which side a winner's value
 stands for (``SIDE_WINS``) and which twists a setup switches on (``twists_of``), as the balance lab counts them.
 
-* **Setup**: the settings that decide balance: every setting but the names (contestants and hosts) and the phase
-  clocks (``durations``), with the number of contestants and the ruleset. Two series with the same setup have
+* **Setup**: the settings that decide balance: every setting (as the series store keeps them,
+  ``bridge.config.settings_json``) but the names (contestants and hosts) and the phase clocks (``durations``),
+  with the number of contestants and the ruleset. Two series with the same setup have
   the same ``setup_key`` (the first 16 hex digits of SHA-256 of its canonical JSON), wherever they were played.
 * **Side at the end**: a recruited Faithful ends as a Traitor (rulebook §3); anyone else ends on the side dealt.
 * **Winning side**: the contestants whose side at the end is the side that won, and the winners themselves
@@ -73,6 +74,7 @@ class SeriesEntry:
 
     Args:
         key: the series' own identity (its store's tag and its seed): writing the same key twice keeps one row set.
+        settings: the series' settings as the store keeps them (``bridge.config.settings_json.settings_to_json``).
         castle: which castle (server) played it.
         season: the season label (``[records] season``; ``""``: none).
         record: the JSON game log with its ``summary`` (``traitors export --format json``).
@@ -83,6 +85,7 @@ class SeriesEntry:
     """
 
     key: str
+    settings: Mapping[str, Any]
     castle: str
     season: str
     record: Mapping[str, Any]
@@ -99,7 +102,7 @@ class SeriesEntry:
 
     @property
     def setup(self) -> dict[str, Any]:
-        return setup_of(self.record.get("settings") or {}, self.ruleset)
+        return setup_of(self.settings, self.ruleset)
 
     @property
     def duration(self) -> float | None:
@@ -141,7 +144,8 @@ def contestant_rows(record: Mapping[str, Any]) -> tuple[ContestantRow, ...]:
     return tuple(rows)
 
 
-def make_entry(record: Mapping[str, Any], tables: str, *, key: str, castle: str, season: str = "",
+def make_entry(record: Mapping[str, Any], tables: str, *, key: str, settings: Mapping[str, Any], castle: str,
+               season: str = "",
                minecraft: str = "", started: float | None = None, ended: float | None = None,
                twists: tuple[str, ...] = ()) -> SeriesEntry:  # fmt: skip
     """A ``SeriesEntry`` from a finished series' JSON game log and its text tables.
@@ -154,7 +158,7 @@ def make_entry(record: Mapping[str, Any], tables: str, *, key: str, castle: str,
     rows = contestant_rows(record)
     if not rows:
         raise ValueError("the record names no contestants")
-    return SeriesEntry(key, castle, season, record, tables, minecraft, started, ended, twists, rows)
+    return SeriesEntry(key, settings, castle, season, record, tables, minecraft, started, ended, twists, rows)
 
 
 __all__ = ["ContestantRow", "SeriesEntry", "contestant_rows", "make_entry", "setup_key", "setup_of", "side_at_end"]

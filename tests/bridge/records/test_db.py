@@ -17,6 +17,7 @@ import pytest
 
 from bridge.app.demo_settings import demo_settings
 from bridge.app.export import format_record
+from bridge.config.settings_json import settings_to_json
 from bridge.records.db import RecordsDb, RecordsUnavailable, parse_url
 from bridge.records.entry import SeriesEntry, make_entry, setup_key
 from bridge.records.schema import SCHEMA_VERSION
@@ -33,7 +34,8 @@ def finished(ruleset: str = "traitors", seed: int = 3, contestants: int = 8) -> 
 
 def entry(ruleset: str = "traitors", seed: int = 3, key: str | None = None, castle: str = "north") -> SeriesEntry:
     record, tables, settings = finished(ruleset, seed)
-    return make_entry(record, tables, key=key or f"{ruleset}-{seed}", castle=castle, season="s1",
+    return make_entry(record, tables, key=key or f"{ruleset}-{seed}", settings=settings_to_json(settings),
+                      castle=castle, season="s1",
                       minecraft="1.21.11", started=1000.0, ended=1600.0, twists=twists_of(settings))  # fmt: skip
 
 
@@ -114,7 +116,7 @@ def test_lab_predictions_are_cached_per_setup_and_replaced(records_url: str) -> 
 def test_an_unfinished_series_is_never_recorded() -> None:
     record, tables, _ = finished()
     with pytest.raises(ValueError, match="not over"):
-        make_entry({**record, "winner": None}, tables, key="k", castle="c")
+        make_entry({**record, "winner": None}, tables, key="k", settings={}, castle="c")
 
 
 def test_a_password_in_the_address_is_refused_and_never_shown() -> None:
