@@ -36,7 +36,8 @@ from engine.record import SeriesRecord
 from engine.rulesets import replay
 from engine.sim import twists_of
 
-__all__ = ["CASTLE", "MINECRAFT", "SEASON", "ImportCount", "flush", "import_stores", "records_db", "series_key", "stored_entry"]
+__all__ = ["CASTLE", "MINECRAFT", "SEASON", "ImportCount", "flush", "import_stores", "record_bot_series", "records_db",
+           "series_key", "stored_entry"]
 
 log = logging.getLogger("castle.records")
 
@@ -163,3 +164,19 @@ def flush(store: SeriesStore, db: RecordsDb, *, castle: str, season: str) -> lis
         done.append(series_id)
     return done
 
+
+
+def record_bot_series(db: RecordsDb, plays: Sequence[tuple[AnySettings, int, str]], *, season: str = "") -> None:
+    """Play one series per ``(settings, seed, castle)`` with the engine's bots (``engine.sim.play_series``) and
+    record it as a season would (the browser tests' and the screenshots' records, ``bench/stats_screenshots.py``).
+
+    Raises:
+        RecordsUnavailable: the database cannot be used.
+    """
+    from engine.sim import play_series
+
+    for settings, seed, castle in plays:
+        game, _ = play_series(settings, seed)
+        times = [float(e["now"]) for e in game.log]
+        db.write(entry_for(game.record, settings, key=f"bots-{castle}-{seed}", castle=castle, season=season,
+                           minecraft="1.21.11", started=0.0, ended=60.0 * (25 + len(times) % 40)))  # fmt: skip

@@ -17,32 +17,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
 from bridge.app.demo_settings import DEMO_NAMES
 from bridge.app.simulate import run
 from bridge.config.settings_json import settings_from_json
 from bridge.records.db import RecordsDb
-from bridge.records.stats import figures
+from bridge.records.stats import LAB_BOTS, figures, lab_key
 from engine.errors import ConfigError
 from engine.rulesets import ruleset_of
 from engine.sim import series_seeds, summary
 
 __all__ = ["LAB_BOTS", "fill_predictions", "lab_key", "predict", "run_stats", "settings_of_setup"]
-
-LAB_BOTS = "smart"
-"""The bots of a setup's prediction (``traitors simulate``'s default)."""
-
-
-def lab_key(series: int, seed: int) -> str:
-    """The lab run a cached prediction was made with: bots, series, seed and Castle's version (house rule 2)."""
-    try:
-        release = version("castle-traitors")
-    except PackageNotFoundError:
-        release = "unknown"
-    return f"{LAB_BOTS}:{series}:{seed}:{release}"
-
 
 def settings_of_setup(setup: Mapping[str, Any]) -> Any:
     """The engine settings the lab plays for a recorded setup (house rule 2).

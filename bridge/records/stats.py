@@ -21,12 +21,26 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from bridge.records.db import StoredSeries
 from engine.sim import wilson
 
-__all__ = ["NO_POWER", "figures", "gap", "rate"]
+__all__ = ["LAB_BOTS", "NO_POWER", "figures", "gap", "lab_key", "rate"]
+
+LAB_BOTS = "smart"
+"""The bots of a setup's prediction (``traitors simulate``'s default; ``bridge/app/stats.py``)."""
+
+
+def lab_key(series: int, seed: int) -> str:
+    """The lab run a cached prediction was made with: bots, series, seed and Castle's version (a new version may
+    play differently, so its predictions are made again)."""
+    try:
+        release = version("castle-traitors")
+    except PackageNotFoundError:
+        release = "unknown"
+    return f"{LAB_BOTS}:{series}:{seed}:{release}"
 
 NO_POWER = "no power"
 """A seat dealt no power or role (the balance lab's word for it, ``engine.sim``)."""
