@@ -262,18 +262,16 @@ def _records_db(args: argparse.Namespace) -> tuple[RecordsDb, RecordsConfig]:
     """The records database and ``[records]`` section that ``--config`` or ``--records`` name."""
     import socket
 
-    from bridge.app.records import records_db
+    from bridge.app.records import records_db, records_password
     from bridge.config.serve import RecordsConfig, load_serve_config
-    from bridge.records.db import password_from
 
     if args.config:
         config = load_serve_config(args.config)
-        records = config.records
-        secrets = _secret_lines(config.secrets_file)
+        records, secrets_file = config.records, config.secrets_file
     else:
         records = RecordsConfig(url=args.records or "records.db", base=Path.cwd(), castle=socket.gethostname())
-        secrets = {}
-    return records_db(records, password_from(os.environ, secrets)), records
+        secrets_file = None
+    return records_db(records, records_password(os.environ, secrets_file)), records
 
 
 def _stats_arguments(p: argparse.ArgumentParser) -> None:
@@ -298,16 +296,6 @@ def _stats(args: argparse.Namespace) -> int:
     return run_stats(db, season=args.season, castle=args.castle, as_json=args.json,
                      lab_series=args.lab_series or records.lab_series, lab_seed=records.lab_seed, lab=not args.no_lab,
                      refresh=args.refresh_lab, jobs=args.jobs)  # fmt: skip
-
-
-def _secret_lines(path: Path | None) -> dict[str, str]:
-    """``KEY=value`` lines of a secrets file (``{}`` without one)."""
-    if path is None:
-        return {}
-    from bridge.config.files import read_secret_file
-
-    lines = read_secret_file(path).splitlines()
-    return dict(line.strip().split("=", 1) for line in lines if "=" in line and not line.lstrip().startswith("#"))
 
 
 def _install_arguments(p: argparse.ArgumentParser) -> None:

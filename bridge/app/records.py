@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -29,14 +29,14 @@ from bridge.config.settings import AnySettings
 from bridge.config.settings_json import settings_to_json
 from bridge.loop.season_store import SeasonStore
 from bridge.loop.store import SeriesStore, StoreError
-from bridge.records.db import RecordsDb
+from bridge.records.db import RecordsDb, password_from
 from bridge.records.entry import SeriesEntry, make_entry
 from engine.errors import ConfigError, IllegalAction, InvalidCommand
 from engine.record import SeriesRecord
 from engine.rulesets import replay
 from engine.sim import twists_of
 
-__all__ = ["CASTLE", "MINECRAFT", "SEASON", "ImportCount", "flush", "import_stores", "record_bot_series", "records_db",
+__all__ = ["CASTLE", "MINECRAFT", "SEASON", "ImportCount", "flush", "import_stores", "record_bot_series", "records_db", "records_password",
            "series_key", "stored_entry"]
 
 log = logging.getLogger("castle.records")
@@ -53,6 +53,21 @@ def records_db(config: RecordsConfig, password: str | None = None) -> RecordsDb:
         ConfigError: a bad address.
     """
     return RecordsDb(config.url, base=config.base, password=password)
+
+
+def records_password(env: Mapping[str, str], secrets_file: Path | None) -> str | None:
+    """A PostgreSQL password from ``CASTLE_RECORDS_PASSWORD`` (secrets file, else environment), or ``None``.
+
+    Raises:
+        ConfigError: the secrets file cannot be read, or others may read it.
+    """
+    lines: dict[str, str] = {}
+    if secrets_file is not None:
+        from bridge.config.files import read_secret_file
+
+        text = read_secret_file(secrets_file).splitlines()
+        lines = dict(line.strip().split("=", 1) for line in text if "=" in line and not line.lstrip().startswith("#"))
+    return password_from(env, lines)
 
 
 def series_key(tag: str, seed: int) -> str:
@@ -142,8 +157,11 @@ def import_stores(paths: Sequence[str], db: RecordsDb, *, castle: str, season: s
     return code
 
 
-def flush(store: SeriesStore, db: RecordsDb, *, castle: str, season: str) -> list[int]:
+async def flush(store: SeriesStore, db: RecordsDb, *, castle: str, season: str) -> list[int]:
     """Write every finished series of the store still waiting for the records database (house rule 4).
+
+    The store is read and marked on the caller's thread (the service's store connection is not shared between
+    threads); only the database's work runs in a worker thread, so the event loop goes on meanwhile.
 
     Returns:
         The series written (or found already there) now.
@@ -151,19 +169,20 @@ def flush(store: SeriesStore, db: RecordsDb, *, castle: str, season: str) -> lis
     Raises:
         RecordsUnavailable: the database cannot be used now; the series keep waiting.
     """
+    import asyncio
+
     season_store = SeasonStore(store)
     done = []
     for series_id in season_store.pending():
         entry = stored_entry(store, series_id, castle=castle, season=season)
         if entry is None:
             continue
-        if db.write(entry):
+        if await asyncio.to_thread(db.write, entry):
             log.info("series %d recorded in %s", series_id, db.name,
                      extra={"event": "recorded", "series": series_id})  # fmt: skip
         season_store.mark_recorded(series_id, db.name)
         done.append(series_id)
     return done
-
 
 
 def record_bot_series(db: RecordsDb, plays: Sequence[tuple[AnySettings, int, str]], *, season: str = "") -> None:

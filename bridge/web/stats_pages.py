@@ -56,7 +56,8 @@ a { color: #8fd3ff; } .muted { color: #aaa; font-size: .9em; } .miss { color: #f
 .card b { font-size: 1.4em; display: block; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; }
 select, button { background: #3a3545; color: #eee; border: 1px solid #6d6480; border-radius: .3em; padding: .2em .4em; }
-.record h2 { margin-top: 1.2em; } .record p { margin: .2em 0; }
+form { display: inline; } button { margin: .15em; } input { background: #3a3545; color: #eee; border: 1px solid #6d6480; }
+.said { color: #f5c542; } .record h2 { margin-top: 1.2em; } .record p { margin: .2em 0; }
 @media (max-width: 600px) { main { padding: .4em .5em 2em; } td, th { padding: .2em .35em; } }
 """
 
