@@ -41,12 +41,15 @@ from bridge.minecraft import commands as mc
 from bridge.minecraft import lobby as show
 from bridge.minecraft.inputs import InputError, LobbyControl, LobbyPress, OpenConsole
 from bridge.minecraft.render import RenderContext, render
-from bridge.minecraft.triggers import decode
+from bridge.minecraft.triggers import CONSOLE, LOBBY, PREFIX, SIGNUP, WITHDRAW, decode
 from engine.effects import Effect, Message, Whisper
 
 __all__ = ["LobbyRunner", "Season"]
 
 log = logging.getLogger("castle.lobby")
+
+LOBBY_INPUTS = frozenset(t.removeprefix(PREFIX) for t in (SIGNUP, WITHDRAW, LOBBY, CONSOLE))
+"""The queue inputs the lobby acts on; any other is a series input pressed between series."""
 
 _HOST_CONTROLS = (LobbyControl.DRAW, LobbyControl.START, LobbyControl.CLEAR, LobbyControl.PICK, LobbyControl.CONSOLE)
 
@@ -198,6 +201,10 @@ class LobbyRunner:
         if not isinstance(player, str):
             log.info("dropped lobby queue entry %s from an unknown player", seq)
             self.queue.taken(seq)
+            return
+        if entry.get("input") not in LOBBY_INPUTS:  # a series input (a late vote): nothing to do now
+            self.queue.taken(seq)
+            await self._whisper(player, Message("illegal.phase"))
             return
         try:
             item = decode({**entry, "player": player}, {})

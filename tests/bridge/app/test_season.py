@@ -111,3 +111,33 @@ def test_three_series_in_a_row_with_the_sqlite_default(tmp_path: Path, capsys: p
     db = RecordsDb(str(tmp_path / "castle" / "records.db"))  # the default: records.db beside serve.toml
     assert [record(db, s.id) for s in db.series()] == games
     check_pages_against(db, games, {"keep": 3})
+
+
+def test_a_records_database_that_is_away_loses_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """The database's folder is missing while the series is played: one warning line, the series waits in its
+    store's outbox, and it is written once the database is there."""
+    from bridge.app.records import records_db
+    from bridge.app.season import Records
+    from bridge.loop.season_store import SeasonStore
+    from bridge.loop.store import SeriesStore
+
+    async def one() -> Any:
+        async with castle(tmp_path / "castle", "away/records.db", "keep", seed=4) as keep:
+            await play(keep, 1)
+            return keep.config
+
+    with caplog.at_level("WARNING", logger="castle.serve"):
+        config = asyncio.run(one())
+    warnings = [r.getMessage() for r in caplog.records if "records database" in r.getMessage()]
+    assert warnings and all("\n" not in w for w in warnings)
+    assert warnings[0].startswith(f"records database {tmp_path / 'castle' / 'away' / 'records.db'}: no folder")
+    with SeriesStore(config.store, fresh=True) as store:
+        assert SeasonStore(store).pending() == [1]
+        (tmp_path / "castle" / "away").mkdir()
+        records = Records(store, records_db(config.records), config)
+        assert asyncio.run(records.flush_once()) is True
+        assert SeasonStore(store).pending() == []
+    [game] = exports(tmp_path / "castle" / "series.db", capsys)
+    db = RecordsDb(str(tmp_path / "castle" / "away" / "records.db"))
+    assert [record(db, s.id) for s in db.series()] == [game]
