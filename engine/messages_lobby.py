@@ -40,7 +40,7 @@ LOBBY_MESSAGES: dict[str, str] = {
     "lobby.not_ready": "Draw the cast first: {count} of {seats} seats are filled.",
     "lobby.no_pick": "There is no sign-up number {index} waiting for a seat.",
     # the host's lobby console
-    "lobby.console": "Sign-ups ({count}): {players}. Cast ({cast} of {seats}): {seated}.",
+    "lobby.console": "Sign-ups: {count}. Cast ({cast} of {seats}): {seated}.",
     "lobby.button.draw": "Draw the cast",
     "lobby.button.start": "Start the series",
     "lobby.button.clear": "Clear the draw",

@@ -67,10 +67,14 @@ def _list(signups: Sequence[str]) -> Message:
     return msg("lobby.list", players=tuple(signups)) if signups else msg("lobby.list.none")
 
 
-def _with_chat(name: str, body: Message, buttons: list[tuple[Component, str]], extra: Message) -> list[McCommand]:
-    """A dialog for ``name``, then the same buttons as chat links (``bridge.minecraft.render``'s prompt form)."""
+def _with_chat(name: str, body: Message, buttons: list[tuple[Component, str]],
+               extra: Message | None = None) -> list[McCommand]:  # fmt: skip
+    """A dialog for ``name`` (its text: ``body``, then ``extra``), then the same buttons as chat links
+    (``bridge.minecraft.render``'s prompt form)."""
     title = mc.message_component(msg("lobby.title"), color="gold", bold=True)
-    text = mc.joined(mc.message_component(body), mc.text_component(" "), mc.message_component(extra))
+    text = mc.message_component(body)
+    if extra is not None:
+        text = mc.joined(text, mc.text_component(" "), mc.message_component(extra))
     out = dialog_commands(name, title, text, buttons)
     parts: list[Component] = [mc.message_component(body, color="white", italic=False)]
     for label, command in buttons:
@@ -87,11 +91,10 @@ def invitation(name: str, signups: Sequence[str], seats: int, *, signed_up: bool
 
 
 def host_console(host: str, signups: Sequence[str], cast: Sequence[str], seats: int) -> list[McCommand]:
-    """The host's lobby console: the sign-ups and the cast, and the buttons that apply now (seat a sign-up, draw
-    the free seats, clear the draw, start the series, refresh)."""
+    """The host's lobby console: how many signed up and the cast, and the buttons that apply now (seat a sign-up,
+    one button each; draw the free seats; clear the draw; start the series; refresh)."""
     none = msg("lobby.none")
-    body = msg("lobby.console", count=len(signups), players=tuple(signups) or none, cast=len(cast), seats=seats,
-               seated=tuple(cast) or none)  # fmt: skip
+    body = msg("lobby.console", count=len(signups), cast=len(cast), seats=seats, seated=tuple(cast) or none)
     buttons: list[tuple[Component, str]] = []
     if len(cast) < seats:
         buttons += [_button("lobby.button.pick", LobbyControl.PICK, i, player=p)
@@ -102,4 +105,4 @@ def host_console(host: str, signups: Sequence[str], cast: Sequence[str], seats: 
     if len(cast) == seats:
         buttons.append(_button("lobby.button.start", LobbyControl.START))
     buttons.append(_button("lobby.button.refresh", LobbyControl.CONSOLE))
-    return _with_chat(host, body, buttons, msg("lobby.list.none") if not signups else _list(signups))
+    return _with_chat(host, body, buttons)

@@ -185,7 +185,7 @@ def test_the_host_seats_draws_and_starts_and_the_rest_are_stand_bys(rig: Rig) ->
             press(rig, name, "traitors.signup")
         await until(lambda: len(runner.lobby.signups) == 6)
         press(rig, "Host", "traitors.console")
-        await until(lambda: any(t.startswith("Sign-ups (6): ") for t in rig.said("Host")))
+        await until(lambda: any(t.startswith("Sign-ups: 6. Cast (0 of 4): nobody.") for t in rig.said("Host")))
         press(rig, "Host", "traitors.lobby", 103)  # seat the third sign-up first
         await until(lambda: runner.lobby.cast == [PLAYERS[2]])
         press(rig, "Host", "traitors.lobby", 2)  # draw the other three seats
