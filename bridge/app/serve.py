@@ -321,6 +321,14 @@ port = 8765
 # tls_cert = "web.pem"
 # tls_key = "web-key.pem"
 spectator_delay = 0  # seconds the spectator page lags behind (a streamer's delay)
+
+[records]
+# Every finished series is recorded here; the stats pages (/stats) read it (docs/seasons.md).
+url = "records.db"  # a SQLite file beside this one, or "postgresql://castle@db.example.org:5432/castle"
+# castle = "north"        # this castle's name in the records (default: this machine's name)
+# season = "2026-spring"  # the season label of the series played from now on
+# Leave out `contestants` above to run a season: players sign up in the castle's lobby and the host draws the
+# cast of each series (docs/host.md, "The lobby").
 """
 
 
