@@ -13,12 +13,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import shutil
 import tempfile
 from pathlib import Path
-
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo_settings import demo_settings
@@ -27,21 +23,10 @@ from bridge.app.stats import fill_predictions
 from bridge.config.serve import WebConfig
 from bridge.records.db import RecordsDb
 from bridge.records.stats import lab_key
+from bridge.web.headless import chromium
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
 from bridge.web.stats_pages import stats_routes
-
-
-def browser(width: int, height: int, phone: bool) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(shutil.which("chromium") or shutil.which("chromium-browser"))
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={max(width, 500)},{height}"):  # fmt: skip
-        options.add_argument(arg)
-    if phone:
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
-                                                                              "pixelRatio": 2.0}})  # fmt: skip
-    return webdriver.Chrome(service=Service(executable_path=str(shutil.which("chromedriver"))), options=options)
 
 
 async def main(out: Path, lab_series: int) -> None:
@@ -57,7 +42,7 @@ async def main(out: Path, lab_series: int) -> None:
         await server.start()
         try:
             for name, width, height, phone in (("stats.png", 1280, 2200, False), ("stats-phone.png", 390, 1600, True)):
-                driver = browser(width, height, phone)
+                driver = chromium(width, height, phone=phone)
                 try:
                     await asyncio.to_thread(driver.get, f"{server.base}/stats?season=spring")
                     driver.save_screenshot(str(out / name))

@@ -154,3 +154,12 @@ def postgres_cluster() -> Iterator[_Cluster]:
 def postgres_url(postgres_cluster: _Cluster) -> str:
     """The address of a new, empty PostgreSQL database on the session's cluster."""
     return postgres_cluster.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def records_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A records database's address on each backend: a SQLite file, then a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "records.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -8,7 +8,7 @@ House rules of this file:
    no other site can press with the host's cookie.
 2. Every press goes the way the in-game button goes (``bridge.loop.lobby_run.LobbyRunner.control``): the same
    checks, the same private refusal (shown on the page), the same record in the store.
-3. A plain HTML form per button (post, then back to the page): no script and no inline style (the stats pages'
+3. A plain HTML form per button (an ``application/x-www-form-urlencoded`` post, then back to the page): no script and no inline style (the stats pages'
    stylesheet), so it works on any phone and under a strict content security policy.
 """
 
@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import hmac
 from html import escape
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from bridge.loop.lobby_run import Season
 from bridge.minecraft.inputs import LobbyControl
+from bridge.web.stats_pages import html_page
 from engine.effects import Message
 
 __all__ = ["lobby_routes"]
@@ -77,12 +78,8 @@ def lobby_routes(season: Season, token: str, *, host: str) -> list[BaseRoute]:
                     f"<h2>On the server, not signed up</h2><p>{add}</p>"
                     f'<form method="post" action="/host/lobby"><input type="hidden" name="do" value="add">'
                     f'<input name="name" placeholder="player name" maxlength="16"><button>Sign up</button></form>')  # fmt: skip
-        html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-                f'content="width=device-width, initial-scale=1"><title>The lobby</title>'
-                f'<link rel="stylesheet" href="/stats/stats.css"></head>'
-                f'<body><main><h1>The lobby</h1><p class="said">{escape(said)}</p>{body}'
-                f'<p><a href="/host">the grimoire</a> · <a href="/stats">stats</a></p></main></body></html>')  # fmt: skip
-        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+        return html_page("The lobby", f'<p class="said">{escape(said)}</p>{body}',
+                         nav=[("Grimoire", "/host"), ("Stats", "/stats")], cache="no-store")
 
     async def press(request: Request) -> Response:
         if not allowed(request):
@@ -90,8 +87,8 @@ def lobby_routes(season: Season, token: str, *, host: str) -> list[BaseRoute]:
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
             return PlainTextResponse("403: a press from another site\n", status_code=403)
-        form = await request.form()
-        do, name = str(form.get("do", "")), str(form.get("name", "")).strip()
+        form = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
+        do, name = form.get("do", ""), form.get("name", "").strip()
         lobby = season.lobby
         reply: Message | None
         if lobby is None:
@@ -101,7 +98,7 @@ def lobby_routes(season: Season, token: str, *, host: str) -> list[BaseRoute]:
         elif do == "withdraw":
             reply = await lobby.withdraw(host, name)
         elif do in _CONTROLS:
-            index = str(form.get("index", ""))
+            index = form.get("index", "")
             reply = await lobby.control(host, _CONTROLS[do], int(index) if index.isdigit() else None)
         else:
             return PlainTextResponse("400: no such lobby control\n", status_code=400)

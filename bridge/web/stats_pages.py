@@ -39,7 +39,7 @@ from bridge.records.db import RecordsDb, RecordsUnavailable
 from bridge.records.stats import figures
 from bridge.web.stats_svg import LAB_COLOUR, Bar, bar_chart, side_colour
 
-__all__ = ["CSS", "record_html", "stats_routes"]
+__all__ = ["CSS", "html_page", "record_html", "stats_routes"]
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 0; background: #1d1b22; color: #eee; line-height: 1.35; }
@@ -72,13 +72,17 @@ def _interval(r: Mapping[str, Any]) -> str:
     return f"{_pct(r['rate'])} <span class=\"muted\">[{_pct(r['ci95'][0])}, {_pct(r['ci95'][1])}]</span>"
 
 
-def _page(title: str, body: str, *, query: str = "") -> HTMLResponse:
+def html_page(title: str, body: str, *, query: str = "", nav: Sequence[tuple[str, str]] | None = None,
+              cache: str = "no-cache") -> HTMLResponse:  # fmt: skip
+    """A whole page: the stylesheet, a header with ``title`` and its links (default: the season and its JSON,
+    with ``query``), and ``body`` (already HTML) in ``main``."""
+    links = nav if nav is not None else [("Season", f"/stats{query}"), ("JSON", f"/stats.json{query}")]
+    bar = "".join(f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in links)
     html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
             f'<link rel="stylesheet" href="/stats/stats.css"></head><body><header><h1>{escape(title)}</h1>'
-            f'<nav><a href="/stats{query}">Season</a><a href="/stats.json{query}">JSON</a></nav></header>'
-            f"<main>{body}</main></body></html>")  # fmt: skip
-    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+            f"<nav>{bar}</nav></header><main>{body}</main></body></html>")  # fmt: skip
+    return HTMLResponse(html, headers={"Cache-Control": cache})
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()) -> str:
@@ -241,7 +245,7 @@ def stats_routes(db: RecordsDb, lab: str, *, allow: Callable[[Request], bool] | 
         def make() -> Response:
             f = figures(db.series(season=season, castle=castle), db.predictions(lab), season=season, castle=castle)
             title = "Castle stats" + (f": {season}" if season else "")
-            return _page(title, _overview(f, db.seasons(), query, season), query=query)
+            return html_page(title, _overview(f, db.seasons(), query, season), query=query)
 
         return await guarded(request, make)
 
@@ -263,7 +267,7 @@ def stats_routes(db: RecordsDb, lab: str, *, allow: Callable[[Request], bool] | 
             p = f["players"].get(name) if _NAME.fullmatch(name) else None
             if p is None:
                 return PlainTextResponse("404: no such player in these records\n", status_code=404)
-            return _page(f"{name}", _player(p, query), query=query)
+            return html_page(f"{name}", _player(p, query), query=query)
 
         return await guarded(request, make)
 
@@ -280,7 +284,7 @@ def stats_routes(db: RecordsDb, lab: str, *, allow: Callable[[Request], bool] | 
                     f"; Minecraft {escape(str(c['minecraft']) or 'unknown')}; {c['days']} days"
                     + (f"; {float(c['duration']) / 60:.0f} minutes" if c["duration"] is not None else "")
                     + f'</p><p>{names}</p><p><a href="/stats#setup-{escape(str(c["setup_key"]))}">setup {escape(str(c["setup_key"]))}</a></p>')  # fmt: skip
-            return _page(f"Series {number}", head + record_html(str(c["tables"])))
+            return html_page(f"Series {number}", head + record_html(str(c["tables"])))
 
         return await guarded(request, make)
 

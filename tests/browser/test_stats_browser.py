@@ -5,7 +5,6 @@ drawn, and a player's link leads to their page. Skipped, with the reason, withou
 from __future__ import annotations
 
 import asyncio
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,12 +18,11 @@ from bridge.app.stats import fill_predictions
 from bridge.config.serve import WebConfig
 from bridge.records.db import RecordsDb
 from bridge.records.stats import lab_key
+from bridge.web.headless import CHROMEDRIVER, CHROMIUM, chromium
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
 from bridge.web.stats_pages import stats_routes
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
                                 reason="no chromium/chromedriver: apt-get install chromium chromium-driver")  # fmt: skip
 
@@ -46,23 +44,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
-
-
-def chromium(width: int, height: int, *, phone: bool = False) -> Any:
-    """Headless Chromium with a window of ``width`` × ``height``; ``phone``: a phone's screen of that size
-    (device emulation: a headless window is never narrower than 500 px)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={max(width, 500)},{height}"):  # fmt: skip
-        options.add_argument(arg)
-    if phone:
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
-                                                                              "pixelRatio": 2.0}})  # fmt: skip
-    return webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
 
 
 @pytest.fixture(scope="module")

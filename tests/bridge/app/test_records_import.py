@@ -29,14 +29,6 @@ def store_with_every_ruleset(path: Path) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def records_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "records.db")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def test_import_records_every_finished_series_once_as_export_prints_it(
         tmp_path: Path, records_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     store = store_with_every_ruleset(tmp_path / "series.db")

@@ -233,3 +233,44 @@ def test_signing_up_while_a_series_runs_is_refused_privately() -> None:
         assert reply[0].message.text == ("Sign-ups are closed while a series runs; the lobby opens again when it "  # type: ignore[index, union-attr]
                                          "is over.")
     assert game.log == [] or len(game.log) == 0
+
+
+def test_the_web_lobby_page_presses_as_the_console_does(rig: Rig) -> None:
+    """``/host/lobby``: only with the host cookie; a press from another site is refused; adding a player who is
+    not on the server is refused on the page; seating, drawing and starting go as the in-game buttons."""
+    import httpx2
+    from starlette.applications import Starlette
+
+    from bridge.loop.lobby_run import Season
+    from bridge.web.lobby_pages import COOKIE, lobby_routes
+
+    token = "a" * 32
+    season = Season()
+
+    async def body(runner: LobbyRunner, rig: Rig) -> str:
+        season.lobby = runner
+        app = Starlette(routes=lobby_routes(season, token, host="Host"))
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://castle.test") as web:
+            assert (await web.get("/host/lobby")).status_code == 403
+            web.cookies.set(COOKIE, token)
+            foreign = await web.post("/host/lobby", data={"do": "draw"}, headers={"origin": "http://evil.test"})
+            assert foreign.status_code == 403
+            said = await web.post("/host/lobby", data={"do": "add", "name": "Nobody_Here"})
+            assert "Nobody_Here is not on the server" in (await web.get(said.headers["location"])).text
+            for name in ("Alex", "Kai", "Zuri", "Steve", "Ari"):
+                await web.post("/host/lobby", data={"do": "add", "name": name})
+            assert runner.lobby.signups == ["Alex", "Kai", "Zuri", "Steve", "Ari"]
+            assert any("Alex signed up for the next series (1 of 4)." in t for t in rig.said("Noor"))  # as in game
+            await web.post("/host/lobby", data={"do": "withdraw", "name": "Ari"})
+            await web.post("/host/lobby", data={"do": "pick", "index": "2"})
+            assert runner.lobby.cast == ["Kai"]
+            said = await web.post("/host/lobby", data={"do": "start"})
+            page = (await web.get(said.headers["location"])).text
+            assert "Draw the cast first: 1 of 4 seats are filled." in page
+            await web.post("/host/lobby", data={"do": "draw"})
+            await web.post("/host/lobby", data={"do": "start"})
+            assert runner.lobby.started and runner.lobby.cast[0] == "Kai"
+            return page
+
+    page = lobby_run(rig, body)
+    assert "<script" not in page and " style=" not in page

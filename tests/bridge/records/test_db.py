@@ -39,14 +39,6 @@ def entry(ruleset: str = "traitors", seed: int = 3, key: str | None = None, cast
                       minecraft="1.21.11", started=1000.0, ended=1600.0, twists=twists_of(settings))  # fmt: skip
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def records_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "records.db")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def test_a_new_database_gets_the_whole_schema_once(records_url: str) -> None:
     db = RecordsDb(records_url)
     assert db.migrate() == 0
