@@ -202,8 +202,6 @@ async def _lobby(config: ServeConfig, store: SeriesStore, rcon: RconClient, seas
                         board=config.board, poll_interval=config.poll_interval)  # fmt: skip
     lobby.listeners = season.listeners
     season.lobby = lobby
-    if out is not None:
-        print(f"lobby series={lobby.round} signups={len(lobby.lobby.signups)}", file=out, flush=True)
     loop = asyncio.get_running_loop()
     installed = []
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -212,6 +210,8 @@ async def _lobby(config: ServeConfig, store: SeriesStore, rcon: RconClient, seas
             installed.append(sig)
         except (NotImplementedError, RuntimeError):  # not the main thread
             pass
+    if out is not None:  # once a stop signal would be heard: who reads this line may send one at once
+        print(f"lobby series={lobby.round} signups={len(lobby.lobby.signups)}", file=out, flush=True)
     try:
         return await lobby.run()
     finally:
