@@ -59,6 +59,20 @@ def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> st
     raise AssertionError(f"no {prefix!r} line (exit {proc.poll()}): {proc.stderr.read() if proc.stderr else ''}")
 
 
+def _sandbox(tmp_path: Path) -> tuple[str, subprocess.Popen[str]]:
+    """A new RCON password (in a chmod-600 file) and a ``traitors sandbox`` process with ``NAMES`` as bots."""
+    password = secrets.token_urlsafe(12)
+    pw_file = tmp_path / "rcon.txt"
+    pw_file.write_text(password)
+    pw_file.chmod(0o600)
+    sandbox = subprocess.Popen(
+        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
+         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+    )  # fmt: skip
+    return password, sandbox
+
+
 def _stop(sandbox: subprocess.Popen[str]) -> None:
     sandbox.send_signal(signal.SIGTERM)
     try:
@@ -141,15 +155,7 @@ def test_serve_without_a_cast_opens_the_lobby_and_keeps_its_sign_ups(tmp_path: P
     next start finds the sign-ups; the stats pages are served beside the grimoire."""
     import urllib.request
 
-    password = secrets.token_urlsafe(12)
-    pw_file = tmp_path / "rcon.txt"
-    pw_file.write_text(password)
-    pw_file.chmod(0o600)
-    sandbox = subprocess.Popen(
-        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
-         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
-    )  # fmt: skip
+    password, sandbox = _sandbox(tmp_path)
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
         (tmp_path / "series.toml").write_text(SERIES)
@@ -191,15 +197,7 @@ def test_serve_serves_the_web_pages_with_a_token_printed_once(tmp_path: Path) ->
     import urllib.error
     import urllib.request
 
-    password = secrets.token_urlsafe(12)
-    pw_file = tmp_path / "rcon.txt"
-    pw_file.write_text(password)
-    pw_file.chmod(0o600)
-    sandbox = subprocess.Popen(
-        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
-         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
-    )  # fmt: skip
+    password, sandbox = _sandbox(tmp_path)
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
         (tmp_path / "series.toml").write_text(SERIES.replace("vote = 20", "vote = 600"))
