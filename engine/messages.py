@@ -309,8 +309,10 @@ CATALOG: dict[str, str] = {
 }
 
 from engine.messages_club import CLUB_MESSAGES  # noqa: E402 - the club rulesets' keys
+from engine.messages_lobby import LOBBY_MESSAGES  # noqa: E402 - the lobby's keys (between series)
 
 CATALOG.update(CLUB_MESSAGES)
+CATALOG.update(LOBBY_MESSAGES)
 CATALOG.update(TERMS)
 
 LIST_SEPARATOR = ", "

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -60,3 +60,106 @@ def stored_series() -> Callable[..., Path]:
         return path
 
     return make
+
+
+# ---------------------------------------------------------------------------------------------- PostgreSQL
+
+
+class _Cluster:
+    """A throwaway PostgreSQL cluster in a temporary folder (initdb + pg_ctl, trust authentication on 127.0.0.1),
+    run as the ``postgres`` user when the tests run as root (PostgreSQL refuses to run as root)."""
+
+    def __init__(self) -> None:
+        import glob
+        import os
+        import pwd
+        import shutil
+        import socket
+        import tempfile
+
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+        initdb = found[-1] if found else shutil.which("initdb")
+        if initdb is None:
+            raise RuntimeError("no initdb: apt-get install postgresql")
+        self.bin = os.path.dirname(initdb)
+        self.as_user: list[str] = []
+        self.folder = tempfile.mkdtemp(prefix="castle-pg-")
+        if os.geteuid() == 0:
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError("running as root and there is no postgres user to run PostgreSQL as") from None
+            os.chown(self.folder, user.pw_uid, user.pw_gid)
+            self.as_user = ["runuser", "-u", "postgres", "--"] if shutil.which("runuser") else ["su", "postgres", "-c"]
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self._run("initdb", "-D", f"{self.folder}/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        self._run("pg_ctl", "-D", f"{self.folder}/data", "-l", f"{self.folder}/log", "-w", "-o",
+                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+                  "-c synchronous_commit=off -c full_page_writes=off", "start")  # fmt: skip
+        self.count = 0
+
+    def _run(self, tool: str, *args: str) -> None:
+        import shlex
+        import subprocess
+
+        argv = [f"{self.bin}/{tool}", *args]
+        su = self.as_user[-1:] == ["-c"]  # su takes one shell command line; runuser the argument list
+        argv = [*self.as_user, shlex.join(argv)] if su else [*self.as_user, *argv]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=self.folder)
+        if done.returncode != 0:
+            raise RuntimeError(f"{tool} failed: {(done.stderr or done.stdout).strip()[-300:]}")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A new empty database's address (one per test)."""
+        import os
+
+        import psycopg
+
+        self.count += 1
+        name = f"castle_{os.getpid()}_{self.count}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        import shutil
+
+        try:
+            self._run("pg_ctl", "-D", f"{self.folder}/data", "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[_Cluster]:
+    """One PostgreSQL cluster for the session (``.ci/run`` installs Debian's ``postgresql``); the tests that need
+    it are skipped, with the reason, where it cannot start."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[test]'")
+    try:
+        cluster = _Cluster()
+    except (RuntimeError, OSError) as exc:
+        pytest.skip(f"PostgreSQL cannot start here: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: _Cluster) -> str:
+    """The address of a new, empty PostgreSQL database on the session's cluster."""
+    return postgres_cluster.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def records_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A records database's address on each backend: a SQLite file, then a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "records.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

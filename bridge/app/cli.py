@@ -15,6 +15,8 @@ Subcommands:
     simulate    the balance lab: many series with bot contestants through the engine alone (docs/simulate.md).
     build-castle   build the castle on the server over RCON and write its castle file; ``--remove`` takes it down.
     castle-map     draw a castle file's plan from above as a PNG (needs Pillow: the ``map`` extra).
+    records     ``records import STORE…``: record the finished series of existing stores (``docs/seasons.md``).
+    stats       the records' figures and each setup's balance-lab check, as text or ``--json``.
     balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
@@ -30,9 +32,13 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from engine.errors import ConfigError
+
+if TYPE_CHECKING:  # each command imports what it needs when it runs: `traitors --help` starts fast
+    from bridge.config.serve import RecordsConfig
+    from bridge.records.db import RecordsDb
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -226,6 +232,70 @@ def _balance(args: argparse.Namespace) -> int:
     from bridge.app.balance import from_arguments
 
     return from_arguments(args)
+
+
+def _records_source(p: argparse.ArgumentParser) -> None:
+    """``--config`` / ``--records``: which records database (docs/seasons.md)."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--config", metavar="FILE", help="a serve config: its [records] database, castle and season")
+    where.add_argument("--records", metavar="URL", help="the records database: a file (SQLite) or "
+                       "postgresql://user@host:port/db (default: records.db here)")  # fmt: skip
+
+
+def _records_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=["import"], help="import: record the finished series of existing stores")
+    p.add_argument("stores", nargs="+", metavar="STORE", help="series stores (series.db)")
+    _records_source(p)
+    p.add_argument("--castle", help="the castle they were played in (default: [records] castle, or this machine)")
+    p.add_argument("--season", help="their season label (default: [records] season, or none)")
+
+
+def _records(args: argparse.Namespace) -> int:
+    from bridge.app.records import import_stores
+
+    db, records = _records_db(args)
+    castle = args.castle or records.castle
+    return import_stores(args.stores, db, castle=castle, season=args.season or records.season, out=sys.stdout)
+
+
+def _records_db(args: argparse.Namespace) -> tuple[RecordsDb, RecordsConfig]:
+    """The records database and ``[records]`` section that ``--config`` or ``--records`` name."""
+    import socket
+
+    from bridge.app.records import records_db, records_password
+    from bridge.config.serve import RecordsConfig, load_serve_config
+
+    if args.config:
+        config = load_serve_config(args.config)
+        records, secrets_file = config.records, config.secrets_file
+    else:
+        records = RecordsConfig(url=args.records or "records.db", base=Path.cwd(), castle=socket.gethostname())
+        secrets_file = None
+    return records_db(records, records_password(os.environ, secrets_file)), records
+
+
+def _stats_arguments(p: argparse.ArgumentParser) -> None:
+    _records_source(p)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--season", help="only this season's series (the label of [records] season)")
+    p.add_argument("--castle", help="only this castle's series")
+    p.add_argument("--no-lab", action="store_true", help="play no series: use the lab predictions already cached")
+    p.add_argument("--refresh-lab", action="store_true", help="make every setup's lab prediction again")
+    p.add_argument("--lab-series", type=int, help="series per setup for the lab (default: [records] lab_series, 1000)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for the lab (default 1)")
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from bridge.app.stats import run_stats
+
+    if args.lab_series is not None and args.lab_series < 10:
+        raise ConfigError(f"--lab-series: {args.lab_series}; at least 10")
+    if args.jobs < 1:
+        raise ConfigError(f"--jobs: {args.jobs}; at least 1")
+    db, records = _records_db(args)
+    return run_stats(db, season=args.season, castle=args.castle, as_json=args.json,
+                     lab_series=args.lab_series or records.lab_series, lab_seed=records.lab_seed, lab=not args.no_lab,
+                     refresh=args.refresh_lab, jobs=args.jobs)  # fmt: skip
 
 
 def _install_arguments(p: argparse.ArgumentParser) -> None:
@@ -592,6 +662,14 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             _build_castle_arguments, _build_castle),
     Command("castle-map", "draw a castle file's plan from above (rooms, seats, homes) as a PNG",
             "Needs Pillow: pip install 'castle-traitors[map]'.", _castle_map_arguments, _castle_map),
+    Command("records", "record the finished series of existing series stores in the records database",
+            "`records import STORE…` replays every finished series of each store and writes it once (a series "
+            "already recorded is left as it is; one still running is not recorded). See docs/seasons.md.",
+            _records_arguments, _records),
+    Command("stats", "the records' figures: players, leaderboard, powers, twists, setups against the balance lab",
+            "Reads the records database ([records] of --config, or --records). Each recorded setup is also played by "
+            "the balance lab (traitors simulate, cached in the database) to set its predicted win rates beside the "
+            "real ones. See docs/seasons.md.", _stats_arguments, _stats),
 )}  # fmt: skip
 """Every subcommand, in the order ``--help`` lists them."""
 

@@ -31,9 +31,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from starlette.routing import BaseRoute
+
 from bridge.app.demo_output import phase_line
 from bridge.app.doctor import load_secrets
 from bridge.app.export import format_record
+from bridge.app.records import records_db, records_password
+from bridge.app.season import Records, run_season
 from bridge.app.stored import open_store, store_is_there
 from bridge.config.serve import ServeConfig
 from bridge.config.settings import AnySettings
@@ -41,9 +45,12 @@ from bridge.config.settings_json import settings_to_json
 from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
 from bridge.loop.faults import Fault
+from bridge.loop.lobby_run import Season
 from bridge.loop.runner import run_series
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
+from bridge.records.db import RecordsDb
+from bridge.records.stats import lab_key
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer, announce_pages, check_bind, host_token, serving
 from engine.effects import ClockStarted, Effect
@@ -144,6 +151,8 @@ class _Progress:
     def ready(self, service: SeriesService) -> None:
         if self.pages is not None:
             self.pages.hub.attach(service)
+        stored = service.stored
+        self.series_id = stored.id if stored is not None else self.series_id
         game = service.game
         phase = game.phase.value if game.phase is not None else "none"
         log.info("ready", extra={"event": "ready", "series": self.series_id, "inputs": len(game.log), "phase": phase})
@@ -205,34 +214,65 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
     token, generated = host_token(env, config.secrets_file) if config.web is not None else ("", False)
     if config.web is not None:
         check_bind(config.web, insecure_bind, str(config.path))
-    store = open_store(config.store, fresh=new) if store_is_there(config.store) else None
+    db = records_db(config.records, records_password(env, config.secrets_file))
+    store = open_store(config.store, fresh=new or config.lobby) if store_is_there(config.store) else None
     msmp: MsmpClient | None = None
+    records: Records | None = None
+    season = Season()
     try:
-        resume = None if store is None else series_to_run(store, config.settings, new=new, source=config.series.path)
+        resume = None
+        if store is not None and not config.lobby:
+            resume = series_to_run(store, config.settings, new=new, source=config.series.path)
         async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon, serving(
                 config.web, token, hub=web_hub(config.web.spectator_delay) if config.web else None,
-                insecure_bind=insecure_bind, announce=announce_pages(out, generated)) as pages:  # fmt: skip
+                insecure_bind=insecure_bind, announce=announce_pages(out, generated),
+                extra_routes=web_routes(config, db, season, token)) as pages:  # fmt: skip
             if config.msmp_url is not None and msmp_secret is not None:
                 msmp = MsmpClient(config.msmp_url, msmp_secret, timeout=10.0, ca_file=config.msmp_ca_file)
                 await msmp.start()
                 log.info("MSMP connected (version %s)", msmp.version, extra={"event": "msmp"})
             if store is None:
-                store = open_store(config.store, fresh=new)
+                store = open_store(config.store, fresh=new or config.lobby)
+            records = Records(store, db, config)
+            records.start()
+            started = time.monotonic()
+            if config.lobby:
+                progress = _Progress(0, out, pages)
+                last = await run_season(config, store, rcon, records, msmp=msmp, on_ready=progress.ready,
+                                        observer=progress.phase, fault=Fault.from_env(env), season=season, out=out)  # fmt: skip
+                if last is not None and last.game.outcome is None:
+                    _report_end(last, season.series or 0, started, out)
+                return 0
             series_id = resume if resume is not None else deal_series(store, config.settings)
             log.info("series %d %s", series_id, "resuming" if resume is not None else "created",
                      extra={"event": "series", "series": series_id, "store": str(config.store)})  # fmt: skip
             progress = _Progress(series_id, out, pages)
-            started = time.monotonic()
             service = await run_series(store, series_id, rcon, config.castle, msmp=msmp,
                                        poll_interval=config.poll_interval, on_ready=progress.ready,
                                        observer=progress.phase, fault=Fault.from_env(env))  # fmt: skip
+            if service.game.outcome is not None:
+                await records.flush_once()
         _report_end(service, series_id, started, out)
         return 0
     finally:
+        if records is not None:
+            await records.close()
         if msmp is not None:
             await msmp.close()
         if store is not None:
             store.close()
+
+
+def web_routes(config: ServeConfig, db: RecordsDb, season: Season, token: str) -> list[BaseRoute]:
+    """The pages served beside the grimoire: the stats pages (``[records] pages``) and, in a season, the host's
+    lobby page."""
+    from bridge.web.lobby_pages import lobby_routes
+    from bridge.web.stats_pages import stats_routes
+
+    routes = list(stats_routes(db, lab_key(config.records.lab_series, config.records.lab_seed)))
+    if config.lobby:
+        routes += lobby_routes(season, token, host=config.settings.hosts[0] if config.settings.hosts else "")
+    return routes
 
 
 def _report_end(service: SeriesService, series_id: int, started: float, out: TextIO) -> None:
@@ -281,6 +321,14 @@ port = 8765
 # tls_cert = "web.pem"
 # tls_key = "web-key.pem"
 spectator_delay = 0  # seconds the spectator page lags behind (a streamer's delay)
+
+[records]
+# Every finished series is recorded here; the stats pages (/stats) read it (docs/seasons.md).
+url = "records.db"  # a SQLite file beside this one, or "postgresql://castle@db.example.org:5432/castle"
+# castle = "north"        # this castle's name in the records (default: this machine's name)
+# season = "2026-spring"  # the season label of the series played from now on
+# Leave out `contestants` above to run a season: players sign up in the castle's lobby and the host draws the
+# cast of each series (docs/host.md, "The lobby").
 """
 
 

@@ -24,6 +24,16 @@ The serve config is a TOML file (``init-config`` writes a sample)::
     tls_cert = "web.pem"                    # optional: serve https:// and wss:// with this certificate
     tls_key = "web-key.pem"                 #   and its private key
     spectator_delay = 0                     # seconds the spectator page lags behind (a streamer's delay)
+    [records]                               # optional: where finished series are recorded (docs/seasons.md)
+    url = "records.db"                      # a SQLite file (default), or "postgresql://user@host:5432/castle"
+    castle = "north"                        # this castle's name in the records (default: the machine's name)
+    season = "2026-spring"                  # the season label of the series played now (default: none)
+    lab_series = 1000                       # the balance lab's series per setup, for the stats pages
+    [lobby]                                 # optional: the sign-up lobby (docs/host.md, "The lobby")
+    board = [88.5, 67.5, -9.5]              # where the sign-up board stands (default: above the foyer)
+
+Without ``contestants`` here or in the series file, ``serve`` runs a season: players sign up in the lobby and
+the host draws the cast for each series (``docs/host.md``).
 
 Relative paths are relative to the config file. Secrets never come from the config: a key that looks like a
 password or secret is refused; the RCON password and MSMP secret come from the environment or ``secrets_file``.
@@ -31,6 +41,7 @@ password or secret is refused; the RCON password and MSMP secret come from the e
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +107,43 @@ class WebConfig:
     spectator_delay: float = 0.0
 
 
+class RecordsModel(ConfigModel):
+    """``[records]``: the records database (``docs/seasons.md``); ``lab_series`` and ``lab_seed`` are the balance
+    lab's run for each setup's prediction (``traitors simulate --series N --seed S``)."""
+
+    url: str = "records.db"
+    castle: str | None = Field(default=None, min_length=1, max_length=64)
+    season: str = Field(default="", max_length=64)
+    lab_series: int = Field(default=1000, ge=10, le=100_000)
+    lab_seed: int = 1
+
+
+class LobbyModel(ConfigModel):
+    """``[lobby]``: where the sign-up board stands (``[x, y, z]`` in blocks; default above the foyer)."""
+
+    board: list[float] | None = Field(default=None, min_length=3, max_length=3)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordsConfig:
+    """A checked ``[records]`` section.
+
+    Args:
+        url: the database's address (``bridge.records.db.parse_url``: a file, ``sqlite:///…`` or ``postgresql://…``).
+        base: the folder a relative SQLite path is relative to (the serve config's).
+        castle: this castle's name in the records.
+        season: the season label of the series played now (``""``: none).
+        lab_series, lab_seed: the balance lab's run per setup (the stats pages' prediction).
+    """
+
+    url: str = "records.db"
+    base: Path = Path(".")
+    castle: str = ""
+    season: str = ""
+    lab_series: int = 1000
+    lab_seed: int = 1
+
+
 class ServeModel(ConfigModel):
     """The serve config file (see the module docstring); ``poll_interval`` in seconds (0 < s <= 5)."""
 
@@ -110,6 +158,8 @@ class ServeModel(ConfigModel):
     msmp: MsmpModel | None = None
     log: LogModel = Field(default_factory=LogModel)
     web: WebModel | None = None
+    records: RecordsModel = Field(default_factory=RecordsModel)
+    lobby: LobbyModel = Field(default_factory=LobbyModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +180,10 @@ class ServeConfig:
         log_format, log_level: logging.
         poll_interval: seconds between polls of the input queue.
         web: the ``[web]`` section, or ``None`` (no web pages).
+        records: the ``[records]`` section (the records database; SQLite beside the config by default).
+        lobby: no contestants are named (here or in the series file): ``serve`` runs a season of series whose
+            casts are drawn from the lobby's sign-ups; ``settings`` then has placeholder names.
+        board: where the lobby's sign-up board stands (blocks).
     """
 
     path: Path
@@ -147,6 +201,9 @@ class ServeConfig:
     log_level: str
     poll_interval: float
     web: WebConfig | None = None
+    records: RecordsConfig = RecordsConfig()
+    lobby: bool = False
+    board: tuple[float, float, float] | None = None
 
 
 def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, series_name: str) -> list[str]:
@@ -194,8 +251,9 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
     castle_path = rel(m.castle) if m.castle else None
     castle = load_castle(castle_path) if castle_path is not None else default_castle()
     series = load_series(rel(m.series))
+    lobby = m.contestants is None and not series.named
     try:
-        settings = series.settings_for(m.contestants, m.hosts)
+        settings = series.settings_for(series.settings.contestants if lobby else m.contestants, m.hosts)
     except ConfigError as exc:
         raise ConfigError(f"{name}: contestants: {exc}" if m.contestants is not None else str(exc)) from None
     problems = check_seats(castle, str(castle_path or "castle.toml (shipped)"), settings, series.path)
@@ -213,6 +271,9 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
         msmp_ca_file=rel(m.msmp.ca_file) if m.msmp is not None and m.msmp.ca_file else None,
         secrets_file=rel(m.secrets_file) if m.secrets_file else None, log_format=m.log.format,
         log_level=m.log.level, poll_interval=m.poll_interval, web=web,
+        records=RecordsConfig(m.records.url, path.parent, m.records.castle or socket.gethostname(), m.records.season,
+                              m.records.lab_series, m.records.lab_seed),
+        lobby=lobby, board=(m.lobby.board[0], m.lobby.board[1], m.lobby.board[2]) if m.lobby.board else None,
     )  # fmt: skip
 
 
@@ -227,5 +288,6 @@ def _secret_keys(data: Any) -> list[str]:
     return found
 
 
-__all__ = ["LogModel", "MsmpModel", "RconModel", "ServeConfig", "ServeModel", "WebConfig", "WebModel", "check_seats",
+__all__ = ["LobbyModel", "LogModel", "MsmpModel", "RconModel", "RecordsConfig", "RecordsModel", "ServeConfig",
+           "ServeModel", "WebConfig", "WebModel", "check_seats",
            "load_serve_config", "serve_config_from_data"]

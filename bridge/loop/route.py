@@ -14,6 +14,8 @@ House rules of this file (``bridge/loop/service.py`` house rules 3, 8, 10 and 11
 4. Books: a ``SendBook`` entry makes the router read the sender's inventory and apply ``WriteConfession`` /
    ``WriteResponse`` with the text of the castle book given to them (a book picked up from someone else does not
    count); no such book or an unreadable reply gets a private "hold your book" message.
+5. The lobby's presses (``traitors.signup``, ``traitors.withdraw``, ``traitors.lobby``) mean nothing while a series
+   runs: whoever pressed is told privately that sign-ups are closed until it is over, and nothing changes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from bridge.loop.console import HostConsole, private
 from bridge.loop.recovery import Handouts
 from bridge.loop.resync import read_inventory
 from bridge.minecraft import commands as mc
-from bridge.minecraft.inputs import BridgeInput, HostCommand, OpenConsole, SendBook, SwordHit
+from bridge.minecraft.inputs import BridgeInput, HostCommand, LobbyPress, OpenConsole, SendBook, SwordHit
 from bridge.minecraft.triggers import HOST, PREFIX, TWIST
 from engine.actions import Action, StrikeWithSword, WriteConfession, WriteResponse
 from engine.core.ruleset import RulesetGame
@@ -169,10 +171,15 @@ class Router:
             return private(send.player, msg("host.book.missing"))
         return WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
 
+    async def _lobby_closed(self, press: LobbyPress, seq: int) -> Action | list[Effect]:
+        """House rule 5."""
+        return private(press.player, msg("lobby.closed"))
+
     _ROUTES: dict[type, Callable[[Router, Any, int], Awaitable[Action | list[Effect]]]] = {
         HostCommand: _host_command,
         OpenConsole: _open_console,
         SwordHit: _sword_hit,
         SendBook: _send_book,
+        LobbyPress: _lobby_closed,
     }
     """Decoded input type → its routing (the engine inputs need none)."""

@@ -135,7 +135,39 @@ class SendBook:
         return self.player
 
 
-BridgeInput = HostCommand | OpenConsole | SwordHit | SendBook
+class LobbyControl(enum.Enum):
+    """What a lobby press asks for (``docs/host.md``, "The lobby").
+
+    A player's (``traitors.signup``): ``SIGN_UP``, ``WITHDRAW``, ``SHOW``. The host's (``traitors.lobby``):
+    ``CONSOLE`` (the lobby console), ``DRAW`` (fill the free seats at random from the sign-ups), ``START``,
+    ``CLEAR`` (empty the cast), ``PICK`` (seat one sign-up, by its place in the list).
+    """
+
+    SIGN_UP = "sign_up"
+    WITHDRAW = "withdraw"
+    SHOW = "show"
+    CONSOLE = "console"
+    DRAW = "draw"
+    START = "start"
+    CLEAR = "clear"
+    PICK = "pick"
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPress:
+    """A lobby press: ``player`` pressed ``control``; ``index`` is the 1-based place in the sign-up list of the
+    sign-up a host picks (``PICK``), else ``None``. Only the lobby (between series) acts on it."""
+
+    player: str
+    control: LobbyControl
+    index: int | None = None
+
+    @property
+    def actor(self) -> str:
+        return self.player
+
+
+BridgeInput = HostCommand | OpenConsole | SwordHit | SendBook | LobbyPress
 """Queue inputs the service handles itself (they are not engine actions)."""
 
 

@@ -18,7 +18,7 @@ House rules:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bridge.config.castle import CastleConfig
@@ -320,20 +320,26 @@ def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McComma
     Raises:
         ValueError: a bad name, or one button alone over the limit.
     """
-    player = mc.player_name(name)
     first = effect.choices[0].action if effect.choices else None
     title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
+    buttons = [(choice_label(choice), trigger_command(choice.action, ctx.seats)) for choice in effect.choices]
+    return dialog_commands(name, title, mc.message_component(effect.message), buttons)
+
+
+def dialog_commands(name: str, title: Component, body: Component,
+                    buttons: Sequence[tuple[Component, str]]) -> list[McCommand]:  # fmt: skip
+    """The commands that show ``name`` a dialog with one button per ``(label, /trigger command)``
+    (``prompt_dialog``'s form; the lobby's dialogs, ``bridge/loop/lobby_run.py``, too).
+
+    Raises:
+        ValueError: a bad name, or one button alone over the limit.
+    """
+    player = mc.player_name(name)
     actions: list[SnbtValue] = [
-        {
-            "label": choice_label(choice).to_nbt(),
-            "action": {"type": "run_command", "command": trigger_command(choice.action, ctx.seats)},
-        }
-        for choice in effect.choices
+        {"label": label.to_nbt(), "action": {"type": "run_command", "command": command}} for label, command in buttons
     ]
-    head: dict[str, SnbtValue] = {
-        "player": player, "title": title.to_nbt(), "body": mc.message_component(effect.message).to_nbt()
-    }
+    head: dict[str, SnbtValue] = {"player": player, "title": title.to_nbt(), "body": body.to_nbt()}
     try:  # the usual case: the whole dialog fits one command, as the macro's inline arguments
         return [mc.function_call(PROMPT_FUNCTION, {**head, "actions": actions})]
     except ValueError:

@@ -50,6 +50,12 @@ objective              value                                  engine action
 ``traitors.drink``     1 Faithful Fancy, 2 Traitors' Tipple   ``TakeDrink(contestant, drink)``
 ``traitors.twist``     twist number (start) or 100 + number   ``StartTwist`` / ``CancelTwist`` (host)
                        (cancel)
+``traitors.signup``    1 sign up, 2 withdraw, 3 show the      ``LobbyPress(player, …)`` (the lobby,
+                       lobby                                  between series)
+``traitors.withdraw``  any                                    ``LobbyPress(player, WITHDRAW)`` (typed)
+``traitors.lobby``     1 lobby console, 2 draw the cast, 3    ``LobbyPress(host, …)`` (the lobby's host
+                       start, 4 clear the cast; 100 + k:      controls)
+                       seat the k-th sign-up
 (event) ``sword_hit``  1 (advancement ``traitors:sword/hit``) ``SwordHit(player, struck=False)``
 (event) ``sword_struck`` 1 (``traitors:sword/struck``, with   ``SwordHit(player, struck=True,
                        the attacker's UUID as ``attacker``)   attacker=…)``
@@ -89,6 +95,8 @@ from bridge.minecraft.inputs import (
     HostCommand,
     HostControl,
     InputError,
+    LobbyControl,
+    LobbyPress,
     OpenConsole,
     SendBook,
     SwordHit,
@@ -160,6 +168,9 @@ SEER = "traitors.seer"
 TRIAL = "traitors.trial"
 DRINK = "traitors.drink"
 TWIST = "traitors.twist"
+SIGNUP = "traitors.signup"
+WITHDRAW = "traitors.withdraw"
+LOBBY = "traitors.lobby"
 
 PAIR = 100
 """``traitors.power2`` value = ``PAIR`` × first seat + second seat (``traitors.guess``: × seat + power)."""
@@ -374,6 +385,48 @@ def _twist(p: Press) -> Action:
     return StartTwist(actor=p.player, twist=_TWISTS[p.number(p.value, len(_TWISTS))])
 
 
+SIGNUP_VALUES: dict[int, LobbyControl] = {1: LobbyControl.SIGN_UP, 2: LobbyControl.WITHDRAW, 3: LobbyControl.SHOW}
+"""``traitors.signup`` value → what the player asks (``/trigger traitors.signup`` alone adds 1: signs up)."""
+LOBBY_VALUES: dict[int, LobbyControl] = {1: LobbyControl.CONSOLE, 2: LobbyControl.DRAW, 3: LobbyControl.START,
+                                         4: LobbyControl.CLEAR}  # fmt: skip
+"""``traitors.lobby`` value → the host's lobby control (``PICK_BASE + k``: seat the k-th sign-up)."""
+PICK_BASE = 100
+"""``traitors.lobby`` value ``PICK_BASE + k`` seats the k-th sign-up (k = 1 … ``MAX_SIGNUPS``)."""
+MAX_SIGNUPS = 64
+"""The most sign-ups a lobby lists (a castle never seats more than ``MAX_SEATS``; the rest wait as stand-bys)."""
+
+
+def _signup(p: Press) -> BridgeInput:
+    return LobbyPress(p.player, SIGNUP_VALUES[p.flag(*SIGNUP_VALUES)])
+
+
+def _withdraw(p: Press) -> BridgeInput:
+    return LobbyPress(p.player, LobbyControl.WITHDRAW)
+
+
+def _lobby(p: Press) -> BridgeInput:
+    if PICK_BASE < p.value <= PICK_BASE + MAX_SIGNUPS:
+        return LobbyPress(p.player, LobbyControl.PICK, p.value - PICK_BASE)
+    return LobbyPress(p.player, LOBBY_VALUES[p.flag(*LOBBY_VALUES)])
+
+
+def lobby_command(control: LobbyControl, index: int | None = None) -> str:
+    """The ``/trigger`` command of a lobby button (a player's or the host's).
+
+    Raises:
+        ValueError: ``PICK`` without an index in 1..``MAX_SIGNUPS``.
+    """
+    for value, c in SIGNUP_VALUES.items():
+        if c is control:
+            return f"/trigger {SIGNUP} set {value}"
+    if control is LobbyControl.PICK:
+        if index is None or not 1 <= index <= MAX_SIGNUPS:
+            raise ValueError(f"pick needs a sign-up number 1..{MAX_SIGNUPS}, not {index}")
+        return f"/trigger {LOBBY} set {PICK_BASE + index}"
+    value = next(v for v, c in LOBBY_VALUES.items() if c is control)
+    return f"/trigger {LOBBY} set {value}"
+
+
 def _sword_hit(p: Press) -> BridgeInput:
     return SwordHit(p.player, struck=False, attacker=p.attacker)
 
@@ -441,6 +494,9 @@ TABLE: tuple[Trigger, ...] = (
     Trigger(TRIAL, "Trial", _trial),
     Trigger(DRINK, "Drink", _drink),
     Trigger(TWIST, "Twist", _twist),
+    Trigger(SIGNUP, "Sign up", _signup),
+    Trigger(WITHDRAW, "Withdraw", _withdraw),
+    Trigger(LOBBY, "Lobby", _lobby),
 )
 """Every trigger objective the data pack and the bridge use, in table order (the order of the pack's functions)."""
 

@@ -118,6 +118,8 @@ class WorldState:
         self.computed_storage: dict[str, Callable[[], dict[str, Any]]] = {}
         self.datapack: Datapack | None = None
         self.blocks = Blocks()
+        self.entities: list[Any] = []
+        """Summoned entities other than players (``bridge.sandbox.commands.entities.Entity``)."""
         self.bad_landings: list[tuple[str, tuple[float, float, float]]] = []
         self.source: Source = CONSOLE
         self.result: int | None = None

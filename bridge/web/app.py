@@ -27,13 +27,14 @@ import hmac
 import importlib.resources
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -77,7 +78,8 @@ def _token_ok(given: str | None, token: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), token.encode())
 
 
-def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | None = None) -> Starlette:
+def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | None = None,
+             extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
     """The app for one series' pages.
 
     Args:
@@ -85,6 +87,8 @@ def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | 
         token: the host token (``bridge/web/server.py``: ``host_token``).
         secure: served over TLS (the cookie is then ``Secure``).
         host_name: the host the page acts as (default: the series' first host, by name).
+        extra_routes: more pages served by the same app, in their own modules (the stats pages,
+            ``bridge/web/stats_pages.py``; the lobby, ``bridge/web/lobby_pages.py``).
     """
 
     async def host_page(request: Request) -> Response:
@@ -130,6 +134,7 @@ def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | 
         WebSocketRoute("/ws/host", host_feed),
         WebSocketRoute("/ws/spectate", spectator_feed),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        *extra_routes,
     ]
     return Starlette(routes=routes)
 

@@ -19,11 +19,12 @@ import ipaddress
 import logging
 import secrets
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
 import uvicorn
+from starlette.routing import BaseRoute
 
 from bridge.config.files import read_secret_file
 from bridge.config.serve import WebConfig
@@ -104,12 +105,14 @@ class WebServer:
         web: where and how to serve (``[web]``).
         token: the host token (``host_token``).
         release_interval: seconds between checks for delayed spectator messages that fell due.
+        extra_routes: more pages of the same app (``make_app``).
     """
 
-    def __init__(self, hub: WebHub, web: WebConfig, token: str, *, release_interval: float = 0.2) -> None:
+    def __init__(self, hub: WebHub, web: WebConfig, token: str, *, release_interval: float = 0.2,
+                 extra_routes: Sequence[BaseRoute] = ()) -> None:  # fmt: skip
         self.hub, self.web, self.token = hub, web, token
         self.release_interval = release_interval
-        app = make_app(hub, token, secure=web.tls_cert is not None)
+        app = make_app(hub, token, secure=web.tls_cert is not None, extra_routes=extra_routes)
         config = uvicorn.Config(app, host=web.bind, port=web.port, log_level="warning", access_log=False,
                                 lifespan="off", ws="websockets-sansio",
                                 ssl_certfile=str(web.tls_cert) if web.tls_cert else None,
@@ -179,7 +182,8 @@ def announce_pages(out: TextIO, generated: bool) -> Callable[[WebServer], None]:
 
 @contextlib.asynccontextmanager
 async def serving(web: WebConfig | None, token: str, *, hub: WebHub | None = None, insecure_bind: bool = False,
-                  announce: Callable[[WebServer], None] | None = None) -> AsyncIterator[WebServer | None]:  # fmt: skip
+                  announce: Callable[[WebServer], None] | None = None,
+                  extra_routes: Sequence[BaseRoute] = ()) -> AsyncIterator[WebServer | None]:  # fmt: skip
     """The pages served for the block's duration (``None``, and nothing served, without ``web``).
 
     Args:
@@ -188,6 +192,7 @@ async def serving(web: WebConfig | None, token: str, *, hub: WebHub | None = Non
         hub: the hub (default: a new one with ``web``'s spectator delay).
         insecure_bind: allow a non-loopback address without TLS (house rule 1).
         announce: called once the pages are up (the command line prints the addresses).
+        extra_routes: more pages of the same app (``make_app``).
 
     Raises:
         ConfigError: a non-loopback address without TLS or ``insecure_bind``.
@@ -197,7 +202,7 @@ async def serving(web: WebConfig | None, token: str, *, hub: WebHub | None = Non
         yield None
         return
     check_bind(web, insecure_bind)
-    server = WebServer(hub or WebHub(delay=web.spectator_delay), web, token)
+    server = WebServer(hub or WebHub(delay=web.spectator_delay), web, token, extra_routes=extra_routes)
     await server.start()
     try:
         if announce is not None:

@@ -147,7 +147,23 @@ def capture_commands(rulesets: Iterable[str] = RULESETS, contestants: int = 8, s
     for ruleset, lines in zip(list(rulesets), asyncio.run(both()), strict=True):
         sent[ruleset] = lines
         sent[f"{ruleset}_macros"] = macro_lines(lines, pack)
+    sent["lobby"] = lobby_commands()
+    sent["lobby_macros"] = macro_lines(sent["lobby"], pack)
     return distinct_forms(sent, DEMO_NAMES)
+
+
+def lobby_commands() -> list[str]:
+    """Every form of command the lobby sends between series (``bridge.minecraft.lobby``): the board, the action
+    bar, the sign-up dialog (to sign up and to withdraw) and the host's lobby console in each of its states."""
+    from bridge.app.demo import DEMO_NAMES
+    from bridge.minecraft import lobby
+
+    names = list(DEMO_NAMES[:14])
+    out = [lobby.board_gone(), *lobby.board_commands((88.5, 68.0, -7.5), names, 12), *lobby.actionbar(names, 12),
+           *lobby.invitation("Alex", names[:3], 12, signed_up=False), *lobby.invitation("Kai", names, 12, signed_up=True),
+           *lobby.host_console("Host", names, [], 12), *lobby.host_console("Host", names, names[:12], 12),
+           *lobby.host_console("Host", [], [], 12)]  # fmt: skip
+    return list(dict.fromkeys(c.text for c in out))
 
 
 _CALL = re.compile(r"function (\S+) (\{.*\})$")

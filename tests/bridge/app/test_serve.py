@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from bridge.loop.store import SeriesStore
+from bridge.records.db import RecordsDb
 
 ROOT = Path(__file__).resolve().parents[3]
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
@@ -56,6 +57,20 @@ def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> st
             if line == "":
                 break
     raise AssertionError(f"no {prefix!r} line (exit {proc.poll()}): {proc.stderr.read() if proc.stderr else ''}")
+
+
+def _sandbox(tmp_path: Path) -> tuple[str, subprocess.Popen[str]]:
+    """A new RCON password (in a chmod-600 file) and a ``traitors sandbox`` process with ``NAMES`` as bots."""
+    password = secrets.token_urlsafe(12)
+    pw_file = tmp_path / "rcon.txt"
+    pw_file.write_text(password)
+    pw_file.chmod(0o600)
+    sandbox = subprocess.Popen(
+        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
+         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+    )  # fmt: skip
+    return password, sandbox
 
 
 def _stop(sandbox: subprocess.Popen[str]) -> None:
@@ -125,6 +140,53 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         export = subprocess.run([sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"),
                                  "--format", "wiki"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)  # fmt: skip
         assert export.returncode == 0 and "== Contestants ==" in export.stdout
+        # the finished series went into the records database (the SQLite default, beside serve.toml)
+        exported = subprocess.run([sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"),
+                                   "--format", "json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)  # fmt: skip
+        [recorded] = RecordsDb(str(tmp_path / "records.db")).series()
+        one = RecordsDb(str(tmp_path / "records.db")).one(recorded.id)
+        assert one is not None and one.record() == json.loads(exported.stdout)
+    finally:
+        _stop(sandbox)
+
+
+def test_serve_without_a_cast_opens_the_lobby_and_keeps_its_sign_ups(tmp_path: Path) -> None:
+    """A season: the lobby opens, the sandbox's bots sign up from its dialog, SIGTERM stops it cleanly, and the
+    next start finds the sign-ups; the stats pages are served beside the grimoire."""
+    import urllib.request
+
+    password, sandbox = _sandbox(tmp_path)
+    try:
+        rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
+        (tmp_path / "series.toml").write_text(SERIES)
+        (tmp_path / "serve.toml").write_text(
+            f'series = "series.toml"\nstore = "series.db"\npoll_interval = 0.02\n[rcon]\nport = {rcon_port}\n'
+            f'[web]\nport = 0\n[records]\ncastle = "north"\n'
+        )
+        env = {**_env(), "CASTLE_RCON_PASSWORD": password}
+        cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
+        first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        spectators = _line(first, "spectators: ").split()[1]
+        assert _line(first, "lobby ") == "lobby series=1 signups=0"
+        stats = urllib.request.urlopen(spectators.replace("/spectate", "/stats"), timeout=10)  # noqa: S310
+        assert stats.status == 200 and "0 series" in stats.read().decode()
+        end = time.monotonic() + 30
+        while time.monotonic() < end and (tmp_path / "series.db").exists():
+            with SeriesStore(tmp_path / "series.db", fresh=True) as store:
+                from bridge.loop.season_store import SeasonStore
+
+                if len(SeasonStore(store, writable=False).lobby_rows(1)) == len(NAMES):
+                    break
+            time.sleep(0.2)
+        first.send_signal(signal.SIGTERM)
+        _, err = first.communicate(timeout=30)
+        assert first.returncode == 0, err
+        second = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        assert _line(second, "lobby ") == f"lobby series=1 signups={len(NAMES)}"
+        second.send_signal(signal.SIGTERM)
+        _, err = second.communicate(timeout=30)
+        assert second.returncode == 0, err
+        assert password not in err
     finally:
         _stop(sandbox)
 
@@ -135,15 +197,7 @@ def test_serve_serves_the_web_pages_with_a_token_printed_once(tmp_path: Path) ->
     import urllib.error
     import urllib.request
 
-    password = secrets.token_urlsafe(12)
-    pw_file = tmp_path / "rcon.txt"
-    pw_file.write_text(password)
-    pw_file.chmod(0o600)
-    sandbox = subprocess.Popen(
-        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
-         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
-    )  # fmt: skip
+    password, sandbox = _sandbox(tmp_path)
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
         (tmp_path / "series.toml").write_text(SERIES.replace("vote = 20", "vote = 600"))

@@ -86,6 +86,9 @@ def test_trigger_table() -> None:
         "traitors.trial",
         "traitors.drink",
         "traitors.twist",
+        "traitors.signup",
+        "traitors.withdraw",
+        "traitors.lobby",
     )
     assert set(triggers.TRIGGER_TITLES) == set(TRIGGERS)
 

@@ -11,8 +11,9 @@ from bridge.sandbox.world import World
 
 def test_a_command_missing_from_the_table_is_a_sandbox_error() -> None:
     world = World()
-    assert world.execute("kill @a") == "Sandbox: unsupported command: kill"
-    assert world.errors == ["Sandbox: unsupported command: kill [kill @a]"]
+    assert world.execute("weather clear") == "Sandbox: unsupported command: weather"
+    assert world.errors == ["Sandbox: unsupported command: weather [weather clear]"]
+    assert world.execute("kill @a") == "Sandbox: unsupported command: kill of anything but @e[type=…,tag=…]"
     assert COMMANDS["teleport"] is COMMANDS["tp"]
 
 

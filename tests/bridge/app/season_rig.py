@@ -1,0 +1,126 @@
+"""A season in the sandbox for the tests: a sandbox server with bot players who sign up from the lobby (they press
+the dialog's button, or click its chat link), a host who draws the cast and starts each series from the lobby
+console's triggers, and the service running the season (``bridge.app.season.run_season``) against one records
+database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bridge.app.build_castle import place_demo_castle
+from bridge.app.demo import Bot, step_bots
+from bridge.app.records import records_db
+from bridge.app.season import Records, run_season
+from bridge.config.serve import ServeConfig, serve_config_from_data
+from bridge.io.rcon import RconClient
+from bridge.loop.clock import rcon_quiet_gate
+from bridge.loop.lobby_run import Season
+from bridge.loop.store import SeriesStore
+from bridge.sandbox import quiet
+from bridge.sandbox.server import SandboxThread
+
+SERIES_FILE = """ruleset = "traitors"
+contestant_count = {seats}
+traitors = 1
+power_pool = ["analyst", "researcher", "sheriff", "cleanser", "detective", "historian", "mimic", "sober"]
+[twists]
+1 = ["double_vote"]
+[durations]
+day_zero = 0.3
+breakfast = 0.2
+discussion = 0.2
+round_table = 0.2
+vote = 20.0
+revote = 20.0
+oath = 20.0
+turret = 20.0
+offer = 20.0
+traitor_powers = 20.0
+host_visit = 20.0
+torches = 1.5
+"""
+
+NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena")
+
+
+def season_config(folder: Path, records: str, castle: str, *, seats: int = 6) -> ServeConfig:
+    """A serve config with no cast (a season), the records at ``records``, this castle's name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "season.toml").write_text(SERIES_FILE.format(seats=seats))
+    data = {"series": "season.toml", "store": "series.db", "hosts": ["Host"], "poll_interval": 0.02,
+            "records": {"url": records, "castle": castle, "season": "spring", "lab_series": 20}}  # fmt: skip
+    return serve_config_from_data(data, folder / "serve.toml")
+
+
+@dataclass
+class Server:
+    """One castle: its sandbox, its bots, its config and what its season did."""
+
+    config: ServeConfig
+    sandbox: SandboxThread
+    password: str
+    bots: list[Bot]
+    season: Season = field(default_factory=Season)
+    lobbies: int = 0
+
+    async def drive(self, stop: asyncio.Event) -> None:
+        """The bots play; the host draws and starts each series once enough have signed up."""
+        host_pressed: set[int] = set()
+        while not stop.is_set():
+            step_bots(self.sandbox, self.bots)
+            lobby = self.season.lobby
+            if lobby is not None and lobby.round not in host_pressed:
+                state = lobby.state()
+                if len(state["signups"]) >= len(self.bots):
+                    host_pressed.add(lobby.round)
+                    self.lobbies += 1
+                    self.sandbox.press_trigger("Host", "traitors.lobby", 2)  # draw the cast
+                    await asyncio.sleep(0.3)
+                    self.sandbox.press_trigger("Host", "traitors.lobby", 3)  # start the series
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.02)
+
+
+@contextlib.asynccontextmanager
+async def castle(folder: Path, records: str, name: str, *, bots: int = 8, seed: int = 1) -> AsyncIterator[Server]:
+    """A sandbox with ``bots`` bot players and a host online, and the season's config."""
+    password = secrets.token_urlsafe(12)
+    sandbox = SandboxThread(password)
+    place_demo_castle(sandbox.world.blocks)
+    sandbox.start()
+    try:
+        sandbox.join("Host")
+        players = [Bot(n, seed, closes_dialogs=i % 3 == 2) for i, n in enumerate(NAMES[:bots])]
+        for bot in players:
+            sandbox.join(bot.name)
+        sandbox.call(quiet.install, sandbox.world, players)
+        yield Server(season_config(folder, records, name), sandbox, password, players)
+    finally:
+        sandbox.stop()
+
+
+async def play(server: Server, series: int) -> Any:
+    """Run the server's season until ``series`` series have ended; the last service."""
+    config = server.config
+    store = SeriesStore(config.store, fresh=True)
+    store.lock()
+    stop = asyncio.Event()
+    driver = asyncio.create_task(server.drive(stop))
+    records = Records(store, records_db(config.records), config)
+    try:
+        async with RconClient("127.0.0.1", server.sandbox.sandbox.port or 0, server.password, timeout=10.0) as rcon:
+            records.start()
+            return await run_season(config, store, rcon, records, quiet=rcon_quiet_gate(rcon), season=server.season,
+                                    series_limit=series)  # fmt: skip
+    finally:
+        stop.set()
+        await driver
+        await records.flush_once()
+        await records.close()
+        store.close()
