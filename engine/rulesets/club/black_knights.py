@@ -123,7 +123,6 @@ RULES = ClubRules(
     win=win,
     default_deal=default_deal,
     sizes=(8, 16),
-    blocked_join_team=True,
     intro_night_actions=False,
     first_night=0,
     reveal_role=True,

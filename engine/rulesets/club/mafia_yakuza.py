@@ -137,7 +137,6 @@ RULES = ClubRules(
     win=win,
     default_deal=default_deal,
     sizes=(8, 16),
-    blocked_join_team=False,
     intro_night_actions=True,
     first_night=1,
     reveal_role=False,

@@ -127,7 +127,6 @@ class ClubRules:
     win: WinCheck
     default_deal: Callable[[int], tuple[str, ...]]
     sizes: tuple[int, int]
-    blocked_join_team: bool
     intro_night_actions: bool
     """False: the first night is an introduction only (Black Knights [house] "no kills")."""
     first_night: int

@@ -140,10 +140,10 @@ class TestNight:
         assert d.game.night_record.deaths == {"Efe": "shot"}
         assert "club.team.pick" in d.told("Zuri")
 
-    def test_blocked_grey_cardinal_still_takes_part(self, club):
+    def test_blocked_grey_cardinal_has_no_say(self, club):
         d = first_night(club)
         d.night({"courtesan": {"Alex": "Kai"}, "black_kill": {"Kai": "Efe", "Zuri": "Sunny"}, "cardinal_check": {"Kai": "Ari"}})
-        assert d.game.night_record.deaths == {"Efe": "shot"}
+        assert d.game.night_record.deaths == {"Sunny": "shot"}
         assert not any(k.startswith("bk.check.cardinal") for k in d.told("Kai"))  # the check is blocked
 
     def test_black_kill_fails_only_if_every_black_member_is_blocked(self, club):

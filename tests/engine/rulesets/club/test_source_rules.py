@@ -1,0 +1,201 @@
+"""The club rulesets exactly as their source texts say: the Courtesan's chosen does not act (BK5), the end
+(BK12), actions in turn (MY4) and the discussion in turn (MY9).
+
+Each test names its rule id (``docs/rules/``), quotes the source fragment (Russian for Black Knights, Ukrainian
+for Mafia & Yakuza, with an English gloss), plays the case through the engine and checks what each contestant
+was told: their prompts, private messages and views, not only the outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.actions import SkipPower, UsePower
+from engine.effects import Announce, ClockStarted, Prompt, Whisper
+from engine.errors import IllegalAction
+from engine.rulesets.club.game import ClubPhase
+
+BK = "black_knights"
+MY = "mafia_yakuza"
+
+BK8 = (
+    ("Alex", "courtesan"),
+    ("Kai", "grey_cardinal"),
+    ("Zuri", "black_knight"),
+    ("Steve", "mad_knight"),
+    ("Ari", "lord"),
+    ("Noor", "heir"),
+    ("Sunny", "healer"),
+    ("Efe", "white_knight"),
+)
+BK9 = (*BK8, ("Lena", "black_knight"))
+MY14 = (
+    ("Alex", "don"),
+    ("Kai", "mafioso"),
+    ("Zuri", "poisoner"),
+    ("Steve", "oyabun"),
+    ("Ari", "yakuza"),
+    ("Noor", "sapper"),
+    ("Sunny", "commissar"),
+    ("Efe", "priest"),
+    ("Makena", "doctor"),
+    ("Lena", "shaman"),
+    ("Omar", "mistress"),
+    ("Rhea", "citizen"),
+    ("Tomas", "maniac"),
+    ("Ines", "bomber"),
+)
+
+
+# ---------------------------------------------------------------------------------------------- what each was told
+
+
+def prompts(d: Any, name: str, since: int = 0) -> list[tuple[str, list[Any]]]:
+    """The questions ``name`` was shown from effect ``since`` on: (message key, the inputs of its buttons)."""
+    return [
+        (e.message.key, [c.action for c in e.choices])
+        for e in d.effects[since:]
+        if isinstance(e, Prompt) and name in e.to
+    ]
+
+
+def whispers(d: Any, name: str, since: int = 0) -> list[tuple[str, dict[str, str]]]:
+    """The private messages ``name`` received from effect ``since`` on: (key, params)."""
+    return [
+        (e.message.key, dict(e.message.params))
+        for e in d.effects[since:]
+        if isinstance(e, Whisper) and name in e.to
+    ]
+
+
+def public(d: Any, since: int = 0) -> list[tuple[str, Any]]:
+    """What everyone saw from effect ``since`` on: announcements (key, params) and phase clocks (label, seconds)."""
+    out: list[tuple[str, Any]] = []
+    for e in d.effects[since:]:
+        if isinstance(e, Announce):
+            out.append((e.message.key, dict(e.message.params)))
+        elif isinstance(e, ClockStarted):
+            out.append((e.label.key, e.seconds))
+    return out
+
+
+def play_step(d: Any, picks: dict[str, str | None]) -> None:
+    """Answer the open night step: ``picks[contestant]`` = target, else a pass (a blocked one goes back to sleep)."""
+    for a in list(d.game.pending):
+        t = picks.get(a)
+        d.do(UsePower(a, t) if t is not None else SkipPower(a))
+
+
+def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...] = BK8, **kw: Any) -> Any:
+    """Black Knights after the introduction night and day 1 (nobody put forward): night 1, before the Courtesan."""
+    d = club(BK, deal, **kw)
+    d.to_day()
+    d.speeches({})
+    assert d.phase is ClubPhase.NIGHT and d.game._step().name == "courtesan"
+    return d
+
+
+# ---------------------------------------------------------------------------------------------- BK5
+
+
+@pytest.mark.rule("BK5")
+def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check(club: Any) -> None:
+    """"Выбранный игрок не действует этой ночью (в случае, если имеет активную роль)" (the chosen contestant does
+    not act this night, if they have an active role). The Courtesan chooses the Grey Cardinal: at the Black kill
+    he is told he is not woken, with one button to go back to sleep, and is never asked for a victim; the Black
+    Knight decides the kill alone and the Cardinal does not see his pick; at his check he is told again and
+    makes none. [house] What he is told: "You are not woken tonight." at each of his steps, in place of the
+    question, and "You go back to sleep." when he presses its one button; nothing else."""
+    d = bk_night_one(club)
+    play_step(d, {"Alex": "Kai"})
+    assert d.game._step().name == "black_kill" and d.game.pending == ["Kai", "Zuri"]
+    mark = len(d.effects)
+    assert prompts(d, "Kai", 0)[-1] == ("club.blocked", [SkipPower("Kai")])
+    assert prompts(d, "Zuri", 0)[-1][0] == "bk.prompt.black_kill"
+    assert d.game.legal_actions("Kai") == [SkipPower("Kai")]
+    assert d.game.view_for("Kai").can_act == ("skip_power",)
+    record = d.game.record.to_dict()
+    with pytest.raises(IllegalAction, match="not woken"):
+        d.do(UsePower("Kai", "Efe"))
+    assert d.game.record.to_dict() == record and d.game.pending == ["Kai", "Zuri"]
+    d.do(UsePower("Zuri", "Sunny"))
+    d.do(SkipPower("Kai"))
+    assert whispers(d, "Kai", mark) == [("club.blocked.asleep", {})]  # not Zuri's pick, not "you pass"
+    assert d.game._step().name == "cardinal_check"
+    assert prompts(d, "Kai", mark) == [("club.blocked", [SkipPower("Kai")])]
+    d.do(SkipPower("Kai"))
+    d.night({})
+    assert d.game.night_record.deaths == {"Sunny": "shot"}
+    assert d.game.night_record.blocked == ["Kai"]
+    assert [a for a in d.game.night_record.acts if a["contestant"] == "Kai"] == []
+    assert [k for k, _ in whispers(d, "Kai", mark)] == ["club.blocked.asleep", "club.blocked.asleep"]
+    assert not any(k.startswith("bk.prompt.") for k, _ in prompts(d, "Kai", mark))
+
+
+@pytest.mark.rule("BK5")
+def test_bk5_with_the_cardinal_chosen_the_black_knights_decide_without_him(club: Any) -> None:
+    """"В случае сомнений, итоговое решение принимает Серый Кардинал" (in doubt, the Grey Cardinal decides) and
+    "Выбранный игрок не действует этой ночью" (the chosen does not act): with the Cardinal chosen he has no
+    say; the Black Knights see each other's picks, and on a split [house] the first of them by seat decides."""
+    d = bk_night_one(club, BK9)
+    play_step(d, {"Alex": "Kai"})
+    mark = len(d.effects)
+    d.do(UsePower("Zuri", "Efe"))
+    d.do(UsePower("Lena", "Sunny"))
+    assert ("club.team.pick", {"player": "Zuri", "target": "Efe"}) in whispers(d, "Lena", mark)
+    assert ("club.team.pick", {"player": "Lena", "target": "Sunny"}) in whispers(d, "Zuri", mark)
+    d.do(SkipPower("Kai"))
+    assert not any(k == "club.team.pick" for k, _ in whispers(d, "Kai", mark))
+    d.night({})
+    assert d.game.night_record.deaths == {"Efe": "shot"}
+
+
+@pytest.mark.rule("BK5")
+def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen(club: Any) -> None:
+    """"Выбранный игрок не действует этой ночью": a chosen Black Knight has no say, the Grey Cardinal kills
+    alone; when the Cardinal is the only Black Order member alive and is chosen, nobody is killed."""
+    d = bk_night_one(club)
+    play_step(d, {"Alex": "Zuri"})
+    assert prompts(d, "Zuri")[-1] == ("club.blocked", [SkipPower("Zuri")])
+    d.do(UsePower("Kai", "Efe"))
+    assert d.game.pending == ["Zuri"]  # the step waits for Zuri to go back to sleep, as for any answer
+    d.night({})
+    assert d.game.night_record.deaths == {"Efe": "shot"}
+
+    lone = (("Alex", "courtesan"), ("Kai", "grey_cardinal"), *BK8[3:])
+    d = bk_night_one(club, lone)
+    play_step(d, {"Alex": "Kai"})
+    assert d.game._step().name == "black_kill" and prompts(d, "Kai")[-1][0] == "club.blocked"
+    d.night({})
+    assert d.game.night_record.deaths == {} and "black_kill" not in {a["step"] for a in d.game.night_record.acts}
+
+
+@pytest.mark.rule("BK5")
+def test_bk5_the_night_shows_nobody_else_whom_the_courtesan_chose(club: Any) -> None:
+    """Night actions are the host's secret: a night where the Courtesan chose the Grey Cardinal looks, to
+    everyone else, exactly like one where she chose a White Knight (the same announcements and clocks, the same
+    dialogs for everyone but the Cardinal, up to the morning), and a chosen White Knight, who has no active
+    role, is told nothing."""
+
+    def night_with(chosen: str) -> tuple[Any, int]:
+        d = bk_night_one(club)
+        mark = len(d.effects)
+        play_step(d, {"Alex": chosen})
+        play_step(d, {"Kai": None if chosen == "Kai" else "Sunny", "Zuri": "Sunny"})
+        while d.phase is ClubPhase.NIGHT:
+            play_step(d, {})
+        assert d.phase is ClubPhase.MORNING
+        return d, mark
+
+    blocked, b0 = night_with("Kai")
+    other, o0 = night_with("Efe")
+    assert public(blocked, b0) == public(other, o0)
+    assert ("club.died", {"player": "Sunny"}) in public(blocked, b0)
+    for name in ("Alex", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe"):
+        shown_b = [(k, len(a)) for k, a in prompts(blocked, name, b0)]
+        shown_o = [(k, len(a)) for k, a in prompts(other, name, o0)]
+        assert shown_b == shown_o, name
+    assert whispers(other, "Efe", o0) == [] and prompts(other, "Efe", o0) == []
+    assert [k for k, _ in prompts(blocked, "Kai", b0)] == ["club.blocked", "club.blocked"]
