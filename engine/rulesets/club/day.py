@@ -275,7 +275,7 @@ class ClubDay(ClubNight):
         if not alive:
             self._end_series(Winner.NOBODY, (), Termination.ALL_DEAD)
             return True
-        result = self.rules.win(alive)
+        result = self.rules.win(alive, self.settings)
         if result is None:
             return False
         self._end_series(result[0], result[1], Termination.FACTION_WON)

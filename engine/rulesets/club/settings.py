@@ -106,8 +106,9 @@ class Step:
     watchers: tuple[str, ...] = ()
 
 
-WinCheck = Callable[[Mapping[str, str]], tuple[Winner, tuple[str, ...]] | None]
-"""alive contestant → current role code  →  (winner, winning contestants) or ``None`` (the series goes on)."""
+WinCheck = Callable[[Mapping[str, str], "ClubSettings"], tuple[Winner, tuple[str, ...]] | None]
+"""(alive contestant → current role code, the series settings)  →  (winner, winning contestants) or ``None`` (the
+series goes on)."""
 CheckAnswer = Callable[[str, str, str], str]
 """(step name, checker's role code, target's role code) → the answer's message key."""
 
@@ -153,6 +154,8 @@ class ClubSettings:
         deal_table: setting ``deal``: contestant count → role codes, overriding the ruleset's default deal.
         day_execution: whether the day ends with a vote (Black Knights [rule] "Start", default true).
         morning_news: what the morning tells beyond the dead (``engine.rulesets.club.morning``; default ``"named"``).
+        mad_knight_solo_win: Black Knights [house]: the Mad Knight also wins alone when at most one other
+            contestant is alive with him (default false: his own win is not in the rulebook, BK12).
         durations: seconds per phase (``CLUB_DURATIONS`` keys).
         max_days: the series ends with nobody winning after this many days ([house]).
     """
@@ -164,6 +167,7 @@ class ClubSettings:
     deal_table: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     day_execution: bool = True
     morning_news: str = MORNING_NEWS_DEFAULT
+    mad_knight_solo_win: bool = False
     durations: Mapping[str, float] = field(default_factory=dict)
     max_days: int = 30
 
@@ -187,6 +191,8 @@ class ClubSettings:
                 raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
         if self.max_days < 1:
             raise ConfigError(f"max_days: {self.max_days} must be at least 1")
+        if self.mad_knight_solo_win and "mad_knight" not in rules.roles:
+            raise ConfigError(f"mad_knight_solo_win: {rules.name} has no Mad Knight")
         for count, roles in self.deal_table.items():
             if len(roles) != count:
                 raise ConfigError(f"deal.{count}: lists {len(roles)} roles for {count} contestants")
@@ -220,6 +226,7 @@ def settings_dict(s: ClubSettings) -> dict[str, Any]:
         "hosts": list(s.hosts),
         "day_execution": s.day_execution,
         "morning_news": s.morning_news,
+        "mad_knight_solo_win": s.mad_knight_solo_win,
         "deal": {str(k): list(v) for k, v in sorted(s.deal_table.items())},
         "durations": {k: s.duration(k) for k in CLUB_DURATIONS},
         "max_days": s.max_days,

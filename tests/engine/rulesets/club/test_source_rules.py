@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from engine.actions import SkipPower, UsePower
-from engine.effects import Announce, ClockStarted, Prompt, Whisper
+from engine.effects import Announce, ClockStarted, Prompt, ShowTitle, Whisper
 from engine.errors import IllegalAction
+from engine.outcome import Termination, Winner
 from engine.rulesets.club.game import ClubPhase
 
 BK = "black_knights"
@@ -199,3 +200,91 @@ def test_bk5_the_night_shows_nobody_else_whom_the_courtesan_chose(club: Any) -> 
         assert shown_b == shown_o, name
     assert whispers(other, "Efe", o0) == [] and prompts(other, "Efe", o0) == []
     assert [k for k, _ in prompts(blocked, "Kai", b0)] == ["club.blocked", "club.blocked"]
+
+
+# ---------------------------------------------------------------------------------------------- BK12
+
+def series_over(d: Any) -> list[str]:
+    """The end of the series as announced to everyone (the English text)."""
+    return [e.message.text for e in d.effects if isinstance(e, Announce) and e.message.key.startswith("series.over")]
+
+
+@pytest.mark.rule("BK12")
+def test_bk12_the_white_order_wins_when_no_black_order_member_remains_mad_knight_alive(club: Any) -> None:
+    """"Игра продолжается до тех пор, пока Белые Рыцари не вычислят всех Черных Рыцарей" (the game goes on until
+    the White Knights have found all the Black Knights): the last Black Order member leaves by day and the White
+    Order wins at once, though the Mad Knight lives; he is not among the winners, and everyone is told so."""
+    deal = (("Alex", "courtesan"), ("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Ari", "lord"),
+            ("Sunny", "healer"), ("Efe", "white_knight"))  # fmt: skip
+    d = club(BK, deal)
+    d.to_day()
+    d.speeches({"Alex": "Kai"})
+    d.vote({"Alex": "Kai", "Steve": "Kai", "Ari": "Kai", "Sunny": "Kai", "Efe": "Kai"})
+    d.advance()  # the last word
+    d.repeat(dict.fromkeys(("Alex", "Steve", "Ari", "Sunny", "Efe"), False))
+    out = d.game.outcome
+    assert out is not None and out.winner is Winner.WHITE_ORDER and out.termination is Termination.FACTION_WON
+    assert out.winners == ("Alex", "Ari", "Sunny", "Efe") and "Steve" in d.alive()
+    assert series_over(d) == ["The White Order wins! Winners: Alex, Ari, Sunny, Efe."]
+    for name, _ in deal:
+        view = d.game.view_for(name)
+        assert view.public.winner == "white_order" and view.public.winners == ("Alex", "Ari", "Sunny", "Efe")
+        assert "The White Order wins! Winners: Alex, Ari, Sunny, Efe." in view.messages
+    assert any(isinstance(e, ShowTitle) and e.to is None and e.title.key == "title.series_over" for e in d.effects)
+
+
+@pytest.mark.rule("BK12")
+@pytest.mark.parametrize(
+    ("attacked", "winner", "winners"),
+    [("Efe", Winner.BLACK_ORDER, ("Kai",)), ("Kai", Winner.WHITE_ORDER, ("Efe",))],
+)
+def test_bk12_the_mad_knight_has_no_win_of_his_own_by_default(
+    club: Any, attacked: str, winner: Winner, winners: tuple[str, ...]
+) -> None:
+    """"…или наоборот, пока Черные Рыцари не отнимут власть, лишив Белый Орден всех своих рыцарей" (… or the Black
+    Knights take power, leaving the White Order without knights): the rulebook gives the Mad Knight no win. Left
+    alive with one other, he does not win (setting ``mad_knight_solo_win``, off by default): the order that
+    remains does."""
+    deal = (("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Ari", "lord"), ("Efe", "white_knight"))
+    d = club(BK, deal)
+    d.to_day()
+    d.speeches({"Kai": "Ari"})
+    d.vote({"Kai": "Ari", "Steve": "Ari", "Efe": "Ari"})
+    d.advance()
+    d.repeat({})
+    assert d.phase is ClubPhase.NIGHT
+    d.night({"mad_knight": {"Steve": attacked}})
+    assert d.game.outcome is not None and (d.game.outcome.winner, d.game.outcome.winners) == (winner, winners)
+    assert "Steve" in d.alive() and series_over(d)[0].endswith(f"Winners: {', '.join(winners)}.")
+    assert d.game.view_for("Steve").public.winner == winner.value
+
+
+@pytest.mark.rule("BK12")
+def test_bk12_the_mad_knights_own_win_is_a_setting(club: Any) -> None:
+    """[house] Setting ``mad_knight_solo_win`` on: the Mad Knight also wins alone when at most one other
+    contestant is alive with him, and everyone is told he won."""
+    deal = (("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Efe", "white_knight"))
+    d = club(BK, deal, mad_knight_solo_win=True)
+    d.to_day()
+    d.speeches({})
+    d.night({"mad_knight": {"Steve": "Efe"}})
+    assert d.game.outcome is not None and d.game.outcome.winner is Winner.MAD_KNIGHT
+    assert series_over(d) == ["The Mad Knight wins! Winners: Steve."]
+    assert "The Mad Knight wins! Winners: Steve." in d.game.view_for("Kai").messages
+    assert d.game.record.settings["mad_knight_solo_win"] is True
+
+
+@pytest.mark.rule("BK12")
+def test_bk12_both_orders_gone_at_once_the_mad_knight_wins_if_alive(club: Any) -> None:
+    """[house] "White Order wins when no Black Order member remains" and "Black Order wins when no White Order
+    member remains" can both come true in one night (the source does not say who wins then): the Mad Knight
+    wins if alive, else nobody."""
+    deal = (("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Efe", "white_knight"))
+    d = club(BK, deal)
+    d.to_day()
+    d.speeches({})
+    d.night({"black_kill": {"Kai": "Efe"}, "mad_knight": {"Steve": "Kai"}})
+    assert d.alive() == {"Steve"}
+    out = d.game.outcome
+    assert out is not None and (out.winner, out.winners) == (Winner.MAD_KNIGHT, ("Steve",))
+    assert d.game.view_for("Steve").public.winner == "mad_knight"
