@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from engine.actions import SkipPower, UsePower
+from engine.core.night import BLOCK, MINE, SHOT, Visit, resolve
 from engine.effects import Announce, ClockStarted, Prompt, ShowTitle, Whisper
 from engine.errors import IllegalAction
 from engine.outcome import Termination, Winner
-from engine.rulesets.club.game import ClubPhase
+from engine.rulesets.club.game import KEEP, ClubPhase
 
 BK = "black_knights"
 MY = "mafia_yakuza"
@@ -288,3 +289,57 @@ def test_bk12_both_orders_gone_at_once_the_mad_knight_wins_if_alive(club: Any) -
     out = d.game.outcome
     assert out is not None and (out.winner, out.winners) == (Winner.MAD_KNIGHT, ("Steve",))
     assert d.game.view_for("Steve").public.winner == "mad_knight"
+
+
+# ---------------------------------------------------------------------------------------------- MY4
+
+
+@pytest.mark.rule("MY4")
+def test_my4_a_mistress_who_visits_before_the_sapper_does_not_set_off_his_mine(club: Any) -> None:
+    """"Гравці з активними нічними ролями виконують свої дії за чергою" (the active night roles act in turn): the
+    Mistress wakes before the Sapper, so her visit comes before his mine and does not set it off; nobody dies,
+    the mine stays, everyone is told in the morning who is mined, and the Mistress is still in the game."""
+    d = club(MY, MY14)
+    mark = len(d.effects)
+    d.night({"mistress": {"Omar": "Rhea"}, "sapper": {"Noor": "Rhea"}})
+    assert d.game.night_record.deaths == {} and d.game.night_record.mines == []
+    assert d.game.mines == {"Rhea"}
+    said = public(d, mark)
+    assert ("club.no_deaths", {}) in said and ("my.news.mined", {"player": "Rhea"}) in said
+    assert not any(k == "club.died" for k, _ in said)
+    assert d.game.view_for("Omar").in_series and d.game.view_for("Rhea").in_series
+    assert "Everyone woke up this morning." in d.game.view_for("Omar").messages
+
+
+@pytest.mark.rule("MY4")
+def test_my4_a_mine_goes_off_on_a_visit_after_it_was_laid(club: Any) -> None:
+    """"…виконують свої дії за чергою": a mine laid tonight goes off on a later visit tonight (the Maniac wakes
+    after the Sapper), and an old mine on any visit of a later night, the Mistress's first of all."""
+    d = club(MY, MY14)
+    d.night({"sapper": {"Noor": "Rhea"}, "maniac": {"Tomas": "Rhea"}})
+    assert d.game.night_record.deaths == {"Rhea": "mine", "Tomas": "mine"}
+
+    d = club(MY, MY14)
+    d.night({"sapper": {"Noor": "Rhea"}})
+    d.to_day()
+    while d.phase is ClubPhase.DISCUSSION:
+        d.advance()
+    d.vote(dict.fromkeys(sorted(d.alive()), KEEP))
+    mark = len(d.effects)
+    d.night({"mistress": {"Omar": "Rhea"}})
+    assert d.game.night_record.deaths == {"Rhea": "mine", "Omar": "mine"}
+    assert ("club.died", {"player": "Omar"}) in public(d, mark)
+    assert not d.game.view_for("Omar").in_series
+
+
+@pytest.mark.rule("MY4")
+def test_my4_the_core_orders_a_mine_after_the_visits_before_it() -> None:
+    """The night core (shared by both club rulesets): a visit earlier in the night order than the mine laid on
+    its target tonight does not set it off; one later does; a mine laid on an earlier night is set off by any."""
+    early = [Visit("Omar", BLOCK, "Rhea", 0, 11), Visit("Noor", MINE, "Rhea", 1, 6)]
+    out = resolve(early, night=1)
+    assert out.deaths == {} and out.mines == {"Rhea"} and out.mine_events == ()
+    later = [*early, Visit("Tomas", SHOT, "Rhea", 4, 13)]
+    assert resolve(later, night=1).deaths == {"Rhea": "mine", "Tomas": "mine"}
+    old = resolve(early[:1], night=2, mines=["Rhea"])
+    assert old.deaths == {"Rhea": "mine", "Omar": "mine"}
