@@ -119,6 +119,7 @@ CLUB_MESSAGES: dict[str, str] = {
     "my.keep": "Keep everyone",
     "my.kept": "The town keeps everyone today.",
     "my.expelled": "{player} is expelled. Their role is not announced.",
+    "my.turn": "{player} has the floor ({seconds:seconds}).",
     # the morning's news beyond the dead (setting morning_news, engine.rulesets.club.morning)
     "my.news.cured": "{player} is no longer poisoned.",
     "my.news.cured.unnamed": "A poison has been cured.",

@@ -177,6 +177,12 @@ class ClubDriver:
         assert self.phase is ClubPhase.MORNING, self.phase
         self.advance()
 
+    def discussion(self) -> None:
+        """Mafia & Yakuza: the host moves on through every contestant's turn to speak, to the vote."""
+        assert self.phase is ClubPhase.DISCUSSION, self.phase
+        while self.phase is ClubPhase.DISCUSSION:
+            self.advance()
+
     def speeches(self, noms: Mapping[str, str | None]) -> None:
         while self.phase is ClubPhase.SPEECH:
             s = self.game.speaker

@@ -472,7 +472,7 @@ ON_CLOCK: dict[ClubPhase, Callable[[ClubGame], None]] = {
     ClubPhase.NIGHT: ClubGame._close_step,
     ClubPhase.MORNING: ClubGame._after_morning,
     ClubPhase.SPEECH: ClubGame._close_speech,
-    ClubPhase.DISCUSSION: ClubGame._open_first_vote,
+    ClubPhase.DISCUSSION: ClubGame._close_speech,
     ClubPhase.VOTE: ClubGame._close_vote,
     ClubPhase.LAST_WORD: ClubGame._after_last_word,
     ClubPhase.REPEAT: ClubGame._close_repeat,

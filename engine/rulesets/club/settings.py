@@ -52,13 +52,14 @@ CLUB_DURATIONS: dict[str, float] = {
     "night_step": 60.0,
     "morning": 30.0,
     "speech": 60.0,
-    "discussion": 300.0,
+    "discussion": 60.0,
     "vote": 60.0,
     "revote": 45.0,
     "last_word": 60.0,
     "repeat": 30.0,
 }
-"""Seconds per phase. ``speech`` and ``last_word`` are one minute each (Black Knights, Day [rule])."""
+"""Seconds per phase clock. ``speech`` and ``last_word`` are one minute each (Black Knights, Day [rule]);
+``discussion`` is each contestant's turn to speak in Mafia & Yakuza's discussion ([house] one minute, MY9)."""
 
 @dataclass(frozen=True, slots=True)
 class Role:
@@ -134,7 +135,8 @@ class ClubRules:
     reveal_role: bool
     """The role is announced when a contestant leaves (Black Knights: the card is turned)."""
     nominations: bool
-    """Black Knights' day (speeches, one nomination each, last word, repeat vote) vs Mafia & Yakuza's."""
+    """Black Knights' day (speeches, one nomination each, last word, repeat vote) vs Mafia & Yakuza's (turns to
+    speak, then the vote among everyone)."""
     keep_option: bool
     """The vote may keep everyone (Mafia & Yakuza)."""
     successors: Mapping[str, str] = field(default_factory=dict)

@@ -343,3 +343,69 @@ def test_my4_the_core_orders_a_mine_after_the_visits_before_it() -> None:
     assert resolve(later, night=1).deaths == {"Rhea": "mine", "Tomas": "mine"}
     old = resolve(early[:1], night=2, mines=["Rhea"])
     assert old.deaths == {"Rhea": "mine", "Omar": "mine"}
+
+
+# ---------------------------------------------------------------------------------------------- MY9
+
+MY8 = (
+    ("Alex", "don"),
+    ("Zuri", "poisoner"),
+    ("Steve", "oyabun"),
+    ("Omar", "mistress"),
+    ("Lena", "shaman"),
+    ("Rhea", "citizen"),
+    ("Efe", "citizen"),
+    ("Kai", "citizen"),
+)
+
+
+@pytest.mark.rule("MY9")
+def test_my9_the_living_speak_in_turn_in_seat_order_each_on_their_own_clock(club: Any) -> None:
+    """"Під час денного обговорення гравці повинні дотримуватись порядку, надаючи кожному можливість
+    висловитись" (during the day's discussion the players keep to an order, giving everyone the chance to
+    speak): each living contestant has the floor in turn, in seat order (the dead are skipped), each on a
+    clock of their own, announced to everyone; nobody has anything to press; then the vote opens as before."""
+    d = club(MY, MY8)
+    d.night({"mafia_shot": {"Alex": "Rhea"}})
+    assert "Rhea" not in d.alive()
+    mark = len(d.effects)
+    d.to_day()
+    speakers = []
+    while d.phase is ClubPhase.DISCUSSION:
+        speakers.append(d.game.speaker)
+        for name in d.alive():
+            assert d.game.legal_actions(name) == [] and d.game.view_for(name).public.phase == "discussion"
+        d.advance()  # the host moves on early, as for any phase
+    living = ["Alex", "Zuri", "Steve", "Omar", "Lena", "Efe", "Kai"]
+    assert speakers == living
+    said = public(d, mark)
+    turns = [(k, p) for k, p in said if k == "my.turn" or k == "clock.speech"]
+    expected: list[tuple[str, Any]] = []
+    for name in living:
+        expected += [("clock.speech", 60.0), ("my.turn", {"player": name, "seconds": "60"})]
+    assert turns == expected
+    assert said.index(("club.discussion", {"day": "1"})) < said.index(("my.turn", {"player": "Alex", "seconds": "60"}))
+    assert d.phase is ClubPhase.VOTE and d.game.speaker is None
+    for name in living:
+        assert prompts(d, name, mark)[-1][0] == "club.vote.prompt"
+        view = d.game.view_for(name)
+        floor = [m for m in view.messages if m.endswith("has the floor (60 seconds).")]
+        assert floor == [f"{n} has the floor (60 seconds)." for n in living]
+
+
+@pytest.mark.rule("MY9")
+def test_my9_a_turn_ends_on_its_clock_and_its_length_is_a_setting(club: Any) -> None:
+    """"…надаючи кожному можливість висловитись": a turn lasts ``durations.discussion`` seconds (one minute by
+    default); when its clock runs out the next contestant speaks."""
+    from engine.actions import TimerExpired
+
+    d = club(MY, MY8, durations={"discussion": 45})
+    d.night({})
+    d.to_day()
+    mark = len(d.effects)
+    assert d.game.speaker == "Alex" and d.game.deadline == d.now + 45
+    assert ("my.turn", {"player": "Alex", "seconds": "45"}) in public(d, mark - 2)
+    d.now = d.game.deadline
+    d.do(TimerExpired(d.game.phase_seq))
+    assert d.game.speaker == "Zuri"
+    assert public(d, mark)[:2] == [("clock.speech", 45.0), ("my.turn", {"player": "Zuri", "seconds": "45"})]
