@@ -22,34 +22,6 @@ from engine.rulesets.club.game import KEEP, ClubPhase
 BK = "black_knights"
 MY = "mafia_yakuza"
 
-BK8 = (
-    ("Alex", "courtesan"),
-    ("Kai", "grey_cardinal"),
-    ("Zuri", "black_knight"),
-    ("Steve", "mad_knight"),
-    ("Ari", "lord"),
-    ("Noor", "heir"),
-    ("Sunny", "healer"),
-    ("Efe", "white_knight"),
-)
-BK9 = (*BK8, ("Lena", "black_knight"))
-MY14 = (
-    ("Alex", "don"),
-    ("Kai", "mafioso"),
-    ("Zuri", "poisoner"),
-    ("Steve", "oyabun"),
-    ("Ari", "yakuza"),
-    ("Noor", "sapper"),
-    ("Sunny", "commissar"),
-    ("Efe", "priest"),
-    ("Makena", "doctor"),
-    ("Lena", "shaman"),
-    ("Omar", "mistress"),
-    ("Rhea", "citizen"),
-    ("Tomas", "maniac"),
-    ("Ines", "bomber"),
-)
-
 
 # ---------------------------------------------------------------------------------------------- what each was told
 
@@ -90,7 +62,7 @@ def play_step(d: Any, picks: dict[str, str | None]) -> None:
         d.do(UsePower(a, t) if t is not None else SkipPower(a))
 
 
-def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...] = BK8, **kw: Any) -> Any:
+def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...], **kw: Any) -> Any:
     """Black Knights after the introduction night and day 1 (nobody put forward): night 1, before the Courtesan."""
     d = club(BK, deal, **kw)
     d.to_day()
@@ -103,14 +75,14 @@ def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...] = BK8, **kw: Any) 
 
 
 @pytest.mark.rule("BK5")
-def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check(club: Any) -> None:
+def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check(club: Any, bk8: Any) -> None:
     """"Выбранный игрок не действует этой ночью (в случае, если имеет активную роль)" (the chosen contestant does
     not act this night, if they have an active role). The Courtesan chooses the Grey Cardinal: at the Black kill
     he is told he is not woken, with one button to go back to sleep, and is never asked for a victim; the Black
     Knight decides the kill alone and the Cardinal does not see his pick; at his check he is told again and
     makes none. [house] What he is told: "You are not woken tonight." at each of his steps, in place of the
     question, and "You go back to sleep." when he presses its one button; nothing else."""
-    d = bk_night_one(club)
+    d = bk_night_one(club, bk8)
     play_step(d, {"Alex": "Kai"})
     assert d.game._step().name == "black_kill" and d.game.pending == ["Kai", "Zuri"]
     mark = len(d.effects)
@@ -137,11 +109,11 @@ def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check
 
 
 @pytest.mark.rule("BK5")
-def test_bk5_with_the_cardinal_chosen_the_black_knights_decide_without_him(club: Any) -> None:
+def test_bk5_with_the_cardinal_chosen_the_black_knights_decide_without_him(club: Any, bk8: Any) -> None:
     """"В случае сомнений, итоговое решение принимает Серый Кардинал" (in doubt, the Grey Cardinal decides) and
     "Выбранный игрок не действует этой ночью" (the chosen does not act): with the Cardinal chosen he has no
     say; the Black Knights see each other's picks, and on a split [house] the first of them by seat decides."""
-    d = bk_night_one(club, BK9)
+    d = bk_night_one(club, (*bk8, ("Lena", "black_knight")))
     play_step(d, {"Alex": "Kai"})
     mark = len(d.effects)
     d.do(UsePower("Zuri", "Efe"))
@@ -155,10 +127,10 @@ def test_bk5_with_the_cardinal_chosen_the_black_knights_decide_without_him(club:
 
 
 @pytest.mark.rule("BK5")
-def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen(club: Any) -> None:
+def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen(club: Any, bk8: Any) -> None:
     """"Выбранный игрок не действует этой ночью": a chosen Black Knight has no say, the Grey Cardinal kills
     alone; when the Cardinal is the only Black Order member alive and is chosen, nobody is killed."""
-    d = bk_night_one(club)
+    d = bk_night_one(club, bk8)
     play_step(d, {"Alex": "Zuri"})
     assert prompts(d, "Zuri")[-1] == ("club.blocked", [SkipPower("Zuri")])
     d.do(UsePower("Kai", "Efe"))
@@ -166,7 +138,7 @@ def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen
     d.night({})
     assert d.game.night_record.deaths == {"Efe": "shot"}
 
-    lone = (("Alex", "courtesan"), ("Kai", "grey_cardinal"), *BK8[3:])
+    lone = (*bk8[:2], *bk8[3:])  # no Black Knight
     d = bk_night_one(club, lone)
     play_step(d, {"Alex": "Kai"})
     assert d.game._step().name == "black_kill" and prompts(d, "Kai")[-1][0] == "club.blocked"
@@ -175,14 +147,14 @@ def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen
 
 
 @pytest.mark.rule("BK5")
-def test_bk5_the_night_shows_nobody_else_whom_the_courtesan_chose(club: Any) -> None:
+def test_bk5_the_night_shows_nobody_else_whom_the_courtesan_chose(club: Any, bk8: Any) -> None:
     """Night actions are the host's secret: a night where the Courtesan chose the Grey Cardinal looks, to
     everyone else, exactly like one where she chose a White Knight (the same announcements and clocks, the same
     dialogs for everyone but the Cardinal, up to the morning), and a chosen White Knight, who has no active
     role, is told nothing."""
 
     def night_with(chosen: str) -> tuple[Any, int]:
-        d = bk_night_one(club)
+        d = bk_night_one(club, bk8)
         mark = len(d.effects)
         play_step(d, {"Alex": chosen})
         play_step(d, {"Kai": None if chosen == "Kai" else "Sunny", "Zuri": "Sunny"})
@@ -295,11 +267,11 @@ def test_bk12_both_orders_gone_at_once_the_mad_knight_wins_if_alive(club: Any) -
 
 
 @pytest.mark.rule("MY4")
-def test_my4_a_mistress_who_visits_before_the_sapper_does_not_set_off_his_mine(club: Any) -> None:
+def test_my4_a_mistress_who_visits_before_the_sapper_does_not_set_off_his_mine(club: Any, my14: Any) -> None:
     """"Гравці з активними нічними ролями виконують свої дії за чергою" (the active night roles act in turn): the
     Mistress wakes before the Sapper, so her visit comes before his mine and does not set it off; nobody dies,
     the mine stays, everyone is told in the morning who is mined, and the Mistress is still in the game."""
-    d = club(MY, MY14)
+    d = club(MY, my14)
     mark = len(d.effects)
     d.night({"mistress": {"Omar": "Rhea"}, "sapper": {"Noor": "Rhea"}})
     assert d.game.night_record.deaths == {} and d.game.night_record.mines == []
@@ -312,14 +284,14 @@ def test_my4_a_mistress_who_visits_before_the_sapper_does_not_set_off_his_mine(c
 
 
 @pytest.mark.rule("MY4")
-def test_my4_a_mine_goes_off_on_a_visit_after_it_was_laid(club: Any) -> None:
+def test_my4_a_mine_goes_off_on_a_visit_after_it_was_laid(club: Any, my14: Any) -> None:
     """"…виконують свої дії за чергою": a mine laid tonight goes off on a later visit tonight (the Maniac wakes
     after the Sapper), and an old mine on any visit of a later night, the Mistress's first of all."""
-    d = club(MY, MY14)
+    d = club(MY, my14)
     d.night({"sapper": {"Noor": "Rhea"}, "maniac": {"Tomas": "Rhea"}})
     assert d.game.night_record.deaths == {"Rhea": "mine", "Tomas": "mine"}
 
-    d = club(MY, MY14)
+    d = club(MY, my14)
     d.night({"sapper": {"Noor": "Rhea"}})
     d.to_day()
     while d.phase is ClubPhase.DISCUSSION:
