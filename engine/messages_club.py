@@ -39,6 +39,8 @@ CLUB_MESSAGES: dict[str, str] = {
     # shared by the club rulesets
     "club.night": "Night {night}: everyone sleeps.",
     "club.blocked": "You are not woken tonight.",
+    "club.blocked.ok": "Back to sleep",
+    "club.blocked.asleep": "You go back to sleep.",
     "club.team.pick": "{player} points at {target}.",
     "club.member": "{player} ({role})",
     "club.replace.hand": "You now play for {contestant} (seat {seat}). Your role: {role}.",
@@ -61,6 +63,7 @@ CLUB_MESSAGES: dict[str, str] = {
     "illegal.club.nominee": "{target} cannot be put forward.",
     "illegal.club.no_keep": "Keeping everyone is not an option in this vote.",
     "illegal.club.no_repeat": "There is no repeat vote to ask for now.",
+    "illegal.club.blocked": "You are not woken tonight: you cannot act.",
     # Black Knights
     "bk.welcome": "Black Knights: {count:contestants}. Look at your card in secret.",
     "bk.day_execution.on": "In this game the day ends at the gallows.",
@@ -116,6 +119,7 @@ CLUB_MESSAGES: dict[str, str] = {
     "my.keep": "Keep everyone",
     "my.kept": "The town keeps everyone today.",
     "my.expelled": "{player} is expelled. Their role is not announced.",
+    "my.turn": "{player} has the floor ({seconds:seconds}).",
     # the morning's news beyond the dead (setting morning_news, engine.rulesets.club.morning)
     "my.news.cured": "{player} is no longer poisoned.",
     "my.news.cured.unnamed": "A poison has been cured.",

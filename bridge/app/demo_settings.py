@@ -40,13 +40,14 @@ CLUB_DEMO_DURATIONS: dict[str, float] = {
     "night_step": 20.0,
     "morning": 0.2,
     "speech": 20.0,
-    "discussion": 0.2,
+    "discussion": 0.05,
     "vote": 20.0,
     "revote": 20.0,
     "last_word": 0.2,
     "repeat": 20.0,
 }
-"""Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted."""
+"""Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted; a turn
+of Mafia & Yakuza's discussion, where the bots have nothing to say, is short."""
 
 
 def default_traitors(n: int) -> int:

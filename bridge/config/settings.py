@@ -143,6 +143,7 @@ class SettingsModel(ConfigModel):
     (``[deal]`` / ``8 = ["lord", …]``); the file's ``deal`` key is read here when it is a table."""
     day_execution: bool | None = None
     morning_news: Literal["named", "unnamed", "dead_only"] | None = None
+    mad_knight_solo_win: bool | None = None
     max_days: int | None = None
 
 
@@ -160,7 +161,7 @@ def settings_problems(exc: ValidationError) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------- engine settings
 
-_CLUB_ONLY = ("day_execution", "morning_news", "max_days")
+_CLUB_ONLY = ("day_execution", "morning_news", "mad_knight_solo_win", "max_days")
 
 _TRAITORS_ONLY = (
     "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
@@ -237,7 +238,8 @@ def _numbered(table: Mapping[str, Sequence[Any]], key: str, what: str, example: 
 
 def _club_settings(m: SettingsModel) -> tuple[ClubSettings | None, list[str]]:
     """A club ruleset's settings: contestants, hosts, ``deal`` (explicit ``[[deal]]`` with ``role``, or the
-    count → roles table), ``day_execution``, ``morning_news``, ``max_days``, ``durations``."""
+    count → roles table), ``day_execution``, ``morning_news``, ``mad_knight_solo_win``, ``max_days``,
+    ``durations``."""
     problems = [f"{k}: not a setting of the {m.ruleset} ruleset" for k in _TRAITORS_ONLY if getattr(m, k) is not None]
     if m.twists:
         problems.append(f"twists: not a setting of the {m.ruleset} ruleset")

@@ -28,7 +28,8 @@ def settings_to_json(settings: AnySettings) -> dict[str, Any]:
         "joker_outcome": "joker_wins", "no_reveal_from": 5, "finalists": 4, "twists": {"1": ["double_vote"]},
         "durations": {"vote": 120.0}, "deal": null | [{"name", "allegiance", "power", "false_power",
         "drunk"}, ...]}``; for a club ruleset: ``ruleset``, ``contestants``, ``hosts``, ``deal`` (null or
-        ``[{"name", "role"}]``), ``deal_table``, ``day_execution``, ``morning_news``, ``max_days``, ``durations``.
+        ``[{"name", "role"}]``), ``deal_table``, ``day_execution``, ``morning_news``, ``mad_knight_solo_win``,
+        ``max_days``, ``durations``.
     """
     if isinstance(settings, ClubSettings):
         return _club_json(settings)
@@ -44,6 +45,7 @@ def _club_json(settings: ClubSettings) -> dict[str, Any]:
         "deal_table": {str(k): list(v) for k, v in sorted(settings.deal_table.items())},
         "day_execution": settings.day_execution,
         "morning_news": settings.morning_news,
+        "mad_knight_solo_win": settings.mad_knight_solo_win,
         "max_days": settings.max_days,
         "durations": {k: float(v) for k, v in settings.durations.items()},
     }

@@ -247,21 +247,22 @@ def choice_label(choice: Choice) -> Component:
         return mc.message_component(msg("bk.repeat.yes" if action.ask else "bk.repeat.no"))
     if isinstance(action, AnswerJoker):
         return mc.message_component(msg("joker.accept" if action.accept else "joker.decline"))
-    key = _FIXED_LABELS.get(type(action))
-    if key is not None and msg(key).text == choice.label:
-        return mc.message_component(msg(key))
+    for key in _FIXED_LABELS.get(type(action), ()):
+        if msg(key).text == choice.label:
+            return mc.message_component(msg(key))
     return mc.text_component(choice.label)
 
 
-_FIXED_LABELS: dict[type, str] = {
-    SkipPower: "power.skip",
-    HoldBack: "bk.hold_back",
-    KeepEveryone: "my.keep",
-    OpenChest: "confession.choice.open",
-    WriteConfession: "confession.choice.send",
-    WriteResponse: "confession.choice.respond",
+_FIXED_LABELS: dict[type, tuple[str, ...]] = {
+    SkipPower: ("power.skip", "club.blocked.ok"),
+    HoldBack: ("bk.hold_back",),
+    KeepEveryone: ("my.keep",),
+    OpenChest: ("confession.choice.open",),
+    WriteConfession: ("confession.choice.send",),
+    WriteResponse: ("confession.choice.respond",),
 }
-"""Inputs whose choice always carries the same catalogue label (the engine's ``Choice.label`` is its English)."""
+"""Inputs whose choice carries one of a few catalogue labels (the engine's ``Choice.label`` is its English): a
+pass, or a blocked contestant going back to sleep (``engine.rulesets.club.night``)."""
 def _worn(effect: GiveItem) -> list[McCommand]:
     """What holding the item does besides the give: the Traitors' cloak slows its wearer in the Turret
     (rulebook §10); taking the cloak back clears it (``TakeItem``)."""

@@ -16,10 +16,11 @@ rulesets):
    poison in the body. A heal never saves from an explosion or a mine.
 3. Poison: poisoned on night n, the contestant dies at the end of night n + ``delay`` unless cured first;
    being poisoned again while poisoned changes nothing. A block does not stop a poison already in the body.
-4. A mine lasts until it goes off or is de-mined. At resolution, the first visitor of a mined contestant
-   (other than the one who laid it) sets it off: the mined contestant dies and takes that visitor with them,
-   unless the visitor is ``mine_immune``; a visitor who ``demines`` and comes first removes it instead and
-   nobody dies. A mine laid tonight is live at tonight's resolution (the night resolves all at once).
+4. A mine lasts until it goes off or is de-mined. The first visitor of a mined contestant (other than the one
+   who laid it) sets it off: the mined contestant dies and takes that visitor with them, unless the visitor is
+   ``mine_immune``; a visitor who ``demines`` and comes first removes it instead and nobody dies. The roles act
+   in turn (Mafia & Yakuza MY4, "виконують свої дії за чергою"): a mine laid tonight goes off only on a visit
+   made after it was laid, later in the night order (a later step, or a later seat of the same step).
 5. Deaths are final for the night: a contestant killed by several causes is reported with the first one, in
    the order mine, explosion, shot, poison.
 
@@ -206,18 +207,26 @@ class _Deaths:
 def _set_off_mines(
     order: Sequence[Visit], mines: Iterable[str], deaths: _Deaths
 ) -> tuple[set[str], list[tuple[str, str, str]]]:
-    """Each mine (old or laid tonight) is set off or cleared by its first visitor (not its layer, not the mined).
+    """Each mine (old or laid tonight) is set off or cleared by its first visitor (not its layer, not the mined);
+    a mine laid tonight only by a visit after the laying one in wake order (house rule 4).
 
     Returns:
         The mines still live, and ``(mined, visitor, "demined" | "exploded")`` for each mine visited.
     """
-    live_mines = set(mines) | {v.target for v in order if v.kind == MINE}
-    layers = {v.target: v.actor for v in order if v.kind == MINE}
+    old = set(mines)
+    laid: dict[str, Visit] = {}
+    for v in order:
+        if v.kind == MINE and v.target not in old:
+            laid.setdefault(v.target, v)
+    live_mines = old | set(laid)
     mine_events: list[tuple[str, str, str]] = []
     for mined in sorted(live_mines):
+        layer = laid.get(mined)
         visitors = [
-            v for v in order if v.target == mined and v.actor != mined and not (v.kind == MINE and layers.get(mined) == v.actor)
-        ]
+            v for v in order
+            if v.target == mined and v.actor != mined and v.kind != MINE
+            and (layer is None or _wake_order(v) > _wake_order(layer))
+        ]  # fmt: skip
         if not visitors:
             continue
         first = visitors[0]

@@ -162,19 +162,26 @@ class ClubDriver:
         return self.game.phase
 
     def night(self, picks: Mapping[str, Mapping[str, str | None]] | None = None) -> None:
-        """Play the night: ``picks[step][actor]`` = target (``None``/absent: pass)."""
+        """Play the night: ``picks[step][actor]`` = target (``None``/absent: pass). A blocked contestant, who
+        is not asked, goes back to sleep whatever ``picks`` says."""
         picks = picks or {}
         assert self.phase is ClubPhase.NIGHT, self.phase
         while self.phase is ClubPhase.NIGHT:
             step = self.game._step().name
             for a in list(self.game.pending):
-                t = picks.get(step, {}).get(a)
+                t = None if a in self.game.blocked else picks.get(step, {}).get(a)
                 self.do(UsePower(a, t) if t is not None else SkipPower(a))
 
     def to_day(self) -> None:
         """From the morning, move on to the speeches (Black Knights) or the discussion (Mafia & Yakuza)."""
         assert self.phase is ClubPhase.MORNING, self.phase
         self.advance()
+
+    def discussion(self) -> None:
+        """Mafia & Yakuza: the host moves on through every contestant's turn to speak, to the vote."""
+        assert self.phase is ClubPhase.DISCUSSION, self.phase
+        while self.phase is ClubPhase.DISCUSSION:
+            self.advance()
 
     def speeches(self, noms: Mapping[str, str | None]) -> None:
         while self.phase is ClubPhase.SPEECH:

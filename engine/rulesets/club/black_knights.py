@@ -5,14 +5,18 @@ Knights) against the Black Order (Grey Cardinal, Black Knights), with the Mad Kn
 
 Data here: the roles and teams ("Roles"), the wake order ("Night, in wake order" [rule]), who meets whom on
 the introduction night ("Start"), the answers of the Grey Cardinal's and the Lord's checks, the default deal
-([house] setting ``deal``), the win check ("End" [house]). The mechanics (block, team kill, attack, heal,
-check) are the shared core's (``engine.core.night``); the day procedure (speeches with one nomination each,
-last word, repeat vote) is the club game's (``engine.rulesets.club.game``).
+([house] setting ``deal``), the win check ("End": BK12, with the [house] setting ``mad_knight_solo_win``). The
+mechanics (block, team kill, attack, heal, check) are the shared core's (``engine.core.night``); the day
+procedure (speeches with one nomination each, last word, repeat vote) is the club game's
+(``engine.rulesets.club.game``).
 
-[house] resolution: a heal saves from every attack of the night; a blocked Grey Cardinal still takes part in
-the Black kill, which fails only if every living Black Order member is blocked (``blocked_join_team``); the
-Lord's check reads the Grey Cardinal as a Black Knight and the Lord, Heir and Healer as "White Knight or
-Courtesan". The Healer may heal themself (not two nights running); the Courtesan picks another contestant.
+[rule] BK5: the contestant the Courtesan chose does not act that night: a chosen Grey Cardinal or Black Knight
+is not asked for the Black kill (the others decide it; it fails only if every living Black Order member was
+chosen) and a chosen Grey Cardinal makes no check (``engine.rulesets.club.game`` house rule 2).
+
+[house] resolution: a heal saves from every attack of the night; the Lord's check reads the Grey Cardinal as a
+Black Knight and the Lord, Heir and Healer as "White Knight or Courtesan". The Healer may heal themself (not two
+nights running); the Courtesan picks another contestant.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from engine.core.night import BLOCK, CHECK, HEAL, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
-from engine.rulesets.club.settings import ClubRules, Role, Step, faction_members
+from engine.rulesets.club.settings import ClubRules, ClubSettings, Role, Step, faction_members
 
 WHITE = "white_order"
 BLACK = "black_order"
@@ -76,20 +80,29 @@ def check_answer(step: str, actor_role: str, role: str) -> str:
     return "bk.check.lord.white"
 
 
-def win(alive: Mapping[str, str]) -> tuple[Winner, tuple[str, ...]] | None:
-    """Rulebook "End" [house], checked in this order: the Mad Knight alone with at most one other; the White
-    Order when no Black Order member and no Mad Knight remain; the Black Order when no White Order member
-    remains.
+def win(alive: Mapping[str, str], settings: ClubSettings) -> tuple[Winner, tuple[str, ...]] | None:
+    """Rulebook "End" (BK12), checked in this order:
+
+    1. [house] both orders gone at once (nobody of either is left): the Mad Knight wins if alive (the caller
+       ends a series with nobody alive as nobody's win);
+    2. [house] setting ``mad_knight_solo_win`` (default off): the Mad Knight wins alone when at most one other
+       contestant is alive with him;
+    3. [rule] the White Order wins when no Black Order member (Grey Cardinal, Black Knights) remains, whether or
+       not the Mad Knight lives;
+    4. [rule] the Black Order wins when no White Order member remains.
 
     Args:
-        alive: living contestant → current role, seat order.
+        alive: living contestant → current role, seat order (not empty).
+        settings: the series settings (``mad_knight_solo_win``).
     """
     mad = faction_members(alive, ROLES, ALONE)
     white = faction_members(alive, ROLES, WHITE)
     black = faction_members(alive, ROLES, BLACK)
-    if mad and len(alive) <= 2:
+    if not white and not black:
+        return (Winner.MAD_KNIGHT, mad) if mad else None
+    if settings.mad_knight_solo_win and mad and len(alive) <= 2:
         return Winner.MAD_KNIGHT, mad
-    if not black and not mad:
+    if not black:
         return Winner.WHITE_ORDER, white
     if not white:
         return Winner.BLACK_ORDER, black
@@ -123,7 +136,6 @@ RULES = ClubRules(
     win=win,
     default_deal=default_deal,
     sizes=(8, 16),
-    blocked_join_team=True,
     intro_night_actions=False,
     first_night=0,
     reveal_role=True,

@@ -1,9 +1,11 @@
 """The day of a club series (house rules 5-6 of ``engine.rulesets.club.game``): the morning's news, Black
-Knights' speeches, nominations, last word and repeat vote, Mafia & Yakuza's discussion, the vote, and the end.
+Knights' speeches, nominations, last word and repeat vote, Mafia & Yakuza's discussion in turn, the vote, and
+the end.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -51,14 +53,14 @@ class ClubDay(ClubNight):
         self._clock(ClubPhase.MORNING, "morning", "clock.morning")
 
     def _after_morning(self) -> None:
+        """The day's talk: every living contestant speaks in turn, in seat order, on their own clock (Black
+        Knights' speeches; Mafia & Yakuza's discussion in turn, MY9); then the vote."""
         self.repeat_used = False
         self.candidates = []
-        if self.rules.nominations:
-            self.speakers = self.living()
-            self._next_speaker()
-        else:
+        if not self.rules.nominations:
             self.announce("club.discussion", day=self.day)
-            self._clock(ClubPhase.DISCUSSION, "discussion", "clock.discussion")
+        self.speakers = self.living()
+        self._next_speaker()
 
     def _next_speaker(self) -> None:
         while self.speakers:
@@ -66,13 +68,19 @@ class ClubDay(ClubNight):
             if not self.players[name].alive:
                 continue
             self.speaker = name
+            if not self.rules.nominations:  # Mafia & Yakuza: a turn of the discussion
+                self._clock(ClubPhase.DISCUSSION, "discussion", "clock.speech")
+                self.announce("my.turn", player=name, seconds=math.ceil(self.settings.duration("discussion")))
+                return
             self._clock(ClubPhase.SPEECH, "speech", "clock.speech")
             self.announce("bk.speech", player=name)
             if self.settings.day_execution:
                 self._prompt_nominate(name)
             return
         self.speaker = None
-        if not self.settings.day_execution:
+        if not self.rules.nominations:
+            self._open_first_vote()
+        elif not self.settings.day_execution:
             self.announce("bk.no_execution")
             self._end_day()
         elif not self.candidates:
@@ -101,8 +109,10 @@ class ClubDay(ClubNight):
         self._next_speaker()
 
     def _close_speech(self) -> None:
+        """A speaking turn's clock ran out, or the host moved on: a Black Knights speaker with the gallows on
+        holds back; the next contestant speaks."""
         assert self.speaker is not None and self.day_record is not None
-        if self.settings.day_execution:
+        if self.rules.nominations and self.settings.day_execution:
             self._apply_nomination(self.speaker, None)
         else:
             self._next_speaker()
@@ -275,7 +285,7 @@ class ClubDay(ClubNight):
         if not alive:
             self._end_series(Winner.NOBODY, (), Termination.ALL_DEAD)
             return True
-        result = self.rules.win(alive)
+        result = self.rules.win(alive, self.settings)
         if result is None:
             return False
         self._end_series(result[0], result[1], Termination.FACTION_WON)

@@ -13,15 +13,18 @@ The host controls (pause, resume, extend, replace, undo, end) are ``engine.core.
 House rules of this file (h11 ``_state.py`` style; each is also a row of ``docs/house-rules.md``):
 
 1. The night follows the wake order: one step at a time, every contestant of that step is prompted at once
-   and the step ends when all have chosen or passed (or its clock runs out: a pass). A step nobody can act in
-   is skipped. Choices are collected; the night resolves all at once after the last step.
-2. A blocked contestant is not woken: they are told privately "you are not woken tonight" at their first
-   step and their actions are not asked for. In a team kill, ``ClubRules.blocked_join_team`` says whether
-   blocked members still take part (Black Knights: yes, the kill fails only when every living member is
-   blocked) or not (Mafia & Yakuza: a blocked contestant does not visit).
+   and the step ends when all have chosen or passed (or its clock runs out: a pass). A step nobody would be
+   woken in (no living holder on the server with someone to target) is skipped. Choices are collected; the
+   night resolves all at once after the last step.
+2. A blocked contestant is not woken (Black Knights BK5, Mafia & Yakuza "Block"): at each of their steps they
+   are shown "You are not woken tonight." with one button to go back to sleep, in place of the question. They
+   choose nothing, take no part in a team kill and see none of its picks; a team kill fails only when every
+   member is blocked. Their step runs as it would have (its clock, a dialog for each holder), so the night
+   shows nobody else that someone was blocked.
 3. A team kill: every member taking part picks; unanimous picks stand, otherwise the leader's pick is final
-   (``engine.core.night.team_choice``). The leader is the first of the step's roles still alive (the Grey
-   Cardinal, the Don, the Oyabun; then the next role, ties by seat). Members see each other's picks.
+   (``engine.core.night.team_choice``). The leader is the first of the step's roles still alive and not
+   blocked (the Grey Cardinal, the Don, the Oyabun; then the next role, ties by seat). Members see each
+   other's picks.
 4. Team kills and checks never target the actor; team kills never target a team member. "A new one each
    night" forbids last night's target. A once-per-game action (the Bomber) is spent when used.
 5. The vote: every living contestant may vote once; a vote cannot be changed; a voter who has not voted when
@@ -294,6 +297,8 @@ def _check_pick(game: ClubGame, action: UsePower | SkipPower) -> Callable[[], No
         raise IllegalAction("illegal.power.none")
     if isinstance(action, SkipPower):
         return partial(game._apply_pick, actor, None)
+    if actor in game.blocked:
+        raise IllegalAction("illegal.club.blocked")
     if action.second is not None:
         raise IllegalAction("illegal.power.targets", count="1")
     if action.target not in game._targets(actor):
@@ -302,7 +307,8 @@ def _check_pick(game: ClubGame, action: UsePower | SkipPower) -> Callable[[], No
 
 
 def _offer_uses(game: ClubGame, player: str) -> list[Action]:
-    return [UsePower(player, t) for t in game._targets(player)] if player in game.pending else []
+    awake = player in game.pending and player not in game.blocked
+    return [UsePower(player, t) for t in game._targets(player)] if awake else []
 
 
 def _offer_skip(game: ClubGame, player: str) -> list[Action]:
@@ -466,7 +472,7 @@ ON_CLOCK: dict[ClubPhase, Callable[[ClubGame], None]] = {
     ClubPhase.NIGHT: ClubGame._close_step,
     ClubPhase.MORNING: ClubGame._after_morning,
     ClubPhase.SPEECH: ClubGame._close_speech,
-    ClubPhase.DISCUSSION: ClubGame._open_first_vote,
+    ClubPhase.DISCUSSION: ClubGame._close_speech,
     ClubPhase.VOTE: ClubGame._close_vote,
     ClubPhase.LAST_WORD: ClubGame._after_last_word,
     ClubPhase.REPEAT: ClubGame._close_repeat,

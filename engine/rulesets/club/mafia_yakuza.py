@@ -23,7 +23,7 @@ from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
-from engine.rulesets.club.settings import ClubRules, Role, Step, faction_members
+from engine.rulesets.club.settings import ClubRules, ClubSettings, Role, Step, faction_members
 
 MAFIA = "mafia"
 YAKUZA = "yakuza"
@@ -80,13 +80,14 @@ def check_answer(step: str, actor_role: str, role: str) -> str:
     return "my.check.commissar." + team
 
 
-def win(alive: Mapping[str, str]) -> tuple[Winner, tuple[str, ...]] | None:
+def win(alive: Mapping[str, str], settings: ClubSettings) -> tuple[Winner, tuple[str, ...]] | None:
     """Rulebook "Factions and victory", in this order: the Loners whose goal is reached (alive with at most
     one other contestant) win; a family wins when it is the only faction left; the town wins when no Mafia,
     no Yakuza and no Loner remain.
 
     Args:
         alive: living contestant → role, seat order.
+        settings: the series settings (no setting changes this ruleset's win).
     """
     loners = faction_members(alive, ROLES, LONER)
     if loners and len(alive) <= 2:
@@ -137,7 +138,6 @@ RULES = ClubRules(
     win=win,
     default_deal=default_deal,
     sizes=(8, 16),
-    blocked_join_team=False,
     intro_night_actions=True,
     first_night=1,
     reveal_role=False,

@@ -27,7 +27,6 @@ class ClubNight(ClubState):
         self.step_index = -1
         self.visits = []
         self.blocked = frozenset()
-        self.told_blocked = set()
         self.ballot = None
         self.announce("club.night", night=self.night_no)
         self.move(self.living(), Place.HOME)
@@ -62,32 +61,28 @@ class ClubNight(ClubState):
         return [p.name for p in holders if not (step.once and (p.name, step.name) in self.spent)]
 
     def _next_step(self) -> None:
+        """Open the next step of the wake order that someone would be woken in (house rules 1-2)."""
         while self.step_index + 1 < len(self.rules.steps):
             self.step_index += 1
             step = self._step()
-            holders = self._step_holders(step)
-            blocked = [h for h in holders if h in self.blocked]
-            if step.team and self.rules.blocked_join_team:
-                actors = holders if len(blocked) < len(holders) else []
-            else:
-                actors = [h for h in holders if h not in self.blocked]
-            for h in holders:
-                if h not in actors and h not in self.told_blocked:
-                    self.told_blocked.add(h)
-                    self.whisper([h], "club.blocked")
-            actors = [a for a in actors if self._targets(a, step)]
-            if not actors:
+            woken = [h for h in self._step_holders(step) if self._targets(h, step)]
+            if not woken:
                 continue
-            self.pending = list(actors)
+            self.pending = woken
             self.picks = {}
             self._clock(ClubPhase.NIGHT, "night_step", "clock.night")
-            for a in actors:
+            for a in woken:
                 self._prompt_step(a, step)
             return
         self._resolve_night()
 
     def _prompt_step(self, actor: str, step: Step) -> None:
-        """Ask ``actor`` for their choice at ``step``: one button per target, and a pass."""
+        """Ask ``actor`` for their choice at ``step``: one button per target, and a pass. A blocked ``actor`` is
+        told instead that they are not woken tonight, with one button to go back to sleep (house rule 2)."""
+        if actor in self.blocked:
+            sleep = Choice(msg("club.blocked.ok").text, SkipPower(actor))
+            self.emit(Prompt(frozenset({actor}), msg("club.blocked"), (sleep,)))
+            return
         choices = [Choice(t, UsePower(actor, t)) for t in self._targets(actor, step)]
         choices.append(Choice(msg("power.skip").text, SkipPower(actor)))
         self.emit(Prompt(frozenset({actor}), msg(f"{self.rules.prefix}.prompt.{step.name}"), tuple(choices)))
@@ -113,12 +108,18 @@ class ClubNight(ClubState):
         step = self._step()
         self.pending.remove(actor)
         self.picks[actor] = target
-        self.whisper([actor], "power.skipped" if target is None else "power.noted")
+        if actor in self.blocked:
+            self.whisper([actor], "club.blocked.asleep")
+        else:
+            self.whisper([actor], "power.skipped" if target is None else "power.noted")
         if step.team and target is not None:
-            others = [m for m in self._step_holders(step) if m != actor]
-            self.whisper(others, "club.team.pick", player=actor, target=target)
+            self.whisper(self._awake(step, exclude=actor), "club.team.pick", player=actor, target=target)
         if not self.pending:
             self._close_step()
+
+    def _awake(self, step: Step, exclude: str | None = None) -> list[str]:
+        """The holders of ``step`` who act in it (not blocked), in the step's order: leader first (house rule 3)."""
+        return [h for h in self._step_holders(step) if h not in self.blocked and h != exclude]
 
     def _close_step(self) -> None:
         """End the current step (all chose, or the clock ran out: the rest pass) and record its visits."""
@@ -128,19 +129,20 @@ class ClubNight(ClubState):
         for a in self.pending:
             self.picks.setdefault(a, None)
         self.pending = []
+        picks = {a: t for a, t in self.picks.items() if a not in self.blocked}
         chosen: list[tuple[str, str]] = []
         if step.team:
-            order = self._step_holders(step)
+            order = [m for m in self._awake(step) if m in picks]
             leader = order[0] if order else None
-            decided = core.team_choice({m: self.picks.get(m) for m in order if m in self.picks}, leader)
+            decided = core.team_choice({m: picks[m] for m in order}, leader)
             if decided is not None:
                 chosen.append((decided[1], decided[0]))
-            elif any(t is not None for t in self.picks.values()):
+            elif any(t is not None for t in picks.values()):
                 # A split the leader did not settle: the kill fails.
                 self.night_record.acts.append({"step": step.name, "contestant": None, "target": None})
         else:
-            chosen = [(a, t) for a, t in self.picks.items() if t is not None]
-        for a, t in self.picks.items():
+            chosen = [(a, t) for a, t in picks.items() if t is not None]
+        for a, t in picks.items():
             if t is None:  # a pass is recorded for a team member as for anyone
                 self.night_record.acts.append({"step": step.name, "contestant": a, "target": None})
         for a, t in chosen:

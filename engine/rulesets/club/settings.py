@@ -52,13 +52,14 @@ CLUB_DURATIONS: dict[str, float] = {
     "night_step": 60.0,
     "morning": 30.0,
     "speech": 60.0,
-    "discussion": 300.0,
+    "discussion": 60.0,
     "vote": 60.0,
     "revote": 45.0,
     "last_word": 60.0,
     "repeat": 30.0,
 }
-"""Seconds per phase. ``speech`` and ``last_word`` are one minute each (Black Knights, Day [rule])."""
+"""Seconds per phase clock. ``speech`` and ``last_word`` are one minute each (Black Knights, Day [rule]);
+``discussion`` is each contestant's turn to speak in Mafia & Yakuza's discussion ([house] one minute, MY9)."""
 
 @dataclass(frozen=True, slots=True)
 class Role:
@@ -106,8 +107,9 @@ class Step:
     watchers: tuple[str, ...] = ()
 
 
-WinCheck = Callable[[Mapping[str, str]], tuple[Winner, tuple[str, ...]] | None]
-"""alive contestant → current role code  →  (winner, winning contestants) or ``None`` (the series goes on)."""
+WinCheck = Callable[[Mapping[str, str], "ClubSettings"], tuple[Winner, tuple[str, ...]] | None]
+"""(alive contestant → current role code, the series settings)  →  (winner, winning contestants) or ``None`` (the
+series goes on)."""
 CheckAnswer = Callable[[str, str, str], str]
 """(step name, checker's role code, target's role code) → the answer's message key."""
 
@@ -127,14 +129,14 @@ class ClubRules:
     win: WinCheck
     default_deal: Callable[[int], tuple[str, ...]]
     sizes: tuple[int, int]
-    blocked_join_team: bool
     intro_night_actions: bool
     """False: the first night is an introduction only (Black Knights [house] "no kills")."""
     first_night: int
     reveal_role: bool
     """The role is announced when a contestant leaves (Black Knights: the card is turned)."""
     nominations: bool
-    """Black Knights' day (speeches, one nomination each, last word, repeat vote) vs Mafia & Yakuza's."""
+    """Black Knights' day (speeches, one nomination each, last word, repeat vote) vs Mafia & Yakuza's (turns to
+    speak, then the vote among everyone)."""
     keep_option: bool
     """The vote may keep everyone (Mafia & Yakuza)."""
     successors: Mapping[str, str] = field(default_factory=dict)
@@ -154,6 +156,8 @@ class ClubSettings:
         deal_table: setting ``deal``: contestant count → role codes, overriding the ruleset's default deal.
         day_execution: whether the day ends with a vote (Black Knights [rule] "Start", default true).
         morning_news: what the morning tells beyond the dead (``engine.rulesets.club.morning``; default ``"named"``).
+        mad_knight_solo_win: Black Knights [house]: the Mad Knight also wins alone when at most one other
+            contestant is alive with him (default false: his own win is not in the rulebook, BK12).
         durations: seconds per phase (``CLUB_DURATIONS`` keys).
         max_days: the series ends with nobody winning after this many days ([house]).
     """
@@ -165,6 +169,7 @@ class ClubSettings:
     deal_table: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     day_execution: bool = True
     morning_news: str = MORNING_NEWS_DEFAULT
+    mad_knight_solo_win: bool = False
     durations: Mapping[str, float] = field(default_factory=dict)
     max_days: int = 30
 
@@ -188,6 +193,8 @@ class ClubSettings:
                 raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
         if self.max_days < 1:
             raise ConfigError(f"max_days: {self.max_days} must be at least 1")
+        if self.mad_knight_solo_win and "mad_knight" not in rules.roles:
+            raise ConfigError(f"mad_knight_solo_win: {rules.name} has no Mad Knight")
         for count, roles in self.deal_table.items():
             if len(roles) != count:
                 raise ConfigError(f"deal.{count}: lists {len(roles)} roles for {count} contestants")
@@ -221,6 +228,7 @@ def settings_dict(s: ClubSettings) -> dict[str, Any]:
         "hosts": list(s.hosts),
         "day_execution": s.day_execution,
         "morning_news": s.morning_news,
+        "mad_knight_solo_win": s.mad_knight_solo_win,
         "deal": {str(k): list(v) for k, v in sorted(s.deal_table.items())},
         "durations": {k: s.duration(k) for k in CLUB_DURATIONS},
         "max_days": s.max_days,

@@ -123,7 +123,7 @@ class ClubState(HostControls):
     REPLAYED_STATE: ClassVar[tuple[str, ...]] = (
         "settings", "seed", "rng", "hosts", "players", "phase", "phase_seq", "deadline", "day", "night_no",
         "started", "outcome", "log", "record", "step_index", "pending", "picks", "visits", "blocked",
-        "told_blocked", "last_target", "spent", "mines", "poisons", "night_record", "news", "promoted",
+        "last_target", "spent", "mines", "poisons", "night_record", "news", "promoted",
         "day_record", "speakers", "speaker", "candidates", "ballot", "departing", "repeat_used", "repeat_asks",
         "paused", "clock_label", "stand_ins", "_inbox", "_items", "_places", "_untracked",
     )  # fmt: skip
@@ -159,7 +159,6 @@ class ClubState(HostControls):
         self.picks: dict[str, str | None] = {}
         self.visits: list[core.Visit] = []
         self.blocked: frozenset[str] = frozenset()
-        self.told_blocked: set[str] = set()
         self.last_target: dict[tuple[str, str], tuple[int, str]] = {}
         """(contestant, step) → (night, target) of their last action ("a new one each night")."""
         self.spent: set[tuple[str, str]] = set()

@@ -79,3 +79,24 @@ def test_morning_news_is_a_club_setting_of_scenario_and_series_files() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_scenario('contestants = ["Alex", "Kai", "Zuri"]\ntraitors = 1\nmorning_news = "named"\n', "t.toml")
     assert "t.toml: morning_news: not a setting of the traitors ruleset" in str(info.value)
+
+
+@pytest.mark.rule("BK12")
+def test_mad_knight_solo_win_is_a_black_knights_setting_off_by_default() -> None:
+    """Black Knights BK12: the Mad Knight's own win is a setting of series and scenario files, off by default,
+    kept by the series store; a ruleset without a Mad Knight refuses it, naming the file and the field."""
+    from bridge.config.series import parse_series
+    from bridge.config.settings_json import settings_from_json, settings_to_json
+
+    names = '["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe"]'
+    on = parse_scenario(f'ruleset = "black_knights"\ncontestants = {names}\nmad_knight_solo_win = true\n', "b.toml")
+    assert on.settings.mad_knight_solo_win is True
+    assert settings_from_json(settings_to_json(on.settings)) == on.settings
+    default = parse_series('ruleset = "black_knights"\ncontestant_count = 8\n', "s.toml")
+    assert default.settings.mad_knight_solo_win is False
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(f'ruleset = "mafia_yakuza"\ncontestants = {names}\nmad_knight_solo_win = true\n', "m.toml")
+    assert "m.toml: mad_knight_solo_win: mafia_yakuza has no Mad Knight" in str(info.value)
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario('contestants = ["Alex", "Kai", "Zuri"]\ntraitors = 1\nmad_knight_solo_win = false\n', "t.toml")
+    assert "t.toml: mad_knight_solo_win: not a setting of the traitors ruleset" in str(info.value)

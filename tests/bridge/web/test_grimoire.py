@@ -91,3 +91,33 @@ def test_the_event_log_lines() -> None:
     assert effect_entry(ClockChanged(3, None, 42.0), 1.0)["text"] == "clock paused (42 s left)"  # type: ignore[index]
     line = input_entry({"now": 7.0, "action": "pause_clock", "host": "Host"}, 9.0)
     assert line == {"t": 7.0, "kind": "input", "text": "pause_clock host=Host", "to": None}
+
+
+@pytest.mark.rule("MY9")
+def test_the_grimoire_marks_whose_turn_it_is_to_speak() -> None:
+    """Mafia & Yakuza MY9, "Під час денного обговорення гравці повинні дотримуватись порядку, надаючи кожному
+    можливість висловитись" (in the day's discussion the players keep to an order, everyone gets to speak): the
+    host's grimoire marks the contestant who has the floor, turn by turn in seat order, and its event log shows
+    each turn as announced."""
+    from engine.effects import Announce
+    from engine.rulesets.club.settings import ClubSettings
+
+    names = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena")
+    game: Any = new_game(ClubSettings("mafia_yakuza", names, hosts=(HOST,)), 3)
+    now = 0.0
+    fx = game.handle(StartSeries(), now=now)
+    while game.phase.value != "discussion":
+        now += 1.0
+        fx = game.handle(Advance(HOST), now=now)
+    speakers = []
+    while game.phase.value == "discussion":
+        parts = grimoire(game)
+        marked = [n for n in names if "speaking" in parts[f"seat/{n}"]["marks"]]
+        assert marked == [game.speaker] and parts["clock"]["phase"] == "discussion"
+        floor = [effect_entry(e, now) for e in fx if isinstance(e, Announce) and e.message.key == "my.turn"]
+        assert [entry["text"] for entry in floor if entry] == [f"{game.speaker} has the floor (60 seconds)."]
+        speakers.append(game.speaker)
+        now += 1.0
+        fx = game.handle(Advance(HOST), now=now)
+    assert speakers == [n for n in names if game.players[n].alive]
+    assert not any("speaking" in grimoire(game)[f"seat/{n}"]["marks"] for n in names)

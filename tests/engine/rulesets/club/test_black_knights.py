@@ -140,10 +140,10 @@ class TestNight:
         assert d.game.night_record.deaths == {"Efe": "shot"}
         assert "club.team.pick" in d.told("Zuri")
 
-    def test_blocked_grey_cardinal_still_takes_part(self, club):
+    def test_blocked_grey_cardinal_has_no_say(self, club):
         d = first_night(club)
         d.night({"courtesan": {"Alex": "Kai"}, "black_kill": {"Kai": "Efe", "Zuri": "Sunny"}, "cardinal_check": {"Kai": "Ari"}})
-        assert d.game.night_record.deaths == {"Efe": "shot"}
+        assert d.game.night_record.deaths == {"Sunny": "shot"}
         assert not any(k.startswith("bk.check.cardinal") for k in d.told("Kai"))  # the check is blocked
 
     def test_black_kill_fails_only_if_every_black_member_is_blocked(self, club):
@@ -340,7 +340,7 @@ class TestDay:
 
 
 class TestEnd:
-    def test_white_order_wins_when_no_black_and_no_mad_knight(self, club):
+    def test_white_order_wins_when_no_black_order_member_remains(self, club):
         deal = (("Alex", "courtesan"), ("Kai", "grey_cardinal"), ("Ari", "lord"), ("Sunny", "healer"), ("Efe", "white_knight"))
         d = club(BK, deal)
         d.to_day()
@@ -359,9 +359,9 @@ class TestEnd:
         assert d.game.outcome.winner is Winner.BLACK_ORDER and d.phase is ClubPhase.OVER
         assert d.game.outcome.termination is Termination.FACTION_WON
 
-    def test_mad_knight_wins_alone_with_one_other(self, club):
+    def test_mad_knight_wins_alone_with_one_other_when_set(self, club):
         deal = (("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Efe", "white_knight"))
-        d = club(BK, deal)
+        d = club(BK, deal, mad_knight_solo_win=True)
         d.to_day()
         d.speeches({})
         d.night({"mad_knight": {"Steve": "Efe"}})
@@ -377,7 +377,7 @@ class TestEnd:
         d.repeat({})
         assert d.game.outcome is None and d.phase is ClubPhase.NIGHT  # Kai, Steve, Ari: nobody has won
         d.night({"black_kill": {"Kai": "Ari"}})
-        assert d.game.outcome.winner is Winner.MAD_KNIGHT
+        assert d.game.outcome.winner is Winner.BLACK_ORDER  # no White Order member is left
 
     def test_the_dead_never_act(self, club):
         d = first_night(club)

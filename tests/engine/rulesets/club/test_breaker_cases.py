@@ -337,9 +337,6 @@ def test_my_the_first_night_names_every_role_and_only_families_know_each_other(c
 
 
 @pytest.mark.rule("MY21", "MY12")
-@pytest.mark.xfail(strict=True, reason="The rulebook: a blocked player cannot use their active ability, everyone "
-                   "not acting sleeps, and nobody may peek at night actions; Castle tells the blocked Yakuza (Ari, "
-                   "'You are not woken tonight.') whom his Oyabun shoots.")
 def test_my_a_blocked_family_member_sleeps_through_the_familys_shot(club, my14) -> None:
     """MY21: «Блокування - активна дія, яка забороняє обраному гравцю використовувати його активну здібність.» (the
     blocked player may not use their active ability). MY12: «Всі інші сплять (очікують).» (everyone else sleeps),

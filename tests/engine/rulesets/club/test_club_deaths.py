@@ -57,7 +57,7 @@ def bk_next_night(d):
 
 def my_next_night(d):
     d.to_day()
-    d.advance()
+    d.discussion()
     d.vote(dict.fromkeys(sorted(d.alive()), KEEP))
     assert d.phase is ClubPhase.NIGHT
 
@@ -198,7 +198,7 @@ class TestMafiaYakuza:
         d = club(MY, deal)
         d.night({"mafia_shot": {"Alex": "Omar"}})
         d.to_day()
-        d.advance()
+        d.discussion()
         since = len(d.effects)
         d.vote({"Sunny": "Alex", "Rhea": "Alex", "Alex": "Rhea"})
         said = announced(d, since)

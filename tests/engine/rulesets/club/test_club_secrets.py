@@ -33,7 +33,8 @@ def allowed(key: str, over: bool) -> bool:
 def random_settings(rng: random.Random, ruleset: str) -> ClubSettings:
     n = rng.randint(8, 16)
     return ClubSettings(
-        ruleset, NAMES[:n], hosts=(HOST,), day_execution=rng.random() < 0.85, max_days=rng.choice([30, 6])
+        ruleset, NAMES[:n], hosts=(HOST,), day_execution=rng.random() < 0.85, max_days=rng.choice([30, 6]),
+        mad_knight_solo_win=ruleset == "black_knights" and rng.random() < 0.3,
     )
 
 
@@ -105,7 +106,7 @@ def play(ruleset: str, seed: int) -> object:
     if out.winner is Winner.NOBODY:
         assert out.winners == ()
     else:
-        assert game.rules.win(alive) == (out.winner, out.winners)
+        assert game.rules.win(alive, game.settings) == (out.winner, out.winners)
     return game
 
 

@@ -35,7 +35,7 @@ ALL = {n for n, _ in MY14}
 def next_night(d, votes=None):
     """From the morning: discussion, the vote (everyone keeps, unless ``votes``), then the next night."""
     d.to_day()
-    d.advance()  # the discussion ends
+    d.discussion()
     d.vote(votes or dict.fromkeys(sorted(d.alive()), KEEP))
     assert d.phase is ClubPhase.NIGHT, d.phase
 
@@ -223,7 +223,7 @@ class TestDay:
         d = club(MY, MY14)
         d.night({})
         d.to_day()
-        d.advance()
+        d.discussion()
         votes = dict.fromkeys(("Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny"), "Alex")
         d.vote({**votes, "Alex": "Kai"})
         assert "Alex" not in d.alive() and d.game.players["Alex"].out == "expelled"
@@ -235,7 +235,7 @@ class TestDay:
         d = club(MY, MY14)
         d.night({})
         d.to_day()
-        d.advance()
+        d.discussion()
         d.vote({"Alex": KEEP, "Kai": KEEP, "Zuri": "Rhea"})
         assert d.alive() == ALL and ("my.kept", {}) in d.said()
 
@@ -244,7 +244,7 @@ class TestDay:
         d = club(MY, MY14)
         d.night({})
         d.to_day()
-        d.advance()
+        d.discussion()
         d.vote({"Alex": "Rhea", "Kai": KEEP})
         assert d.game.ballot.kind == "revote" and d.game.ballot.options == ("Rhea", KEEP)
         d.vote({"Alex": "Rhea", "Kai": KEEP})
@@ -257,7 +257,7 @@ class TestDay:
         d = club(MY, MY14)
         d.night({})
         d.to_day()
-        d.advance()
+        d.discussion()
         if tie_first:
             d.vote({"Alex": "Rhea", "Kai": KEEP})
             assert d.game.ballot.kind == "revote"
@@ -269,7 +269,7 @@ class TestDay:
         d = club(MY, MY14)
         d.night({})
         d.to_day()
-        d.advance()
+        d.discussion()
         d.vote({"Alex": "Kai", "Kai": "Zuri", "Zuri": "Steve", "Steve": "Ari", "Ari": "Noor"})
         assert d.game.ballot.options == ("Kai", "Zuri", "Steve", "Ari", "Noor")
         d.vote({"Alex": "Kai"})
@@ -281,7 +281,7 @@ class TestDay:
         with pytest.raises(IllegalAction):
             d.do(KeepEveryone("Alex"))  # not voting now
         d.to_day()
-        d.advance()
+        d.discussion()
         with pytest.raises(IllegalAction):
             d.do(CastVote("Alex", "Alex"))
         d.do(KeepEveryone("Alex"))
@@ -299,7 +299,7 @@ class TestVictory:
         # Steve and Rhea die the same night; Omar (town) remains with the Mafia: not over yet
         assert d.game.outcome is None
         d.to_day()
-        d.advance()
+        d.discussion()
         d.vote({"Alex": "Omar", "Kai": "Omar"})
         assert d.game.outcome.winner is Winner.MAFIA and d.game.outcome.winners == ("Alex", "Kai")
 
@@ -322,7 +322,7 @@ class TestVictory:
         d = club(MY, deal)
         d.night({})
         d.to_day()
-        d.advance()
+        d.discussion()
         d.vote({"Sunny": "Alex", "Rhea": "Alex", "Omar": "Alex"})
         assert d.game.outcome.winner is Winner.TOWN  # checked after the day
 
