@@ -2,9 +2,9 @@
 
 A 12-contestant series is played by the engine to its finale (torch clock: one hour), then the service runs it
 against the sandbox (``bridge/sandbox``, ticking at 20 Hz with the real data pack) over loopback RCON. A finalist
-presses ``/trigger traitors.torch set N`` (each press changes their torch, a legal input: rulebook §9 "a torch
-vote can be changed until the host locks it"), at random moments, 1,000 times. Latency = from the press (taken on
-the sandbox thread) to the first command the service sends because of it (the private "you hold up…" message),
+presses ``/trigger traitors.torch set N`` (each press changes their vote, a legal input: rulebook §10 "a finale
+vote can be changed until the vote is locked"), at random moments, 1,000 times. Latency = from the press (taken on
+the sandbox thread) to the first command the service sends because of it (the private "Your vote: …" message),
 as the sandbox received it (``CommandRecord.received``). The path: the data pack's tick moves the press into the
 input queue (up to one tick, 50 ms), the service's next poll reads it (up to one poll interval), the engine
 applies it, the effect is rendered and sent.

@@ -109,7 +109,7 @@ class _ByFinalist(_Sent):
 
     @property
     def finalist(self) -> str:
-        """The finalist who holds up a torch (``actor``)."""
+        """The finalist who votes (``actor``)."""
         return self.actor
 
 
@@ -168,10 +168,19 @@ class TimerExpired(Action):
 class Advance(_ByHost):
     """The host moves the series on early (rulebook §3 [house]): ends the current phase as its clock would.
 
-    In the finale torch vote this is the host locking the torches (rulebook §9).
+    In the finale vote this is the host locking the vote, once they have asked whether everybody is happy with
+    their decision; before that it asks the question (rulebook §9).
     """
 
     kind: ClassVar[str] = "advance"
+
+
+@dataclass(frozen=True, slots=True)
+class AskHappy(_ByHost):
+    """The host asks the finalists whether everybody is happy with their decision (rulebook §9): every finalist
+    is asked again and may still change their vote until the host (or the clock) locks it."""
+
+    kind: ClassVar[str] = "ask_happy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +229,8 @@ class AnswerOffer(_ByContestant):
 
 @dataclass(frozen=True, slots=True)
 class ChooseTorch(_ByFinalist):
-    """A finalist holds up a torch: banish again (red) or end game (green). Changeable until locked (§9)."""
+    """A finalist votes banish again or end game with the vote command; the vote gives the host a torch (red or
+    green when placed). Changeable until the vote is locked (rulebook §9, §10 "Finale Torches")."""
 
     kind: ClassVar[str] = "choose_torch"
     torch: Torch
@@ -501,6 +511,7 @@ _EVERY_ACTION: tuple[type[Action], ...] = (
     StartSeries,
     TimerExpired,
     Advance,
+    AskHappy,
     CastVote,
     SwearOath,
     ChooseEvent,

@@ -172,18 +172,31 @@ class MoveTo(Effect):
     seats: tuple[int, ...] = ()
 
 
+Label: TypeAlias = "str | Message | None"
+"""What an item carries besides its kind (``GiveItem.label``): a name (the contestant written on a cast vote
+paper, the finalist a finale torch stands for), the text of a letter's pages (the Traitors' reply), or a
+``Message``: a letter's page that each reader's client shows in their own language (the seer book)."""
+
+
+def label_text(label: Label) -> str:
+    """An item's label as English text (``""`` for none): a name as it is, a ``Message`` rendered."""
+    if label is None:
+        return ""
+    return label.text if isinstance(label, Message) else label
+
+
 @dataclass(frozen=True, slots=True)
 class GiveItem(Effect):
-    """Put one item in a contestant's inventory. ``label`` names it where the item carries a name
-    (the contestant written on a cast vote paper); only the holder is told (``to``)."""
+    """Put one item in a contestant's inventory. ``label`` is what the item carries besides its kind (``Label``:
+    the contestant written on a cast vote paper, a letter's page); only the holder is told (``to``)."""
 
     to: frozenset[str]
     item: Item
-    label: str | None = None
+    label: Label = None
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def give(holder: str, item: Item, label: str | None = None) -> GiveItem:
+def give(holder: str, item: Item, label: Label = None) -> GiveItem:
     """``GiveItem(frozenset({holder}), item, label)``, remembered like ``msg``: the same few hand-outs (a vote
     paper to each voter, the torches to each finalist) are made round table after round table."""
     return GiveItem(frozenset((holder,)), item, label)
@@ -201,6 +214,34 @@ class TakeItem(Effect):
 def take(item: Item, players: tuple[str, ...] | None = None) -> TakeItem:
     """``TakeItem(item, players)``, remembered like ``give``."""
     return TakeItem(item, players)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceItem(Effect):
+    """Set a castle item down at one contestant's spot of a per-seat place, where everyone in the room sees it
+    (public): a contestant's player head at their place at the breakfast table (rulebook §10).
+
+    Args:
+        item: what is set down (``Item.PLAYER_HEAD``).
+        place: the per-seat place (``Place.BREAKFAST_TABLE``).
+        seat: the contestant's seat number (1-based; the seating is public).
+        label: whose it is (the head's contestant, named as the player who plays the seat).
+    """
+
+    item: Item
+    place: Place
+    seat: int
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClearPlace(Effect):
+    """Take away what ``PlaceItem`` set down at these seats' spots of ``place`` (public); a spot that holds
+    nothing stays as it is."""
+
+    item: Item
+    place: Place
+    seats: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,12 +303,15 @@ __all__ = [
     "announce",
     "Choice",
     "choice",
+    "ClearPlace",
     "ClockStarted",
     "Effect",
     "Eliminated",
     "GiveItem",
+    "Label",
     "Message",
     "MoveTo",
+    "PlaceItem",
     "Prompt",
     "Revealed",
     "SeriesOver",
@@ -275,6 +319,7 @@ __all__ = [
     "TakeItem",
     "Whisper",
     "give",
+    "label_text",
     "msg",
     "take",
     "whisper",

@@ -106,7 +106,7 @@ FAITHFUL_POWERS: tuple[Power, ...] = (
 class Place(Enum):
     """The castle's places (rulebook §10). Coordinates live in ``world_config/castle.toml``, never here.
 
-    ``ROUND_TABLE`` and ``HOME`` are per contestant: the effect carries the seat number.
+    ``ROUND_TABLE``, ``HOME`` and ``BREAKFAST_TABLE`` are per contestant: the effect carries the seat number.
     ``GATE`` is outside the castle, where banished contestants leave to ([house]).
     """
 
@@ -124,6 +124,9 @@ class Place(Enum):
     CONFESSION_ROOM = "confession_room"
     HOME = "home"
     GATE = "gate"
+    BREAKFAST_TABLE = "breakfast_table"
+    """Each contestant's place at the breakfast table, where their player head is set as they arrive (§10);
+    nobody is sent there."""
 
 
 class Item(Enum):
@@ -135,9 +138,9 @@ class Item(Enum):
     CAST_VOTE_PAPER = "cast_vote_paper"
     """A vote paper after casting: renamed to the chosen contestant (rulebook §4)."""
     BANISH_TORCH = "banish_torch"
-    """Red finale torch (``redstone_torch``): banish again."""
+    """A finalist's vote given to the host (§9): turns red (``redstone_torch``) when placed: banish again."""
     END_TORCH = "end_torch"
-    """Green finale torch (``copper_torch``): end game."""
+    """A finalist's vote given to the host (§9): turns green (``copper_torch``) when placed: end game."""
     SACRED_SWORD = "sacred_sword"
     MURDER_SHIELD = "murder_shield"
     DEADLOCK_SHIELD = "deadlock_shield"
@@ -154,6 +157,8 @@ class Item(Enum):
     """A drink from the bar (§10); no effect; anyone may take it."""
     TRAITORS_TIPPLE = "traitors_tipple"
     """A drink from the bar (§10); no effect; anyone may take it."""
+    PLAYER_HEAD = "player_head"
+    """A contestant's head, set at their place at the breakfast table as they arrive (§10); never held."""
 
 
 class Torch(Enum):

@@ -47,6 +47,7 @@ CATALOG: dict[str, str] = {
     "clock.offer": "The offer",
     "clock.night": "Night",
     "clock.torches": "Finale torches",
+    "clock.torch_question": "Finale torches: last changes",
     # breakfast
     "breakfast.arrives": "{player} arrives at breakfast.",
     "breakfast.murdered": "{player} was murdered in the night.",
@@ -210,6 +211,7 @@ CATALOG: dict[str, str] = {
     "seer.nominee": "{player} was nominated at the host's visit and visits the Seer before the round table.",
     "seer.prompt": "The Seer: whose true allegiance does your seer book show?",
     "result.seer": "The seer book: {player} is {allegiance}.",
+    "seer.book.page": "The Seer reveals:\n\n{player} is {allegiance}.",
     "seer.visited": "The Seer has been visited.",
     "illegal.seer.closed": "There is no seer book for you now.",
     "turret.trial": "Instead of a murder, put {count:contestants} on trial. Choose one.",
@@ -223,8 +225,15 @@ CATALOG: dict[str, str] = {
     "illegal.drink.taken": "You have already had your drink in this series.",
     "illegal.drink.closed": "The bar serves at breakfast and during discussion.",
     # finale
-    "finale.torch.prompt": "Banish again (red torch) or end the game (green torch)?",
-    "finale.torch.chosen": "You hold up the {torch} torch.",
+    "finale.torch.prompt": "Banish again or end game? Your vote gives the host a torch; you can change it until the "
+    "vote is locked.",
+    "finale.torch.chosen": "Your vote: {torch}. You can change it until the vote is locked.",
+    "finale.torch.host": "Each finalist's vote gives you a torch in their name: it turns red (banish again) or green "
+    "(end game) when placed. Ask whether everybody is happy with their decision, then lock the vote.",
+    "finale.happy": "The host asks: is everybody happy with their decision? The vote can still be changed until it "
+    "is locked.",
+    "finale.happy.prompt": "Is everybody happy with their decision? Vote again to change it, or keep it.",
+    "finale.locked": "The finale vote is locked.",
     "finale.torch.reveal": "{player}: {torch}",
     "finale.torch.none": "{player}: no torch",
     "finale.banish_again": "Not everyone agrees to end the game: another banishment.",

@@ -51,7 +51,7 @@ class Termination(Enum):
     """Why the series ended."""
 
     FINALE_AGREED = "finale_agreed"
-    """Every finalist held up the end-game torch (rulebook §9)."""
+    """Every finalist voted end game (rulebook §9)."""
     TWO_LEFT = "two_left"
     """Only two finalists remain (rulebook §9)."""
     NO_TRAITORS = "no_traitors"

@@ -4,7 +4,8 @@ A series is driven as the service would drive it, minus the castle: ``StartSerie
 contestant the game has prompted (a ``Prompt`` effect) since its phase last changed is asked by their bot, in seat
 order, to pick one of their ``legal_actions``; when nobody asked has anything left to do, the phase clock runs out
 (``TimerExpired(phase_seq)``, at the stored deadline). A contestant acts at most once per kind of input per phase
-(a finalist holds up one torch and keeps it), so every phase ends.
+(a finalist votes once per clock: again after the host's question, which starts a clock of its own), so every
+phase ends.
 
 Each effect is delivered to the bots it is addressed to (public effects to everyone), exactly as the bridge
 would deliver it, so a bot knows only what its contestant was told (``engine.bots``). Time is simulated: one

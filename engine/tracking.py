@@ -9,11 +9,23 @@ from returned effects alone, it never holds anything a contestant was not alread
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from engine.effects import Announce, Effect, GiveItem, Message, MoveTo, Prompt, TakeItem, Whisper
+from engine.effects import (
+    Announce,
+    ClearPlace,
+    Effect,
+    GiveItem,
+    Label,
+    Message,
+    MoveTo,
+    PlaceItem,
+    Prompt,
+    TakeItem,
+    Whisper,
+)
 from engine.ids import Item, Place
 
 
@@ -26,12 +38,14 @@ class WorldState:
         items: contestant → the castle items they should hold, as ``(item, label)``, in the order given.
         phase_seq: the current phase's sequence number (0 before the series starts).
         deadline: when the current phase clock runs out (same unit as ``now``), or ``None``.
+        placed: ``(place, seat)`` → the ``(item, label)`` set down there (``PlaceItem``) and not taken away since.
     """
 
     places: dict[str, tuple[Place, int | None]]
-    items: dict[str, list[tuple[Item, str | None]]]
+    items: dict[str, list[tuple[Item, Label]]]
     phase_seq: int
     deadline: float | None
+    placed: dict[tuple[Place, int], tuple[Item, str | None]] = field(default_factory=dict)
 
 
 class Inbox(Mapping[str, list[str]]):
@@ -102,7 +116,7 @@ class Inbox(Mapping[str, list[str]]):
 
 
 class CastleTracker:
-    """Mixin for a game class: ``inbox``, ``items`` and ``places`` kept from its effects.
+    """Mixin for a game class: ``inbox``, ``items``, ``places`` and ``placed`` kept from its effects.
 
     The game calls ``_init_tracker()`` in its constructor, ``_track(effects)`` with the effects of every input it
     applies, and has ``players`` (names in seat order, fixed once the series has started), ``hosts``,
@@ -120,15 +134,17 @@ class CastleTracker:
     phase_seq: int
     deadline: float | None
     _inbox: Inbox
-    _items: dict[str, list[tuple[Item, str | None]]]
+    _items: dict[str, list[tuple[Item, Label]]]
     _places: dict[str, tuple[Place, int | None]]
+    _placed: dict[tuple[Place, int], tuple[Item, str | None]]
     _untracked: list[tuple[Effect, ...]]
 
     def _init_tracker(self) -> None:
-        """Empty copies: nothing sent, held or moved yet."""
+        """Empty copies: nothing sent, held, moved or set down yet."""
         self._inbox = Inbox()
         self._items = {}
         self._places = {}
+        self._placed = {}
         self._untracked = []
 
     @property
@@ -145,7 +161,7 @@ class CastleTracker:
         self._inbox = value
 
     @property
-    def items(self) -> dict[str, list[tuple[Item, str | None]]]:
+    def items(self) -> dict[str, list[tuple[Item, Label]]]:
         """What the engine has put in each contestant's inventory, as ``(item, label)`` in the order given (kept
         from ``GiveItem``/``TakeItem`` effects)."""
         if self._untracked:
@@ -153,7 +169,7 @@ class CastleTracker:
         return self._items
 
     @items.setter
-    def items(self, value: dict[str, list[tuple[Item, str | None]]]) -> None:
+    def items(self, value: dict[str, list[tuple[Item, Label]]]) -> None:
         if self._untracked:
             self._catch_up()
         self._items = value
@@ -171,6 +187,20 @@ class CastleTracker:
         if self._untracked:
             self._catch_up()
         self._places = value
+
+    @property
+    def placed(self) -> dict[tuple[Place, int], tuple[Item, str | None]]:
+        """What is set down at each seat's spot of a per-seat place, as ``(item, label)`` (kept from
+        ``PlaceItem``/``ClearPlace`` effects: a contestant's head at the breakfast table)."""
+        if self._untracked:
+            self._catch_up()
+        return self._placed
+
+    @placed.setter
+    def placed(self, value: dict[tuple[Place, int], tuple[Item, str | None]]) -> None:
+        if self._untracked:
+            self._catch_up()
+        self._placed = value
 
     def _everyone(self) -> tuple[str, ...]:
         return (*self.players, *sorted(self.hosts))
@@ -216,26 +246,36 @@ class CastleTracker:
                                     break
                         elif held is None:
                             items[n] = []
-                else:  # MoveTo
+                elif kind is _MOVE:
                     seats, place = e.seats, e.place  # type: ignore[attr-defined]
                     for k, n in enumerate(e.players):  # type: ignore[attr-defined]
                         places[n] = (place, seats[k] if k < len(seats) else None)
+                elif kind is _SET:
+                    self._placed[(e.place, e.seat)] = (e.item, e.label)  # type: ignore[attr-defined]
+                else:  # ClearPlace: only what it names (a spot holding something else keeps it)
+                    for seat in e.seats:  # type: ignore[attr-defined]
+                        spot = (e.place, seat)  # type: ignore[attr-defined]
+                        held_there = self._placed.get(spot)
+                        if held_there is not None and held_there[0] is e.item:  # type: ignore[attr-defined]
+                            del self._placed[spot]
 
     def world_state(self) -> WorldState:
         """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).
 
         Returns:
-            Each contestant's last place (with seat) and items, and the running phase clock.
+            Each contestant's last place (with seat) and items, the running phase clock, and what is set down
+            at the per-seat places.
         """
         return WorldState(
             places=dict(self.places),
             items={n: list(held) for n, held in self.items.items()},
             phase_seq=self.phase_seq,
             deadline=self.deadline,
+            placed=dict(self.placed),
         )
 
 
-_PUBLIC, _PRIVATE, _GIVE, _TAKE, _MOVE = "public", "private", "give", "take", "move"
+_PUBLIC, _PRIVATE, _GIVE, _TAKE, _MOVE, _SET, _CLEAR = "public", "private", "give", "take", "move", "set", "clear"
 _TRACKED: dict[type[Effect], str] = {
     Announce: _PUBLIC,
     Whisper: _PRIVATE,
@@ -243,6 +283,8 @@ _TRACKED: dict[type[Effect], str] = {
     GiveItem: _GIVE,
     TakeItem: _TAKE,
     MoveTo: _MOVE,
+    PlaceItem: _SET,
+    ClearPlace: _CLEAR,
 }
 """Effect class → what the castle tracker keeps of it; the classes not listed change nothing it keeps."""
 

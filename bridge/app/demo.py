@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `se
     from bridge.web.hub import WebHub
 
 END_TORCH_BIAS = 0.75
-"""A bot holds up the end-game torch with this probability."""
+"""A bot votes end game in the finale with this probability."""
 
 REJOIN_POLLS = 25
 """Passes of the bot driver a bot stays away after its player left the server (was kicked), before it rejoins

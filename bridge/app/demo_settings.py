@@ -32,6 +32,7 @@ DEMO_DURATIONS: dict[str, float] = {
     "traitor_powers": 20.0,
     "host_visit": 20.0,
     "torches": 1.5,
+    "torch_question": 1.5,
 }
 """Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
 only a safety net, so a slow machine never turns a bot's answer into "No vote"."""

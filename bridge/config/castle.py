@@ -81,24 +81,45 @@ class BuiltBy(ConfigModel):
     blueprint: str
 
 
-PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME})
+PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME, Place.BREAKFAST_TABLE})
 """Places with one location per seat (the effect carries the seat number)."""
+
+BREAKFAST_REQUIRED = (
+    "field required: one place per seat at the breakfast table, where each contestant's player head is set as "
+    "they arrive ([[breakfast]] tables, seat 1 first; `traitors build-castle` writes them; docs/operator.md, "
+    "\"The castle\")"
+)
+"""The problem a castle file without ``[[breakfast]]`` places is reported with."""
 
 
 class CastleConfig(ConfigModel):
-    """The whole castle: the shared places, the round-table seats and the contestants' homes.
+    """The whole castle: the shared places, the round-table seats, the contestants' homes and their places at the
+    breakfast table.
 
     Args:
         places: the shared places.
         seats: round-table seats, seat 1 first (1..16 entries), each facing the table's centre.
         homes: contestants' homes, by seat number (1..16 entries).
+        breakfast: places at the breakfast table, by seat number (1..16 entries; required): the block where the
+            contestant's player head is set as they arrive at breakfast (rulebook §10), ``yaw`` the way its face
+            looks (rounded to the nearest of the head's 16 rotations).
         built: how ``traitors build-castle`` built it; ``None`` for a castle built by hand.
     """
 
     places: CastlePlaces
     seats: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
     homes: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
+    breakfast: list[Location] = Field(default_factory=list, max_length=MAX_SEATS, validate_default=True)
     built: BuiltBy | None = None
+
+    @field_validator("breakfast")
+    @classmethod
+    def _breakfast_given(cls, breakfast: list[Location]) -> list[Location]:
+        """A castle file must say where the heads go (a castle written before the breakfast places existed has
+        none: the problem names the field and how to add it)."""
+        if not breakfast:
+            raise ValueError(BREAKFAST_REQUIRED)
+        return breakfast
 
     @field_validator("built")
     @classmethod
@@ -112,13 +133,13 @@ class CastleConfig(ConfigModel):
         return built
 
     def location(self, place: Place, seat: int | None = None) -> Location:
-        """Where ``place`` is; per-seat places (round table, home) need ``seat`` (1-based).
+        """Where ``place`` is; per-seat places (round table, home, breakfast table) need ``seat`` (1-based).
 
         Raises:
             ValueError: a per-seat place without a seat, or a seat the castle does not have.
         """
         if place in PER_SEAT_PLACES:
-            spots = self.seats if place is Place.ROUND_TABLE else self.homes
+            spots = {Place.ROUND_TABLE: self.seats, Place.HOME: self.homes}.get(place, self.breakfast)
             if seat is None or not 1 <= seat <= len(spots):
                 raise ValueError(f"{place.value} needs a seat number 1..{len(spots)}, got {seat!r}")
             return spots[seat - 1]
@@ -170,7 +191,9 @@ _HEADER = """\
 #
 # Units: x, y, z in blocks (absolute world coordinates; .5 is the middle of a block); yaw and pitch in degrees
 # (yaw 0 = facing south/+z, 90 = west/-x, 180 = north/-z, -90 = east/+x; pitch 0 = level, -90 up, 90 down).
-# [places] has every shared place; [[seats]] the round-table seats (seat 1 first), [[homes]] the homes by seat.
+# [places] has every shared place; [[seats]] the round-table seats (seat 1 first), [[homes]] the homes by seat,
+# [[breakfast]] each seat's place at the breakfast table (the block where the contestant's head is set; yaw: the
+# way the head faces).
 """
 
 
@@ -200,6 +223,8 @@ def castle_toml(castle: CastleConfig, comment: str = "") -> str:
         lines += _table("seats", n, seat)
     for n, home in enumerate(castle.homes, 1):
         lines += _table("homes", n, home)
+    for n, spot in enumerate(castle.breakfast, 1):
+        lines += _table("breakfast", n, spot)
     return "\n".join([*lines, ""])
 
 

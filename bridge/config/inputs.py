@@ -6,7 +6,7 @@ turning itself into the engine inputs it stands for.
   input log (``Game.log``: rename ``now`` to ``at``); such a table becomes its input through
   ``engine.actions.action_from_dict``, its model only checking the keys and types first.
 * **Shorthands** make hand-written play practical; each expands to ordinary engine inputs:
-  ``advance`` without a host (the first host), ``timer`` (the current phase's clock runs out),
+  ``advance`` and ``ask_happy`` without a host (the first host), ``timer`` (the current phase's clock runs out),
   ``oath`` (a Traitor's three Oath answers, rulebook §7.1), ``votes`` (several ``cast_vote`` in the order
   written, rulebook §4) and ``torches`` (several ``choose_torch``, rulebook §9).
 """
@@ -24,6 +24,7 @@ from bridge.config.settings import PowerName, TwistName
 from engine.actions import (
     Action,
     Advance,
+    AskHappy,
     CancelTwist,
     CastVote,
     ChooseTorch,
@@ -123,6 +124,16 @@ class AdvanceIn(InputModel):
 
     def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
         return [ScenarioInput(i, Advance(_host(self.host, first_host)), self.at)]
+
+
+class AskHappyIn(InputModel):
+    """``ask_happy``: the host asks whether everybody is happy with their decision (the finale vote, rulebook §9);
+    without ``host``, the file's first host."""
+
+    host: str | None = None
+
+    def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
+        return [ScenarioInput(i, AskHappy(_host(self.host, first_host)), self.at)]
 
 
 class CastVoteIn(InputModel):
@@ -300,7 +311,7 @@ class VotesIn(InputModel):
 
 
 class TorchesIn(InputModel):
-    """``torches``: finalist → torch, held up in the order written."""
+    """``torches``: finalist → vote, cast in the order written."""
 
     torches: dict[str, TorchName] = Field(min_length=1)
 
@@ -315,6 +326,7 @@ INPUT_MODELS: dict[str, type[InputModel]] = {
     "start_series": StartSeriesIn,
     "timer_expired": TimerExpiredIn,
     "advance": AdvanceIn,
+    "ask_happy": AskHappyIn,
     "cast_vote": CastVoteIn,
     "swear_oath": SwearOathIn,
     "choose_event": ChooseEventIn,

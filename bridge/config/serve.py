@@ -54,6 +54,7 @@ from bridge.config.model import ConfigModel, read_toml, validate
 from bridge.config.series import SeriesFile, load_series
 from bridge.config.settings import AnySettings
 from engine.errors import ConfigError
+from engine.rulesets.traitors.settings import Settings
 
 
 class RconModel(ConfigModel):
@@ -207,7 +208,8 @@ class ServeConfig:
 
 
 def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, series_name: str) -> list[str]:
-    """Problems when the castle lacks a round-table seat or a home for a contestant (rulebook §10).
+    """Problems when the castle lacks a round-table seat, a home or (The Traitors) a place at the breakfast table
+    for a contestant (rulebook §10).
 
     Returns:
         ``["castle.toml: seats: 12 seats, but traitors-16.toml has 16 contestants: no seat for contestant 13"]``
@@ -215,10 +217,12 @@ def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, s
     """
     out = []
     n = len(settings.contestants)
-    for key, spots in (("seats", castle.seats), ("homes", castle.homes)):
+    places = [("seats", castle.seats, "seats", "seat"), ("homes", castle.homes, "homes", "home")]
+    if isinstance(settings, Settings):  # the breakfast heads are The Traitors' (§10)
+        places.append(("breakfast", castle.breakfast, "breakfast places", "place at the breakfast table"))
+    for key, spots, plural, what in places:
         if len(spots) < n:
-            what = "seat" if key == "seats" else "home"
-            out.append(f"{castle_name}: {key}: {len(spots)} {key}, but {series_name} has {n} contestants: "
+            out.append(f"{castle_name}: {key}: {len(spots)} {plural}, but {series_name} has {n} contestants: "
                        f"no {what} for contestant {len(spots) + 1}")  # fmt: skip
     return out
 

@@ -5,7 +5,8 @@ House rules of this file (``bridge/loop/service.py`` house rule 9, ``docs/host.m
 1. Only ``Settings.hosts`` may use the console; anyone else is told "Only the host can do that." and nothing
    changes.
 2. "Start/cancel a twist" show the host a list of twists; the engine checks the twist's preconditions. Pause,
-   resume, extend, undo and end are engine inputs. A phase-bound "move on" is ``Advance`` in its phase only.
+   resume, extend, undo and end are engine inputs. A phase-bound control is its input (``PHASE_CONTROLS``:
+   "move on" is ``Advance``, the finale's question ``AskHappy``) in its phase only.
 3. Replacing is two steps: the host picks a seat (``seat_waiting``, kept in memory only), then the new player
    opens the console and takes it (``ReplaceContestant``); the seat's player then gets the castle re-synced
    (the service does that).
@@ -23,6 +24,7 @@ from bridge.minecraft.inputs import EXTEND_STEP, HostCommand, HostControl
 from engine.actions import (
     Action,
     Advance,
+    AskHappy,
     CancelTwist,
     EndSeries,
     ExtendPhase,
@@ -37,7 +39,7 @@ from engine.effects import Choice, Effect, Message, Prompt, Whisper, msg
 from engine.ids import Twist
 from engine.rulesets.traitors.twists import TITLES as TWIST_TITLES
 
-__all__ = ["ENGINE_CONTROLS", "HostConsole", "private"]
+__all__ = ["ENGINE_CONTROLS", "PHASE_CONTROLS", "HostConsole", "private"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,9 @@ ENGINE_CONTROLS: dict[HostControl, Callable[[str], Action]] = {
     HostControl.END_SERIES: EndSeries,
 }
 """The console buttons that are engine inputs as they are (house rule 2): control → the input for a host."""
+
+PHASE_CONTROLS: dict[HostControl, Callable[[str], Action]] = {HostControl.ASK_HAPPY: AskHappy}
+"""The phase-bound buttons that are not "move on" (house rule 2): control → the input for a host in its phase."""
 
 
 def private(player: str, message: Message) -> list[Effect]:
@@ -90,7 +95,7 @@ class HostConsole:
             return private(host, msg("host.unavailable", control=control.title))
         if self.game.phase is not control.phase:
             return private(host, Message("illegal.phase"))
-        return Advance(host)
+        return PHASE_CONTROLS.get(control, Advance)(host)
 
     def _twist_list(self, host: str, *, start: bool) -> Prompt:
         """The host's list of twists to start or cancel (``traitors.twist``)."""

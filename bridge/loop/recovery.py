@@ -10,7 +10,8 @@ House rules of this file (``docs/recovery.md``):
    noting it sent) gives one item. The number counts only the contestant's own items, so it tells them
    nothing about items given to others (a series-wide counter would show gaps for private hand-outs).
 3. Re-sync restores what the engine says the castle looks like (``Game.world_state``): every contestant back
-   at their last place, every item they should hold given once more if missing (never twice), the phase
+   at their last place, every item they (or a host: the finale torches) should hold given once more if missing
+   (never twice), the heads at the breakfast table set again (a head already there stays as it is), the phase
    clock's bossbar. It sends no chat: nothing a contestant reads twice. The service first reads the inventory
    of each player who should hold castle items (one short command each) and leaves out the gives of the
    hand-outs it saw there; the rest go through ``give_once`` as before.
@@ -28,7 +29,7 @@ from bridge.minecraft import commands as mc
 from bridge.minecraft.render import CLOCK_BAR, RenderContext, clock_hidden, clock_update, render, render_give_once
 from engine.actions import action_from_dict
 from engine.core.ruleset import RulesetGame
-from engine.effects import ClockStarted, Effect, GiveItem, MoveTo, TakeItem
+from engine.effects import ClockStarted, Effect, GiveItem, Label, MoveTo, PlaceItem, TakeItem
 from engine.ids import Item
 from engine.rulesets import new_game
 
@@ -44,7 +45,7 @@ class Handouts:
     tag: str
     counts: dict[str, int] = field(default_factory=dict)
     """Contestant → how many items the series has given them."""
-    held: dict[str, list[tuple[Item, str | None, str]]] = field(default_factory=dict)
+    held: dict[str, list[tuple[Item, Label, str]]] = field(default_factory=dict)
     """Contestant → ``(item, label, hand-out id)`` they should hold, in the order given."""
 
     def feed(self, effects: Iterable[Effect]) -> list[dict[str, str] | None]:
@@ -107,12 +108,12 @@ def rebuild(series: StoredSeries) -> Rebuilt:
 
 
 def _seats(game: RulesetGame, players: Iterable[str] | None) -> list[tuple[str, str]]:
-    """``(contestant, player)`` per seat re-synced: every seat, or only those ``players`` play.
+    """``(contestant, player)`` per seat re-synced, then ``(host, host)`` per host: everyone, or only ``players``.
 
     A replaced contestant's seat is played by another player (``Game.player_of``): they get the seat's place
-    and the items handed out to the seat so far.
+    and the items handed out to the seat so far. A host has no place, but may hold items (the finale torches).
     """
-    seats = [(c, game.player_of(c)) for c in game.contestants()]
+    seats = [(c, game.player_of(c)) for c in game.contestants()] + [(h, h) for h in sorted(game.hosts)]
     if players is not None:
         wanted = set(players)
         seats = [(c, p) for c, p in seats if p in wanted]
@@ -121,17 +122,17 @@ def _seats(game: RulesetGame, players: Iterable[str] | None) -> list[tuple[str, 
 
 def items_to_hold(
     rebuilt: Rebuilt, players: Iterable[str] | None = None
-) -> dict[str, list[tuple[Item, str | None, str]]]:
+) -> dict[str, list[tuple[Item, Label, str]]]:
     """The castle items each re-synced player should hold (house rule 3).
 
     Args:
         rebuilt: the game and its hand-outs.
-        players: only these players (``None``: every contestant's player).
+        players: only these players (``None``: every contestant's player and every host).
 
     Returns:
         Player → ``(item, label, hand-out id)`` in the order given; players who should hold nothing are left out.
     """
-    out: dict[str, list[tuple[Item, str | None, str]]] = {}
+    out: dict[str, list[tuple[Item, Label, str]]] = {}
     for contestant, name in _seats(rebuilt.game, players):
         held = rebuilt.handouts.held.get(name, []) or rebuilt.handouts.held.get(contestant, [])
         if held:
@@ -153,17 +154,17 @@ def resync_commands(
         rebuilt: the game and its hand-outs.
         ctx: castle coordinates and seating.
         now: the current time (the engine's clock), for the bossbar's remaining seconds.
-        players: only these contestants' places and items, and no bossbar (a returning contestant);
-            ``None``: everyone and the bossbar.
+        players: only these contestants' places and items, and no bossbar or heads (a returning contestant);
+            ``None``: everyone, the heads at the breakfast table and the bossbar.
         holding: player → hand-out ids the server just showed in their inventory (``data get entity <name>
             Inventory``, ``commands.held_give_ids``). Those items are held, so their gives are left out; every
             other item still goes through ``give_once``, which also looks in the slots the inventory read does
             not show (off hand, armour, cursor, crafting grid, ender chest). ``None``: no read was made.
 
     Returns:
-        Teleports to each contestant's last place, a ``give_once`` per item they should hold (and were not just
-        seen holding), then the clock bossbar (shown with the remaining seconds while a phase clock runs,
-        hidden otherwise).
+        Teleports to each contestant's last place, a ``give_once`` per item they (or a host) should hold (and
+        were not just seen holding), a ``setblock`` per head at the breakfast table, then the clock bossbar
+        (shown with the remaining seconds while a phase clock runs, hidden otherwise).
     """
     game = rebuilt.game
     state = game.world_state()
@@ -179,6 +180,8 @@ def resync_commands(
                 out += render_give_once(GiveItem(frozenset({name}), item, label), {name: gid})
     if players is not None:
         return out
+    for (place, seat), (item, label) in sorted(state.placed.items(), key=lambda kv: (kv[0][0].value, kv[0][1])):
+        out += render(PlaceItem(item, place, seat, label), ctx)
     clock = rebuilt.clock
     if clock is not None and state.deadline is not None and not game.is_over:
         out += [c for c in render(clock, ctx) if not c.text.startswith(f"bossbar set {CLOCK_BAR} value")]

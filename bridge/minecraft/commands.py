@@ -11,7 +11,7 @@ service, the renderer's tests):
 ``bridge.minecraft.text``         text components (``text_component``, ``translated``, ``message_component``)
 ``bridge.minecraft.display``      ``tellraw`` (split to fit), ``title``, ``dialog clear``
 ``bridge.minecraft.items``        castle items, ``give``/``give_once``/``clear``, books read back
-``bridge.minecraft.world``        ``tp``, ``effect``, ``gamemode``, ``gamerule``
+``bridge.minecraft.world``        ``tp``, ``effect``, ``gamemode``, ``gamerule``, ``setblock`` (heads)
 ``bridge.minecraft.scoreboard``   trigger objectives, the bossbar, "already exists" replies
 ``bridge.minecraft.storage``      the input queue and UI storages, ``function`` calls
 ``bridge.minecraft.triggers``     the trigger table (decode, encode, the data pack's trigger functions)
@@ -78,7 +78,20 @@ from bridge.minecraft.text import (
     text_component,
     translated,
 )
-from bridge.minecraft.world import GAMEMODES, SLOWNESS, effect_clear, effect_give, gamemode, gamerule, teleport
+from bridge.minecraft.world import (
+    GAMEMODES,
+    PLAYER_HEAD,
+    SLOWNESS,
+    clear_block,
+    effect_clear,
+    effect_give,
+    gamemode,
+    gamerule,
+    head_block,
+    head_rotation,
+    setblock,
+    teleport,
+)
 
 __all__ = [
     "ALREADY_EXISTS_REPLIES",
@@ -96,6 +109,7 @@ __all__ = [
     "McCommand",
     "McName",
     "NAMED_COLORS",
+    "PLAYER_HEAD",
     "QUIET_STORAGE",
     "RunCommand",
     "SLOWNESS",
@@ -113,6 +127,7 @@ __all__ = [
     "bossbar_set_value",
     "bossbar_set_visible",
     "clear",
+    "clear_block",
     "clear_castle_items",
     "custom_data",
     "dialog_clear",
@@ -125,6 +140,8 @@ __all__ = [
     "gamerule",
     "give",
     "give_once",
+    "head_block",
+    "head_rotation",
     "held_give_ids",
     "inventory_get",
     "is_already_exists",
@@ -138,6 +155,7 @@ __all__ = [
     "queue_drop_head",
     "queue_get",
     "queue_head",
+    "setblock",
     "snbt",
     "snbt_string",
     "storage_append",

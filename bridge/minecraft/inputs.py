@@ -6,7 +6,8 @@
 Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
 use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
 name; start/cancel a twist open a list of twists (``traitors.twist``); 8–13 are the engine's host inputs
-(pause, resume, end, extend by ``EXTEND_STEP`` seconds, replace, undo; docs/host.md).
+(pause, resume, end, extend by ``EXTEND_STEP`` seconds, replace, undo; docs/host.md); 14 asks the finalists
+whether everybody is happy with their decision (``AskHappy``, the finale vote only).
 """
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ EXTEND_STEP = 60
 class HostControl(enum.Enum):
     """A button of the host's console: the value of ``/trigger traitors.host set <value>``.
 
-    ``phase`` is the phase a "move on" control is meant for (``None``: any phase, or not a "move on").
+    ``phase`` is the phase a phase-bound control is meant for (``None``: any phase, or not phase-bound): "move
+    on" in that phase, or the finale's question (``ASK_HAPPY``).
     """
 
     ADVANCE = 1
     OPEN_ROUND_TABLE = 2
     OPEN_VOTE = 3
     CLOSE_VOTE = 4
+    ASK_HAPPY = 14
+    """Listed before the lock it comes before (the console shows the buttons in this order)."""
     LOCK_TORCHES = 5
     START_TWIST = 6
     CANCEL_TWIST = 7
@@ -62,6 +66,7 @@ _CONTROL_PHASE: dict[HostControl, Phase] = {
     HostControl.OPEN_VOTE: Phase.ROUND_TABLE,
     HostControl.CLOSE_VOTE: Phase.VOTE,
     HostControl.LOCK_TORCHES: Phase.TORCHES,
+    HostControl.ASK_HAPPY: Phase.TORCHES,
 }
 
 CONTROL_TITLES: dict[HostControl, str] = {
@@ -69,7 +74,7 @@ CONTROL_TITLES: dict[HostControl, str] = {
     HostControl.OPEN_ROUND_TABLE: "Open the round table",
     HostControl.OPEN_VOTE: "Open the vote",
     HostControl.CLOSE_VOTE: "Close the vote",
-    HostControl.LOCK_TORCHES: "Lock the torches",
+    HostControl.LOCK_TORCHES: "Lock the vote",
     HostControl.START_TWIST: "Start a twist",
     HostControl.CANCEL_TWIST: "Cancel a twist",
     HostControl.PAUSE_CLOCK: "Pause the clock",
@@ -78,6 +83,7 @@ CONTROL_TITLES: dict[HostControl, str] = {
     HostControl.EXTEND_PHASE: "Add a minute",
     HostControl.REPLACE_CONTESTANT: "Replace a contestant",
     HostControl.UNDO: "Undo the last host action",
+    HostControl.ASK_HAPPY: "Ask: is everybody happy?",
 }
 """English labels of the console buttons (the dialog ``datapack/data/traitors/dialog/host/console.json``)."""
 

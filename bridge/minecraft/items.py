@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from bridge.minecraft.core import McCommand, check_count, checked_command, player_name, targets
 from bridge.minecraft.snbt import SnbtValue, snbt, snbt_string
-from bridge.minecraft.text import text_component, translated
-from engine.ids import Item, Torch
+from bridge.minecraft.text import message_component, text_component, translated
+from engine.effects import Label, Message
+from engine.ids import Item
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +29,9 @@ class ItemSpec:
         max_stack_size: ``max_stack_size`` (only for non-damageable items), or ``None``.
         name_field: ``"item_name"`` (plain) or ``"custom_name"`` (needed where vanilla shows another name,
             e.g. a written book's title).
-        labelled: the item is renamed (``custom_name``) to ``GiveItem.label`` (the cast vote paper).
-        label_pages: a written book whose pages are ``GiveItem.label`` (the Traitors' Response book).
+        labelled: the item is renamed (``custom_name``) to ``GiveItem.label`` (the cast vote paper, a finale torch).
+        label_pages: a written book whose pages are ``GiveItem.label`` (the Traitors' Response book; a ``Message``
+            label is one page each reader's client shows in their own language: the seer book).
         extra: further components as SNBT data, e.g. ``{"unbreakable": {}}``.
     """
 
@@ -47,6 +49,11 @@ class ItemSpec:
 
 _BOOK_PAGE = "The castle has written to you.\nRead your private messages in chat."
 
+_TORCH_LORE = "Turns red (banish again) or green (end game) when placed"
+_TORCH_LOOK: tuple[tuple[str, SnbtValue], ...] = (("item_model", "minecraft:torch"),)
+"""A finale torch held looks like an ordinary torch (the ``item_model`` component, 1.21.4+): everyone sees the
+item a player holds, so a red or green torch in the host's hand would show the vote before it is placed."""
+
 ITEMS: dict[Item, ItemSpec] = {
     Item.NOTES_BOOK: ItemSpec(
         "minecraft:writable_book", "Notes", "aqua", ("Your own notes. Nobody else can read them.",)
@@ -63,12 +70,12 @@ ITEMS: dict[Item, ItemSpec] = {
         labelled=True,
     ),
     Item.BANISH_TORCH: ItemSpec(
-        "minecraft:redstone_torch", "Banish Again", "red", (f"Red finale torch: {Torch.BANISH_AGAIN.title}",),
-        max_stack_size=1,
+        "minecraft:redstone_torch", "Finale Torch", "gold", (_TORCH_LORE,), max_stack_size=1, labelled=True,
+        extra=_TORCH_LOOK,
     ),
     Item.END_TORCH: ItemSpec(
-        "minecraft:copper_torch", "End Game", "green", (f"Green finale torch: {Torch.END_GAME.title}",),
-        max_stack_size=1,
+        "minecraft:copper_torch", "Finale Torch", "gold", (_TORCH_LORE,), max_stack_size=1, labelled=True,
+        extra=_TORCH_LOOK,
     ),
     Item.SACRED_SWORD: ItemSpec(
         "minecraft:iron_sword", "Sacred Sword", "gold", (), glint=True, name_field="custom_name",
@@ -105,18 +112,24 @@ ITEMS: dict[Item, ItemSpec] = {
         extra=(("potion_contents", {"custom_color": 0x802030}),),
     ),
     Item.SEER_BOOK: ItemSpec(
-        "minecraft:written_book", "Seer Book", "light_purple", (), name_field="custom_name",
-        extra=(("written_book_content", {"title": "Seer Book", "author": "The Castle", "pages": [_BOOK_PAGE]}),),
+        "minecraft:written_book", "Seer Book", "light_purple", (), name_field="custom_name", label_pages=True,
+        extra=(("written_book_content", {"title": "Seer Book", "author": "The Seer", "pages": [_BOOK_PAGE]}),),
     ),
     Item.DIARY_BOOK: ItemSpec(
         "minecraft:written_book", "Diary Room Letter", "light_purple", (), name_field="custom_name",
         extra=(("written_book_content", {"title": "Diary Room", "author": "The Castle", "pages": [_BOOK_PAGE]}),),
     ),
+    Item.PLAYER_HEAD: ItemSpec("minecraft:player_head", "Player Head", "yellow", ()),
 }  # fmt: skip
-"""Every castle item. Names, lore and book pages are neutral: a secret (who is a Traitor, a seer's answer)
-travels only in a ``Whisper`` to one player, never on an item others might see. Books: ``writable_book`` for
-books a contestant writes in; ``written_book`` (``written_book_content`` with a plain title, author and one
-neutral page) for letters from the castle."""
+"""Every castle item. What others can see of an item is neutral: a held item's model (everyone sees it in its
+holder's hand), its name and lore (shown to whoever holds or picks it up) and a book's title never name a role,
+an allegiance or a chosen contestant; a secret travels in a ``Whisper`` to one player, or on a page only its
+holder reads (the seer book, rulebook §10: "the seer book, which reveals whether a player is a Faithful or a
+Traitor"). The finale torches look like an ordinary torch (``item_model``) whatever the vote, named for their
+finalist: only the block placed shows red or green (rulebook §10 "Finale Torches"). Books: ``writable_book`` for
+books a contestant writes in; ``written_book`` (``written_book_content`` with a plain title and author) for
+letters: neutral pages, or the pages their label gives. The player head is set as a block at the breakfast table
+(``bridge.minecraft.world.head_block``), never given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +177,7 @@ def custom_data(item: Item, give_id: str | None = None) -> dict[str, SnbtValue]:
 def item_stack(
     item: Item,
     *,
-    label: str | None = None,
+    label: Label = None,
     count: int = 1,
     pages: Sequence[str] | None = None,
     give_id: str | None = None,
@@ -173,7 +186,9 @@ def item_stack(
 
     Args:
         item: which item.
-        label: for a ``labelled`` item (the cast vote paper) the name written on it; ignored otherwise.
+        label: for a ``labelled`` item (the cast vote paper, a finale torch) the name written on it; for a
+            ``label_pages`` book its pages (free text, or a ``Message``: one page in the reader's language);
+            ignored otherwise.
         count: how many (1..99).
         pages: for a ``written_book`` item, free text for its pages (each page one text component built by
             ``text_component``, so any text shows literally); ``None`` keeps the neutral default page.
@@ -195,7 +210,7 @@ def item_stack(
     name = translated(key, spec.name, color=spec.color, italic=False)
     comps.append((spec.name_field, name.snbt()))
     if spec.labelled:
-        if not label:
+        if not label or isinstance(label, Message):
             raise ValueError(f"{item.value} needs a label (the name written on it)")
         comps.append(("custom_name", text_component(label, color="white", italic=False).snbt()))
     if spec.lore:
@@ -208,13 +223,18 @@ def item_stack(
     if spec.max_stack_size is not None:
         comps.append(("max_stack_size", str(spec.max_stack_size)))
     extra = dict(spec.extra)
-    if spec.label_pages and label and pages is None:
-        pages = book_pages(label)
+    written: list[SnbtValue] | None = None
     if pages is not None:
+        written = [text_component(p).to_nbt() for p in pages]
+    elif spec.label_pages and isinstance(label, Message):
+        written = [message_component(label).to_nbt()]
+    elif spec.label_pages and isinstance(label, str) and label:
+        written = [text_component(p).to_nbt() for p in book_pages(label)]
+    if written is not None:
         content = extra.get("written_book_content")
         if not isinstance(content, Mapping):
             raise ValueError(f"{item.value} is not a written book; it has no pages")
-        extra["written_book_content"] = {**content, "pages": [text_component(p).to_nbt() for p in pages]}
+        extra["written_book_content"] = {**content, "pages": written}
     comps.extend((k, snbt(v)) for k, v in extra.items())
     return ItemStack(spec.item_id, tuple(comps), count)
 

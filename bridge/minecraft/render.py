@@ -7,7 +7,9 @@ House rules:
    ``GiveItem`` or private ``ShowTitle`` becomes one command per recipient, each naming that one player
    (``tellraw Alice …``), never ``@a``; nothing is written into team colours, sidebars, tags, or item names others
    can see.
-2. Public effects (``Announce``, ``Revealed``, a public ``ShowTitle``, ``ClockStarted``) go to ``@a``.
+2. Public effects (``Announce``, ``Revealed``, a public ``ShowTitle``, ``ClockStarted``) go to ``@a``; what is set
+   down at a per-seat place (``PlaceItem``: a contestant's head at the breakfast table) is a block everyone in the
+   room sees, and ``ClearPlace`` takes exactly that kind of block away again.
    ``SeriesOver`` renders nothing: the engine announces the end itself (an ``Announce`` and a ``ShowTitle``
    just before it), and saying it here too sent the announcement twice.
 3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
@@ -21,7 +23,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bridge.config.castle import CastleConfig
+from bridge.config.castle import PER_SEAT_PLACES, CastleConfig
 from bridge.minecraft import commands as mc
 from bridge.minecraft.core import McCommand
 from bridge.minecraft.snbt import SnbtValue
@@ -70,6 +72,7 @@ from engine.actions import (
 from engine.effects import (
     Announce,
     Choice,
+    ClearPlace,
     ClockChanged,
     ClockStarted,
     Effect,
@@ -77,6 +80,7 @@ from engine.effects import (
     GiveItem,
     Message,
     MoveTo,
+    PlaceItem,
     Prompt,
     Revealed,
     SeriesOver,
@@ -177,11 +181,37 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return [mc.bossbar_set_max(CLOCK_BAR, left), mc.bossbar_set_value(CLOCK_BAR, left)]
     if isinstance(effect, Revealed):
         return _revealed(effect)
+    if isinstance(effect, PlaceItem):
+        return [_set_down(effect, ctx)]
+    if isinstance(effect, ClearPlace):
+        block = PLACED_BLOCKS[effect.item]
+        return [mc.clear_block(*_xyz(ctx, effect.place, seat), block) for seat in effect.seats]
     # Eliminated: the engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
     # breakfast. No game-mode change: a spectator could watch the Turret. SeriesOver: house rule 2.
     if isinstance(effect, (Eliminated, SeriesOver)):
         return []
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
+
+
+PLACED_BLOCKS: dict[Item, str] = {Item.PLAYER_HEAD: mc.PLAYER_HEAD}
+"""The castle items ``PlaceItem`` sets down, and the block each becomes (rulebook §10: the breakfast heads)."""
+
+
+def _xyz(ctx: RenderContext, place: Place, seat: int) -> tuple[float, float, float]:
+    loc = ctx.castle.location(place, seat)
+    return loc.x, loc.y, loc.z
+
+
+def _set_down(effect: PlaceItem, ctx: RenderContext) -> McCommand:
+    """``setblock`` of the item's block at the seat's spot: a player head of ``label`` facing the spot's yaw.
+
+    Raises:
+        TypeError: an item ``PLACED_BLOCKS`` does not name. ValueError: a bad name, or a seat the castle lacks.
+    """
+    if effect.item is not Item.PLAYER_HEAD or effect.label is None:
+        raise TypeError(f"render: cannot set down {effect.item.value} (label {effect.label!r})")
+    loc = ctx.castle.location(effect.place, effect.seat)
+    return mc.setblock(loc.x, loc.y, loc.z, mc.head_block(effect.label, loc.yaw))
 
 
 BALLOT_ITEMS = frozenset({Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER})
@@ -366,7 +396,7 @@ def show_console(name: str) -> McCommand:
 
 def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
     out: list[McCommand] = []
-    per_seat = effect.place in (Place.ROUND_TABLE, Place.HOME)
+    per_seat = effect.place in PER_SEAT_PLACES
     if per_seat and effect.seats and len(effect.seats) != len(effect.players):
         raise ValueError(f"MoveTo {effect.place.value}: {len(effect.players)} players but {len(effect.seats)} seats")
     for i, name in enumerate(effect.players):

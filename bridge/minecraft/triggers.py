@@ -31,7 +31,7 @@ objective              value                                  engine action
 ``traitors.pass``      1 = do not use the power tonight       ``SkipPower(contestant)``
 ``traitors.joker``     1 accept, 2 decline                    ``AnswerJoker(contestant, accept)``
 ``traitors.host``      1 = move on (start the day, advance)   ``Advance(host)``
-``traitors.host``      2..13: a ``HostControl``               ``HostCommand(host, control)``
+``traitors.host``      2..14: a ``HostControl``               ``HostCommand(host, control)``
 ``traitors.host``      101..116: seat 1..16 for a new player  ``HostCommand(host, REPLACE_CONTESTANT, seat)``
 ``traitors.console``   any                                    ``OpenConsole(player)``
 ``traitors.candidate`` seat of the target                     ``NominateCandidate(contestant, t)``
@@ -108,6 +108,7 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskHappy,
     AskRepeat,
     AskSeer,
     CancelTwist,
@@ -639,6 +640,10 @@ def _replace_value(action: ReplaceContestant, seats: Seats) -> tuple[str, int]:
     return HOST, SEAT_BASE + _seat_of(action.contestant, seats)
 
 
+def _ask_value(action: AskHappy, seats: Seats) -> tuple[str, int]:
+    return HOST, HostControl.ASK_HAPPY.value
+
+
 ENCODERS: dict[type[Action], Callable[[Any, Seats], tuple[str, int]]] = {
     ChooseEvent: _event,
     AnswerOffer: _offer_value,
@@ -651,6 +656,7 @@ ENCODERS: dict[type[Action], Callable[[Any, Seats], tuple[str, int]]] = {
     StartTwist: _start_twist_value,
     CancelTwist: _cancel_twist_value,
     ReplaceContestant: _replace_value,
+    AskHappy: _ask_value,
 }
 """Action type → its (objective, value), for actions whose value is not simply a seat or 1."""
 

@@ -57,10 +57,10 @@ UI_TEXT: dict[str, str] = {
     "traitors.item.double_vote_paper.lore": "Counts twice at the round table",
     "traitors.item.cast_vote_paper": "Cast Vote Paper",
     "traitors.item.cast_vote_paper.lore": "A cast vote cannot be changed",
-    "traitors.item.banish_torch": "Banish Again",
-    "traitors.item.banish_torch.lore": "Red finale torch: Banish Again",
-    "traitors.item.end_torch": "End Game",
-    "traitors.item.end_torch.lore": "Green finale torch: End Game",
+    "traitors.item.banish_torch": "Finale Torch",
+    "traitors.item.banish_torch.lore": "Turns red (banish again) or green (end game) when placed",
+    "traitors.item.end_torch": "Finale Torch",
+    "traitors.item.end_torch.lore": "Turns red (banish again) or green (end game) when placed",
     "traitors.item.sacred_sword": "Sacred Sword",
     "traitors.item.murder_shield": "Murder Shield",
     "traitors.item.murder_shield.lore": "Protects its holder from one murder",
@@ -82,6 +82,7 @@ UI_TEXT: dict[str, str] = {
     "traitors.item.traitors_tipple.lore": "From the bar",
     "traitors.item.seer_book": "Seer Book",
     "traitors.item.diary_book": "Diary Room Letter",
+    "traitors.item.player_head": "Player Head",
 }
 """Translation key → English text (the ``fallback``)."""
 

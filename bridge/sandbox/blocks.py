@@ -1,8 +1,11 @@
 """The sandbox's blocks: a sparse model of what ``fill`` and ``setblock`` placed, enough to answer ``execute if
-block``, to tell whether a spot is standable, and to work out block light.
+block`` and ``data get block``, to tell whether a spot is standable, and to work out block light.
 
 Every position not set is air (the sandbox's world is an empty void until the castle is built). A block is kept
 as its state text, ``minecraft:<id>`` plus its block states sorted (``minecraft:oak_door[facing=east,half=lower]``).
+The block entity data of a head (``BLOCK_ENTITIES``: what Castle sets with ``setblock … {profile:…}``) is kept
+beside it, as vanilla keeps a block entity: given with the block, read back with ``data get block``, gone when
+the block is replaced. Other blocks' data is not modelled.
 
 Minecraft facts kept: the world's build height is -64..319; ``fill`` counts only the blocks it changed and fails
 with "No blocks were filled" when that is none; a standable spot has a solid block under the feet and air at the
@@ -11,18 +14,27 @@ feet and the head; block light falls by one per block through transparent blocks
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from bridge.minecraft.castle.geometry import Box, Op, Pos
 
-__all__ = ["AIR", "BUILD_BOTTOM", "BUILD_TOP", "Blocks", "block_id", "state_text"]
+__all__ = ["AIR", "BLOCK_ENTITIES", "BUILD_BOTTOM", "BUILD_TOP", "Blocks", "block_id", "state_text"]
 
 AIR = "minecraft:air"
 BUILD_BOTTOM = -64
 BUILD_TOP = 319
 _AIRS = frozenset({AIR, "minecraft:cave_air", "minecraft:void_air"})
+
+BLOCK_ENTITIES: Mapping[str, str] = {
+    "minecraft:player_head": "minecraft:skull",
+    "minecraft:player_wall_head": "minecraft:skull",
+}
+"""Block id → the id of its block entity, for the blocks whose block entity data the sandbox keeps (vanilla's
+``BlockEntityType.SKULL`` serves every head and skull; the player heads are what Castle sets)."""
 
 LIGHT: Mapping[str, int] = {
     "minecraft:glowstone": 15, "minecraft:sea_lantern": 15, "minecraft:lantern": 15, "minecraft:campfire": 15,
@@ -78,6 +90,7 @@ class Blocks:
 
     def __init__(self) -> None:
         self._at: dict[Pos, str] = {}
+        self._entities: dict[Pos, dict[str, Any]] = {}
 
     def __len__(self) -> int:
         """How many positions hold a block other than air."""
@@ -91,16 +104,30 @@ class Blocks:
         """The state at ``pos`` (air where nothing was placed)."""
         return self._at.get(pos, AIR)
 
-    def place(self, pos: Pos, state: str) -> bool:
-        """Place ``state`` at ``pos``; returns whether the block changed (as vanilla's ``setBlock``)."""
+    def place(self, pos: Pos, state: str, data: Mapping[str, Any] | None = None) -> bool:
+        """Place ``state`` at ``pos``; returns whether the block changed (as vanilla's ``setBlock``). The block
+        entity of a block in ``BLOCK_ENTITIES`` is made afresh (``data``, plain Python, loaded into it); a block
+        left unchanged keeps its block entity, and ``data`` is not applied (vanilla's ``setblock`` with the same
+        state fails with "Could not set the block")."""
         old = self._at.get(pos, AIR)
         if old == state:
             return False
+        self._entities.pop(pos, None)
         if is_air(state):
             self._at.pop(pos, None)
             return not is_air(old)
         self._at[pos] = state
+        kind = BLOCK_ENTITIES.get(block_id(state))
+        if kind is not None:
+            x, y, z = pos
+            self._entities[pos] = {**copy.deepcopy(dict(data or {})), "id": kind, "x": x, "y": y, "z": z}
         return True
+
+    def entity(self, pos: Pos) -> dict[str, Any] | None:
+        """The block entity data at ``pos`` (a copy, with vanilla's ``id``, ``x``, ``y``, ``z``), or ``None``
+        where there is none the sandbox keeps."""
+        data = self._entities.get(pos)
+        return copy.deepcopy(data) if data is not None else None
 
     def matches(self, pos: Pos, block: str, states: Mapping[str, str]) -> bool:
         """``execute if block``: whether ``pos`` holds ``block`` (an id) with at least the given ``states``."""

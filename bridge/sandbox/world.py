@@ -52,7 +52,7 @@ from bridge.sandbox.model import (
     ScreenText,
     Source,
 )
-from bridge.sandbox.registries import unknown_id
+from bridge.sandbox.registries import REGISTRIES, unknown_id
 from bridge.sandbox.state import (
     MACRO_CACHE,
     MAX_FUNCTION_DEPTH,
@@ -224,6 +224,30 @@ class World(WorldState):
                 stack.components["minecraft:writable_book_content"] = {"pages": [{"raw": p} for p in pages]}
                 return
         raise KeyError(f"{player} holds no {item}")
+
+    def place_held(self, player: str, item: str, pos: tuple[int, int, int]) -> str:
+        """``player`` places one of their castle items ``item`` (``custom_data`` ``traitors.item``) at ``pos``, as
+        vanilla's block items do: the block set is the item's own (its id, in its default state), whatever its
+        ``item_model`` shows in hand (``docs/minecraft.md#commands-and-text``: a redstone torch burns red, a copper
+        torch green); one item of the stack is used up.
+
+        Returns:
+            The block state placed.
+
+        Raises:
+            KeyError: no such player or item. ValueError: the item is no block.
+        """
+        p = self.players[player]
+        stack = next((s for s in p.inventory if s.custom_data.get("traitors", {}).get("item") == item), None)
+        if stack is None:
+            raise KeyError(f"{player} holds no {item}")
+        if stack.item.removeprefix("minecraft:") not in REGISTRIES.block:
+            raise ValueError(f"{stack.item} is no block")
+        stack.count -= 1
+        if stack.count == 0:
+            p.inventory.remove(stack)
+        self.blocks.place(pos, stack.item)
+        return stack.item
 
     # -- dialogs (what a player sees and clicks) ---------------------------------------------------------
 

@@ -22,18 +22,21 @@ from typing import Any
 from engine.core.ruleset import RulesetGame
 from engine.effects import (
     Announce,
+    ClearPlace,
     ClockChanged,
     ClockStarted,
     Effect,
     Eliminated,
     GiveItem,
     MoveTo,
+    PlaceItem,
     Prompt,
     Revealed,
     SeriesOver,
     ShowTitle,
     TakeItem,
     Whisper,
+    label_text,
 )
 
 __all__ = ["Parts", "diff", "effect_entry", "grimoire", "input_entry"]
@@ -108,7 +111,7 @@ def _seat(game: RulesetGame, name: str, seat: int) -> dict[str, Any]:
     g: Any = game
     p = g.players[name]
     base = {"seat": seat, "name": name, "player": game.player_of(name), "status": _status(p),
-            "items": [f"{_title(item)}{f' ({label})' if label else ''}" for item, label in game.items.get(name, [])]}  # fmt: skip
+            "items": [f"{_title(item)}{f' ({label_text(label)})' if label else ''}" for item, label in game.items.get(name, [])]}  # fmt: skip
     reader = SEAT_READERS.get(game.ruleset)
     return base | (reader(g, name) if reader is not None else {})
 
@@ -250,8 +253,10 @@ _EFFECT_TEXT: dict[type[Effect], tuple[str, Callable[[Any], str]]] = {
     Prompt: ("prompt", _prompt_text),
     ShowTitle: ("title", lambda e: e.title.text + (f" / {e.subtitle.text}" if e.subtitle else "")),
     MoveTo: ("move", lambda e: f"{', '.join(e.players)} → {e.place.value}"),
-    GiveItem: ("item", lambda e: f"give {_title(e.item)}{f' ({e.label})' if e.label else ''}"),
+    GiveItem: ("item", lambda e: f"give {_title(e.item)}{f' ({label_text(e.label)})' if e.label else ''}"),
     TakeItem: ("item", lambda e: f"take {_title(e.item)} from {', '.join(e.players) if e.players else 'everyone'}"),
+    PlaceItem: ("item", lambda e: f"set {_title(e.item)} ({e.label}) at {e.place.value} {e.seat}"),
+    ClearPlace: ("item", lambda e: f"take {_title(e.item)} from {e.place.value} {', '.join(map(str, e.seats))}"),
     ClockStarted: ("clock", lambda e: f"{e.label.text}: {e.seconds:.0f} s"),
     ClockChanged: ("clock", _clock_changed),
     Revealed: ("reveal", lambda e: f"{e.player} reveals: {_title(e.allegiance)}"),

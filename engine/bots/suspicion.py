@@ -19,7 +19,7 @@ A drunk bot believes false answers, as its contestant would (rulebook §2).
 
 Faithful: vote for the most suspected candidate; use information powers on
 the most suspected unknown contestant; protect the most trusted; accuse as The Sheriff only on strong evidence;
-hold up the banish-again torch while a finalist is still suspected.
+vote banish again in the finale while a finalist is still suspected.
 
 Traitors: never vote against the evidence together: each votes for the most suspected
 non-Traitor by the public evidence (with a little noise, so they do not pile onto one name), and gives up a

@@ -10,8 +10,9 @@ House rules of this file:
    contestant on the way in (every input's ``actor``, a presence input's ``contestant``), recipients from the
    contestant to the player on the way out. The replaced player can no longer act (``illegal.replaced``).
 4. An undo takes back the last input if it was a host's move on, pause, resume or extension (``UNDOABLE``): the
-   series is rebuilt by replay without it and the castle is put back (places, items, the clock with the time it
-   had left then, the open prompts). Nothing said is unsaid: everyone is told.
+   series is rebuilt by replay without it and the castle is put back (places, items, what is set down at the
+   per-seat places, the clock with the time it had left then, the open prompts). Nothing said is unsaid:
+   everyone is told.
 5. Ending the series: nobody wins; the record shows what happened so far.
 6. Every host control is kept in the record's ``host_actions`` with who, when, the day and the phase.
 """
@@ -37,12 +38,15 @@ from engine.actions import (
 from engine.core.cast import NAME_RE, same_player
 from engine.core.step import InputStep
 from engine.effects import (
+    ClearPlace,
     ClockChanged,
     ClockStarted,
     Effect,
     Eliminated,
     GiveItem,
+    Label,
     MoveTo,
+    PlaceItem,
     Prompt,
     ShowTitle,
     TakeItem,
@@ -95,7 +99,7 @@ class HostControls(InputStep):
     paused: float | None
     clock_label: str
     stand_ins: dict[str, str]
-    _reset_items: dict[str, list[tuple[Item, str | None]]] | None
+    _reset_items: dict[str, list[tuple[Item, Label]]] | None
 
     def _init_host_controls(self) -> None:
         self.paused = None
@@ -198,6 +202,7 @@ class HostControls(InputStep):
             state,
             places={who(n): at for n, at in state.places.items()},
             items={who(n): held for n, held in state.items.items()},
+            placed={spot: (item, who(label) if label else label) for spot, (item, label) in state.placed.items()},
         )
 
     # ------------------------------------------------------------------ checks
@@ -321,7 +326,7 @@ class HostControls(InputStep):
         left = before.paused
         if left is None and before.deadline is not None:
             left = max(0.0, before.deadline - float(undone["now"]))
-        old_items, old_places, old_seq = self.items, self.places, self.phase_seq
+        old_items, old_places, old_placed, old_seq = self.items, self.places, self.placed, self.phase_seq
         old_log, old_inbox, old_actions = self.log, self.inbox, self.record.host_actions
         for name in self.REPLAYED_STATE:
             setattr(self, name, getattr(before, name))
@@ -335,6 +340,7 @@ class HostControls(InputStep):
         self.announce("host.undone", action=host_action_term(str(undone["action"])))
         self._restore_places(old_places)
         self._restore_items(old_items)
+        self._restore_placed(old_placed)
         # The clock: a fresh sequence number above every one used, so no old timer can fire into it.
         self.phase_seq = max(old_seq, self.phase_seq)
         if self.phase is not None and not self.is_over and left is not None:
@@ -359,7 +365,18 @@ class HostControls(InputStep):
         for (place, _), names in moves.items():
             self.move(names, place)
 
-    def _restore_items(self, old_items: dict[str, list[tuple[Item, str | None]]]) -> None:
+    def _restore_placed(self, old_placed: dict[tuple[Place, int], tuple[Item, str | None]]) -> None:
+        """After an undo: take away what the undone input set down, set back what it took away (the tracker keeps
+        ``old_placed`` until these effects are tracked)."""
+        target, self.placed = self.placed, old_placed
+        for (place, seat), (item, _) in old_placed.items():
+            if target.get((place, seat)) != old_placed[(place, seat)]:
+                self.emit(ClearPlace(item, place, (seat,)))
+        for (place, seat), (item, label) in target.items():
+            if old_placed.get((place, seat)) != (item, label):
+                self.emit(PlaceItem(item, place, seat, label))
+
+    def _restore_items(self, old_items: dict[str, list[tuple[Item, Label]]]) -> None:
         """After an undo: give back what the undone input took, take what it gave (the items become exactly the
         replayed game's once this input's effects are tracked, ``_handle``)."""
         target_items = self.items
@@ -395,6 +412,11 @@ def _to(e: Any, who: Seated) -> Effect:
     return renamed
 
 
+def _label(e: Any, who: Seated) -> Effect:
+    renamed: Effect = e if e.label is None else dataclasses.replace(e, label=who(e.label))
+    return renamed
+
+
 def _players(e: Any, who: Seated) -> Effect:
     renamed: Effect = e if e.players is None else dataclasses.replace(e, players=tuple([who(n) for n in e.players]))
     return renamed
@@ -402,9 +424,10 @@ def _players(e: Any, who: Seated) -> Effect:
 
 ADDRESSED: dict[type[Effect], Callable[[Any, Seated], Effect]] = {
     Whisper: _to, Prompt: _to, GiveItem: _to, ShowTitle: _to, Eliminated: _to, MoveTo: _players, TakeItem: _players,
+    PlaceItem: _label,
 }  # fmt: skip
-"""The effects that name contestants as recipients (``to``) or movers (``players``), and how to rename them; a
-``None`` means everyone and stays."""
+"""The effects that name contestants as recipients (``to``), movers (``players``) or owners (the ``label`` of a
+head set down), and how to rename them; a ``None`` means everyone and stays."""
 
 
 __all__ = ["ADDRESSED", "HOST_CHECKS", "MAX_EXTENSION", "UNDOABLE", "HostControls", "SeatState"]

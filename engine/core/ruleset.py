@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.effects import Effect
+from engine.effects import Effect, Label
 from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome
 from engine.record import SeriesRecord
@@ -151,7 +151,7 @@ class RulesetGame(Protocol):
         ...
 
     @property
-    def items(self) -> dict[str, list[tuple[Item, str | None]]]:
+    def items(self) -> dict[str, list[tuple[Item, Label]]]:
         """What the engine has put in each contestant's inventory."""
         ...
 

@@ -1,6 +1,7 @@
 """Spyglass, offline, over everything Castle gives a server: for every supported release
 (``bridge.minecraft.versions.SUPPORTED``), the installed data pack with that release's overlays applied, the
-resource pack, and every command a demo of each ruleset sent (docs/minecraft.md, "Two validators").
+resource pack, every command a demo of each ruleset sent, and a give of every castle item with the blocks Castle
+sets down (docs/minecraft.md, "Two validators").
 
 Run: ``python tools/spyglass/check.py`` (after ``npm ci`` in this folder); prints one line per release and every
 problem, exits 1 when there is one. The tests (``tests/tools/spyglass/test_check.py``) run the same check.
@@ -149,6 +150,7 @@ def capture_commands(rulesets: Iterable[str] = RULESETS, contestants: int = 8, s
         sent[f"{ruleset}_macros"] = macro_lines(lines, pack)
     sent["lobby"] = lobby_commands()
     sent["lobby_macros"] = macro_lines(sent["lobby"], pack)
+    sent["castle_items"] = item_commands()
     return distinct_forms(sent, DEMO_NAMES)
 
 
@@ -164,6 +166,32 @@ def lobby_commands() -> list[str]:
            *lobby.host_console("Host", names, [], 12), *lobby.host_console("Host", names, names[:12], 12),
            *lobby.host_console("Host", [], [], 12)]  # fmt: skip
     return list(dict.fromkeys(c.text for c in out))
+
+
+def item_commands() -> list[str]:
+    """A give of every castle item (``bridge.minecraft.items.ITEMS``; a named one with a name, a letter with its
+    pages, the seer book's page as the translated component it is) and the head Castle sets down at a breakfast
+    place and takes away again: forms a demo need not send (the host's finale torches: the demo has no host; the
+    twists it does not schedule)."""
+    from bridge.config.castle import default_castle
+    from bridge.minecraft.items import ITEMS
+    from bridge.minecraft.render import RenderContext, render
+    from engine.effects import ClearPlace, GiveItem, Label, PlaceItem, msg
+    from engine.ids import Item, Place
+    from engine.terms import term
+
+    ctx = RenderContext(default_castle(), {"Alex": 1})
+    effects: list[object] = []
+    for item, spec in ITEMS.items():
+        label: Label = "Alex" if spec.labelled else None
+        if item is Item.SEER_BOOK:
+            label = msg("seer.book.page", player="Alex", allegiance=term("term.allegiance.a_traitor"))
+        elif spec.label_pages:
+            label = "The reply, written by the Traitors."
+        effects.append(GiveItem(frozenset({"Host"}), item, label))
+    effects += [PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, 1, "Alex"),
+                ClearPlace(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, (1,))]  # fmt: skip
+    return [c.text for e in effects for c in render(e, ctx)]  # type: ignore[arg-type]
 
 
 _CALL = re.compile(r"function (\S+) (\{.*\})$")

@@ -1,7 +1,8 @@
 """The castle as data, and the plan that builds it from an origin (sans-I/O).
 
 The castle holds every place of the Traitors rulebook (§10 "Items and places"): the great hall with the round
-table and one seat per contestant facing its centre; the breakfast room with its long table; the library, bar,
+table and one seat per contestant facing its centre; the breakfast room with its long table, one place on it
+per seat (where the contestant's player head is set at breakfast) and a chair before each; the library, bar,
 kitchen and billiards room; the confession room; the foyer; the diary room upstairs, a closed booth; the tower with
 the Traitors' Oath spot and the Traitors' Turret at the top; the courtyard with the finale's fire pit; the gate; and
 a lane of homes, one per seat.
@@ -46,6 +47,11 @@ GLOW = "minecraft:glowstone"
 LANTERN = "minecraft:sea_lantern"
 HOME_WALL = "minecraft:oak_planks"
 HOME_ROOF = "minecraft:spruce_planks"
+
+BREAKFAST_TABLE = (41, 43, 25)
+"""The breakfast table's places (relative): the west column x, the east column x, the first row's z. Odd seats sit
+on the west side, even seats on the east, one row of two per two seats (at most eight rows, z 25..32: the table
+runs z 24..34), each on the table's top (``y 2``) with its chair one block further out."""
 
 TABLE_CENTRE = (24, 34)
 """The round table's centre block (relative x, z); the seats stand on a circle around its middle."""
@@ -301,6 +307,21 @@ def _round_table(d: _Draft, seats: int) -> list[Location]:
     return out
 
 
+def _breakfast(d: _Draft, seats: int) -> list[Location]:
+    """Each seat's place at the breakfast table, on the table's top, facing out over its chair (a stair whose back
+    is away from the table); returns the places (rulebook §10: the player heads of the breakfast room)."""
+    west, east, first = BREAKFAST_TABLE
+    ox, oy, oz = d.origin
+    out = []
+    for n in range(1, seats + 1):
+        on_west = n % 2 == 1
+        x, z = (west, first + (n - 1) // 2) if on_west else (east, first + (n - 1) // 2)
+        chair = x - 1 if on_west else x + 1
+        d.set(chair, 1, z, f"minecraft:oak_stairs[facing={'west' if on_west else 'east'}]")
+        out.append(Location(x=x + 0.5 + ox, y=2.0 + oy, z=z + 0.5 + oz, yaw=90.0 if on_west else -90.0))
+    return out
+
+
 def _gatehouse(d: _Draft, seats: int) -> Box:
     """The gatehouse and the lane south of it; returns the lane's area (relative)."""
     rows = (seats + 1) // 2
@@ -370,6 +391,7 @@ def plan_castle(origin: Pos, seats: int) -> CastlePlan:
     table = _round_table(d, seats)
     for x1, y1, z1, x2, y2, z2, block in _FURNITURE + _LIGHTS:
         d.fill(x1, y1, z1, x2, y2, z2, block)
+    breakfast = _breakfast(d, seats)
     for x1, y1, z1, x2, y2, z2 in _WINDOWS:
         d.fill(x1, y1, z1, x2, y2, z2, GLASS)
     lane = _gatehouse(d, seats)
@@ -382,7 +404,7 @@ def plan_castle(origin: Pos, seats: int) -> CastlePlan:
     rooms += [Room(f"home_{n}", f"Home {n}", _home_interior(n).shifted(ox, oy, oz)) for n in range(1, seats + 1)]
     places = {k: Location(x=x + ox, y=y + oy, z=z + oz, yaw=yaw, pitch=pitch)
               for k, (x, y, z, yaw, pitch) in _PLACES.items()}  # fmt: skip
-    castle = CastleConfig.model_validate({"places": places, "seats": table, "homes": homes,
+    castle = CastleConfig.model_validate({"places": places, "seats": table, "homes": homes, "breakfast": breakfast,
                                           "built": BuiltBy(origin=[ox, oy, oz], seats=seats, blueprint=BLUEPRINT)})  # fmt: skip
     return CastlePlan(origin, seats, tuple(d.ops), areas, tuple(rooms), castle)
 

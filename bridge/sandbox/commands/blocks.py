@@ -15,11 +15,12 @@ from typing import Any
 from mecha import ast as mast
 
 from bridge.minecraft.castle.geometry import FILL_LIMIT, Pos, box
+from bridge.sandbox import nbt
 from bridge.sandbox.blocks import BUILD_BOTTOM, BUILD_TOP, state_text
 from bridge.sandbox.commands.args import coord, rl
 from bridge.sandbox.state import CommandFailure, Unsupported, WorldState
 
-__all__ = ["block_condition", "fill", "forceload", "setblock"]
+__all__ = ["block_condition", "block_data", "block_pos", "fill", "forceload", "setblock"]
 
 _FILL_MODES = frozenset({"replace", "keep", "hollow", "outline", "destroy"})
 
@@ -38,7 +39,7 @@ def block_pos(world: WorldState, v: mast.AstVector3) -> Pos:
 
 
 def block_state(node: mast.AstBlock) -> tuple[str, dict[str, str]]:
-    """A block argument as its id and states (block entity data is not modelled and is ignored).
+    """A block argument as its id and states (its block entity data: ``block_data``).
 
     Raises:
         Unsupported: a block tag (``#minecraft:…``).
@@ -47,6 +48,12 @@ def block_state(node: mast.AstBlock) -> tuple[str, dict[str, str]]:
         raise Unsupported("block tags")
     states = {str(s.key.value): str(getattr(s.value, "value", s.value)) for s in node.block_states}
     return rl(node.identifier), states
+
+
+def block_data(node: mast.AstBlock) -> dict[str, Any] | None:
+    """A block argument's block entity data (``{…}`` after the states) as plain Python, or ``None``."""
+    tags = getattr(node, "data_tags", None)
+    return nbt.to_python(tags.evaluate()) if tags is not None else None
 
 
 def fill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
@@ -73,13 +80,14 @@ def fill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str
 
 
 def setblock(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
-    """``setblock <pos> <block> [replace | keep | destroy]``."""
+    """``setblock <pos> <block> [replace | keep | destroy]``; a head's block entity data (``{profile:…}``) is kept
+    with it (``bridge.sandbox.blocks.BLOCK_ENTITIES``)."""
     pos = block_pos(world, args[0])
     bid, states = block_state(args[1])
     mode = parts[3] if len(parts) > 3 else "replace"
     if mode == "keep" and world.blocks.get(pos) != "minecraft:air":
         raise CommandFailure("Could not set the block")
-    if not world.blocks.place(pos, state_text(bid, states.items())):
+    if not world.blocks.place(pos, state_text(bid, states.items()), block_data(args[1])):
         raise CommandFailure("Could not set the block")
     return f"Changed the block at {pos[0]}, {pos[1]}, {pos[2]}"
 

@@ -1,4 +1,5 @@
-"""``data get|merge|remove|modify`` on command storage, and ``data get entity`` (vanilla en_us replies).
+"""``data get|merge|remove|modify`` on command storage, and ``data get entity`` and ``data get block`` (vanilla
+en_us replies).
 
 A storage in ``WorldState.computed_storage`` is recomputed each time ``data get`` reads it.
 """
@@ -14,6 +15,7 @@ import nbtlib
 
 from bridge.sandbox import nbt
 from bridge.sandbox.commands.args import rl, src, targets
+from bridge.sandbox.commands.blocks import block_pos
 from bridge.sandbox.state import CommandFailure, Unsupported, WorldState
 
 __all__ = ["data", "data_source"]
@@ -140,14 +142,33 @@ _CHANGES: dict[str, Callable[[WorldState, Any, list[str], list[Any], str], int]]
 }  # fmt: skip
 
 
+def _get_block(world: WorldState, args: list[Any], text: str) -> str:
+    """``data get block <pos> [<path>]``: "X, Y, Z has the following block data: {…}" (a head's; see
+    ``bridge.sandbox.blocks``), or "The target block is not a block entity"."""
+    pos = block_pos(world, args[0])
+    found = world.blocks.entity(pos)
+    if found is None:
+        raise CommandFailure("The target block is not a block entity")
+    value: Any = nbt.from_python(found)
+    if len(args) > 1:
+        values = nbt.get(value, nbt.path_from_ast(args[1], src(args[1], text)))
+        if not values:
+            raise CommandFailure(f"Found no elements matching {src(args[1], text)}")
+        value = values[0]
+    x, y, z = pos
+    return f"{x}, {y}, {z} has the following block data: {nbt.serialize(value)}"
+
+
 def data(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
-    """``data get entity <target> [path]``, ``data get storage …`` and ``data merge|remove|modify storage …``.
+    """``data get entity|block … [path]``, ``data get storage …`` and ``data merge|remove|modify storage …``.
 
     Raises:
         CommandFailure: vanilla failures, e.g. "Nothing changed. The specified properties already have these
-            values". Unsupported: block targets and entity changes.
+            values". Unsupported: changing blocks and entities.
     """
     action = parts[1]
+    if action == "get" and parts[2] == "block":
+        return _get_block(world, args, text)
     if action == "get" and parts[2] == "entity":
         value = data_source(world, ["entity"], args, text)
         name = targets(world, args[0])[0].name

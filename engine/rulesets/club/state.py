@@ -125,7 +125,7 @@ class ClubState(HostControls):
         "started", "outcome", "log", "record", "step_index", "pending", "picks", "visits", "blocked",
         "last_target", "spent", "mines", "poisons", "night_record", "news", "promoted",
         "day_record", "speakers", "speaker", "candidates", "ballot", "departing", "repeat_used", "repeat_asks",
-        "paused", "clock_label", "stand_ins", "_inbox", "_items", "_places", "_untracked",
+        "paused", "clock_label", "stand_ins", "_inbox", "_items", "_places", "_placed", "_untracked",
     )  # fmt: skip
     """Every attribute an undo takes from the replayed game: all but the effects being gathered (``_fx``), the
     time (``_now``), the pending item reset and the rules (a test keeps this list whole)."""

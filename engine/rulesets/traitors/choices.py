@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from engine.actions import Action, CastVote, ChooseEvent, ChooseTorch, NominateDoubleVote, SkipPower, UsePower
 from engine.effects import Choice, Prompt, choice, msg
-from engine.ids import TORCHES, NightEvent, Torch
+from engine.ids import TORCHES, NightEvent
 
 EVENT_LABELS = {e: e.value.capitalize() for e in (NightEvent.MURDER, NightEvent.SEDUCE, NightEvent.ULTIMATUM)}
 """The night's events in the order the Turret lists them, with their labels ("Murder Sam")."""
@@ -77,9 +77,10 @@ def skip_power(contestant: str) -> SkipPower:
 
 
 @functools.lru_cache(maxsize=1 << 10)
-def torch_inputs(finalist: str, held: Torch | None) -> tuple[ChooseTorch, ...]:
-    """``finalist``'s torch inputs while holding up ``held``: every torch but that one, in ``Torch`` order."""
-    return tuple([ChooseTorch(finalist, t) for t in TORCHES if held is not t])
+def torch_inputs(finalist: str) -> tuple[ChooseTorch, ...]:
+    """``finalist``'s finale votes: both, in ``Torch`` order (rulebook §9: a vote can be changed, or kept, until
+    the vote is locked)."""
+    return tuple([ChooseTorch(finalist, t) for t in TORCHES])
 
 
 def most_picked(picks: list[str], draw: Callable[[Sequence[str]], str]) -> str:

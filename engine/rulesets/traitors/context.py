@@ -172,6 +172,8 @@ class Table(Context, Protocol):
     double_vote_next: str | None
     news: list[str]
     torches: dict[str, Torch | None]
+    torches_asked: bool
+    heads: dict[str, int]
     last_removed: str | None
     paused: float | None
     clock_label: str

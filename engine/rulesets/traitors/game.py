@@ -55,7 +55,7 @@ from engine.record import (
     RoundTableRecord,
     SeriesRecord,
 )
-from engine.rulesets.traitors import finale, night, round_table, rules, twists, visit
+from engine.rulesets.traitors import finale, heads, night, round_table, rules, twists, visit
 from engine.rulesets.traitors.host import reprompt, tell_hand
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import POWERS, TURRET
@@ -72,7 +72,7 @@ _REPLAYED_STATE: tuple[str, ...] = (
     "settings", "seed", "rng", "players", "hosts", "phase", "phase_seq", "deadline", "day", "started", "ballot",
     "table", "revote_used", "double_vote_holder", "double_vote_next", "night", "news", "torches", "outcome", "log",
     "record", "powers", "guarded", "last_removed", "twist_state", "paused", "clock_label", "stand_ins", "_inbox",
-    "_items", "_places", "_untracked",
+    "_items", "_places", "_placed", "_untracked", "heads", "torches_asked",
 )
 """Every attribute of a ``Game`` that an undo takes from the replayed game: all but the effects being gathered
 (``_fx``), the time (``_now``) and the pending item reset (a test keeps this list whole). Named, not read off
@@ -115,6 +115,11 @@ class Game(HostControls):
         self.news: list[str] = []
         """Murders of the last night, announced at the next breakfast."""
         self.torches: dict[str, Torch | None] = {}
+        """Each finalist's finale vote while it is open (``None``: not voted yet)."""
+        self.torches_asked = False
+        """Whether the host has asked whether everybody is happy with their decision (the finale vote, §9)."""
+        self.heads: dict[str, int] = {}
+        """Contestant → seat of the player head set at their breakfast place today (§10; ``heads``)."""
         self.outcome: Outcome | None = None
         self._init_tracker()
         """``inbox``, ``items`` and ``places`` (``engine.tracking.CastleTracker``)."""
@@ -306,7 +311,8 @@ class Game(HostControls):
     # an import circle; the twists call the steps they take part in)
 
     def begin_night(self) -> None:
-        """``night.begin_night``."""
+        """``night.begin_night``, once today's breakfast heads are taken away (``heads``)."""
+        heads.clear(self)
         night.begin_night(self)
 
     def check_turret(self, actor: str) -> None:
@@ -518,6 +524,8 @@ class Game(HostControls):
     # ------------------------------------------------------------------ the end
 
     def record_out(self, name: str) -> None:
+        """``name`` is out of the series: the record says how and when; their breakfast head goes (``heads``)."""
+        heads.leave(self, name)
         p = self.players[name]
         for c in self.record.contestants:
             if c.name == name:
@@ -547,6 +555,7 @@ class Game(HostControls):
         self.paused = None
         self.ballot = None
         self.night = None
+        heads.clear(self)
         if winner is Winner.NOBODY:
             self.announce("series.over.host")
         elif winners:

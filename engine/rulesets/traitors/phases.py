@@ -7,8 +7,9 @@ House rules of the phases:
    phase sequence number and a ``TimerExpired`` for any other number is ignored.
 2. Some phases also end early when everyone has acted: the vote when every paper is cast, the Oath after the
    third answer, the Turret when every Traitor has chosen, the offer when it is answered, the
-   Traitor-power phase and the host visit when every contestant prompted has used their power or passed. The finale torches
-   never end early: a torch can be changed until the host (or the clock) locks them.
+   Traitor-power phase and the host visit when every contestant prompted has used their power or passed. The finale vote
+   never ends early: a vote can be changed until the host (or the clock) locks it, and the lock waits for the host's
+   question whether everybody is happy with their decision (``engine.rulesets.traitors.finale``).
 3. Day zero has no round table. The night after day zero is for the Oath and the Turret's nominations; it
    has a murder only with ``first_night_murder``.
 4. A night that begins with ``finalists + 1`` or fewer contestants has no event (no murder, seduction or

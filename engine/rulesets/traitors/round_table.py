@@ -25,7 +25,7 @@ from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Place, Twist
 from engine.outcome import Termination
 from engine.record import BreakfastRecord, RoundTableRecord, VoteRound
-from engine.rulesets.traitors import twists
+from engine.rulesets.traitors import heads, twists
 from engine.rulesets.traitors.choices import (
     vote_paper,
 )
@@ -46,7 +46,7 @@ def begin_breakfast(game: Table) -> None:
     game.rng.shuffle(arrivals)
     game.announce("phase.breakfast", day=game.day)
     game.move(arrivals, Place.BREAKFAST_ROOM)
-    game.emit(*[announce("breakfast.arrives", player=n) for n in arrivals])
+    heads.arrive(game, arrivals)  # each arrival announced, their head set at their place (§10)
     murdered = list(game.news)
     game.news.clear()
     for victim in murdered:

@@ -20,6 +20,7 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskHappy,
     AskSeer,
     CancelTwist,
     CastVote,
@@ -58,7 +59,7 @@ ON_CLOCK: dict[Phase, Callable[[Table], None]] = {
     Phase.OFFER: night.offer_lapses,
     Phase.TRAITOR_POWERS: visit.close_traitor_powers,
     Phase.HOST_VISIT: visit.close_host_visit,
-    Phase.TORCHES: finale.lock_torches,
+    Phase.TORCHES: finale.torches_clock,
     Phase.NOMINATION: twists.close_nomination,
     Phase.NOMINEE: twists.close_nominee,
 }
@@ -113,6 +114,7 @@ def _phases(*phases: Phase) -> frozenset[Phase]:
 
 INPUTS: dict[type[Action], InputRule] = {
     Advance: InputRule(HOST, EVERY_PHASE, host.check_host, advance),
+    AskHappy: InputRule(HOST, _phases(Phase.TORCHES), finale.check_ask, finale.apply_ask),
     StartTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
     CancelTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
     **{cls: InputRule(HOST, EVERY_PHASE, host.check_control) for cls in HOST_ACTIONS},

@@ -44,6 +44,14 @@ TWIST_DURATIONS: dict[str, float] = {
 }
 """Seconds for the twists' phases ([house] §8): the Faithful's nomination vote, the nominee's Guess/Seer visit."""
 
+STEP_DURATIONS: dict[str, float] = {
+    "torch_question": 30.0,
+}
+"""Seconds for steps inside a phase ([house] §9): ``torch_question``, the finale vote's last changes after the host
+asks whether everybody is happy with their decision, before the clock locks the vote."""
+
+_EVERY_DURATION: dict[str, float] = {**DEFAULT_DURATIONS, **TWIST_DURATIONS, **STEP_DURATIONS}
+
 SUPPORTED_TWISTS = frozenset(Twist)
 """Twists this version of the engine runs (all of rulebook §8)."""
 
@@ -124,8 +132,8 @@ class Settings:
     no_votes: str = "revote"
 
     def duration(self, phase: str) -> float:
-        """Seconds for a phase clock (``DEFAULT_DURATIONS`` keys)."""
-        default = DEFAULT_DURATIONS[phase] if phase in DEFAULT_DURATIONS else TWIST_DURATIONS[phase]
+        """Seconds for a phase clock (``DEFAULT_DURATIONS``, ``TWIST_DURATIONS`` or ``STEP_DURATIONS`` keys)."""
+        default = _EVERY_DURATION[phase]
         return float(self.durations.get(phase, default))
 
     def twists_on(self, day: int) -> tuple[Twist, ...]:
@@ -171,8 +179,8 @@ class Settings:
     def _validate_durations(self) -> None:
         """Every duration names a phase clock and is a positive number of seconds."""
         for key, value in self.durations.items():
-            if key not in DEFAULT_DURATIONS and key not in TWIST_DURATIONS:
-                known = [*DEFAULT_DURATIONS, *TWIST_DURATIONS]
+            if key not in _EVERY_DURATION:
+                known = list(_EVERY_DURATION)
                 close = difflib.get_close_matches(str(key), known, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise ConfigError(f"durations.{key}: unknown phase{hint} (known: {', '.join(known)})")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from engine.actions import Action
+from engine.effects import Label, label_text
 from engine.ids import Allegiance, Item
 from engine.outcome import Outcome
 from engine.record import RoundTableRecord, SeriesRecord
@@ -49,7 +50,7 @@ class Viewed(Protocol):
         """The powers' state (the Joker, a Mimic's copy)."""
 
     @property
-    def items(self) -> Mapping[str, list[tuple[Item, str | None]]]:
+    def items(self) -> Mapping[str, list[tuple[Item, Label]]]:
         """What each contestant holds (``engine.tracking.CastleTracker``)."""
 
     @property
@@ -118,7 +119,7 @@ VIEW_PARTS: dict[str, ViewPart] = {
     "false_power": _false_power,
     "traitors": _fellows,
     "items": lambda game, name: tuple(
-        item.value + (f"({label})" if label else "") for item, label in game.items.get(name, [])
+        item.value + (f"({label_text(label)})" if label else "") for item, label in game.items.get(name, [])
     ),
     "messages": lambda game, name: tuple(game.inbox.get(name, [])),
     "can_act": lambda game, name: tuple(sorted({a.kind for a in game.legal_actions(name)})),

@@ -12,7 +12,7 @@ import pytest
 from bridge.app.cli import main
 from bridge.app.doctor import load_secrets
 from bridge.app.serve import init_config
-from bridge.config.castle import default_castle
+from bridge.config.castle import castle_toml, default_castle
 from bridge.config.series import load_series, parse_series, shipped_series
 from bridge.config.serve import load_serve_config
 from bridge.config.settings import ScenarioError
@@ -61,12 +61,14 @@ def test_series_errors_name_the_key_and_what_is_wrong() -> None:
 
 
 def test_check_config_reports_every_file_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    castle_text = importlib.resources.files("world_config").joinpath("castle.toml").read_text(encoding="utf-8")
-    # a castle with 12 seats and homes: cut the 13th to 16th entries (and say so in its [built] table)
-    cut = castle_text.split("[[seats]]  # seat 13")[0] + "[[homes]]" + castle_text.split("\n[[homes]]", 1)[1]
-    cut = cut.split("[[homes]]  # seat 13")[0].replace("seats = 16\n", "seats = 12\n", 1)
+    # a castle with 12 seats, homes and breakfast places: the shipped one cut after seat 12 (its [built] table says so)
+    shipped = default_castle()
+    assert shipped.built is not None
+    cut = shipped.model_copy(update={"seats": shipped.seats[:12], "homes": shipped.homes[:12],
+                                     "breakfast": shipped.breakfast[:12],
+                                     "built": shipped.built.model_copy(update={"seats": 12})})  # fmt: skip
     small = tmp_path / "castle.toml"
-    small.write_text(cut)
+    small.write_text(castle_toml(cut))
     big = tmp_path / "big.toml"
     big.write_text("contestant_count = 16\npowers = false\ntraitors = 4\n")
     bad = tmp_path / "bad.toml"

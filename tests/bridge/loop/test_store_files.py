@@ -191,7 +191,9 @@ def test_damage_in_the_middle_of_the_store_is_refused_with_how_to_restore(tmp_pa
     with pytest.raises(StoreError, match="damaged"):
         SeriesStore(db, create=False)
 
-    line = refused(cli("export", str(db)), 2, str(db), "damaged", "quick_check", "backup", "docs/recovery.md")
+    line = refused(cli("export", str(db)), 2, str(db), "damaged", "backup", "docs/recovery.md")
+    # what SQLite found: a failed quick_check, or a page it cannot read at all (which, depends on where the bytes hit)
+    assert "quick_check" in line or "malformed" in line
     assert f"mv {db} {db}.broken" in line
     pw = private_password(tmp_path)
     refused(cli("serve-demo", "--db", str(db), "--port", str(free_port()), "--password-file", str(pw)), 2,

@@ -66,10 +66,11 @@ EXPECTED: list[tuple[McCommand, str]] = [
         'custom_data={traitors:{item:"sacred_sword"}},enchantment_glint_override=true,unbreakable={}] 1',
     ),
     (
-        mc.give("Alice", mc.item_stack(Item.END_TORCH)),
-        'give Alice minecraft:copper_torch[item_name={translate:"traitors.item.end_torch",fallback:"End Game",color:"green",italic:false},'
-        'lore=[{translate:"traitors.item.end_torch.lore",fallback:"Green finale torch: End Game",color:"gray",italic:false}],'
-        'custom_data={traitors:{item:"end_torch"}},max_stack_size=1] 1',
+        mc.give("Host", mc.item_stack(Item.END_TORCH, label="Alice")),
+        'give Host minecraft:copper_torch[item_name={translate:"traitors.item.end_torch",fallback:"Finale Torch",color:"gold",italic:false},'
+        'custom_name={text:"Alice",color:"white",italic:false},'
+        'lore=[{translate:"traitors.item.end_torch.lore",fallback:"Turns red (banish again) or green (end game) when placed",color:"gray",italic:false}],'
+        'custom_data={traitors:{item:"end_torch"}},max_stack_size=1,item_model="minecraft:torch"] 1',
     ),
     (mc.clear("@a", Item.VOTE_PAPER), 'clear @a *[custom_data~{traitors:{item:"vote_paper"}}]'),
     (mc.clear("Alice", Item.BANISH_TORCH), 'clear Alice *[custom_data~{traitors:{item:"banish_torch"}}]'),

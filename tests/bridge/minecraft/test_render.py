@@ -124,11 +124,12 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
         ],
     ),
     (
-        GiveItem(to=frozenset({"Bea"}), item=Item.BANISH_TORCH),
+        GiveItem(to=frozenset({"Bea"}), item=Item.BANISH_TORCH, label="Cal"),
         [
-            'give Bea minecraft:redstone_torch[item_name={translate:"traitors.item.banish_torch",fallback:"Banish Again",color:"red",italic:false},'
-            'lore=[{translate:"traitors.item.banish_torch.lore",fallback:"Red finale torch: Banish Again",color:"gray",italic:false}],'
-            'custom_data={traitors:{item:"banish_torch"}},max_stack_size=1] 1'
+            'give Bea minecraft:redstone_torch[item_name={translate:"traitors.item.banish_torch",fallback:"Finale Torch",color:"gold",italic:false},'
+            'custom_name={text:"Cal",color:"white",italic:false},'
+            'lore=[{translate:"traitors.item.banish_torch.lore",fallback:"Turns red (banish again) or green (end game) when placed",color:"gray",italic:false}],'
+            'custom_data={traitors:{item:"banish_torch"}},max_stack_size=1,item_model="minecraft:torch"] 1'
         ],
     ),
     (TakeItem(item=Item.VOTE_PAPER), ['clear @a *[custom_data~{traitors:{item:"vote_paper"}}]']),

@@ -21,6 +21,7 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskHappy,
     AskRepeat,
     AskSeer,
     CancelTwist,
@@ -131,9 +132,10 @@ EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
     (CancelTwist(actor="Host_1", twist=Twist.MURDER), ("traitors.twist", 102)),
 ]
 
-NOT_ROUND_TRIPPED = {StrikeWithSword, WriteConfession, WriteResponse}
+NOT_ROUND_TRIPPED = {StrikeWithSword, WriteConfession, WriteResponse, AskHappy}
 """Inputs no trigger carries whole: the sword's hit comes from an advancement event (``SwordHit``); a book's text
-is read by the service after the ``traitors.confess`` / ``traitors.respond`` trigger (``SendBook``)."""
+is read by the service after the ``traitors.confess`` / ``traitors.respond`` trigger (``SendBook``); the host's
+question at the finale is a console button (``HostCommand``) the service turns into ``AskHappy``."""
 
 
 def test_books_and_the_sword_decode_to_bridge_inputs() -> None:
@@ -180,7 +182,8 @@ def test_host_controls_and_seat_choice_decode() -> None:
     with pytest.raises(InputError):
         decode({"player": "Host_1", "input": "host", "value": SEAT_BASE + 7}, SEATS)  # an empty seat
     with pytest.raises(InputError):
-        decode({"player": "Host_1", "input": "host", "value": 14}, SEATS)
+        decode({"player": "Host_1", "input": "host", "value": 15}, SEATS)
+    assert encode(AskHappy("Host_1"), SEATS) == ("traitors.host", HostControl.ASK_HAPPY.value)
 
 
 _NAMES = st.from_regex(r"[A-Za-z0-9_]{3,16}", fullmatch=True)
@@ -240,13 +243,13 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"seq": 1, "player": "Alex", "input": "oath", "value": 2}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "offer", "value": 3}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "torch", "value": 0}, "invalid.action.value"),
-    ({"seq": 1, "player": "Alex", "input": "host", "value": 14}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "host", "value": 15}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "guess", "value": 316}, "invalid.action.value"),  # no 16th power
     ({"seq": 1, "player": "Alex", "input": "drink", "value": 3}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "twist", "value": 7}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "twist", "value": 100}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex", "input": "chest", "value": 2}, "invalid.action.value"),
-    ({"seq": 1, "player": "Alex", "input": "host", "value": 14}, "invalid.action.value"),
+    ({"seq": 1, "player": "Alex", "input": "host", "value": 15}, "invalid.action.value"),
     ({"seq": 1, "player": "Al", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "@a", "input": "vote", "value": 1}, "invalid.action.value"),
     ({"seq": 1, "player": "Alex Smith", "input": "vote", "value": 1}, "invalid.action.value"),

@@ -1,12 +1,14 @@
-"""The Seer twist (rulebook §8 "Seer"; traitors.md line "**Seer** [rule: the seer book reveals Faithful or
-Traitor]: the Faithful nominee chooses one contestant and receives a seer book with their true allegiance").
+"""The Seer twist (rulebook §8 "Seer"; §10 "Written Books": "the seer book, which reveals whether a player is a
+Faithful or a Traitor during the Seer twist").
 
 Rule, on day d: the Faithful nominate at the start of host visiting on night d-1 (shared with the Guess twist,
 ``engine.rulesets.traitors.twists.guess``); on day d, before the round table (the round table waits), the nominee, announced to
-everyone, chooses one other living contestant (``AskSeer``) and receives the seer book. The answer is the
-contestant's true allegiance (twists see the truth: The Falsifier does not change it) and goes to the nominee
-only, as a private message; the book itself is neutral [house], so that nothing a contestant holds or shows
-reveals the answer to anyone else. Everyone hears that the Seer was visited.
+everyone, chooses one other living contestant (``AskSeer``) and receives the seer book. The book's page states the
+contestant's true allegiance (twists see the truth: The Falsifier does not change it): the book's label is the
+page (``seer.book.page``), which each reader's client shows in their own language. Only the nominee receives it,
+and a private message repeats the answer. [house] What others can see of the book tells nothing: its name and
+lore are the same whoever was seen, and they name nobody; only its page, which the holder alone reads, does.
+Everyone hears that the Seer was visited.
 
 Precondition: no Guess twist the same day (one nominee).
 """
@@ -16,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.actions import Action, AskSeer
-from engine.effects import GiveItem
+from engine.effects import GiveItem, msg
 from engine.errors import IllegalAction
-from engine.ids import Item, Twist
+from engine.ids import Allegiance, Item, Twist
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
@@ -47,7 +49,8 @@ def validate(game: Context, action: AskSeer) -> Callable[[], None]:
 
 def _see(game: Context, seer: str, target: str) -> None:
     truth = game.players[target].allegiance
-    game.emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, None))
+    allegiance = term("term.allegiance.a_traitor" if truth is Allegiance.TRAITOR else "term.allegiance.faithful")
+    game.emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, msg("seer.book.page", player=target, allegiance=allegiance)))
     game.whisper([seer], "result.seer", player=target, allegiance=term(f"term.allegiance.{truth.value}"))
     game.record.events.append(TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target,
                                                                         "allegiance": truth.value}))  # fmt: skip

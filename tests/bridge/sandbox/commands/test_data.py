@@ -55,4 +55,5 @@ def test_computed_storage_is_read_fresh_and_entity_data_is_shown() -> None:
     assert world.execute("data get storage t:live calls") == "Storage t:live has the following contents: 1"
     assert world.execute("data get storage t:live calls") == "Storage t:live has the following contents: 2"
     assert world.execute("data get entity Alice Tags") == "Alice has the following entity data: []"
-    assert world.execute("data get block 0 0 0").startswith("Sandbox: unsupported command: data get block")
+    assert world.execute("data get block 0 0 0") == "The target block is not a block entity"  # air: no block entity
+    assert world.execute("data modify block 0 0 0 x set value 1").startswith("Sandbox: unsupported command")

@@ -16,6 +16,7 @@ from engine.actions import (
     Advance,
     AnswerJoker,
     AnswerOffer,
+    AskHappy,
     CastVote,
     ChooseEvent,
     ChooseSwordBearer,
@@ -742,6 +743,7 @@ def test_the_finale_down_to_two_without_reveals_and_the_last_traitor_wins() -> N
     for out in ("Zuri", "Rhea"):
         for f in s.g.living():
             s.do(ChooseTorch(f, Torch.BANISH_AGAIN if f != "Efe" else Torch.END_GAME))
+        s.do(AskHappy(HOST))  # T9.3: the host asks before locking
         s.advance()
         s.vote(out)
     assert not any(k == "banish.reveal" for k in s.keys(None, mark))

@@ -9,6 +9,7 @@ import pytest
 from engine.actions import (
     Advance,
     AnswerOffer,
+    AskHappy,
     CastVote,
     ChooseEvent,
     ChooseTorch,
@@ -520,6 +521,7 @@ class TestSection9Finale:
         for n in ("Kai", "Zuri", "Sunny"):
             d.do(ChooseTorch(n, Torch.END_GAME))
         assert d.game.phase is Phase.TORCHES  # never ends before the host locks
+        d.do(AskHappy("Host"))  # rulebook §9: the host asks before locking
         fx = d.advance()
         over = [e for e in fx if isinstance(e, SeriesOver)]
         assert over and over[0].outcome.winner is Winner.TRAITORS
@@ -531,6 +533,7 @@ class TestSection9Finale:
         d = self._finale(series)
         for n, t in (("Alex", Torch.BANISH_AGAIN), ("Kai", Torch.END_GAME), ("Zuri", Torch.END_GAME), ("Sunny", Torch.END_GAME)):
             d.do(ChooseTorch(n, t))
+        d.do(AskHappy("Host"))
         d.advance()
         assert d.game.phase is Phase.VOTE
         rounds = [e for e in d.game.record.events if isinstance(e, TorchRound)]
@@ -541,6 +544,8 @@ class TestSection9Finale:
         assert d.game.phase is Phase.TORCHES
         for n in ("Alex", "Kai"):
             d.do(ChooseTorch(n, Torch.BANISH_AGAIN))
+        d.advance()  # moving on before the question asks it
+        assert d.game.phase is Phase.TORCHES and d.game.torches_asked
         d.advance()
         vote_all(d, {"Alex": "Kai", "Kai": "Alex", "Zuri": "Kai"})
         assert d.game.outcome.termination is Termination.TWO_LEFT
@@ -550,6 +555,7 @@ class TestSection9Finale:
         d = self._finale(series)
         for n in ("Alex", "Kai", "Zuri"):
             d.do(ChooseTorch(n, Torch.END_GAME))
+        d.do(AskHappy("Host"))
         d.advance()
         assert d.game.phase is Phase.VOTE
 
