@@ -24,6 +24,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Plan the run for pytest-xdist (``-n 2 --dist loadgroup``, pyproject.toml; docs/design.md#tests).
+
+    Tests that share a module-scoped fixture of their test module (a demo series, the Spyglass run, a browser)
+    form one ``xdist_group``, so one worker builds that fixture once and runs them all. Groups holding a test
+    marked ``slow`` run first, so the longest tests start at once and never finish the run alone on one worker;
+    otherwise the order is pytest's.
+    """
+    groups = {item: _shared_fixture_module(item) for item in items}
+    for item, module in groups.items():
+        if module is not None:
+            item.add_marker(pytest.mark.xdist_group(module))
+    slow = {groups[item] or item.nodeid for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: (groups[item] or item.nodeid) not in slow)
+
+
+def _shared_fixture_module(item: pytest.Item) -> str | None:
+    """The test module (node id) defining a module-scoped fixture ``item`` uses, or ``None``."""
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in (info.name2fixturedefs.values() if info is not None else ()):
+        for fixturedef in defs:
+            if fixturedef.scope == "module" and fixturedef.baseid.endswith(".py"):
+                return fixturedef.baseid
+    return None
+
+
 @pytest.fixture
 def golden(request: pytest.FixtureRequest) -> Callable[[Path, str], None]:
     """``golden(path, actual)``: assert ``actual`` equals the file's text, or rewrite it with --update-goldens."""

@@ -33,6 +33,7 @@ def demo12():
     return game, log, chats, service, out.getvalue()
 
 
+@pytest.mark.slow(reason="a whole 12-contestant series in the sandbox (the module's shared demo12)")
 def test_demo_plays_a_whole_series(demo12):
     game, _, _, _, printed = demo12
     assert game.outcome is not None
@@ -84,6 +85,7 @@ BUSY = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end:
 """A process that keeps one core busy for at most two minutes (it ends by itself if the test dies)."""
 
 
+@pytest.mark.slow(reason="two demo series, the second beside three busy processes")
 def test_same_seed_same_game_log_on_a_busy_machine():
     """Issue 21 point 8: the second run shares the cores with three busy processes; the phase clock waits for the
     bots (the quiet gate), so the series is the same."""

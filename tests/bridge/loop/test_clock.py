@@ -7,6 +7,8 @@ import asyncio
 import dataclasses
 import time
 
+import pytest
+
 from bridge.app.demo import DEMO_DURATIONS, demo_settings
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
@@ -142,6 +144,7 @@ def test_the_demo_gate_reads_the_sandbox_bots_over_rcon() -> None:
     assert asyncio.run(main()) == [True, False, True]
 
 
+@pytest.mark.slow(reason="four series on the wall clock: phases of 0.2 s against a server 5 ms late are the point")
 def test_slow_server_short_phases_many_series_never_stall() -> None:
     """Issue 21 point 1: every phase lasts 0.2 s and the server answers each command 5 ms late, so sending one
     phase's effects takes longer than the next phase lasts; series after series must still run to their end (with

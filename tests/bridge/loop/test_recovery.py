@@ -218,6 +218,7 @@ def kill_plan(rng: random.Random) -> list[tuple[str, Any]]:
     return plan + rest
 
 
+@pytest.mark.slow(reason="twenty service processes started and killed, and two server outages, in one series")
 def test_sigkill_twenty_times_and_server_restarts_change_nothing(
     tmp_path: Path, reference: dict[str, Any]
 ) -> None:
