@@ -18,7 +18,7 @@ from engine.record import RoundTableRecord
 @pytest.fixture(scope="module")
 def demo12():
     out = io.StringIO()
-    game, sandbox, service = asyncio.run(play_demo(12, seed=3, out=out, keep_sandbox=True))
+    game, sandbox, service = asyncio.run(play_demo(12, seed=3, out=out, keep_sandbox=True, fast_forward=True))
     try:
         log = sandbox.command_log()
         chats = {n: [m.text for m in sandbox.chat(n)] for n in game.contestants()}
@@ -104,7 +104,7 @@ def test_same_seed_same_game_log_on_a_busy_machine():
 
 
 def test_run_demo_prints_log_and_winner(capsys):
-    assert run_demo(contestants=6, seed=2) == 0
+    assert run_demo(contestants=6, seed=2, fast_forward=True) == 0
     printed = capsys.readouterr()
     assert printed.out.startswith("# The Traitors") and "Winners:" in printed.out
     assert "Castle demo" in printed.err and "Why: " in printed.err
@@ -132,7 +132,7 @@ def test_a_short_series_plays_on_the_sandbox_of_every_release():
     newer = [n for n in names() if n != OLDEST.name]
 
     async def every_release():
-        return await asyncio.gather(*(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True)
+        return await asyncio.gather(*(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True, fast_forward=True)
                                       for n in newer))  # fmt: skip
 
     played = asyncio.run(every_release())
@@ -155,7 +155,7 @@ def test_a_short_series_plays_on_the_sandbox_of_every_release():
 @pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
 def test_club_demo_plays_a_whole_series(ruleset):
     """Each club ruleset runs in the castle: sandbox + service over loopback RCON + bots clicking prompts."""
-    game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True))
+    game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True, fast_forward=True))
     try:
         log = sandbox.command_log()
         errors = sandbox.snapshot()["errors"]
@@ -210,7 +210,8 @@ def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
         msmp = MsmpClient(sandbox.sandbox.msmp_url or "", secret, timeout=5, ca_file=sandbox.sandbox.msmp_cert_file)
         async with RconClient("127.0.0.1", port, "pw", timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02,
-                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
+                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon),
+                                    fast_forward=True)
             service.attach_msmp(msmp)
             await msmp.start()
             done = asyncio.Event()
@@ -256,7 +257,7 @@ def test_the_grimoire_follows_a_demo_series() -> None:
     async def run() -> tuple[list[dict[str, object]], str]:
         async with web_pages(0, printed) as pages:
             host = pages.hub.open_host()
-            await play_demo(6, seed=2, on_service=pages.hub.attach)
+            await play_demo(6, seed=2, on_service=pages.hub.attach, fast_forward=True)
             page = await asyncio.to_thread(lambda: urllib.request.urlopen(pages.base + "/spectate", timeout=5).read())
             record = pages.hub.spectator.history[-1]
             assert record["type"] == "record" and "## Result" in record["text"]
