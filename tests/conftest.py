@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,31 +27,42 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Plan the run for pytest-xdist (``-n 2 --dist loadgroup``, pyproject.toml; docs/design.md#tests).
-
-    Tests that share a module-scoped fixture of their test module (a demo series, the Spyglass run, a browser)
-    form one ``xdist_group``, so one worker builds that fixture once and runs them all. Groups holding a test
-    marked ``slow`` run first, so the longest tests start at once and never finish the run alone on one worker;
-    otherwise the order is pytest's.
-    """
-    groups = {item: _shared_fixture_module(item) for item in items}
-    for item, module in groups.items():
-        if module is not None:
-            item.add_marker(pytest.mark.xdist_group(module))
-    slow = {groups[item] or item.nodeid for item in items if item.get_closest_marker("slow") is not None}
-    items.sort(key=lambda item: (groups[item] or item.nodeid) not in slow)
+    """Tests marked ``slow`` run first (with the rest of their unit, ``pytest_xdist_make_scheduler``), so the
+    longest ones start at once and never end the run alone on one worker; otherwise the order is pytest's."""
+    slow = {_unit(config, item.nodeid) for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: _unit(config, item.nodeid) not in slow)
 
 
-def _shared_fixture_module(item: pytest.Item) -> str | None:
-    """The test module (node id) defining a module-scoped fixture ``item`` uses, or ``None``."""
-    info = getattr(item, "_fixtureinfo", None)
-    for defs in (info.name2fixturedefs.values() if info is not None else ()):
-        for fixturedef in defs:
-            if fixturedef.scope == "module" and fixturedef.baseid.endswith(".py"):
-                return fixturedef.baseid
-    return None
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``--dist loadscope`` (pyproject.toml's addopts: ``-n 2``), hand out one test at a time, except that a
+    test module defining a module-scoped fixture (a demo series, the Spyglass run, a browser) is one unit: one
+    worker builds that fixture once and runs the module's tests (docs/design.md#tests)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(config, nodeid)
+
+    return SharedFixtureScheduling(config, log)
+
+
+_MODULE_FIXTURE = re.compile(r"""scope=["']module["']""")
+
+
+@functools.cache
+def _shares_a_fixture(path: Path) -> bool:
+    """Whether the test module at ``path`` defines a module-scoped fixture."""
+    return path.suffix == ".py" and bool(_MODULE_FIXTURE.search(path.read_text(encoding="utf-8")))
+
+
+def _unit(config: pytest.Config, nodeid: str) -> str:
+    """The unit a test is scheduled in: its module when the module shares a fixture, else the test itself."""
+    module = nodeid.split("::", 1)[0]
+    return module if _shares_a_fixture(config.rootpath / module) else nodeid
 
 
 @pytest.fixture
