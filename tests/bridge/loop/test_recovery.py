@@ -125,7 +125,8 @@ def wait_ready(proc: subprocess.Popen[str], timeout: float = 20.0) -> bool:
     raise AssertionError("the service did not get ready")
 
 
-def finish(proc: subprocess.Popen[str], timeout: float = 60.0) -> int:
+def finish(proc: subprocess.Popen[str], timeout: float = 240.0) -> int:
+    """Wait for the service to end (a guard against a hang: a loaded machine plays the series slowly)."""
     try:
         proc.wait(timeout)
     except subprocess.TimeoutExpired:
