@@ -33,14 +33,17 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_once(extra: list[str]) -> tuple[float, float, int, str]:
-    """Run the test command once; returns (wall seconds, CPU seconds, exit code, pytest's summary line)."""
+def run_once(extra: list[str]) -> tuple[float, float, int, str, list[str]]:
+    """Run the test command once; returns (wall seconds, CPU seconds, exit code, pytest's summary line, the
+    ``FAILED``/``ERROR`` lines of its short summary)."""
     cpu, started = children_cpu(), time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", *extra], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", *extra], cwd=ROOT, capture_output=True,
+                          text=True)  # fmt: skip
     wall = time.monotonic() - started
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     summary = lines[-1].strip("= ") if lines else proc.stderr.strip()[-300:]
-    return wall, children_cpu() - cpu, proc.returncode, summary
+    failures = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    return wall, children_cpu() - cpu, proc.returncode, summary, failures
 
 
 def main() -> int:
@@ -53,11 +56,13 @@ def main() -> int:
     failed = 0
     for run in range(1, args.runs + 1):
         load = os.getloadavg()[0]
-        wall, cpu, code, summary = run_once(args.pytest_args)
+        wall, cpu, code, summary, failures = run_once(args.pytest_args)
         walls.append(wall)
         failed += code != 0
         print(f"run {run}: {summary}; wall {wall:.1f} s, CPU {cpu:.1f} s; load average {load:.1f} before, "
               f"{os.getloadavg()[0]:.1f} after", flush=True)  # fmt: skip
+        for line in failures:
+            print(f"  {line}", flush=True)
     if failed:
         print(f"{failed} of {args.runs} runs failed", file=sys.stderr)
     print(f"{statistics.median(walls):.1f}")
