@@ -108,7 +108,7 @@ def spawn(castle: Castle, db: Path, fault: str | None = None) -> subprocess.Pope
     )  # fmt: skip
 
 
-def wait_ready(proc: subprocess.Popen[str], timeout: float = 20.0) -> bool:
+def wait_ready(proc: subprocess.Popen[str], timeout: float = 60.0) -> bool:
     """Wait for the service's ``ready`` line; False if it died (or ended) first."""
     assert proc.stdout is not None
     end = time.monotonic() + timeout
