@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +25,44 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite golden files (e.g. tests/scenarios/*.text) from the current output instead of comparing",
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run first (with the rest of their unit, ``pytest_xdist_make_scheduler``), so the
+    longest ones start at once and never end the run alone on one worker; otherwise the order is pytest's."""
+    slow = {_unit(config, item.nodeid) for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: _unit(config, item.nodeid) not in slow)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``--dist loadscope`` (pyproject.toml's addopts: ``-n 2``), hand out one test at a time, except that a
+    test module defining a module-scoped fixture (a demo series, the Spyglass run, a browser) is one unit: one
+    worker builds that fixture once and runs the module's tests (docs/design.md#tests)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(config, nodeid)
+
+    return SharedFixtureScheduling(config, log)
+
+
+_MODULE_FIXTURE = re.compile(r"""scope=["']module["']""")
+
+
+@functools.cache
+def _shares_a_fixture(path: Path) -> bool:
+    """Whether the test module at ``path`` defines a module-scoped fixture."""
+    return path.suffix == ".py" and bool(_MODULE_FIXTURE.search(path.read_text(encoding="utf-8")))
+
+
+def _unit(config: pytest.Config, nodeid: str) -> str:
+    """The unit a test is scheduled in: its module when the module shares a fixture, else the test itself."""
+    module = nodeid.split("::", 1)[0]
+    return module if _shares_a_fixture(config.rootpath / module) else nodeid
 
 
 @pytest.fixture

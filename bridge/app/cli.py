@@ -92,6 +92,9 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
     p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)")
     p.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
+    p.add_argument("--fast-forward", action="store_true",
+                   help="end each phase as soon as every bot has answered, not at its clock's end: the same series, "
+                   "without the waits")  # fmt: skip
     _release_argument(p)
     p.add_argument("--grimoire", type=_port, nargs="?", const=8765, metavar="PORT",
                    help="also serve the host's web grimoire and the spectator page on 127.0.0.1:PORT (default "
@@ -399,7 +402,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     return run_demo(contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet,
                     ruleset=args.ruleset, version=version_named(args.mc_version),
-                    grimoire=args.grimoire)  # fmt: skip
+                    grimoire=args.grimoire, fast_forward=args.fast_forward)  # fmt: skip
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -222,6 +222,7 @@ async def play_demo(
     ruleset: str = "traitors",
     version: McVersion = OLDEST,
     on_service: Callable[[SeriesService], None] = lambda service: None,
+    fast_forward: bool = False,
 ) -> tuple[Any, SandboxThread, SeriesService]:
     """Play one demo series to its end.
 
@@ -233,6 +234,8 @@ async def play_demo(
         ruleset: a name of ``engine.rulesets.RULESETS``.
         version: the Minecraft release the sandbox stands in for (the service learns it over RCON).
         on_service: called with the service before it runs (``--grimoire``: the web pages follow it).
+        fast_forward: end each phase as soon as every bot has answered instead of at its clock's end
+            (``bridge/loop/clock.py`` house rule 4): the same series, without the waits.
 
     Returns:
         The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
@@ -258,7 +261,8 @@ async def play_demo(
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
-                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
+                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon),
+                                    fast_forward=fast_forward)  # fmt: skip
             service.bots = bots  # type: ignore[attr-defined]
             await _run_service(service, rcon, sandbox, bots, observe, on_service)
     finally:
@@ -525,11 +529,13 @@ def run_demo(
     err: TextIO | None = None,
     version: McVersion = OLDEST,
     grimoire: int | None = None,
+    fast_forward: bool = False,
 ) -> int:
     """The ``traitors demo`` command: play a series, print its game log, and say who won and why.
 
     With ``grimoire`` (a port on 127.0.0.1, 0: any free one) the host's grimoire and the spectator page follow
-    the series (their addresses go to ``err``) and stay up after it until Ctrl-C.
+    the series (their addresses go to ``err``) and stay up after it until Ctrl-C. ``fast_forward`` ends each
+    phase once every bot has answered (``play_demo``).
 
     Only the game log, in ``fmt``, goes to ``out`` (stdout), so ``--format json`` output parses; the banner, the
     live announcements and the closing summary (``bridge.app.demo_output.explain``) go to ``err`` (stderr), and
@@ -560,10 +566,11 @@ def run_demo(
         return _report(game, service, format_record(game.record, fmt), started, out=out, err=err, live=live)
 
     if grimoire is None:
-        game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset, version=version))
+        game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset, version=version,
+                                                 fast_forward=fast_forward))  # fmt: skip
         return report(game, service)
     return asyncio.run(_with_pages(grimoire, err, report, contestants=contestants, seed=seed, out=live,
-                                   ruleset=ruleset, version=version))  # fmt: skip
+                                   ruleset=ruleset, version=version, fast_forward=fast_forward))  # fmt: skip
 
 
 def _report(game: Any, service: SeriesService, record: str, started: float, *, out: TextIO, err: TextIO,

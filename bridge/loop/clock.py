@@ -12,7 +12,11 @@ House rules of this file:
    gate, once the gate says the system is quiet. The sandbox demo's gate asks whether every bot has answered what
    it was shown (``bridge/sandbox/quiet.py``), so the demo's clock cannot overtake its bots and a seed alone
    decides the series; ``traitors serve`` has no gate and keeps the wall clock.
-4. The watchdog (``watch``), called from the service's loop with the engine's own deadline, fires a deadline that
+4. With ``skip`` (the sandbox demo's ``FastForward`` clock), a deadline not yet due fires as soon as the gate says
+   the system is quiet: the clock is moved ahead to it first. Quiet means nothing happens until the service sends
+   something, so the wait would change nothing but the wall time; the series is the one the wall clock gives.
+   ``traitors demo`` waits out its phases unless asked not to; the tests skip.
+5. The watchdog (``watch``), called from the service's loop with the engine's own deadline, fires a deadline that
    passed more than ``WATCHDOG_GRACE`` seconds ago without its timer (not armed, not being fired, not fired in
    that time): it arms it again with a warning, and starts the task again if it ended. A second ``TimerExpired``
    for one phase is harmless: the engine ignores a stale or repeated one.
@@ -40,10 +44,10 @@ from bridge.minecraft.storage import QUIET_STORAGE
 
 log = logging.getLogger(__name__)
 
-__all__ = ["PhaseClock", "QUIET_STORAGE", "QuietGate", "WATCHDOG_GRACE", "count_down", "rcon_quiet_gate"]
+__all__ = ["FastForward", "PhaseClock", "QUIET_STORAGE", "QuietGate", "WATCHDOG_GRACE", "count_down", "rcon_quiet_gate"]
 
 WATCHDOG_GRACE = 1.0
-"""Seconds past a deadline after which the watchdog fires it when the clock has not (house rule 4)."""
+"""Seconds past a deadline after which the watchdog fires it when the clock has not (house rule 5)."""
 MAX_SLEEP = 1.0
 """The longest the clock sleeps before looking at ``now()`` again (a wall clock that jumps, a test clock)."""
 GATE_INTERVAL = 0.02
@@ -53,23 +57,54 @@ QuietGate = Callable[[], Awaitable[bool]]
 """Returns True when the system is quiet (house rule 3); an exception counts as "not quiet"."""
 
 
+class FastForward:
+    """A clock that can be moved ahead: ``base()`` plus the seconds skipped so far (house rule 4).
+
+    Call it for the time, in seconds of ``base``; ``skip_to(deadline)`` moves it ahead, never back, so the times it
+    gives never decrease when ``base``'s do not.
+
+    Args:
+        base: the clock it runs on (``time.time``).
+    """
+
+    def __init__(self, base: Callable[[], float] = time.time) -> None:
+        self._base = base
+        self.skipped = 0.0
+        """Seconds skipped so far."""
+
+    def __call__(self) -> float:
+        return self._base() + self.skipped
+
+    def skip_to(self, when: float) -> None:
+        """Move the clock ahead to ``when`` (seconds); a time already passed changes nothing."""
+        self.skipped += max(0.0, when - self())
+
+
 class PhaseClock:
-    """Fires ``expire(phase_seq)`` at each armed deadline, one after the other (house rules 1-3).
+    """Fires ``expire(phase_seq)`` at each armed deadline, one after the other (house rules 1-4).
 
     Args:
         expire: coroutine function called with the phase sequence number of a deadline that has come; it must
             not raise (an exception is logged and the clock goes on).
         now: the clock deadlines are read against, in seconds (the service's clock; ``time.time``).
         gate: the quiet gate, or ``None`` (fire on ``now`` alone).
+        skip: called with a deadline not yet due once the gate says quiet, to move ``now`` ahead to it (house
+            rule 4; ``FastForward.skip_to``); ``None``: wait for ``now`` to get there.
+
+    Raises:
+        ValueError: ``skip`` without ``gate``.
 
     Use it from one event loop: ``start`` creates the task there.
     """
 
     def __init__(self, expire: Callable[[int], Awaitable[None]], *, now: Callable[[], float] = time.time,
-                 gate: QuietGate | None = None) -> None:  # fmt: skip
+                 gate: QuietGate | None = None, skip: Callable[[float], None] | None = None) -> None:  # fmt: skip
+        if skip is not None and gate is None:
+            raise ValueError("a phase clock skips ahead only when a quiet gate says so")
         self._expire = expire
         self.now = now
         self.gate = gate
+        self.skip = skip
         self._armed: tuple[int, float] | None = None
         self._firing: int | None = None
         self._fired_at: tuple[int, float, float] | None = None
@@ -80,7 +115,7 @@ class PhaseClock:
         self.fired = 0
         """How many deadlines were fired."""
         self.rescued = 0
-        """How many times the watchdog had to step in (house rule 4)."""
+        """How many times the watchdog had to step in (house rule 5)."""
         self.overran = 0
         """How many deadlines came while the expiry before them was still running (each fired right after it)."""
 
@@ -128,7 +163,7 @@ class PhaseClock:
             self._task = None
 
     def watch(self, phase_seq: int, deadline: float | None, grace: float = WATCHDOG_GRACE) -> bool:
-        """The watchdog (house rule 4): fire the engine's deadline if it passed ``grace`` seconds ago without its timer.
+        """The watchdog (house rule 5): fire the engine's deadline if it passed ``grace`` seconds ago without its timer.
 
         Args:
             phase_seq: the engine's phase clock sequence number (``Game.phase_seq``).
@@ -164,14 +199,16 @@ class PhaseClock:
                 continue
             phase_seq, deadline = armed
             left = deadline - self.now()
-            if left > 0:
+            if left > 0 and self.skip is None:
                 await self._sleep(min(left, MAX_SLEEP))
                 continue
             if self.gate is not None and not await self._quiet():
-                await self._sleep(GATE_INTERVAL)
+                await self._sleep(min(left, GATE_INTERVAL) if left > 0 else GATE_INTERVAL)
                 continue
             if self._armed != armed:  # re-armed or disarmed while the gate was asked
                 continue
+            if self.skip is not None:
+                self.skip(deadline)
             self._armed = None
             self._firing = phase_seq
             try:

@@ -71,7 +71,7 @@ from bridge.config.castle import CastleConfig
 from bridge.errors import BridgeError, RconUnavailable
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
-from bridge.loop.clock import PhaseClock, QuietGate, count_down
+from bridge.loop.clock import FastForward, PhaseClock, QuietGate, count_down
 from bridge.loop.faults import NO_FAULT, Fault
 from bridge.loop.queue import InputQueue, source_of
 from bridge.loop.recovery import Handouts, Rebuilt, rebuild
@@ -139,12 +139,14 @@ class SeriesService:
             (with a store it comes from the store).
         quiet: the phase clock's quiet gate (``bridge/loop/clock.py`` house rule 3; the sandbox demo's), or ``None``:
             deadlines fire on ``clock`` alone.
+        fast_forward: with ``quiet``, fire a deadline as soon as the gate says quiet, moving ``clock`` ahead to it
+            (``bridge/loop/clock.py`` house rule 4; the tests' sandbox demos); ``False``: wait for it.
         fault: the crash points to die at (``bridge.loop.faults.Fault``, the recovery tests'); ``None``: never.
         version: the server's release when already known (house rule 13); ``None``: the oldest supported one
             until ``learn_version``.
 
     Raises:
-        ValueError: ``store`` without ``stored`` or the other way round.
+        ValueError: ``store`` without ``stored`` or the other way round; ``fast_forward`` without ``quiet``.
     """
 
     def __init__(
@@ -164,11 +166,14 @@ class SeriesService:
         retry_interval: float = 0.1,
         last_seq: int | None = None,
         quiet: QuietGate | None = None,
+        fast_forward: bool = False,
         fault: Fault | None = None,
         version: ServerVersion | None = None,
     ) -> None:
         if (store is None) != (stored is None):
             raise ValueError("store and stored go together")
+        skipping = FastForward(clock) if fast_forward else None
+        clock = skipping if skipping is not None else clock
         self.game, self._rcon, self.clock = game, rcon, clock
         self.poll_interval, self.retry_interval = poll_interval, retry_interval
         self.store, self.stored = store, stored
@@ -188,7 +193,8 @@ class SeriesService:
                              handouts, refresh_players)  # fmt: skip
         """Who sent an entry and what it becomes (house rules 3 and 8-11)."""
         self.lock = asyncio.Lock()
-        self.phase_clock = PhaseClock(self._timer_fired, now=clock, gate=quiet)
+        self.phase_clock = PhaseClock(self._timer_fired, now=clock, gate=quiet,
+                                      skip=skipping.skip_to if skipping is not None else None)  # fmt: skip
         """The phase clock (house rule 5), started by ``start``."""
         self._over = asyncio.Event()
         self._stopping = asyncio.Event()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from mecha import DiagnosticError, Mecha
+from mecha import AstCommand, DiagnosticError, Mecha
 
 _local = threading.local()
 
@@ -40,9 +40,18 @@ def check_command(command: str) -> None:
     Raises:
         CommandSyntaxError: mecha rejected it; ``detail`` says why.
     """
+    parse_command(command)
+
+
+def parse_command(command: str) -> AstCommand:
+    """Parse one command as ``check_command`` does and return mecha's tree of it (what the sandbox runs).
+
+    Raises:
+        CommandSyntaxError: mecha rejected it; ``detail`` says why.
+    """
     text = command[1:] if command.startswith("/") else command
     try:
-        _mecha().parse(text, multiline=False)
+        return _mecha().parse(text, multiline=False).commands[0]
     except DiagnosticError as exc:
         first = exc.diagnostics.exceptions[0] if exc.diagnostics.exceptions else exc
         raise CommandSyntaxError(command, str(first).strip() or "invalid command") from None

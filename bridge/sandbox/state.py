@@ -21,7 +21,7 @@ import nbtlib
 from mecha import Mecha
 from mecha import ast as mast
 
-from bridge.minecraft.syntax import CommandSyntaxError, check_command
+from bridge.minecraft.syntax import CommandSyntaxError, parse_command
 from bridge.sandbox import nbt
 from bridge.sandbox.blocks import Blocks
 from bridge.sandbox.datapack import Datapack, Function, Line
@@ -242,11 +242,10 @@ class WorldState:
         node = self._macro_cache.get(text)
         if node is None:
             try:
-                check_command(text)
+                node = parse_command(text)  # parsed once: the check is the parse
             except CommandSyntaxError as exc:
                 self.errors.append(f"{fn.path}:{line.lineno}: macro line does not parse: {exc.detail}: {text[:200]}")
                 raise CommandFailure(f"Function {fn.id}: {exc.detail}") from None
-            node = mecha_parser().parse(text, multiline=False).commands[0]
             if len(self._macro_cache) >= MACRO_CACHE:
                 self._macro_cache.clear()
             self._macro_cache[text] = node

@@ -135,7 +135,7 @@ def capture_commands(rulesets: Iterable[str] = RULESETS, contestants: int = 8, s
 
     async def both() -> list[list[str]]:
         async def one(ruleset: str) -> list[str]:
-            _, sandbox, _ = await play_demo(contestants, seed, ruleset=ruleset, keep_sandbox=True)
+            _, sandbox, _ = await play_demo(contestants, seed, ruleset=ruleset, keep_sandbox=True, fast_forward=True)
             try:
                 return list(dict.fromkeys(text for text, _, _ in sandbox.command_log()))
             finally:

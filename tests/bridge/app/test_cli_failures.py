@@ -166,7 +166,7 @@ def finished_store(stored_series, tmp_path):
 @pytest.mark.parametrize("command", ["play", "export", "demo"])
 def test_stdout_closed_early_is_quiet(command, finished_store):
     args = {"play": ["play", str(SCENARIO)], "export": ["export", str(finished_store)],
-            "demo": ["demo", "--contestants", "6", "--quiet"]}[command]  # fmt: skip
+            "demo": ["demo", "--contestants", "6", "--quiet", "--fast-forward"]}[command]  # fmt: skip
     # The reader is gone before the first write, as `| head -1` is by the time a long record is written.
     proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
                             cwd=ROOT)  # fmt: skip

@@ -18,7 +18,7 @@ from engine.record import RoundTableRecord
 @pytest.fixture(scope="module")
 def demo12():
     out = io.StringIO()
-    game, sandbox, service = asyncio.run(play_demo(12, seed=3, out=out, keep_sandbox=True))
+    game, sandbox, service = asyncio.run(play_demo(12, seed=3, out=out, keep_sandbox=True, fast_forward=True))
     try:
         log = sandbox.command_log()
         chats = {n: [m.text for m in sandbox.chat(n)] for n in game.contestants()}
@@ -33,6 +33,7 @@ def demo12():
     return game, log, chats, service, out.getvalue()
 
 
+@pytest.mark.slow(reason="a whole 12-contestant series in the sandbox (the module's shared demo12)")
 def test_demo_plays_a_whole_series(demo12):
     game, _, _, _, printed = demo12
     assert game.outcome is not None
@@ -84,6 +85,7 @@ BUSY = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end:
 """A process that keeps one core busy for at most two minutes (it ends by itself if the test dies)."""
 
 
+@pytest.mark.slow(reason="two demo series, the second beside three busy processes")
 def test_same_seed_same_game_log_on_a_busy_machine():
     """Issue 21 point 8: the second run shares the cores with three busy processes; the phase clock waits for the
     bots (the quiet gate), so the series is the same."""
@@ -102,7 +104,7 @@ def test_same_seed_same_game_log_on_a_busy_machine():
 
 
 def test_run_demo_prints_log_and_winner(capsys):
-    assert run_demo(contestants=6, seed=2) == 0
+    assert run_demo(contestants=6, seed=2, fast_forward=True) == 0
     printed = capsys.readouterr()
     assert printed.out.startswith("# The Traitors") and "Winners:" in printed.out
     assert "Castle demo" in printed.err and "Why: " in printed.err
@@ -130,7 +132,7 @@ def test_a_short_series_plays_on_the_sandbox_of_every_release():
     newer = [n for n in names() if n != OLDEST.name]
 
     async def every_release():
-        return await asyncio.gather(*(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True)
+        return await asyncio.gather(*(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True, fast_forward=True)
                                       for n in newer))  # fmt: skip
 
     played = asyncio.run(every_release())
@@ -153,7 +155,7 @@ def test_a_short_series_plays_on_the_sandbox_of_every_release():
 @pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
 def test_club_demo_plays_a_whole_series(ruleset):
     """Each club ruleset runs in the castle: sandbox + service over loopback RCON + bots clicking prompts."""
-    game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True))
+    game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True, fast_forward=True))
     try:
         log = sandbox.command_log()
         errors = sandbox.snapshot()["errors"]
@@ -208,7 +210,8 @@ def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
         msmp = MsmpClient(sandbox.sandbox.msmp_url or "", secret, timeout=5, ca_file=sandbox.sandbox.msmp_cert_file)
         async with RconClient("127.0.0.1", port, "pw", timeout=10.0) as rcon:
             service = SeriesService(game, rcon, default_castle(), poll_interval=0.02,
-                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon))
+                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon),
+                                    fast_forward=True)
             service.attach_msmp(msmp)
             await msmp.start()
             done = asyncio.Event()
@@ -254,7 +257,7 @@ def test_the_grimoire_follows_a_demo_series() -> None:
     async def run() -> tuple[list[dict[str, object]], str]:
         async with web_pages(0, printed) as pages:
             host = pages.hub.open_host()
-            await play_demo(6, seed=2, on_service=pages.hub.attach)
+            await play_demo(6, seed=2, on_service=pages.hub.attach, fast_forward=True)
             page = await asyncio.to_thread(lambda: urllib.request.urlopen(pages.base + "/spectate", timeout=5).read())
             record = pages.hub.spectator.history[-1]
             assert record["type"] == "record" and "## Result" in record["text"]

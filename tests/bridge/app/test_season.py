@@ -78,6 +78,7 @@ def check_lobby(games: list[dict[str, Any]], names: set[str]) -> None:
         assert len(cast) == 6 == len(set(cast)) and set(cast) <= names and "Host" not in cast
 
 
+@pytest.mark.slow(reason="two castles, three sandbox series each, on the wall clock")
 def test_three_series_from_the_lobby_on_two_castles_sharing_postgresql(
         tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     async def both() -> None:
@@ -98,6 +99,7 @@ def test_three_series_from_the_lobby_on_two_castles_sharing_postgresql(
     check_pages_against(db, north_games + south_games, {"north": 2, "south": 1})
 
 
+@pytest.mark.slow(reason="three sandbox series in a row on the wall clock")
 def test_three_series_in_a_row_with_the_sqlite_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     async def one() -> None:
         async with castle(tmp_path / "castle", "records.db", "keep", seed=3) as keep:
@@ -113,6 +115,7 @@ def test_three_series_in_a_row_with_the_sqlite_default(tmp_path: Path, capsys: p
     check_pages_against(db, games, {"keep": 3})
 
 
+@pytest.mark.slow(reason="sandbox series while the records database goes away and comes back")
 def test_a_records_database_that_is_away_loses_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture,
                                                         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """The database's folder is missing while the series is played: one warning line, the series waits in its

@@ -7,10 +7,12 @@ import asyncio
 import dataclasses
 import time
 
+import pytest
+
 from bridge.app.demo import DEMO_DURATIONS, demo_settings
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
-from bridge.loop.clock import PhaseClock, rcon_quiet_gate
+from bridge.loop.clock import FastForward, PhaseClock, rcon_quiet_gate
 from bridge.loop.service import SeriesService
 from bridge.sandbox import Sandbox, quiet
 from engine.rulesets.traitors.game import Game
@@ -142,6 +144,7 @@ def test_the_demo_gate_reads_the_sandbox_bots_over_rcon() -> None:
     assert asyncio.run(main()) == [True, False, True]
 
 
+@pytest.mark.slow(reason="four series on the wall clock: phases of 0.2 s against a server 5 ms late are the point")
 def test_slow_server_short_phases_many_series_never_stall() -> None:
     """Issue 21 point 1: every phase lasts 0.2 s and the server answers each command 5 ms late, so sending one
     phase's effects takes longer than the next phase lasts; series after series must still run to their end (with
@@ -178,3 +181,75 @@ def test_slow_server_short_phases_many_series_never_stall() -> None:
         assert service.phase_clock.rescued == 0  # the clock itself never lost a deadline
         overran += service.phase_clock.overran
     assert overran > 0  # the server was slow enough: a deadline came while the expiry before it was running
+
+
+def test_a_fast_forward_clock_skips_to_a_deadline_once_quiet_and_never_before() -> None:
+    """House rule 4: with ``skip``, a deadline a minute away fires as soon as the gate says quiet, the clock moved
+    ahead to it; while the gate says "not quiet" nothing fires; without ``skip`` the same clock waits."""
+
+    async def main() -> None:
+        fired: list[tuple[int, float]] = []
+        quiet = False
+        skipping = FastForward()
+
+        async def expire(seq: int) -> None:
+            fired.append((seq, skipping()))
+
+        async def gate() -> bool:
+            return quiet
+
+        clock = PhaseClock(expire, now=skipping, gate=gate, skip=skipping.skip_to)
+        waiting = PhaseClock(expire, now=time.time, gate=gate)
+        clock.start()
+        waiting.start()
+        deadline = time.time() + 60
+        clock.arm(1, deadline)
+        waiting.arm(2, deadline)
+        await asyncio.sleep(0.2)
+        assert fired == [] and skipping.skipped == 0  # not quiet: the deadline waits
+        quiet = True
+        await asyncio.sleep(0.2)
+        assert [seq for seq, _ in fired] == [1]  # quiet: fired at once, at the deadline's time
+        assert fired[0][1] >= deadline and skipping.skipped > 59
+        assert clock.rescued == 0 and waiting.armed == (2, deadline)  # without skip: still waiting
+        clock.arm(3, skipping() - 1)  # a deadline already passed fires as it always did, skipping nothing
+        await asyncio.sleep(0.1)
+        assert [seq for seq, _ in fired] == [1, 3] and skipping.skipped < 61
+        await clock.stop()
+        await waiting.stop()
+
+    asyncio.run(main())
+
+
+def test_fast_forward_moves_ahead_only_and_needs_a_quiet_gate() -> None:
+    now = [100.0]
+    skipping = FastForward(lambda: now[0])
+    skipping.skip_to(90.0)  # passed: nothing
+    assert skipping() == 100.0
+    skipping.skip_to(130.0)
+    now[0] = 101.0
+    assert skipping() == 131.0 and skipping.skipped == 30.0
+
+    async def expire(seq: int) -> None:
+        return None
+
+    with pytest.raises(ValueError, match="quiet gate"):
+        PhaseClock(expire, skip=skipping.skip_to)
+
+
+def test_a_fast_forward_demo_plays_the_same_series_without_the_waits() -> None:
+    """``traitors demo --fast-forward``: the same seed gives the same series as a demo on the wall clock (the quiet
+    gate decides when a phase ends either way); only the waits for the phase clocks are skipped."""
+    from bridge.app.demo import play_demo
+
+    async def both() -> list[tuple[Game, SeriesService]]:
+        played = await asyncio.gather(play_demo(6, seed=2, fast_forward=True), play_demo(6, seed=2))
+        return [(game, service) for game, _, service in played]
+
+    (fast, skipping), (slow, waiting) = asyncio.run(both())
+    assert fast.outcome is not None and fast.outcome == slow.outcome
+    assert fast.record.to_dict() == slow.record.to_dict()
+    assert sorted(e["action"] for e in fast.log) == sorted(e["action"] for e in slow.log)
+    assert isinstance(skipping.clock, FastForward) and skipping.clock.skipped > 1.0  # the short phases were skipped
+    assert not isinstance(waiting.clock, FastForward)
+    assert skipping.phase_clock.rescued == 0 and waiting.phase_clock.rescued == 0

@@ -43,7 +43,7 @@ def test_restart_with_lost_world_state_is_resynced_from_the_engine() -> None:
             sb.world.join(n)
         now = [1000.0]
         game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
-        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2, max_backoff=0.1)
+        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=10, max_backoff=0.1)
         service = SeriesService(game, rcon, default_castle(), clock=lambda: now[0])
         try:
             await service.start()

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from bridge.sandbox import state
 from bridge.sandbox.commands import COMMANDS
+from bridge.sandbox.datapack import Datapack
 from bridge.sandbox.state import Unsupported, WorldState, mecha_parser
 from bridge.sandbox.world import World
 
@@ -25,3 +30,33 @@ def test_the_state_runs_only_what_its_table_holds() -> None:
     world = WorldState(COMMANDS)
     world.join("Alice")
     assert world.run(node, text) == "Gave 1 [Paper] to Alice"
+
+
+def test_a_macro_line_is_parsed_once_and_a_bad_one_is_a_pack_error(tmp_path: Path) -> None:
+    """A macro line parses after its arguments are put in (vanilla's macro instantiation): one that parses runs,
+    parsed once however often it runs; one that does not parse does not run, and the pack error names the file,
+    the line and mecha's reason."""
+    (tmp_path / "pack.mcmeta").write_text('{"pack": {"description": "", "min_format": 94, "max_format": 94}}')
+    fn = tmp_path / "data" / "t" / "function"
+    fn.mkdir(parents=True)
+    (fn / "m.mcfunction").write_text("$scoreboard players set #a n $(v)\n")
+    world = World()
+    world.load_datapack(Datapack.load(tmp_path))
+    world.execute("scoreboard objectives add n dummy")
+    parsed = []
+    real = state.parse_command
+
+    def counting(text: str) -> Any:
+        parsed.append(text)
+        return real(text)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(state, "parse_command", counting)
+        replies = {world.execute("function t:m {v:7}") for _ in range(3)}
+        assert len(replies) == 1 and not replies.pop().startswith("Function t:m")
+        assert world.scores["#a"]["n"] == 7 and parsed == ["scoreboard players set #a n 7"]
+        world.execute('function t:m {v:"x y"}')
+        assert parsed[1:] == ["scoreboard players set #a n x y"]
+    assert world.scores["#a"]["n"] == 7  # the line did not run
+    assert len(world.errors) == 1 and world.errors[0].endswith(
+        "m.mcfunction:1: macro line does not parse: Expected number but got literal 'x'.: scoreboard players set #a n x y")

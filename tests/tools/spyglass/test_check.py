@@ -53,6 +53,7 @@ def report() -> object:
     return result
 
 
+@pytest.mark.slow(reason="Spyglass checks the packs and three demos' commands on every release: a minute of Node CPU")
 def test_spyglass_finds_no_problem_on_any_supported_version(report: object) -> None:
     assert [str(p) for p in report.problems] == []  # type: ignore[attr-defined]
     assert report.unchecked == ()  # type: ignore[attr-defined]  # every prepared file was checked
