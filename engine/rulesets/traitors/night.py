@@ -115,8 +115,8 @@ def apply_oath_answer(game: Table) -> None:
 def finish_oath(game: Table) -> None:
     """The current Traitor is sworn (after the third answer, or when the host moves on): the host's closing
     words, then the cloak, then their power (rulebook §7.1: "Before I give you this cloak…"; "A Traitor will
-    only learn their power after taking the Traitors' Oath"). They enter the Turret for the first time and wait
-    there for the others."""
+    only learn their power after taking the Traitors' Oath"). They wait at home: the Traitors enter the Turret
+    together "once every Traitor has taken the Traitors' Oath" (§7)."""
     assert game.night
     taker = game.night.oath_queue.pop(0)
     p = game.players[taker]
@@ -134,7 +134,7 @@ def finish_oath(game: Table) -> None:
         game.whisper([taker], "oath.sworn.no_false", power=power_term(p.power))
     else:
         game.whisper([taker], "oath.sworn.no_false", power=power_term("none"))
-    game.move([taker], Place.TURRET)
+    game.move([taker], Place.HOME)
     if game.night.oath_queue:
         game.whisper([taker], "oath.wait")
         start_oath(game)
@@ -226,7 +226,7 @@ def open_turret(game: Table) -> None:
     events = twists.turret_events(game, allowed_events(game, len(traitors)))  # TWIST HOOK: the Murder twist's quiet night, the Trial
     night.events = events
     night.nominate = game.twist_on(game.day + 1, Twist.DOUBLE_VOTE)
-    game.move([t for t in traitors if t not in night.record.sworn], Place.TURRET)  # sworn tonight: there already
+    game.move(traitors, Place.TURRET)
     equip(game, traitors)
     twists.enter_turret(game)  # TWIST HOOK: the confessions
     game.whisper(traitors, "turret.traitors", players=", ".join(game.living_traitors()))

@@ -107,9 +107,9 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 await press("Sunny", "traitors.oath", 1)
                 assert in_order(chat(p["Sunny"]), (
                     "to take the Traitors' Oath.", "throughout this game? [I do.]", "every single night? [I am.]",
-                    "a secret? [I do.]", "Then you are now, officially, a Traitor.", "Enter the Turret and wait"))
-                # sworn: the cloak on, slower, into the Turret to wait; now Efe, alone, at the Oath spot
-                assert at(p["Sunny"], Place.TURRET) and wears(p["Sunny"]) == ("traitors_cloak", None)
+                    "a secret? [I do.]", "Then you are now, officially, a Traitor.", "Go home and wait"))
+                # sworn: the cloak on, slower, home to wait; now Efe, alone, at the Oath spot
+                assert at(p["Sunny"], Place.HOME, seat["Sunny"]) and wears(p["Sunny"]) == ("traitors_cloak", None)
                 assert p["Sunny"].movement_speed() == pytest.approx(SLOWED)
                 assert at(p["Efe"], Place.OATH_SPOT) and wears(p["Efe"]) == (None, None)
                 for _ in range(3):

@@ -47,6 +47,7 @@ OATH = (
     ("And do you vow to keep your identity, and the identity of your fellow Traitors, a secret?", "I do."),
 )
 CLOSING = "Then you are now, officially, a Traitor."
+WAIT = "Go home and wait: the Traitors meet in the Turret once every Traitor has taken the Oath."
 
 
 class Night:
@@ -146,7 +147,7 @@ def test_the_oath_is_the_hosts_words_then_the_cloak_then_the_power() -> None:
         assert not handed(fx)
     fx = n.do(SwearOath("Sunny"))
     sunny = told(fx, "Sunny")
-    assert sunny[:2] == [CLOSING, "Your power: The Bartender. Your false power: The Analyst."]
+    assert sunny[:2] == [CLOSING, "You are a Traitor. Your power: The Bartender. Your false power: The Analyst."]
     closing = next(i for i, e in enumerate(fx) if isinstance(e, Whisper) and e.message.key == "oath.closing")
     cloak = next(i for i, e in enumerate(fx) if isinstance(e, GiveItem) and e.item is Item.TRAITORS_CLOAK)
     power = next(i for i, e in enumerate(fx) if isinstance(e, Whisper) and e.message.key == "oath.sworn")
@@ -155,7 +156,7 @@ def test_the_oath_is_the_hosts_words_then_the_cloak_then_the_power() -> None:
     assert view_for(n.g, "Sunny").power == "The Bartender"
     assert all(CLOSING not in told(fx, other) and OPENING not in told(fx, other) for other in NAMES
                if other not in ("Sunny", "Efe"))  # fmt: skip
-    assert ("Sunny",) in [m[0] for m in moves(fx) if m[1] is Place.TURRET]  # into the Turret for the first time
+    assert moves(fx)[0] == (("Sunny",), Place.HOME, (n.seat("Sunny"),))  # to wait: the Turret once all have sworn
 
 
 @pytest.mark.rule("T7.1")
@@ -173,19 +174,21 @@ def test_one_traitor_at_a_time_takes_the_oath() -> None:
     n.do(SwearOath("Sunny"))
     n.do(SwearOath("Sunny"))
     fx = n.do(SwearOath("Sunny"))
-    # Sunny, sworn, waits in the Turret in the cloak; only then is Efe taken to the Oath, and asked alone
-    assert moves(fx) == [(("Sunny",), Place.TURRET, ()), (("Efe",), Place.OATH_SPOT, ())]
-    assert told(fx, "Sunny")[-1] == "Enter the Turret and wait for the other Traitors."
+    # Sunny, sworn, waits at home in the cloak; only then is Efe taken to the Oath, and asked alone
+    assert moves(fx) == [(("Sunny",), Place.HOME, (n.seat("Sunny"),)), (("Efe",), Place.OATH_SPOT, ())]
+    assert told(fx, "Sunny")[-1] == WAIT
+    assert not any("Efe" in t for t in told(fx, "Sunny"))  # no Traitor is named before all have sworn
     assert told(fx, "Efe") == [OPENING, OATH[0][0], f"[{OATH[0][1]}]"]
     assert [p.to for p in fx if isinstance(p, Prompt)] == [frozenset({"Efe"})]
     n.do(SwearOath("Efe"))
     n.do(SwearOath("Efe"))
     fx = n.do(SwearOath("Efe"))
-    # both sworn: they meet in the Turret, each given the cloak once and the lantern, and learn each other
+    # both sworn: they enter the Turret together ("once every Traitor has taken the Traitors' Oath"), each given
+    # the cloak once and the lantern, and learn each other
     assert handed(fx)[:3] == [("give", "traitors_cloak", ("Efe",)), ("give", "lantern", ("Sunny",)),
                               ("give", "lantern", ("Efe",))]  # fmt: skip
     assert "The Traitors: Sunny, Efe." in told(fx, "Sunny") and "The Traitors: Sunny, Efe." in told(fx, "Efe")
-    assert moves(fx)[0] == (("Efe",), Place.TURRET, ())
+    assert moves(fx)[:2] == [(("Efe",), Place.HOME, (n.seat("Efe"),)), (("Sunny", "Efe"), Place.TURRET, ())]
 
 
 # ---------------------------------------------------------------------------------------------- T7.3 home
@@ -218,7 +221,7 @@ def test_after_the_oath_night_the_traitors_meet_then_go_home() -> None:
     n = Night(("Sunny", "Efe"))
     n.do(Advance(HOST))
     fx = n.swear_all()
-    turret = moves(fx).index((("Efe",), Place.TURRET, ()))
+    turret = moves(fx).index((("Sunny", "Efe"), Place.TURRET, ()))
     assert moves(fx)[turret + 1] == (("Sunny", "Efe"), Place.HOME, (n.seat("Sunny"), n.seat("Efe")))
     assert handed(fx)[-2:] == [("take", "traitors_cloak", ("Sunny", "Efe")), ("take", "lantern", ("Sunny", "Efe"))]
     efe = told(fx, "Efe")

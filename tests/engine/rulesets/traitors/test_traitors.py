@@ -366,7 +366,7 @@ class TestSection7Night:
             d.do(SwearOath(first))
         assert d.game.players[first].sworn
         inbox = d.game.inbox[first]
-        assert inbox[inbox.index("Then you are now, officially, a Traitor.") + 1].startswith("Your power:")
+        assert inbox[inbox.index("Then you are now, officially, a Traitor.") + 1].startswith("You are a Traitor. Your power:")
         swear_all(d)
         assert d.game.phase is Phase.TURRET or d.game.phase is Phase.BREAKFAST
 
