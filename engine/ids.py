@@ -107,6 +107,8 @@ class Place(Enum):
     """The castle's places (rulebook §10). Coordinates live in ``world_config/castle.toml``, never here.
 
     ``ROUND_TABLE``, ``HOME`` and ``BREAKFAST_TABLE`` are per contestant: the effect carries the seat number.
+    ``HOME_VISIT`` is a contestant's home entered as a visitor (the Traitors who bring an offer, rulebook §7.2): the
+    effect carries that home's seat, and the visitors stand in front of its resident.
     ``GATE`` is outside the castle, where banished contestants leave to ([house]).
     """
 
@@ -123,6 +125,7 @@ class Place(Enum):
     TURRET = "turret"
     CONFESSION_ROOM = "confession_room"
     HOME = "home"
+    HOME_VISIT = "home_visit"
     GATE = "gate"
     BREAKFAST_TABLE = "breakfast_table"
     """Each contestant's place at the breakfast table, where their player head is set as they arrive (§10);

@@ -16,6 +16,7 @@ plan can be drawn again; ``castle_toml``/``write_castle`` write the file it read
 from __future__ import annotations
 
 import importlib.resources
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -81,8 +82,16 @@ class BuiltBy(ConfigModel):
     blueprint: str
 
 
-PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME, Place.BREAKFAST_TABLE})
-"""Places with one location per seat (the effect carries the seat number)."""
+PER_SEAT_PLACES: frozenset[Place] = frozenset({Place.ROUND_TABLE, Place.HOME, Place.BREAKFAST_TABLE, Place.HOME_VISIT})
+"""Places with one location per seat (the effect carries the seat number). ``HOME_VISIT`` is not in the file: it is
+worked out from the home (``CastleConfig.visitor``)."""
+
+VISIT_AHEAD = 2.0
+"""Blocks in front of a home's spot (along its facing) where its visitors stand."""
+VISIT_SIDE = 1.0
+"""Blocks to either side of that line: the first visitor stands to the left, the second to the right."""
+VISITORS = 2
+"""Visitor spots per home: at most two Traitors bring an offer (a seduction needs exactly two, rulebook §7.2)."""
 
 BREAKFAST_REQUIRED = (
     "field required: one place per seat at the breakfast table, where each contestant's player head is set as "
@@ -133,11 +142,16 @@ class CastleConfig(ConfigModel):
         return built
 
     def location(self, place: Place, seat: int | None = None) -> Location:
-        """Where ``place`` is; per-seat places (round table, home, breakfast table) need ``seat`` (1-based).
+        """Where ``place`` is; per-seat places (round table, home, breakfast table, a home's visitors) need ``seat``
+        (1-based). For ``HOME_VISIT`` it is the first visitor's spot (``visitor``).
 
         Raises:
             ValueError: a per-seat place without a seat, or a seat the castle does not have.
         """
+        if place is Place.HOME_VISIT:
+            if seat is None:
+                raise ValueError(f"{place.value} needs a seat number 1..{len(self.homes)}, got None")
+            return self.visitor(seat, 0)
         if place in PER_SEAT_PLACES:
             spots = {Place.ROUND_TABLE: self.seats, Place.HOME: self.homes}.get(place, self.breakfast)
             if seat is None or not 1 <= seat <= len(spots):
@@ -145,6 +159,25 @@ class CastleConfig(ConfigModel):
             return spots[seat - 1]
         loc: Location = getattr(self.places, place.value)
         return loc
+
+    def visitor(self, seat: int, k: int) -> Location:
+        """Where the ``k``-th visitor (0-based) of the home of ``seat`` stands: ``VISIT_AHEAD`` blocks in front of
+        the home's spot, ``VISIT_SIDE`` blocks to its left (even ``k``) or right (odd ``k``), facing the spot, level.
+        The Traitors who bring an offer stand here (rulebook §7.2, §10 "Traitors' Equipment"); ``traitors
+        rehearse`` checks each visitor spot is standable.
+
+        Raises:
+            ValueError: a seat the castle does not have.
+        """
+        home = self.location(Place.HOME, seat)
+        yaw = math.radians(home.yaw)
+        ahead_x, ahead_z = -math.sin(yaw), math.cos(yaw)  # yaw 0 faces +z (south), yaw 90 faces -x (west)
+        side = VISIT_SIDE if k % 2 == 0 else -VISIT_SIDE
+        x = home.x + VISIT_AHEAD * ahead_x + side * ahead_z
+        z = home.z + VISIT_AHEAD * ahead_z - side * ahead_x
+        back = (home.yaw + 180.0) % 360.0
+        return Location(x=round(x, 2) + 0.0, y=home.y, z=round(z, 2) + 0.0, yaw=back - 360.0 if back > 180.0 else back,
+                        pitch=0.0)  # fmt: skip
 
 
 assert set(CastlePlaces.model_fields) == {p.value for p in Place} - {p.value for p in PER_SEAT_PLACES}

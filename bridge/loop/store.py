@@ -257,11 +257,12 @@ class SeriesStore:
             f"its backup ({_RESTORE}); to start a new series in this file, run with --new-series"
         )
 
-    def _sqlite_error(self, exc: sqlite3.Error) -> StoreError:
-        """A broken file (SQLite's ``SQLITE_CORRUPT``, ``SQLITE_NOTADB``) is damage; anything else (a read-only
-        folder, a full disk) is said as it is."""
+    def _sqlite_error(self, exc: sqlite3.Error, found_by: str = "") -> StoreError:
+        """A broken file (SQLite's ``SQLITE_CORRUPT``, ``SQLITE_NOTADB``) is damage, said with the check that found
+        it (``found_by``, e.g. ``"SQLite quick_check: "``); anything else (a read-only folder, a full disk) is said
+        as it is."""
         if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-            return self._damaged(str(exc))
+            return self._damaged(f"{found_by}{exc}")
         return StoreError(f"{self.path}: cannot use the series store ({exc})")
 
     def _damaged(self, what: str) -> StoreError:
@@ -289,8 +290,8 @@ class SeriesStore:
         if not new:
             try:
                 problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)")]
-            except sqlite3.Error as exc:
-                raise self._sqlite_error(exc) from None
+            except sqlite3.Error as exc:  # damage bad enough that the check itself cannot read the file
+                raise self._sqlite_error(exc, "SQLite quick_check: ") from None
             if problems != ["ok"]:
                 first = " ".join(problems[0].replace("*** in database main ***", "").split())
                 more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""

@@ -54,6 +54,20 @@ _TORCH_LOOK: tuple[tuple[str, SnbtValue], ...] = (("item_model", "minecraft:torc
 """A finale torch held looks like an ordinary torch (the ``item_model`` component, 1.21.4+): everyone sees the
 item a player holds, so a red or green torch in the host's hand would show the vote before it is placed."""
 
+CLOAK_SPEED = -0.3
+"""How much of their walking speed a Traitor loses while wearing the cloak (rulebook §10 "While equipped, a Traitor
+will move more slowly than usual"): 30 %, as much as Slowness II."""
+CLOAK_MODIFIER: dict[str, SnbtValue] = {
+    "type": "minecraft:movement_speed", "id": "traitors:cloak", "amount": CLOAK_SPEED,
+    "operation": "add_multiplied_total", "slot": "chest",
+}  # fmt: skip
+"""The cloak's ``attribute_modifiers`` entry (``docs/minecraft.md#commands-and-text``): it slows its wearer only
+while it is worn in the chest slot, and replaces the leather chestplate's armour points."""
+
+WORN: dict[Item, str] = {Item.TRAITORS_CLOAK: "armor.chest", Item.LANTERN: "weapon.offhand"}
+"""Items a contestant is equipped with rather than handed (rulebook §10: the cloak is worn, the lantern carried)
+and the slot each goes to (``equip``)."""
+
 ITEMS: dict[Item, ItemSpec] = {
     Item.NOTES_BOOK: ItemSpec(
         "minecraft:writable_book", "Notes", "aqua", ("Your own notes. Nobody else can read them.",)
@@ -88,10 +102,12 @@ ITEMS: dict[Item, ItemSpec] = {
         "minecraft:shield", "Deadlock Shield", "aqua", ("Safe from this deadlock",), glint=True
     ),
     Item.TRAITORS_CLOAK: ItemSpec(
-        "minecraft:leather_chestplate", "Hooded Cloak", "dark_gray", ("Worn in the Turret",),
-        extra=(("dyed_color", 0x1D1D21),),
+        "minecraft:leather_chestplate", "Hooded Cloak", "dark_gray", ("Worn at night",),
+        extra=(("dyed_color", 0x1D1D21), ("attribute_modifiers", [CLOAK_MODIFIER])),
     ),
-    Item.LANTERN: ItemSpec("minecraft:lantern", "Lantern", "yellow", ("Carried in the Turret",), max_stack_size=1),
+    Item.LANTERN: ItemSpec(
+        "minecraft:lantern", "Lantern", "yellow", ("Carried at night",), max_stack_size=1
+    ),
     Item.RESPONSE_BOOK: ItemSpec(
         "minecraft:written_book", "Traitors' Response", "dark_purple", ("One anonymous reply",),
         name_field="custom_name", label_pages=True,
@@ -335,6 +351,42 @@ def give_once(name: str, stack: ItemStack, give_id: str) -> McCommand:
         raise ValueError(f"the stack does not carry give id {give_id!r}")
     tests = " ".join(f"unless items entity {player} {slots} *[custom_data~{marker}]" for slots in GIVE_ONCE_SLOTS)
     return checked_command(f"execute {tests} run {give(player, stack).text}")
+
+
+def equip(name: str, slot: str, stack: ItemStack) -> McCommand:
+    """Put ``stack`` in one of ``name``'s equipment slots if that slot is empty:
+    ``execute unless items entity <name> <slot> * run item replace entity <name> <slot> with <item> <count>``
+    (``docs/minecraft.md#commands-and-text``). A slot already in use (the player's own armour, a shield in the
+    off hand) is left as it is: nothing the player holds is ever overwritten.
+
+    Args:
+        name: the player.
+        slot: ``armor.chest`` or ``weapon.offhand`` (a value of ``WORN``).
+        stack: the stack to put there.
+
+    Raises:
+        ValueError: a bad name or slot, or a command over the 1446-byte limit.
+    """
+    if slot not in WORN.values():
+        raise ValueError(f"not an equipment slot Castle uses: {slot!r}")
+    player = player_name(name)
+    count = check_count(stack.count, "item count", 1)
+    return checked_command(f"execute unless items entity {player} {slot} * run item replace entity {player} {slot} "
+                           f"with {stack.argument()} {count}")  # fmt: skip
+
+
+def give_unless_worn(name: str, slot: str, item: Item, stack: ItemStack) -> McCommand:
+    """Give ``stack`` (a castle ``item``) unless ``name`` already wears such an item in ``slot``: the give that
+    follows ``equip`` when the slot was taken. ``execute unless items entity <name> <slot>
+    *[custom_data~{traitors:{item:"<item>"}}] run give …``.
+
+    Raises:
+        ValueError: a bad name, or a command over the 1446-byte limit.
+    """
+    player = player_name(name)
+    marker = snbt(custom_data(item))
+    return checked_command(f"execute unless items entity {player} {slot} *[custom_data~{marker}] run "
+                           f"{give(player, stack).text}")  # fmt: skip
 
 
 def clear(to: str, item: Item) -> McCommand:

@@ -15,6 +15,13 @@ House rules:
 3. Every text is an engine ``Message`` rendered by ``commands.message_component`` (translate key
    ``traitors.<key>`` with the English fallback) or a name passed through ``commands.text_component``.
 4. An effect type this module does not know raises ``TypeError``; it is never silently dropped.
+5. The Traitors' cloak and lantern are worn, not carried (rulebook §10 "Traitors' Equipment"): a ``GiveItem`` of
+   one puts it in its slot (``items.WORN``: the cloak on the chest, where its ``attribute_modifiers`` slow the
+   wearer; the lantern in the off hand) when that slot is empty, and gives it into the inventory when not; a
+   ``TakeItem`` clears it from wherever it is.
+6. A ``MoveTo`` ``HOME_VISIT`` (the Traitors who bring an offer, rulebook §7.2) puts its players in the home of
+   the seat it carries as visitors (``CastleConfig.visitor``): side by side in front of the home's resident,
+   facing them.
 """
 
 from __future__ import annotations
@@ -95,10 +102,6 @@ from engine.terms import power_term, term, twist_term
 CLOCK_BAR = "traitors:clock"
 """The bossbar that shows the phase clock."""
 
-CLOAK_SLOWNESS = 1
-"""Slowness amplifier while the Traitors' cloak is worn (Slowness II: 30 % slower; rulebook §10 "slower
-movement")."""
-
 ANNOUNCE_PREFIX = "[Castle] "
 WHISPER_PREFIX = "[Castle, to you] "
 
@@ -161,16 +164,17 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         return _move(effect, ctx)
     if isinstance(effect, GiveItem):
         stack = mc.item_stack(effect.item, label=effect.label)
-        return [mc.give(name, stack) for name in _sorted(effect.to)] + _worn(effect)
+        slot = mc.WORN.get(effect.item)
+        if slot is not None:  # worn (house rule 5): into its slot when free, else into the inventory
+            return [c for name in _sorted(effect.to) for c in
+                    (mc.equip(name, slot, stack), mc.give_unless_worn(name, slot, effect.item, stack))]  # fmt: skip
+        return [mc.give(name, stack) for name in _sorted(effect.to)]
     if isinstance(effect, TakeItem):
         if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
             who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
         else:
             who = [mc.player_name(name) for name in effect.players]
-        out = [mc.clear(w, effect.item) for w in who]
-        if effect.item is Item.TRAITORS_CLOAK:
-            out += [mc.effect_clear(w, mc.SLOWNESS) for w in who]
-        return out
+        return [mc.clear(w, effect.item) for w in who]  # ``clear`` empties worn slots too
     if isinstance(effect, ClockStarted):
         seconds = max(1, math.ceil(effect.seconds))
         name = mc.message_component(effect.label, color="white")
@@ -250,14 +254,18 @@ _DIALOG_TITLES: dict[str, str] = {
 }
 
 
-def choice_label(choice: Choice) -> Component:
+def choice_label(choice: Choice, prompt: Message | None = None) -> Component:
     """The label of one choice as a translatable component where the action has a fixed wording.
 
     Names stay names; a night event, a torch, the offer's and the Oath's answers, a power (the Guess), a twist
     (the host's twist prompt) and every fixed answer (pass, hold back, keep everyone, open a chest…) are
     translated; any other choice (e.g. a contestant's name) shows the engine's ``label`` text as it is.
+    ``prompt`` is the question the choice answers, when known: an Oath answer is the answer to its own question
+    (``oath.question.N`` → ``oath.answer.N``; the first and third read alike in English, not in every language).
     """
     action = choice.action
+    if isinstance(action, SwearOath) and prompt is not None and prompt.key.startswith("oath.question."):
+        return mc.message_component(msg("oath.answer." + prompt.key.rsplit(".", 1)[1]))
     if isinstance(action, ChooseEvent):
         return ui(f"traitors.choice.{action.event.value}", target=action.target)
     if isinstance(action, ChooseTorch):
@@ -293,12 +301,6 @@ _FIXED_LABELS: dict[type, tuple[str, ...]] = {
 }
 """Inputs whose choice carries one of a few catalogue labels (the engine's ``Choice.label`` is its English): a
 pass, or a blocked contestant going back to sleep (``engine.rulesets.club.night``)."""
-def _worn(effect: GiveItem) -> list[McCommand]:
-    """What holding the item does besides the give: the Traitors' cloak slows its wearer in the Turret
-    (rulebook §10); taking the cloak back clears it (``TakeItem``)."""
-    if effect.item is Item.TRAITORS_CLOAK:
-        return [mc.effect_give(name, mc.SLOWNESS, CLOAK_SLOWNESS) for name in _sorted(effect.to)]
-    return []
 
 
 def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCommand]:
@@ -314,10 +316,14 @@ def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCo
         ValueError: a bad name or id.
     """
     out: list[McCommand] = []
+    slot = mc.WORN.get(effect.item)
     for name in _sorted(effect.to):
         gid = give_ids[name]
-        out.append(mc.give_once(name, mc.item_stack(effect.item, label=effect.label, give_id=gid), gid))
-    return out + _worn(effect)
+        stack = mc.item_stack(effect.item, label=effect.label, give_id=gid)
+        if slot is not None:  # worn (house rule 5): into its slot when free; give_once then finds it there
+            out.append(mc.equip(name, slot, stack))
+        out.append(mc.give_once(name, stack, gid))
+    return out
 
 
 def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
@@ -327,7 +333,7 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
     parts: list[Component] = [mc.message_component(effect.message, color="white", italic=False)]
     for choice in effect.choices:
         command = trigger_command(choice.action, ctx.seats)
-        label = choice_label(choice)
+        label = choice_label(choice, effect.message)
         parts.append(mc.text_component(" "))
         style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
                  "hover": ui("traitors.choice.hover", choice=label, color="gray")}  # fmt: skip
@@ -354,7 +360,8 @@ def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McComma
     first = effect.choices[0].action if effect.choices else None
     title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
-    buttons = [(choice_label(choice), trigger_command(choice.action, ctx.seats)) for choice in effect.choices]
+    buttons = [(choice_label(choice, effect.message), trigger_command(choice.action, ctx.seats))
+               for choice in effect.choices]  # fmt: skip
     return dialog_commands(name, title, mc.message_component(effect.message), buttons)
 
 
@@ -399,11 +406,16 @@ def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
     per_seat = effect.place in PER_SEAT_PLACES
     if per_seat and effect.seats and len(effect.seats) != len(effect.players):
         raise ValueError(f"MoveTo {effect.place.value}: {len(effect.players)} players but {len(effect.seats)} seats")
+    visitors: dict[int, int] = {}
     for i, name in enumerate(effect.players):
         seat: int | None = None
         if per_seat:
             seat = effect.seats[i] if effect.seats else ctx.seats.get(name)
-        loc = ctx.castle.location(effect.place, seat)
+        if effect.place is Place.HOME_VISIT and seat is not None:  # house rule 6: side by side, facing the resident
+            k = visitors[seat] = visitors.get(seat, -1) + 1
+            loc = ctx.castle.visitor(seat, k)
+        else:
+            loc = ctx.castle.location(effect.place, seat)
         out.append(mc.teleport(name, loc.x, loc.y, loc.z, loc.yaw, loc.pitch))
     return out
 

@@ -36,6 +36,7 @@ type's range, nesting deeper than Python's recursion allows: about 240 levels, w
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias, Union
@@ -43,8 +44,8 @@ from typing import Any, TypeAlias, Union
 __all__ = ["SnbtError", "SnbtValue", "parse", "snbt", "snbt_string"]
 
 
-SnbtValue: TypeAlias = Union[str, bool, int, "Mapping[str, SnbtValue]", "Sequence[SnbtValue]"]
-"""A value ``snbt`` can write: strings, booleans, ints, compounds (mappings) and lists."""
+SnbtValue: TypeAlias = Union[str, bool, int, float, "Mapping[str, SnbtValue]", "Sequence[SnbtValue]"]
+"""A value ``snbt`` can write: strings, booleans, ints, doubles, compounds (mappings) and lists."""
 
 _LETTER_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
 
@@ -73,13 +74,20 @@ def snbt_string(s: str) -> str:
 def snbt(value: SnbtValue) -> str:
     """Serialize a value to SNBT: the one place that writes SNBT (strings via ``snbt_string``).
 
+    A ``float`` is written as a double (``-0.3d``).
+
     Raises:
-        TypeError: for a value of another type (floats are not needed and not supported).
+        TypeError: for a value of another type.
+        ValueError: a float that is not finite (SNBT has no infinity or NaN).
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(int(value))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"cannot write {value!r} as SNBT")
+        return f"{value!r}d"
     if isinstance(value, str):
         return snbt_string(value)
     if isinstance(value, Mapping):

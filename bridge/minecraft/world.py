@@ -1,4 +1,4 @@
-"""Where players are and what state the world is in: ``tp``, ``effect``, ``gamemode``, ``gamerule``, and the blocks
+"""Where players are and what state the world is in: ``tp``, ``gamemode``, ``gamerule``, and the blocks
 Castle sets down during a series (``setblock``, the player heads of the breakfast table; ``fill … replace`` to take
 them away again; ``docs/minecraft.md#commands-and-text``).
 """
@@ -40,32 +40,6 @@ def teleport(name: str, x: float, y: float, z: float, yaw: float = 0.0, pitch: f
     if not -90.0 <= float(pitch) <= 90.0:
         raise ValueError(f"pitch must be within -90..90 degrees: {pitch!r}")
     return checked_command(f"tp {n} {_coord(x)} {_coord(y)} {_coord(z)} {_coord(yaw)} {_coord(pitch)}")
-
-
-SLOWNESS = "minecraft:slowness"
-"""The effect the Traitors' cloak brings in the Turret (rulebook §10: slower movement)."""
-
-
-def effect_give(to: str, effect: str, amplifier: int = 0) -> McCommand:
-    """``effect give <to> <effect> infinite <amplifier> true`` (no particles: nobody sees who wears it).
-
-    Raises:
-        ValueError: bad target, effect id or amplifier (0..255).
-    """
-    resource_id(effect, "effect")
-    if not 0 <= amplifier <= 255:
-        raise ValueError(f"amplifier must be 0-255: {amplifier}")
-    return checked_command(f"effect give {targets(to)} {effect} infinite {amplifier} true")
-
-
-def effect_clear(to: str, effect: str) -> McCommand:
-    """``effect clear <to> <effect>``.
-
-    Raises:
-        ValueError: bad target or effect id.
-    """
-    resource_id(effect, "effect")
-    return checked_command(f"effect clear {targets(to)} {effect}")
 
 
 def gamemode(mode: str, to: str) -> McCommand:

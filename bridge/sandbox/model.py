@@ -116,6 +116,20 @@ GAMERULE_DEFAULTS = {
 """Game rule name → its default as ``gamerule`` prints it (``"true"``, ``"3"``)."""
 
 
+EQUIPMENT_SLOTS: dict[str, str] = {
+    "armor.head": "head", "armor.chest": "chest", "armor.legs": "legs", "armor.feet": "feet",
+    "weapon.offhand": "offhand",
+}  # fmt: skip
+"""A player's equipment slots the sandbox models: the slot's name in commands (``item replace entity``,
+``items entity``) → its key in the player's ``equipment`` data (1.21.5+) and in an ``attribute_modifiers`` entry's
+``slot``."""
+ARMOR_GROUP = frozenset({"head", "chest", "legs", "feet"})
+"""The slots an ``attribute_modifiers`` entry with ``slot: "armor"`` applies in."""
+BASE_MOVEMENT_SPEED = 0.1
+"""A player's ``minecraft:movement_speed`` base value (blocks per tick; walking)."""
+SLOWNESS_PER_LEVEL = -0.15
+"""The ``add_multiplied_total`` modifier of each level of the Slowness effect (minecraft.wiki, "Slowness")."""
+
 _UNSTACKABLE = re.compile(r"(_sword|_axe|_pickaxe|_shovel|_hoe|^shield|_helmet|_chestplate|_leggings|_boots)$")
 
 
@@ -193,6 +207,7 @@ class Player:
         yaw, pitch: rotation in degrees.
         gamemode: "survival", "creative", "adventure" or "spectator".
         inventory: stacks in the order they were received.
+        equipment: slot name (``EQUIPMENT_SLOTS``, e.g. ``"armor.chest"``) → the stack worn or held there.
         chat: every chat message shown to this player, oldest first.
         screen: every title/subtitle/actionbar shown, oldest first.
         title, subtitle, actionbar: what is currently shown (None after ``title clear``).
@@ -212,6 +227,7 @@ class Player:
     gamemode: str = "survival"
     tags: set[str] = field(default_factory=set)
     inventory: list[ItemStack] = field(default_factory=list)
+    equipment: dict[str, ItemStack] = field(default_factory=dict)
     chat: list[ChatMessage] = field(default_factory=list)
     screen: list[ScreenText] = field(default_factory=list)
     title: Any = None
@@ -242,16 +258,51 @@ class Player:
             })
             for i, s in enumerate(self.inventory)
         ]  # fmt: skip
+        worn = {
+            EQUIPMENT_SLOTS[slot]: nbtlib.Compound({
+                "id": nbtlib.String(st.item), "count": nbtlib.Int(st.count),
+                **({"components": nbt.from_python(st.components)} if st.components else {}),
+            })
+            for slot, st in self.equipment.items()
+        }  # fmt: skip
         return nbtlib.Compound({
             "UUID": nbtlib.IntArray(list(ints_from_uuid(self.uuid))),
             "Tags": nbtlib.List[nbtlib.String]([nbtlib.String(t) for t in sorted(self.tags)]),
             "Inventory": nbtlib.List[nbtlib.Compound](stacks),
+            **({"equipment": nbtlib.Compound(worn)} if worn else {}),
         })
+
+    def stacks(self) -> list[ItemStack]:
+        """Everything the player has: the inventory, then the equipment slots."""
+        return [*self.inventory, *self.equipment.values()]
+
+    def movement_speed(self) -> float:
+        """The player's ``minecraft:movement_speed`` as vanilla works it out: the base value, then every modifier
+        of the attribute: the ``attribute_modifiers`` of each equipped stack whose ``slot`` matches the slot it is
+        in (``any`` by default; ``armor`` for the armour slots; ``hand`` for the off hand), and the Slowness
+        effect. ``add_value`` amounts are added, then the sum of ``add_multiplied_base`` amounts scales the base,
+        then each ``add_multiplied_total`` multiplies the total (minecraft.wiki, "Attribute")."""
+        mods: list[tuple[str, float]] = []
+        for slot, stack in self.equipment.items():
+            key = EQUIPMENT_SLOTS[slot]
+            groups = {"any", key, "armor" if key in ARMOR_GROUP else "hand"}
+            entries = stack.components.get("minecraft:attribute_modifiers", [])
+            for m in entries if isinstance(entries, list) else []:
+                if m.get("type") in ("movement_speed", "minecraft:movement_speed") and m.get("slot", "any") in groups:
+                    mods.append((str(m.get("operation")), float(m.get("amount", 0.0))))
+        if "minecraft:slowness" in self.effects:
+            mods.append(("add_multiplied_total", SLOWNESS_PER_LEVEL * (self.effects["minecraft:slowness"][1] + 1)))
+        value = BASE_MOVEMENT_SPEED + sum(a for op, a in mods if op == "add_value")
+        value += value * sum(a for op, a in mods if op == "add_multiplied_base")
+        for op, a in mods:
+            if op == "add_multiplied_total":
+                value *= 1.0 + a
+        return max(0.0, value)
 
     def count_items(self, custom_item: str | None = None, *, item: str | None = None) -> int:
         """Count stacks' items, optionally only those with ``custom_data.traitors.item == custom_item``."""
         total = 0
-        for stack in self.inventory:
+        for stack in self.stacks():
             if item is not None and stack.item != item:
                 continue
             if custom_item is not None:

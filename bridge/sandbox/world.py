@@ -5,7 +5,7 @@ dispatch table (``bridge.sandbox.commands``) and what the world holds (``bridge.
 players do, ticks, the data pack and the RCON console.
 
 It is not Minecraft and never claims to be. It keeps what Castle's commands touch: online players
-(position, game mode, tags, inventory with item components, effects), what each player was shown (chat
+(position, game mode, tags, inventory with item components, worn equipment, effects), what each player was shown (chat
 components with their click events, titles, subtitles, action bars), scoreboard objectives with trigger
 locks, command storage, bossbars and game rules.
 
@@ -296,6 +296,8 @@ class World(WorldState):
                     "pos": list(p.pos), "yaw": p.yaw, "pitch": p.pitch, "gamemode": p.gamemode,
                     "tags": sorted(p.tags),
                     "inventory": [{"item": s.item, "components": s.components, "count": s.count} for s in p.inventory],
+                    "equipment": {slot: {"item": s.item, "components": s.components, "count": s.count}
+                                  for slot, s in p.equipment.items()},
                     "chat": [m.text for m in p.chat],
                     "title": plain_text(p.title) if p.title is not None else None,
                     "subtitle": plain_text(p.subtitle) if p.subtitle is not None else None,

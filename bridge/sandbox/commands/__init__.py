@@ -43,6 +43,7 @@ COMMANDS: dict[str, Handler] = {
     "gamerule": admin.gamerule,
     "give": items.give,
     "help": help.help_,
+    "item": items.item,
     "kill": entities.kill,
     "kick": admin.kick,
     "list": admin.list_players,

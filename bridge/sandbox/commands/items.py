@@ -1,4 +1,5 @@
-"""Items: ``give`` and ``clear``, the item predicates they and ``execute if items`` test, and slot ranges."""
+"""Items: ``give``, ``clear`` and ``item replace entity``, the item predicates they and ``execute if items`` test,
+and slot ranges."""
 
 from __future__ import annotations
 
@@ -10,18 +11,17 @@ from mecha import ast as mast
 
 from bridge.sandbox import nbt
 from bridge.sandbox.commands.args import rl, targets
-from bridge.sandbox.model import ItemStack, Player
+from bridge.sandbox.model import EQUIPMENT_SLOTS, ItemStack, Player
 from bridge.sandbox.state import CommandFailure, Unsupported, WorldState
 
-__all__ = ["EMPTY_SLOTS", "INVENTORY_SLOTS", "ItemPredicate", "clear", "give", "predicate", "slot_stacks"]
+__all__ = ["EMPTY_SLOTS", "INVENTORY_SLOTS", "ItemPredicate", "clear", "give", "item", "predicate", "slot_stacks"]
 
-# Slot ranges of ``items entity`` (vanilla SlotRanges). The sandbox keeps a player's items as one list, all
-# in the main inventory; the other ranges exist but are always empty here.
+# Slot ranges of ``items entity`` (vanilla SlotRanges). The sandbox keeps a player's carried items as one list,
+# all in the main inventory, and the worn ones by equipment slot (``Player.equipment``: the armour slots and the
+# off hand); the other ranges exist but are always empty here.
 INVENTORY_SLOTS = frozenset({"container.*", "inventory.*", "hotbar.*"})
-EMPTY_SLOTS = frozenset({
-    "weapon.offhand", "armor.*", "armor.head", "armor.chest", "armor.legs", "armor.feet", "armor.body",
-    "player.cursor", "player.crafting.*", "enderchest.*",
-})  # fmt: skip
+ARMOR_SLOTS = frozenset(s for s in EQUIPMENT_SLOTS if s.startswith("armor."))
+EMPTY_SLOTS = frozenset({"armor.body", "player.cursor", "player.crafting.*", "enderchest.*"})
 
 
 def stack_from(node: mast.AstItemStack) -> ItemStack:
@@ -121,6 +121,10 @@ def slot_stacks(player: Player, slots: str) -> list[ItemStack]:
     """
     if slots in INVENTORY_SLOTS:
         return list(player.inventory)
+    if slots in EQUIPMENT_SLOTS:
+        return [player.equipment[slots]] if slots in player.equipment else []
+    if slots == "armor.*":
+        return [st for slot, st in player.equipment.items() if slot in ARMOR_SLOTS]
     if slots in EMPTY_SLOTS:
         return []
     raise Unsupported(f"item slots {slots}")
@@ -154,10 +158,11 @@ def give(world: WorldState, parts: list[str], args: list[Any], text: str) -> str
 
 
 def _take(p: Player, pred: Callable[[ItemStack], bool], max_count: int) -> int:
-    """Remove up to ``max_count`` matching items (``-1``: all) from ``p``; returns how many."""
+    """Remove up to ``max_count`` matching items (``-1``: all) from ``p``: the inventory, then the worn and held
+    slots (vanilla's ``clear`` empties those too); returns how many."""
     total = 0
     left = max_count
-    for stack in list(p.inventory):
+    for stack in p.stacks():
         if not pred(stack) or left == 0:
             continue
         take = stack.count if left < 0 else min(left, stack.count)
@@ -166,7 +171,8 @@ def _take(p: Player, pred: Callable[[ItemStack], bool], max_count: int) -> int:
         if left > 0:
             left -= take
         if stack.count == 0:
-            p.inventory.remove(stack)
+            p.inventory = [st for st in p.inventory if st is not stack]
+            p.equipment = {slot: st for slot, st in p.equipment.items() if st is not stack}
     return total
 
 
@@ -181,7 +187,7 @@ def clear(world: WorldState, parts: list[str], args: list[Any], text: str) -> st
     total = 0
     for p in cleared:
         if max_count == 0:
-            total += sum(s.count for s in p.inventory if pred(s))
+            total += sum(s.count for s in p.stacks() if pred(s))
         else:
             total += _take(p, pred, max_count)
     names = [p.name for p in cleared]
@@ -191,3 +197,26 @@ def clear(world: WorldState, parts: list[str], args: list[Any], text: str) -> st
     if max_count == 0:
         return f"Found {total} matching item(s) on {on}"
     return f"Removed {total} item(s) from {on}"
+
+
+def item(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+    """``item replace entity <targets> <slot> with <item> [<count>]`` into an equipment slot (an armour slot or the
+    off hand), replacing what is there (vanilla "Replaced a slot on Alice with [Hooded Cloak]"). Other forms
+    (``item modify``, ``from``, block containers, inventory slots) are not modelled.
+
+    Raises:
+        CommandFailure: no such player. Unsupported: another form or slot.
+    """
+    if parts[:3] != ["item", "replace", "entity"] or "with" not in parts:
+        raise Unsupported(" ".join(parts[:3]))
+    slot = str(args[1].value)
+    if slot not in EQUIPMENT_SLOTS:
+        raise Unsupported(f"item replace slot {slot}")
+    receivers = targets(world, args[0])
+    proto = stack_from(args[2])
+    count = int(args[3].value) if len(args) > 3 else 1
+    for p in receivers:
+        p.equipment[slot] = ItemStack(proto.item, nbt.to_python(proto.components), count)
+    if len(receivers) == 1:
+        return f"Replaced a slot on {receivers[0].name} with [{proto.name}]"
+    return f"Replaced a slot on {len(receivers)} entities with [{proto.name}]"

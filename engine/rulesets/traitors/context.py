@@ -200,7 +200,10 @@ class Table(Context, Protocol):
         """The Turret is over: the Traitor powers, then the offer or host visiting."""
 
     def open_offer(self) -> None:
-        """The seduced contestant (or the one given an ultimatum) answers in the diary room."""
+        """The Traitors meet the contestant they seduce (or give an ultimatum) at the contestant's home."""
+
+    def send_traitors_home(self) -> None:
+        """Every decision of the Turret is made: the Traitors go home, equipment taken back; the Trial begins."""
 
     def end_night(self) -> None:
         """The night ends: murders are settled and day breaks."""

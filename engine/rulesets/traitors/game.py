@@ -331,6 +331,10 @@ class Game(HostControls):
         """``night.open_offer``."""
         night.open_offer(self)
 
+    def send_traitors_home(self) -> None:
+        """``night.send_traitors_home``."""
+        night.send_traitors_home(self)
+
     def open_host_visit(self) -> None:
         """``visit.open_host_visit``."""
         visit.open_host_visit(self)

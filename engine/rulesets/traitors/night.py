@@ -1,5 +1,6 @@
 """The night (rulebook §7): the Oath, the Turret (the night's event and the double vote nomination), the
-recruit's offer, and the murder; host visiting and the powers are ``engine.rulesets.traitors.visit``.
+Traitors' equipment, the recruit's offer, the way home, and the murder; host visiting and the powers are
+``engine.rulesets.traitors.visit``.
 
 Every function takes the series (``engine.rulesets.traitors.context.Table``). The ``check_*`` functions raise
 ``IllegalAction`` and change nothing; the ``apply_*`` functions apply an input they accepted
@@ -21,8 +22,10 @@ from engine.effects import (
     Choice,
     Eliminated,
     GiveItem,
+    MoveTo,
     Prompt,
     TakeItem,
+    give,
     msg,
 )
 from engine.errors import IllegalAction
@@ -74,12 +77,14 @@ def begin_night(game: Table) -> None:
 
 
 def start_oath(game: Table) -> None:
-    """The next unsworn Traitor goes to the Oath spot (rulebook §7.1)."""
+    """The next unsworn Traitor goes to the Oath spot, alone (rulebook §7.1: "One Traitor at a time"), and the
+    host opens with the rulebook's words before the first question."""
     assert game.night
     taker = game.night.oath_queue[0]
     game.night.oath_step = 0
     game.move([taker], Place.OATH_SPOT)
     game.start_clock(Phase.OATH, "oath", "clock.oath")
+    game.whisper([taker], "oath.opening")
     ask_oath(game)
 
 
@@ -108,7 +113,10 @@ def apply_oath_answer(game: Table) -> None:
 
 
 def finish_oath(game: Table) -> None:
-    """The current Traitor is sworn (after the third answer, or when the host moves on)."""
+    """The current Traitor is sworn (after the third answer, or when the host moves on): the host's closing
+    words, then the cloak, then their power (rulebook §7.1: "Before I give you this cloak…"; "A Traitor will
+    only learn their power after taking the Traitors' Oath"). They wait at home: the Traitors enter the Turret
+    together "once every Traitor has taken the Traitors' Oath" (§7)."""
     assert game.night
     taker = game.night.oath_queue.pop(0)
     p = game.players[taker]
@@ -116,6 +124,8 @@ def finish_oath(game: Table) -> None:
     if p.recruited_day is not None and p.power is None and game.settings.powers:
         p.power = free_traitor_power(game)
     game.night.record.sworn.append(taker)
+    game.whisper([taker], "oath.closing")
+    give_cloak(game, [taker])
     if p.power is not None and p.false_power is not None:
         game.whisper([taker], "oath.sworn", power=power_term(p.power), false_power=power_term(p.false_power))
     elif p.false_power is not None:
@@ -126,9 +136,51 @@ def finish_oath(game: Table) -> None:
         game.whisper([taker], "oath.sworn.no_false", power=power_term("none"))
     game.move([taker], Place.HOME)
     if game.night.oath_queue:
+        game.whisper([taker], "oath.wait")
         start_oath(game)
     else:
         open_turret(game)
+
+
+EQUIPMENT = (Item.TRAITORS_CLOAK, Item.LANTERN)
+"""The Traitors' equipment (rulebook §10 "Traitors' Equipment"): worn whenever the Traitors meet each other or a
+Faithful at night, and slower while worn (the bridge makes the cloak slow its wearer)."""
+
+
+def give_cloak(game: Table, traitors: Sequence[str]) -> None:
+    """Give the cloak to those of ``traitors`` who do not wear it yet tonight (rulebook §7.1, §10)."""
+    assert game.night
+    for t in traitors:
+        if t not in game.night.cloaked:
+            game.night.cloaked.append(t)
+            game.emit(give(t, Item.TRAITORS_CLOAK))
+
+
+def equip(game: Table, traitors: Sequence[str]) -> None:
+    """Rulebook §10 "Traitors' Equipment": "When The Traitors meet each other, or with a Faithful during the
+    night, they will be equipped with their cloak and lantern." Each of ``traitors`` gets the cloak (unless the
+    Oath gave it tonight) and the lantern."""
+    assert game.night
+    for t in traitors:
+        give_cloak(game, [t])
+        game.emit(give(t, Item.LANTERN))
+
+
+def send_traitors_home(game: Table) -> None:
+    """Rulebook §7.2 ("After making all of the necessary decisions, The Traitors will be sent to their individual
+    homes") and §7.3 ("If the Trial twist is active, it will begin upon The Traitors being sent to their
+    individual homes"): the Traitors hand back their cloak and lantern and go home; then the Trial begins."""
+    night = game.night
+    assert night
+    traitors = list(night.traitors)
+    if traitors:
+        for item in EQUIPMENT:
+            game.emit(TakeItem(item, tuple(traitors)))
+        twists.leave_turret(game)  # TWIST HOOK: the response draft is taken back
+        night.cloaked.clear()
+        game.whisper(traitors, "turret.home")
+        game.move(traitors, Place.HOME)
+    twists.traitors_home(game)  # TWIST HOOK: the Trial begins
 
 
 def free_traitor_power(game: Table) -> Power | None:
@@ -175,7 +227,8 @@ def open_turret(game: Table) -> None:
     night.events = events
     night.nominate = game.twist_on(game.day + 1, Twist.DOUBLE_VOTE)
     game.move(traitors, Place.TURRET)
-    twists.enter_turret(game)  # TWIST HOOK: cloak and lantern; the confessions
+    equip(game, traitors)
+    twists.enter_turret(game)  # TWIST HOOK: the confessions
     game.whisper(traitors, "turret.traitors", players=", ".join(game.living_traitors()))
     if not events and not twists.replaces_event(game):
         game.whisper(traitors, "turret.no_event")
@@ -282,11 +335,23 @@ def close_turret(game: Table) -> None:
 
 
 def open_offer(game: Table) -> None:
-    """Rulebook §7.2: the seduced contestant (or the one given an ultimatum) answers in the diary room."""
-    assert game.night and game.night.offer
-    event, target = game.night.offer
-    game.move([target], Place.DIARY_ROOM)
+    """Rulebook §7.2 and §10 "Traitors' Equipment" ("When The Traitors meet each other, or with a Faithful during
+    the night, they will be equipped with their cloak and lantern"): the Traitors, still in cloak and lantern,
+    are brought to the home of the contestant they seduce (or give an ultimatum); the contestant sees who came,
+    receives a diary-room book (§10) and answers there ([house]: the Turret is the Traitors' alone, so the
+    Traitors go to the contestant)."""
+    night = game.night
+    assert night and night.offer
+    event, target = night.offer
+    traitors = night.traitors
+    seat = game.players[target].seat
+    game.emit(MoveTo(tuple(traitors), Place.HOME_VISIT, (seat,) * len(traitors)))
+    game.whisper(traitors, "offer.visit", player=target)
     game.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, None))
+    if event is NightEvent.SEDUCE:
+        game.whisper([target], "offer.met.seduce", players=", ".join(traitors))
+    else:
+        game.whisper([target], "offer.met.ultimatum", player=", ".join(traitors))
     game.start_clock(Phase.OFFER, "offer", "clock.offer")
     prompt_offer(game)
 
@@ -308,7 +373,8 @@ def prompt_offer(game: Table) -> None:
 
 
 def apply_offer_answer(game: Table, accept: bool) -> None:
-    """Rulebook §7.2: accepting makes the contestant a Traitor (unsworn); declining an ultimatum means murder."""
+    """Rulebook §7.2: accepting makes the contestant a Traitor (unsworn); declining an ultimatum means murder.
+    The Traitors then go home (§7.2 "sent to their individual homes"), and the host visits."""
     assert game.night and game.night.offer
     event, target = game.night.offer
     game.night.offer = None
@@ -334,7 +400,7 @@ def apply_offer_answer(game: Table, accept: bool) -> None:
             game.night.attack = (target, True)
         else:
             game.night.record.result = "declined"
-    game.move([target], Place.HOME)
+    send_traitors_home(game)
     game.open_host_visit()
 
 

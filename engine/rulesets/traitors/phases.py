@@ -14,8 +14,9 @@ House rules of the phases:
    has a murder only with ``first_night_murder``.
 4. A night that begins with ``finalists + 1`` or fewer contestants has no event (no murder, seduction or
    ultimatum), so that the final round table always leaves ``finalists`` contestants for the finale.
-5. A night runs: Oath → Turret (event, nominations) → Traitor powers → offer (seduce/ultimatum) → host visit
-   → the night resolves in ``engine.rulesets.traitors.powers.NIGHT_ORDER`` → breakfast. The Traitor-power and host-visit phases
+5. A night runs: Oath → Turret (event, nominations) → Traitor powers → offer (seduce/ultimatum: the Traitors
+   meet the contestant at home) → the Traitors go home (the Trial begins) → host visit → the night resolves in
+   ``engine.rulesets.traitors.powers.NIGHT_ORDER`` → breakfast. The Traitor-power and host-visit phases
    happen on the nights that may have an event (from night 1, or night 0 with ``first_night_murder``) and only
    when someone has something to do; they end early when everyone visited has chosen or passed.
 6. Twists (``engine.rulesets.traitors.twists``) add two phases: the Faithful's nomination vote at the start of host visiting

@@ -80,6 +80,8 @@ class NightState:
     picks: dict[str, tuple[NightEvent, str]] = field(default_factory=dict)
     nominations: dict[str, str] = field(default_factory=dict)
     offer: tuple[NightEvent, str] | None = None
+    cloaked: list[str] = field(default_factory=list)
+    """The Traitors given their cloak tonight (at the Oath or in the Turret), until they go home (rulebook §10)."""
     victims: list[str] = field(default_factory=list)
     """Murdered tonight: settled at the murder step of the night order (``visit.settle_murder``)."""
     attack: tuple[str, bool] | None = None
@@ -200,6 +202,9 @@ class TwistState:
     trial_picks: dict[str, list[str]] = field(default_factory=dict)
     trial_night: int | None = None
     """The night whose event is replaced by the Trial."""
+    on_trial: list[str] = field(default_factory=list)
+    """Who the Traitors put on trial tonight, from the Turret's close until the Traitors go home (the Trial then
+    begins, rulebook §7.3)."""
     trial_news: list[str] = field(default_factory=list)
     """Who was on trial last night: announced at breakfast."""
     # the day's end and the bar

@@ -112,12 +112,13 @@ def close_traitor_powers(game: Table) -> None:
 
 
 def after_traitor_powers(game: Table) -> None:
-    """The Traitors leave the Turret: the offer, else host visiting."""
+    """Every decision of the Turret is made: the Traitors meet the contestant of tonight's offer, else they go
+    home (rulebook §7.2); then host visiting."""
     assert game.night
-    twists.leave_turret(game)  # TWIST HOOK: cloak, lantern and response draft taken back
     if game.night.offer:
         game.open_offer()
     else:
+        game.send_traitors_home()
         open_host_visit(game)
 
 

@@ -211,14 +211,15 @@ def test_the_oath_is_sworn_through_its_dialog() -> None:
         world.tick()
         await service.poll_once()
         (traitor,) = [n for n in CONTESTANTS if world.player(n).dialog is not None]
-        for _ in range(3):
+        for q in (1, 2, 3):
             dialog = world.player(traitor).dialog
             assert dialog["title"]["translate"] == "traitors.dialog.title.oath"
             assert [a["action"]["command"] for a in dialog["actions"]] == ["/trigger traitors.oath set 1"]
+            assert [a["label"]["translate"] for a in dialog["actions"]] == [f"traitors.oath.answer.{q}"]
             world.click_dialog(traitor, 0)
             world.tick()
             await service.poll_once()
-        assert any("You are a Traitor." in t for t in chat_texts(sb, traitor))
+        assert any("Then you are now, officially, a Traitor." in t for t in chat_texts(sb, traitor))
         assert service.game.phase is not Phase.OATH
         # nobody else was shown a dialog (secrets go to one named player)
         assert all(world.player(n).dialogs == [] for n in CONTESTANTS if n != traitor)

@@ -160,11 +160,11 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
         for v in service.game.ballot.voters:
             await must(service, CastVote(v, "Noor" if v != "Noor" else "Ari"))
         assert service.game.phase is Phase.TURRET
-        # in the Turret: cloak (with slowness), lantern and the response draft, for the Traitors only
+        # in the Turret: cloak (worn: slower), lantern and the response draft, for the Traitors only
         for n in NAMES:
             traitor = n in TRAITORS and service.game.players[n].alive
             assert count(sb, n, "traitors_cloak") == count(sb, n, "lantern") == count(sb, n, "response_draft") == traitor
-            assert ("minecraft:slowness" in sb.world.player(n).effects) is traitor
+            assert (sb.world.player(n).movement_speed() < 0.1) is traitor
         assert "Confession from Kai: I saw Efe" in chat(sb, "Sunny")
         assert "Confession from Kai" not in chat(sb, "Alex")
         sb.world.write_book("Sunny", "response_draft", ["We read you."])
@@ -175,7 +175,7 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
         assert service.game.players["Alex"].alive  # the shield saved Alex
         for n in NAMES:
             assert count(sb, n, "traitors_cloak") == count(sb, n, "lantern") == count(sb, n, "response_draft") == 0
-            assert "minecraft:slowness" not in sb.world.player(n).effects
+            assert sb.world.player(n).movement_speed() == 0.1
             assert count(sb, n, "murder_shield") == 0
         living = [n for n in NAMES if service.game.players[n].alive]
         for n in living:

@@ -306,9 +306,12 @@ def test_private_effects_never_reach_everyone(effect: Effect) -> None:
             if " set value {player:" in command.text or command.text.startswith("function traitors:ui/prompt {"):
                 named.append(command.text.split('{player:"', 1)[1].split('"', 1)[0])
             continue
-        if verb == "effect":  # the cloak's slowness: "effect give <name> …", one named player
-            verb, target = "effect", command.text.split(" ")[2]
-        assert verb in ("tellraw", "title", "give", "effect")
+        if verb == "execute":  # the cloak and lantern worn: "execute unless items entity <name> <slot> … run …"
+            words = command.text.split(" ")
+            assert words[1:4] == ["unless", "items", "entity"]
+            assert {words[i + 1] for i, w in enumerate(words) if w in ("entity", "give")} == {words[4]}
+            verb, target = "execute", words[4]
+        assert verb in ("tellraw", "title", "give", "execute")
         assert target in recipients
         assert "@" not in target
         named.append(target)

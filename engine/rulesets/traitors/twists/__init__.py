@@ -44,7 +44,7 @@ from engine.actions import (
     WriteConfession,
     WriteResponse,
 )
-from engine.effects import TakeItem, give
+from engine.effects import TakeItem
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item, NightEvent, Twist
 from engine.messages_terms import TWIST_NAMES
@@ -205,11 +205,7 @@ def replaces_event(game: Context) -> bool:
 
 
 def enter_turret(game: Context) -> None:
-    """TWIST HOOK: the Traitors enter the Turret: cloak and lantern (slower movement, rulebook §10); on a
-    confession night they read the confessions first (§7.3)."""
-    assert game.night
-    for t in game.night.traitors:
-        game.emit(give(t, Item.TRAITORS_CLOAK), give(t, Item.LANTERN))
+    """TWIST HOOK (``night.open_turret``): on a confession night the Traitors read the confessions first (§7.3)."""
     confession.enter_turret(game)
 
 
@@ -243,17 +239,18 @@ def close_turret(game: Context) -> None:
 
 
 def leave_turret(game: Context) -> None:
-    """TWIST HOOK (``visit.after_traitor_powers``): the Traitors leave the Turret: cloak, lantern and the response
-    draft are taken back (and with the cloak the slowness ends)."""
+    """TWIST HOOK (``night.send_traitors_home``): the Traitors go home: the response draft is taken back."""
     night = game.night
     if night is None or not night.traitors:
         return
     st = game.twist_state
-    items = [Item.TRAITORS_CLOAK, Item.LANTERN]
     if st.response_due and st.confession_day == game.day:
-        items.append(Item.RESPONSE_DRAFT)
-    for item in items:
-        game.emit(TakeItem(item, tuple(night.traitors)))
+        game.emit(TakeItem(Item.RESPONSE_DRAFT, tuple(night.traitors)))
+
+
+def traitors_home(game: Context) -> None:
+    """TWIST HOOK (``night.send_traitors_home``): the Traitors are home; the Trial begins (rulebook §7.3)."""
+    trial.traitors_home(game)
 
 
 def before_host_visit(game: Context) -> bool:

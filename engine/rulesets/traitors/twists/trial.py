@@ -125,7 +125,7 @@ def validate(game: Context, action: PutOnTrial) -> Callable[[], None]:
 
 
 def close_turret(game: Context) -> None:
-    """The most named go on trial; the cards are drawn; the death card becomes tonight's murder attempt."""
+    """The Traitors' decision: the most named go on trial (the Trial itself begins when they go home)."""
     st = game.twist_state
     night = game.night
     assert night
@@ -147,6 +147,16 @@ def close_turret(game: Context) -> None:
     chosen.sort(key=lambda n: game.players[n].seat)
     st.trial_picks = {}
     st.trial_night = None
+    st.on_trial = chosen
+
+
+def traitors_home(game: Context) -> None:
+    """Rulebook §7.3: "If the Trial twist is active, it will begin upon The Traitors being sent to their
+    individual homes": the cards are drawn; the death card becomes tonight's murder attempt."""
+    st = game.twist_state
+    night = game.night
+    assert night
+    chosen, st.on_trial = st.on_trial, []
     if not chosen:
         return
     death = game.draw(chosen)

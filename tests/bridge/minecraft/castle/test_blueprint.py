@@ -49,7 +49,7 @@ def test_every_step_stays_inside_the_areas(built):
 def test_every_place_of_the_castle_file_is_standable(built):
     plan, world, _ = built
     spots = castle_spots(plan.castle)
-    assert len(spots) == 12 + 16 + 16
+    assert len(spots) == 12 + 16 + 16 + 16 * 2  # the places, the seats, the homes and each home's two visitors
     assert [name for name, loc in spots if not world.blocks.standable(loc.x, loc.y, loc.z)] == []
 
 
@@ -63,6 +63,9 @@ def test_every_place_is_inside_its_room(built):
         assert (math.floor(loc.x), math.floor(loc.y), math.floor(loc.z)) in rooms[key], key
     for n, home in enumerate(plan.castle.homes, 1):
         assert (math.floor(home.x), math.floor(home.y), math.floor(home.z)) in rooms[f"home_{n}"]
+        for k in (0, 1):  # the Traitors who bring an offer stand inside the home (rulebook §7.2)
+            v = plan.castle.visitor(n, k)
+            assert (math.floor(v.x), math.floor(v.y), math.floor(v.z)) in rooms[f"home_{n}"], (n, k)
 
 
 @pytest.mark.parametrize("seats", [1, 5, 12, 16])

@@ -88,7 +88,7 @@ def test_places_check_passes_in_the_built_castle_and_names_what_is_wrong_elsewhe
         world.execute(cmd)
     probes = place_probe_commands(plan.castle)
     checks = read_place_probes(plan.castle, [world.execute(c) for c in probes])
-    assert len(checks) == 12 + 6 + 6 and all(c.passed for c in checks), [c for c in checks if not c.passed]
+    assert len(checks) == 12 + 6 + 6 + 6 * 2 and all(c.passed for c in checks), [c for c in checks if not c.passed]
     seat = plan.castle.seats[0]
     world.execute(f"setblock {int(seat.x // 1)} {int(seat.y)} {int(seat.z // 1)} minecraft:stone")
     world.execute(f"fill {int(seat.x // 1)} {int(seat.y) - 1} {int(seat.z // 1)} {int(seat.x // 1)} "
@@ -98,8 +98,8 @@ def test_places_check_passes_in_the_built_castle_and_names_what_is_wrong_elsewhe
     assert [(c.place, c.detail) for c in failed] == [
         ("seat 1", "the block under the feet is air; the feet are not in air")]
     assert places_row(checks) == (False, "seat 1: the block under the feet is air; the feet are not in air")
-    assert places_row([c for c in checks if c.passed]) == (True, "23 places standable")
-    assert len(place_areas(plan.castle)) == 24 and all(a.volume == 3 for a in place_areas(plan.castle))
+    assert places_row([c for c in checks if c.passed]) == (True, "35 places standable")
+    assert len(place_areas(plan.castle)) == 36 and all(a.volume == 3 for a in place_areas(plan.castle))
     empty = read_place_probes(plan.castle, [World().execute(c) for c in probes])
     assert not any(c.passed for c in empty)
     with pytest.raises(ValueError, match="replies"):

@@ -654,12 +654,13 @@ def test_the_oath_one_at_a_time_and_the_traitors_named_only_when_all_have_sworn(
     assert "The Traitors: Sunny, Efe, Makena." in s.told("Efe")
 
 
-@pytest.mark.rule("T7.2", "T7.8", "T10.8")
+@pytest.mark.rule("T7.2", "T7.6", "T7.8", "T10.8")
 def test_a_seduced_recruit_swears_the_next_night_and_only_traitors_go_to_the_oath_or_turret() -> None:
     """T7.2: the Oath happens *"when a Traitor is recruited"*, before entering the Turret for the first time. T7.8:
     seduction. T10.8: *"Some areas are exclusive to The Traitors."* Kai accepts the seduction: he is told he is a
     Traitor, is not visited for his Detective power, swears the Oath alone on the next night and only then is told
-    the Traitors' names; nobody but a Traitor is ever sent to the Oath spot or the Turret."""
+    the Traitors' list; before it he knows only the two who came to his home with the offer (T7.6: the Traitors
+    meet him); nobody but a Traitor is ever sent to the Oath spot or the Turret."""
     s = night_one(TWO_TRAITORS)
     mark = len(s.fx)
     for t in s.g.night.traitors:
@@ -670,7 +671,8 @@ def test_a_seduced_recruit_swears_the_next_night_and_only_traitors_go_to_the_oat
     assert "recruit.welcome" in s.keys("Kai", mark)
     s.powers()
     assert "prompt.detective" not in s.keys("Kai", mark)
-    assert not any("Sunny" in t or "Efe" in t for t in s.told("Kai", mark))
+    assert [t for t in s.told("Kai", mark) if "Sunny" in t or "Efe" in t] == [
+        "The Traitors come to your home in cloak and lantern: Sunny, Efe."]
     s.to(Phase.VOTE)
     s.vote("Omar")
     assert s.g.phase is Phase.OATH and list(s.g.night.oath_queue) == ["Kai"]

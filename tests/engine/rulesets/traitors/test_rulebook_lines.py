@@ -409,10 +409,11 @@ def diary_books(s: Play, since: int = 0) -> list[tuple[str, ...]]:
     return [tuple(sorted(e.to)) for e in s.fx[since:] if isinstance(e, GiveItem) and e.item is Item.DIARY_BOOK]
 
 
-@pytest.mark.rule("T10.4")
+@pytest.mark.rule("T10.4", "T7.6")
 def test_diary_room_books_go_to_the_murdered_the_seduced_and_the_alerted_survivor() -> None:
     """T10.4: "the diary room books, which can be received by a Faithful player if they are being murdered,
-    seduced, or alerted if they are The Survivor". Each is sent to the diary room, receives a book there and is
+    seduced, or alerted if they are The Survivor". The murdered and the alerted Survivor are sent to the diary room
+    and receive a book there; the seduced receives one at home, where the Traitors come to them (T7.6); each is
     told why; nobody else receives one."""
     s = night_one()
     mark = len(s.fx)
@@ -432,7 +433,7 @@ def test_diary_room_books_go_to_the_murdered_the_seduced_and_the_alerted_survivo
         s.do(ChooseEvent(t, NightEvent.SEDUCE, "Alex"))
     s.to(Phase.OFFER)
     assert diary_books(s, mark) == [("Alex",)] and "offer.seduce" in s.keys("Alex", mark)
-    assert (Place.DIARY_ROOM, ("Alex",)) in s.moves(mark)
+    assert (Place.HOME_VISIT, s.g.night.traitors) in s.moves(mark) and (Place.DIARY_ROOM, ("Alex",)) not in s.moves(mark)
     s.do(AnswerOffer("Alex", False))
     s.to(Phase.BREAKFAST)
     assert diary_books(s, mark) == [("Alex",)]

@@ -4,7 +4,8 @@
 A random series: random settings, bots choosing uniformly among ``Game.legal_actions`` (the host moves on now
 and then). After every input, for every contestant, everything they were sent (effects addressed to them or
 public) and their view (``view_for``) is checked against what the rulebook lets them know: their own hand,
-their own power answers, their Traitor team after the Oath, and public reveals. The same run checks the
+their own power answers, their Traitor team after the Oath, the Traitors who came to them with an offer (rulebook
+§7.2, §10 "Traitors' Equipment": they meet), and public reveals. The same run checks the
 invariants: the dead never act, one banishment per round table, the series ends, the winner is the rulebook's.
 """
 
@@ -34,8 +35,11 @@ PUBLIC_REVEALS = {"banish.reveal", "sheriff.success", "joker.banished", "series.
 TEAM_KEYS = {"turret.traitors", "turret.no_event", "turret.choice", "turret.decided", "turret.nominated",
              "offer.accepted", "offer.declined", "turret.sword_bearer", "turret.guess.decided", "trial.decided",
              "confession.read", "confession.none", "confession.shields", "confession.no_shields",
-             "confession.response_saved"}
+             "confession.response_saved", "turret.home", "offer.visit"}
 """Messages sent to the Traitors together (every recipient must be a Traitor)."""
+MET_KEYS = {"offer.met.seduce", "offer.met.ultimatum"}
+"""The Traitors who come to the contestant they seduce or give an ultimatum: only that contestant is told, and
+only the names of the Traitors who came."""
 OWN_RESULTS = {"result.", "oath.sworn", "deal.", "vote.cast", "joker.", "guess.lost", "survivor.alerted",
                "shield.used", "power.", "diary.", "recruit.welcome", "finale.torch.chosen"}
 """Private messages about the recipient's own hand, choices or power answers."""
@@ -138,6 +142,10 @@ def check_effects(game: Game, effects: list[object]) -> None:
                         continue
                     if key in TEAM_KEYS:
                         assert p.allegiance is Allegiance.TRAITOR
+                        continue
+                    if key in MET_KEYS:
+                        assert game.night is not None and game.night.offer is not None
+                        assert game.night.offer[1] == name and other in game.night.traitors, f"{name} met {other}"
                         continue
                     if own and key in ("vote.cast",):
                         continue

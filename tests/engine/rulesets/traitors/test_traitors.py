@@ -365,7 +365,8 @@ class TestSection7Night:
         for _ in range(3):
             d.do(SwearOath(first))
         assert d.game.players[first].sworn
-        assert any(m.startswith("You are a Traitor. Your power:") for m in d.game.inbox[first])
+        inbox = d.game.inbox[first]
+        assert inbox[inbox.index("Then you are now, officially, a Traitor.") + 1].startswith("You are a Traitor. Your power:")
         swear_all(d)
         assert d.game.phase is Phase.TURRET or d.game.phase is Phase.BREAKFAST
 

@@ -453,9 +453,13 @@ class TestTrial:
         return s
 
     def put_on_trial(self, s: Series, names: tuple[str, ...]) -> None:
+        """The Traitors put ``names`` on trial, pass their powers and go home: the Trial begins (rulebook §7.3)."""
         for t in TRAITORS:
             for n in names:
                 s.do(PutOnTrial(t, n))
+        assert s.g.night.attack is None  # the cards are drawn only as the Traitors go home
+        while s.g.phase is Phase.TRAITOR_POWERS:
+            s.do(SkipPower(s.g.night.pending[0]))
 
     @pytest.mark.rule("T8.6", "T3.3")
     def test_the_death_card_is_murdered(self) -> None:
@@ -465,7 +469,8 @@ class TestTrial:
         death = s.g.night.attack[0]
         assert death in ("Steve", "Ari", "Noor")
         for n in ("Steve", "Ari", "Noor"):
-            assert s.keys(n)[-1] == ("trial.card.death" if n == death else "trial.card.life")
+            cards = [k for k in s.keys(n) if k.startswith("trial.card.")]
+            assert cards == ["trial.card.death" if n == death else "trial.card.life"]
         s.to_breakfast()
         assert not s.g.players[death].alive
         assert "trial.news" in s.keys(None) and "breakfast.murdered" in s.keys(None)
@@ -474,8 +479,7 @@ class TestTrial:
         s = self.trial_night()
         self.put_on_trial(s, ("Steve", "Ari", "Noor"))
         death = s.g.night.attack[0]
-        while s.g.phase is not Phase.HOST_VISIT:
-            s.do(SkipPower(s.g.night.pending[0])) if s.g.phase is Phase.TRAITOR_POWERS else s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         s.do(UsePower("Kai", death))
         s.to_breakfast()
         assert s.g.players[death].alive
