@@ -23,6 +23,10 @@ statements included, are prose and do not count):
   is a key or item of a dict, list, tuple or set display that holds another ruleset key; or when it is the
   value of a dict display's ``"ruleset"`` key. An identifier containing ``traitors`` never counts.
 
+The web pages' scripts and markup (``bridge/web/static/``) are read line by line: a line names a ruleset when it
+holds a registry key other than ``traitors`` as a quoted string, or ``"traitors"`` quoted on a line that also
+says ``ruleset`` (``c.ruleset === "traitors"``).
+
 The registry keys and the ruleset packages are read from the registry and from ``engine/rulesets/``, so a new
 ruleset is covered without editing this test.
 """
@@ -43,6 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SCANNED = ("bridge", "bench")
 """The folders whose modules must not name a ruleset: the bridge (service, CLI, web) and the lab."""
+
+PAGES = ("*.js", "*.html")
+"""The web pages' files under ``SCANNED`` (their Python modules are read as Python)."""
 
 AMBIGUOUS = frozenset({"traitors"})
 """Registry keys that are also ordinary words of the software (see the module docstring)."""
@@ -79,6 +86,7 @@ NAMING: tuple[str, ...] = (
     "bridge/minecraft/triggers.py",
     "bridge/web/grimoire.py",
     "bridge/web/rig.py",
+    "bridge/web/static/host.js",
 )
 """The modules that name a ruleset today, by path from the repository root. It may only shrink."""
 
@@ -213,16 +221,33 @@ def names_of_rulesets(source: str, vocab: Vocabulary) -> list[str]:
     return [f"{line}: {what}" for line, what in sorted(found)]
 
 
+def names_in_page(text: str, vocab: Vocabulary) -> list[str]:
+    """Where a web page's script or markup ``text`` names a ruleset: ``"<line>: <the line>"`` per line."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        quoted = set(re.findall(r"""["']([A-Za-z0-9_]+)["']""", line))
+        if quoted & vocab.plain or (quoted & AMBIGUOUS & vocab.keys and "ruleset" in line):
+            found.append(f"{number}: {line.strip()}")
+    return found
+
+
 def scanned_modules() -> list[Path]:
-    """Every Python module under ``SCANNED``, sorted."""
-    return sorted(p for folder in SCANNED for p in (ROOT / folder).rglob("*.py"))
+    """Every Python module and web page under ``SCANNED``, sorted."""
+    patterns = ("*.py", *PAGES)
+    return sorted(p for folder in SCANNED for pattern in patterns for p in (ROOT / folder).rglob(pattern))
+
+
+def names_in(path: Path, vocab: Vocabulary) -> list[str]:
+    """Where the module or page at ``path`` names a ruleset (``names_of_rulesets``, ``names_in_page``)."""
+    text = path.read_text(encoding="utf-8")
+    return names_of_rulesets(text, vocab) if path.suffix == ".py" else names_in_page(text, vocab)
 
 
 def test_only_the_listed_modules_name_a_ruleset() -> None:
     vocab = vocabulary()
     naming: dict[str, list[str]] = {}
     for path in scanned_modules():
-        places = names_of_rulesets(path.read_text(encoding="utf-8"), vocab)
+        places = names_in(path, vocab)
         if places:
             naming[path.relative_to(ROOT).as_posix()] = places
     new = {m: places for m, places in naming.items() if m not in NAMING}
@@ -279,3 +304,17 @@ NOT_NAMES = [
 @pytest.mark.parametrize("source", NOT_NAMES, ids=[s.strip()[:40] for s in NOT_NAMES])
 def test_what_does_not_name_a_ruleset(source: str) -> None:
     assert names_of_rulesets(source, vocabulary()) == []
+
+
+PAGE_LINES = [
+    ('  if (!twist.options.length && c.ruleset === "traitors") {', True),
+    ("  const sides = {black_knights: 1, 'mafia_yakuza': 2};", True),
+    ('  <option value="black_knights">Black Knights</option>', True),
+    ('  <h1>The Traitors</h1><a href="/traitors">', False),
+    ('  const url = "traitors";', False),
+]
+
+
+@pytest.mark.parametrize(("line", "names"), PAGE_LINES, ids=[line.strip()[:40] for line, _ in PAGE_LINES])
+def test_what_names_a_ruleset_in_a_web_page(line: str, names: bool) -> None:
+    assert bool(names_in_page(line, vocabulary())) is names
