@@ -10,14 +10,14 @@ What "names a ruleset" means here, read from each module's syntax tree (comments
 statements included, are prose and do not count):
 
 - an import of a ruleset package (``import engine.rulesets.club…``, ``from engine.rulesets.traitors… import``,
-  ``from engine.rulesets import club``), or a string spelling one (``"engine.rulesets.traitors.game"``, a script's import line).
-  Importing the registry itself (``from engine.rulesets import RULESETS, new_game``) is what a module should do
-  and does not count;
+  ``from engine.rulesets import club``), or a string spelling one (``"engine.rulesets.traitors.game"``, a
+  script's import line). Importing the registry itself (``from engine.rulesets import RULESETS, new_game``) is
+  what a module should do and does not count;
 - a registry key that is not also an ordinary word of the software (``black_knights``, ``mafia_yakuza``) anywhere
   in an identifier (a variable, attribute, function, argument, keyword or imported name) or a string;
-- the key ``"traitors"``, which is also the product's name (the ``traitors`` command, the ``traitors:`` data pack
-  namespace, the ``custom_data`` marker of the castle's items), the Traitors' side in a tally and a setting (how
-  many Traitors are dealt). The string ``"traitors"`` counts only where it is plainly the ruleset: when the
+- the key ``"traitors"``, which is also the name of the command line (``traitors``), of the data pack's namespace
+  (``traitors:``) and of the ``custom_data`` marker of the castle's items, the Traitors' side in a tally and a
+  setting (how many Traitors are dealt). The string ``"traitors"`` counts only where it is plainly the ruleset: when the
   statement holding it (for an ``if``, ``for``, ``while``, ``with``, ``def`` or ``class``: its header only)
   also speaks of a ruleset, through an identifier containing ``ruleset`` or the string ``"--ruleset"``; when it
   is a key or item of a dict, list, tuple or set display that holds another ruleset key; or when it is the
