@@ -79,6 +79,7 @@ def _traitors_json(settings: Settings) -> dict[str, Any]:
         "confession_shields": settings.confession_shields,
         "trial_contestants": settings.trial_contestants,
         "no_votes": settings.no_votes,
+        "end_when_no_traitors": settings.end_when_no_traitors,
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": None if settings.deal is None else [_deal_entry_json(e) for e in settings.deal],
