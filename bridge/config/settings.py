@@ -97,11 +97,13 @@ def _known_ruleset(value: str) -> str:
 
 RulesetName = Annotated[str, AfterValidator(_known_ruleset)]
 """A name of the engine's ruleset registry (``engine.rulesets.RULESETS``)."""
+
+
 def _code(value: Power | Allegiance | Twist) -> str:
     """An enum field as its code in JSON (``Power.BARTENDER`` → ``"bartender"``), the form ``Action.to_dict()``
     writes. Said explicitly: a plain validator leaves pydantic's JSON serializer without the enum's schema, and it
     warns on every dump."""
-    return value.value
+    return str(value.value)
 
 
 _AS_CODE = PlainSerializer(_code, return_type=str, when_used="json")
