@@ -158,6 +158,8 @@ class Settings:
             raise ConfigError(f"joker_night: {self.joker_night!r} must be a night number (0 = never)")
         if self.no_votes not in NO_VOTES:
             raise ConfigError(f"no_votes: {self.no_votes!r} is not one of {', '.join(NO_VOTES)}")
+        if not isinstance(self.end_when_no_traitors, bool):
+            raise ConfigError(f"end_when_no_traitors: {self.end_when_no_traitors!r} must be true or false")
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         self._validate_durations()
