@@ -354,9 +354,9 @@ def test_the_early_end_with_no_traitor_left_is_a_setting() -> None:
 
 @pytest.mark.rule("T7.9")
 def test_the_last_traitors_ultimatum_is_said_in_plain_words() -> None:
-    """T7.9: *"If only one Traitor remains, they must give an ultimatum to a Faithful"*. Sunny, the only Traitor,
-    is told in whole sentences what he chose ("chooses to give an ultimatum to Kai"), and a murder he may not
-    choose is refused in words that name it; Kai is told of the ultimatum, and nobody else hears of it."""
+    """T7.9: *"if there is only one Traitor, they must instead choose a player to give an ultimatum"*. Sunny, the
+    only Traitor, is told in whole sentences what he chose ("chooses to give an ultimatum to Kai"), and a murder he
+    may not choose is refused in words that name it; Kai is told of the ultimatum, and nobody else hears of it."""
     s = Play(SEVEN)
     s.banish("Vic")
     assert s.g.phase is Phase.TURRET
