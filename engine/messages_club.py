@@ -98,6 +98,7 @@ CLUB_MESSAGES: dict[str, str] = {
     "bk.repeat.noted": "Your answer is noted.",
     "bk.repeat": "{count:ask} for a repeat: {player} is back among the candidates; the vote is repeated.",
     "bk.no_repeat": "Only {count:asked} for a repeat: the departure stands.",
+    "bk.no_repeat.none": "Nobody asked for a repeat: the departure stands.",
     # Mafia & Yakuza
     "my.welcome": "Mafia & Yakuza: {count:contestants}. Keep your role secret.",
     "my.team": "Your family: {players}.",

@@ -49,6 +49,7 @@ TERMS: dict[str, str] = {
     **{f"term.drink.{d.value}": d.title for d in Drink},
     # a Turret event as a verb ("Alex chooses to murder Sam") and as what the Spy is told ("Sam was targeted: murder")
     **{f"term.event.{e.value}": e.value for e in NightEvent},
+    "term.event.ultimatum": "give an ultimatum to",
     **{f"term.action.{e.value}": e.value for e in NightEvent},
     "term.action.guess": "guess",
     "term.action.trial": "trial",

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from engine.effects import Message, msg
-from engine.ids import Power, Twist
+from engine.ids import Allegiance, Power, Twist
 from engine.messages_terms import NO_POWER, TERMS
 
 _BY_TITLE: dict[str, str] = {p.title: p.value for p in Power} | {NO_POWER: "none"}
@@ -41,6 +41,11 @@ def power_term(power: Power | str | None) -> Message | str:
     if f"term.action.{power}" in TERMS:
         return term(f"term.action.{power}")
     return power
+
+
+def allegiance_term(allegiance: Allegiance) -> Message:
+    """An allegiance as said of a contestant ("Alex was Faithful", "Alex was a Traitor"): a term."""
+    return term("term.allegiance.a_traitor" if allegiance is Allegiance.TRAITOR else "term.allegiance.faithful")
 
 
 def twist_term(twist: Twist) -> Message:

@@ -36,13 +36,6 @@ PAGES = {
 
 PREFIX = {"traitors.md": "T", "black-knights.md": "BK", "mafia-yakuza.md": "MY"}
 
-PENDING = frozenset(
-    {"T4.5", "T4.7", "T7.1", "T7.3", "T7.4", "T7.6", "T8.5", "T9.1", "T9.3", "T9.4", "T10.2", "BK5", "BK12", "MY4",
-     "MY9"}
-)  # fmt: skip
-"""Rule ids whose tests are written on the branches that bring the engine to them (the rules being changed to
-match their text). Only these may lack a test here; remove this list once those branches are merged."""
-
 ID = r"(?:T\d+\.\d+|BK\d+|MY\d+)"
 ID_RE = re.compile(rf"(?<![\w.]){ID}(?!\w)")
 RULE_LINE_RE = re.compile(rf"^\s*(?:[-*]|\d+\.)\s+\*\*({ID})\*\*")
@@ -259,12 +252,10 @@ def marked_rules(files: Mapping[str, str]) -> tuple[dict[str, list[str]], list[s
     return found, problems
 
 
-def coverage_problems(
-    defined: Iterable[str], marked: Mapping[str, Sequence[str]], pending: Iterable[str] = frozenset()
-) -> list[str]:
-    """Every rule id without a test (``pending`` ids excepted), and every mark naming no rule id."""
+def coverage_problems(defined: Iterable[str], marked: Mapping[str, Sequence[str]]) -> list[str]:
+    """Every rule id without a test, and every mark naming no rule id."""
     defined = set(defined)
-    problems = [f"{rule}: no test names it" for rule in sorted(defined - set(marked) - set(pending), key=_order)]
+    problems = [f"{rule}: no test names it" for rule in sorted(defined - set(marked), key=_order)]
     for rule in sorted(set(marked) - defined, key=_order):
         problems.append(f"{rule}: named by {', '.join(marked[rule])} but no rules page has it")
     return problems
@@ -314,9 +305,8 @@ def test_the_trace_names_every_rule_id_and_no_other() -> None:
 
 def test_every_rule_id_is_named_by_a_test_and_every_mark_by_a_rule() -> None:
     defined = {line.rule for lines in _defined().values() for line in lines}
-    assert defined >= PENDING, sorted(PENDING - defined)
     marked, problems = marked_rules(_test_files())
-    problems += coverage_problems(defined, marked, PENDING)
+    problems += coverage_problems(defined, marked)
     assert not problems, "\n".join(problems)
 
 
@@ -390,7 +380,8 @@ def test_a_rule_without_a_test_and_a_mark_without_a_rule_fail() -> None:
     assert marked == {"T1.1": ["tests/a.py:3"], "T9.9": ["tests/a.py:3"], "BK2": ["tests/b.py:2"],
                       "MY3": ["tests/c.py:3"]}  # fmt: skip
     assert problems == ["tests/b.py:4: not a rule id: RULE"]
-    assert coverage_problems({"T1.1", "T1.2", "T1.10", "BK2", "MY3", "MY4"}, marked, {"MY4"}) == [
+    assert coverage_problems({"T1.1", "T1.2", "T1.10", "BK2", "MY3", "MY4"}, marked) == [
+        "MY4: no test names it",
         "T1.2: no test names it",
         "T1.10: no test names it",
         "T9.9: named by tests/a.py:3 but no rules page has it",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, PlainValidator, ValidationError
+from pydantic import AfterValidator, Field, PlainSerializer, PlainValidator, ValidationError
 
 from bridge.config.model import ConfigFileError, ConfigModel, did_you_mean, problems
 from engine.errors import ConfigError
@@ -97,9 +97,19 @@ def _known_ruleset(value: str) -> str:
 
 RulesetName = Annotated[str, AfterValidator(_known_ruleset)]
 """A name of the engine's ruleset registry (``engine.rulesets.RULESETS``)."""
-PowerName = Annotated[Power, PlainValidator(_parse_power)]
-AllegianceName = Annotated[Allegiance, PlainValidator(_parse_allegiance)]
-TwistName = Annotated[Twist, PlainValidator(_parse_twist)]
+
+
+def _code(value: Power | Allegiance | Twist) -> str:
+    """An enum field as its code in JSON (``Power.BARTENDER`` → ``"bartender"``), the form ``Action.to_dict()``
+    writes. Said explicitly: a plain validator leaves pydantic's JSON serializer without the enum's schema, and it
+    warns on every dump."""
+    return str(value.value)
+
+
+_AS_CODE = PlainSerializer(_code, return_type=str, when_used="json")
+PowerName = Annotated[Power, PlainValidator(_parse_power), _AS_CODE]
+AllegianceName = Annotated[Allegiance, PlainValidator(_parse_allegiance), _AS_CODE]
+TwistName = Annotated[Twist, PlainValidator(_parse_twist), _AS_CODE]
 
 
 # ---------------------------------------------------------------------------------------------- the model
@@ -132,6 +142,7 @@ class SettingsModel(ConfigModel):
     confession_shields: int | None = None
     trial_contestants: int | None = None
     no_votes: Literal["revote", "deadlock"] | None = None
+    end_when_no_traitors: bool | None = None
     no_reveal_from: int | None = None
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
@@ -165,12 +176,12 @@ _CLUB_ONLY = ("day_execution", "morning_news", "mad_knight_solo_win", "max_days"
 
 _TRAITORS_ONLY = (
     "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
-    "no_reveal_from", "finalists", "confession_shields", "trial_contestants", "no_votes",
+    "no_reveal_from", "finalists", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors",
 )  # fmt: skip
 
 _TRAITORS_PLAIN = (
     "traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists", "joker_night",
-    "joker_outcome", "confession_shields", "trial_contestants", "no_votes",
+    "joker_outcome", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors",
 )  # fmt: skip
 """Keys passed to ``Settings`` as written (when written)."""
 

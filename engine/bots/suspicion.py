@@ -59,6 +59,7 @@ from engine.bots.belief import Event, Private, PublicBelief, advance
 from engine.bots.recruits import recruit_chances
 from engine.bots.traitor_play import VoteReading, accepts_offer, bloc_vote, consensus, seduce
 from engine.ids import TRAITOR_POWERS, NightEvent, Torch
+from engine.messages_terms import TERMS
 
 A = TypeVar("A", bound=Action)
 """An input type (``_best`` returns one of the options it is given)."""
@@ -94,6 +95,8 @@ HEARD = frozenset({
     "series.drunk.none", "banish.result", "sword.murdered", "result.seer",
 })  # fmt: skip
 """Every message key ``SuspicionBot.observe`` learns from."""
+A_TRAITOR = TERMS["term.allegiance.a_traitor"]
+"""An allegiance as a message says it of a Traitor ("Kai was a Traitor")."""
 PROTECTORS = frozenset({"The Guardian", "The Judge", "The Cleanser", "Healer", "Doctor"})
 
 Params = dict[str, str]
@@ -105,7 +108,7 @@ PUBLIC_EVENTS: dict[str, Callable[[Params], tuple[Event, ...]]] = {
     "vote.reveal.double": lambda p: (("paper", p["voter"], p["target"]),),
     "vote.closed": lambda p: (("closed",),),
     "banish.result": lambda p: (("left", p["player"]),),
-    "banish.reveal": lambda p: (("revealed", p["player"], "1" if p["allegiance"] == "Traitor" else "0"),),
+    "banish.reveal": lambda p: (("revealed", p["player"], "1" if p["allegiance"] == A_TRAITOR else "0"),),
     "sheriff.success": lambda p: (("revealed", p["player"], "1"), ("left", p["player"])),
     "sheriff.failed": lambda p: (("sheriff_miss", p["player"]),),
 }
@@ -114,7 +117,7 @@ PRIVATE_EVENTS: dict[str, Callable[[Params], tuple[str, str, str, bool]]] = {
     "result.researcher": lambda p: ("traitor", p["player"], "",
                                     p["first"] in TRAITOR_TITLES or p["second"] in TRAITOR_TITLES),
     "result.historian": lambda p: ("traitor", p["player"], "", p["power"] in TRAITOR_TITLES),
-    "result.seer": lambda p: ("traitor", p["player"], "", p["allegiance"] == "Traitor"),
+    "result.seer": lambda p: ("traitor", p["player"], "", p["allegiance"] == A_TRAITOR),
     "result.analyst.same": lambda p: ("same", p["first"], p["second"], True),
     "result.analyst.different": lambda p: ("same", p["first"], p["second"], False),
 }  # fmt: skip
@@ -218,7 +221,7 @@ class SuspicionBot:
         elif key == "vote.closed":
             self._new_ballot = True
         elif key == "banish.reveal":
-            self._revealed(p["player"], p["allegiance"] == "Traitor")
+            self._revealed(p["player"], p["allegiance"] == A_TRAITOR)
         elif key == "sheriff.success":
             self._revealed(p["player"], True)
         elif key == "sheriff.failed":

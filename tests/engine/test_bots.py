@@ -74,7 +74,7 @@ def test_murdered_and_revealed_contestants_are_known():
     told(b, "vote.reveal", voter="Zuri", target="Steve")
     told(b, "vote.reveal", voter="Ari", target="Noor")
     told(b, "vote.closed")
-    told(b, "banish.reveal", player="Steve", allegiance="Traitor")
+    told(b, "banish.reveal", player="Steve", allegiance="a Traitor")
     assert b.suspicion("Kai") < 0 < b.suspicion("Steve")
     # Ari wrote another name when a Traitor went: a little suspect; Zuri wrote the Traitor's name.
     assert b.suspicion("Ari") > b.suspicion("Zuri")
@@ -83,7 +83,7 @@ def test_murdered_and_revealed_contestants_are_known():
 def test_analyst_link_to_a_known_traitor_settles_the_other():
     b = bot()
     told(b, "result.analyst.same", first="Kai", second="Zuri")
-    told(b, "banish.reveal", player="Kai", allegiance="Traitor")
+    told(b, "banish.reveal", player="Kai", allegiance="a Traitor")
     assert b.suspicion("Zuri") >= 5
 
 

@@ -259,7 +259,10 @@ class ClubDay(ClubNight):
             self.day_record.revealed = None
             self._open_vote("first", tuple(self.candidates))
             return
-        self.announce("bk.no_repeat", count=asks)
+        if asks:
+            self.announce("bk.no_repeat", count=asks)
+        else:
+            self.announce("bk.no_repeat.none")
         self._depart()
 
     def _depart(self) -> None:

@@ -607,6 +607,7 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         **({"confession_shields": s.confession_shields} if s.confession_shields != 2 else {}),
         **({"trial_contestants": s.trial_contestants} if s.trial_contestants != 3 else {}),
         **({"no_votes": s.no_votes} if s.no_votes != "revote" else {}),
+        **({"end_when_no_traitors": True} if s.end_when_no_traitors else {}),
     }
 
 

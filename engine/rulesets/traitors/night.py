@@ -468,11 +468,11 @@ def check_event(game: Table, action: ChooseEvent) -> None:
     night = game.night
     assert night
     if not night.events:
-        raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
+        raise IllegalAction("illegal.turret.event", event=term(f"term.action.{action.event.value}"))
     if action.actor in night.picks:
         raise IllegalAction("illegal.turret.already")
     if action.event not in night.events:
-        raise IllegalAction("illegal.turret.event", event=term(f"term.event.{action.event.value}"))
+        raise IllegalAction("illegal.turret.event", event=term(f"term.action.{action.event.value}"))
     target = game.players.get(action.target)  # not a name at all: house rule 5 of engine.core.step
     if target is None or not target.alive or target.allegiance is not Allegiance.FAITHFUL:
         raise IllegalAction("illegal.turret.target", target=action.target)

@@ -32,7 +32,7 @@ from engine.rulesets.traitors.choices import (
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import Ballot
-from engine.terms import term
+from engine.terms import allegiance_term
 
 
 def begin_breakfast(game: Table) -> None:
@@ -57,7 +57,9 @@ def begin_breakfast(game: Table) -> None:
     if not murdered:
         game.announce("breakfast.no_murder")
     game.record.events.append(BreakfastRecord(game.day, arrivals, murdered))
-    if not game.living_traitors():
+    if game.settings.end_when_no_traitors and not game.living_traitors():
+        # [house] setting, off by default: rulebook §9 "A series will end only when all players are in agreement,
+        # or when only two players remain", so by default the series plays on to the finale.
         game.announce("series.no_traitors")
         game.end_series(Termination.NO_TRAITORS)
         return
@@ -182,10 +184,11 @@ def close_vote(game: Table) -> None:
         return
     # first vote (or the everyone-on-one revote)
     if not game.revote_used and (
-        (len(tally) >= 2 and all(n == 1 for n in tally.values()))
+        (len(present) >= 2 and all(tally.get(c) == 1 for c in present))
         or (not tally and game.settings.no_votes == "revote")
     ):
-        # Rulebook §4: everyone tied on exactly one vote → a little extra time, everyone votes again.
+        # Rulebook §4: every contestant at the table received exactly one vote → a little extra time, everyone
+        # votes again. Anyone at the table on no vote (not named, no paper, silenced) makes it an ordinary tie.
         # [house] Nobody voted: everyone is tied too (on none), and gets the same extra vote (no_votes).
         game.revote_used = True
         game.announce("vote.revote" if tally else "vote.revote.none")
@@ -301,7 +304,7 @@ def banish(game: Table, name: str) -> None:
     if reveal:
         table.revealed = p.allegiance.value
         game.emit(Revealed(name, p.allegiance))
-        game.announce("banish.reveal", player=name, allegiance=term(f"term.allegiance.{p.allegiance.value}"))
+        game.announce("banish.reveal", player=name, allegiance=allegiance_term(p.allegiance))
     else:
         game.announce("banish.no_reveal", player=name)
     game.emit(take(Item.DEADLOCK_SHIELD))

@@ -111,6 +111,9 @@ class Settings:
             (rulebook §8 Trial [house], default 3: two life cards, one death card).
         no_votes: what a round table's first vote with no vote at all leads to (``NO_VOTES``; [house] §4,
             default ``revote``: everyone votes again, once; a table that still has no vote goes to deadlock).
+        end_when_no_traitors: end the series at breakfast when no Traitor is left (the Faithful win). [house]
+            default False: rulebook §9 "A series will end only when all players are in agreement, or when only
+            two players remain", so the series plays on to the finale.
     """
 
     contestants: tuple[str, ...]
@@ -130,6 +133,7 @@ class Settings:
     confession_shields: int = 2
     trial_contestants: int = 3
     no_votes: str = "revote"
+    end_when_no_traitors: bool = False
 
     def duration(self, phase: str) -> float:
         """Seconds for a phase clock (``DEFAULT_DURATIONS``, ``TWIST_DURATIONS`` or ``STEP_DURATIONS`` keys)."""
@@ -154,6 +158,8 @@ class Settings:
             raise ConfigError(f"joker_night: {self.joker_night!r} must be a night number (0 = never)")
         if self.no_votes not in NO_VOTES:
             raise ConfigError(f"no_votes: {self.no_votes!r} is not one of {', '.join(NO_VOTES)}")
+        if not isinstance(self.end_when_no_traitors, bool):
+            raise ConfigError(f"end_when_no_traitors: {self.end_when_no_traitors!r} must be true or false")
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         self._validate_durations()

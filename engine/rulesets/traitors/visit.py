@@ -254,6 +254,8 @@ def resolve_night(game: Table) -> None:
                     lose_power(game, g)
             continue
         for use in by_power.get(step, ()):
+            if voided_by_guess(game, use):
+                continue
             night.record.powers.append(
                 {
                     "contestant": use.actor,
@@ -267,6 +269,18 @@ def resolve_night(game: Table) -> None:
     if not night.settled:
         settle_murder(game)
     game.end_night()
+
+
+def voided_by_guess(game: Table, use: Use) -> bool:
+    """Rulebook §7.4: a Cleanser the Traitors rightly guessed tonight who did not cleanse themself loses the power,
+    and "whatever decision they did make will not be recorded": the choice cleanses nobody and leaves no line in
+    the night's record. ``use`` is one use of tonight; only such a Cleanser's use is voided."""
+    return (
+        use.power is Power.CLEANSER
+        and use.actor in game.powers.guessed
+        and game.players[use.actor].power is Power.CLEANSER
+        and use.targets != (use.actor,)
+    )
 
 
 def settle_murder(game: Table) -> None:

@@ -18,6 +18,7 @@ from bridge.app.cli import main
 from bridge.app.export import FORMATS, format_record, summarize
 from bridge.config.play import play_scenario
 from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario
+from engine.actions import GuessPower
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power
 from engine.outcome import Termination, Winner
@@ -261,6 +262,31 @@ def test_no_votes_setting_is_a_scenario_key(value: str) -> None:
     assert settings.no_votes == value
     with pytest.raises(ScenarioError, match="no_votes: not a setting of the black_knights ruleset"):
         parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nno_votes = "deadlock"\n', "y.toml")
+
+
+@pytest.mark.rule("T9.4")
+@pytest.mark.parametrize("value", [True, False])
+def test_end_when_no_traitors_is_a_scenario_key(value: bool) -> None:
+    """T9.4: *"A series will end only when all players are in agreement, or when only two players remain."* The
+    early end when no Traitor is left is a series setting, off unless a scenario or series file turns it on."""
+    assert parse_scenario(MINIMAL, "x.toml").settings.end_when_no_traitors is False
+    settings = parse_scenario(MINIMAL + f"end_when_no_traitors = {str(value).lower()}\n", "x.toml").settings
+    assert settings.end_when_no_traitors is value
+    with pytest.raises(ScenarioError, match="end_when_no_traitors: not a setting of the black_knights ruleset"):
+        parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nend_when_no_traitors = true\n', "y.toml")
+
+
+def test_a_deal_and_a_guess_power_input_read_without_a_warning() -> None:
+    """Powers, allegiances and twists are read by name ("The Cleanser") and dumped as their codes, with no
+    serializer warning (a warning is an error here)."""
+    import warnings
+
+    text = DEALT + '[[input]]\naction = "guess_power"\nguesser = "Sunny"\ntarget = "Alex"\npower = "The Cleanser"\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scenario = parse_scenario(text, "x.toml")
+    (guess,) = [i.action for i in scenario.inputs]
+    assert guess == GuessPower("Sunny", "Alex", Power.CLEANSER)
 
 
 def _re(text: str) -> str:

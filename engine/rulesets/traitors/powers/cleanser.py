@@ -2,7 +2,9 @@
 
 Rule: when the host visits, name one living contestant (oneself allowed): tonight intoxication, falsification,
 silence and being guessed do not land on them. [rule] A guessed Cleanser is not told before using the power:
-cleansing themself is their unknowing chance to keep it. Drunk or intoxicated: nothing is cleansed (silently).
+cleansing themself is their unknowing chance to keep it; any other choice has no effect at all, nobody is cleansed
+by it and the record does not show it (``visit.voided_by_guess``). Drunk or intoxicated: nothing is cleansed
+(silently).
 Murdered tonight: nothing is cleansed.
 
 ``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).

@@ -8,8 +8,9 @@ Rule, on day d [house mechanics]:
   contestant, then the power; X a living non-Traitor). The most picked guess is the Traitors' guess (a tie: the
   seeded draw). It is a Traitor action on X (The Detective, The Spy). If X truly holds P, X loses that power for
   the series and learns it when the host visits, before using it; but a guessed Cleanser is not told and keeps
-  the power by cleansing themself that night (``PowerState.guessed``; ``visit.open_host_visit`` and the
-  ``GUESS`` step of ``engine.rulesets.traitors.powers.NIGHT_ORDER``). The Traitors are not told whether they were right.
+  the power by cleansing themself that night; any other choice of theirs is void and unrecorded
+  (``PowerState.guessed``; ``visit.open_host_visit``, ``visit.voided_by_guess`` and the ``GUESS`` step of
+  ``engine.rulesets.traitors.powers.NIGHT_ORDER``). The Traitors are not told whether they were right.
 * Night d-1, at the start of host visiting: every living Faithful present votes for a nominee (any other living
   contestant; ``VoteNominee``); the most votes wins, a tie is drawn; no votes: no nominee, the twist lapses.
 * Day d, before the round table (the round table waits): the nominee, announced to everyone, guesses the same

@@ -51,7 +51,7 @@ def _see(game: Context, seer: str, target: str) -> None:
     truth = game.players[target].allegiance
     allegiance = term("term.allegiance.a_traitor" if truth is Allegiance.TRAITOR else "term.allegiance.faithful")
     game.emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, msg("seer.book.page", player=target, allegiance=allegiance)))
-    game.whisper([seer], "result.seer", player=target, allegiance=term(f"term.allegiance.{truth.value}"))
+    game.whisper([seer], "result.seer", player=target, allegiance=allegiance)
     game.record.events.append(TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target,
                                                                         "allegiance": truth.value}))  # fmt: skip
     game.announce("seer.visited")

@@ -118,6 +118,7 @@ class TestSection1Setup:
             ({"contestants": NAMES12, "traitors": 3, "twists": {2: (Twist.MURDER, Twist.TRIAL)}}, "twists.2"),
             ({"contestants": NAMES12, "traitors": 3, "confession_shields": 0}, "confession_shields"),
             ({"contestants": NAMES12, "traitors": 3, "no_votes": "skip"}, "no_votes"),
+            ({"contestants": NAMES12, "traitors": 3, "end_when_no_traitors": "yes"}, "end_when_no_traitors"),
         ],
     )
     def test_bad_settings_name_the_field(self, kw, field):

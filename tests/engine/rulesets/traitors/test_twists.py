@@ -418,7 +418,7 @@ class TestSeerTwist:
         s.do(AskSeer("Noor", "Sunny"))
         private = [e for e in s.fx[mark:] if isinstance(e, Whisper) and e.message.key == "result.seer"]
         assert len(private) == 1 and private[0].to == frozenset({"Noor"})
-        assert dict(private[0].message.english_params)["allegiance"] == "Traitor"
+        assert dict(private[0].message.english_params)["allegiance"] == "a Traitor"
         assert Item.SEER_BOOK in s.holds("Noor")
         assert s.g.phase is Phase.ROUND_TABLE
         assert "seer.visited" in s.keys(None, mark)
