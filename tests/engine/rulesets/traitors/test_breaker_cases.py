@@ -29,7 +29,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.effects import Announce, GiveItem, MoveTo, Prompt, Whisper
-from engine.errors import IllegalAction
+from engine.errors import ConfigError, IllegalAction
 from engine.ids import Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.outcome import Winner
 from engine.record import RoundTableRecord
@@ -199,19 +199,24 @@ def night_one(hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_PO
 
 
 @pytest.mark.rule("T1.1")
-@pytest.mark.xfail(strict=True, reason="The rulebook's example series begins with nine players, three of them "
-                   "Traitors ('Here's an example of how powers could be distributed at the beginning of a series'); "
-                   "Castle refuses a series of nine with three Traitors (its 'fewer than a third' limit).")
 def test_nine_contestants_with_three_traitors_as_in_the_rulebooks_example() -> None:
     """T1.1: *"Three players will be selected to begin as a Traitor - everybody else will begin as a Faithful."*
     and the rulebook's example of a beginning: *"Here's an example of how powers could be distributed at the
     beginning of a series"*: nine players, three Traitors (Sunny, Efe, Makena). A random deal of nine with three
-    Traitors is therefore a series the rulebook allows."""
+    Traitors is therefore a series the rulebook allows. The upper limit is a [house] choice (docs/house-rules.md
+    §1 Traitors): at most a third of the contestants, so four among nine are refused before anything is dealt.
+    Everyone hears the count; each Traitor alone is told they were chosen, each Faithful alone their power."""
     names = ("Sunny", "Efe", "Makena", "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
     g = Game(Settings(contestants=names, traitors=3, hosts=(HOST,)), seed=1)
     fx = g.handle(StartSeries(), now=0)
-    assert sum(p.allegiance is T for p in g.players.values()) == 3
-    assert any(isinstance(e, Announce) and "3 Traitors" in e.message.text for e in fx)
+    traitors = {n for n, p in g.players.items() if p.allegiance is T}
+    assert len(traitors) == 3
+    assert any(isinstance(e, Announce) and "9 contestants, 3 Traitors" in e.message.text for e in fx)
+    for name in names:
+        keys = [e.message.key for e in fx if isinstance(e, Whisper) and name in e.to]
+        assert keys == (["deal.traitor"] if name in traitors else ["deal.faithful"]), (name, keys)
+    with pytest.raises(ConfigError, match=r"4 Traitors with 9 contestants; need at least 1 and at most a third"):
+        Settings(contestants=names, traitors=4, hosts=(HOST,)).validate()
 
 
 @pytest.mark.rule("T1.3", "T1.4")
