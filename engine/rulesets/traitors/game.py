@@ -79,6 +79,22 @@ _REPLAYED_STATE: tuple[str, ...] = (
 ``__dict__``, so that every new attribute is put on one side of an undo on purpose."""
 
 
+def announced_drunk(setting: str, dealt: bool) -> str:
+    """What the series' opening says about the drunk (rule T1.6), never false of the deal.
+
+    Args:
+        setting: ``Settings.drunk`` (``none`` | ``possible`` | ``always``).
+        dealt: whether the deal made a Faithful drunk.
+
+    Returns:
+        ``possible`` as set (true either way); otherwise ``always`` exactly when a drunk was dealt, else ``none``
+        ([house] §1 Drunk announcement: a scripted deal, or ``always`` with powers off, overrides the setting).
+    """
+    if setting == "possible":
+        return setting
+    return "always" if dealt else "none"
+
+
 class Game(HostControls):
     """One series of The Traitors.
 
@@ -384,7 +400,7 @@ class Game(HostControls):
         names = list(self.players)
         traitors = self.living_traitors()
         self.announce("series.welcome", count=len(names), traitors=len(traitors))
-        self.announce(f"series.drunk.{self.settings.drunk}")
+        self.announce(f"series.drunk.{announced_drunk(self.settings.drunk, any(e.drunk for e in deal))}")
         for n in names:
             self.emit(GiveItem(frozenset({n}), Item.NOTES_BOOK))
         for p in self.players.values():

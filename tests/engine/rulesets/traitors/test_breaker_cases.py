@@ -91,9 +91,10 @@ class Series:
     """One scripted series of an explicit deal; every input one second after the last."""
 
     def __init__(self, hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_POWER,
-                 drunk: str | None = None, seed: int = 3, **kw: Any) -> None:
+                 drunk: str | None = None, seed: int = 3, drunk_setting: str = "none", **kw: Any) -> None:
         deal = tuple(DealEntry(n, a, p, None, n == drunk) for n, a, p in hands)
         kw.setdefault("joker_night", None)
+        kw["drunk"] = drunk_setting
         self.names = tuple(h[0] for h in hands)
         self.g = Game(Settings(contestants=self.names, hosts=(HOST,), deal=deal, **kw), seed=seed)
         self.now = 0.0
@@ -236,17 +237,24 @@ def test_every_power_unique_and_each_false_power_held_by_nobody(seed: int) -> No
     assert any(isinstance(e, Announce) and "3 Traitors" in e.message.text for e in fx)
 
 
-@pytest.mark.rule("T1.6")
-@pytest.mark.xfail(strict=True, reason="The rulebook: the series clarifies before it starts whether a drunk "
-                   "Faithful will be, or could be, in play; Castle announces 'In this series nobody is drunk.' to "
-                   "everyone while its explicit deal (a scenario's [[deal]]) makes Alex drunk.")
+@pytest.mark.rule("T1.6", "T2.3")
 def test_the_drunk_announcement_never_denies_a_dealt_drunk() -> None:
     """T1.6: *"it will typically be clarified before a series takes place whether a drunk Faithful will be, or
     could be in play"*. A series dealt with a drunk Faithful (an explicit deal, as a scenario writes it) must not
-    tell everyone that nobody is drunk: a public message never states something false."""
+    tell everyone that nobody is drunk: a public message never states something false. What it says instead is a
+    [house] choice (docs/house-rules.md §1 Drunk announcement): the deal wins over the setting, so everyone hears
+    that one Faithful is drunk; Alex, the drunk, is told only his power (T2.3). A deal without a drunk under
+    ``drunk = "always"`` says nobody is drunk."""
     s = Series(drunk="Alex")
     assert s.g.players["Alex"].drunk
-    assert "series.drunk.none" not in s.keys(None)
+    assert s.keys(None).count("series.drunk.always") == 1 and "series.drunk.none" not in s.keys(None)
+    assert "In this series one Faithful is drunk." in s.said()
+    assert s.told("Alex") == ["You are Faithful. Your power: The Analyst."]
+    sober = Series(drunk=None, drunk_setting="always")
+    assert not any(p.drunk for p in sober.g.players.values())
+    assert [k for k in sober.keys(None) if k.startswith("series.drunk")] == ["series.drunk.none"]
+    maybe = Series(drunk="Alex", drunk_setting="possible")
+    assert [k for k in maybe.keys(None) if k.startswith("series.drunk")] == ["series.drunk.possible"]
 
 
 @pytest.mark.rule("T1.2")
