@@ -156,6 +156,7 @@ CATALOG: dict[str, str] = {
     "sheriff.success": "{player} is a Traitor: banished at once. There is no vote today.",
     "sheriff.failed": "The accusation of {player} fails. The vote goes on.",
     "judge.protects": "The Judge protects {player}: the contestant with the next most votes is banished.",
+    "judge.protects.accused": "The Judge protects {player}: the accusation does not banish them. The vote goes on.",
     # twists (rulebook §8) and the bar (§10)
     "clock.nomination": "Nomination",
     "clock.nominee": "The nominee",

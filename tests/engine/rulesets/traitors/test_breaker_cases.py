@@ -446,20 +446,32 @@ def test_a_drunk_sheriffs_failed_accusation_of_a_traitor_never_calls_them_faithf
 
 
 @pytest.mark.rule("T4.10", "T4.11")
-@pytest.mark.xfail(strict=True, reason="Rules page T4.10: if the Judge's protected contestant would be banished, "
-                   "the protection is announced and they stay; Castle banishes the protected Sunny at once by the "
-                   "Sheriff's accusation, without a word of the protection.")
 def test_the_judges_protection_holds_against_the_sheriffs_accusation() -> None:
     """T4.10: *"The Judge's protection"* (page: "if the protected contestant would be banished, the host announces
     the protection and the contestant with the next most votes is banished instead"). T4.11: *"The Sheriff's
-    accusation"*. Both land on Sunny at the same round table: the accusation would banish Sunny, so the
-    protection applies and Sunny stays."""
+    accusation"*. Both land on Sunny (a Traitor) at the same round table: the accusation would banish Sunny, so the
+    protection is announced, Sunny stays and the vote goes on. That the protection then also holds in the vote is
+    a [house] choice (docs/house-rules.md §4 Judge and Sheriff): everyone votes Sunny, and the contestant with the
+    next most votes (Alex) goes instead. No public message names the Sheriff or the Judge, or calls Sunny a Traitor."""
     s = night_one()
     s.night(murder="Hana", visit={"Zuri": ("Sunny",), "Lena": ("Sunny",)})
     mark = len(s.fx)
     s.to(Phase.VOTE)
     assert s.alive("Sunny")
+    keys = s.keys(None, mark)
+    assert keys.index("sheriff.accuses") < keys.index("judge.protects.accused") < keys.index("vote.open")
+    assert "sheriff.success" not in keys and "sheriff.failed" not in keys
+    assert "The Judge protects Sunny: the accusation does not banish them. The vote goes on." in s.said(mark)
+    assert "Sunny" in s.g.ballot.voters and "Sunny" in s.g.ballot.candidates
+    s.vote("Sunny", {"Sunny": "Alex", "Kai": "Alex"})
+    table = s.tables()[-1]
+    assert table.accusation == "protected" and table.protected == "Sunny" and table.protection_used
+    assert s.alive("Sunny") and table.banished == "Alex" and not s.alive("Alex")
+    said = [text for text, key in zip(s.said(mark), s.keys(None, mark), strict=True) if not key.startswith("vote.")]
+    assert not any("Zuri" in text or "Lena" in text or "Traitor" in text for text in said), said
     assert "judge.protects" in s.keys(None, mark)
+    for name in ("Zuri", "Lena"):  # neither learns anything privately about the other or about Sunny
+        assert not any("Sunny" in text for text in s.told(name, mark) if "vote" not in text.lower())
 
 
 # ---------------------------------------------------------------------------------------------- §5 Powers
