@@ -178,6 +178,7 @@ CATALOG: dict[str, str] = {
     "sword.given": "You hold the Sacred Sword. Strike a Faithful during discussion to murder them in plain sight, then keep it hidden.",
     "sword.murdered": "{player} has been murdered with the Sacred Sword.",
     "sword.nothing": "Nothing happens.",
+    "sword.survived": "{player} survives the Sacred Sword.",
     "sword.vanished": "The Sacred Sword vanishes.",
     "illegal.sword.none": "You do not hold the Sacred Sword now.",
     "illegal.sword.used": "The Sacred Sword has already struck.",

@@ -504,22 +504,36 @@ def test_an_alerted_survivor_dies_when_a_falsified_faithful_is_banished() -> Non
     assert "diary.murdered" in s.keys("Rhea", mark) and "survivor.murdered" in s.keys(None, mark)
 
 
-@pytest.mark.rule("T5.3")
-@pytest.mark.xfail(strict=True, reason="The rulebook: 'If The Traitors attempt to murder The Survivor, unless "
-                   "they are drunk, they will be alerted, but not yet murdered'; Castle lets the Sacred Sword murder "
-                   "the (sober) Survivor outright.")
+@pytest.mark.rule("T5.3", "T5.4", "T8.2")
 def test_the_sacred_sword_on_the_survivor_alerts_them() -> None:
     """T5.3: *"If The Traitors attempt to murder The Survivor, unless they are drunk, they will be alerted, but not
     yet murdered, as per the rules of the power."* The Murder twist's sword is the Traitors' attempt to murder: Efe
-    strikes Rhea, the sober Survivor."""
+    strikes Rhea, the sober Survivor. Rhea is alerted where she stands (diary-room book, told privately; the diary
+    room is a night place, T10.7), nothing is announced, and the strike is spent; Efe alone is told she survived.
+    T5.4: the day's round table banishes Omar, a Faithful, so Rhea is murdered right after it."""
     s = night_one(twists={2: (Twist.MURDER,)})
     for t in s.g.night.traitors:
         s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
         s.do(ChooseSwordBearer(t, "Efe"))
     s.powers()
     s.to(Phase.DISCUSSION)
-    s.do(StrikeWithSword("Efe", "Rhea"))
+    mark = len(s.fx)
+    fx = s.do(StrikeWithSword("Efe", "Rhea"))
     assert s.alive("Rhea")
+    assert [e.message.key for e in fx if isinstance(e, Whisper) and "Rhea" in e.to] == ["survivor.alerted"]
+    assert any(isinstance(e, GiveItem) and e.item is Item.DIARY_BOOK and e.to == {"Rhea"} for e in fx)
+    assert not any(isinstance(e, MoveTo) for e in fx) and not s.said(mark)
+    assert s.told("Efe", mark) == ["Rhea survives the Sacred Sword."]
+    for name in s.names:
+        if name not in ("Rhea", "Efe"):
+            assert s.told(name, mark) == [], name
+    with pytest.raises(IllegalAction):
+        s.g.handle(StrikeWithSword("Efe", "Kai"), now=s.now + 1)
+    s.to(Phase.VOTE)
+    mark = len(s.fx)
+    s.vote("Omar")
+    assert not s.alive("Omar") and not s.alive("Rhea")
+    assert "survivor.murdered" in s.keys(None, mark) and "diary.murdered" in s.keys("Rhea", mark)
 
 
 # ---------------------------------------------------------------------------------------------- §6 The Joker
