@@ -791,16 +791,15 @@ def test_the_finale_down_to_two_without_reveals_and_the_last_traitor_wins() -> N
     assert s.g.outcome.winner is Winner.TRAITORS and s.g.outcome.winners == ("Efe",)
 
 
-@pytest.mark.rule("T9.2", "T5.4")
-@pytest.mark.xfail(strict=True, reason="The rulebook: 'When five players remain ... a final banishment will take "
-                   "place, resulting in four finalists, who will enter the finale immediately after'; Castle sends "
-                   "four to the finale straight from a round table of six (whose banished revealed) when the "
-                   "alerted Survivor is murdered after it: no round table of five is ever held.")
-def test_the_finale_follows_a_final_round_table_of_five_even_after_a_survivors_murder() -> None:
+@pytest.mark.rule("T9.2", "T5.4", "T9.1")
+def test_an_alerted_survivors_murder_after_a_table_of_six_leaves_the_four_finalists() -> None:
     """T9.2: *"a final banishment will take place, resulting in four finalists, who will enter the finale
     immediately after"*; T5.4: *"If The Survivor has been alerted, failing to banish a Traitor will result in their
     murder."* Six sit at the round table after Rhea (the Survivor) was alerted; Steve (Faithful) is banished and
-    reveals, and Rhea is murdered: four are left. The finale's four must come out of a final round table of five."""
+    Rhea is murdered: four are left. No round table of five can follow without sparing Rhea against T5.4, so the
+    table of six was the final banishment and the four enter the finale at once ([house] docs/house-rules.md §9
+    Survivor before the finale). Steve reveals, as six sat (T9.1: the reveals stop when five remain); Rhea is told
+    in the diary room; each finalist, and only a finalist, is asked for a torch."""
     s = night_one(TWO_TRAITORS)
     s.to(Phase.VOTE)
     s.vote("Kai")
@@ -810,10 +809,17 @@ def test_the_finale_follows_a_final_round_table_of_five_even_after_a_survivors_m
     s.night(murder="Rhea")
     assert s.alive("Rhea") and len(s.g.living()) == 6
     s.to(Phase.VOTE)
+    mark = len(s.fx)
     s.vote("Steve")
-    assert s.g.phase is Phase.TORCHES
+    assert s.g.phase is Phase.TORCHES and s.g.living() == ["Sunny", "Efe", "Zuri", "Lena"]
     last = s.tables()[-1]
-    assert len(last.present) == 5
+    assert len(last.present) == 6 and last.banished == "Steve" and last.survivor_murdered == "Rhea"
+    keys = s.keys(None, mark)
+    assert keys.index("banish.reveal") < keys.index("survivor.murdered") < keys.index("phase.finale")
+    assert "Steve was Faithful." in s.said(mark) and "diary.murdered" in s.keys("Rhea", mark)
+    for name in s.names:
+        asked = "finale.torch.prompt" in s.keys(name, mark)
+        assert asked is (name in ("Sunny", "Efe", "Zuri", "Lena")), name
 
 
 # ---------------------------------------------------------------------------------------------- §10 Places
