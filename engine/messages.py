@@ -177,6 +177,7 @@ CATALOG: dict[str, str] = {
     "turret.sword_bearer": "{player} will receive the Sacred Sword at the next discussion.",
     "sword.given": "You hold the Sacred Sword. Strike a Faithful during discussion to murder them in plain sight, then keep it hidden.",
     "sword.murdered": "{player} has been murdered with the Sacred Sword.",
+    "sword.victim": "You have been murdered with the Sacred Sword.",
     "sword.nothing": "Nothing happens.",
     "sword.survived": "{player} survives the Sacred Sword.",
     "sword.vanished": "The Sacred Sword vanishes.",

@@ -142,8 +142,9 @@ class Context(Protocol):
     def begin_round_table(self) -> None:
         """Open the round table (rulebook §4)."""
 
-    def murder(self, victim: str) -> None:
-        """``victim`` is murdered: out, sent to the diary room and told (rulebook §7.5)."""
+    def murder(self, victim: str, by_day: bool = False) -> None:
+        """``victim`` is murdered: out, sent to the diary room and told (rulebook §7.5); ``by_day`` (the Sacred
+        Sword): told where they stand, as the diary room is a night place (rule T10.7)."""
 
     def record_out(self, name: str) -> None:
         """Copy ``name``'s way out into the record."""

@@ -363,9 +363,9 @@ class Game(HostControls):
         """``night.end_night``."""
         night.end_night(self)
 
-    def murder(self, victim: str) -> None:
+    def murder(self, victim: str, by_day: bool = False) -> None:
         """``night.murder``."""
-        night.murder(self, victim)
+        night.murder(self, victim, by_day)
 
     def begin_breakfast(self) -> None:
         """``round_table.begin_breakfast``."""

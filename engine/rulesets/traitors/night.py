@@ -424,17 +424,22 @@ def end_night(game: Table) -> None:
     game.begin_breakfast()
 
 
-def murder(game: Table, victim: str) -> None:
-    """The victim is out, sent to the diary room with a diary-room book and told (rulebook §7.5)."""
+def murder(game: Table, victim: str, by_day: bool = False) -> None:
+    """The victim is out, sent to the diary room with a diary-room book and told (rules T7.14, T10.4).
+
+    ``by_day`` (the Sacred Sword, T8.2): the victim is given the book and told where they stand; the diary room is
+    "inaccessible unless summoned during the night" (T10.7).
+    """
     p = game.players[victim]
     p.alive = False
     p.out = "murdered"
     p.out_day = game.day
     game.last_removed = victim
     game.powers.jokers.discard(victim)
-    game.move([victim], Place.DIARY_ROOM)
+    if not by_day:
+        game.move([victim], Place.DIARY_ROOM)
     game.emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
-    game.whisper([victim], "diary.murdered")
+    game.whisper([victim], "sword.victim" if by_day else "diary.murdered")
     game.emit(Eliminated(victim, "murdered", frozenset({victim})))
 
 

@@ -825,20 +825,23 @@ def test_an_alerted_survivors_murder_after_a_table_of_six_leaves_the_four_finali
 # ---------------------------------------------------------------------------------------------- §10 Places
 
 
-@pytest.mark.rule("T10.7", "T8.2")
-@pytest.mark.xfail(strict=True, reason="The rulebook: the diary room is 'inaccessible unless summoned during the "
-                   "night'; Castle sends the Sacred Sword's victim to the diary room in the middle of the day's "
-                   "discussion.")
+@pytest.mark.rule("T10.7", "T8.2", "T10.4")
 def test_the_swords_victim_is_not_summoned_to_the_diary_room_by_day() -> None:
     """T10.7: *"While inaccessible unless summoned during the night, the diary room is located in the upstairs of
     the castle."* T8.2: the sword's victim is murdered *"in plain sight"* during the discussion. Nobody is sent to
-    the diary room by day."""
+    the diary room by day: Kai is told where he stands and receives the diary-room book he is owed as a murdered
+    Faithful (T10.4); everyone is told of the murder; the bearer learns nothing more."""
     s = night_one(twists={2: (Twist.MURDER,)})
     for t in s.g.night.traitors:
         s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
         s.do(ChooseSwordBearer(t, "Efe"))
     s.powers()
     s.to(Phase.DISCUSSION)
+    mark = len(s.fx)
     fx = s.do(StrikeWithSword("Efe", "Kai"))
     assert not s.alive("Kai") and "sword.murdered" in [e.message.key for e in fx if isinstance(e, Announce)]
     assert not any(isinstance(e, MoveTo) and e.place is Place.DIARY_ROOM for e in fx)
+    assert s.said(mark) == ["Kai has been murdered with the Sacred Sword."]
+    assert s.told("Kai", mark) == ["You have been murdered with the Sacred Sword."]
+    assert any(isinstance(e, GiveItem) and e.item is Item.DIARY_BOOK and e.to == {"Kai"} for e in fx)
+    assert s.told("Efe", mark) == []
