@@ -123,7 +123,7 @@ CATALOG: dict[str, str] = {
     "prompt.silencer": "The Silencer: who is silenced at the next round table?",
     "prompt.analyst": "The Analyst: choose two contestants to compare.",
     "prompt.researcher": "The Researcher: whose power do you research?",
-    "prompt.sheriff": "Would you like to accuse a player? Who?",
+    "prompt.sheriff": "Would you like to accuse a player? Who would you like to accuse?",
     "prompt.cleanser": "The Cleanser: who do you cleanse tonight?",
     "prompt.detective": "The Detective: who do you investigate?",
     "prompt.mimic": "The Mimic: whose power do you copy?",

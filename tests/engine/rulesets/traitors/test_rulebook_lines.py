@@ -226,16 +226,23 @@ def test_the_host_asks_the_sheriff_whether_to_accuse_and_whom() -> None:
 
 
 @pytest.mark.rule("T5.2")
-@pytest.mark.xfail(reason="the Sheriff's prompt asks 'Who?', not the rulebook's 'Who would you like to accuse?'",
-                   strict=True)  # fmt: skip
 def test_the_sheriff_hears_the_hosts_second_question_word_for_word() -> None:
-    """T5.2: the host's second question is "Who would you like to accuse?"."""
+    """T5.2: the host's questions are "Would you like to accuse a player?" and "Who would you like to accuse?".
+    Zuri, The Sheriff, alone is asked both, in the rulebook's words, in one question whose answers are "No" or a
+    name (every other living contestant); the name she picks is the accusation at the next round table."""
     s = night_one()
     s.murder("Steve")
+    mark = len(s.fx)
     s.do(Advance(HOST))
     s.to(Phase.HOST_VISIT)
-    ask = next(e for e in s.fx if isinstance(e, Prompt) and e.message.key == "prompt.sheriff")
-    assert "Who would you like to accuse?" in ask.message.text
+    asks = [e for e in s.fx[mark:] if isinstance(e, Prompt) and e.message.key == "prompt.sheriff"]
+    assert [set(e.to) for e in asks] == [{"Zuri"}]
+    assert asks[0].message.text == "Would you like to accuse a player? Who would you like to accuse?"
+    assert not any("accuse" in e.message.text for e in s.fx[mark:]
+                   if isinstance(e, (Prompt, Whisper)) and "Zuri" not in e.to)
+    s.do(UsePower("Zuri", "Sunny"))
+    s.to(Phase.ROUND_TABLE)
+    assert "sheriff.accuses" in s.keys("Kai", mark)
 
 
 # ---------------------------------------------------------------------------------------------- §6 The Joker
