@@ -130,8 +130,12 @@ class Context(Protocol):
     def start_clock(self, phase: Phase, duration_key: str, label: str) -> None:
         """Enter ``phase`` with its clock (``Settings.duration(duration_key)`` seconds, labelled ``label``)."""
 
-    def check_turret(self, actor: str) -> None:
-        """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret."""
+    def check_turret(self, actor: str, confession: bool = False) -> None:
+        """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret, at the stage the
+        input belongs to (``confession``: the response at the Confession; else a decision after it)."""
+
+    def end_confession(self) -> None:
+        """The Confession is over: the Traitors make the night's decisions (rule T8.4)."""
 
     def turret_maybe_done(self) -> None:
         """Close the Turret if every Traitor has made every choice tonight."""

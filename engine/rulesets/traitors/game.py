@@ -191,6 +191,8 @@ class Game(HostControls):
         p = self.players.get(player)
         if p is None or not p.alive:
             return out
+        if self.night is not None and self.night.confessing:
+            return out  # rule T8.4: at the Confession the only input is the response, free text (not listed)
         if twists.LISTED_IN[phase]:  # TWIST HOOK: only phases in which a twist takes inputs
             out += twists.legal_actions(self, player)
         for lister in LISTERS[phase]:
@@ -331,9 +333,13 @@ class Game(HostControls):
         heads.clear(self)
         night.begin_night(self)
 
-    def check_turret(self, actor: str) -> None:
+    def check_turret(self, actor: str, confession: bool = False) -> None:
         """``night.check_turret``."""
-        night.check_turret(self, actor)
+        night.check_turret(self, actor, confession)
+
+    def end_confession(self) -> None:
+        """``night.end_confession``."""
+        night.end_confession(self)
 
     def turret_maybe_done(self) -> None:
         """``night.turret_maybe_done``."""
