@@ -2,8 +2,8 @@
 (``docs/rules/source/traitors-rulebook.txt``) and the rules page (``docs/rules/traitors.md``), each played
 through the engine, checking what each contestant was told.
 
-A case where Castle plays as the texts say pins the rule; a case where it does not is marked
-``xfail(strict=True)`` with the source's words and what Castle does instead.
+Each case pins the rule as the texts say it; where the rulebook leaves a choice open, the case names the
+``[house]`` line of ``docs/house-rules.md`` that decides it.
 """
 
 from __future__ import annotations
