@@ -797,9 +797,8 @@ def test_an_alerted_survivors_murder_after_a_table_of_six_leaves_the_four_finali
     immediately after"*; T5.4: *"If The Survivor has been alerted, failing to banish a Traitor will result in their
     murder."* Six sit at the round table after Rhea (the Survivor) was alerted; Steve (Faithful) is banished and
     Rhea is murdered: four are left. No round table of five can follow without sparing Rhea against T5.4, so the
-    four enter the finale at once ([house] docs/house-rules.md §9 Survivor before the finale; the test first
-    written here asked for a table of five after this one, which no rule can give). The table of six was an
-    ordinary one: Steve reveals, as six sat (T9.1: the reveals stop when five remain); Rhea is told in the diary
+    four enter the finale at once ([house] docs/house-rules.md §9 Survivor before the finale). The table of six
+    was an ordinary one: Steve reveals, as six sat (T9.1: the reveals stop when five remain); Rhea is told in the diary
     room; each finalist, and only a finalist, is asked for a torch."""
     s = night_one(TWO_TRAITORS)
     s.to(Phase.VOTE)
