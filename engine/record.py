@@ -93,7 +93,8 @@ class RoundTableRecord:
     accused: str | None = None
     """Accused by The Sheriff before the vote."""
     accusation: str | None = None
-    """``"banished"`` (no vote that day) or ``"failed"``."""
+    """``"banished"`` (no vote that day), ``"protected"`` (it would have banished the Judge's protected
+    contestant: the vote goes on) or ``"failed"``."""
     protected: str | None = None
     """Protected by The Judge at this round table."""
     protection_used: bool = False

@@ -1,7 +1,7 @@
 """The setups ``traitors balance`` compares: every combination of the knobs a ruleset's settings allow.
 
 For ``traitors`` (rulebook §1, §2, §6, §7, §8): the number of Traitors (1 to fewer than a third of the
-contestants), drunk (``none``/``possible``/``always``), the Joker offered on night 2 or not, the Double Vote on day
+contestants; the settings also allow exactly a third, which the search leaves out), drunk (``none``/``possible``/``always``), the Joker offered on night 2 or not, the Double Vote on day
 one or not, a murder on the first night or not. For ``black_knights``: the number of Black Knights (1-3 in place
 of White Knights), the Mad Knight dealt or not, the day's gallows on or off. For ``mafia_yakuza``: the Mafioso, the
 Yakuza and the Maniac dealt or not (each replaced by a Citizen), the day's vote on or off. The starting point is the

@@ -52,7 +52,8 @@ of Mafia & Yakuza's discussion, where the bots have nothing to say, is short."""
 
 
 def default_traitors(n: int) -> int:
-    """About a quarter of the contestants, at least 1 and fewer than a third ([house] rulebook §1)."""
+    """About a quarter of the contestants, at least 1 and fewer than a third (within [house] rulebook §1's limit of a
+    third)."""
     return max(1, min(n // 4, (n - 1) // 3))
 
 

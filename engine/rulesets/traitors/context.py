@@ -130,8 +130,12 @@ class Context(Protocol):
     def start_clock(self, phase: Phase, duration_key: str, label: str) -> None:
         """Enter ``phase`` with its clock (``Settings.duration(duration_key)`` seconds, labelled ``label``)."""
 
-    def check_turret(self, actor: str) -> None:
-        """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret."""
+    def check_turret(self, actor: str, confession: bool = False) -> None:
+        """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret, at the stage the
+        input belongs to (``confession``: the response at the Confession; else a decision after it)."""
+
+    def end_confession(self) -> None:
+        """The Confession is over: the Traitors make the night's decisions (rule T8.4)."""
 
     def turret_maybe_done(self) -> None:
         """Close the Turret if every Traitor has made every choice tonight."""
@@ -142,8 +146,9 @@ class Context(Protocol):
     def begin_round_table(self) -> None:
         """Open the round table (rulebook §4)."""
 
-    def murder(self, victim: str) -> None:
-        """``victim`` is murdered: out, sent to the diary room and told (rulebook §7.5)."""
+    def murder(self, victim: str, by_day: bool = False) -> None:
+        """``victim`` is murdered: out, sent to the diary room and told (rulebook §7.5); ``by_day`` (the Sacred
+        Sword): told where they stand, as the diary room is a night place (rule T10.7)."""
 
     def record_out(self, name: str) -> None:
         """Copy ``name``'s way out into the record."""

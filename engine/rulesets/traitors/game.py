@@ -79,6 +79,22 @@ _REPLAYED_STATE: tuple[str, ...] = (
 ``__dict__``, so that every new attribute is put on one side of an undo on purpose."""
 
 
+def announced_drunk(setting: str, dealt: bool) -> str:
+    """What the series' opening says about the drunk (rule T1.6), never false of the deal.
+
+    Args:
+        setting: ``Settings.drunk`` (``none`` | ``possible`` | ``always``).
+        dealt: whether the deal made a Faithful drunk.
+
+    Returns:
+        ``possible`` as set (true either way); otherwise ``always`` exactly when a drunk was dealt, else ``none``
+        ([house] §1 Drunk announcement: a scripted deal, or ``always`` with powers off, overrides the setting).
+    """
+    if setting == "possible":
+        return setting
+    return "always" if dealt else "none"
+
+
 class Game(HostControls):
     """One series of The Traitors.
 
@@ -175,6 +191,8 @@ class Game(HostControls):
         p = self.players.get(player)
         if p is None or not p.alive:
             return out
+        if self.night is not None and self.night.confessing:
+            return out  # rule T8.4: at the Confession the only input is the response, free text (not listed)
         if twists.LISTED_IN[phase]:  # TWIST HOOK: only phases in which a twist takes inputs
             out += twists.legal_actions(self, player)
         for lister in LISTERS[phase]:
@@ -315,9 +333,13 @@ class Game(HostControls):
         heads.clear(self)
         night.begin_night(self)
 
-    def check_turret(self, actor: str) -> None:
+    def check_turret(self, actor: str, confession: bool = False) -> None:
         """``night.check_turret``."""
-        night.check_turret(self, actor)
+        night.check_turret(self, actor, confession)
+
+    def end_confession(self) -> None:
+        """``night.end_confession``."""
+        night.end_confession(self)
 
     def turret_maybe_done(self) -> None:
         """``night.turret_maybe_done``."""
@@ -347,9 +369,9 @@ class Game(HostControls):
         """``night.end_night``."""
         night.end_night(self)
 
-    def murder(self, victim: str) -> None:
+    def murder(self, victim: str, by_day: bool = False) -> None:
         """``night.murder``."""
-        night.murder(self, victim)
+        night.murder(self, victim, by_day)
 
     def begin_breakfast(self) -> None:
         """``round_table.begin_breakfast``."""
@@ -384,7 +406,7 @@ class Game(HostControls):
         names = list(self.players)
         traitors = self.living_traitors()
         self.announce("series.welcome", count=len(names), traitors=len(traitors))
-        self.announce(f"series.drunk.{self.settings.drunk}")
+        self.announce(f"series.drunk.{announced_drunk(self.settings.drunk, any(e.drunk for e in deal))}")
         for n in names:
             self.emit(GiveItem(frozenset({n}), Item.NOTES_BOOK))
         for p in self.players.values():

@@ -215,7 +215,11 @@ def allowed_events(game: Table, traitors: int) -> frozenset[NightEvent]:
 
 
 def open_turret(game: Table) -> None:
-    """Rulebook §7.2: the sworn Traitors meet in the Turret to choose the night's event and the twists' choices."""
+    """Rulebook §7.2: the sworn Traitors meet in the Turret to choose the night's event and the twists' choices.
+
+    On a Confession night (rule T8.4) they are sent to the confession room instead: they read the confessions and
+    answer them first, and make the night's decisions there once the Confession is over (``end_confession``).
+    """
     assert game.night
     night = game.night
     traitors = tuple(n for n in game.living_traitors() if game.players[n].sworn)
@@ -226,10 +230,42 @@ def open_turret(game: Table) -> None:
     events = twists.turret_events(game, allowed_events(game, len(traitors)))  # TWIST HOOK: the Murder twist's quiet night, the Trial
     night.events = events
     night.nominate = game.twist_on(game.day + 1, Twist.DOUBLE_VOTE)
-    game.move(traitors, Place.TURRET)
+    night.confessing = twists.confession_first(game)  # TWIST HOOK: the Confession instead of the Turret
+    game.move(traitors, Place.CONFESSION_ROOM if night.confessing else Place.TURRET)
     equip(game, traitors)
     twists.enter_turret(game)  # TWIST HOOK: the confessions
     game.whisper(traitors, "turret.traitors", players=", ".join(game.living_traitors()))
+    if night.confessing:
+        game.start_clock(Phase.TURRET, "turret", "clock.turret")
+        twists.prompt_confession(game)  # TWIST HOOK: the response to the confessions
+        return
+    open_decisions(game)
+
+
+def end_confession(game: Table) -> None:
+    """Rule T8.4: the Confession is over (the Traitors sent their response, or its clock ran out or the host moved
+    on): the Traitors, still in the confession room, now make the night's decisions."""
+    night = game.night
+    assert night and night.confessing
+    night.confessing = False
+    game.whisper(night.traitors, "turret.after_confession")
+    open_decisions(game)
+
+
+def turret_clock(game: Table) -> None:
+    """The Turret's clock ran out or the host moved on: the Confession ends (T8.4), or the Turret closes."""
+    if game.night is not None and game.night.confessing:
+        end_confession(game)
+    else:
+        close_turret(game)
+
+
+def open_decisions(game: Table) -> None:
+    """Ask each Traitor for the night's event, the Double Vote nomination and the twists' choices (rulebook §7.2),
+    with the Turret's clock; with nothing to decide, the night moves on."""
+    night = game.night
+    assert night
+    traitors, events = night.traitors, night.events
     if not events and not twists.replaces_event(game):
         game.whisper(traitors, "turret.no_event")
     twist_work = twists.turret_work(game)  # TWIST HOOK
@@ -424,22 +460,29 @@ def end_night(game: Table) -> None:
     game.begin_breakfast()
 
 
-def murder(game: Table, victim: str) -> None:
-    """The victim is out, sent to the diary room with a diary-room book and told (rulebook §7.5)."""
+def murder(game: Table, victim: str, by_day: bool = False) -> None:
+    """The victim is out, sent to the diary room with a diary-room book and told (rules T7.14, T10.4).
+
+    ``by_day`` (the Sacred Sword, T8.2): the victim is given the book and told where they stand; the diary room is
+    "inaccessible unless summoned during the night" (T10.7).
+    """
     p = game.players[victim]
     p.alive = False
     p.out = "murdered"
     p.out_day = game.day
     game.last_removed = victim
     game.powers.jokers.discard(victim)
-    game.move([victim], Place.DIARY_ROOM)
+    if not by_day:
+        game.move([victim], Place.DIARY_ROOM)
     game.emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
-    game.whisper([victim], "diary.murdered")
+    game.whisper([victim], "sword.victim" if by_day else "diary.murdered")
     game.emit(Eliminated(victim, "murdered", frozenset({victim})))
 
 
-def check_turret(game: Table, actor: str) -> None:
-    """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret."""
+def check_turret(game: Table, actor: str, confession: bool = False) -> None:
+    """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret, and the input fits
+    the stage: the response while the Traitors are at the Confession (``confession``), every decision after it
+    (rule T8.4)."""
     p = game.players[actor]
     if p.allegiance is not Allegiance.TRAITOR:
         raise IllegalAction("illegal.not_traitor")
@@ -447,6 +490,10 @@ def check_turret(game: Table, actor: str) -> None:
         raise IllegalAction("illegal.turret.closed")
     if actor not in game.night.traitors:
         raise IllegalAction("illegal.turret.unsworn")
+    if game.night.confessing and not confession:
+        raise IllegalAction("illegal.turret.confessing")
+    if confession and not game.night.confessing:
+        raise IllegalAction("illegal.confession.closed")
 
 
 def check_oath(game: Table, action: SwearOath) -> None:

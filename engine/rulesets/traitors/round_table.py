@@ -105,6 +105,13 @@ def begin_round_table(game: Table) -> None:
         game.table.accused = accused
         game.announce("sheriff.accuses", player=accused)
         if not pw.accusation_fails and game.registers_as(accused) is Allegiance.TRAITOR:
+            if not game.table.finale and game.table.protected == accused:
+                # Rulebook §4: the Judge's protection holds against the accusation too; [house] it also holds
+                # in the vote that follows (the protection covers the whole round table).
+                game.table.accusation = "protected"
+                game.announce("judge.protects.accused", player=accused)
+                game.start_clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
+                return
             game.table.accusation = "banished"
             game.announce("sheriff.success", player=accused)
             banish(game, accused)

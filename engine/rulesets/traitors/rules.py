@@ -55,7 +55,7 @@ ON_CLOCK: dict[Phase, Callable[[Table], None]] = {
     Phase.ROUND_TABLE: round_table.open_first_vote,
     Phase.VOTE: round_table.close_vote,
     Phase.OATH: night.finish_oath,
-    Phase.TURRET: night.close_turret,
+    Phase.TURRET: night.turret_clock,
     Phase.OFFER: night.offer_lapses,
     Phase.TRAITOR_POWERS: visit.close_traitor_powers,
     Phase.HOST_VISIT: visit.close_host_visit,

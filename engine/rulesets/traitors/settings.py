@@ -87,7 +87,8 @@ class Settings:
 
     Args:
         contestants: names in seat order (seat 1 first); 6–16 ([house] §1).
-        traitors: number of Traitors, ≥ 1 and fewer than a third of contestants ([house] §1).
+        traitors: number of Traitors, ≥ 1 and at most a third of contestants ([house] §1: the rulebook's
+            example deal has 3 Traitors among 9).
         hosts: who may use host controls (``Advance``); never contestants.
         drunk: ``none`` | ``possible`` (50 %) | ``always`` (rulebook §1).
         powers: deal powers at all. With more than 12 contestants the default pool is too small for unique
@@ -218,10 +219,10 @@ class Settings:
         """The cast size, Traitor count and power pool of a random deal (rulebook §1)."""
         if not 6 <= n <= 16:
             raise ConfigError(f"contestants: {n} contestants; a series has 6-16 ([house] rulebook §1)")
-        if not self.traitors >= 1 or not 3 * self.traitors < n:
+        if not self.traitors >= 1 or not 3 * self.traitors <= n:
             raise ConfigError(
-                f"traitors: {self.traitors} Traitors with {n} contestants; need at least 1 and fewer than a "
-                f"third ({(n - 1) // 3} at most)"
+                f"traitors: {self.traitors} Traitors with {n} contestants; need at least 1 and at most a third "
+                f"({n // 3} at most)"
             )
         if self.powers:
             need = n  # every Faithful holds one, every Traitor has a false one, all distinct

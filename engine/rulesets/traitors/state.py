@@ -81,6 +81,8 @@ class NightState:
     nominations: dict[str, str] = field(default_factory=dict)
     offer: tuple[NightEvent, str] | None = None
     cloaked: list[str] = field(default_factory=list)
+    confessing: bool = False
+    """True while the Traitors are at the Confession, before the night's decisions (rule T8.4)."""
     """The Traitors given their cloak tonight (at the Oath or in the Turret), until they go home (rulebook §10)."""
     victims: list[str] = field(default_factory=list)
     """Murdered tonight: settled at the murder step of the night order (``visit.settle_murder``)."""

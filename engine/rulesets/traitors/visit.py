@@ -18,7 +18,6 @@ from engine.actions import (
 from engine.core.night import settle_attack
 from engine.effects import (
     Choice,
-    GiveItem,
     Prompt,
     TakeItem,
     choice,
@@ -35,6 +34,7 @@ from engine.rulesets.traitors.choices import (
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER
+from engine.rulesets.traitors.powers import survivor as survivor_power
 from engine.rulesets.traitors.state import Use
 
 
@@ -296,11 +296,7 @@ def settle_murder(game: Table) -> None:
     if not p.alive or p.allegiance is Allegiance.TRAITOR:
         return
     # The shared night core settles the attack: the first protection that holds, unless an ultimatum.
-    survivor = (
-        game.active_power(target) is Power.SURVIVOR
-        and not game.impaired(target)
-        and game.powers.used[(target, Power.SURVIVOR)] == 0
-    )
+    survivor = survivor_power.alert_holds(game, target)
     saved_by = settle_attack(
         ultimatum,
         (("shielded", target in game.powers.shields), ("guarded", target in game.guarded), ("alerted", survivor)),
@@ -310,11 +306,8 @@ def settle_murder(game: Table) -> None:
         game.emit(TakeItem(Item.MURDER_SHIELD, (target,)))
         game.whisper([target], "shield.used")
     elif saved_by == "alerted":
-        game.powers.used[(target, Power.SURVIVOR)] += 1
-        game.powers.alerted = target
         game.move([target], Place.DIARY_ROOM)
-        game.emit(GiveItem(frozenset({target}), Item.DIARY_BOOK, "survivor"))
-        game.whisper([target], "survivor.alerted")
+        survivor_power.alert(game, target)
     if saved_by is not None:
         night.record.result = saved_by
         return

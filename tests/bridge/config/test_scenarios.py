@@ -312,11 +312,12 @@ def test_settings_errors_name_the_file() -> None:
 
 
 def test_scripted_deal_is_only_checked_for_consistency() -> None:
-    # The rulebook's example deal: 3 Traitors among 9, which the random deal refuses (fewer than a third).
+    # The rulebook's example deal: 3 Traitors among 9, the most a random deal of 9 allows (at most a third).
     assert load_scenario(SCENARIOS / "day_one.toml").settings.deal is not None
     nine = '["Sunny", "Efe", "Makena", "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor"]'
-    with pytest.raises(ScenarioError, match="traitors: 3 Traitors with 9 contestants"):
-        parse_scenario(f"contestants = {nine}\ntraitors = 3\n", "x.toml")
+    assert parse_scenario(f"contestants = {nine}\ntraitors = 3\n", "x.toml").settings.traitors == 3
+    with pytest.raises(ScenarioError, match=_re("traitors: 4 Traitors with 9 contestants; need at least 1 and at most a third (3 at most)")):
+        parse_scenario(f"contestants = {nine}\ntraitors = 4\n", "x.toml")
     # Consistency is still checked: a Traitor holds a Traitor power, the counts agree.
     with pytest.raises(ScenarioError, match=_re("x.toml: deal[0] (Sunny): a Traitor's power must be a Traitor power")):
         parse_scenario(DEALT.replace('power = "bartender"', 'power = "spy"'), "x.toml")

@@ -2,7 +2,8 @@
 
 Rule: when the host visits, name one living contestant (not the same twice running; oneself at most once per
 series) to protect at the next round table: if they would be banished, the host announces the protection (not
-the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). Drunk
+the Judge) and the contestant with the next most votes is banished (a tie there follows the tie rules). It
+holds against the Sheriff's accusation too, and then still in the vote ([house] §4 Judge and Sheriff). Drunk
 or intoxicated: no protection (silently). Murdered tonight: no protection.
 
 ``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).

@@ -1,9 +1,10 @@
 """The Sheriff (Faithful power; rulebook §5 "The Sheriff", §4 "The Sheriff's accusation").
 
-Rule [rule]: the host asks "Would you like to accuse a player?" then "Who?" (``SkipPower`` is "no"). Once per
-series. At the next round table, before the vote, the accusation is announced (the Sheriff is not named). If
-the accused registers as a Traitor they are banished at once (revealed as usual) and there is no vote that
-day; otherwise the accusation fails and the vote goes on. A Sheriff murdered that night accuses nobody.
+Rule [rule] T5.2: the host asks "Would you like to accuse a player?" then "Who would you like to accuse?", in
+one prompt (``SkipPower`` is "no"). Once per series. At the next round table, before the vote, the accusation is
+announced (the Sheriff is not named). If the accused registers as a Traitor they are banished at once (revealed
+as usual) and there is no vote that day, unless the Judge protects them (T4.10: the protection is announced and
+the vote goes on); otherwise the accusation fails and the vote goes on. A Sheriff murdered that night accuses nobody.
 Drunk or intoxicated [house]: the accusation is announced and fails, whatever the accused registers as.
 
 ``POWER`` is this rule as data (``engine.rulesets.traitors.powers.base.Power``).

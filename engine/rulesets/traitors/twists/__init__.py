@@ -204,6 +204,16 @@ def replaces_event(game: Context) -> bool:
     return game.twist_state.trial_night == game.day
 
 
+def confession_first(game: Context) -> bool:
+    """TWIST HOOK (``night.open_turret``): True on a Confession night: the Traitors go to the Confession first."""
+    return confession.confession_night(game)
+
+
+def prompt_confession(game: Context) -> None:
+    """TWIST HOOK (``night.open_turret``): ask the Traitors at the Confession for their response."""
+    confession.prompt_response(game)
+
+
 def enter_turret(game: Context) -> None:
     """TWIST HOOK (``night.open_turret``): on a confession night the Traitors read the confessions first (§7.3)."""
     confession.enter_turret(game)
@@ -214,7 +224,7 @@ def turret_work(game: Context) -> bool:
     assert game.night
     if game.night.nominate:
         game.twist_state.begun.add((game.day + 1, Twist.DOUBLE_VOTE))
-    work = [murder.turret_work(game), guess.turret_work(game), trial.turret_work(game), confession.turret_work(game)]
+    work = [murder.turret_work(game), guess.turret_work(game), trial.turret_work(game)]
     return any(work)
 
 
@@ -223,12 +233,11 @@ def prompt_turret(game: Context) -> None:
     murder.prompt_turret(game)
     guess.prompt_turret(game)
     trial.prompt_turret(game)
-    confession.prompt_turret(game)
 
 
 def turret_done(game: Context) -> bool:
     """TWIST HOOK (``night.turret_maybe_done``): every Traitor has made every twist choice tonight."""
-    return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game) and confession.turret_done(game)
+    return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game)
 
 
 def close_turret(game: Context) -> None:

@@ -9,9 +9,11 @@ the seeded generator decides, chest by chest, whether it holds one of the shield
 confession to the Traitors written in their confession book (``WriteConfession``; sending again replaces it).
 When discussion ends the chests close and the confession books are collected. A murder shield protects its
 holder on night d only (used before The Guardian and The Survivor's alert; never against an ultimatum); unused
-shields are taken back when night d ends. On night d, as they enter the Turret, the Traitors read every
-confession (signed) and learn who found a shield; they may write one anonymous reply (``WriteResponse``, in a
-response draft held only in the Turret; the last one sent counts), and the Turret waits for it (or its clock).
+shields are taken back when night d ends. On night d the Traitors are sent to the Confession (the confession room)
+instead of the Turret (rule T8.4): they read every confession (signed), learn who found a shield, and may write one
+anonymous reply (``WriteResponse``, in a response draft held only that night). The first reply sent, or the end of
+the clock (or the host moving on), ends the Confession; only then, still in the confession room, do they make the
+night's decisions (``night.end_confession``).
 At breakfast d+1 every living contestant receives the Traitors' Response book with that reply [house: the
 Traitors too, so that not having one reveals nobody].
 
@@ -96,8 +98,8 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
             game.whisper([action.contestant], "confession.sent")
 
         return confess
-    game.check_turret(action.actor)
-    if not st.response_due or game.day != st.confession_day:
+    game.check_turret(action.actor, confession=True)
+    if not confession_night(game):
         raise IllegalAction("illegal.confession.closed")
     text = check_text(action.text)
 
@@ -105,7 +107,7 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
         assert game.night
         st.response = text
         game.whisper(game.night.traitors, "confession.response_saved")
-        game.turret_maybe_done()
+        game.end_confession()
 
     return respond
 
@@ -165,26 +167,19 @@ def enter_turret(game: Context) -> None:
         game.emit(GiveItem(frozenset({t}), Item.RESPONSE_DRAFT, None))
 
 
-def turret_work(game: Context) -> bool:
-    """True on a confession night: the Traitors write their response."""
+def confession_night(game: Context) -> bool:
+    """True on a confession night (rule T8.4): the Traitors go to the Confession instead of the Turret."""
     st = game.twist_state
     return st.response_due and st.confession_day == game.day
 
 
-def prompt_turret(game: Context) -> None:
-    """Ask the Traitors for their response to the confessions."""
+def prompt_response(game: Context) -> None:
+    """Ask the Traitors at the Confession for their response; the first one sent ends the Confession."""
     night = game.night
     assert night
-    if not turret_work(game):
-        return
     for t in night.traitors:
         game.emit(Prompt(frozenset({t}), msg("confession.respond"),
                           (Choice(msg("confession.choice.respond").text, WriteResponse(t, "")),)))  # fmt: skip
-
-
-def turret_done(game: Context) -> bool:
-    """On a confession night the Turret waits for the response (or its clock)."""
-    return not turret_work(game) or game.twist_state.response is not None
 
 
 def end_night(game: Context) -> None:

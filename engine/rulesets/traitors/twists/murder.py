@@ -5,8 +5,11 @@ sight, then keep it hidden]").
 Rule, on day d: in the Turret of night d-1 the Traitors name one Traitor (each Traitor names one; the most
 named wins, a tie is drawn). At the start of day d's discussion the Sacred Sword is placed in that Traitor's
 inventory. A hit on a Faithful (``StrikeWithSword``, from the data pack's ``traitors:sword/struck``
-advancement) murders them on the spot, in plain sight: announced to everyone at once; shields, The Guardian
-and The Survivor's alert do not apply by day [house]. A hit on a Traitor does nothing. The sword strikes once.
+advancement) murders them on the spot, in plain sight: announced to everyone at once, the victim told where
+they stand (the diary room is a night place, rule T10.7); shields and The Guardian do
+not apply by day [house]. The sword is the Traitors' attempt to murder, so a sober Survivor whose alert is unused
+is alerted instead (rule T5.3), told where they stand, with nothing announced: the strike is spent, and the day's
+round table decides their fate (T5.4). A hit on a Traitor does nothing. The sword strikes once.
 [house] When discussion ends the sword vanishes (used or not: the castle takes it back), and night d has no
 event (no murder, seduction or ultimatum) whether or not the sword was used.
 
@@ -26,6 +29,7 @@ from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.powers import survivor
 from engine.rulesets.traitors.twists.base import lapses
 
 
@@ -137,8 +141,13 @@ def _strike(game: Context, attacker: str, victim: str) -> None:
         game.whisper([attacker], "sword.nothing")
         return
     game.twist_state.sword_used = True
+    if survivor.alert_holds(game, victim):
+        record.details["result"] = "alerted"
+        survivor.alert(game, victim)
+        game.whisper([attacker], "sword.survived", player=victim)
+        return
     record.details["result"] = "murdered"
-    game.murder(victim)
+    game.murder(victim, by_day=True)
     p.publicly_out = True
     game.record_out(victim)
     game.announce("sword.murdered", player=victim)

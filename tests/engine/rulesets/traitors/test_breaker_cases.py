@@ -2,8 +2,8 @@
 (``docs/rules/source/traitors-rulebook.txt``) and the rules page (``docs/rules/traitors.md``), each played
 through the engine, checking what each contestant was told.
 
-A case where Castle plays as the texts say pins the rule; a case where it does not is marked
-``xfail(strict=True)`` with the source's words and what Castle does instead.
+Each case pins the rule as the texts say it; where the rulebook leaves a choice open, the case names the
+``[house]`` line of ``docs/house-rules.md`` that decides it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.effects import Announce, GiveItem, MoveTo, Prompt, Whisper
-from engine.errors import IllegalAction
+from engine.errors import ConfigError, IllegalAction
 from engine.ids import Allegiance, Item, NightEvent, Place, Power, Torch, Twist
 from engine.outcome import Winner
 from engine.record import RoundTableRecord
@@ -91,9 +91,10 @@ class Series:
     """One scripted series of an explicit deal; every input one second after the last."""
 
     def __init__(self, hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_POWER,
-                 drunk: str | None = None, seed: int = 3, **kw: Any) -> None:
+                 drunk: str | None = None, seed: int = 3, drunk_setting: str = "none", **kw: Any) -> None:
         deal = tuple(DealEntry(n, a, p, None, n == drunk) for n, a, p in hands)
         kw.setdefault("joker_night", None)
+        kw["drunk"] = drunk_setting
         self.names = tuple(h[0] for h in hands)
         self.g = Game(Settings(contestants=self.names, hosts=(HOST,), deal=deal, **kw), seed=seed)
         self.now = 0.0
@@ -199,19 +200,24 @@ def night_one(hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_PO
 
 
 @pytest.mark.rule("T1.1")
-@pytest.mark.xfail(strict=True, reason="The rulebook's example series begins with nine players, three of them "
-                   "Traitors ('Here's an example of how powers could be distributed at the beginning of a series'); "
-                   "Castle refuses a series of nine with three Traitors (its 'fewer than a third' limit).")
 def test_nine_contestants_with_three_traitors_as_in_the_rulebooks_example() -> None:
     """T1.1: *"Three players will be selected to begin as a Traitor - everybody else will begin as a Faithful."*
     and the rulebook's example of a beginning: *"Here's an example of how powers could be distributed at the
     beginning of a series"*: nine players, three Traitors (Sunny, Efe, Makena). A random deal of nine with three
-    Traitors is therefore a series the rulebook allows."""
+    Traitors is therefore a series the rulebook allows. The upper limit is a [house] choice (docs/house-rules.md
+    §1 Traitors): at most a third of the contestants, so four among nine are refused before anything is dealt.
+    Everyone hears the count; each Traitor alone is told they were chosen, each Faithful alone their power."""
     names = ("Sunny", "Efe", "Makena", "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
     g = Game(Settings(contestants=names, traitors=3, hosts=(HOST,)), seed=1)
     fx = g.handle(StartSeries(), now=0)
-    assert sum(p.allegiance is T for p in g.players.values()) == 3
-    assert any(isinstance(e, Announce) and "3 Traitors" in e.message.text for e in fx)
+    traitors = {n for n, p in g.players.items() if p.allegiance is T}
+    assert len(traitors) == 3
+    assert any(isinstance(e, Announce) and "9 contestants, 3 Traitors" in e.message.text for e in fx)
+    for name in names:
+        keys = [e.message.key for e in fx if isinstance(e, Whisper) and name in e.to]
+        assert keys == (["deal.traitor"] if name in traitors else ["deal.faithful"]), (name, keys)
+    with pytest.raises(ConfigError, match=r"4 Traitors with 9 contestants; need at least 1 and at most a third"):
+        Settings(contestants=names, traitors=4, hosts=(HOST,)).validate()
 
 
 @pytest.mark.rule("T1.3", "T1.4")
@@ -231,17 +237,24 @@ def test_every_power_unique_and_each_false_power_held_by_nobody(seed: int) -> No
     assert any(isinstance(e, Announce) and "3 Traitors" in e.message.text for e in fx)
 
 
-@pytest.mark.rule("T1.6")
-@pytest.mark.xfail(strict=True, reason="The rulebook: the series clarifies before it starts whether a drunk "
-                   "Faithful will be, or could be, in play; Castle announces 'In this series nobody is drunk.' to "
-                   "everyone while its explicit deal (a scenario's [[deal]]) makes Alex drunk.")
+@pytest.mark.rule("T1.6", "T2.3")
 def test_the_drunk_announcement_never_denies_a_dealt_drunk() -> None:
     """T1.6: *"it will typically be clarified before a series takes place whether a drunk Faithful will be, or
     could be in play"*. A series dealt with a drunk Faithful (an explicit deal, as a scenario writes it) must not
-    tell everyone that nobody is drunk: a public message never states something false."""
+    tell everyone that nobody is drunk: a public message never states something false. What it says instead is a
+    [house] choice (docs/house-rules.md §1 Drunk announcement): the deal wins over the setting, so everyone hears
+    that one Faithful is drunk; Alex, the drunk, is told only his power (T2.3). A deal without a drunk under
+    ``drunk = "always"`` says nobody is drunk."""
     s = Series(drunk="Alex")
     assert s.g.players["Alex"].drunk
-    assert "series.drunk.none" not in s.keys(None)
+    assert s.keys(None).count("series.drunk.always") == 1 and "series.drunk.none" not in s.keys(None)
+    assert "In this series one Faithful is drunk." in s.said()
+    assert s.told("Alex") == ["You are Faithful. Your power: The Analyst."]
+    sober = Series(drunk=None, drunk_setting="always")
+    assert not any(p.drunk for p in sober.g.players.values())
+    assert [k for k in sober.keys(None) if k.startswith("series.drunk")] == ["series.drunk.none"]
+    maybe = Series(drunk="Alex", drunk_setting="possible")
+    assert [k for k in maybe.keys(None) if k.startswith("series.drunk")] == ["series.drunk.possible"]
 
 
 @pytest.mark.rule("T1.2")
@@ -433,20 +446,32 @@ def test_a_drunk_sheriffs_failed_accusation_of_a_traitor_never_calls_them_faithf
 
 
 @pytest.mark.rule("T4.10", "T4.11")
-@pytest.mark.xfail(strict=True, reason="Rules page T4.10: if the Judge's protected contestant would be banished, "
-                   "the protection is announced and they stay; Castle banishes the protected Sunny at once by the "
-                   "Sheriff's accusation, without a word of the protection.")
 def test_the_judges_protection_holds_against_the_sheriffs_accusation() -> None:
     """T4.10: *"The Judge's protection"* (page: "if the protected contestant would be banished, the host announces
     the protection and the contestant with the next most votes is banished instead"). T4.11: *"The Sheriff's
-    accusation"*. Both land on Sunny at the same round table: the accusation would banish Sunny, so the
-    protection applies and Sunny stays."""
+    accusation"*. Both land on Sunny (a Traitor) at the same round table: the accusation would banish Sunny, so the
+    protection is announced, Sunny stays and the vote goes on. That the protection then also holds in the vote is
+    a [house] choice (docs/house-rules.md §4 Judge and Sheriff): everyone votes Sunny, and the contestant with the
+    next most votes (Alex) goes instead. No public message names the Sheriff or the Judge, or calls Sunny a Traitor."""
     s = night_one()
     s.night(murder="Hana", visit={"Zuri": ("Sunny",), "Lena": ("Sunny",)})
     mark = len(s.fx)
     s.to(Phase.VOTE)
     assert s.alive("Sunny")
+    keys = s.keys(None, mark)
+    assert keys.index("sheriff.accuses") < keys.index("judge.protects.accused") < keys.index("vote.open")
+    assert "sheriff.success" not in keys and "sheriff.failed" not in keys
+    assert "The Judge protects Sunny: the accusation does not banish them. The vote goes on." in s.said(mark)
+    assert "Sunny" in s.g.ballot.voters and "Sunny" in s.g.ballot.candidates
+    s.vote("Sunny", {"Sunny": "Alex", "Kai": "Alex"})
+    table = s.tables()[-1]
+    assert table.accusation == "protected" and table.protected == "Sunny" and table.protection_used
+    assert s.alive("Sunny") and table.banished == "Alex" and not s.alive("Alex")
+    said = [text for text, key in zip(s.said(mark), s.keys(None, mark), strict=True) if not key.startswith("vote.")]
+    assert not any("Zuri" in text or "Lena" in text or "Traitor" in text for text in said), said
     assert "judge.protects" in s.keys(None, mark)
+    for name in ("Zuri", "Lena"):  # neither learns anything privately about the other or about Sunny
+        assert not any("Sunny" in text for text in s.told(name, mark) if "vote" not in text.lower())
 
 
 # ---------------------------------------------------------------------------------------------- §5 Powers
@@ -479,22 +504,36 @@ def test_an_alerted_survivor_dies_when_a_falsified_faithful_is_banished() -> Non
     assert "diary.murdered" in s.keys("Rhea", mark) and "survivor.murdered" in s.keys(None, mark)
 
 
-@pytest.mark.rule("T5.3")
-@pytest.mark.xfail(strict=True, reason="The rulebook: 'If The Traitors attempt to murder The Survivor, unless "
-                   "they are drunk, they will be alerted, but not yet murdered'; Castle lets the Sacred Sword murder "
-                   "the (sober) Survivor outright.")
+@pytest.mark.rule("T5.3", "T5.4", "T8.2")
 def test_the_sacred_sword_on_the_survivor_alerts_them() -> None:
     """T5.3: *"If The Traitors attempt to murder The Survivor, unless they are drunk, they will be alerted, but not
     yet murdered, as per the rules of the power."* The Murder twist's sword is the Traitors' attempt to murder: Efe
-    strikes Rhea, the sober Survivor."""
+    strikes Rhea, the sober Survivor. Rhea is alerted where she stands (diary-room book, told privately; the diary
+    room is a night place, T10.7), nothing is announced, and the strike is spent; Efe alone is told she survived.
+    T5.4: the day's round table banishes Omar, a Faithful, so Rhea is murdered right after it."""
     s = night_one(twists={2: (Twist.MURDER,)})
     for t in s.g.night.traitors:
         s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
         s.do(ChooseSwordBearer(t, "Efe"))
     s.powers()
     s.to(Phase.DISCUSSION)
-    s.do(StrikeWithSword("Efe", "Rhea"))
+    mark = len(s.fx)
+    fx = s.do(StrikeWithSword("Efe", "Rhea"))
     assert s.alive("Rhea")
+    assert [e.message.key for e in fx if isinstance(e, Whisper) and "Rhea" in e.to] == ["survivor.alerted"]
+    assert any(isinstance(e, GiveItem) and e.item is Item.DIARY_BOOK and e.to == {"Rhea"} for e in fx)
+    assert not any(isinstance(e, MoveTo) for e in fx) and not s.said(mark)
+    assert s.told("Efe", mark) == ["Rhea survives the Sacred Sword."]
+    for name in s.names:
+        if name not in ("Rhea", "Efe"):
+            assert s.told(name, mark) == [], name
+    with pytest.raises(IllegalAction):
+        s.g.handle(StrikeWithSword("Efe", "Kai"), now=s.now + 1)
+    s.to(Phase.VOTE)
+    mark = len(s.fx)
+    s.vote("Omar")
+    assert not s.alive("Omar") and not s.alive("Rhea")
+    assert "survivor.murdered" in s.keys(None, mark) and "diary.murdered" in s.keys("Rhea", mark)
 
 
 # ---------------------------------------------------------------------------------------------- §6 The Joker
@@ -752,16 +791,15 @@ def test_the_finale_down_to_two_without_reveals_and_the_last_traitor_wins() -> N
     assert s.g.outcome.winner is Winner.TRAITORS and s.g.outcome.winners == ("Efe",)
 
 
-@pytest.mark.rule("T9.2", "T5.4")
-@pytest.mark.xfail(strict=True, reason="The rulebook: 'When five players remain ... a final banishment will take "
-                   "place, resulting in four finalists, who will enter the finale immediately after'; Castle sends "
-                   "four to the finale straight from a round table of six (whose banished revealed) when the "
-                   "alerted Survivor is murdered after it: no round table of five is ever held.")
-def test_the_finale_follows_a_final_round_table_of_five_even_after_a_survivors_murder() -> None:
+@pytest.mark.rule("T9.2", "T5.4", "T9.1")
+def test_an_alerted_survivors_murder_after_a_table_of_six_leaves_the_four_finalists() -> None:
     """T9.2: *"a final banishment will take place, resulting in four finalists, who will enter the finale
     immediately after"*; T5.4: *"If The Survivor has been alerted, failing to banish a Traitor will result in their
     murder."* Six sit at the round table after Rhea (the Survivor) was alerted; Steve (Faithful) is banished and
-    reveals, and Rhea is murdered: four are left. The finale's four must come out of a final round table of five."""
+    Rhea is murdered: four are left. No round table of five can follow without sparing Rhea against T5.4, so the
+    four enter the finale at once ([house] docs/house-rules.md §9 Survivor before the finale). The table of six
+    was an ordinary one: Steve reveals, as six sat (T9.1: the reveals stop when five remain); Rhea is told in the diary
+    room; each finalist, and only a finalist, is asked for a torch."""
     s = night_one(TWO_TRAITORS)
     s.to(Phase.VOTE)
     s.vote("Kai")
@@ -771,29 +809,39 @@ def test_the_finale_follows_a_final_round_table_of_five_even_after_a_survivors_m
     s.night(murder="Rhea")
     assert s.alive("Rhea") and len(s.g.living()) == 6
     s.to(Phase.VOTE)
+    mark = len(s.fx)
     s.vote("Steve")
-    assert s.g.phase is Phase.TORCHES
+    assert s.g.phase is Phase.TORCHES and s.g.living() == ["Sunny", "Efe", "Zuri", "Lena"]
     last = s.tables()[-1]
-    assert len(last.present) == 5
+    assert len(last.present) == 6 and last.banished == "Steve" and last.survivor_murdered == "Rhea"
+    keys = s.keys(None, mark)
+    assert keys.index("banish.reveal") < keys.index("survivor.murdered") < keys.index("phase.finale")
+    assert "Steve was Faithful." in s.said(mark) and "diary.murdered" in s.keys("Rhea", mark)
+    for name in s.names:
+        asked = "finale.torch.prompt" in s.keys(name, mark)
+        assert asked is (name in ("Sunny", "Efe", "Zuri", "Lena")), name
 
 
 # ---------------------------------------------------------------------------------------------- §10 Places
 
 
-@pytest.mark.rule("T10.7", "T8.2")
-@pytest.mark.xfail(strict=True, reason="The rulebook: the diary room is 'inaccessible unless summoned during the "
-                   "night'; Castle sends the Sacred Sword's victim to the diary room in the middle of the day's "
-                   "discussion.")
+@pytest.mark.rule("T10.7", "T8.2", "T10.4")
 def test_the_swords_victim_is_not_summoned_to_the_diary_room_by_day() -> None:
     """T10.7: *"While inaccessible unless summoned during the night, the diary room is located in the upstairs of
     the castle."* T8.2: the sword's victim is murdered *"in plain sight"* during the discussion. Nobody is sent to
-    the diary room by day."""
+    the diary room by day: Kai is told where he stands and receives the diary-room book he is owed as a murdered
+    Faithful (T10.4); everyone is told of the murder; the bearer learns nothing more."""
     s = night_one(twists={2: (Twist.MURDER,)})
     for t in s.g.night.traitors:
         s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
         s.do(ChooseSwordBearer(t, "Efe"))
     s.powers()
     s.to(Phase.DISCUSSION)
+    mark = len(s.fx)
     fx = s.do(StrikeWithSword("Efe", "Kai"))
     assert not s.alive("Kai") and "sword.murdered" in [e.message.key for e in fx if isinstance(e, Announce)]
     assert not any(isinstance(e, MoveTo) and e.place is Place.DIARY_ROOM for e in fx)
+    assert s.said(mark) == ["Kai has been murdered with the Sacred Sword."]
+    assert s.told("Kai", mark) == ["You have been murdered with the Sacred Sword."]
+    assert any(isinstance(e, GiveItem) and e.item is Item.DIARY_BOOK and e.to == {"Kai"} for e in fx)
+    assert s.told("Efe", mark) == []

@@ -35,7 +35,7 @@ PUBLIC_REVEALS = {"banish.reveal", "sheriff.success", "joker.banished", "series.
 TEAM_KEYS = {"turret.traitors", "turret.no_event", "turret.choice", "turret.decided", "turret.nominated",
              "offer.accepted", "offer.declined", "turret.sword_bearer", "turret.guess.decided", "trial.decided",
              "confession.read", "confession.none", "confession.shields", "confession.no_shields",
-             "confession.response_saved", "turret.home", "offer.visit"}
+             "confession.response_saved", "turret.after_confession", "turret.home", "offer.visit"}
 """Messages sent to the Traitors together (every recipient must be a Traitor)."""
 MET_KEYS = {"offer.met.seduce", "offer.met.ultimatum"}
 """The Traitors who come to the contestant they seduce or give an ultimatum: only that contestant is told, and

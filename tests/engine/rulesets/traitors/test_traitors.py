@@ -106,7 +106,7 @@ class TestSection1Setup:
         ("kw", "field"),
         [
             ({"contestants": NAMES12[:5], "traitors": 1}, "contestants"),
-            ({"contestants": NAMES12[:9], "traitors": 3}, "traitors"),
+            ({"contestants": NAMES12[:9], "traitors": 4}, "traitors"),
             ({"contestants": NAMES12, "traitors": 0}, "traitors"),
             ({"contestants": NAMES12, "traitors": 3, "drunk": "sometimes"}, "drunk"),
             ({"contestants": NAMES12, "traitors": 3, "durations": {"vote": -5}}, "durations.vote"),

@@ -229,6 +229,7 @@ class TestMurderTwist:
         s.do(OpenChest("Steve"))
         assert Item.MURDER_SHIELD in s.holds("Steve")
         s.banish("Vic")
+        s.do(Advance(HOST))  # the Confession ends unanswered; the decisions follow (rule T8.4)
         s.murder("Omar")
         for t in TRAITORS:
             s.do(ChooseSwordBearer(t, "Efe"))
@@ -296,9 +297,10 @@ class TestConfessionTwist:
         assert not any("confession.read" in s.keys(n) for n in NAMES if n not in TRAITORS)
         assert all(Item.RESPONSE_DRAFT in s.holds(t) for t in TRAITORS)
         s.refused(WriteResponse("Alex", "hi"), "illegal.not_traitor")
+        s.refused(ChooseEvent("Sunny", NightEvent.MURDER, victim), "illegal.turret.confessing")
+        s.do(WriteResponse("Sunny", "We hear you."))  # the Confession is over: the decisions (rule T8.4)
+        s.refused(WriteResponse("Efe", "More."), "illegal.confession.closed")
         s.murder(victim)
-        assert s.g.phase is Phase.TURRET  # the Turret waits for the response
-        s.do(WriteResponse("Sunny", "We hear you."))
         s.to_breakfast()
         # the shield saved its holder; the unused one is taken back
         assert s.g.players[victim].alive
@@ -317,6 +319,7 @@ class TestConfessionTwist:
         s.advance_to(Phase.DISCUSSION)
         s.do(OpenChest("Steve"))
         s.banish("Vic")
+        s.do(Advance(HOST))  # the Confession ends unanswered; the decisions follow (rule T8.4)
         s.murder("Omar")
         s.to_breakfast()
         assert not s.g.players["Omar"].alive
@@ -611,8 +614,8 @@ class TestTwistDays:
         s.do(OpenChest("Steve"))
         s.do(WriteConfession("Alex", "I trust Kai."))
         s.banish("Vic")
-        s.murder("Omar")
         s.do(WriteResponse("Sunny", "We hear you."))
+        s.murder("Omar")
         s.to_breakfast()
         assert s.g.day == 2 and "confession.response" in s.keys(None)
         assert self.days(s, Twist.CONFESSION) == [1, 1]  # the chests and confessions; the reply
