@@ -269,11 +269,7 @@ class ClubGame(ClubDay):
         px = self.rules.prefix
         self.whisper([contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat),
                       role=msg(f"{px}.role.{p.role}"))  # fmt: skip
-        fellows = self.known_to(contestant)
-        if fellows:
-            self.whisper([contestant], f"{px}.team", players=tuple(
-                msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows
-            ))  # fmt: skip
+        self._tell_team(contestant)
 
     def _reprompt(self, only: list[str] | None) -> None:
         """Prompt again what is open now (a night step, a speech, the vote, the repeat ask), for ``only`` or all."""
