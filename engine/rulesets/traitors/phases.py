@@ -24,8 +24,8 @@ House rules of the phases:
    when everyone asked has answered.
 7. The night is one public stage: every clock of a night phase (the Oath, the Turret, the Traitor powers, the
    offer, the host visit, the nomination) is shown to everyone as "Night", and the public view names the phase
-   ``night`` (``public_phase``), so which of them run tonight (a recruit's Oath, an offer, a usable power) is not
-   told to anyone outside them.
+   ``night`` (``public_phase``), and the host's visit is told to each one visited, not announced, so which of
+   them run tonight (a recruit's Oath, an offer, a usable power) is not told to anyone outside them.
 8. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
    finalist holds the end-game torch or two remain (rulebook §9).
 """

@@ -207,7 +207,7 @@ def test_traitors_a_recruitment_shows_only_night_on_the_public_clock() -> None:
     """T7.1: the Oath happens when a Traitor is recruited; T7.8: seduction. Kai accepts the seduction in one
     series and declines it in the other: through night two (the recruit's Oath, the Turret, the powers, the host's
     visit) every public clock is labelled "Night" and the public view says ``night``, never the Oath or the
-    offer."""
+    offer, and the host's visit is not announced."""
     for accept in (True, False):
         s = recruited(accept)
         night = since(s.timed, "phase.night", 1)
@@ -217,6 +217,8 @@ def test_traitors_a_recruitment_shows_only_night_on_the_public_clock() -> None:
         assert not everything & {"clock.oath", "clock.turret", "clock.offer", "clock.traitor_powers",
                                  "clock.host_visit"}, everything  # fmt: skip
         assert "night" in s.phases and not set(s.phases) & {p.value for p in NIGHT_PHASES}
+        said = [e.message.key for _, e in s.timed if isinstance(e, Announce)]
+        assert "phase.night" in said and "phase.host_visit" not in said  # the visit is told to the one visited
 
 
 @pytest.mark.rule("T7.1", "T7.8")
