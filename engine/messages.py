@@ -115,7 +115,7 @@ CATALOG: dict[str, str] = {
     # powers (rulebook §5, §6): prompts, answers, round-table events
     "clock.traitor_powers": "Traitor powers",
     "clock.host_visit": "The host's visit",
-    "phase.host_visit": "Night {day}: the host visits.",
+    "phase.host_visit": "Night {day}: the host visits you.",
     "power.skip": "Pass",
     "power.noted": "Your choice is noted.",
     "power.skipped": "You do not use your power tonight.",

@@ -70,6 +70,7 @@ CLUB_MESSAGES: dict[str, str] = {
     "bk.day_execution.off": "In this game nobody is sent to the gallows by day.",
     "bk.introduction": "The introduction night: the monk meets every active role. Nobody dies tonight.",
     "bk.team": "You know: {players}.",
+    "bk.intro.met": "The monk meets you: you are the {role}.",
     "bk.prompt.courtesan": "Courtesan: with whom do you spend the night?",
     "bk.prompt.black_kill": "Black Order: choose tonight's victim together.",
     "bk.prompt.cardinal_check": "Grey Cardinal: point at a contestant.",

@@ -18,6 +18,7 @@ from engine.actions import (
     NominateCandidate,
     SkipPower,
     StartSeries,
+    TimerExpired,
     UsePower,
 )
 from engine.ids import Allegiance, Power
@@ -147,12 +148,26 @@ class ClubDriver:
         self.now = 0.0
         self.effects: list[Any] = []
         self.do(StartSeries())
+        self.wait_for_actors()
 
     def do(self, action: Action) -> list[Any]:
         self.now += 1.0
         fx = self.game.handle(action, now=self.now)
         self.effects += fx
         return fx
+
+    def expire(self) -> list[Any]:
+        """The phase clock runs out: time jumps to its deadline."""
+        self.now = max(self.now, self.game.deadline or self.now)
+        fx = self.game.handle(TimerExpired(self.game.phase_seq), now=self.now)
+        self.effects += fx
+        return fx
+
+    def wait_for_actors(self) -> None:
+        """Let the night's steps nobody is asked in run out (every step takes its whole clock), up to the first
+        step with someone to ask, or the morning."""
+        while self.phase is ClubPhase.NIGHT and not self.game.pending:
+            self.expire()
 
     def advance(self) -> list[Any]:
         return self.do(Advance(MONK))
@@ -171,6 +186,7 @@ class ClubDriver:
             for a in list(self.game.pending):
                 t = None if a in self.game.blocked else picks.get(step, {}).get(a)
                 self.do(UsePower(a, t) if t is not None else SkipPower(a))
+            self.expire()
 
     def to_day(self) -> None:
         """From the morning, move on to the speeches (Black Knights) or the discussion (Mafia & Yakuza)."""

@@ -27,7 +27,7 @@ from engine.core.night import BLOCK, CHECK, HEAL, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
-from engine.rulesets.club.settings import ClubRules, ClubSettings, Role, Step, faction_members
+from engine.rulesets.club.settings import MEET, ClubRules, ClubSettings, Role, Step, faction_members
 
 WHITE = "white_order"
 BLACK = "black_order"
@@ -57,6 +57,13 @@ STEPS: tuple[Step, ...] = (
     Step("healer", ("healer",), HEAL, self_ok=True, no_repeat=True),
 )
 """Rulebook "Night, in wake order" 1–6."""
+
+INTRO: tuple[Step, ...] = tuple(
+    Step(f"meet_{roles[0]}", roles, MEET)
+    for roles in (("courtesan",), ("grey_cardinal",), ("black_knight",), ("mad_knight",), ("lord", "heir"), ("healer",))
+)
+"""BK2 "The order of the introductions": 1. Courtesan 2. Grey Cardinal 3. Black Knights 4. Mad Knight 5. Lord and
+Heir 6. Healer; each is met privately in its own step of the introduction night."""
 
 KNOWS: tuple[frozenset[str], ...] = (frozenset({"grey_cardinal", "black_knight"}), frozenset({"lord", "heir"}))
 """Rulebook "Start": the Black Order meets together; the Lord and the Heir are met together."""
@@ -136,7 +143,7 @@ RULES = ClubRules(
     win=win,
     default_deal=default_deal,
     sizes=(8, 16),
-    intro_night_actions=False,
+    intro=INTRO,
     first_night=0,
     reveal_role=True,
     nominations=True,
@@ -151,4 +158,4 @@ class BlackKnightsGame(ClubGame):
     RULES = RULES
 
 
-__all__ = ["BlackKnightsGame", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+__all__ = ["BlackKnightsGame", "INTRO", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

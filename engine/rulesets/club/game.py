@@ -13,9 +13,11 @@ The host controls (pause, resume, extend, replace, undo, end) are ``engine.core.
 House rules of this file (h11 ``_state.py`` style; each is also a row of ``docs/house-rules.md``):
 
 1. The night follows the wake order: one step at a time, every contestant of that step is prompted at once
-   and the step ends when all have chosen or passed (or its clock runs out: a pass). A step nobody would be
-   woken in (no living holder on the server with someone to target) is skipped. Choices are collected; the
-   night resolves all at once after the last step.
+   and may choose until the step's clock runs out (no choice: a pass). Every step runs its whole clock, labelled
+   "Night", whether anyone is woken in it or not (a role not dealt, dead, blocked, spent, away) and however soon
+   its choices come, so the night's public clocks tell nobody who is dead or blocked. Choices are collected;
+   the night resolves all at once after the last step. The first night of Black Knights is its introduction
+   (``ClubRules.intro``, BK2): one step per active role, in which the host meets its holders privately.
 2. A blocked contestant is not woken (Black Knights BK5, Mafia & Yakuza "Block"): at each of their steps they
    are shown "You are not woken tonight." with one button to go back to sleep, in place of the question. They
    choose nothing, take no part in a team kill and see none of its picks; a team kill fails only when every
@@ -269,11 +271,7 @@ class ClubGame(ClubDay):
         px = self.rules.prefix
         self.whisper([contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat),
                       role=msg(f"{px}.role.{p.role}"))  # fmt: skip
-        fellows = self.known_to(contestant)
-        if fellows:
-            self.whisper([contestant], f"{px}.team", players=tuple(
-                msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows
-            ))  # fmt: skip
+        self._tell_team(contestant)
 
     def _reprompt(self, only: list[str] | None) -> None:
         """Prompt again what is open now (a night step, a speech, the vote, the repeat ask), for ``only`` or all."""

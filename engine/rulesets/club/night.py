@@ -13,7 +13,7 @@ from engine.core import night as core
 from engine.effects import Choice, Prompt, msg
 from engine.ids import Place
 from engine.rulesets.club import departures, morning
-from engine.rulesets.club.settings import ClubPhase, Step
+from engine.rulesets.club.settings import MEET, ClubPhase, Step
 from engine.rulesets.club.state import ClubNightRecord, ClubState
 
 
@@ -30,29 +30,38 @@ class ClubNight(ClubState):
         self.ballot = None
         self.announce("club.night", night=self.night_no)
         self.move(self.living(), Place.HOME)
-        first = self.night_no == self.rules.first_night
-        if first:
+        if self.night_no == self.rules.first_night:
             self._introduce()
-            if not self.rules.intro_night_actions:
-                self.phase = ClubPhase.NIGHT
-                self._resolve_night()
-                return
         self._next_step()
 
     def _introduce(self) -> None:
-        """The first night: teams meet (in the wake order); Mafia & Yakuza: the host names every role."""
+        """The first night opens: Mafia & Yakuza, the host names every role and the teams meet at once; Black
+        Knights, the introduction is announced and each active role is met in its own step (``_meet``, BK2)."""
         px = self.rules.prefix
-        if self.rules.name == "mafia_yakuza":
-            counts = Counter(p.role for p in self.players.values())
-            for code in self.rules.roles:
-                if counts[code]:
-                    self.announce(f"my.setup.{code}", count=counts[code])
-        else:
+        if self.rules.intro:
             self.announce("bk.introduction")
+            return
+        counts = Counter(p.role for p in self.players.values())
+        for code in self.rules.roles:
+            if counts[code]:
+                self.announce(f"{px}.setup.{code}", count=counts[code])
         for p in self.players.values():
-            fellows = self.known_to(p.name)
-            if fellows:
-                self.whisper([p.name], f"{px}.team", players=tuple(msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows))
+            self._tell_team(p.name)
+
+    def _tell_team(self, name: str) -> None:
+        """Tell ``name`` privately who their team is, if they know anyone (the first night's meeting)."""
+        px = self.rules.prefix
+        fellows = self.known_to(name)
+        if fellows:
+            members = tuple(msg("club.member", player=f, role=msg(f"{px}.role.{self.players[f].role}")) for f in fellows)
+            self.whisper([name], f"{px}.team", players=members)
+
+    def _meet(self, step: Step) -> None:
+        """An introduction step (BK2): the host meets each holder of the step's roles privately, one after
+        another: their role, and who their team is. The step runs whether or not anyone holds the role."""
+        for name in self._step_holders(step):
+            self.whisper([name], "bk.intro.met", role=msg(f"{self.rules.prefix}.role.{self.players[name].role}"))
+            self._tell_team(name)
 
     def _step_holders(self, step: Step) -> list[str]:
         rank = {r: i for i, r in enumerate(step.roles)}
@@ -61,20 +70,23 @@ class ClubNight(ClubState):
         return [p.name for p in holders if not (step.once and (p.name, step.name) in self.spent)]
 
     def _next_step(self) -> None:
-        """Open the next step of the wake order that someone would be woken in (house rules 1-2)."""
-        while self.step_index + 1 < len(self.rules.steps):
-            self.step_index += 1
-            step = self._step()
-            woken = [h for h in self._step_holders(step) if self._targets(h, step)]
-            if not woken:
-                continue
-            self.pending = woken
-            self.picks = {}
-            self._clock(ClubPhase.NIGHT, "night_step", "clock.night")
-            for a in woken:
-                self._prompt_step(a, step)
+        """Open the next step of tonight's order (house rules 1-2): every step runs, for its whole clock, whether
+        anyone is woken in it or not, so the night shows nobody who is dead, blocked or spent."""
+        steps = self._night_steps()
+        if self.step_index + 1 >= len(steps):
+            self._resolve_night()
             return
-        self._resolve_night()
+        self.step_index += 1
+        step = steps[self.step_index]
+        self.picks = {}
+        self._clock(ClubPhase.NIGHT, "night_step", "clock.night")
+        if step.kind == MEET:
+            self.pending = []
+            self._meet(step)
+            return
+        self.pending = [h for h in self._step_holders(step) if self._targets(h, step)]
+        for a in self.pending:
+            self._prompt_step(a, step)
 
     def _prompt_step(self, actor: str, step: Step) -> None:
         """Ask ``actor`` for their choice at ``step``: one button per target, and a pass. A blocked ``actor`` is
@@ -114,15 +126,14 @@ class ClubNight(ClubState):
             self.whisper([actor], "power.skipped" if target is None else "power.noted")
         if step.team and target is not None:
             self.whisper(self._awake(step, exclude=actor), "club.team.pick", player=actor, target=target)
-        if not self.pending:
-            self._close_step()
 
     def _awake(self, step: Step, exclude: str | None = None) -> list[str]:
         """The holders of ``step`` who act in it (not blocked), in the step's order: leader first (house rule 3)."""
         return [h for h in self._step_holders(step) if h not in self.blocked and h != exclude]
 
     def _close_step(self) -> None:
-        """End the current step (all chose, or the clock ran out: the rest pass) and record its visits."""
+        """End the current step (its clock ran out or the host moved on: who has not chosen passes) and record
+        its visits."""
         step = self._step()
         assert self.night_record is not None
         rank = self.step_index

@@ -61,6 +61,10 @@ CLUB_DURATIONS: dict[str, float] = {
 """Seconds per phase clock. ``speech`` and ``last_word`` are one minute each (Black Knights, Day [rule]);
 ``discussion`` is each contestant's turn to speak in Mafia & Yakuza's discussion ([house] one minute, MY9)."""
 
+MEET = "meet"
+"""The kind of an introduction step (``ClubRules.intro``): nobody acts; the host meets the step's role holders."""
+
+
 @dataclass(frozen=True, slots=True)
 class Role:
     """One role of a club ruleset.
@@ -129,8 +133,10 @@ class ClubRules:
     win: WinCheck
     default_deal: Callable[[int], tuple[str, ...]]
     sizes: tuple[int, int]
-    intro_night_actions: bool
-    """False: the first night is an introduction only (Black Knights [house] "no kills")."""
+    intro: tuple[Step, ...]
+    """The first night's introduction steps (kind ``MEET``: the host meets each holder privately), in place of
+    the wake order; empty: the first night is a night like the others (Black Knights BK2 "no kills" vs Mafia &
+    Yakuza)."""
     first_night: int
     reveal_role: bool
     """The role is announced when a contestant leaves (Black Knights: the card is turned)."""
@@ -237,6 +243,7 @@ def settings_dict(s: ClubSettings) -> dict[str, Any]:
 
 __all__ = [
     "CLUB_DURATIONS",
+    "MEET",
     "KEEP",
     "MORNING_NEWS",
     "MORNING_NEWS_DEFAULT",

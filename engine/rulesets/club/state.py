@@ -226,8 +226,14 @@ class ClubState(HostControls):
         self.deadline = self._now + seconds
         self.emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
 
+    def _night_steps(self) -> tuple[Step, ...]:
+        """Tonight's steps: the introduction on the first night of a ruleset that has one, else the wake order."""
+        if self.night_no == self.rules.first_night and self.rules.intro:
+            return self.rules.intro
+        return self.rules.steps
+
     def _step(self) -> Step:
-        return self.rules.steps[self.step_index]
+        return self._night_steps()[self.step_index]
 
     def _begin_morning(self, said: Sequence[tuple[str, Mapping[str, object]]]) -> None:
         """The day begins after the night (``engine.rulesets.club.day``)."""

@@ -57,7 +57,7 @@ from engine.record import (
 )
 from engine.rulesets.traitors import finale, heads, night, round_table, rules, twists, visit
 from engine.rulesets.traitors.host import reprompt, tell_hand
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Phase, clock_label
 from engine.rulesets.traitors.powers import POWERS, TURRET
 from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS
 from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, DealEntry, Settings
@@ -309,6 +309,7 @@ class Game(HostControls):
     def start_clock(self, phase: Phase, duration_key: str, label: str) -> None:
         self.phase = phase
         self.paused = None
+        label = clock_label(phase, label)  # phases.py house rule 7: the night is one public stage
         self.clock_label = label
         self.phase_seq += 1
         seconds = self.settings.duration(duration_key)

@@ -22,7 +22,11 @@ House rules of the phases:
 6. Twists (``engine.rulesets.traitors.twists``) add two phases: the Faithful's nomination vote at the start of host visiting
    (``NOMINATION``) and the nominee's Guess or Seer visit before the round table (``NOMINEE``); each ends early
    when everyone asked has answered.
-7. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
+7. The night is one public stage: every clock of a night phase (the Oath, the Turret, the Traitor powers, the
+   offer, the host visit, the nomination) is shown to everyone as "Night", and the public view names the phase
+   ``night`` (``public_phase``), and the host's visit is told to each one visited, not announced, so which of
+   them run tonight (a recruit's Oath, an offer, a usable power) is not told to anyone outside them.
+8. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
    finalist holds the end-game torch or two remain (rulebook §9).
 """
 
@@ -52,3 +56,26 @@ class Phase(Enum):
     """Before the round table: the nominee makes the Guess or visits the Seer; the round table waits (§3.3)."""
     TORCHES = "torches"
     OVER = "over"
+
+
+NIGHT_PHASES: frozenset[Phase] = frozenset(
+    {Phase.OATH, Phase.TURRET, Phase.TRAITOR_POWERS, Phase.OFFER, Phase.HOST_VISIT, Phase.NOMINATION}
+)
+"""The phases of the night (house rule 7): shown to everyone as the one public stage "Night"."""
+
+NIGHT_LABEL = "clock.night"
+"""The public clock's label of every phase in ``NIGHT_PHASES`` (house rule 7)."""
+
+
+def public_phase(phase: Phase | None) -> str:
+    """The phase's name as everyone may know it (``PublicView.phase``, house rule 7): ``"night"`` for a phase of
+    ``NIGHT_PHASES``, ``"not_started"`` before the start, else the phase's value."""
+    if phase is None:
+        return "not_started"
+    return "night" if phase in NIGHT_PHASES else phase.value
+
+
+def clock_label(phase: Phase, label: str) -> str:
+    """The message key the public clock shows for ``phase`` (house rule 7): ``NIGHT_LABEL`` at night, else
+    ``label``."""
+    return NIGHT_LABEL if phase in NIGHT_PHASES else label

@@ -17,7 +17,7 @@ from engine.effects import Label, label_text
 from engine.ids import Allegiance, Item
 from engine.outcome import Outcome
 from engine.record import RoundTableRecord, SeriesRecord
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Phase, public_phase
 from engine.rulesets.traitors.state import PlayerState, PowerState
 from engine.views import LazyView, OutEntry, PlayerView, PublicView, ViewPart
 
@@ -73,7 +73,7 @@ def public_view(game: Viewed) -> PublicView:
     outcome = game.outcome
     return PublicView(
         day=game.day,
-        phase=game.phase.value if game.phase else "not_started",
+        phase=public_phase(game.phase),
         seats=tuple([(p.name, p.seat) for p in players]),
         in_castle=tuple([p.name for p in players if not p.publicly_out]),
         out=tuple([OutEntry(p.name, p.out or "", p.out_day or 0, revealed.get(p.name)) for p in gone]),

@@ -151,7 +151,8 @@ def open_host_visit(game: Table) -> None:
         resolve_night(game)
         return
     game.start_clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
-    game.announce("phase.host_visit", day=game.day)
+    for n in visited:  # phases.py house rule 7: told to each one visited, not to everyone
+        game.whisper([n], "phase.host_visit", day=game.day)
     for n in visited:
         if n == night.joker:
             game.emit(

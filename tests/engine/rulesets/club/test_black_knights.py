@@ -94,6 +94,7 @@ class TestNight:
                 from engine.actions import SkipPower
 
                 d.do(SkipPower(a))
+            d.expire()
         assert seen == [
             ("courtesan", ("Alex",)),
             ("black_kill", ("Kai", "Zuri")),
@@ -220,6 +221,7 @@ class TestNight:
                 from engine.actions import SkipPower
 
                 d.do(SkipPower(a))
+            d.expire()
         assert "Efe" not in d.game._targets("Sunny") and "Sunny" in d.game._targets("Sunny")
 
 

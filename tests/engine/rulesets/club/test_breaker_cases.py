@@ -78,10 +78,6 @@ def test_bk_each_card_is_seen_only_by_its_holder(club, bk8) -> None:
 
 
 @pytest.mark.rule("BK2")
-@pytest.mark.xfail(strict=True, reason="The rulebook: the monk meets each player with an active role, in the order "
-                   "Courtesan, Grey Cardinal, Black Knights, Mad Knight, Lord and Heir, Healer; Castle only announces "
-                   "the introduction to everyone: the Courtesan, the Mad Knight and the Healer are never met (they "
-                   "are told nothing a White Knight is not).")
 def test_bk_the_introduction_meets_each_active_role_in_the_wake_order(club, bk8) -> None:
     """BK2: «Ведущий (монах) знакомится с каждым игроком, который имеет активную роль.» (the host meets each player
     who has an active role) … «Очередность знакомств: 1. Куртизанка 2. Серый кардинал 3. Черные рыцари 4. Безумный
@@ -267,6 +263,7 @@ def test_bk_the_healer_may_not_heal_the_same_one_two_nights_running(club, bk8) -
     while d.game._step().name != "healer":
         for a in list(d.game.pending):
             d.do(SkipPower(a))
+        d.expire()
     with pytest.raises(IllegalAction):
         d.do(UsePower("Sunny", "Efe"))
 
@@ -601,6 +598,7 @@ def test_my_the_expelled_cannot_act_and_only_the_host_moves_on(club, my14) -> No
             d.do(UsePower("Sunny", "Alex"))
         for a in list(d.game.pending):
             d.do(SkipPower(a))
+        d.expire()
     assert whispers(d, "Sunny", mark) == []
     with pytest.raises(IllegalAction):
         d.do(CastVote("Sunny", "Alex"))

@@ -53,7 +53,7 @@ def started(ruleset: str) -> ClubGame:
     g = new_game(settings_of(ruleset), 5)
     assert isinstance(g, ClubGame)
     g.handle(StartSeries(), now=0.0)
-    assert g.deadline is not None  # a phase clock runs from the start (BK: the morning, MY: the first step)
+    assert g.deadline is not None  # a phase clock runs from the start (BK: the first introduction, MY: the first step)
     return g
 
 
@@ -70,7 +70,7 @@ def to_vote(g: ClubGame, now: float) -> float:
     who = g.player_of  # the player who plays a seat sends its inputs
     while g.phase is not ClubPhase.VOTE:
         now += 1
-        if g.phase is ClubPhase.NIGHT:
+        if g.phase is ClubPhase.NIGHT and g.pending:
             g.handle(SkipPower(who(g.pending[0])), now=now)
         elif g.phase is ClubPhase.SPEECH and g.speaker is not None:
             # the first speaker nominates, so there is a vote (Black Knights)
@@ -173,7 +173,7 @@ def test_undo_of_a_move_on_from_the_morning_moves_everyone_back(ruleset: str) ->
     now = 0.0
     while g.phase is not ClubPhase.MORNING:
         now += 1
-        g.handle(SkipPower(g.pending[0]), now=now)
+        g.handle(SkipPower(g.pending[0]) if g.pending else TimerExpired(g.phase_seq), now=now)
     before = snapshot(g)
     g.handle(Advance(HOST), now=now + 1)  # on to the speeches or the discussion
     assert g.phase is not ClubPhase.MORNING
@@ -226,7 +226,7 @@ def test_replacement_keeps_seat_and_role_and_plays_the_seat(ruleset: str) -> Non
 def test_the_replaced_player_can_no_longer_act_and_the_new_one_is_prompted(ruleset: str) -> None:
     g = started(ruleset)
     now = 0.0
-    while g.phase is not ClubPhase.NIGHT:
+    while g.phase is not ClubPhase.NIGHT or not g.pending:
         now += 1
         g.handle(Advance(HOST), now=now)
     actor = g.pending[0]

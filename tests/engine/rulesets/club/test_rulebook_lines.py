@@ -62,7 +62,7 @@ def test_each_role_acts_only_at_its_own_step_and_everyone_else_sleeps(club, my14
             with pytest.raises(IllegalAction):
                 d.do(UsePower("Alex", "Kai"))
         assert len(d.effects) == mark
-        batch = [e for a in list(d.game.pending) for e in d.do(SkipPower(a))]
+        batch = [e for a in list(d.game.pending) for e in d.do(SkipPower(a))] + d.expire()
         before = asked
     assert "Rhea" not in {n for _, asked in seen for n in asked}
     assert [name for name, _ in seen] == ["mistress", "sapper", "mafia_shot", "yakuza_shot", "maniac", "poisoner",

@@ -56,10 +56,12 @@ def public(d: Any, since: int = 0) -> list[tuple[str, Any]]:
 
 
 def play_step(d: Any, picks: dict[str, str | None]) -> None:
-    """Answer the open night step: ``picks[contestant]`` = target, else a pass (a blocked one goes back to sleep)."""
+    """Answer the open night step: ``picks[contestant]`` = target, else a pass (a blocked one goes back to sleep);
+    then the step's clock runs out."""
     for a in list(d.game.pending):
         t = picks.get(a)
         d.do(UsePower(a, t) if t is not None else SkipPower(a))
+    d.expire()
 
 
 def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...], **kw: Any) -> Any:
@@ -97,6 +99,7 @@ def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check
     d.do(UsePower("Zuri", "Sunny"))
     d.do(SkipPower("Kai"))
     assert whispers(d, "Kai", mark) == [("club.blocked.asleep", {})]  # not Zuri's pick, not "you pass"
+    d.expire()
     assert d.game._step().name == "cardinal_check"
     assert prompts(d, "Kai", mark) == [("club.blocked", [SkipPower("Kai")])]
     d.do(SkipPower("Kai"))

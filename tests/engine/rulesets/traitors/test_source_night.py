@@ -209,8 +209,10 @@ def test_the_traitors_go_home_when_the_turrets_decisions_are_made() -> None:
     home = "All of tonight's decisions are made. Go home: your cloak and lantern are taken back."
     assert told(fx, "Sunny") == [home] and told(fx, "Efe") == ["You do not use your power tonight.", home]
     assert all(home not in told(fx, f) for f in NAMES if f not in ("Sunny", "Efe"))
-    assert public(fx) == ["Night 1: the host visits."]
+    assert public(fx) == []  # the visit is told to each one visited, not announced (the night's shape is secret)
     assert n.g.phase is Phase.HOST_VISIT  # the host visits the Faithful with the Traitors at home
+    visited = [f for f in NAMES if "Night 1: the host visits you." in told(fx, f)]
+    assert visited and set(visited) == {f for f in NAMES if n.g.night.options.get(f)}
     assert n.g.places["Sunny"] == (Place.HOME, n.seat("Sunny")) and n.g.places["Efe"] == (Place.HOME, n.seat("Efe"))
     assert not any(i in holds(n, t) for t in ("Sunny", "Efe") for i in EQUIPMENT)
 
