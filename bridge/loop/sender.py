@@ -112,7 +112,8 @@ class Sender:
         """
         i = 0
         waiting: list[Effect] = []  # observed, their commands in a batch not sent yet (house rule 2)
-        for effect, commands in zip(effects, rendered, strict=True):
+        last = len(effects) - 1
+        for k, (effect, commands) in enumerate(zip(effects, rendered, strict=True)):
             if self.observer is not None:
                 self.observer(effect)
             waiting.append(effect)
@@ -120,7 +121,7 @@ class Sender:
                 if await self._deliver(cmd.text) and sent is not None:
                     sent(i)
                 i += 1
-            if commands or effect is effects[-1]:
+            if commands or k == last:
                 for done in waiting:
                     if after is not None:
                         after(done)
