@@ -22,15 +22,10 @@ import asyncio
 import collections
 import json
 import secrets
-import shutil
 import statistics
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
-import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
+import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import Bot, _drive_bots, demo_settings
 from bridge.config.castle import default_castle
 from bridge.io.players import PlayerDirectory
@@ -152,28 +147,13 @@ def _verb(text: str) -> str:
 def show(name: str, out: dict[str, Any]) -> None:
     n = out["tables"]
     print(f"{name}: {out['contestants']} contestants, {out['series']} series, {n} round tables:")
-    print(f"  per round table: {out['per_round_table'][0]:7.1f} round trips, {out['per_round_table'][1] / 1000:7.1f} kB")
+    print(
+        f"  per round table: {out['per_round_table'][0]:7.1f} round trips, {out['per_round_table'][1] / 1000:7.1f} kB"
+    )
     print(f"  per series:      {out['per_series'][0]:7.1f} round trips, {out['per_series'][1] / 1000:7.1f} kB"
           "  (queue polls and acks not counted)")  # fmt: skip
     print("  round-table commands by verb (mean per round table): "
           + ", ".join(f"{k} {v:.1f}" for k, v in out["kinds"].items()))  # fmt: skip
-
-
-def _other(commit: str, argv: list[str]) -> list[dict[str, Any]]:
-    """This script's results on a temporary worktree of ``commit`` (this script copied in, so both count alike)."""
-    root = Path(__file__).resolve().parents[1]
-    with tempfile.TemporaryDirectory(prefix="castle-rcon-") as tmp:
-        tree = Path(tmp) / "tree"
-        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(tree), commit], check=True,
-                       capture_output=True)  # fmt: skip
-        try:
-            shutil.copyfile(__file__, tree / "bench" / "rcon_traffic.py")
-            done = subprocess.run([sys.executable, str(tree / "bench" / "rcon_traffic.py"), *argv, "--json"],
-                                  check=True, capture_output=True, text=True)  # fmt: skip
-        finally:
-            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=False)
-    result: list[dict[str, Any]] = json.loads(done.stdout.splitlines()[-1])
-    return result
 
 
 def main() -> None:
@@ -185,7 +165,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     argv = ["--contestants", *map(str, args.contestants), "--seeds", *map(str, args.seeds), "--top", str(args.top)]
-    before = _other(args.compare, argv) if args.compare else None
+    before = (
+        json.loads(checkout.run_on_commit(args.compare, __file__, [*argv, "--json"]).splitlines()[-1])
+        if args.compare
+        else None
+    )
     now = [report(c, args.seeds, args.top) for c in args.contestants]
     if args.json:
         print(json.dumps(now))

@@ -17,9 +17,13 @@ House rules:
 
 1. ``pack`` never reorders, drops or splits a command; a command that does not fit a batch beside others goes
    alone, as it is. A batch of one command is that command.
-2. A batch holds at most ``MAX_ENTRIES`` commands: each one is a nested function call in the pack
+2. A batch never holds both a prompt (a dialog) and a chat line without a link (an announcement, a whisper): a
+   batch answered but not marked sent is sent again after a crash, and a player then sees the same dialog
+   twice with nothing between but the prompt's own chat line (its links), which a reader takes for the repeat
+   it is (the demo's bots do), not for a new question after news.
+3. A batch holds at most ``MAX_ENTRIES`` commands: each one is a nested function call in the pack
    (``traitors:run/next`` calls itself), and a short chain stays far from any nesting limit.
-3. The server answers a batch with one reply ("Executed function 'traitors:run'"): a command inside that fails
+4. The server answers a batch with one reply ("Executed function 'traitors:run'"): a command inside that fails
    fails alone and silently, as any line of a function does in vanilla.
 """
 
@@ -71,7 +75,7 @@ def _entry(command: McCommand) -> str:
 
 
 def pack(commands: Sequence[McCommand]) -> list[tuple[McCommand, int]]:
-    """The commands packed into as few ``function traitors:run`` calls as fit (house rules 1-2).
+    """The commands packed into as few ``function traitors:run`` calls as fit (house rules 1-3).
 
     Args:
         commands: commands in the order they must run.
@@ -95,18 +99,36 @@ def pack(commands: Sequence[McCommand]) -> list[tuple[McCommand, int]]:
         size = 0
 
     frame = utf8_size(_HEAD) + utf8_size(_TAIL)
+    kind = ""  # "prompt" or "news" once the group holds one (house rule 2)
     for command in commands:
         entry = utf8_size(_entry(command))
         if frame + entry > MAX_COMMAND_BYTES:  # too big to go beside anything: alone, as it is
             flush()
             out.append((command, 1))
             continue
-        if group and (len(group) >= MAX_ENTRIES or frame + size + 1 + entry > MAX_COMMAND_BYTES):
+        this = _kind(command.text)
+        if group and (len(group) >= MAX_ENTRIES or frame + size + 1 + entry > MAX_COMMAND_BYTES
+                      or (this and kind and this != kind)):  # fmt: skip
             flush()
+        if not group:
+            kind = ""
+        kind = kind or this
         size += entry + (1 if group else 0)
         group.append(command)
     flush()
     return out
+
+
+_PROMPTS = (f"function {ASK_FUNCTION} ", "function traitors:ui/prompt ")
+
+
+def _kind(text: str) -> str:
+    """``"prompt"`` for a dialog, ``"news"`` for a chat line without a link, else ``""`` (house rule 2)."""
+    if text.startswith(_PROMPTS):
+        return "prompt"
+    if text.startswith("tellraw ") and "run_command" not in text:
+        return "news"
+    return ""
 
 
 def unpack(text: str) -> list[str]:
