@@ -2,4 +2,4 @@
 # " [label]" in chat running the same command.
 $data modify storage traitors:ui ask.actions append value {label:$(l),action:{type:"run_command",command:"/trigger traitors.$(c)"}}
 data modify storage traitors:ui ask.chat append value {text:" "}
-$data modify storage traitors:ui ask.chat append value {text:"[",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",command:"/trigger traitors.$(c)"},hover_event:{action:"show_text",value:{translate:"traitors.choice.hover",fallback:"Choose %s",with:[$(l)],color:"gray"}},extra:[$(l),{text:"]"}]}
+$data modify storage traitors:ui ask.chat append value {text:"[",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",command:"/trigger traitors.$(c)"},hover_event:{action:"show_text",value:{translate:"traitors.choice.hover",fallback:"Choose %1$s",with:[$(l)],color:"gray"}},extra:[$(l),{text:"]"}]}
