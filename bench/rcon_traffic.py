@@ -133,7 +133,7 @@ def report(contestants: int, seeds: list[int], top: int) -> dict[str, Any]:
 
 
 def _verb(text: str) -> str:
-    """A command's verb; a batch's is ``run[…]`` with the verbs of the commands it carries."""
+    """A command's verb, ``run`` for a batch of several commands (``bridge.minecraft.batch``)."""
     try:
         from bridge.minecraft.batch import unpack  # absent from a commit before batches
     except ImportError:
