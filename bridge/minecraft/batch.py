@@ -21,9 +21,12 @@ House rules:
    batch answered but not marked sent is sent again after a crash, and a player then sees the same dialog
    twice with nothing between but the prompt's own chat line (its links), which a reader takes for the repeat
    it is (the demo's bots do), not for a new question after news.
-3. A batch holds at most ``MAX_ENTRIES`` commands: each one is a nested function call in the pack
+3. A batch never holds a give followed by a ``clear``: a give is skipped for a player who holds the item
+   already, and a batch sent again after a crash would otherwise find the item taken by its own ``clear`` and
+   give it a second time.
+4. A batch holds at most ``MAX_ENTRIES`` commands: each one is a nested function call in the pack
    (``traitors:run/next`` calls itself), and a short chain stays far from any nesting limit.
-4. The server answers a batch with one reply ("Executed function 'traitors:run'"): a command inside that fails
+5. The server answers a batch with one reply ("Executed function 'traitors:run'"): a command inside that fails
    fails alone and silently, as any line of a function does in vanilla.
 """
 
@@ -75,7 +78,7 @@ def _entry(command: McCommand) -> str:
 
 
 def pack(commands: Sequence[McCommand]) -> list[tuple[McCommand, int]]:
-    """The commands packed into as few ``function traitors:run`` calls as fit (house rules 1-3).
+    """The commands packed into as few ``function traitors:run`` calls as fit (house rules 1-4).
 
     Args:
         commands: commands in the order they must run.
@@ -100,6 +103,7 @@ def pack(commands: Sequence[McCommand]) -> list[tuple[McCommand, int]]:
 
     frame = utf8_size(_HEAD) + utf8_size(_TAIL)
     kind = ""  # "prompt" or "news" once the group holds one (house rule 2)
+    gave = False  # the group holds a give (house rule 3)
     for command in commands:
         entry = utf8_size(_entry(command))
         if frame + entry > MAX_COMMAND_BYTES:  # too big to go beside anything: alone, as it is
@@ -108,11 +112,13 @@ def pack(commands: Sequence[McCommand]) -> list[tuple[McCommand, int]]:
             continue
         this = _kind(command.text)
         if group and (len(group) >= MAX_ENTRIES or frame + size + 1 + entry > MAX_COMMAND_BYTES
-                      or (this and kind and this != kind)):  # fmt: skip
+                      or (this and kind and this != kind)
+                      or (gave and command.text.startswith("clear "))):  # fmt: skip
             flush()
         if not group:
-            kind = ""
+            kind, gave = "", False
         kind = kind or this
+        gave = gave or _gives(command.text)
         size += entry + (1 if group else 0)
         group.append(command)
     flush()
@@ -129,6 +135,14 @@ def _kind(text: str) -> str:
     if text.startswith("tellraw ") and "run_command" not in text:
         return "news"
     return ""
+
+
+_GIVES = (f"function {GIVE_FUNCTION} ",)
+
+
+def _gives(text: str) -> bool:
+    """Whether a command gives an item (house rule 3): ``traitors:item/give``, a ``give`` or an equip."""
+    return text.startswith(_GIVES) or text.startswith("give ") or " run give " in text or " run item " in text
 
 
 def unpack(text: str) -> list[str]:

@@ -121,3 +121,21 @@ def test_a_gathered_give_gives_each_player_their_own_item_once() -> None:
 def test_a_worn_item_is_given_as_before() -> None:
     effect = GiveItem(frozenset({"Alex"}), Item.TRAITORS_CLOAK)
     assert render_give_each(effect, {"Alex": "t1/Alex/1"}) == render_give_once(effect, {"Alex": "t1/Alex/1"})
+
+
+def test_a_batch_sent_twice_neither_repeats_a_question_after_news_nor_gives_twice() -> None:
+    """House rules 2 and 3: a prompt never shares a batch with a plain chat line, and a give never shares one
+    with a later clear; a batch sent again after a crash then gives nothing twice and asks nothing anew."""
+    news = render(Announce(msg("vote.open")), CTX)
+    asks = render_prompt_asks(_vote_prompt("Alex"), CTX) + render_prompt_asks(_vote_prompt("Kai"), CTX)
+    assert [n for _, n in pack([*news, *asks])] == [1, 2]
+    ids = {"Alex": "t1/Alex/1"}
+    give = render_give_each(GiveItem(frozenset(ids), Item.CAST_VOTE_PAPER, "Kai"), ids)
+    taken = mc.clear("@a", Item.CAST_VOTE_PAPER)
+    batches = pack([mc.clear("Alex", Item.VOTE_PAPER), *give, taken])
+    assert [n for _, n in batches] == [2, 1]
+    world = _world()
+    for _ in range(2):  # the first batch sent again (a crash before it was marked sent): still one give
+        world.execute(batches[0][0].text)
+    gives = [r for r in world.inner_log if r.reply.startswith("Gave")]
+    assert len(gives) == 1 and len(world.player("Alex").inventory) == 1
