@@ -233,7 +233,8 @@ def kill_plan(rng: random.Random) -> list[tuple[str, Any]]:
     Phase-aimed kills come early, while votes and nights are still ahead; the last ones never wait long.
     """
     points = ["before-commit", "after-commit", "mid-send", "before-ack"] * 2
-    most = {"before-commit": 3, "after-commit": 3, "mid-send": 25, "before-ack": 2}
+    # mid-send counts commands sent; a batch carries what five or so commands did before (bridge/minecraft/batch.py)
+    most = {"before-commit": 3, "after-commit": 3, "mid-send": 6, "before-ack": 2}
     faults: list[tuple[str, Any]] = [("fault", f"{p}:{rng.randint(1, most[p])}") for p in points]
     aimed: list[tuple[str, Any]] = [("phase", "Vote"), ("phase", NIGHT_LABELS)] * 3
     plan: list[tuple[str, Any]] = []
