@@ -32,3 +32,28 @@ def engine_build() -> str:
     import engine.rulesets.traitors.game
 
     return str(Path(str(engine.rulesets.traitors.game.__file__)).parent)
+
+
+def run_on_commit(commit: str, script: str, argv: list[str]) -> str:
+    """Run a copy of ``script`` (a path under this ``bench/``) with ``argv`` on a temporary worktree of ``commit``
+    and return its standard output: the same measurement of an older version (``--compare`` of a script), which
+    the copy counts exactly as this one does.
+
+    Raises:
+        subprocess.CalledProcessError: ``git worktree add`` or the script failed.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="castle-bench-") as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit], check=True,
+                       capture_output=True)  # fmt: skip
+        try:
+            copy = tree / "bench" / Path(script).name
+            shutil.copyfile(script, copy)
+            done = subprocess.run([sys.executable, str(copy), *argv], check=True, capture_output=True, text=True)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+    return done.stdout

@@ -413,9 +413,11 @@ async def _run_bots_until_stopped(sandbox: SandboxThread, bots: list[Bot], phase
 
 async def _print_phases(sandbox: SandboxThread, stop: asyncio.Event, out: TextIO, interval: float = 0.1) -> None:
     """Print a ``phase_line`` for every phase clock the service starts: each call of the clock function
-    (``bridge.minecraft.render.CLOCK_FUNCTION``) in the sandbox's command log, with the name and seconds it was given."""
+    (``bridge.minecraft.render.CLOCK_FUNCTION``) in the sandbox's command log (alone, or in a batch of commands,
+    ``bridge.minecraft.batch``), with the name and seconds it was given."""
     import nbtlib
 
+    from bridge.minecraft.batch import unpack
     from bridge.minecraft.render import CLOCK_FUNCTION
     from bridge.sandbox.nbt import to_python
     from bridge.sandbox.text import plain_text
@@ -427,7 +429,8 @@ async def _print_phases(sandbox: SandboxThread, stop: asyncio.Event, out: TextIO
         nonlocal seen
         log = sandbox.world.command_log
         fresh, seen = log[seen:], len(log)
-        return [r.text[len(prefix) :] for r in fresh if r.text.startswith(prefix) and r.outcome == "ok"]
+        calls = [c for r in fresh if r.outcome == "ok" for c in unpack(r.text)]
+        return [c[len(prefix) :] for c in calls if c.startswith(prefix)]
 
     while not stop.is_set():
         for arg in sandbox.call(new_calls):

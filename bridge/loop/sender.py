@@ -5,9 +5,16 @@ House rules of this file (``bridge/loop/service.py`` house rules 4 and 6):
 1. Effects are rendered (``bridge.minecraft.render``) in order; every give carries a hand-out id and is
    idempotent (``bridge/loop/recovery.py``), so sending it twice gives one item. When a new phase clock starts,
    the previous phase's unanswered prompt dialogs are closed first (their chat fallback stays).
-2. Commands go one by one. A command the server answers with an error text is logged (never with secrets), kept
-   in ``failed_commands``, and the next command is sent; "already exists" replies are not errors.
-3. With a store, a lost connection makes the sender ``offline``: the remaining commands stay in the store's
+2. What one step sends is one unit: its commands are packed, in order, into as few data pack calls as fit
+   (``bridge.minecraft.batch``: a prompt is one ``traitors:ui/ask`` call per recipient, a give one
+   ``traitors:item/give`` call for all its recipients, consecutive commands one ``traitors:run`` call). A batch is
+   one command to the store's outbox, marked sent as one. Each effect is shown to the observer before the batch
+   that carries its commands goes, and ``after`` it once that batch went.
+3. Commands go one by one. A command the server answers with an error text is logged (never with secrets), kept
+   in ``failed_commands``, and the next command is sent; "already exists" replies are not errors. (A command
+   inside a batch that fails is not reported: vanilla goes on with a function's next line, and answers for the
+   call.)
+4. With a store, a lost connection makes the sender ``offline``: the remaining commands stay in the store's
    outbox (sent by ``bridge/loop/resync.py`` once the server is back); without one, ``RconUnavailable`` is
    raised to the caller.
 """
@@ -21,8 +28,9 @@ from bridge.errors import RconCommandFailed, RconUnavailable
 from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.recovery import Handouts
 from bridge.minecraft import commands as mc
-from bridge.minecraft.render import RenderContext, render, render_give_once
-from engine.effects import ClockStarted, Effect, GiveItem, Prompt
+from bridge.minecraft.batch import pack
+from bridge.minecraft.render import RenderContext, render, render_give_each, render_give_once, render_prompt_asks
+from engine.effects import Announce, ClockStarted, Effect, GiveItem, Prompt, Whisper
 
 __all__ = ["Sender"]
 
@@ -30,7 +38,7 @@ log = logging.getLogger(__name__)
 
 
 class Sender:
-    """Renders effects and sends commands (house rules 1-3).
+    """Renders effects and sends commands (house rules 1-4).
 
     Args:
         rcon: the RCON client.
@@ -55,9 +63,19 @@ class Sender:
         """Players shown a prompt dialog since the last phase clock (closed when the next phase starts)."""
 
     def render(self, effects: Sequence[Effect]) -> list[list[mc.McCommand]]:
-        """Each effect's commands, in order (house rule 1); numbers the gives among ``effects``."""
+        """Each effect's commands, in order, packed (house rules 1-2): a batch is listed under the last effect
+        whose commands it carries, the effects before it then list none. Numbers the gives among ``effects``."""
         ids = self.handouts.feed(effects)
-        return [self._render_one(effect, gids) for effect, gids in zip(effects, ids, strict=True)]
+        gives, gathered = _gathered_gives(effects, ids)
+        rendered = [render_give_each(*gives[i]) if i in gives else [] if i in gathered else self._render_one(e, gids)
+                    for i, (e, gids) in enumerate(zip(effects, ids, strict=True))]  # fmt: skip
+        owner = [i for i, commands in enumerate(rendered) for _ in commands]
+        out: list[list[mc.McCommand]] = [[] for _ in effects]
+        done = 0
+        for batch, n in pack([c for commands in rendered for c in commands]):
+            done += n
+            out[owner[done - 1]].append(batch)
+        return out
 
     def _render_one(self, effect: Effect, give_ids: dict[str, str] | None) -> list[mc.McCommand]:
         out: list[mc.McCommand] = []
@@ -68,6 +86,8 @@ class Sender:
             self._dialogs_open |= effect.to
         if isinstance(effect, GiveItem) and give_ids is not None:
             return out + render_give_once(effect, give_ids)
+        if isinstance(effect, Prompt):
+            return out + render_prompt_asks(effect, self.ctx)
         return out + render(effect, self.ctx)
 
     async def send(
@@ -91,15 +111,21 @@ class Sender:
             RconUnavailable: the server is unreachable and there is no outbox (house rule 3).
         """
         i = 0
-        for effect, commands in zip(effects, rendered, strict=True):
+        waiting: list[Effect] = []  # observed, their commands in a batch not sent yet (house rule 2)
+        last = len(effects) - 1
+        for k, (effect, commands) in enumerate(zip(effects, rendered, strict=True)):
             if self.observer is not None:
                 self.observer(effect)
+            waiting.append(effect)
             for cmd in commands:
                 if await self._deliver(cmd.text) and sent is not None:
                     sent(i)
                 i += 1
-            if after is not None:
-                after(effect)
+            if commands or k == last:
+                for done in waiting:
+                    if after is not None:
+                        after(done)
+                waiting.clear()
 
     async def _deliver(self, text: str) -> bool:
         """Send one command unless offline; True when the server answered it."""
@@ -138,3 +164,31 @@ class Sender:
                 return
             self.failed_commands.append((text, exc.reply))
             log.warning("server refused a command: %s", exc.reply[:200])
+
+
+_TEXT_ONLY = (Prompt, Whisper, Announce)
+"""Effects that only show text: a give may be sent before them, together with a later give of the same kind."""
+
+
+Gathered = dict[int, tuple[GiveItem, dict[str, str]]]
+"""Effect index → a give of one kind to everyone it gathers, with every recipient's hand-out id."""
+
+
+def _gathered_gives(effects: Sequence[Effect], ids: Sequence[dict[str, str] | None]) -> tuple[Gathered, set[int]]:
+    """The step's gives of one kind (item and label) that only text-only effects separate (a vote paper to each
+    voter, each with their prompt), gathered at the first of them (house rule 2); and the indices of the gives
+    gathered into an earlier one. A give of a worn item, or without ids, is left alone.
+    """
+    out: Gathered = {}
+    later: set[int] = set()
+    first: dict[tuple[object, object], int] = {}
+    for i, (effect, gids) in enumerate(zip(effects, ids, strict=True)):
+        if isinstance(effect, GiveItem) and gids is not None and effect.item not in mc.WORN:
+            j = first.setdefault((effect.item, effect.label), i)
+            give, held = out.get(j, (effect, {}))
+            out[j] = (GiveItem(give.to | effect.to, effect.item, effect.label), held | gids)
+            if j != i:
+                later.add(i)
+        elif not isinstance(effect, _TEXT_ONLY):
+            first.clear()
+    return out, later

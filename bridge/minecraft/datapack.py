@@ -5,7 +5,7 @@ The hand-written part lives in the ``datapack`` folder of the distribution (pack
 ``traitors`` finds it too). The functions that list every trigger are not kept by hand: they are made from the
 trigger table when the pack is written (``generated_files``: ``traitors:input/objectives`` and
 ``traitors:input/player`` from ``bridge.minecraft.triggers``, ``traitors:setup`` from
-``bridge.minecraft.render.setup_function``), and neither is ``pack.mcmeta``: its format range and its overlays
+``bridge.minecraft.render.setup_function``, ``traitors:item/give/one`` from ``bridge.minecraft.batch``), and neither is ``pack.mcmeta``: its format range and its overlays
 are made from the versions table (``bridge.minecraft.versions``), so a format number is written in one place.
 
 One pack serves every supported release: ``min_format``/``max_format`` span the oldest to the newest, and the
@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bridge.minecraft.batch import GIVE_ONE_FILE, give_one_function
 from bridge.minecraft.render import SETUP_FUNCTION_FILE, setup_function
 from bridge.minecraft.triggers import pack_functions
 from bridge.minecraft.versions import (
@@ -140,6 +141,7 @@ def generated_files() -> dict[Path, str]:
     pack root → text."""
     files = {Path(rel): text for rel, text in pack_functions().items()}
     files[Path(SETUP_FUNCTION_FILE)] = setup_function()
+    files[Path(GIVE_ONE_FILE)] = give_one_function()
     files[Path("pack.mcmeta")] = pack_mcmeta()
     return files
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from bridge.config.castle import PER_SEAT_PLACES, CastleConfig
 from bridge.minecraft import commands as mc
+from bridge.minecraft.batch import ask, give_each
 from bridge.minecraft.core import McCommand
 from bridge.minecraft.snbt import SnbtValue
 from bridge.minecraft.text import Component, RunCommand
@@ -326,6 +327,20 @@ def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCo
     return out
 
 
+def render_give_each(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCommand]:
+    """A ``GiveItem`` as ``render_give_once`` gives it, in one ``traitors:item/give`` call for every recipient
+    when it fits (``batch.give_each``); a worn item (house rule 5) goes as ``render_give_once`` sends it.
+
+    Raises:
+        KeyError: a recipient without an id.
+        ValueError: a bad name or id.
+    """
+    if effect.item in mc.WORN:
+        return render_give_once(effect, give_ids)
+    stacks = {n: mc.item_stack(effect.item, label=effect.label, give_id=give_ids[n]) for n in effect.to}
+    return give_each(stacks, give_ids)
+
+
 def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
     """A dialog per recipient (``prompt_dialog``), then the chat fallback: the question and one clickable
     ``[label]`` per choice running ``/trigger traitors.<obj> set <n>``, for a player who closed the dialog."""
@@ -357,12 +372,36 @@ def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McComma
     Raises:
         ValueError: a bad name, or one button alone over the limit.
     """
+    title, body, buttons = _dialog_parts(effect, ctx)
+    return dialog_commands(name, title, body, buttons)
+
+
+def _dialog_parts(effect: Prompt, ctx: RenderContext) -> tuple[Component, Component, list[tuple[Component, str]]]:
+    """A prompt's dialog title, body and buttons ``(label, /trigger command)``."""
     first = effect.choices[0].action if effect.choices else None
     title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
     buttons = [(choice_label(choice, effect.message), trigger_command(choice.action, ctx.seats))
                for choice in effect.choices]  # fmt: skip
-    return dialog_commands(name, title, mc.message_component(effect.message), buttons)
+    return title, mc.message_component(effect.message), buttons
+
+
+def render_prompt_asks(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
+    """A ``Prompt`` as one ``traitors:ui/ask`` call per recipient (``batch.ask``: the pack builds the dialog and
+    the chat line from one list of choices); a recipient whose call would be over the RCON limit gets the dialog
+    and the chat line apart, as ``render`` sends them.
+
+    Raises:
+        ValueError: a bad name, or one button alone over the limit.
+    """
+    title, body, buttons = _dialog_parts(effect, ctx)
+    out: list[McCommand] = []
+    for name in _sorted(effect.to):
+        try:
+            out.append(ask(name, title, body, buttons))
+        except ValueError:
+            out += _prompt(replace(effect, to=frozenset({name})), ctx)
+    return out
 
 
 def dialog_commands(name: str, title: Component, body: Component,

@@ -8,9 +8,33 @@ schemas, per the release stood in for), ``versioned`` (the ``version`` and ``rel
 ``commands`` (one module per command family behind one dispatch table), ``model`` (players, stacks, objectives,
 bossbars), ``nbt``/``text`` (helpers), ``datapack`` (the data pack the world interprets), ``uuids`` (offline-mode
 UUIDs), ``quiet`` (the demo's quiet gate), ``server`` (``Sandbox``, ``SandboxThread``).
+
+The package imports its server and world only when one of them is asked for (``bridge.sandbox.Sandbox``): they
+bring mecha and its command tree, and a program that only reads ``bridge.sandbox.blocks`` (the service's own
+start-up, through the castle builder) need not pay for them.
 """
 
-from bridge.sandbox.server import Sandbox, SandboxThread
-from bridge.sandbox.world import World
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bridge.sandbox.server import Sandbox, SandboxThread
+    from bridge.sandbox.world import World
 
 __all__ = ["Sandbox", "SandboxThread", "World"]
+
+_HOMES = {"Sandbox": "bridge.sandbox.server", "SandboxThread": "bridge.sandbox.server", "World": "bridge.sandbox.world"}
+
+
+def __getattr__(name: str) -> Any:
+    """``Sandbox``, ``SandboxThread`` and ``World``, imported on first use.
+
+    Raises:
+        AttributeError: any other name.
+    """
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bridge.sandbox' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

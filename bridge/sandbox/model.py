@@ -240,7 +240,8 @@ class Player:
     dialogs: list[Any] = field(default_factory=list)
     dialog_chat: list[int] = field(default_factory=list)
     """For each dialog in ``dialogs``, how many ``tellraw`` chat messages the player had then (orders dialogs
-    and the server's messages; the player's own trigger feedback is not counted)."""
+    and the server's messages; the player's own trigger feedback is not counted, nor a prompt's chat line: a
+    message with a ``/trigger`` link, which comes with a dialog)."""
     advancements: set[str] = field(default_factory=set)
     attacker: str | None = None
 

@@ -85,6 +85,9 @@ class WorldState:
         bossbars: by id.
         gamerules: name → value text.
         command_log: every command received over RCON or ``World.execute``, in order.
+        inner_log: every command a function called from the console ran (a batch's commands,
+            ``bridge.minecraft.batch``), with its reply or failure, in order: vanilla reports none of them, the
+            tests read them here (the tick's functions are not logged).
         errors: texts of sandbox errors (unsupported commands, internal faults).
         functions: function id → Python callable(world) returning a command count (for tests; a loaded
             data pack's functions come first).
@@ -112,6 +115,9 @@ class WorldState:
         self.bossbars: dict[str, Bossbar] = {}
         self.gamerules: dict[str, str] = {}
         self.command_log: list[CommandRecord] = []
+        self.inner_log: list[CommandRecord] = []
+        self.at_console = False
+        """True while a command from the console runs (what ``inner_log`` keeps)."""
         self.errors: list[str] = []
         self.functions: dict[str, Callable[[WorldState], int]] = {}
         self.tick_functions: list[Callable[[WorldState], None]] = []
@@ -286,7 +292,16 @@ class WorldState:
                 finally:
                     self.outputs = outer
             else:
-                reply = self.run(node, text)
+                # a line of a function the console called (not a command an ``execute`` runs: it is the line)
+                line = self.at_console and self._depth > 0 and self.outputs is None
+                try:
+                    reply = self.run(node, text)
+                except CommandFailure as exc:
+                    if line:
+                        self.inner_log.append(CommandRecord(_line_text(node, text), str(exc), "failed"))
+                    raise
+                if line:
+                    self.inner_log.append(CommandRecord(_line_text(node, text), reply, "ok"))
                 if reply and self.outputs is not None:
                     self.outputs.append(reply)
             return 1 if self.result is None else self.result
@@ -305,6 +320,11 @@ class WorldState:
         if handler is None:
             raise Unsupported(parts[0])
         return handler(self, parts, list(node.arguments), text)
+
+
+def _line_text(node: Any, text: str) -> str:
+    """The text of one parsed command within ``text`` (a function's whole source, or one macro line)."""
+    return text[node.location.pos : node.end_location.pos]
 
 
 Handler = Callable[[WorldState, list[str], list[Any], str], str]

@@ -351,6 +351,7 @@ class World(WorldState):
             reply = unknown[1] + _here(text, unknown[0])
             self.command_log.append(CommandRecord(command, reply, "syntax", received))
             return reply
+        self.at_console = True
         try:
             reply = self.run(node, text)
             outcome = "ok"
@@ -364,6 +365,8 @@ class World(WorldState):
         except Exception as exc:  # a sandbox bug; answer like vanilla's RCON thread does
             reply, outcome = f"Error executing: {text} ({exc!r})", "unsupported"
             self.errors.append(f"internal error on {command!r}: {exc!r}")
+        finally:
+            self.at_console = False
         self.command_log.append(CommandRecord(command, reply, outcome, received))
         return reply
 

@@ -126,18 +126,20 @@ class Report:
 
 def capture_commands(rulesets: Iterable[str] = RULESETS, contestants: int = 8, seed: int = 1) -> dict[str, list[str]]:
     """Every command form the service sent to the sandbox in one demo series of each ruleset, in first-sent order
-    (``SandboxThread.command_log``; :func:`distinct_forms`). The demos run at once on one event loop.
+    (``SandboxThread.command_log``; :func:`distinct_forms`), a batch of commands (``function traitors:run``,
+    ``bridge.minecraft.batch``) opened into the commands it carries. The demos run at once on one event loop.
 
     Returns:
         ruleset name → commands.
     """
     from bridge.app.demo import DEMO_NAMES, play_demo
+    from bridge.minecraft.batch import unpack
 
     async def both() -> list[list[str]]:
         async def one(ruleset: str) -> list[str]:
             _, sandbox, _ = await play_demo(contestants, seed, ruleset=ruleset, keep_sandbox=True, fast_forward=True)
             try:
-                return list(dict.fromkeys(text for text, _, _ in sandbox.command_log()))
+                return list(dict.fromkeys(c for text, _, _ in sandbox.command_log() for c in unpack(text)))
             finally:
                 sandbox.stop()
 

@@ -9,7 +9,7 @@ from mecha import ast as mast
 
 from bridge.sandbox import nbt
 from bridge.sandbox.commands.args import rl, targets, who
-from bridge.sandbox.model import Player, default_name
+from bridge.sandbox.model import ChatMessage, Player, default_name
 from bridge.sandbox.state import CommandFailure, Unsupported, WorldState
 
 __all__ = ["advancement", "dialog", "effect", "gamemode", "tag"]
@@ -141,6 +141,11 @@ def _dialog_data(world: WorldState, node: Any) -> dict[str, Any]:
     return shown
 
 
+def _prompt_line(message: ChatMessage) -> bool:
+    """Whether a chat message is a prompt's chat line: it has a ``/trigger`` link."""
+    return any(str(e.get("command", "")).startswith("/trigger ") for e in message.click_events())
+
+
 def dialog(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
     """``dialog show <targets> <dialog>``, ``dialog clear <targets>``; the result is the number of targets."""
     viewers = targets(world, args[0])
@@ -154,6 +159,6 @@ def dialog(world: WorldState, parts: list[str], args: list[Any], text: str) -> s
     for p in viewers:
         p.dialog = shown
         p.dialogs.append(shown)
-        p.dialog_chat.append(sum(1 for m in p.chat if m.source == "tellraw"))
+        p.dialog_chat.append(sum(1 for m in p.chat if m.source == "tellraw" and not _prompt_line(m)))
     world.result = len(viewers)
     return f"Displayed dialog to {who(names)}"

@@ -10,9 +10,15 @@ import sys
 import pytest
 
 from bridge.app.demo import play_demo, run_demo
+from bridge.minecraft.batch import unpack
 from bridge.minecraft.syntax import check_command
 from bridge.minecraft.versions import OLDEST, names, version_named
 from engine.record import RoundTableRecord
+
+
+def _commands(log):
+    """The sandbox's command log with every batch opened: the commands as the server ran them, in order."""
+    return [(inner, reply, outcome) for text, reply, outcome in log for inner in unpack(text)]
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +26,7 @@ def demo12():
     out = io.StringIO()
     game, sandbox, service = asyncio.run(play_demo(12, seed=3, out=out, keep_sandbox=True, fast_forward=True))
     try:
-        log = sandbox.command_log()
+        log = _commands(sandbox.command_log())
         chats = {n: [m.text for m in sandbox.chat(n)] for n in game.contestants()}
         dialogs = sandbox.call(lambda: {n: len(p.dialogs) for n, p in sandbox.world.players.items()})
         errors = sandbox.snapshot()["errors"]
@@ -157,7 +163,7 @@ def test_club_demo_plays_a_whole_series(ruleset):
     """Each club ruleset runs in the castle: sandbox + service over loopback RCON + bots clicking prompts."""
     game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True, fast_forward=True))
     try:
-        log = sandbox.command_log()
+        log = _commands(sandbox.command_log())
         errors = sandbox.snapshot()["errors"]
     finally:
         sandbox.stop()

@@ -16,6 +16,7 @@ import pytest
 from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
 from bridge.loop.service import SeriesService
+from bridge.minecraft.batch import unpack
 from bridge.minecraft.castle.blueprint import plan_castle
 from bridge.sandbox import Sandbox
 from bridge.sandbox.model import BASE_MOVEMENT_SPEED, Player
@@ -124,7 +125,7 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 sent = len(world.command_log)
                 await press("Efe", "traitors.nominate", seat["Sunny"])
                 # the decisions are made: cloak and lantern handed back, home; then (no murder tonight) breakfast
-                log = [r.text for r in world.command_log[sent:]]
+                log = [c for r in world.command_log[sent:] for c in unpack(r.text)]  # batches opened
                 for t in TRAITORS:
                     home, hall = CASTLE.location(Place.HOME, seat[t]), CASTLE.location(Place.BREAKFAST_ROOM)
                     back = log.index(f'clear {t} *[custom_data~{{traitors:{{item:"traitors_cloak"}}}}]')

@@ -65,7 +65,10 @@ def test_datapack_fallbacks_match_english() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         for key, fallback in re.findall(r'"?translate"?\s*:\s*"([^"]+)"\s*,\s*"?fallback"?\s*:\s*"([^"]*)"', text):
-            assert en[key] == fallback.replace("%", "%%"), (path.name, key)
+            if re.search(r"%\d+\$s", fallback):  # a template the pack fills in (vanilla formats a fallback too)
+                assert en[key] == fallback, (path.name, key)
+            else:
+                assert en[key] == fallback.replace("%", "%%"), (path.name, key)
 
 
 def test_lang_format_numbers_arguments_in_first_appearance_order() -> None:

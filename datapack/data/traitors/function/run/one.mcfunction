@@ -1,0 +1,2 @@
+# Macro: one command of a batch, $(c) as the bridge wrote it.
+$$(c)
