@@ -21,6 +21,7 @@ from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
 from bridge.loop.service import SeriesService
 from bridge.sandbox.server import SandboxThread
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
 from engine.rulesets import new_game
@@ -50,7 +51,7 @@ class SandboxRig:
         seed: the series' seed.
         ruleset: a name of ``engine.rulesets.RULESETS``.
         delay: the spectator page's delay (seconds).
-        token: the host token (default: a new one).
+        token: ``HOST``'s token (default: a new one); ``web.host_url()`` makes one-time login links.
         web_port: the pages' port (0: any free one).
     """
 
@@ -60,7 +61,7 @@ class SandboxRig:
         self.seed = seed
         self.token = token or secrets.token_hex(16)
         self.hub = WebHub(delay=delay)
-        self.web = WebServer(self.hub, WebConfig(port=web_port, spectator_delay=delay), self.token)
+        self.web = WebServer(self.hub, WebConfig(port=web_port, spectator_delay=delay), HostKeys.one(HOST, self.token))
         self.password = secrets.token_urlsafe(18)
         self.sandbox = SandboxThread(self.password)
         self.service: SeriesService | None = None

@@ -97,7 +97,7 @@ def test_undo_takes_back_a_move_on_and_restores_places_clock_and_time_left() -> 
     assert again.record.to_dict() == g.record.to_dict()
     assert (again.phase, again.deadline, again.phase_seq, again.places, again.items) == (
         g.phase, g.deadline, g.phase_seq, g.places, g.items)  # fmt: skip
-    assert [a["action"] for a in g.record.host_actions] == ["undo_host_action"]
+    assert [(a["action"], a["undone"]) for a in g.record.host_actions] == [("advance", True), ("undo_host_action", False)]
 
 
 def _to_vote(g: Game) -> None:
