@@ -22,8 +22,9 @@ House rules of this file:
 
 1. Tokens and cookies are compared in constant time and never logged (uvicorn's access log, which would print
    query strings, is off: ``bridge/web/server.py``).
-2. Every websocket and every login post checks its ``Origin``: a page of another site (another scheme, host or
-   port) is refused (HTTP 403), so no other site can drive the controls with the host's cookie.
+2. Every websocket checks its ``Origin``, and every login post where it comes from (``guard.from_this_site``): a
+   page of another site (another scheme, host or port) is refused (HTTP 403), so no other site can drive the
+   controls with the host's cookie.
 3. A control the page sends that no console button makes is answered ``{"type": "reply", "ok": false}``; it
    never reaches the engine. The control is pressed for the host whose cookie the page holds: a control's own
    fields never choose the host.
@@ -41,7 +42,7 @@ import logging
 from collections.abc import Sequence
 from html import escape
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -53,7 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bridge.config.serve import WebConfig
 from bridge.web.auth import HostKeys
-from bridge.web.guard import Guard, allowed_hosts
+from bridge.web.guard import Guard, allowed_hosts, from_this_site, same_origin
 from bridge.web.hub import DROPPED, ControlError, WebHub
 
 __all__ = ["COOKIE", "make_app", "same_origin"]
@@ -67,20 +68,6 @@ STATIC = importlib.resources.files("bridge.web").joinpath("static")
 
 TRY_LATER = 1013
 """The websocket close code of a page turned away or dropped (RFC 6455: try again later)."""
-
-
-def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
-    """Whether a websocket's ``Origin`` header names this server (house rule 2).
-
-    Args:
-        origin: the ``Origin`` header (``None``: not a browser; allowed, the cookie still decides).
-        host: the ``Host`` header the client connected to (``127.0.0.1:8765``).
-        scheme: ``ws`` or ``wss`` (``http`` or ``https`` for a form's post).
-    """
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme == ("https" if scheme in ("wss", "https") else "http") and parts.netloc == (host or "")
 
 
 def page(name: str) -> Response:
@@ -151,7 +138,7 @@ def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
         return logged_in(host)
 
     async def login_post(request: Request) -> Response:
-        if not same_origin(request.headers.get("origin"), request.headers.get("host"), request.url.scheme):
+        if not from_this_site(request.headers, request.url.scheme):
             return login_page("A login from another site.", 403)
         form = parse_qs((await request.body()).decode("utf-8", "replace"))
         host = keys.login(form.get("token", [""])[0].strip())

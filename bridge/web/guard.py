@@ -1,5 +1,5 @@
 """The door every request of the pages goes through: the ``Host`` allow-list and the security headers
-(``docs/host.md``, "The web pages' settings").
+(``docs/host.md``, "Logging in to the grimoire").
 
 House rules of this file:
 
@@ -11,6 +11,10 @@ House rules of this file:
    (no other page frames the grimoire), ``X-Frame-Options: DENY`` for older browsers, ``nosniff`` and
    ``Referrer-Policy: no-referrer``. The pages have no inline script or style, so the policy allows only this
    origin's files.
+3. A form's post (the login, the lobby's buttons) counts only from a page of this server (``from_this_site``):
+   the browser's ``Sec-Fetch-Site`` says ``same-origin``, or, from a client that does not send it, the ``Origin``
+   is this server's. (Under ``no-referrer`` a browser posts ``Origin: null``, so ``Sec-Fetch-Site`` decides.)
+   Another port of the same machine is another site here, though its cookies are the same.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["LOOPBACK_NAMES", "SECURITY_HEADERS", "Guard", "allowed_hosts", "host_name"]
+__all__ = ["LOOPBACK_NAMES", "SECURITY_HEADERS", "Guard", "allowed_hosts", "from_this_site", "host_name", "same_origin"]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 """The names a loopback server answers to by default."""
@@ -55,6 +59,28 @@ def allowed_hosts(bind: str, extra: Iterable[str] = ()) -> frozenset[str]:
     if bare not in _WILDCARDS:
         names.add(bare)
     return frozenset(n for n in names if n)
+
+
+def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
+    """Whether an ``Origin`` header names this server.
+
+    Args:
+        origin: the ``Origin`` header (``None``: not a browser; allowed, the cookie still decides).
+        host: the ``Host`` header the client connected to (``127.0.0.1:8765``).
+        scheme: ``ws`` or ``wss`` (``http`` or ``https`` for a form's post).
+    """
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme == ("https" if scheme in ("wss", "https") else "http") and parts.netloc == (host or "")
+
+
+def from_this_site(headers: Headers, scheme: str) -> bool:
+    """House rule 3: whether a form's post comes from a page of this server."""
+    fetch_site = headers.get("sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site == "same-origin"
+    return same_origin(headers.get("origin"), headers.get("host"), scheme)
 
 
 def _loopback(name: str) -> bool:

@@ -15,7 +15,7 @@ House rules of this file:
 from __future__ import annotations
 
 from html import escape
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 from bridge.loop.lobby_run import Season
 from bridge.minecraft.inputs import LobbyControl
 from bridge.web.auth import HostKeys
+from bridge.web.guard import from_this_site
 from bridge.web.stats_pages import html_page
 from engine.effects import Message
 
@@ -80,8 +81,7 @@ def lobby_routes(season: Season, keys: HostKeys) -> list[BaseRoute]:
         host = keys.host_of(request.cookies.get(COOKIE))
         if host is None:
             return PlainTextResponse("403: a wrong or missing host token\n", status_code=403)
-        origin = request.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+        if not from_this_site(request.headers, request.url.scheme):
             return PlainTextResponse("403: a press from another site\n", status_code=403)
         form = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
         do, name = form.get("do", ""), form.get("name", "").strip()

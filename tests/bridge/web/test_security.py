@@ -110,10 +110,20 @@ def test_the_session_cookie_holds_no_token_and_is_strict(client: TestClient) -> 
     assert response.headers["location"] == "/host" and "token" not in response.headers["location"]
 
 
-def test_a_login_from_another_site_is_refused(client: TestClient) -> None:
-    response = client.post("/host/login", data={"token": TOKEN}, headers={"origin": "http://evil.example"},
-                           follow_redirects=False)  # fmt: skip
+@pytest.mark.parametrize("headers", [{"origin": "http://evil.example"}, {"origin": "http://127.0.0.1:9999"},
+                                     {"origin": "null"}, {"sec-fetch-site": "cross-site", "origin": "null"},
+                                     {"sec-fetch-site": "same-site", "origin": BASE}])  # fmt: skip
+def test_a_login_from_another_site_is_refused(client: TestClient, headers: dict[str, str]) -> None:
+    """Another site, another port of this machine (same site, other origin), or an origin the browser hid."""
+    response = client.post("/host/login", data={"token": TOKEN}, headers=headers, follow_redirects=False)
     assert response.status_code == 403 and COOKIE not in response.cookies
+
+
+def test_a_login_from_this_page_under_no_referrer_is_taken(client: TestClient) -> None:
+    """Under ``Referrer-Policy: no-referrer`` a browser posts ``Origin: null``; its ``Sec-Fetch-Site`` decides."""
+    response = client.post("/host/login", data={"token": TOKEN}, follow_redirects=False,
+                           headers={"sec-fetch-site": "same-origin", "origin": "null"})  # fmt: skip
+    assert response.status_code == 303 and COOKIE in response.cookies
 
 
 def test_a_one_time_link_works_once_and_not_after_its_time() -> None:
