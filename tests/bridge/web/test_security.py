@@ -227,3 +227,17 @@ def test_a_page_that_falls_behind_is_dropped_not_buffered() -> None:
         assert host not in hub.hosts and host.qsize() == 1
 
     asyncio.run(run())
+
+
+def test_a_dropped_page_is_closed_to_reconnect() -> None:
+    """The hub drops a page that fell behind: its websocket is closed with "try again later" (the page reconnects
+    and is sent the whole state again)."""
+    client, hub = app_for(HostKeys.one(HOST, TOKEN))
+    with client, client.websocket_connect(f"{WS}/ws/spectate", headers=ORIGIN) as ws:
+        assert json.loads(ws.receive_text())["type"] == "view"
+        (queue,) = hub.spectators
+        client.portal.call(hub.drop, queue)  # type: ignore[union-attr]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_text()
+        assert closed.value.code == TRY_LATER and not hub.spectators
