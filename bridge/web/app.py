@@ -66,6 +66,9 @@ COOKIE = "castle_host"
 
 STATIC = importlib.resources.files("bridge.web").joinpath("static")
 
+FORM_LIMIT = 4096
+"""The most bytes of a login post read."""
+
 TRY_LATER = 1013
 """The websocket close code of a page turned away or dropped (RFC 6455: try again later)."""
 
@@ -140,7 +143,12 @@ def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
     async def login_post(request: Request) -> Response:
         if not from_this_site(request.headers, request.url.scheme):
             return login_page("A login from another site.", 403)
-        form = parse_qs((await request.body()).decode("utf-8", "replace"))
+        body = b""
+        async for chunk in request.stream():  # a login form is a few bytes: never hold more than FORM_LIMIT
+            body += chunk
+            if len(body) > FORM_LIMIT:
+                return login_page("A login form that long is no login.", 413)
+        form = parse_qs(body.decode("utf-8", "replace"))
         host = keys.login(form.get("token", [""])[0].strip())
         if host is None:
             return login_page("A wrong token.", 403)

@@ -119,6 +119,11 @@ def test_a_login_from_another_site_is_refused(client: TestClient, headers: dict[
     assert response.status_code == 403 and COOKIE not in response.cookies
 
 
+def test_a_huge_login_post_is_not_read(client: TestClient) -> None:
+    response = client.post("/host/login", data={"token": TOKEN + "0" * 10_000}, headers=ORIGIN, follow_redirects=False)
+    assert response.status_code == 413 and COOKIE not in response.cookies
+
+
 def test_a_login_from_this_page_under_no_referrer_is_taken(client: TestClient) -> None:
     """Under ``Referrer-Policy: no-referrer`` a browser posts ``Origin: null``; its ``Sec-Fetch-Site`` decides."""
     response = client.post("/host/login", data={"token": TOKEN}, follow_redirects=False,
