@@ -3,7 +3,7 @@ the bytes one host page receives (target: under 2 MB with 16 seats).
 
 The demo's bot series (``bridge/app/demo.py``: the sandbox, bots answering every dialog, the clock skipping the
 quiet waits) is played with the web pages up (``bridge/web``); a websocket client stands for the host page
-(``/ws/host``, with the token and the page's origin). Each message the hub sends carries the service clock's
+(``/ws/host``, with the session cookie and the page's origin). Each message the hub sends carries the service clock's
 ``now`` taken when the engine's step came out (``bridge/web/hub.py``); latency = the moment the client has the
 message minus that. Transfer = every byte of every message the page was sent, the first whole state included.
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import secrets
 import statistics
 import time
 
@@ -24,19 +23,23 @@ import websockets
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import play_demo
 from bridge.config.serve import WebConfig
+from bridge.web.app import COOKIE
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.server import serving
 
 
 async def measure(contestants: int, seed: int, ruleset: str) -> dict[str, float]:
-    token = secrets.token_hex(16)
+    keys = HostKeys.one("Host")
     hub = WebHub()
     latencies: list[float] = []
     received = {"bytes": 0, "messages": 0}
-    async with serving(WebConfig(port=0), token, hub=hub) as pages:
+    async with serving(WebConfig(port=0), keys, hub=hub) as pages:
         assert pages is not None
-        url = f"ws://127.0.0.1:{pages.port}/ws/host?token={token}"
-        async with websockets.connect(url, origin=websockets.Origin(pages.base), max_size=None) as ws:
+        url = f"ws://127.0.0.1:{pages.port}/ws/host"
+        cookie = {"Cookie": f"{COOKIE}={keys.session('Host')}"}
+        async with websockets.connect(url, origin=websockets.Origin(pages.base), max_size=None,
+                                      additional_headers=cookie) as ws:  # fmt: skip
 
             async def read() -> None:
                 async for text in ws:

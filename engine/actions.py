@@ -170,9 +170,21 @@ class Advance(_ByHost):
 
     In the finale vote this is the host locking the vote, once they have asked whether everybody is happy with
     their decision; before that it asks the question (rulebook §9).
+
+    ``button`` names the console button that moved on (``"open_vote"``, ``"lock_torches"``…; ``None``: not
+    said), for the record's ``host_actions``; it changes nothing else, and the JSON form leaves it out when
+    ``None``.
     """
 
     kind: ClassVar[str] = "advance"
+    button: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``Action.to_dict`` without ``button`` when it is ``None`` (the input log of a press that names none)."""
+        out = Action.to_dict(self)
+        if self.button is None:
+            del out["button"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -222,8 +222,9 @@ class SeriesRecord:
     winner: str | None = None
     termination: str | None = None
     host_actions: list[dict[str, Any]] = field(default_factory=list)
-    """Every host action but moving on, in order: ``{"host", "action", "at" (seconds, the engine's now), "day",
-    "phase", "detail", "undone"}`` (docs/game-log.md)."""
+    """Every host action the series took, one per press and in order (moving on with the button that moved on as
+    ``detail``): ``{"host", "action", "at" (seconds, the engine's now), "day", "phase", "detail", "undone"}``
+    (docs/game-log.md)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON game log (``docs/game-log.md``), format version 1."""

@@ -34,6 +34,7 @@ from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase
 from bridge.app.demo_settings import (  # noqa: F401 - the settings' light home; the names stay importable here
     CLUB_DEMO_DURATIONS,
     DEMO_DURATIONS,
+    DEMO_HOST,
     DEMO_NAMES,
     default_traitors,
     demo_settings,
@@ -223,6 +224,7 @@ async def play_demo(
     version: McVersion = OLDEST,
     on_service: Callable[[SeriesService], None] = lambda service: None,
     fast_forward: bool = False,
+    hosts: tuple[str, ...] = (),
 ) -> tuple[Any, SandboxThread, SeriesService]:
     """Play one demo series to its end.
 
@@ -236,6 +238,8 @@ async def play_demo(
         on_service: called with the service before it runs (``--grimoire``: the web pages follow it).
         fast_forward: end each phase as soon as every bot has answered instead of at its clock's end
             (``bridge/loop/clock.py`` house rule 4): the same series, without the waits.
+        hosts: the series' hosts (``demo --grimoire``: ``DEMO_HOST``); they join the sandbox but are no bots, so
+            they act only when someone presses a control for them.
 
     Returns:
         The finished game, the sandbox thread and the service (``service.bots``: the bots, for tests).
@@ -247,13 +251,13 @@ async def play_demo(
     from bridge.sandbox import quiet
     from bridge.sandbox.server import SandboxThread
 
-    settings = demo_settings(contestants, ruleset)
+    settings = demo_settings(contestants, ruleset, hosts)
     game = new_game(settings, seed)
     password = secrets.token_urlsafe(18)
     sandbox = SandboxThread(password, version=version)
     port = sandbox.start()
     try:
-        for name in settings.contestants:
+        for name in (*settings.contestants, *hosts):
             sandbox.join(name)
         # Every third bot closes its dialogs and answers in chat, so both ways are used in every demo.
         bots = [Bot(name, seed, closes_dialogs=i % 3 == 2) for i, name in enumerate(settings.contestants)]
@@ -595,27 +599,34 @@ def _report(game: Any, service: SeriesService, record: str, started: float, *, o
     return 0
 
 
-def web_pages(port: int | None, out: TextIO) -> contextlib.AbstractAsyncContextManager[Any]:
+def web_pages(port: int | None, out: TextIO, host: str = DEMO_HOST) -> contextlib.AbstractAsyncContextManager[Any]:
     """The host's grimoire and the spectator page on 127.0.0.1:``port`` (0: any free one) for the block, with a
-    new host token printed once to ``out`` (``bridge/web/server.py``); without ``port``, nothing, and the web
-    stack is not even imported (``serve-demo`` starts fast)."""
+    new token for ``host`` and a one-time login link printed once to ``out`` (``bridge/web/server.py``); without
+    ``port``, nothing, and the web stack is not even imported (``serve-demo`` starts fast)."""
     if port is None:
         return contextlib.nullcontext()
     from bridge.app.export import format_record
     from bridge.config.serve import WebConfig
+    from bridge.web.auth import HostKeys
     from bridge.web.hub import WebHub
     from bridge.web.server import announce_pages, serving
 
     hub = WebHub(record_text=lambda record: format_record(record, "text"))
-    return serving(WebConfig(port=port), secrets.token_hex(16), hub=hub, announce=announce_pages(out, True))
+    return serving(WebConfig(port=port), HostKeys.one(host), hub=hub, announce=announce_pages(out))
 
 
 async def _with_pages(port: int, err: TextIO, report: Callable[[Any, SeriesService], int], **demo: Any) -> int:
     """``demo --grimoire``: the demo with the host's grimoire and the spectator page on 127.0.0.1:``port``; once
     the series is over (and reported) the pages stay up until Ctrl-C."""
     async with web_pages(port, err) as pages:
-        game, _, service = await play_demo(on_service=pages.hub.attach, **demo)
+        game, _, service = await grimoire_demo(pages.hub, **demo)
         code = report(game, service)
         print("The series is over; the pages stay up until Ctrl-C.", file=err, flush=True)
         await asyncio.Event().wait()
     return code
+
+
+async def grimoire_demo(hub: WebHub, **demo: Any) -> tuple[Any, SandboxThread, SeriesService]:
+    """The series of ``demo --grimoire`` (``play_demo`` with ``demo``'s arguments), followed by ``hub``, with
+    ``DEMO_HOST`` as its host: the grimoire page's controls press for them."""
+    return await play_demo(on_service=hub.attach, hosts=(DEMO_HOST,), **demo)

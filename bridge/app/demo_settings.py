@@ -19,6 +19,10 @@ DEMO_NAMES = (
 )  # fmt: skip
 """Contestant names in seat order (the rulebook's example names first)."""
 
+DEMO_HOST = "Host"
+"""The host of ``demo --grimoire``: a player who joins the sandbox, plays no seat and answers nothing, so the series
+plays exactly as without them until someone presses a control on the grimoire page."""
+
 DEMO_DURATIONS: dict[str, float] = {
     "day_zero": 0.3,
     "breakfast": 0.2,
@@ -57,8 +61,9 @@ def default_traitors(n: int) -> int:
     return max(1, min(n // 4, (n - 1) // 3))
 
 
-def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | ClubSettings:
-    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one.
+def demo_settings(contestants: int, ruleset: str = "traitors", hosts: tuple[str, ...] = ()) -> Settings | ClubSettings:
+    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one; the
+    ``hosts`` (``demo --grimoire``: ``DEMO_HOST``), who only ever act by pressing a control.
 
     With more than 12 contestants the power pool is too small for unique powers, so powers are off. The club
     rulesets use their default deal (8–16 contestants).
@@ -72,12 +77,13 @@ def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | Clu
         lo, hi = CLUB_RULES[ruleset].sizes
         if not lo <= contestants <= hi:
             raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
-        return ClubSettings(ruleset, DEMO_NAMES[:contestants], durations=CLUB_DEMO_DURATIONS)
+        return ClubSettings(ruleset, DEMO_NAMES[:contestants], hosts=hosts, durations=CLUB_DEMO_DURATIONS)
     if not 6 <= contestants <= 16:
         raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
     names = DEMO_NAMES[:contestants]
     return Settings(
         contestants=names,
+        hosts=hosts,
         traitors=default_traitors(contestants),
         powers=contestants <= 12,
         drunk="possible" if contestants <= 12 else "none",
@@ -86,4 +92,4 @@ def demo_settings(contestants: int, ruleset: str = "traitors") -> Settings | Clu
     )
 
 
-__all__ = ["CLUB_DEMO_DURATIONS", "DEMO_DURATIONS", "DEMO_NAMES", "default_traitors", "demo_settings"]
+__all__ = ["CLUB_DEMO_DURATIONS", "DEMO_DURATIONS", "DEMO_HOST", "DEMO_NAMES", "default_traitors", "demo_settings"]

@@ -433,6 +433,9 @@ def _hand_headings(record: SeriesRecord) -> list[str]:
 
 
 HOST_ACTION_TITLES: dict[str, str] = {
+    "ask_happy": "Asked whether everybody is happy",
+    "start_twist": "Started a twist",
+    "cancel_twist": "Cancelled a twist",
     "pause_clock": "Paused the clock",
     "resume_clock": "Resumed the clock",
     "extend_phase": "Extended the phase",

@@ -51,8 +51,9 @@ from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
 from bridge.records.db import RecordsDb
 from bridge.records.stats import lab_key
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
-from bridge.web.server import WebServer, announce_pages, check_bind, host_token, serving
+from bridge.web.server import WebServer, announce_pages, check_bind, host_keys, serving
 from engine.effects import ClockStarted, Effect
 from engine.errors import ConfigError
 
@@ -211,7 +212,7 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
     """
     out = out or sys.stdout
     password, msmp_secret = _secrets(config, env)
-    token, generated = host_token(env, config.secrets_file) if config.web is not None else ("", False)
+    keys = host_keys(env, config.secrets_file, config.settings.hosts) if config.web is not None else HostKeys({})
     if config.web is not None:
         check_bind(config.web, insecure_bind, str(config.path))
     db = records_db(config.records, records_password(env, config.secrets_file))
@@ -224,9 +225,9 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
         if store is not None and not config.lobby:
             resume = series_to_run(store, config.settings, new=new, source=config.series.path)
         async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon, serving(
-                config.web, token, hub=web_hub(config.web.spectator_delay) if config.web else None,
-                insecure_bind=insecure_bind, announce=announce_pages(out, generated),
-                extra_routes=web_routes(config, db, season, token)) as pages:  # fmt: skip
+                config.web, keys, hub=web_hub(config.web.spectator_delay) if config.web else None,
+                insecure_bind=insecure_bind, announce=announce_pages(out),
+                extra_routes=web_routes(config, db, season, keys)) as pages:  # fmt: skip
             if config.msmp_url is not None and msmp_secret is not None:
                 msmp = MsmpClient(config.msmp_url, msmp_secret, timeout=10.0, ca_file=config.msmp_ca_file)
                 await msmp.start()
@@ -263,7 +264,7 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
             store.close()
 
 
-def web_routes(config: ServeConfig, db: RecordsDb, season: Season, token: str) -> list[BaseRoute]:
+def web_routes(config: ServeConfig, db: RecordsDb, season: Season, keys: HostKeys) -> list[BaseRoute]:
     """The pages served beside the grimoire: the stats pages (``[records] pages``) and, in a season, the host's
     lobby page."""
     from bridge.web.lobby_pages import lobby_routes
@@ -271,7 +272,7 @@ def web_routes(config: ServeConfig, db: RecordsDb, season: Season, token: str) -
 
     routes = list(stats_routes(db, lab_key(config.records.lab_series, config.records.lab_seed)))
     if config.lobby:
-        routes += lobby_routes(season, token, host=config.settings.hosts[0] if config.settings.hosts else "")
+        routes += lobby_routes(season, keys)
     return routes
 
 
@@ -314,13 +315,17 @@ format = "json"     # json | text
 level = "info"      # debug | info | warning | error
 
 [web]
-# The host's web grimoire and the spectator page (docs/host.md). The host token comes from CASTLE_WEB_TOKEN
-# (secrets_file or the environment), or is made at start and printed once.
+# The host's web grimoire and the spectator page (docs/host.md). Each host has a token: CASTLE_WEB_TOKEN_<NAME>
+# (CASTLE_WEB_TOKEN for the first host) in secrets_file or the environment, or one made at start and printed
+# once, with a one-time login link per host.
 bind = "127.0.0.1"  # another address needs tls_cert and tls_key (or serve --insecure-bind)
 port = 8765
 # tls_cert = "web.pem"
 # tls_key = "web-key.pem"
+# server_names = ["castle.example"]  # names the pages answer to besides loopback and bind (DNS rebinding)
 spectator_delay = 0  # seconds the spectator page lags behind (a streamer's delay)
+max_spectators = 200  # spectator pages at once
+client_queue = 1000  # messages a page may fall behind before it is dropped
 
 [records]
 # Every finished series is recorded here; the stats pages (/stats) read it (docs/seasons.md).

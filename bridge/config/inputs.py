@@ -120,10 +120,14 @@ class TimerIn(InputModel):
 
 
 class AdvanceIn(InputModel):
+    """``advance``: the host moves on; ``button`` names the console button that did (for the record), without
+    ``host`` the file's first host."""
+
     host: str | None = None
+    button: str | None = Field(default=None, max_length=32)
 
     def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
-        return [ScenarioInput(i, Advance(_host(self.host, first_host)), self.at)]
+        return [ScenarioInput(i, Advance(_host(self.host, first_host), self.button), self.at)]
 
 
 class AskHappyIn(InputModel):

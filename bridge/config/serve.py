@@ -24,6 +24,9 @@ The serve config is a TOML file (``init-config`` writes a sample)::
     tls_cert = "web.pem"                    # optional: serve https:// and wss:// with this certificate
     tls_key = "web-key.pem"                 #   and its private key
     spectator_delay = 0                     # seconds the spectator page lags behind (a streamer's delay)
+    server_names = ["castle.example"]       # optional: names the pages answer to besides loopback and bind
+    max_spectators = 200                    # spectator pages connected at once (more are turned away)
+    client_queue = 1000                     # messages a page may fall behind before it is dropped
     [records]                               # optional: where finished series are recorded (docs/seasons.md)
     url = "records.db"                      # a SQLite file (default), or "postgresql://user@host:5432/castle"
     castle = "north"                        # this castle's name in the records (default: the machine's name)
@@ -88,6 +91,9 @@ class WebModel(ConfigModel):
     tls_cert: str | None = None
     tls_key: str | None = None
     spectator_delay: float = Field(default=0, ge=0, le=3600)
+    server_names: list[str] = Field(default_factory=list, max_length=32)
+    max_spectators: int = Field(default=200, ge=1, le=100_000)
+    client_queue: int = Field(default=1000, ge=10, le=1_000_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +105,10 @@ class WebConfig:
         port: the TCP port (0: any free one).
         tls_cert, tls_key: PEM files for https:// and wss://, or both ``None``.
         spectator_delay: seconds the spectator page is held back.
+        server_names: the names (``Host`` header) the pages answer to besides the loopback names and ``bind``: the
+            DNS name or address the hosts and spectators type (``bridge/web/guard.py``).
+        max_spectators: spectator pages connected at once; more are turned away until one leaves.
+        client_queue: messages a page may fall behind before it is dropped (``bridge/web/hub.py``).
     """
 
     bind: str = "127.0.0.1"
@@ -106,6 +116,9 @@ class WebConfig:
     tls_cert: Path | None = None
     tls_key: Path | None = None
     spectator_delay: float = 0.0
+    server_names: tuple[str, ...] = ()
+    max_spectators: int = 200
+    client_queue: int = 1000
 
 
 class RecordsModel(ConfigModel):
@@ -268,7 +281,8 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
         if (m.web.tls_cert is None) != (m.web.tls_key is None):
             raise ConfigError(f"{name}: web: tls_cert and tls_key go together (a certificate and its private key)")
         web = WebConfig(m.web.bind, m.web.port, rel(m.web.tls_cert) if m.web.tls_cert else None,
-                        rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay)  # fmt: skip
+                        rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay,
+                        tuple(m.web.server_names), m.web.max_spectators, m.web.client_queue)  # fmt: skip
     return ServeConfig(
         path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
         rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,

@@ -6,7 +6,7 @@ House rules of this file (``bridge/loop/service.py`` house rule 9, ``docs/host.m
    changes.
 2. "Start/cancel a twist" show the host a list of twists; the engine checks the twist's preconditions. Pause,
    resume, extend, undo and end are engine inputs. A phase-bound control is its input (``PHASE_CONTROLS``:
-   "move on" is ``Advance``, the finale's question ``AskHappy``) in its phase only.
+   "move on" is ``Advance`` naming its button, the finale's question ``AskHappy``) in its phase only.
 3. Replacing is two steps: the host picks a seat (``seat_waiting``, kept in memory only), then the new player
    opens the console and takes it (``ReplaceContestant``); the seat's player then gets the castle re-synced
    (the service does that).
@@ -95,7 +95,9 @@ class HostConsole:
             return private(host, msg("host.unavailable", control=control.title))
         if self.game.phase is not control.phase:
             return private(host, Message("illegal.phase"))
-        return PHASE_CONTROLS.get(control, Advance)(host)
+        if control in PHASE_CONTROLS:
+            return PHASE_CONTROLS[control](host)
+        return Advance(host, button=control.name.lower())  # the record names the button that moved on
 
     def _twist_list(self, host: str, *, start: bool) -> Prompt:
         """The host's list of twists to start or cancel (``traitors.twist``)."""

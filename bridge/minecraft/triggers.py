@@ -311,7 +311,7 @@ def _host(p: Press) -> Action | BridgeInput:
     except ValueError:
         raise p.bad() from None
     if control is HostControl.ADVANCE:
-        return Advance(actor=p.player)
+        return Advance(actor=p.player, button="advance")  # the record names the button (engine.core.host)
     return HostCommand(p.player, control)
 
 

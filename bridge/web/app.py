@@ -3,65 +3,74 @@
 
 Routes:
 
-- ``GET /host?token=T`` the grimoire page; a wrong or missing token gets 403. The right one also sets an
-  ``HttpOnly`` ``SameSite=Strict`` cookie, which the page's websocket carries.
-- ``WS /ws/host`` the grimoire's live feed and its controls (``{"control": …}``; ``bridge/web/hub.py``).
-- ``GET /`` and ``GET /spectate`` the spectator page; ``WS /ws/spectate`` its feed (public only).
+- ``GET /host`` the grimoire page for a host with the session cookie; anyone else gets the login form. A token in
+  the address (``?token=``) is never taken (it would stay in the browser's history): 400 and the form.
+- ``POST /host/login`` the login form's post (``token=…``): the right token sets the session cookie
+  (``HttpOnly``, ``SameSite=Strict``; ``bridge/web/auth.py``) and sends the browser to ``/host``; a wrong one gets
+  403 and the form again.
+- ``GET /host/login?once=…`` a one-time link: exchanged for the same cookie, then dead.
+- ``WS /ws/host`` the grimoire's live feed and its controls (``{"control": …}``; ``bridge/web/hub.py``), with the
+  cookie only.
+- ``GET /`` and ``GET /spectate`` the spectator page; ``WS /ws/spectate`` its feed (public only), for at most
+  ``[web] max_spectators`` pages at once.
 - ``/static/…`` the pages' plain HTML, CSS and JavaScript (package data; no build step).
+
+Every request first passes the ``Host`` allow-list and every answer carries the security headers
+(``bridge/web/guard.py``).
 
 House rules of this file:
 
-1. The token is compared in constant time (``hmac.compare_digest``) and never logged (uvicorn's access log,
-   which would print query strings, is off: ``bridge/web/server.py``).
-2. Every websocket checks its ``Origin``: a page of another site (another scheme, host or port) is refused before
-   the handshake completes (HTTP 403), so no other site can drive the controls with the host's cookie.
+1. Tokens and cookies are compared in constant time and never logged (uvicorn's access log, which would print
+   query strings, is off: ``bridge/web/server.py``).
+2. Every websocket checks its ``Origin``, and every login post where it comes from (``guard.from_this_site``): a
+   page of another site (another scheme, host or port) is refused (HTTP 403), so no other site can drive the
+   controls with the host's cookie.
 3. A control the page sends that no console button makes is answered ``{"type": "reply", "ok": false}``; it
-   never reaches the engine.
+   never reaches the engine. The control is pressed for the host whose cookie the page holds: a control's own
+   fields never choose the host.
+4. A spectator page beyond ``max_spectators`` is closed at once (code 1013, try again later); a page that falls
+   ``client_queue`` messages behind is dropped (``bridge/web/hub.py`` house rule 5).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import importlib.resources
 import json
 import logging
 from collections.abc import Sequence
+from html import escape
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from bridge.web.hub import ControlError, WebHub
+from bridge.config.serve import WebConfig
+from bridge.web.auth import HostKeys
+from bridge.web.guard import Guard, allowed_hosts, from_this_site, same_origin
+from bridge.web.hub import DROPPED, ControlError, WebHub
 
 __all__ = ["COOKIE", "make_app", "same_origin"]
 
 log = logging.getLogger(__name__)
 
 COOKIE = "castle_host"
-"""The cookie the host page's websocket authenticates with (set by ``GET /host`` with the right token)."""
+"""The session cookie (``bridge/web/auth.py`` house rule 3) the host pages and their websocket authenticate with."""
 
 STATIC = importlib.resources.files("bridge.web").joinpath("static")
 
+FORM_LIMIT = 4096
+"""The most bytes of a login post read."""
 
-def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
-    """Whether a websocket's ``Origin`` header names this server (house rule 2).
-
-    Args:
-        origin: the ``Origin`` header (``None``: not a browser; allowed, the token still decides).
-        host: the ``Host`` header the client connected to (``127.0.0.1:8765``).
-        scheme: ``ws`` or ``wss``.
-    """
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme == ("https" if scheme == "wss" else "http") and parts.netloc == (host or "")
+TRY_LATER = 1013
+"""The websocket close code of a page turned away or dropped (RFC 6455: try again later)."""
 
 
 def page(name: str) -> Response:
@@ -74,45 +83,88 @@ async def spectator_page(request: Request) -> Response:
     return page("spectate.html")
 
 
-def _token_ok(given: str | None, token: str) -> bool:
-    return given is not None and hmac.compare_digest(given.encode(), token.encode())
+def login_page(said: str = "", status: int = 200) -> Response:
+    """The login form (house rule 2 of ``bridge/web/auth.py``): the token is typed in and posted, never put in an
+    address."""
+    html = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Castle: host login</title>'
+            '<link rel="stylesheet" href="/static/castle.css"></head><body class="login"><main>'
+            f'<h1>The host\'s grimoire</h1><p class="said">{escape(said)}</p>'
+            '<form method="post" action="/host/login"><label>Host token '
+            '<input type="password" name="token" autocomplete="current-password" required></label>'
+            '<button>Log in</button></form></main></body></html>')  # fmt: skip
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | None = None,
-             extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
+def session_host(keys: HostKeys, conn: HTTPConnection) -> str | None:
+    """The host whose session cookie a request or websocket carries, or ``None``."""
+    return keys.host_of(conn.cookies.get(COOKIE))
+
+
+def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
+             extra_routes: Sequence[BaseRoute] = ()) -> Starlette:  # fmt: skip
     """The app for one series' pages.
 
     Args:
         hub: the series' hub.
-        token: the host token (``bridge/web/server.py``: ``host_token``).
-        secure: served over TLS (the cookie is then ``Secure``).
-        host_name: the host the page acts as (default: the series' first host, by name).
+        keys: the hosts' tokens (``bridge/web/auth.py``).
+        web: the ``[web]`` section: the ``Host`` allow-list (``bind``, ``server_names``), TLS (the cookie is then
+            ``Secure``), ``max_spectators``; default ``WebConfig()`` (loopback).
         extra_routes: more pages served by the same app, in their own modules (the stats pages,
             ``bridge/web/stats_pages.py``; the lobby, ``bridge/web/lobby_pages.py``).
     """
+    web = web or WebConfig()
+    secure = web.tls_cert is not None
+
+    def logged_in(host: str) -> Response:
+        response = RedirectResponse("/host", status_code=303)
+        response.set_cookie(COOKIE, keys.session(host), httponly=True, samesite="strict", secure=secure, path="/")
+        response.headers["Cache-Control"] = "no-store"
+        log.info("web host login for %s", host or "(no host)", extra={"event": "web_login", "host": host})
+        return response
 
     async def host_page(request: Request) -> Response:
-        given = request.query_params.get("token") or request.cookies.get(COOKIE)
-        if not _token_ok(given, token):
-            return PlainTextResponse("403: a wrong or missing host token\n", status_code=403)
-        if "token" in request.query_params:  # keep the token out of the address bar and the history
-            response: Response = RedirectResponse("/host", status_code=303)
-        else:
-            response = page("host.html")
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure)
+        if "token" in request.query_params:
+            return login_page("A token never goes in the address: type it here.", 400)
+        if session_host(keys, request) is None:
+            return login_page()
+        response = page("host.html")
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    async def login_form(request: Request) -> Response:
+        if "once" not in request.query_params:
+            return login_page()
+        host = keys.redeem(request.query_params["once"])
+        if host is None:
+            return login_page("That login link was used already or is too old: type the token.", 403)
+        return logged_in(host)
+
+    async def login_post(request: Request) -> Response:
+        if not from_this_site(request.headers, request.url.scheme):
+            return login_page("A login from another site.", 403)
+        body = b""
+        async for chunk in request.stream():  # a login form is a few bytes: never hold more than FORM_LIMIT
+            body += chunk
+            if len(body) > FORM_LIMIT:
+                return login_page("A login form that long is no login.", 413)
+        form = parse_qs(body.decode("utf-8", "replace"))
+        host = keys.login(form.get("token", [""])[0].strip())
+        if host is None:
+            return login_page("A wrong token.", 403)
+        return logged_in(host)
+
     async def host_feed(ws: WebSocket) -> None:
-        if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme) or not _token_ok(
-                ws.cookies.get(COOKIE) or ws.query_params.get("token"), token):  # fmt: skip
+        host = session_host(keys, ws)
+        if "token" in ws.query_params or host is None or not same_origin(
+                ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme):  # fmt: skip
             await ws.close(code=1008)
             return
         await ws.accept()
         queue = hub.open_host()
         client = ws.client.host if ws.client is not None else ""
         try:
-            await _pump(ws, queue, lambda request: _control(hub, ws, request, host_name, client))
+            await _pump(ws, queue, lambda request: _control(hub, ws, request, host, client))
         finally:
             hub.close(queue)
 
@@ -121,6 +173,9 @@ def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | 
             await ws.close(code=1008)
             return
         await ws.accept()
+        if len(hub.spectators) >= web.max_spectators:
+            await ws.close(code=TRY_LATER, reason="too many spectators")
+            return
         queue = hub.open_spectator()
         try:
             await _pump(ws, queue, None)
@@ -131,22 +186,22 @@ def make_app(hub: WebHub, token: str, *, secure: bool = False, host_name: str | 
         Route("/", spectator_page),
         Route("/spectate", spectator_page),
         Route("/host", host_page),
+        Route("/host/login", login_form, methods=["GET"]),
+        Route("/host/login", login_post, methods=["POST"]),
         WebSocketRoute("/ws/host", host_feed),
         WebSocketRoute("/ws/spectate", spectator_feed),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         *extra_routes,
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=allowed_hosts(web.bind, web.server_names))])
 
 
-async def _control(hub: WebHub, ws: WebSocket, request: Any, host_name: str | None, client: str) -> None:
+async def _control(hub: WebHub, ws: WebSocket, request: Any, host: str, client: str) -> None:
     """One control from the host page (house rule 3): pressed for the page's host, answered with a reply."""
-    service = hub.service
-    host = host_name or (sorted(service.game.hosts)[0] if service is not None and service.game.hosts else "")
     try:
         if not isinstance(request, dict):
             raise ControlError("a control is a JSON object")
-        await hub.control(str(request.get("as") or host), request, client)
+        await hub.control(host, request, client)
         reply = {"type": "reply", "ok": True, "control": request.get("control")}
     except ControlError as exc:
         reply = {"type": "reply", "ok": False, "text": str(exc)}
@@ -154,11 +209,16 @@ async def _control(hub: WebHub, ws: WebSocket, request: Any, host_name: str | No
 
 
 async def _pump(ws: WebSocket, queue: asyncio.Queue[str], on_message: Any) -> None:
-    """Send the queue's messages to the page and hand what the page sends to ``on_message`` until it goes."""
+    """Send the queue's messages to the page and hand what the page sends to ``on_message`` until it goes, or
+    until the hub drops it (``DROPPED``: closed with ``TRY_LATER``)."""
 
     async def send() -> None:
         while True:
-            await ws.send_text(await queue.get())
+            text = await queue.get()
+            if text == DROPPED:
+                await ws.close(code=TRY_LATER, reason="too slow")
+                return
+            await ws.send_text(text)
 
     sender = asyncio.create_task(send())
     try:
@@ -170,7 +230,7 @@ async def _pump(ws: WebSocket, queue: asyncio.Queue[str], on_message: Any) -> No
                 except ValueError:
                     request = None
                 await on_message(request)
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         sender.cancel()

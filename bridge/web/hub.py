@@ -13,6 +13,9 @@ House rules of this file:
 3. The spectator feed is fed ``public_view()`` and the public effects only (``bridge/web/spectator.py``), and the
    record once the series is over.
 4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole.
+5. Every page's queue is bounded (``queue_limit`` messages behind, beyond what it is sent on connecting): a page
+   too slow to keep up is dropped (its queue emptied, then ``DROPPED``; the page reconnects and is sent the
+   whole state again), so a slow reader never holds the service's memory.
 """
 
 from __future__ import annotations
@@ -52,6 +55,12 @@ _HOST_INPUT = HOST.removeprefix(PREFIX)
 LOG_LIMIT = 5000
 """The most event-log lines a page is sent on connecting (the newest)."""
 
+QUEUE_LIMIT = 1000
+"""The most messages a page may fall behind (house rule 5; ``[web] client_queue``)."""
+
+DROPPED = ""
+"""What a dropped page's queue holds last (no message is empty): the page's connection closes on it."""
+
 
 class Followed(Protocol):
     """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one)."""
@@ -80,11 +89,13 @@ class WebHub:
         clock: the service's clock (seconds); stamps messages so a page can count the phase clock down.
         record_text: the finished series' game log as text for the spectator page (the export's ``text``
             format; default: the record as JSON).
+        queue_limit: the most messages a page may fall behind before it is dropped (house rule 5).
     """
 
     def __init__(self, *, delay: float = 0.0, clock: Callable[[], float] = time.time,
-                 record_text: Callable[[SeriesRecord], str] = _record_json) -> None:  # fmt: skip
+                 record_text: Callable[[SeriesRecord], str] = _record_json, queue_limit: int = QUEUE_LIMIT) -> None:  # fmt: skip
         self.clock = clock
+        self.queue_limit = queue_limit
         self.record_text = record_text
         self.service: Followed | None = None
         self.parts: Parts = {}
@@ -111,8 +122,7 @@ class WebHub:
         self._inputs = len(game.log)
         self.version += 1
         self._spectate([], now)
-        for queue in self.hosts:
-            queue.put_nowait(self.state_message())
+        self._send(self.hosts, self.state_message())
 
     def on_step(self, effects: Sequence[Effect]) -> None:
         """The service's listener (house rule 1): diff the grimoire, queue it for every host page, feed the
@@ -135,8 +145,7 @@ class WebHub:
             self.version += 1
             message = json.dumps({"type": "diff", "v": self.version, "now": now, "set": changed.set,
                                   "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
-            for queue in self.hosts:
-                queue.put_nowait(message)
+            self._send(self.hosts, message)
         self._spectate(effects, now)
 
     def _spectate(self, effects: Sequence[Effect], now: float) -> None:
@@ -153,10 +162,24 @@ class WebHub:
         """Send the spectator messages whose delay is over to every spectator page; how many were due."""
         due = self.spectator.release(self.clock())
         for message in due:
-            text = json.dumps(message, ensure_ascii=False)
-            for queue in self.spectators:
-                queue.put_nowait(text)
+            self._send(self.spectators, json.dumps(message, ensure_ascii=False))
         return len(due)
+
+    def _send(self, pages: set[asyncio.Queue[str]], text: str) -> None:
+        """Queue ``text`` for ``pages``; drop a page whose queue is full (house rule 5)."""
+        for queue in list(pages):
+            try:
+                queue.put_nowait(text)
+            except asyncio.QueueFull:
+                self.drop(queue)
+
+    def drop(self, queue: asyncio.Queue[str]) -> None:
+        """Drop a page that fell ``queue_limit`` messages behind: its queue emptied, then ``DROPPED``."""
+        self.close(queue)
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait(DROPPED)
+        log.info("a page fell %d messages behind and was dropped", self.queue_limit, extra={"event": "web_dropped"})
 
     # ------------------------------------------------------------------ the page side
 
@@ -167,7 +190,7 @@ class WebHub:
 
     def open_host(self) -> asyncio.Queue[str]:
         """A new host page: its queue, starting with the whole state."""
-        queue: asyncio.Queue[str] = asyncio.Queue()
+        queue: asyncio.Queue[str] = asyncio.Queue(self.queue_limit + 1)
         if self._stale and self.service is not None:
             self.parts, self._stale = grimoire(self.service.game), False
         self.hosts.add(queue)
@@ -176,7 +199,7 @@ class WebHub:
 
     def open_spectator(self) -> asyncio.Queue[str]:
         """A new spectator page: its queue, starting with every released message."""
-        queue: asyncio.Queue[str] = asyncio.Queue()
+        queue: asyncio.Queue[str] = asyncio.Queue(len(self.spectator.history) + self.queue_limit)
         for message in self.spectator.history:
             queue.put_nowait(json.dumps(message, ensure_ascii=False))
         self.spectators.add(queue)
@@ -191,7 +214,8 @@ class WebHub:
         """Press a console button for ``host`` (house rule 2).
 
         Args:
-            host: the host the page acts as (one of the series' hosts).
+            host: the host whose token the page logged in with (``bridge/web/auth.py``); a page never chooses
+                whom it acts as.
             request: ``{"control": name}`` (``CONTROLS``), with ``"seat": n`` for ``replace_contestant`` or
                 ``"twist": value`` for ``start_twist`` / ``cancel_twist``.
             client: the page's address, for the log line.
@@ -203,7 +227,7 @@ class WebHub:
         if service is None:
             raise ControlError("no series is running yet")
         if host not in service.game.hosts:
-            raise ControlError(f"{host!r} is not a host of this series")
+            raise ControlError(f"{host!r} is not a host of this series" if host else "this series has no host")
         entry = {"player": host, **press(request)}
         log.info("web host control %s by %s", request.get("control"), host,
                  extra={"event": "web_control", "host": host, "control": request.get("control"), "client": client})  # fmt: skip

@@ -3,9 +3,9 @@ buttons, and a way to sign up or withdraw a player by name (``docs/host.md``, "T
 
 House rules of this file:
 
-1. Only the host: the page needs the host cookie (``GET /host?token=…`` sets it, ``bridge/web/app.py``); anyone
-   else gets 403. A press (``POST /host/lobby``) must also come from a page of this server (its ``Origin``), so
-   no other site can press with the host's cookie.
+1. Only a host: the page needs a host's session cookie (the login sets it, ``bridge/web/app.py``); anyone else
+   gets 403. A press (``POST /host/lobby``) must also come from a page of this server (its ``Origin``), so no
+   other site can press with the host's cookie. A press is made by the host whose cookie it is.
 2. Every press goes the way the in-game button goes (``bridge.loop.lobby_run.LobbyRunner.control``): the same
    checks, the same private refusal (shown on the page), the same record in the store.
 3. A plain HTML form per button (an ``application/x-www-form-urlencoded`` post, then back to the page): no script and no inline style (the stats pages'
@@ -14,9 +14,8 @@ House rules of this file:
 
 from __future__ import annotations
 
-import hmac
 from html import escape
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
@@ -24,13 +23,15 @@ from starlette.routing import BaseRoute, Route
 
 from bridge.loop.lobby_run import Season
 from bridge.minecraft.inputs import LobbyControl
+from bridge.web.auth import HostKeys
+from bridge.web.guard import from_this_site
 from bridge.web.stats_pages import html_page
 from engine.effects import Message
 
 __all__ = ["lobby_routes"]
 
 COOKIE = "castle_host"
-"""The host page's cookie (``bridge.web.app.COOKIE``)."""
+"""The host pages' session cookie (``bridge.web.app.COOKIE``)."""
 
 _CONTROLS = {"draw": LobbyControl.DRAW, "start": LobbyControl.START, "clear": LobbyControl.CLEAR,
              "pick": LobbyControl.PICK}  # fmt: skip
@@ -40,21 +41,16 @@ def _button(do: str, label: str, **fields: str) -> str:
     return f'<form method="post" action="/host/lobby"><input type="hidden" name="do" value="{do}">{hidden}<button>{escape(label)}</button></form>'
 
 
-def lobby_routes(season: Season, token: str, *, host: str) -> list[BaseRoute]:
+def lobby_routes(season: Season, keys: HostKeys) -> list[BaseRoute]:
     """The lobby page's routes.
 
     Args:
         season: the season the page follows (its ``lobby`` while open).
-        token: the host token (the cookie's value).
-        host: the host the page acts as (the series' first host, by name).
+        keys: the hosts' tokens (the session cookie names the host who presses).
     """
 
-    def allowed(request: Request) -> bool:
-        given = request.cookies.get(COOKIE)
-        return given is not None and hmac.compare_digest(given.encode(), token.encode())
-
     async def page(request: Request) -> Response:
-        if not allowed(request):
+        if keys.host_of(request.cookies.get(COOKIE)) is None:
             return PlainTextResponse("403: a wrong or missing host token\n", status_code=403)
         said = request.query_params.get("said", "")
         lobby = season.lobby
@@ -82,10 +78,10 @@ def lobby_routes(season: Season, token: str, *, host: str) -> list[BaseRoute]:
                          nav=[("Grimoire", "/host"), ("Stats", "/stats")], cache="no-store")
 
     async def press(request: Request) -> Response:
-        if not allowed(request):
+        host = keys.host_of(request.cookies.get(COOKIE))
+        if host is None:
             return PlainTextResponse("403: a wrong or missing host token\n", status_code=403)
-        origin = request.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+        if not from_this_site(request.headers, request.url.scheme):
             return PlainTextResponse("403: a press from another site\n", status_code=403)
         form = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
         do, name = form.get("do", ""), form.get("name", "").strip()

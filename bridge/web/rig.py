@@ -21,6 +21,7 @@ from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
 from bridge.loop.service import SeriesService
 from bridge.sandbox.server import SandboxThread
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
 from engine.rulesets import new_game
@@ -34,12 +35,12 @@ NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena"
          "Tomas", "Ines", "Yuki", "Bram")  # fmt: skip
 
 
-def rig_settings(contestants: int = 12, ruleset: str = "traitors") -> Settings | ClubSettings:
-    """A series of ``contestants`` (6-16) with ``HOST`` as its host and the real phase clocks."""
+def rig_settings(contestants: int = 12, ruleset: str = "traitors", hosts: tuple[str, ...] = (HOST,)) -> Settings | ClubSettings:
+    """A series of ``contestants`` (6-16) with ``hosts`` (default ``HOST``) and the real phase clocks."""
     names = NAMES[:contestants]
     if ruleset != "traitors":
-        return ClubSettings(ruleset, names, hosts=(HOST,))
-    return Settings(contestants=names, traitors=max(1, contestants // 4), hosts=(HOST,), powers=contestants <= 12)
+        return ClubSettings(ruleset, names, hosts=hosts)
+    return Settings(contestants=names, traitors=max(1, contestants // 4), hosts=hosts, powers=contestants <= 12)
 
 
 class SandboxRig:
@@ -50,17 +51,19 @@ class SandboxRig:
         seed: the series' seed.
         ruleset: a name of ``engine.rulesets.RULESETS``.
         delay: the spectator page's delay (seconds).
-        token: the host token (default: a new one).
+        token: ``HOST``'s token (default: a new one); ``web.host_url()`` makes one-time login links.
         web_port: the pages' port (0: any free one).
+        hosts: the series' hosts (default ``HOST``); each joins the sandbox and has a token (``keys``).
     """
 
     def __init__(self, contestants: int = 12, seed: int = 1, ruleset: str = "traitors", *, delay: float = 0.0,
-                 token: str | None = None, web_port: int = 0) -> None:  # fmt: skip
-        self.settings = rig_settings(contestants, ruleset)
+                 token: str | None = None, web_port: int = 0, hosts: tuple[str, ...] = (HOST,)) -> None:  # fmt: skip
+        self.settings = rig_settings(contestants, ruleset, hosts)
         self.seed = seed
         self.token = token or secrets.token_hex(16)
         self.hub = WebHub(delay=delay)
-        self.web = WebServer(self.hub, WebConfig(port=web_port, spectator_delay=delay), self.token)
+        self.keys = HostKeys({h: self.token if h == HOST else secrets.token_hex(16) for h in hosts})
+        self.web = WebServer(self.hub, WebConfig(port=web_port, spectator_delay=delay), self.keys)
         self.password = secrets.token_urlsafe(18)
         self.sandbox = SandboxThread(self.password)
         self.service: SeriesService | None = None
@@ -69,7 +72,7 @@ class SandboxRig:
 
     async def __aenter__(self) -> SandboxRig:
         port = self.sandbox.start()
-        for name in (*self.settings.contestants, HOST):
+        for name in (*self.settings.contestants, *self.settings.hosts):
             self.sandbox.join(name)
         await self.web.start()
         self._rcon = RconClient("127.0.0.1", port, self.password, timeout=10.0)

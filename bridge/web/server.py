@@ -1,13 +1,13 @@
-"""Serving the web pages (uvicorn) beside the service, in the same event loop; and the host token.
+"""Serving the web pages (uvicorn) beside the service, in the same event loop.
 
 House rules of this file (``docs/host.md``, "The web grimoire"; ``docs/operator.md``):
 
 1. The pages are served on loopback (``127.0.0.1``) by default. Another address needs TLS (``[web]``
-   ``tls_cert`` + ``tls_key``) or the explicit ``--insecure-bind``: the host token and every secret of the
+   ``tls_cert`` + ``tls_key``) or the explicit ``--insecure-bind``: the host tokens and every secret of the
    grimoire would otherwise cross the network in clear.
-2. The host token is 128 bits from ``secrets`` (32 hex digits): ``CASTLE_WEB_TOKEN`` from the secrets file or
-   the environment, else a new one made at start that the command line prints once to the operator's terminal.
-   It is never logged; uvicorn's access log (which prints query strings) is off.
+2. The hosts' tokens (``bridge/web/auth.py``) are never logged; uvicorn's access log (which prints query
+   strings) is off. At start the command line prints, to the operator's terminal only, a one-time login link
+   per host and each token made now.
 3. The server never installs signal handlers: the service's (``bridge/loop/runner.py``) stop it all.
 """
 
@@ -17,30 +17,22 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import secrets
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TextIO
 
 import uvicorn
 from starlette.routing import BaseRoute
 
-from bridge.config.files import read_secret_file
 from bridge.config.serve import WebConfig
 from bridge.web.app import make_app
+from bridge.web.auth import TOKEN_ENV, HostKeys, host_keys, token_env
 from bridge.web.hub import WebHub
 from engine.errors import ConfigError
 
-__all__ = ["TOKEN_ENV", "WebServer", "announce_pages", "check_bind", "host_token", "serving"]
+__all__ = ["TOKEN_ENV", "WebServer", "announce_pages", "check_bind", "host_keys", "serving"]
 
 log = logging.getLogger(__name__)
-
-TOKEN_ENV = "CASTLE_WEB_TOKEN"
-"""The secrets-file line (or environment variable) holding the host token."""
-
-TOKEN_BYTES = 16
-"""128 bits."""
 
 
 def is_loopback(host: str) -> bool:
@@ -65,27 +57,6 @@ def check_bind(web: WebConfig, insecure_bind: bool = False, source: str = "") ->
                       "--insecure-bind to serve the host token and the grimoire in clear")  # fmt: skip
 
 
-def host_token(env: Mapping[str, str], secrets_file: Path | None) -> tuple[str, bool]:
-    """The host token (house rule 2) and whether it was made now (the caller prints it once).
-
-    Raises:
-        ConfigError: the secrets file cannot be read or others may read it, or a given token is shorter than 128
-            bits of hex (32 characters).
-    """
-    values: dict[str, str] = {}
-    if secrets_file is not None:
-        lines = read_secret_file(secrets_file).splitlines()
-        values = dict(line.strip().split("=", 1) for line in lines if line.strip().startswith(TOKEN_ENV + "="))
-    token = (values.get(TOKEN_ENV) or env.get(TOKEN_ENV) or "").strip()
-    if not token:
-        return secrets.token_hex(TOKEN_BYTES), True
-    if len(token) < 2 * TOKEN_BYTES:
-        where = secrets_file if TOKEN_ENV in values else "the environment"
-        raise ConfigError(f"{where}: {TOKEN_ENV} is too short: use 32 hex digits or more (python3 -c "
-                          "'import secrets; print(secrets.token_hex(16))')")  # fmt: skip
-    return token, False
-
-
 class _Server(uvicorn.Server):
     """uvicorn without its signal handlers (house rule 3)."""
 
@@ -101,18 +72,19 @@ class WebServer:
     """The pages of one hub, served by uvicorn as a task of the running event loop.
 
     Args:
-        hub: the series' hub.
+        hub: the series' hub (its ``queue_limit`` becomes ``web.client_queue``).
         web: where and how to serve (``[web]``).
-        token: the host token (``host_token``).
+        keys: the hosts' tokens (``bridge/web/auth.py``).
         release_interval: seconds between checks for delayed spectator messages that fell due.
         extra_routes: more pages of the same app (``make_app``).
     """
 
-    def __init__(self, hub: WebHub, web: WebConfig, token: str, *, release_interval: float = 0.2,
+    def __init__(self, hub: WebHub, web: WebConfig, keys: HostKeys, *, release_interval: float = 0.2,
                  extra_routes: Sequence[BaseRoute] = ()) -> None:  # fmt: skip
-        self.hub, self.web, self.token = hub, web, token
+        self.hub, self.web, self.keys = hub, web, keys
+        hub.queue_limit = web.client_queue
         self.release_interval = release_interval
-        app = make_app(hub, token, secure=web.tls_cert is not None, extra_routes=extra_routes)
+        app = make_app(hub, keys, web=web, extra_routes=extra_routes)
         config = uvicorn.Config(app, host=web.bind, port=web.port, log_level="warning", access_log=False,
                                 lifespan="off", ws="websockets-sansio",
                                 ssl_certfile=str(web.tls_cert) if web.tls_cert else None,
@@ -127,9 +99,10 @@ class WebServer:
         host = self.web.bind if ":" not in self.web.bind else f"[{self.web.bind}]"
         return f"{'https' if self.web.tls_cert else 'http'}://{host}:{self.port}"
 
-    def host_url(self) -> str:
-        """The host page's address with the token (print it to the operator only)."""
-        return f"{self.base}/host?token={self.token}"
+    def host_url(self, host: str | None = None) -> str:
+        """A new one-time login link for ``host`` (default: the first), which dies when used (print it to the
+        operator only)."""
+        return f"{self.base}/host/login?once={self.keys.link(self.keys.hosts[0] if host is None else host)}"
 
     async def start(self) -> int:
         """Listen; the port (the one chosen when ``port`` is 0).
@@ -169,26 +142,32 @@ class WebServer:
         self._tasks.clear()
 
 
-def announce_pages(out: TextIO, generated: bool) -> Callable[[WebServer], None]:
-    """Print where the pages are, to the operator's terminal (never to the log): the host page with its token
-    only when the token was made now (house rule 2)."""
+def announce_pages(out: TextIO) -> Callable[[WebServer], None]:
+    """Print where the pages are, to the operator's terminal (never to the log; house rule 2): a one-time login
+    link per host, and each token made now (to log in again, on the login form)."""
 
     def show(pages: WebServer) -> None:
-        host = pages.host_url() if generated else f"{pages.base}/host?token=<{TOKEN_ENV}>"
-        print(f"grimoire: {host}\nspectators: {pages.base}/spectate", file=out, flush=True)
+        keys = pages.keys
+        for host in keys.hosts:
+            who = f" ({host})" if host and len(keys.hosts) > 1 else ""
+            print(f"grimoire: {pages.host_url(host)}{who}", file=out)
+            if host in keys.made:
+                print(f"host token{who}: {keys.tokens[host]} (not saved: set {token_env(host) if host else TOKEN_ENV} "
+                      "to keep it)", file=out)  # fmt: skip
+        print(f"spectators: {pages.base}/spectate", file=out, flush=True)
 
     return show
 
 
 @contextlib.asynccontextmanager
-async def serving(web: WebConfig | None, token: str, *, hub: WebHub | None = None, insecure_bind: bool = False,
+async def serving(web: WebConfig | None, keys: HostKeys, *, hub: WebHub | None = None, insecure_bind: bool = False,
                   announce: Callable[[WebServer], None] | None = None,
                   extra_routes: Sequence[BaseRoute] = ()) -> AsyncIterator[WebServer | None]:  # fmt: skip
     """The pages served for the block's duration (``None``, and nothing served, without ``web``).
 
     Args:
         web: the ``[web]`` section, or ``None``.
-        token: the host token.
+        keys: the hosts' tokens.
         hub: the hub (default: a new one with ``web``'s spectator delay).
         insecure_bind: allow a non-loopback address without TLS (house rule 1).
         announce: called once the pages are up (the command line prints the addresses).
@@ -202,7 +181,7 @@ async def serving(web: WebConfig | None, token: str, *, hub: WebHub | None = Non
         yield None
         return
     check_bind(web, insecure_bind)
-    server = WebServer(hub or WebHub(delay=web.spectator_delay), web, token, extra_routes=extra_routes)
+    server = WebServer(hub or WebHub(delay=web.spectator_delay), web, keys, extra_routes=extra_routes)
     await server.start()
     try:
         if announce is not None:

@@ -14,7 +14,9 @@ House rules of this file:
    per-seat places, the clock with the time it had left then, the open prompts). Nothing said is unsaid:
    everyone is told.
 5. Ending the series: nobody wins; the record shows what happened so far.
-6. Every host control is kept in the record's ``host_actions`` with who, when, the day and the phase.
+6. Every host control the series takes is kept in the record's ``host_actions`` with who, when, the day and the
+   phase: the controls here, moving on (``advance``, with the console button that moved on as its detail),
+   the finale's question (``ask_happy``) and starting or cancelling a twist (``start_twist``, ``cancel_twist``).
 """
 
 from __future__ import annotations
@@ -262,7 +264,13 @@ class HostControls(InputStep):
     # ------------------------------------------------------------------ applying
 
     def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
-        """House rule 6: every host action but moving on is kept in the record with who and when."""
+        """House rule 6: every host action is kept in the record with who and when.
+
+        Args:
+            host: the host who pressed.
+            kind: the action (``pause_clock``, ``advance``…).
+            detail: a short text (``"+60 s"``, the button that moved on).
+        """
         self.record.host_actions.append({
             "host": host, "action": kind, "at": self._now, "day": self.day,
             "phase": self.phase.value if self.phase is not None else None, "detail": detail, "undone": False,

@@ -150,16 +150,63 @@ def test_the_spectator_page_holds_no_secret_of_a_living_contestant(browser: Any,
     assert "The Drunk" not in browser.find_element(By.TAG_NAME, "body").text
 
 
-def test_a_wrong_token_gets_403(browser: Any, running: Running) -> None:
-    import urllib.error
-    import urllib.request
+def test_the_login_form_takes_the_token_and_the_address_never_does(browser: Any, running: Running) -> None:
+    """A token in the address shows the login form (no grimoire, no cookie); a wrong token typed in is refused;
+    the right one opens the grimoire at ``/host``, and no address the browser went through holds the token."""
+    from selenium.webdriver.common.by import By
 
+    rig = running.rig
     browser.delete_all_cookies()
-    browser.get(running.rig.web.base + "/host?token=" + "0" * 32)
-    assert "403" in browser.find_element("tag name", "body").text
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(running.rig.web.base + "/host?token=wrong", timeout=5)
-    assert refused.value.code == 403
+    browser.get(rig.web.base + "/host?token=" + rig.token)
+    assert "never goes in the address" in browser.find_element(By.TAG_NAME, "body").text
+    assert not browser.get_cookies() and not browser.find_elements(By.CSS_SELECTOR, "#table")
+
+    def log_in(token: str) -> None:
+        field = browser.find_element(By.CSS_SELECTOR, "input[name=token]")
+        field.send_keys(token)
+        browser.find_element(By.CSS_SELECTOR, "form button").click()
+
+    log_in("0" * 32)
+    until(lambda: "A wrong token" in browser.find_element(By.TAG_NAME, "body").text)
+    log_in(rig.token)
+    until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#table .seat")) == 12)
+    until(lambda: "live" in text(browser, "#link"))
+    assert browser.current_url == rig.web.base + "/host"
+    assert all(rig.token not in c["value"] for c in browser.get_cookies())
+
+
+def test_no_other_page_can_frame_the_grimoire(browser: Any, running: Running) -> None:
+    """A page on another port of 127.0.0.1 frames the grimoire: the browser refuses to show it there, even with
+    the host's cookie (``frame-ancestors 'none'``)."""
+    import http.server
+
+    from selenium.webdriver.common.by import By
+
+    open_host(browser, running)  # logged in: the cookie is in the browser
+    target = running.rig.web.base + "/host"
+
+    class Framing(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            body = f'<!doctype html><iframe id="f" src="{target}" width="800" height="600"></iframe>'.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    other = http.server.HTTPServer(("127.0.0.1", 0), Framing)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{other.server_address[1]}/")
+        time.sleep(1.5)
+        browser.switch_to.frame(browser.find_element(By.ID, "f"))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#table .seat"), "the grimoire showed in another page's frame"
+        browser.switch_to.default_content()
+    finally:
+        other.shutdown()
+        other.server_close()
 
 
 def test_the_page_reconnects_after_a_restart_and_shows_the_resumed_state(browser: Any, running: Running) -> None:
@@ -180,7 +227,7 @@ def test_the_page_reconnects_after_a_restart_and_shows_the_resumed_state(browser
         before = len(rig.game.log)
         await rig.press("Host", "traitors.host", 8)  # pause, from the castle's console
         await rig.until(lambda: len(rig.game.log) > before)
-        rig.web = WebServer(rig.hub, WebConfig(port=port), rig.token)
+        rig.web = WebServer(rig.hub, WebConfig(port=port), rig.keys)
         await rig.web.start()
 
     running.run(restart())

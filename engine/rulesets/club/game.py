@@ -402,7 +402,12 @@ def _offer_repeat(game: ClubGame, player: str) -> list[Action]:
 def _check_advance(game: ClubGame, action: Advance) -> Callable[[], None]:
     if action.host not in game.hosts:
         raise IllegalAction("illegal.not_host")
-    return game._on_clock
+
+    def advance() -> None:  # the record keeps who pressed which button (engine.core.host house rule 6)
+        game._host_logged(action.host, "advance", action.button or "")
+        game._on_clock()
+
+    return advance
 
 
 def _check_presence(game: ClubGame, action: ContestantLeft | ContestantReturned) -> Callable[[], None]:

@@ -156,6 +156,9 @@ class Context(Protocol):
     def lose_power(self, name: str) -> None:
         """``name`` loses their power for the series and is told (the Guess twist)."""
 
+    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
+        """Keep a host's action in the record's ``host_actions`` (``engine.core.host`` house rule 6)."""
+
 
 class Table(Context, Protocol):
     """All a phase of play may read and change: the whole series state and the steps that cross phase modules

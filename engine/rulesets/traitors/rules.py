@@ -73,7 +73,8 @@ def on_clock(game: Table) -> None:
 
 
 def advance(game: Table, action: Advance) -> None:
-    """The host moves on: the phase ends as if its clock ran out."""
+    """The host moves on: the phase ends as if its clock ran out; the record keeps who pressed which button."""
+    game._host_logged(action.host, "advance", action.button or "")
     on_clock(game)
 
 

@@ -6,6 +6,7 @@ import asyncio
 import io
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -254,7 +255,7 @@ def test_the_grimoire_follows_a_demo_series() -> None:
     import urllib.request
 
     from bridge.app.cli import _parser
-    from bridge.app.demo import web_pages
+    from bridge.app.demo import grimoire_demo, web_pages
 
     assert _parser().parse_args(["demo", "--grimoire"]).grimoire == 8765
     assert _parser().parse_args(["demo", "--grimoire", "0"]).grimoire == 0
@@ -263,7 +264,7 @@ def test_the_grimoire_follows_a_demo_series() -> None:
     async def run() -> tuple[list[dict[str, object]], str]:
         async with web_pages(0, printed) as pages:
             host = pages.hub.open_host()
-            await play_demo(6, seed=2, on_service=pages.hub.attach, fast_forward=True)
+            await grimoire_demo(pages.hub, contestants=6, seed=2, fast_forward=True)
             page = await asyncio.to_thread(lambda: urllib.request.urlopen(pages.base + "/spectate", timeout=5).read())
             record = pages.hub.spectator.history[-1]
             assert record["type"] == "record" and "## Result" in record["text"]
@@ -273,3 +274,44 @@ def test_the_grimoire_follows_a_demo_series() -> None:
     clock = [m["set"]["clock"] for m in messages if m["type"] == "diff" and "clock" in m["set"]]
     assert clock[-1]["over"] and clock[-1]["winner"]
     assert "grimoire: http://127.0.0.1:" in printed.getvalue() and "watch the series" in page
+
+
+def test_the_grimoire_demo_has_a_host_whose_controls_the_page_uses() -> None:
+    """``demo --grimoire``: the series has a host (``DEMO_HOST``) with a token, so the page's controls work: the
+    host ends the series from the page, and the record says so."""
+    from bridge.app.demo import DEMO_HOST, grimoire_demo, web_pages
+    from engine.outcome import Termination
+
+    async def run() -> Any:
+        async with web_pages(0, io.StringIO()) as pages:
+            assert pages.keys.hosts == [DEMO_HOST]
+
+            async def press_when_started() -> None:
+                while pages.hub.service is None or pages.hub.service.game.phase is None:
+                    await asyncio.sleep(0.01)
+                await pages.hub.control(DEMO_HOST, {"control": "end_series"})
+
+            pressing = asyncio.create_task(press_when_started())
+            game, _, _ = await grimoire_demo(pages.hub, contestants=6, seed=2)
+            await pressing
+            return game
+
+    game = asyncio.run(run())
+    assert game.outcome.termination is Termination.HOST_ENDED
+    assert [(a["host"], a["action"]) for a in game.record.host_actions] == [(DEMO_HOST, "end_series")]
+
+
+@pytest.mark.parametrize("ruleset", ["traitors", "black_knights", "mafia_yakuza"])
+def test_the_demo_host_changes_nothing_until_pressed(ruleset: str) -> None:
+    """The demo's host (``demo --grimoire``) answers nothing: the same seed plays the same series, round for
+    round, as without a host."""
+    from bridge.app.demo_settings import DEMO_HOST, demo_settings
+    from engine.sim import play_series
+
+    def played(hosts: tuple[str, ...]) -> dict[str, Any]:
+        game, _ = play_series(demo_settings(12, ruleset, hosts), 3)
+        record = game.record.to_dict()
+        assert record.pop("settings")["hosts"] == list(hosts)
+        return record
+
+    assert played((DEMO_HOST,)) == played(())

@@ -17,6 +17,7 @@ from bridge.app.cli import main
 from bridge.records.db import RecordsDb
 from bridge.records.stats import NO_POWER, lab_key
 from bridge.web.app import make_app
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.stats_pages import stats_routes
 
@@ -42,7 +43,8 @@ def record(db: RecordsDb, series_id: int) -> dict[str, Any]:
 
 def check_pages_against(db: RecordsDb, games: list[dict[str, Any]], castles: dict[str, int]) -> None:
     """The stats pages' figures (``/stats.json`` and ``/stats``) are the exports' own counts."""
-    client = TestClient(make_app(WebHub(), "0" * 32, extra_routes=stats_routes(db, lab_key(20, 1))))
+    client = TestClient(make_app(WebHub(), HostKeys.one("Host"), extra_routes=stats_routes(db, lab_key(20, 1))),
+                        base_url="http://127.0.0.1:8765")  # fmt: skip
     f = client.get("/stats.json").json()
     assert f["series"] == len(games) == sum(castles.values())
     assert Counter(r["castle"] for r in f["recorded"]) == Counter(castles)

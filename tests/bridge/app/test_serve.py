@@ -192,8 +192,8 @@ def test_serve_without_a_cast_opens_the_lobby_and_keeps_its_sign_ups(tmp_path: P
 
 
 def test_serve_serves_the_web_pages_with_a_token_printed_once(tmp_path: Path) -> None:
-    """A ``[web]`` section: the grimoire's address with a new token on stdout (never in the log), 403 for a
-    wrong token, the page for the right one; a non-loopback bind without TLS is refused in one line."""
+    """A ``[web]`` section: a one-time login link and a new token on stdout (never in the log); the link opens
+    the grimoire once, then is dead; a non-loopback bind without TLS is refused in one line."""
     import urllib.error
     import urllib.request
 
@@ -208,16 +208,16 @@ def test_serve_serves_the_web_pages_with_a_token_printed_once(tmp_path: Path) ->
         cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         host_url = _line(proc, "grimoire: ").split()[1]
+        token = _line(proc, "host token").split(": ")[1].split()[0]
         assert _line(proc, "spectators: ").endswith("/spectate")
         _line(proc, "ready ")
-        token = host_url.split("token=")[1]
-        assert len(token) == 32
-        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # the token becomes a cookie
+        assert len(token) == 32 and token not in host_url and "/host/login?once=" in host_url
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # the link becomes a cookie
         with browser.open(host_url, timeout=10) as page:
-            assert page.status == 200 and "Grimoire" in page.read().decode()
+            assert page.status == 200 and "Grimoire" in page.read().decode() and page.url.endswith("/host")
         try:
-            urllib.request.urlopen(host_url.replace(token, "f" * 32), timeout=10)
-            raise AssertionError("a wrong token was let in")
+            urllib.request.urlopen(host_url, timeout=10)
+            raise AssertionError("a used link was let in")
         except urllib.error.HTTPError as exc:
             assert exc.code == 403
         proc.send_signal(signal.SIGTERM)

@@ -242,17 +242,20 @@ def test_the_web_lobby_page_presses_as_the_console_does(rig: Rig) -> None:
     from starlette.applications import Starlette
 
     from bridge.loop.lobby_run import Season
+    from bridge.web.auth import HostKeys
     from bridge.web.lobby_pages import COOKIE, lobby_routes
 
-    token = "a" * 32
+    keys = HostKeys.one("Host")
     season = Season()
 
     async def body(runner: LobbyRunner, rig: Rig) -> str:
         season.lobby = runner
-        app = Starlette(routes=lobby_routes(season, token, host="Host"))
+        app = Starlette(routes=lobby_routes(season, keys))
         async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://castle.test") as web:
             assert (await web.get("/host/lobby")).status_code == 403
-            web.cookies.set(COOKIE, token)
+            web.cookies.set(COOKIE, keys.tokens["Host"])  # the token itself is no session
+            assert (await web.get("/host/lobby")).status_code == 403
+            web.cookies.set(COOKIE, keys.session("Host"))
             foreign = await web.post("/host/lobby", data={"do": "draw"}, headers={"origin": "http://evil.test"})
             assert foreign.status_code == 403
             said = await web.post("/host/lobby", data={"do": "add", "name": "Nobody_Here"})

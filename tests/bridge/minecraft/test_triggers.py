@@ -111,7 +111,7 @@ EXAMPLES: list[tuple[Action, tuple[str, int]]] = [
     (SkipPower(actor="Alex"), ("traitors.pass", 1)),
     (AnswerJoker(actor="Cal", accept=True), ("traitors.joker", 1)),
     (AnswerJoker(actor="Cal", accept=False), ("traitors.joker", 2)),
-    (Advance(actor="Host_1"), ("traitors.host", 1)),
+    (Advance(actor="Host_1", button="advance"), ("traitors.host", 1)),
     (NominateCandidate(actor="Alex", target="Cal"), ("traitors.candidate", 3)),
     (HoldBack(actor="Alex"), ("traitors.holdback", 1)),
     (KeepEveryone(actor="Bea"), ("traitors.keep", 1)),
@@ -175,7 +175,7 @@ def test_host_controls_and_seat_choice_decode() -> None:
 
     for control in HostControl:
         item = decode({"player": "Host_1", "input": "host", "value": control.value}, SEATS)
-        assert item == (Advance("Host_1") if control is HostControl.ADVANCE else HostCommand("Host_1", control))
+        assert item == (Advance("Host_1", button="advance") if control is HostControl.ADVANCE else HostCommand("Host_1", control))
     item = decode({"player": "Host_1", "input": "host", "value": SEAT_BASE + 3}, SEATS)
     assert item == HostCommand("Host_1", HostControl.REPLACE_CONTESTANT, seat=3)
     assert encode(ReplaceContestant("Host_1", "Cal", ""), SEATS) == ("traitors.host", SEAT_BASE + 3)
@@ -205,7 +205,7 @@ def seated_actions(draw: st.DrawFn) -> tuple[Action, dict[str, int]]:
                 AnswerOffer(actor=actor, accept=True),
                 AnswerOffer(actor=actor, accept=False),
                 *(ChooseTorch(actor=actor, torch=t) for t in Torch),
-                Advance(actor=actor),
+                Advance(actor=actor, button="advance"),
             ]
         )
     )

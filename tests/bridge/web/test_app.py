@@ -1,4 +1,4 @@
-"""The pages' HTTP and websocket doors (``bridge/web/app.py``): the token, the cookie, the origin check."""
+"""The pages' HTTP and websocket doors (``bridge/web/app.py``): the login, the cookie, the origin check."""
 
 from __future__ import annotations
 
@@ -10,13 +10,17 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from bridge.web.app import COOKIE, make_app, same_origin
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from engine.actions import StartSeries
 from engine.rulesets import new_game
 
-from .test_spectator import EngineSeries, random_settings
+from .test_spectator import HOST, EngineSeries, random_settings
 
 TOKEN = "0123456789abcdef0123456789abcdef"
+BASE = "http://127.0.0.1:8765"
+WS = "ws://127.0.0.1:8765"
+ORIGIN = {"origin": BASE}
 
 
 @pytest.fixture
@@ -25,21 +29,27 @@ def client() -> TestClient:
     hub = WebHub(clock=lambda: series.now)
     hub.attach(series)
     series.step(StartSeries())
-    return TestClient(make_app(hub, TOKEN))  # its Host is "testserver"
+    return TestClient(make_app(hub, HostKeys.one(HOST, TOKEN)), base_url=BASE)
 
 
-@pytest.mark.parametrize("query", ["", "?token=", "?token=wrong", f"?token={TOKEN[:-1]}", f"?token={TOKEN}x"])
-def test_a_wrong_token_gets_403(client: TestClient, query: str) -> None:
-    response = client.get("/host" + query)
-    assert response.status_code == 403
+def login(client: TestClient, token: str = TOKEN) -> None:
+    """The login form's post: the session cookie is in ``client`` after it."""
+    response = client.post("/host/login", data={"token": token}, headers=ORIGIN, follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"] == "/host"
+
+
+@pytest.mark.parametrize("token", ["", "wrong", TOKEN[:-1], f"{TOKEN}x"])
+def test_a_wrong_token_gets_403(client: TestClient, token: str) -> None:
+    response = client.post("/host/login", data={"token": token}, headers=ORIGIN, follow_redirects=False)
+    assert response.status_code == 403 and "A wrong token" in response.text
     assert COOKIE not in response.cookies
 
 
 def test_the_right_token_sets_the_cookie_and_leaves_the_address_bar(client: TestClient) -> None:
-    response = client.get(f"/host?token={TOKEN}", follow_redirects=False)
+    response = client.post("/host/login", data={"token": TOKEN}, headers=ORIGIN, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/host"
     cookie = response.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and TOKEN not in cookie
     page = client.get("/host")  # the cookie alone now
     assert page.status_code == 200 and "Grimoire" in page.text
 
@@ -51,7 +61,8 @@ def test_the_spectator_page_needs_no_token(client: TestClient) -> None:
 
 
 def test_the_host_feed_sends_the_state_then_answers_controls(client: TestClient) -> None:
-    with client.websocket_connect(f"/ws/host?token={TOKEN}", headers={"origin": "http://testserver"}) as ws:
+    login(client)
+    with client.websocket_connect(WS + "/ws/host", headers=ORIGIN) as ws:
         state = json.loads(ws.receive_text())
         assert state["type"] == "state" and sum(k.startswith("seat/") for k in state["parts"]) >= 6
         assert state["parts"]["clock"]["phase"] == "day_zero"
@@ -63,21 +74,21 @@ def test_the_host_feed_sends_the_state_then_answers_controls(client: TestClient)
 
 
 def test_the_host_feed_refuses_without_the_token(client: TestClient) -> None:
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect("/ws/host"):
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(WS + "/ws/host"):
         pass
     assert refused.value.code == 1008
 
 
 @pytest.mark.parametrize("path", ["/ws/host", "/ws/spectate"])
 def test_a_page_of_another_site_is_refused(client: TestClient, path: str) -> None:
-    for origin in ("http://evil.example", "https://testserver", "http://testserver:9999"):
-        with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"{path}?token={TOKEN}",
-                                                                          headers={"origin": origin}):  # fmt: skip
+    login(client)
+    for origin in ("http://evil.example", "https://127.0.0.1:8765", "http://127.0.0.1:9999"):
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(WS + path, headers={"origin": origin}):
             pass
 
 
 def test_the_spectator_feed_starts_with_the_public_view(client: TestClient) -> None:
-    with client.websocket_connect("/ws/spectate", headers={"origin": "http://testserver"}) as ws:
+    with client.websocket_connect(WS + "/ws/spectate", headers=ORIGIN) as ws:
         first, second = json.loads(ws.receive_text()), json.loads(ws.receive_text())
     assert first["type"] == second["type"] == "view"
     assert (first["view"]["phase"], second["view"]["phase"]) == ("not_started", "day_zero")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bridge.web.app import COOKIE
 from bridge.web.hub import CONTROLS, ControlError, WebHub, press
 from bridge.web.rig import HOST, SandboxRig
 from engine.actions import StartSeries
@@ -47,6 +48,32 @@ def test_host_controls_go_through_the_console_and_the_record() -> None:
                 await rig.hub.control("Alex", {"control": "end_series"})
 
     asyncio.run(run())
+
+
+def test_every_press_is_audited_as_the_host_whose_token_was_used() -> None:
+    """Two hosts, each with their own token: the page logged in as Ann presses; every press (twists and moving on
+    too) is one line of the record's ``host_actions`` naming Ann and the button, whatever host the request names
+    (its ``"as"`` is no way to act as another host)."""
+    import websockets
+
+    async def run() -> list[tuple[str, str, str]]:
+        async with SandboxRig(hosts=(HOST, "Ann")) as rig:
+            url = rig.web.base.replace("http://", "ws://") + "/ws/host"
+            cookie = {"Cookie": f"{COOKIE}={rig.keys.session('Ann')}"}
+            async with websockets.connect(url, origin=websockets.Origin(rig.web.base), additional_headers=cookie) as ws:
+                assert json.loads(await ws.recv())["type"] == "state"
+                for request in ({"control": "pause_clock", "as": HOST}, {"control": "resume_clock", "as": HOST},
+                                {"control": "start_twist", "twist": "murder", "as": HOST},
+                                {"control": "cancel_twist", "twist": "murder"}, {"control": "advance", "as": HOST}):  # fmt: skip
+                    await ws.send(json.dumps(request))
+                    while (reply := json.loads(await ws.recv()))["type"] != "reply":
+                        pass
+                    assert reply["ok"], reply
+            return [(a["host"], a["action"], a["detail"].split(",")[0].split()[-1]) for a in rig.game.record.host_actions]
+
+    assert asyncio.run(run()) == [("Ann", "pause_clock", "left"), ("Ann", "resume_clock", "left"),
+                                  ("Ann", "start_twist", "murder"), ("Ann", "cancel_twist", "murder"),
+                                  ("Ann", "advance", "advance")]  # fmt: skip
 
 
 def test_a_vote_cast_in_the_castle_arrives_as_a_diff() -> None:

@@ -1,4 +1,4 @@
-"""Serving the pages (``bridge/web/server.py``): the bind rule, the host token, the server on a free port."""
+"""Serving the pages (``bridge/web/server.py``): the bind rule, the hosts' tokens, the server on a free port."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from bridge.config.serve import WebConfig
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
-from bridge.web.server import TOKEN_ENV, announce_pages, check_bind, host_token, serving
+from bridge.web.server import TOKEN_ENV, announce_pages, check_bind, host_keys, serving
 from engine.errors import ConfigError
 
 
@@ -30,35 +31,25 @@ def test_another_address_needs_tls_or_the_flag(tmp_path: Path) -> None:
 
 
 def test_a_token_is_made_when_none_is_given() -> None:
-    token, made = host_token({}, None)
-    again, _ = host_token({}, None)
-    assert made and len(token) == 32 and int(token, 16) >= 0 and token != again
+    keys, again = host_keys({}, None, ["Host"]), host_keys({}, None, ["Host"])
+    token = keys.tokens["Host"]
+    assert keys.made == {"Host"} and len(token) == 32 and int(token, 16) >= 0 and token != again.tokens["Host"]
 
 
 def test_the_token_comes_from_the_secrets_file_first(tmp_path: Path) -> None:
     file = tmp_path / "castle.secrets"
     file.write_text(f"CASTLE_RCON_PASSWORD=pw\n{TOKEN_ENV}={'a' * 32}\n")
     os.chmod(file, 0o600)
-    assert host_token({TOKEN_ENV: "b" * 32}, file) == ("a" * 32, False)
-    assert host_token({TOKEN_ENV: "b" * 32}, None) == ("b" * 32, False)
-
-
-def test_a_short_or_readable_token_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="too short"):
-        host_token({TOKEN_ENV: "abc"}, None)
-    file = tmp_path / "castle.secrets"
-    file.write_text(f"{TOKEN_ENV}={'a' * 32}\n")
-    os.chmod(file, 0o644)
-    with pytest.raises(ConfigError, match="castle.secrets"):
-        host_token({}, file)
+    assert host_keys({TOKEN_ENV: "b" * 32}, file, ["Host"]).tokens == {"Host": "a" * 32}
+    assert host_keys({TOKEN_ENV: "b" * 32}, None, []).tokens == {"": "b" * 32}
 
 
 def test_serving_on_a_free_port_and_stopping() -> None:
     out = io.StringIO()
-    token = "c" * 32
+    keys = HostKeys.one("Host")
 
     async def run() -> tuple[int, int]:
-        async with serving(WebConfig(port=0), token, hub=WebHub(), announce=announce_pages(out, True)) as pages:
+        async with serving(WebConfig(port=0), keys, hub=WebHub(), announce=announce_pages(out)) as pages:
             assert pages is not None
             base = pages.base
 
@@ -68,17 +59,18 @@ def test_serving_on_a_free_port_and_stopping() -> None:
                 except urllib.error.HTTPError as exc:
                     return exc.code
 
-            return await asyncio.to_thread(get, "/spectate"), await asyncio.to_thread(get, "/host?token=x")
+            return await asyncio.to_thread(get, "/spectate"), await asyncio.to_thread(get, "/host/login?once=x")
 
     assert asyncio.run(run()) == (200, 403)
-    assert f"/host?token={token}" in out.getvalue() and "/spectate" in out.getvalue()
+    printed = out.getvalue()
+    assert "/host/login?once=" in printed and f"host token: {keys.tokens['Host']}" in printed and "/spectate" in printed
 
 
 def test_a_port_in_use_is_an_os_error() -> None:
     async def run() -> None:
-        async with serving(WebConfig(port=0), "d" * 32) as first:
+        async with serving(WebConfig(port=0), HostKeys.one("Host")) as first:
             assert first is not None
-            async with serving(WebConfig(port=first.port), "d" * 32):
+            async with serving(WebConfig(port=first.port), HostKeys.one("Host")):
                 pass
 
     with pytest.raises(OSError):
@@ -87,7 +79,7 @@ def test_a_port_in_use_is_an_os_error() -> None:
 
 def test_no_web_section_serves_nothing() -> None:
     async def run() -> object:
-        async with serving(None, "") as pages:
+        async with serving(None, HostKeys({})) as pages:
             return pages
 
     assert asyncio.run(run()) is None

@@ -19,11 +19,13 @@ from bridge.records.db import RecordsDb
 from bridge.records.entry import make_entry
 from bridge.records.stats import figures, lab_key
 from bridge.web.app import COOKIE, make_app
+from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.stats_pages import record_html, stats_routes
 from engine.sim import play_series, twists_of
 
 TOKEN = "0" * 32
+BASE = "http://127.0.0.1:8765"
 LAB = lab_key(30, 1)
 
 
@@ -42,7 +44,7 @@ def db(tmp_path: Path) -> RecordsDb:
 
 @pytest.fixture
 def client(db: RecordsDb) -> TestClient:
-    return TestClient(make_app(WebHub(), TOKEN, extra_routes=stats_routes(db, LAB)))
+    return TestClient(make_app(WebHub(), HostKeys.one("Host", TOKEN), extra_routes=stats_routes(db, LAB)), base_url=BASE)
 
 
 def test_the_json_is_the_stats_figures(client: TestClient, db: RecordsDb) -> None:
@@ -91,16 +93,18 @@ def test_the_record_tables_become_html_tables() -> None:
 
 
 def test_host_only_pages_need_the_host_cookie(db: RecordsDb) -> None:
-    client = TestClient(make_app(WebHub(), TOKEN, extra_routes=stats_routes(
-        db, LAB, allow=lambda request: request.cookies.get(COOKIE) == TOKEN)))  # fmt: skip
+    keys = HostKeys.one("Host", TOKEN)
+    client = TestClient(make_app(WebHub(), keys, extra_routes=stats_routes(
+        db, LAB, allow=lambda request: keys.host_of(request.cookies.get(COOKIE)) is not None)), base_url=BASE)  # fmt: skip
     assert client.get("/stats").status_code == 403
-    client.cookies.set(COOKIE, TOKEN)
+    client.cookies.set(COOKIE, keys.session("Host"))
     assert client.get("/stats").status_code == 200
 
 
 def test_a_database_that_cannot_be_read_is_a_one_line_503(tmp_path: Path) -> None:
     broken = tmp_path / "records.db"
     broken.write_text("junk" * 100)
-    client = TestClient(make_app(WebHub(), TOKEN, extra_routes=stats_routes(RecordsDb(str(broken)), LAB)))
+    client = TestClient(make_app(WebHub(), HostKeys.one("Host", TOKEN), extra_routes=stats_routes(RecordsDb(str(broken)), LAB)),
+                        base_url=BASE)  # fmt: skip
     page = client.get("/stats")
     assert page.status_code == 503 and re.fullmatch(r"503: records database .*\n", page.text)

@@ -161,7 +161,7 @@ def test_undo_restores_the_series_before_the_host_moved_on(ruleset: str) -> None
     assert g.ballot is not None
     prompted = {n for e in fx if isinstance(e, Prompt) for n in e.to}
     assert prompted == {v for v in g.ballot.voters if v not in g.ballot.votes} and prompted
-    assert [a["action"] for a in g.record.host_actions] == ["undo_host_action"]
+    assert [(a["action"], a["undone"]) for a in g.record.host_actions[-2:]] == [("advance", True), ("undo_host_action", False)]
     assert [e.message.key for e in fx if isinstance(e, Announce)] == ["host.undone"]
     again = replay(g.settings, g.seed, g.log)
     assert snapshot(again) == snapshot(g) and again.record.to_dict() == g.record.to_dict()

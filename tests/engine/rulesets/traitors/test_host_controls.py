@@ -97,7 +97,7 @@ def test_undo_takes_back_a_move_on_and_restores_places_clock_and_time_left() -> 
     assert again.record.to_dict() == g.record.to_dict()
     assert (again.phase, again.deadline, again.phase_seq, again.places, again.items) == (
         g.phase, g.deadline, g.phase_seq, g.places, g.items)  # fmt: skip
-    assert [a["action"] for a in g.record.host_actions] == ["undo_host_action"]
+    assert [(a["action"], a["undone"]) for a in g.record.host_actions] == [("advance", True), ("undo_host_action", False)]
 
 
 def _to_vote(g: Game) -> None:
@@ -215,3 +215,22 @@ def test_an_undo_takes_every_attribute_of_the_game_from_the_replay() -> None:
     seen |= set(vars(finished))
     assert len(set(_REPLAYED_STATE)) == len(_REPLAYED_STATE)
     assert set(_REPLAYED_STATE) == seen - kept and kept <= seen
+
+
+def test_every_press_is_one_record_line_naming_the_host_and_the_button() -> None:
+    """Two hosts: starting and cancelling a twist and moving on are in ``host_actions`` too, each naming the host
+    who pressed and (moving on) the console button; the input log keeps the button, and a replay rebuilds it."""
+    from engine.actions import CancelTwist, StartTwist, action_from_dict
+    from engine.ids import Twist
+
+    g = Game(Settings(contestants=NAMES, traitors=2, hosts=("Host", "Ann")), 5)
+    g.handle(StartSeries(), now=0.0)
+    g.handle(StartTwist("Ann", Twist.MURDER), now=1.0)
+    g.handle(CancelTwist("Host", Twist.MURDER), now=2.0)
+    g.handle(Advance("Ann", button="advance"), now=3.0)
+    assert [(a["host"], a["action"], a["detail"]) for a in g.record.host_actions] == [
+        ("Ann", "start_twist", "murder, day 1"), ("Host", "cancel_twist", "murder, day 1"),
+        ("Ann", "advance", "advance")]  # fmt: skip
+    assert g.log[-1]["button"] == "advance" and action_from_dict({k: v for k, v in g.log[-1].items() if k != "now"}) == Advance("Ann", "advance")
+    assert Advance("Ann").to_dict() == {"action": "advance", "host": "Ann"}  # no button: the log as before
+    assert Game.replay(g.settings, 5, g.log).record.to_dict() == g.record.to_dict()
