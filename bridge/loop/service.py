@@ -54,6 +54,9 @@ House rules of this file:
    release. Command builders read ``mc_version``.
 14. Step listeners (``add_listener``; the web pages, ``bridge/web/hub.py``) are called with every step's effects
    right after the engine stage, before sending; one that raises is logged and the series goes on.
+15. A stop (``request_stop``: SIGTERM, SIGINT) takes effect at once: no queue entry is taken after it (the rest
+   stay queued, unacked, for the next start), the phase clock fires no more deadlines and the web pages' controls
+   are refused; only the input being applied finishes sending its effects.
 """
 
 from __future__ import annotations
@@ -199,6 +202,7 @@ class SeriesService:
         self._over = asyncio.Event()
         self._stopping = asyncio.Event()
         """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
+        self._stop_asked = False
         self.stopped_by: int | None = None
         """The signal whose handler stopped the service (``request_stop``), if any."""
         self.server_version = version if version is not None else ServerVersion(OLDEST)
@@ -314,15 +318,22 @@ class SeriesService:
         return self.game.outcome
 
     def request_stop(self, signal_number: int | None = None) -> None:
-        """Ask ``run`` to return (SIGTERM): the input being applied finishes sending, the clock stops, and the
-        series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
+        """Ask ``run`` to return (SIGTERM, SIGINT; house rule 15): no input is taken from now on, the input being
+        applied finishes sending, the clock stops, and the series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
 
         Args:
             signal_number: the signal that asked (kept as ``stopped_by``; the command line's exit code for a
                 Ctrl-C is 130), or ``None``.
         """
         self.stopped_by = signal_number
+        self._stop_asked = True
         self._stopping.set()
+        self.phase_clock.hold()
+
+    @property
+    def accepting(self) -> bool:
+        """Whether the service still takes inputs: not after ``request_stop`` (house rule 15)."""
+        return not self._stop_asked
 
     @classmethod
     def resume(cls, store: SeriesStore, series_id: int, rcon: RconClient, castle: CastleConfig,
@@ -392,6 +403,8 @@ class SeriesService:
         await self.resync_if_reconnected()  # the read is what logs in again after a restart
         taken = 0
         for entry in await self.queue.entries(reply):
+            if not self.accepting:  # stopping: the entry stays queued, unacked, for the next start
+                break
             seq = int(entry["seq"])
             if self.queue.is_new(seq, entry):
                 await self.apply_entry(entry)
@@ -646,6 +659,8 @@ class SeriesService:
         return self.game.deadline
 
     async def _timer_fired(self, phase_seq: int) -> None:
+        if not self.accepting:
+            return
         try:
             await self.apply(TimerExpired(phase_seq))
         except BridgeError:

@@ -13,6 +13,11 @@ House rules of this file:
 3. The spectator feed is fed ``public_view()`` and the public effects only (``bridge/web/spectator.py``), and the
    record once the series is over.
 4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole.
+5. A hub whose spectator feed has not started yet (a service restarted) and a service with a store rebuild the
+   feed from the stored log (``bridge.loop.recovery.rebuild``): every step's public view and public effects at
+   the time the step was taken, so the delay holds back what the castle saw in its last seconds and a page that
+   opens after the restart gets every announcement from before it, and nothing more than a live page got.
+6. A service that is stopping (``SeriesService.accepting``) takes no control from a page.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from bridge.loop.recovery import rebuild
 from bridge.loop.service import StepListener
+from bridge.loop.store import StoredSeries
 from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.triggers import HOST, SEAT_BASE, encode
 from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry
@@ -58,6 +65,12 @@ class Followed(Protocol):
 
     @property
     def game(self) -> RulesetGame: ...
+
+    @property
+    def stored(self) -> StoredSeries | None: ...
+
+    @property
+    def accepting(self) -> bool: ...
 
     def add_listener(self, listener: StepListener) -> None: ...
 
@@ -110,6 +123,8 @@ class WebHub:
         self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
         self._inputs = len(game.log)
         self.version += 1
+        if service.stored is not None and not self.spectator.started:
+            self._rebuild_feed(service.stored, now)
         self._spectate([], now)
         for queue in self.hosts:
             queue.put_nowait(self.state_message())
@@ -138,6 +153,15 @@ class WebHub:
             for queue in self.hosts:
                 queue.put_nowait(message)
         self._spectate(effects, now)
+
+    def _rebuild_feed(self, stored: StoredSeries, now: float) -> None:
+        """The spectator feed of a resumed series, replayed from its stored log (house rule 5)."""
+
+        def seen(game: RulesetGame, effects: Sequence[Effect], when: float) -> None:
+            public: Any = game  # every ruleset's game has ``public_view``
+            self.spectator.update(public.public_view(), effects, min(when, now))
+
+        rebuild(stored, on_step=seen)
 
     def _spectate(self, effects: Sequence[Effect], now: float) -> None:
         assert self.service is not None
@@ -175,8 +199,10 @@ class WebHub:
         return queue
 
     def open_spectator(self) -> asyncio.Queue[str]:
-        """A new spectator page: its queue, starting with every released message."""
+        """A new spectator page: its queue, starting with the service's time (the page counts the clock down
+        against it) and every released message."""
         queue: asyncio.Queue[str] = asyncio.Queue()
+        queue.put_nowait(json.dumps({"type": "now", "now": self.clock()}))
         for message in self.spectator.history:
             queue.put_nowait(json.dumps(message, ensure_ascii=False))
         self.spectators.add(queue)
@@ -202,6 +228,8 @@ class WebHub:
         service = self.service
         if service is None:
             raise ControlError("no series is running yet")
+        if not service.accepting:
+            raise ControlError("the service is stopping")
         if host not in service.game.hosts:
             raise ControlError(f"{host!r} is not a host of this series")
         entry = {"player": host, **press(request)}
