@@ -24,6 +24,7 @@ The serve config is a TOML file (``init-config`` writes a sample)::
     tls_cert = "web.pem"                    # optional: serve https:// and wss:// with this certificate
     tls_key = "web-key.pem"                 #   and its private key
     spectator_delay = 0                     # seconds the spectator page lags behind (a streamer's delay)
+    linger = 120                            # seconds the pages stay up once the spectator page has shown the end
     [records]                               # optional: where finished series are recorded (docs/seasons.md)
     url = "records.db"                      # a SQLite file (default), or "postgresql://user@host:5432/castle"
     castle = "north"                        # this castle's name in the records (default: the machine's name)
@@ -80,6 +81,11 @@ class LogModel(ConfigModel):
     level: Literal["debug", "info", "warning", "error"] = "info"
 
 
+LINGER = 120.0
+"""Seconds the web pages stay up after a series by default, once the spectator page has shown its end: time for a
+spectator to open the page, or reload it, and read the record."""
+
+
 class WebModel(ConfigModel):
     """``[web]``: where the host's grimoire and the spectator page are served (``docs/host.md``)."""
 
@@ -88,6 +94,7 @@ class WebModel(ConfigModel):
     tls_cert: str | None = None
     tls_key: str | None = None
     spectator_delay: float = Field(default=0, ge=0, le=3600)
+    linger: float = Field(default=LINGER, ge=0, le=86400)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,8 @@ class WebConfig:
         port: the TCP port (0: any free one).
         tls_cert, tls_key: PEM files for https:// and wss://, or both ``None``.
         spectator_delay: seconds the spectator page is held back.
+        linger: seconds the pages stay up after the series, once the spectator page has been sent its end (the
+            record) through the delay.
     """
 
     bind: str = "127.0.0.1"
@@ -106,6 +115,7 @@ class WebConfig:
     tls_cert: Path | None = None
     tls_key: Path | None = None
     spectator_delay: float = 0.0
+    linger: float = LINGER
 
 
 class RecordsModel(ConfigModel):
@@ -268,7 +278,7 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
         if (m.web.tls_cert is None) != (m.web.tls_key is None):
             raise ConfigError(f"{name}: web: tls_cert and tls_key go together (a certificate and its private key)")
         web = WebConfig(m.web.bind, m.web.port, rel(m.web.tls_cert) if m.web.tls_cert else None,
-                        rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay)  # fmt: skip
+                        rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay, m.web.linger)  # fmt: skip
     return ServeConfig(
         path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
         rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,

@@ -23,6 +23,7 @@ House rules of this file:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -181,6 +182,19 @@ class WebHub:
             for queue in self.spectators:
                 queue.put_nowait(text)
         return len(due)
+
+    async def drain(self, stop: asyncio.Event, poll: float = 0.1) -> None:
+        """Wait until every held spectator message has been released and handed to every page (the record, through
+        the delay), or until ``stop`` is set.
+
+        Args:
+            stop: set to give up waiting (a stop signal).
+            poll: seconds between two looks.
+        """
+        while not stop.is_set() and (len(self.spectator.line) or any(not q.empty() for q in self.spectators)):
+            self.release_spectators()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), poll)
 
     # ------------------------------------------------------------------ the page side
 
