@@ -10,6 +10,8 @@ House rules of this file (``bridge/loop/service.py`` house rules 4 and 6):
 3. With a store, a lost connection makes the sender ``offline``: the remaining commands stay in the store's
    outbox (sent by ``bridge/loop/resync.py`` once the server is back); without one, ``RconUnavailable`` is
    raised to the caller.
+4. With a store, a stop (``halted``) likewise keeps the remaining commands in the outbox: the command in
+   flight is answered, nothing more is sent, and the observer sees no more effects.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Sender:
         self.outbox = outbox
         self.offline = False
         """True after the connection was lost while sending: the outbox is sent and the world re-synced first."""
+        self.halted = False
+        """True once the service is stopping (house rule 4; only with an outbox)."""
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._dialogs_open: set[str] = set()
@@ -92,7 +96,7 @@ class Sender:
         """
         i = 0
         for effect, commands in zip(effects, rendered, strict=True):
-            if self.observer is not None:
+            if self.observer is not None and not self._held():
                 self.observer(effect)
             for cmd in commands:
                 if await self._deliver(cmd.text) and sent is not None:
@@ -102,8 +106,8 @@ class Sender:
                 after(effect)
 
     async def _deliver(self, text: str) -> bool:
-        """Send one command unless offline; True when the server answered it."""
-        if self.offline:
+        """Send one command unless offline or halted; True when the server answered it."""
+        if self.offline or self._held():
             return False
         try:
             await self.send_checked(text)
@@ -114,6 +118,9 @@ class Sender:
             log.warning("server unreachable; %s kept in the outbox", text.split(" ", 1)[0])
             return False
         return True
+
+    def _held(self) -> bool:
+        return self.halted and self.outbox
 
     async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
         """Send commands one by one, whatever the ``offline`` flag (house rule 2).

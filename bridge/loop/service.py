@@ -55,8 +55,11 @@ House rules of this file:
 14. Step listeners (``add_listener``; the web pages, ``bridge/web/hub.py``) are called with every step's effects
    right after the engine stage, before sending; one that raises is logged and the series goes on.
 15. A stop (``request_stop``: SIGTERM, SIGINT) takes effect at once: no queue entry is taken after it (the rest
-   stay queued, unacked, for the next start), the phase clock fires no more deadlines and the web pages' controls
-   are refused; only the input being applied finishes sending its effects.
+   stay queued, unacked, for the next start), the phase clock fires no more deadlines (one already waiting for
+   the lock is dropped: it fires again at the next start) and the web pages' controls are refused. With a store,
+   the command in flight is answered and the rest of the input's commands stay in the outbox, sent at the next
+   start (house rule 7), so the service stops within a command's round trip however slow the server is;
+   without a store they are all sent first.
 """
 
 from __future__ import annotations
@@ -329,6 +332,7 @@ class SeriesService:
         self._stop_asked = True
         self._stopping.set()
         self.phase_clock.hold()
+        self.sender.halted = self.store is not None
 
     @property
     def accepting(self) -> bool:
@@ -458,6 +462,8 @@ class SeriesService:
             RconUnavailable: only without a store (with one, the commands wait in the outbox).
         """
         async with self.lock:
+            if isinstance(action, TimerExpired) and not self.accepting:  # a stop came while it waited (rule 15)
+                return []
             effects, entry = self._step(action)
             await self._commit_and_send(effects, entry=entry, queue_seq=queue_seq, source=source)
             return effects
@@ -659,8 +665,6 @@ class SeriesService:
         return self.game.deadline
 
     async def _timer_fired(self, phase_seq: int) -> None:
-        if not self.accepting:
-            return
         try:
             await self.apply(TimerExpired(phase_seq))
         except BridgeError:

@@ -47,6 +47,17 @@ def _log_line(proc: subprocess.Popen[str], starts: str, timeout: float = 60.0) -
     raise AssertionError(f"no log line {starts!r} (exit {proc.poll()})")
 
 
+def _until_stored(path: Path, action: str, timeout: float = 30.0) -> None:
+    """Wait until the store's log holds an ``action`` input (read while serve runs, as a backup tool would)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with SeriesStore(path, create=False) as store:
+            if any(e["action"] == action for e in store.load(1).log):
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"no {action} in the store")
+
+
 class Spectator:
     """A spectator page's websocket, recording every message in a thread."""
 
@@ -70,15 +81,16 @@ class Spectator:
 
 
 def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> None:
-    """Ctrl-C during a vote on a slow server (30 ms a command), a spectator page open: the process is gone within
-    ``STOP_WITHIN`` seconds, and no input was applied after the signal (the store's log ends before it)."""
-    password, sandbox = _sandbox(tmp_path, "--reply-delay", "0.03")
+    """Ctrl-C as the first ballot of a vote is sent to a slow server (30 ms a command), the other ballots queued
+    and a spectator page open: the process is gone within ``STOP_WITHIN`` seconds, no input was applied after the
+    signal (the store's log ends before it; the queued ballots wait for the next start) and no phase began."""
+    password, sandbox = _sandbox(tmp_path, "--reply-delay", "0.1")
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
         (tmp_path / "series.toml").write_text(SERIES)
         proc = _serve(tmp_path, rcon_port, password, "")
         spectator = Spectator(_line(proc, "spectators: ").split()[1])
-        _log_line(proc, "phase: day 1, Vote")
+        _log_line(proc, "phase: day 1, Breakfast")  # its many commands are being sent; its clock is short
         asked = time.time()
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)

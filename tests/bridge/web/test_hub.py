@@ -49,6 +49,21 @@ def test_host_controls_go_through_the_console_and_the_record() -> None:
     asyncio.run(run())
 
 
+def test_a_stopping_service_takes_no_control_from_the_page() -> None:
+    """Once the service is asked to stop (SIGINT), a host control from the page is refused and changes nothing."""
+
+    async def run() -> None:
+        async with SandboxRig() as rig:
+            assert rig.service is not None
+            rig.service.request_stop()
+            before = len(rig.game.log)
+            with pytest.raises(ControlError, match="stopping"):
+                await rig.hub.control(HOST, {"control": "pause_clock"})
+            assert len(rig.game.log) == before and rig.game.paused is None
+
+    asyncio.run(run())
+
+
 def test_a_vote_cast_in_the_castle_arrives_as_a_diff() -> None:
     async def run() -> None:
         async with SandboxRig(seed=5) as rig:
