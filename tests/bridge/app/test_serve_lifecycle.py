@@ -131,3 +131,23 @@ def test_a_finished_series_keeps_the_pages_up_until_the_spectators_saw_the_end(t
         assert gone - ended >= 3.0  # the delay, then the linger
     finally:
         _stop(sandbox)
+
+
+def test_ctrl_c_ends_the_wait_after_the_series_at_once() -> None:
+    """Lingering after the series (60 s, a record still held back by the delay): SIGINT ends the wait at once."""
+    import asyncio
+    import io
+    import os
+
+    from bridge.app.serve import linger
+    from bridge.web.hub import WebHub
+
+    async def run() -> float:
+        hub = WebHub(delay=30)
+        hub.spectator.finish({"contestants": []}, "the record", time.time())
+        asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signal.SIGINT)
+        started = time.monotonic()
+        await linger(hub, 60, io.StringIO())
+        return time.monotonic() - started
+
+    assert asyncio.run(run()) < 2.0
