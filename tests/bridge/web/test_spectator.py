@@ -139,6 +139,11 @@ def play(ruleset: str, seed: int) -> int:
         series.step(Advance(HOST) if not options or rng.random() < 0.07 else rng.choice(options))
     assert game.is_over, f"{ruleset} seed {seed}: no end in {STEP_LIMIT} inputs"
     assert hub.spectator.history[-1]["type"] == "record", "after the series: the full record"
+    if seed % 10 == 0:  # the feed rebuilt from the store after the end: the same messages, the record last
+        rebuilt = WebHub(clock=lambda: series.now)
+        rebuilt.attach(Resumed(_stored(game, seed)))
+        live = [m for m in json.loads(json.dumps(hub.spectator.history)) if m["type"] != "view"]
+        assert [m for m in json.loads(json.dumps(rebuilt.spectator.history)) if m["type"] != "view"] == live
     return checked
 
 
