@@ -321,8 +321,9 @@ class SeriesService:
         return self.game.outcome
 
     def request_stop(self, signal_number: int | None = None) -> None:
-        """Ask ``run`` to return (SIGTERM, SIGINT; house rule 15): no input is taken from now on, the input being
-        applied finishes sending, the clock stops, and the series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
+        """Ask ``run`` to return (SIGTERM, SIGINT; house rule 15): no input is taken from now on, the clock fires
+        no more deadlines, the input being applied finishes (with a store, its unsent commands wait in the outbox)
+        and the series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
 
         Args:
             signal_number: the signal that asked (kept as ``stopped_by``; the command line's exit code for a

@@ -114,7 +114,8 @@ class WebHub:
     # ------------------------------------------------------------------ the service side
 
     def attach(self, service: Followed) -> None:
-        """Follow ``service`` (house rule 4): its state becomes every page's new whole state."""
+        """Follow ``service`` (house rule 4): its state becomes every page's new whole state; a resumed series'
+        spectator feed is rebuilt from its store first (house rule 5)."""
         if self.service is not service:
             service.add_listener(self.on_step)
         self.service = service
@@ -183,16 +184,24 @@ class WebHub:
                 queue.put_nowait(text)
         return len(due)
 
-    async def drain(self, stop: asyncio.Event, poll: float = 0.1) -> None:
-        """Wait until every held spectator message has been released and handed to every page (the record, through
-        the delay), or until ``stop`` is set.
+    async def drain(self, stop: asyncio.Event, poll: float = 0.1, grace: float = 5.0) -> None:
+        """Wait until every held spectator message has been released (the record, through the delay) and handed to
+        every page, or until ``stop`` is set.
 
         Args:
             stop: set to give up waiting (a stop signal).
             poll: seconds between two looks.
+            grace: the longest wait, in seconds, for the pages' connections once everything is released (a page
+                that reads nothing, a phone asleep, must not hold the service).
         """
-        while not stop.is_set() and (len(self.spectator.line) or any(not q.empty() for q in self.spectators)):
+        loop = asyncio.get_running_loop()
+        sent_by = None
+        while not stop.is_set():
             self.release_spectators()
+            if len(self.spectator.line) == 0:
+                sent_by = sent_by if sent_by is not None else loop.time() + grace
+                if loop.time() >= sent_by or all(q.empty() for q in self.spectators):
+                    return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), poll)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -104,3 +105,19 @@ def test_press_is_the_console_button() -> None:
                 {"control": None}, {}):  # fmt: skip
         with pytest.raises(ControlError):
             press(bad)
+
+
+def test_drain_waits_for_the_delay_but_not_for_a_page_that_reads_nothing() -> None:
+    """After the series: the record held back 0.3 s is released, then a page whose queue nobody reads holds the
+    wait only ``grace`` seconds."""
+
+    async def run() -> tuple[float, int]:
+        hub = WebHub(delay=0.3)
+        hub.open_spectator()  # a page that never reads its queue
+        hub.spectator.finish({"contestants": []}, "the record", time.time())
+        started = time.monotonic()
+        await hub.drain(asyncio.Event(), poll=0.02, grace=0.2)
+        return time.monotonic() - started, len(hub.spectator.line)
+
+    took, held = asyncio.run(run())
+    assert held == 0 and 0.45 <= took < 1.5
