@@ -17,10 +17,16 @@ House rules of this file:
    is closed; the next ``serve`` resumes exactly there (the deadline that passed meanwhile fires at once).
 4. ``serve-demo`` (against ``traitors sandbox``) runs through ``run_series`` (``bridge/loop/runner.py``) too: one
    resume path.
+5. With web pages, a series that ends keeps them up until the spectator page has been sent its end (the
+   final announcements and the record, through ``spectator_delay``), then ``[web] linger`` seconds more, so a
+   spectator sees the end; a stop signal ends the wait at once. A stopped series (not over) takes them down at
+   once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib.resources
 import json
 import logging
@@ -46,7 +52,7 @@ from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
 from bridge.loop.faults import Fault
 from bridge.loop.lobby_run import Season
-from bridge.loop.runner import run_series
+from bridge.loop.runner import on_stop_signals, run_series
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
 from bridge.records.db import RecordsDb
@@ -253,7 +259,9 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
                                        observer=progress.phase, fault=Fault.from_env(env))  # fmt: skip
             if service.game.outcome is not None:
                 await records.flush_once()
-        _report_end(service, series_id, started, out)
+            _report_end(service, series_id, started, out)
+            if pages is not None and config.web is not None and service.game.outcome is not None:
+                await linger(pages.hub, config.web.linger, out)
         return 0
     finally:
         if records is not None:
@@ -262,6 +270,18 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
             await msmp.close()
         if store is not None:
             store.close()
+
+
+async def linger(hub: WebHub, seconds: float, out: TextIO) -> None:
+    """Keep the pages up after the series (house rule 5): until the spectator page has been sent the end through
+    its delay, then ``seconds`` more; SIGTERM or SIGINT ends the wait at once."""
+    stop = asyncio.Event()
+    print(f"the series is over; the pages stay up {hub.spectator.line.delay + seconds:.0f} s more for the "
+          "spectators (Ctrl-C ends it)", file=out, flush=True)  # fmt: skip
+    with on_stop_signals(lambda sig: stop.set()):
+        await hub.drain(stop)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), seconds)
 
 
 def web_routes(config: ServeConfig, db: RecordsDb, season: Season, keys: HostKeys) -> list[BaseRoute]:
@@ -326,6 +346,7 @@ port = 8765
 spectator_delay = 0  # seconds the spectator page lags behind (a streamer's delay)
 max_spectators = 200  # spectator pages at once
 client_queue = 1000  # messages a page may fall behind before it is dropped
+linger = 120         # seconds the pages stay up after the series, once the spectator page has shown the end
 
 [records]
 # Every finished series is recorded here; the stats pages (/stats) read it (docs/seasons.md).

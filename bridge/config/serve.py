@@ -27,6 +27,7 @@ The serve config is a TOML file (``init-config`` writes a sample)::
     server_names = ["castle.example"]       # optional: names the pages answer to besides loopback and bind
     max_spectators = 200                    # spectator pages connected at once (more are turned away)
     client_queue = 1000                     # messages a page may fall behind before it is dropped
+    linger = 120                            # seconds the pages stay up once the spectator page has shown the end
     [records]                               # optional: where finished series are recorded (docs/seasons.md)
     url = "records.db"                      # a SQLite file (default), or "postgresql://user@host:5432/castle"
     castle = "north"                        # this castle's name in the records (default: the machine's name)
@@ -83,6 +84,11 @@ class LogModel(ConfigModel):
     level: Literal["debug", "info", "warning", "error"] = "info"
 
 
+LINGER = 120.0
+"""Seconds the web pages stay up after a series by default, once the spectator page has shown its end: time for a
+spectator to open the page, or reload it, and read the record."""
+
+
 class WebModel(ConfigModel):
     """``[web]``: where the host's grimoire and the spectator page are served (``docs/host.md``)."""
 
@@ -94,6 +100,7 @@ class WebModel(ConfigModel):
     server_names: list[str] = Field(default_factory=list, max_length=32)
     max_spectators: int = Field(default=200, ge=1, le=100_000)
     client_queue: int = Field(default=1000, ge=10, le=1_000_000)
+    linger: float = Field(default=LINGER, ge=0, le=86400)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +116,8 @@ class WebConfig:
             DNS name or address the hosts and spectators type (``bridge/web/guard.py``).
         max_spectators: spectator pages connected at once; more are turned away until one leaves.
         client_queue: messages a page may fall behind before it is dropped (``bridge/web/hub.py``).
+        linger: seconds the pages stay up after the series, once the spectator page has been sent its end (the
+            record) through the delay.
     """
 
     bind: str = "127.0.0.1"
@@ -119,6 +128,7 @@ class WebConfig:
     server_names: tuple[str, ...] = ()
     max_spectators: int = 200
     client_queue: int = 1000
+    linger: float = LINGER
 
 
 class RecordsModel(ConfigModel):
@@ -282,7 +292,7 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
             raise ConfigError(f"{name}: web: tls_cert and tls_key go together (a certificate and its private key)")
         web = WebConfig(m.web.bind, m.web.port, rel(m.web.tls_cert) if m.web.tls_cert else None,
                         rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay,
-                        tuple(m.web.server_names), m.web.max_spectators, m.web.client_queue)  # fmt: skip
+                        tuple(m.web.server_names), m.web.max_spectators, m.web.client_queue, m.web.linger)  # fmt: skip
     return ServeConfig(
         path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
         rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,

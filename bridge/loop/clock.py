@@ -155,6 +155,12 @@ class PhaseClock:
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
+    def hold(self) -> None:
+        """Fire no deadline from now on (a stop was asked); an expiry already running finishes. Safe to call from a
+        signal handler; ``stop`` then ends the task."""
+        self._closing = True
+        self._changed.set()
+
     def close(self) -> None:
         """End the clock task at once, whatever it is doing (a crash, in tests)."""
         self._closing = True
@@ -207,6 +213,8 @@ class PhaseClock:
                 continue
             if self._armed != armed:  # re-armed or disarmed while the gate was asked
                 continue
+            if self._closing:  # held while the gate was asked
+                break
             if self.skip is not None:
                 self.skip(deadline)
             self._armed = None

@@ -20,7 +20,7 @@ House rules of this file (``docs/recovery.md``):
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,9 @@ from engine.core.ruleset import RulesetGame
 from engine.effects import ClockStarted, Effect, GiveItem, Label, MoveTo, PlaceItem, TakeItem
 from engine.ids import Item
 from engine.rulesets import new_game
+
+StepSeen = Callable[[RulesetGame, Sequence[Effect], float], None]
+"""Called with the game after each replayed input, the input's effects and its time (``rebuild``)."""
 
 
 @dataclass(slots=True)
@@ -87,8 +90,13 @@ class Rebuilt:
     clock: ClockStarted | None
 
 
-def rebuild(series: StoredSeries) -> Rebuilt:
+def rebuild(series: StoredSeries, on_step: StepSeen | None = None) -> Rebuilt:
     """Replay the stored log through the engine (house rule 1).
+
+    Args:
+        series: the stored series.
+        on_step: called after each replayed input with the game, the input's effects and its time (seconds of
+            the engine's clock); the spectator page's feed is rebuilt so (``bridge/web/hub.py``).
 
     Raises:
         InvalidCommand, IllegalAction: the log does not fit the stored settings and seed (a damaged store).
@@ -101,6 +109,8 @@ def rebuild(series: StoredSeries) -> Rebuilt:
         now = float(data.pop("now"))
         effects = game.handle(action_from_dict(data), now=now)
         handouts.feed(effects)
+        if on_step is not None:
+            on_step(game, effects, now)
         for e in effects:
             if isinstance(e, ClockStarted):
                 clock = e

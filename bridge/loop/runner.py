@@ -8,9 +8,10 @@ doctor or MSMP: a resumed series is ready sooner (``bench/resume.py``, ``docs/pe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bridge.config.castle import CastleConfig
@@ -71,29 +72,33 @@ async def run_series(
     if msmp is not None:
         service.attach_msmp(msmp)
     await service.learn_version(msmp)
-    loop = asyncio.get_running_loop()
-    installed: list[int] = []
-    if stop_signals:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            try:
-                loop.add_signal_handler(sig, _stop(service, sig))
-                installed.append(sig)
-            except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
-                pass
-    try:
+    with on_stop_signals(lambda sig: _stop(service, sig), enabled=stop_signals):
         await service.run(on_ready=(lambda: on_ready(service)) if on_ready is not None else None)
-    finally:
-        for number in installed:
-            loop.remove_signal_handler(number)
     return service
 
 
-def _stop(service: SeriesService, sig: int) -> Callable[[], None]:
-    def handler() -> None:
-        log.info("stopping on %s; the series stays resumable", signal.Signals(sig).name, extra={"event": "stop"})
-        service.request_stop(sig)
-
-    return handler
+def _stop(service: SeriesService, sig: int) -> None:
+    log.info("stopping on %s; the series stays resumable", signal.Signals(sig).name, extra={"event": "stop"})
+    service.request_stop(sig)
 
 
-__all__ = ["run_series"]
+@contextlib.contextmanager
+def on_stop_signals(handler: Callable[[int], None], *, enabled: bool = True) -> Iterator[None]:
+    """Call ``handler(signal number)`` on SIGTERM and SIGINT for the block's duration (from the main thread only:
+    elsewhere, or with ``enabled`` false, nothing is installed)."""
+    loop = asyncio.get_running_loop()
+    installed: list[int] = []
+    for sig in (signal.SIGTERM, signal.SIGINT) if enabled else ():
+        try:
+            loop.add_signal_handler(sig, handler, int(sig))
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+            pass
+    try:
+        yield
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
+
+
+__all__ = ["on_stop_signals", "run_series"]

@@ -17,6 +17,8 @@ House rules of this file (``bridge/loop/service.py`` house rules 4 and 6):
 4. With a store, a lost connection makes the sender ``offline``: the remaining commands stay in the store's
    outbox (sent by ``bridge/loop/resync.py`` once the server is back); without one, ``RconUnavailable`` is
    raised to the caller.
+5. With a store, a stop (``halted``) likewise keeps the remaining commands in the outbox: the command in
+   flight is answered, nothing more is sent, and the observer sees no more effects.
 """
 
 from __future__ import annotations
@@ -38,14 +40,14 @@ log = logging.getLogger(__name__)
 
 
 class Sender:
-    """Renders effects and sends commands (house rules 1-4).
+    """Renders effects and sends commands (house rules 1-5).
 
     Args:
         rcon: the RCON client.
         ctx: castle coordinates and seating.
         handouts: the series' hand-out numbering (fed with every effect rendered).
         observer: called with every effect before its commands are sent, or ``None``.
-        outbox: whether a store keeps unsent commands (house rule 3).
+        outbox: whether a store keeps unsent commands (house rule 4).
     """
 
     def __init__(self, rcon: RconClient, ctx: RenderContext, handouts: Handouts,
@@ -57,6 +59,8 @@ class Sender:
         self.outbox = outbox
         self.offline = False
         """True after the connection was lost while sending: the outbox is sent and the world re-synced first."""
+        self.halted = False
+        """True once the service is stopping (house rule 5; only with an outbox)."""
         self.failed_commands: list[tuple[str, str]] = []
         """Commands the server answered with an error text: (command, reply)."""
         self._dialogs_open: set[str] = set()
@@ -108,13 +112,13 @@ class Sender:
             after: called with each effect once its commands are sent (or kept in the outbox).
 
         Raises:
-            RconUnavailable: the server is unreachable and there is no outbox (house rule 3).
+            RconUnavailable: the server is unreachable and there is no outbox (house rule 4).
         """
         i = 0
         waiting: list[Effect] = []  # observed, their commands in a batch not sent yet (house rule 2)
         last = len(effects) - 1
         for k, (effect, commands) in enumerate(zip(effects, rendered, strict=True)):
-            if self.observer is not None:
+            if self.observer is not None and not self._held():
                 self.observer(effect)
             waiting.append(effect)
             for cmd in commands:
@@ -128,8 +132,8 @@ class Sender:
                 waiting.clear()
 
     async def _deliver(self, text: str) -> bool:
-        """Send one command unless offline; True when the server answered it."""
-        if self.offline:
+        """Send one command unless offline or halted; True when the server answered it."""
+        if self.offline or self._held():
             return False
         try:
             await self.send_checked(text)
@@ -141,8 +145,11 @@ class Sender:
             return False
         return True
 
+    def _held(self) -> bool:
+        return self.halted and self.outbox
+
     async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
-        """Send commands one by one, whatever the ``offline`` flag (house rule 2).
+        """Send commands one by one, whatever the ``offline`` flag (house rule 3).
 
         Raises:
             RconUnavailable: the server cannot be reached.
@@ -151,7 +158,7 @@ class Sender:
             await self.send_checked(cmd.text)
 
     async def send_checked(self, text: str) -> None:
-        """Send one command; an error reply is logged and kept in ``failed_commands`` (house rule 2).
+        """Send one command; an error reply is logged and kept in ``failed_commands`` (house rule 3).
 
         Raises:
             RconUnavailable: the server cannot be reached.

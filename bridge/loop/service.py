@@ -54,6 +54,12 @@ House rules of this file:
    release. Command builders read ``mc_version``.
 14. Step listeners (``add_listener``; the web pages, ``bridge/web/hub.py``) are called with every step's effects
    right after the engine stage, before sending; one that raises is logged and the series goes on.
+15. A stop (``request_stop``: SIGTERM, SIGINT) takes effect at once: no queue entry is taken after it (the rest
+   stay queued, unacked, for the next start), the phase clock fires no more deadlines (one already waiting for
+   the lock is dropped: it fires again at the next start) and the web pages' controls are refused. With a store,
+   the command in flight is answered and the rest of the input's commands stay in the outbox, sent at the next
+   start (house rule 7), so the service stops within a command's round trip however slow the server is;
+   without a store they are all sent first.
 """
 
 from __future__ import annotations
@@ -199,6 +205,7 @@ class SeriesService:
         self._over = asyncio.Event()
         self._stopping = asyncio.Event()
         """Set by ``request_stop``: ``run`` returns after the input in hand (the series stays resumable)."""
+        self._stop_asked = False
         self.stopped_by: int | None = None
         """The signal whose handler stopped the service (``request_stop``), if any."""
         self.server_version = version if version is not None else ServerVersion(OLDEST)
@@ -314,15 +321,24 @@ class SeriesService:
         return self.game.outcome
 
     def request_stop(self, signal_number: int | None = None) -> None:
-        """Ask ``run`` to return (SIGTERM): the input being applied finishes sending, the clock stops, and the
-        series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
+        """Ask ``run`` to return (SIGTERM, SIGINT; house rule 15): no input is taken from now on, the clock fires
+        no more deadlines, the input being applied finishes (with a store, its unsent commands wait in the outbox)
+        and the series stays resumable from its store (``docs/recovery.md``). Safe to call from a signal handler.
 
         Args:
             signal_number: the signal that asked (kept as ``stopped_by``; the command line's exit code for a
                 Ctrl-C is 130), or ``None``.
         """
         self.stopped_by = signal_number
+        self._stop_asked = True
         self._stopping.set()
+        self.phase_clock.hold()
+        self.sender.halted = self.store is not None
+
+    @property
+    def accepting(self) -> bool:
+        """Whether the service still takes inputs: not after ``request_stop`` (house rule 15)."""
+        return not self._stop_asked
 
     @classmethod
     def resume(cls, store: SeriesStore, series_id: int, rcon: RconClient, castle: CastleConfig,
@@ -392,6 +408,8 @@ class SeriesService:
         await self.resync_if_reconnected()  # the read is what logs in again after a restart
         taken = 0
         for entry in await self.queue.entries(reply):
+            if not self.accepting:  # stopping: the entry stays queued, unacked, for the next start
+                break
             seq = int(entry["seq"])
             if self.queue.is_new(seq, entry):
                 await self.apply_entry(entry)
@@ -445,6 +463,8 @@ class SeriesService:
             RconUnavailable: only without a store (with one, the commands wait in the outbox).
         """
         async with self.lock:
+            if isinstance(action, TimerExpired) and not self.accepting:  # a stop came while it waited (rule 15)
+                return []
             effects, entry = self._step(action)
             await self._commit_and_send(effects, entry=entry, queue_seq=queue_seq, source=source)
             return effects

@@ -16,18 +16,26 @@ House rules of this file:
 5. Every page's queue is bounded (``queue_limit`` messages behind, beyond what it is sent on connecting): a page
    too slow to keep up is dropped (its queue emptied, then ``DROPPED``; the page reconnects and is sent the
    whole state again), so a slow reader never holds the service's memory.
+6. A hub whose spectator feed has not started yet (a service restarted) and a service with a store rebuild the
+   feed from the stored log (``bridge.loop.recovery.rebuild``): every step's public view and public effects at
+   the time the step was taken, so the delay holds back what the castle saw in its last seconds and a page that
+   opens after the restart gets every announcement from before it, and nothing more than a live page got.
+7. A service that is stopping (``SeriesService.accepting``) takes no control from a page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from bridge.loop.recovery import rebuild
 from bridge.loop.service import StepListener
+from bridge.loop.store import StoredSeries
 from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.triggers import HOST, SEAT_BASE, encode
 from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry
@@ -68,6 +76,12 @@ class Followed(Protocol):
     @property
     def game(self) -> RulesetGame: ...
 
+    @property
+    def stored(self) -> StoredSeries | None: ...
+
+    @property
+    def accepting(self) -> bool: ...
+
     def add_listener(self, listener: StepListener) -> None: ...
 
     async def apply_entry(self, entry: Mapping[str, Any]) -> None: ...
@@ -82,7 +96,7 @@ def _record_json(record: SeriesRecord) -> str:
 
 
 class WebHub:
-    """One series' pages (house rules 1-4).
+    """One series' pages (house rules 1-7).
 
     Args:
         delay: the spectator page's delay in seconds (0: none).
@@ -111,7 +125,8 @@ class WebHub:
     # ------------------------------------------------------------------ the service side
 
     def attach(self, service: Followed) -> None:
-        """Follow ``service`` (house rule 4): its state becomes every page's new whole state."""
+        """Follow ``service`` (house rule 4): its state becomes every page's new whole state; a resumed series'
+        spectator feed is rebuilt from its store first (house rule 6)."""
         if self.service is not service:
             service.add_listener(self.on_step)
         self.service = service
@@ -121,6 +136,8 @@ class WebHub:
         self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
         self._inputs = len(game.log)
         self.version += 1
+        if service.stored is not None and not self.spectator.started:
+            self._rebuild_feed(service.stored, now)
         self._spectate([], now)
         self._send(self.hosts, self.state_message())
 
@@ -147,6 +164,15 @@ class WebHub:
                                   "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
             self._send(self.hosts, message)
         self._spectate(effects, now)
+
+    def _rebuild_feed(self, stored: StoredSeries, now: float) -> None:
+        """The spectator feed of a resumed series, replayed from its stored log (house rule 6)."""
+
+        def seen(game: RulesetGame, effects: Sequence[Effect], when: float) -> None:
+            public: Any = game  # every ruleset's game has ``public_view``
+            self.spectator.update(public.public_view(), effects, min(when, now))
+
+        rebuild(stored, on_step=seen)
 
     def _spectate(self, effects: Sequence[Effect], now: float) -> None:
         assert self.service is not None
@@ -181,6 +207,27 @@ class WebHub:
         queue.put_nowait(DROPPED)
         log.info("a page fell %d messages behind and was dropped", self.queue_limit, extra={"event": "web_dropped"})
 
+    async def drain(self, stop: asyncio.Event, poll: float = 0.1, grace: float = 5.0) -> None:
+        """Wait until every held spectator message has been released (the record, through the delay) and handed to
+        every page, or until ``stop`` is set.
+
+        Args:
+            stop: set to give up waiting (a stop signal).
+            poll: seconds between two looks.
+            grace: the longest wait, in seconds, for the pages' connections once everything is released (a page
+                that reads nothing, a phone asleep, must not hold the service).
+        """
+        loop = asyncio.get_running_loop()
+        sent_by = None
+        while not stop.is_set():
+            self.release_spectators()
+            if len(self.spectator.line) == 0:
+                sent_by = sent_by if sent_by is not None else loop.time() + grace
+                if loop.time() >= sent_by or all(q.empty() for q in self.spectators):
+                    return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), poll)
+
     # ------------------------------------------------------------------ the page side
 
     def state_message(self) -> str:
@@ -198,8 +245,10 @@ class WebHub:
         return queue
 
     def open_spectator(self) -> asyncio.Queue[str]:
-        """A new spectator page: its queue, starting with every released message."""
-        queue: asyncio.Queue[str] = asyncio.Queue(len(self.spectator.history) + self.queue_limit)
+        """A new spectator page: its queue, starting with the service's time (the page counts the clock down
+        against it) and every released message."""
+        queue: asyncio.Queue[str] = asyncio.Queue(1 + len(self.spectator.history) + self.queue_limit)
+        queue.put_nowait(json.dumps({"type": "now", "now": self.clock()}))
         for message in self.spectator.history:
             queue.put_nowait(json.dumps(message, ensure_ascii=False))
         self.spectators.add(queue)
@@ -226,6 +275,8 @@ class WebHub:
         service = self.service
         if service is None:
             raise ControlError("no series is running yet")
+        if not service.accepting:
+            raise ControlError("the service is stopping")
         if host not in service.game.hosts:
             raise ControlError(f"{host!r} is not a host of this series" if host else "this series has no host")
         entry = {"player": host, **press(request)}

@@ -34,6 +34,10 @@ __all__ = ["TOKEN_ENV", "WebServer", "announce_pages", "check_bind", "host_keys"
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_GRACE = 1
+"""Whole seconds the pages' connections get to close when the server stops; then they are cut (a stop signal ends the
+service within a couple of seconds: ``bridge/loop/service.py`` house rule 15)."""
+
 
 def is_loopback(host: str) -> bool:
     """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
@@ -86,7 +90,7 @@ class WebServer:
         self.release_interval = release_interval
         app = make_app(hub, keys, web=web, extra_routes=extra_routes)
         config = uvicorn.Config(app, host=web.bind, port=web.port, log_level="warning", access_log=False,
-                                lifespan="off", ws="websockets-sansio",
+                                lifespan="off", ws="websockets-sansio", timeout_graceful_shutdown=SHUTDOWN_GRACE,
                                 ssl_certfile=str(web.tls_cert) if web.tls_cert else None,
                                 ssl_keyfile=str(web.tls_key) if web.tls_key else None)  # fmt: skip
         self.server = _Server(config)
@@ -138,7 +142,7 @@ class WebServer:
             if task is not self._tasks[0]:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(task, 5.0)
+                await asyncio.wait_for(task, SHUTDOWN_GRACE + 0.5)
         self._tasks.clear()
 
 

@@ -9,7 +9,8 @@ House rules of this file (``docs/design.md#hidden-information``):
    host's grimoire (an import-linter contract in ``pyproject.toml`` keeps it so).
 2. After the series ends (``SeriesOver``), and only then, ``finish`` adds the full record with every role.
 3. A delay of N seconds (a streamer's delay) holds every message back N seconds (``DelayLine``); the page
-   shows nothing newer than that, the record included.
+   shows nothing newer than that, the record included. A clock message's deadline moves N seconds later with
+   it, so the page counts down the phase as the castle did, N seconds behind.
 4. Pure: no I/O, no clock reads; times are passed in (seconds).
 """
 
@@ -54,6 +55,13 @@ def public_effects(effects: Iterable[Effect]) -> list[Effect]:
     """The effects of ``effects`` that everyone in the castle sees (house rule 1): an allowed class, no
     recipients (a murder is public only once breakfast announces it)."""
     return [e for e in effects if type(e) in _EVENTS and e.recipients is None]
+
+
+def _shifted(message: dict[str, Any], delay: float) -> dict[str, Any]:
+    """A clock message's deadline moved ``delay`` seconds later, with the feed (house rule 3)."""
+    if message["type"] == "clock" and message["deadline"] is not None:
+        return {**message, "deadline": message["deadline"] + delay}
+    return message
 
 
 def _view_json(view: PublicView) -> dict[str, Any]:
@@ -103,6 +111,11 @@ class SpectatorFeed:
         self._view: PublicView | None = None
         self.finished = False
 
+    @property
+    def started(self) -> bool:
+        """Whether any step was fed (a hub rebuilds the feed of a resumed series only into an unstarted one)."""
+        return self._view is not None
+
     def update(self, view: PublicView, effects: Sequence[Effect], now: float) -> None:
         """Feed one step of the series: its public view after the step and its public effects.
 
@@ -111,7 +124,7 @@ class SpectatorFeed:
             effects: the step's effects; anything not public is dropped here (``public_effects``).
             now: seconds (the service's clock).
         """
-        messages = [_EVENTS[type(e)](e) for e in public_effects(effects)]
+        messages = [_shifted(_EVENTS[type(e)](e), self.line.delay) for e in public_effects(effects)]
         if view != self._view:
             self._view = view
             messages.insert(0, {"type": "view", "view": _view_json(view)})

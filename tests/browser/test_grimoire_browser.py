@@ -29,11 +29,11 @@ T = TypeVar("T")
 class Running:
     """The rig on an event loop of its own thread, so that Selenium (blocking) can drive the browser meanwhile."""
 
-    def __init__(self) -> None:
+    def __init__(self, rig: SandboxRig | None = None) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.rig = SandboxRig(seed=7)
+        self.rig = rig or SandboxRig(seed=7)
         self.run(self.rig.__aenter__())
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60) -> T:

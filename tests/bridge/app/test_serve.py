@@ -59,15 +59,16 @@ def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> st
     raise AssertionError(f"no {prefix!r} line (exit {proc.poll()}): {proc.stderr.read() if proc.stderr else ''}")
 
 
-def _sandbox(tmp_path: Path) -> tuple[str, subprocess.Popen[str]]:
-    """A new RCON password (in a chmod-600 file) and a ``traitors sandbox`` process with ``NAMES`` as bots."""
+def _sandbox(tmp_path: Path, *options: str) -> tuple[str, subprocess.Popen[str]]:
+    """A new RCON password (in a chmod-600 file) and a ``traitors sandbox`` process with ``NAMES`` as bots (and
+    more ``options`` of ``traitors sandbox``)."""
     password = secrets.token_urlsafe(12)
     pw_file = tmp_path / "rcon.txt"
     pw_file.write_text(password)
     pw_file.chmod(0o600)
     sandbox = subprocess.Popen(
         [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
-         ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
+         ",".join(NAMES), "--hosts", "Host", "--seed", "3", *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
     )  # fmt: skip
     return password, sandbox

@@ -89,7 +89,9 @@ def test_a_page_of_another_site_is_refused(client: TestClient, path: str) -> Non
 
 def test_the_spectator_feed_starts_with_the_public_view(client: TestClient) -> None:
     with client.websocket_connect(WS + "/ws/spectate", headers=ORIGIN) as ws:
+        now = json.loads(ws.receive_text())
         first, second = json.loads(ws.receive_text()), json.loads(ws.receive_text())
+    assert now["type"] == "now" and isinstance(now["now"], float)  # the service's time: the page's clock offset
     assert first["type"] == second["type"] == "view"
     assert (first["view"]["phase"], second["view"]["phase"]) == ("not_started", "day_zero")
 

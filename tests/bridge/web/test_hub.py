@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -76,6 +77,21 @@ def test_every_press_is_audited_as_the_host_whose_token_was_used() -> None:
                                   ("Ann", "advance", "advance")]  # fmt: skip
 
 
+def test_a_stopping_service_takes_no_control_from_the_page() -> None:
+    """Once the service is asked to stop (SIGINT), a host control from the page is refused and changes nothing."""
+
+    async def run() -> None:
+        async with SandboxRig() as rig:
+            assert rig.service is not None
+            rig.service.request_stop()
+            before = len(rig.game.log)
+            with pytest.raises(ControlError, match="stopping"):
+                await rig.hub.control(HOST, {"control": "pause_clock"})
+            assert len(rig.game.log) == before and rig.game.paused is None
+
+    asyncio.run(run())
+
+
 def test_a_vote_cast_in_the_castle_arrives_as_a_diff() -> None:
     async def run() -> None:
         async with SandboxRig(seed=5) as rig:
@@ -116,3 +132,19 @@ def test_press_is_the_console_button() -> None:
                 {"control": None}, {}):  # fmt: skip
         with pytest.raises(ControlError):
             press(bad)
+
+
+def test_drain_waits_for_the_delay_but_not_for_a_page_that_reads_nothing() -> None:
+    """After the series: the record held back 0.3 s is released, then a page whose queue nobody reads holds the
+    wait only ``grace`` seconds."""
+
+    async def run() -> tuple[float, int]:
+        hub = WebHub(delay=0.3)
+        hub.open_spectator()  # a page that never reads its queue
+        hub.spectator.finish({"contestants": []}, "the record", time.time())
+        started = time.monotonic()
+        await hub.drain(asyncio.Event(), poll=0.02, grace=0.2)
+        return time.monotonic() - started, len(hub.spectator.line)
+
+    took, held = asyncio.run(run())
+    assert held == 0 and 0.45 <= took < 1.5

@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 
+from bridge.loop.recovery import rebuild
 from bridge.loop.service import StepListener
+from bridge.loop.store import StoredSeries
 from bridge.web.hub import WebHub
 from bridge.web.spectator import DelayLine, SpectatorFeed, public_effects
 from engine.actions import Action, Advance, StartSeries
 from engine.core.ruleset import RulesetGame
-from engine.effects import Announce, Effect, Eliminated, MoveTo, Whisper, msg
+from engine.effects import Announce, ClockChanged, ClockStarted, Effect, Eliminated, MoveTo, Whisper, msg
 from engine.ids import Allegiance, Place
 from engine.rulesets import new_game
 from engine.rulesets.club.game import ClubSettings
@@ -53,6 +55,10 @@ def random_settings(rng: random.Random, ruleset: str) -> Settings | ClubSettings
 class EngineSeries:
     """A series without a server: each input goes to the engine and its effects to the listeners, as
     ``SeriesService`` does (the hub's ``Followed``)."""
+
+    stored: StoredSeries | None = None
+    """No store: a hub follows it from its first step."""
+    accepting = True
 
     def __init__(self, game: RulesetGame) -> None:
         self.game = game
@@ -91,7 +97,7 @@ def check_message(game: Any, text: str) -> None:
     """One message the spectator page receives, checked against the state after the step that made it."""
     message = json.loads(text)
     kind = message["type"]
-    assert kind in ("view", "event", "clock", "record"), kind
+    assert kind in ("now", "view", "event", "clock", "record"), kind
     if kind == "record":
         assert game.is_over, "the record (every role) only after the series"
         return
@@ -133,6 +139,11 @@ def play(ruleset: str, seed: int) -> int:
         series.step(Advance(HOST) if not options or rng.random() < 0.07 else rng.choice(options))
     assert game.is_over, f"{ruleset} seed {seed}: no end in {STEP_LIMIT} inputs"
     assert hub.spectator.history[-1]["type"] == "record", "after the series: the full record"
+    if seed % 10 == 0:  # the feed rebuilt from the store after the end: the same messages, the record last
+        rebuilt = WebHub(clock=lambda: series.now)
+        rebuilt.attach(Resumed(_stored(game, seed)))
+        live = [m for m in json.loads(json.dumps(hub.spectator.history)) if m["type"] != "view"]
+        assert [m for m in json.loads(json.dumps(rebuilt.spectator.history)) if m["type"] != "view"] == live
     return checked
 
 
@@ -190,6 +201,87 @@ def test_a_page_that_connects_late_gets_everything_released() -> None:
         hub = WebHub(clock=lambda: series.now)
         hub.attach(series)
         series.step(StartSeries())
-        return [json.loads(hub.open_spectator().get_nowait())["type"]]
+        page = hub.open_spectator()
+        return [json.loads(page.get_nowait())["type"] for _ in range(page.qsize())]
 
-    assert asyncio.run(run()) == ["view"]
+    kinds = asyncio.run(run())
+    assert kinds[:2] == ["now", "view"] and "event" in kinds and "clock" in kinds
+
+
+def test_a_delayed_clock_counts_down_as_the_castle_did() -> None:
+    """A 5 s delay: a 4 s breakfast clock arrives 5 s late with its deadline 5 s later, so the page shows 4 s
+    left, as the castle did; a resumed clock likewise; a paused one keeps its seconds left."""
+    feed = SpectatorFeed(delay=5)
+    feed.update(_view(1), [ClockStarted(1, msg("clock.breakfast"), 4.0, 104.0)], now=100.0)
+    feed.update(_view(1), [ClockChanged(2, None, 3.0)], now=101.0)
+    feed.update(_view(1), [ClockChanged(3, 105.0, 3.0)], now=102.0)
+    started, paused, resumed = [m for m in feed.release(107.0) if m["type"] == "clock"]
+    assert started["deadline"] - 105.0 == 4.0
+    assert paused == {"type": "clock", "deadline": None, "paused": 3.0}
+    assert resumed["deadline"] - 107.0 == 3.0
+
+
+def _stored(game: RulesetGame, seed: int) -> StoredSeries:
+    settings: Any = game.settings
+    return StoredSeries(1, "t", game.ruleset, settings, seed, log=[dict(e) for e in game.log])
+
+
+class Resumed(EngineSeries):
+    """A series resumed from its store: the game rebuilt from the log, which the store keeps."""
+
+    def __init__(self, stored: StoredSeries) -> None:
+        super().__init__(rebuild(stored).game)
+        self.stored = stored
+        self.now = float(stored.log[-1]["now"])
+
+
+def restart_once(ruleset: str, seed: int) -> None:
+    """A random series stopped after a random number of inputs, then resumed from its log."""
+    rng = random.Random(seed)
+    live = EngineSeries(new_game(random_settings(rng, ruleset), seed))
+    hub = WebHub(clock=lambda: live.now)
+    hub.attach(live)
+    live.step(StartSeries())
+    game: Any = live.game
+    for _ in range(rng.randint(5, 60)):
+        options: list[Action] = [a for n in game.contestants() for a in game.legal_actions(n)]
+        live.step(Advance(HOST) if not options or rng.random() < 0.07 else rng.choice(options))
+        if game.is_over:
+            break
+    resumed = Resumed(_stored(game, seed))
+    again = WebHub(clock=lambda: resumed.now)
+    again.attach(resumed)
+    page = again.open_spectator()
+    texts = [page.get_nowait() for _ in range(page.qsize())]
+    seen, shown = [json.loads(t) for t in texts[1:]], json.loads(json.dumps(hub.spectator.history))
+    assert [m for m in seen if m["type"] != "view"] == [m for m in shown if m["type"] != "view"]
+    views = [m for m in seen if m["type"] == "view"]  # the page open all along saw the castle before the start too
+    assert views == [m for m in shown if m["type"] == "view"][-len(views):]
+    assert any(m["type"] == "event" and m["kind"] == "announce" for m in seen)
+    for text in texts:
+        check_message(resumed.game, text)
+
+
+@pytest.mark.parametrize("ruleset", ["traitors", "black_knights", "mafia_yakuza"])
+def test_a_restart_rebuilds_the_spectator_feed_as_it_was(ruleset: str) -> None:
+    """A service restarted mid-series: a page that opens then gets what a page open all along got (every
+    announcement from before the restart, nothing private: ``check_message`` against the state at the restart)."""
+    for seed in range(20):
+        restart_once(ruleset, seed)
+
+
+def test_a_restart_keeps_the_delay_on_the_rebuilt_feed() -> None:
+    """With a 30 s delay, what the castle saw in the 30 s before the restart is still held back after it."""
+    series = EngineSeries(new_game(random_settings(random.Random(4), "traitors"), 4))
+    series.step(StartSeries())
+    while len(series.game.log) < 8:
+        series.now += 9.0
+        series.step(Advance(HOST))
+    resumed = Resumed(_stored(series.game, 4))
+    hub = WebHub(delay=30, clock=lambda: resumed.now)
+    hub.attach(resumed)
+    times = [float(e["now"]) for e in series.game.log]
+    assert len(hub.spectator.history) > 0 and len(hub.spectator.line) > 0
+    resumed.now = times[-1] + 30
+    hub.release_spectators()
+    assert len(hub.spectator.line) == 0
