@@ -11,8 +11,14 @@ House rules of this file:
    exactly as a press in the castle. The engine's record keeps who and when (``host_actions``); the hub logs the
    host, the control and the page's address, never the token.
 3. The spectator feed is fed ``public_view()`` and the public effects only (``bridge/web/spectator.py``), and the
-   record once the series is over.
-4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole.
+   record once the series is over. The host's notes (``bridge/web/notes.py``) are a part of the grimoire: host
+   pages only.
+4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole,
+   with the event log rebuilt from the series' inputs (``grimoire.rebuilt_log``) and the notes read again from
+   the store.
+5. A press the series refuses (the console's or the engine's private answer to the host, a message key
+   ``illegal.…`` or ``invalid.…``) is raised as ``Refused`` with that answer's text, so the page shows the
+   refusal, not "sent".
 """
 
 from __future__ import annotations
@@ -27,16 +33,17 @@ from typing import Any, Protocol
 from bridge.loop.service import StepListener
 from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.triggers import HOST, SEAT_BASE, encode
-from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry
+from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry, rebuilt_log
+from bridge.web.notes import HostNotes
 from bridge.web.spectator import SpectatorFeed
 from engine.actions import CancelTwist, StartTwist
 from engine.core.ruleset import RulesetGame
-from engine.effects import Effect
+from engine.effects import Effect, Whisper
 from engine.ids import Twist
 from engine.record import SeriesRecord
 from engine.views import PublicView
 
-__all__ = ["CONTROLS", "ControlError", "WebHub"]
+__all__ = ["CONTROLS", "NOTE", "ControlError", "Refused", "WebHub"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +59,12 @@ _HOST_INPUT = HOST.removeprefix(PREFIX)
 LOG_LIMIT = 5000
 """The most event-log lines a page is sent on connecting (the newest)."""
 
+NOTE = "note"
+"""The page's request that saves a note: ``{"control": "note", "contestant": name, "text": note}``; no button."""
+
+REFUSALS = ("illegal.", "invalid.")
+"""Message keys of a refusal (the engine's ``IllegalAction`` / ``InvalidCommand``, the console's, the decoder's)."""
+
 
 class Followed(Protocol):
     """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one)."""
@@ -66,6 +79,10 @@ class Followed(Protocol):
 
 class ControlError(ValueError):
     """A control the page sent that no console button makes (an unknown name, a bad seat or twist)."""
+
+
+class Refused(ControlError):
+    """The series refused the press (house rule 5): the text is its answer to the host."""
 
 
 def _record_json(record: SeriesRecord) -> str:
@@ -93,7 +110,11 @@ class WebHub:
         self.hosts: set[asyncio.Queue[str]] = set()
         self.spectators: set[asyncio.Queue[str]] = set()
         self.spectator = SpectatorFeed(delay)
+        self.notes = HostNotes()
         self._inputs = 0
+        self._asking: str | None = None
+        """The host whose press is being applied (house rule 5)."""
+        self._refusals: list[str] = []
         self._stale = False
         """The series moved on while no host page was open: ``parts`` is old."""
 
@@ -106,13 +127,19 @@ class WebHub:
         self.service = service
         game = service.game
         now = self.clock()
-        self.parts = grimoire(game)
-        self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
+        store, stored = getattr(service, "store", None), getattr(service, "stored", None)
+        if store is not None and stored is not None:
+            self.notes = HostNotes(store, stored.id)
+        self.parts = self._grimoire(game)
+        self.log = rebuilt_log(game)[-LOG_LIMIT:]
         self._inputs = len(game.log)
         self.version += 1
         self._spectate([], now)
         for queue in self.hosts:
             queue.put_nowait(self.state_message())
+
+    def _grimoire(self, game: RulesetGame) -> Parts:
+        return grimoire(game) | {"notes": dict(self.notes.notes)}
 
     def on_step(self, effects: Sequence[Effect]) -> None:
         """The service's listener (house rule 1): diff the grimoire, queue it for every host page, feed the
@@ -120,6 +147,9 @@ class WebHub:
         assert self.service is not None
         game = self.service.game
         now = self.clock()
+        if self._asking is not None:
+            self._refusals += [e.message.text for e in effects if isinstance(e, Whisper)
+                               and e.to == frozenset((self._asking,)) and e.message.key.startswith(REFUSALS)]  # fmt: skip
         entries = [input_entry(e, now) for e in game.log[self._inputs:]]
         entries += [x for x in (effect_entry(e, now) for e in effects) if x is not None]
         self._inputs = len(game.log)
@@ -128,7 +158,12 @@ class WebHub:
             self._stale = True
             self._spectate(effects, now)
             return
-        parts = grimoire(game)
+        self._send_diff(game, entries, now)
+        self._spectate(effects, now)
+
+    def _send_diff(self, game: RulesetGame, entries: list[dict[str, Any]], now: float) -> None:
+        """Queue the parts that changed (and the new log lines) for every host page."""
+        parts = self._grimoire(game)
         changed = diff({} if self._stale else self.parts, parts)
         self.parts, self._stale = parts, False
         if changed or entries:
@@ -137,7 +172,6 @@ class WebHub:
                                   "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
             for queue in self.hosts:
                 queue.put_nowait(message)
-        self._spectate(effects, now)
 
     def _spectate(self, effects: Sequence[Effect], now: float) -> None:
         assert self.service is not None
@@ -169,7 +203,7 @@ class WebHub:
         """A new host page: its queue, starting with the whole state."""
         queue: asyncio.Queue[str] = asyncio.Queue()
         if self._stale and self.service is not None:
-            self.parts, self._stale = grimoire(self.service.game), False
+            self.parts, self._stale = self._grimoire(self.service.game), False
         self.hosts.add(queue)
         queue.put_nowait(self.state_message())
         return queue
@@ -193,21 +227,51 @@ class WebHub:
         Args:
             host: the host the page acts as (one of the series' hosts).
             request: ``{"control": name}`` (``CONTROLS``), with ``"seat": n`` for ``replace_contestant`` or
-                ``"twist": value`` for ``start_twist`` / ``cancel_twist``.
+                ``"twist": value`` for ``start_twist`` / ``cancel_twist``; or a note to keep (``NOTE``).
             client: the page's address, for the log line.
 
         Raises:
             ControlError: no series attached, a host not of the series, or a request no button makes.
+            Refused: the series refused the press (house rule 5).
         """
         service = self.service
         if service is None:
             raise ControlError("no series is running yet")
         if host not in service.game.hosts:
             raise ControlError(f"{host!r} is not a host of this series")
+        if request.get("control") == NOTE:
+            self.save_note(host, request)
+            return
         entry = {"player": host, **press(request)}
         log.info("web host control %s by %s", request.get("control"), host,
                  extra={"event": "web_control", "host": host, "control": request.get("control"), "client": client})  # fmt: skip
-        await service.apply_entry(entry)
+        self._asking, self._refusals = host, []
+        try:
+            await service.apply_entry(entry)
+        finally:
+            self._asking = None
+        if self._refusals:
+            raise Refused(self._refusals[-1])
+
+    def save_note(self, host: str, request: Mapping[str, Any]) -> None:
+        """Keep ``host``'s note on a contestant (``{"contestant": name, "text": note}``) and send every host page
+        the new ``notes`` part (never the spectators: house rule 3).
+
+        Raises:
+            ControlError: no series attached, not a contestant of the series, or a text that is no string.
+        """
+        if self.service is None:
+            raise ControlError("no series is running yet")
+        contestant, text = request.get("contestant"), request.get("text")
+        if contestant not in self.service.game.contestants():
+            raise ControlError(f"{contestant!r} is not a contestant of this series")
+        if not isinstance(text, str):
+            raise ControlError("a note is text")
+        self.notes.save(str(contestant), text, host)
+        if self.hosts:
+            self._send_diff(self.service.game, [], self.clock())
+        else:
+            self._stale = True
 
 
 def press(request: Mapping[str, Any]) -> dict[str, Any]:
