@@ -44,7 +44,7 @@ def _round(r: VoteRound) -> dict[str, Any]:
 
 
 def _round_table(e: RoundTableRecord) -> dict[str, Any]:
-    result = f"{e.banished} banished" if e.banished else "nobody banished"
+    result = f"{e.banished} banished" if e.banished else "no banishment yet"
     if e.banished and e.revealed:
         result += f" ({e.revealed})"
     notes = [text for text, shown in (
@@ -59,7 +59,7 @@ def _round_table(e: RoundTableRecord) -> dict[str, Any]:
 
 def _club_day(e: ClubDayRecord) -> dict[str, Any]:
     return {"day": e.day, "title": f"Day {e.day}", "nominations": dict(e.nominations),
-            "rounds": [_round(r) for r in e.rounds], "result": f"{e.left} left" if e.left else "nobody left",
+            "rounds": [_round(r) for r in e.rounds], "result": f"{e.left} left" if e.left else "nobody left" if e.rounds else "no vote yet",
             "notes": ["repeat vote asked for"] if e.repeat else []}  # fmt: skip
 
 

@@ -87,7 +87,7 @@ def _club_day(e: ClubDayRecord) -> Told:
     lines = [f"nominations: {named}"] if named else []
     lines += [_vote(r) for r in e.rounds]
     lines.append(f"left: {e.left or 'nobody'}" + (f" ({e.revealed})" if e.revealed else ""))
-    return f"Day {e.day}", lines, [(e.left, "left")] if e.left else []
+    return f"Day {e.day}", lines, [(e.left, "voted out")] if e.left else []
 
 
 _TELLERS: dict[type, Callable[[Any], Told]] = {
