@@ -86,7 +86,7 @@ def vote_history(game: RulesetGame) -> list[dict[str, Any]]:
 def _rule(power: Power) -> str:
     """The first sentence of a power's rule (``Power.rule``'s "Rule: …" paragraph), on one line."""
     paragraphs = POWERS[power].rule.split("\n\n")
-    text = " ".join(paragraphs[1].split()) if len(paragraphs) > 1 else ""
+    text = " ".join(paragraphs[1].replace("``", "").split()) if len(paragraphs) > 1 else ""
     text = text.split(":", 1)[1].strip() if text.startswith("Rule") and ":" in text else text
     end = text.find(". ")
     return text[: end + 1] if end >= 0 else text

@@ -66,7 +66,7 @@ function renderVotes() {
         papers.appendChild(Castle.el("li", "", voter + " → " + (target || "no vote") + (weight > 1 ? " (x" + weight + ")" : "")));
       }
       box.appendChild(papers);
-      box.appendChild(Castle.el("div", "tally", "tally: " + Object.entries(r.tally).map(([k, v]) => k + " " + v).join(", ")));
+      box.appendChild(Castle.el("div", "tally", "tally: " + (Object.entries(r.tally).map(([k, v]) => k + " " + v).join(", ") || "no paper")));
     }
     for (const line of t.notes || []) box.appendChild(Castle.el("div", "marks", line));
     return box;
