@@ -67,7 +67,9 @@ REFUSALS = ("illegal.", "invalid.")
 
 
 class Followed(Protocol):
-    """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one)."""
+    """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one). A service that also has
+    ``store`` and ``stored`` (the series store and the stored series) keeps the host's notes there; without
+    them the notes live in memory (``bridge/web/notes.py``)."""
 
     @property
     def game(self) -> RulesetGame: ...
