@@ -227,7 +227,7 @@ def test_the_hosts_note_shows_on_the_seat_and_never_to_spectators(browser: Any, 
     box.send_keys("quiet at breakfast, watch her vote")
     browser.find_element(By.ID, "note-save").click()
     until(lambda: "quiet at breakfast" in text(browser, "#table .seat[data-name=Zuri] .note"))
-    assert text(browser, "#reply") == "note saved"
+    until(lambda: text(browser, "#reply") == "note saved")
     assert running.rig.hub.notes.notes == {"Zuri": "quiet at breakfast, watch her vote"}
     open_spectator(browser, running)
     until(lambda: text(browser, "#events"))
