@@ -133,7 +133,11 @@ class WebHub:
         if store is not None and stored is not None:
             self.notes = HostNotes(store, stored.id)
         self.parts = self._grimoire(game)
-        self.log = rebuilt_log(game)[-LOG_LIMIT:]
+        try:
+            self.log = rebuilt_log(game)[-LOG_LIMIT:]
+        except Exception:  # the page's log must not stop the series: the inputs alone then
+            log.exception("the event log could not be rebuilt")
+            self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
         self._inputs = len(game.log)
         self.version += 1
         self._spectate([], now)
