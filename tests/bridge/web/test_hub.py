@@ -105,3 +105,17 @@ def test_press_is_the_console_button() -> None:
                 {"control": None}, {}):  # fmt: skip
         with pytest.raises(ControlError):
             press(bad)
+
+
+def test_a_log_that_cannot_be_rebuilt_keeps_the_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's log must not stop the series: when the replay fails, the resumed page shows the inputs."""
+    series = EngineSeries(new_game(random_settings(random.Random(4), "traitors"), 4))
+    series.step(StartSeries())
+
+    def broken(game: Any) -> list[dict[str, Any]]:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr("bridge.web.hub.rebuilt_log", broken)
+    hub = WebHub(clock=lambda: series.now)
+    hub.attach(series)
+    assert [e["text"] for e in hub.log] == ["start_series"]
