@@ -1,9 +1,11 @@
 """Screenshots of the host's grimoire and the spectator page mid-series, for ``docs/host.md`` and the README
-(``docs/img/grimoire-host.png``, ``docs/img/grimoire-spectator.png``).
+(``docs/img/grimoire-host.png``, ``docs/img/grimoire-spectator.png``, and the grimoire on a phone,
+``docs/img/grimoire-phone.png``).
 
 A 12-contestant series runs in the sandbox with the pages up (``bridge/web/rig.py``); the host moves on to the
 first round table's vote, every contestant votes and one is banished, then on to day two's vote, where half the
-papers are cast. Then Debian's Chromium (headless, through chromedriver) photographs both pages.
+papers are cast, and the host writes a note on one seat. Then Debian's Chromium (headless, through chromedriver)
+photographs both pages at desktop width, and the grimoire at a phone's (390 px).
 
 Usage: python bench/grimoire_screenshots.py [--out docs/img] [--seed 7]
 """
@@ -13,17 +15,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import shutil
 import time
 from pathlib import Path
 from typing import Any
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.web.rig import SandboxRig
+from bridge.web.headless import chromium
+from bridge.web.rig import HOST, SandboxRig
 
 
 async def vote(rig: SandboxRig, rng: random.Random, share: float) -> None:
@@ -55,18 +55,21 @@ async def main(out: Path, seed: int) -> None:
         await rig.advance_to("discussion")
         await rig.advance_to("vote")
         await vote(rig, rng, 0.5)
-        options = webdriver.ChromeOptions()
-        options.binary_location = shutil.which("chromium") or "chromium"
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,1150", "--hide-scrollbars"):
-            options.add_argument(arg)
-        driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver")), options=options)
+        suspect = rig.game.present()[2]
+        rig.hub.save_note(HOST, {"contestant": suspect, "text": "voted late both days; watch at breakfast"})
+        out.mkdir(parents=True, exist_ok=True)
+        driver = chromium(1500, 1150)
         try:
-            out.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(shoot, driver, rig.web.host_url(), out / "grimoire-host.png", "#table .seat")
             await asyncio.to_thread(shoot, driver, rig.web.base + "/spectate", out / "grimoire-spectator.png",
                                     "#table .seat")  # fmt: skip
         finally:
             driver.quit()
+        phone = chromium(390, 844, phone=True)
+        try:
+            await asyncio.to_thread(shoot, phone, rig.web.host_url(), out / "grimoire-phone.png", "#table .seat")
+        finally:
+            phone.quit()
 
 
 if __name__ == "__main__":

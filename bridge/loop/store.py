@@ -8,6 +8,8 @@ House rules of this file (``docs/recovery.md`` explains them to operators):
    random ``tag`` (used in item hand-out ids), and every input in arrival order: an accepted input as its
    ``Game.log`` entry (``{"now": …, "action": kind, …}``), a refused one with no entry; both with the datapack
    queue ``seq`` it came from (``NULL`` for the phase clock). ``last_seq`` is the highest queue ``seq`` taken.
+   The host's notes on the contestants (``notes``, made on first use by ``bridge/web/notes.py``) are kept per
+   series too; they play no part in resuming.
 3. Each input row is written in ONE transaction together with its outbox (the rendered commands of its
    effects, in order, unsent) and the series' ``last_seq``, ``phase_seq`` and ``deadline``. The service
    commits that transaction BEFORE it sends the first command; it marks each command sent after the server

@@ -19,6 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bridge.web.sheets import night_sheet, vote_history
+from bridge.web.timeline import timeline
+from engine.actions import action_from_dict
 from engine.core.ruleset import RulesetGame
 from engine.effects import (
     Announce,
@@ -38,8 +41,9 @@ from engine.effects import (
     Whisper,
     label_text,
 )
+from engine.rulesets import new_game
 
-__all__ = ["Parts", "diff", "effect_entry", "grimoire", "input_entry"]
+__all__ = ["Parts", "diff", "effect_entry", "grimoire", "input_entry", "rebuilt_log"]
 
 Parts = dict[str, Any]
 """Part name → JSON value (house rule 2)."""
@@ -195,8 +199,10 @@ def grimoire(game: RulesetGame) -> Parts:
         game: the series (any ruleset).
 
     Returns:
-        ``{"clock": {...}, "seat/<name>": {...} per contestant, "night": ..., "vote": ...}``; the clock's
-        ``deadline`` is in the service clock's seconds, ``paused`` the seconds left while paused (else ``None``).
+        ``{"clock": {...}, "seat/<name>": {...} per contestant, "night": ..., "vote": ..., "votes": the vote
+        history, "night_order": the night-order sheet (``bridge/web/sheets.py``), "timeline": the finished
+        series step by step (``bridge/web/timeline.py``; only once it is over)}``; the clock's ``deadline`` is in
+        the service clock's seconds, ``paused`` the seconds left while paused (else ``None``).
     """
     g: Any = game
     phase = game.phase
@@ -212,6 +218,10 @@ def grimoire(game: RulesetGame) -> Parts:
         night = NIGHT_READERS.get(game.ruleset, lambda _g: None)(g)
         vote = VOTE_READERS.get(game.ruleset, lambda _g: None)(g)
         parts.update({k: v for k, v in (("night", night), ("vote", vote)) if v is not None})
+    parts["votes"] = vote_history(game)
+    parts["night_order"] = night_sheet(game)
+    if game.is_over:
+        parts["timeline"] = timeline(game.record)
     return parts
 
 
@@ -282,3 +292,26 @@ def input_entry(entry: Mapping[str, Any], now: float) -> dict[str, Any]:
     fields = " ".join(f"{k}={v}" for k, v in entry.items() if k not in ("action", "now", "at"))
     kind = str(entry.get("action", "input"))
     return {"t": entry.get("now", entry.get("at", now)), "kind": "input", "text": f"{kind} {fields}".strip(), "to": None}
+
+
+def rebuilt_log(game: RulesetGame) -> list[dict[str, Any]]:
+    """The event log of ``game`` so far, rebuilt from its input log (what the store keeps): every input replayed
+    through the engine, each followed by the lines of its effects, stamped with the input's ``now`` (seconds).
+
+    A resumed series has only its inputs; replaying them gives the same effects the live log showed (the engine
+    is deterministic from its settings and seed). The bridge's own answers (the console's dialogs and refusals)
+    are not engine effects and are not rebuilt.
+
+    Raises:
+        InvalidCommand, IllegalAction: the log does not fit the series' settings and seed (a damaged store).
+    """
+    g: Any = game
+    fresh = new_game(game.settings, g.seed)
+    lines: list[dict[str, Any]] = []
+    for entry in game.log:
+        data = dict(entry)
+        now = float(data.pop("now"))
+        effects = fresh.handle(action_from_dict(data), now=now)
+        lines.append(input_entry(entry, now))
+        lines += [x for x in (effect_entry(e, now) for e in effects) if x is not None]
+    return lines

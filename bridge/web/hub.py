@@ -11,8 +11,11 @@ House rules of this file:
    exactly as a press in the castle. The engine's record keeps who and when (``host_actions``); the hub logs the
    host, the control and the page's address, never the token.
 3. The spectator feed is fed ``public_view()`` and the public effects only (``bridge/web/spectator.py``), and the
-   record once the series is over.
-4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole.
+   record once the series is over. The host's notes (``bridge/web/notes.py``) are a part of the grimoire: host
+   pages only.
+4. ``attach`` may be called again with a new service (a restart): every page is sent the resumed state whole,
+   with the event log rebuilt from the series' inputs (``grimoire.rebuilt_log``) and the notes read again from
+   the store.
 5. Every page's queue is bounded (``queue_limit`` messages behind, beyond what it is sent on connecting): a page
    too slow to keep up is dropped (its queue emptied, then ``DROPPED``; the page reconnects and is sent the
    whole state again), so a slow reader never holds the service's memory.
@@ -21,6 +24,9 @@ House rules of this file:
    the time the step was taken, so the delay holds back what the castle saw in its last seconds and a page that
    opens after the restart gets every announcement from before it, and nothing more than a live page got.
 7. A service that is stopping (``SeriesService.accepting``) takes no control from a page.
+8. A press the series refuses (the console's or the engine's private answer to the host, a message key
+   ``illegal.…`` or ``invalid.…``) is raised as ``Refused`` with that answer's text, so the page shows the
+   refusal, not "sent".
 """
 
 from __future__ import annotations
@@ -38,16 +44,17 @@ from bridge.loop.service import StepListener
 from bridge.loop.store import StoredSeries
 from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.triggers import HOST, SEAT_BASE, encode
-from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry
+from bridge.web.grimoire import Parts, diff, effect_entry, grimoire, input_entry, rebuilt_log
+from bridge.web.notes import HostNotes
 from bridge.web.spectator import SpectatorFeed
 from engine.actions import CancelTwist, StartTwist
 from engine.core.ruleset import RulesetGame
-from engine.effects import Effect
+from engine.effects import Effect, Whisper
 from engine.ids import Twist
 from engine.record import SeriesRecord
 from engine.views import PublicView
 
-__all__ = ["CONTROLS", "ControlError", "WebHub"]
+__all__ = ["CONTROLS", "NOTE", "ControlError", "Refused", "WebHub"]
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +76,17 @@ QUEUE_LIMIT = 1000
 DROPPED = ""
 """What a dropped page's queue holds last (no message is empty): the page's connection closes on it."""
 
+NOTE = "note"
+"""The page's request that saves a note: ``{"control": "note", "contestant": name, "text": note}``; no button."""
+
+REFUSALS = ("illegal.", "invalid.")
+"""Message keys of a refusal (the engine's ``IllegalAction`` / ``InvalidCommand``, the console's, the decoder's)."""
+
 
 class Followed(Protocol):
-    """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one)."""
+    """What the hub needs of a service (``bridge.loop.service.SeriesService`` is one). A service that also has
+    ``store`` and ``stored`` (the series store and the stored series) keeps the host's notes there; without
+    them the notes live in memory (``bridge/web/notes.py``)."""
 
     @property
     def game(self) -> RulesetGame: ...
@@ -91,12 +106,16 @@ class ControlError(ValueError):
     """A control the page sent that no console button makes (an unknown name, a bad seat or twist)."""
 
 
+class Refused(ControlError):
+    """The series refused the press (house rule 8): the text is its answer to the host."""
+
+
 def _record_json(record: SeriesRecord) -> str:
     return json.dumps(record.to_dict(), indent=1, ensure_ascii=False)
 
 
 class WebHub:
-    """One series' pages (house rules 1-7).
+    """One series' pages (house rules 1-8).
 
     Args:
         delay: the spectator page's delay in seconds (0: none).
@@ -118,7 +137,11 @@ class WebHub:
         self.hosts: set[asyncio.Queue[str]] = set()
         self.spectators: set[asyncio.Queue[str]] = set()
         self.spectator = SpectatorFeed(delay)
+        self.notes = HostNotes()
         self._inputs = 0
+        self._asking: str | None = None
+        """The host whose press is being applied (house rule 8)."""
+        self._refusals: list[str] = []
         self._stale = False
         """The series moved on while no host page was open: ``parts`` is old."""
 
@@ -132,8 +155,15 @@ class WebHub:
         self.service = service
         game = service.game
         now = self.clock()
-        self.parts = grimoire(game)
-        self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
+        store, stored = getattr(service, "store", None), getattr(service, "stored", None)
+        if store is not None and stored is not None:
+            self.notes = HostNotes(store, stored.id)
+        self.parts = self._grimoire(game)
+        try:
+            self.log = rebuilt_log(game)[-LOG_LIMIT:]
+        except Exception:  # the page's log must not stop the series: the inputs alone then
+            log.exception("the event log could not be rebuilt")
+            self.log = [input_entry(e, now) for e in game.log][-LOG_LIMIT:]
         self._inputs = len(game.log)
         self.version += 1
         if service.stored is not None and not self.spectator.started:
@@ -141,12 +171,18 @@ class WebHub:
         self._spectate([], now)
         self._send(self.hosts, self.state_message())
 
+    def _grimoire(self, game: RulesetGame) -> Parts:
+        return grimoire(game) | {"notes": dict(self.notes.notes)}
+
     def on_step(self, effects: Sequence[Effect]) -> None:
         """The service's listener (house rule 1): diff the grimoire, queue it for every host page, feed the
         spectator page."""
         assert self.service is not None
         game = self.service.game
         now = self.clock()
+        if self._asking is not None:
+            self._refusals += [e.message.text for e in effects if isinstance(e, Whisper)
+                               and e.to == frozenset((self._asking,)) and e.message.key.startswith(REFUSALS)]  # fmt: skip
         entries = [input_entry(e, now) for e in game.log[self._inputs:]]
         entries += [x for x in (effect_entry(e, now) for e in effects) if x is not None]
         self._inputs = len(game.log)
@@ -155,7 +191,12 @@ class WebHub:
             self._stale = True
             self._spectate(effects, now)
             return
-        parts = grimoire(game)
+        self._send_diff(game, entries, now)
+        self._spectate(effects, now)
+
+    def _send_diff(self, game: RulesetGame, entries: list[dict[str, Any]], now: float) -> None:
+        """Queue the parts that changed (and the new log lines) for every host page."""
+        parts = self._grimoire(game)
         changed = diff({} if self._stale else self.parts, parts)
         self.parts, self._stale = parts, False
         if changed or entries:
@@ -163,7 +204,6 @@ class WebHub:
             message = json.dumps({"type": "diff", "v": self.version, "now": now, "set": changed.set,
                                   "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
             self._send(self.hosts, message)
-        self._spectate(effects, now)
 
     def _rebuild_feed(self, stored: StoredSeries, now: float) -> None:
         """The spectator feed of a resumed series, replayed from its stored log (house rule 6)."""
@@ -239,7 +279,7 @@ class WebHub:
         """A new host page: its queue, starting with the whole state."""
         queue: asyncio.Queue[str] = asyncio.Queue(self.queue_limit + 1)
         if self._stale and self.service is not None:
-            self.parts, self._stale = grimoire(self.service.game), False
+            self.parts, self._stale = self._grimoire(self.service.game), False
         self.hosts.add(queue)
         queue.put_nowait(self.state_message())
         return queue
@@ -266,11 +306,12 @@ class WebHub:
             host: the host whose token the page logged in with (``bridge/web/auth.py``); a page never chooses
                 whom it acts as.
             request: ``{"control": name}`` (``CONTROLS``), with ``"seat": n`` for ``replace_contestant`` or
-                ``"twist": value`` for ``start_twist`` / ``cancel_twist``.
+                ``"twist": value`` for ``start_twist`` / ``cancel_twist``; or a note to keep (``NOTE``).
             client: the page's address, for the log line.
 
         Raises:
             ControlError: no series attached, a host not of the series, or a request no button makes.
+            Refused: the series refused the press (house rule 8).
         """
         service = self.service
         if service is None:
@@ -279,10 +320,39 @@ class WebHub:
             raise ControlError("the service is stopping")
         if host not in service.game.hosts:
             raise ControlError(f"{host!r} is not a host of this series" if host else "this series has no host")
+        if request.get("control") == NOTE:
+            self.save_note(host, request)
+            return
         entry = {"player": host, **press(request)}
         log.info("web host control %s by %s", request.get("control"), host,
                  extra={"event": "web_control", "host": host, "control": request.get("control"), "client": client})  # fmt: skip
-        await service.apply_entry(entry)
+        self._asking, self._refusals = host, []
+        try:
+            await service.apply_entry(entry)
+        finally:
+            self._asking = None
+        if self._refusals:
+            raise Refused(self._refusals[-1])
+
+    def save_note(self, host: str, request: Mapping[str, Any]) -> None:
+        """Keep ``host``'s note on a contestant (``{"contestant": name, "text": note}``) and send every host page
+        the new ``notes`` part (never the spectators: house rule 3).
+
+        Raises:
+            ControlError: no series attached, not a contestant of the series, or a text that is no string.
+        """
+        if self.service is None:
+            raise ControlError("no series is running yet")
+        contestant, text = request.get("contestant"), request.get("text")
+        if contestant not in self.service.game.contestants():
+            raise ControlError(f"{contestant!r} is not a contestant of this series")
+        if not isinstance(text, str):
+            raise ControlError("a note is text")
+        self.notes.save(str(contestant), text, host)
+        if self.hosts:
+            self._send_diff(self.service.game, [], self.clock())
+        else:
+            self._stale = True
 
 
 def press(request: Mapping[str, Any]) -> dict[str, Any]:

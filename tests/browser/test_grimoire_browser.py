@@ -1,5 +1,7 @@
 """The web pages in a real browser: Debian's Chromium driven by Selenium through chromedriver, against a series
-in the sandbox (``bridge/web/rig.py``; ``docs/host.md``, "The web grimoire").
+in the sandbox (``bridge/web/rig.py``; ``docs/host.md``, "The web grimoire"), at desktop width and on a phone
+(390 × 844: nothing runs off the side, text of 12 px or more, tap targets of 44 px or more; the screenshots are
+saved in the test's temporary folder).
 
 Skipped, with the reason shown, where ``chromium`` or ``chromedriver`` is missing (``.ci/run`` installs both).
 """
@@ -11,12 +13,15 @@ import re
 import shutil
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
-from bridge.web.rig import SandboxRig
+from bridge.web.headless import chromium
+from bridge.web.rig import HOST, SandboxRig
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -70,6 +75,48 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+@pytest.fixture(scope="module")
+def phone() -> Iterator[Any]:
+    driver = chromium(390, 844, phone=True)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+FITS = """
+const width = document.documentElement.clientWidth, out = [], small = [], taps = [];
+for (const el of document.querySelectorAll("body *")) {
+  const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+  if (!box.width || !box.height || style.visibility === "hidden") continue;
+  const name = el.tagName + (el.id ? "#" + el.id : "") + (el.className ? "." + el.className : "");
+  let boxed = false;  // inside a box that scrolls sideways itself (a wide table): the box is what must fit
+  for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+    if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) boxed = true;
+  }
+  if (!boxed && (box.left < -0.5 || box.right > width + 0.5)) out.push(name + " " + Math.round(box.left) + ".." + Math.round(box.right));
+  const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  if ((own || el.matches("input, select, textarea")) && parseFloat(style.fontSize) < 12) small.push(name + " " + style.fontSize);
+  if (el.matches("button, select, input, textarea") && box.height < 44) taps.push(name + " " + Math.round(box.height));
+}
+return {width: width, inner: window.innerWidth, scroll: document.documentElement.scrollWidth, out: out,
+        small: small, taps: taps};
+"""
+"""What of the page does not fit a phone: elements beyond the viewport's sides, text under 12 px, tap targets
+under 44 px tall."""
+
+
+def check_fits_a_phone(phone: Any, shot: Path) -> None:
+    phone.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000
+    fit = phone.execute_script(FITS)
+    assert fit["inner"] == fit["width"] == 390, "the page is laid out at the phone's width, not zoomed out"
+    assert fit["scroll"] <= 390, "nothing scrolls sideways"
+    assert fit["out"] == [], "every element within the screen's width"
+    assert fit["small"] == [], "text of 12 px or more"
+    assert fit["taps"] == [], "tap targets 44 px tall or more"
+
+
 def until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
     """Poll ``check`` until it returns something true; that value."""
     end = time.monotonic() + timeout
@@ -91,6 +138,14 @@ def open_host(browser: Any, running: Running) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(running.rig.web.host_url())
+    until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#table .seat")) == 12)
+    until(lambda: "live" in text(browser, "#link"))
+
+
+def open_spectator(browser: Any, running: Running) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(running.rig.web.base + "/spectate")
     until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#table .seat")) == 12)
     until(lambda: "live" in text(browser, "#link"))
 
@@ -121,6 +176,76 @@ def test_pause_shows_on_the_page_and_in_the_record(browser: Any, running: Runnin
     until(lambda: "paused" not in text(browser, "#clock"))
 
 
+def test_the_host_page_fits_a_phone(phone: Any, running: Running, tmp_path: Path) -> None:
+    """A host runs the series from a phone: one column, the seats as cards that do not overlap, every control
+    reachable and readable."""
+    from selenium.webdriver.common.by import By
+
+    open_host(phone, running)
+    check_fits_a_phone(phone, tmp_path / "host-390.png")
+    seats = [s.rect for s in phone.find_elements(By.CSS_SELECTOR, "#table .seat")]
+    for i, a in enumerate(seats):
+        for b in seats[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
+                     or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)  # fmt: skip
+            assert apart, "no seat card covers another"
+    phone.find_element(By.CSS_SELECTOR, "[data-control=pause_clock]").click()
+    until(lambda: "paused" in text(phone, "#clock"))
+    phone.find_element(By.CSS_SELECTOR, "[data-control=resume_clock]").click()
+    until(lambda: "paused" not in text(phone, "#clock"))
+
+
+def test_the_spectator_page_fits_a_phone(phone: Any, running: Running, tmp_path: Path) -> None:
+    open_spectator(phone, running)
+    check_fits_a_phone(phone, tmp_path / "spectate-390.png")
+
+
+def test_a_refused_press_shows_the_refusal(browser: Any, running: Running) -> None:
+    """On day zero no vote is open: the console refuses "Close the vote", and the page says so with the
+    console's answer instead of "sent"."""
+    from selenium.webdriver.common.by import By
+
+    open_host(browser, running)
+    assert running.rig.game.phase.value == "day_zero"
+    browser.find_element(By.CSS_SELECTOR, "[data-control=close_vote]").click()
+    until(lambda: text(browser, "#reply"))
+    assert text(browser, "#reply") == "refused: You can't do that now."
+    browser.find_element(By.CSS_SELECTOR, "[data-control=pause_clock]").click()
+    until(lambda: text(browser, "#reply") == "sent: pause_clock")
+    browser.find_element(By.CSS_SELECTOR, "[data-control=resume_clock]").click()
+    until(lambda: "paused" not in text(browser, "#clock"))
+
+
+def test_the_hosts_note_shows_on_the_seat_and_never_to_spectators(browser: Any, running: Running) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_host(browser, running)
+    Select(browser.find_element(By.ID, "note-seat")).select_by_value("Zuri")
+    box = browser.find_element(By.ID, "note-text")
+    box.clear()
+    box.send_keys("quiet at breakfast, watch her vote")
+    browser.find_element(By.ID, "note-save").click()
+    until(lambda: "quiet at breakfast" in text(browser, "#table .seat[data-name=Zuri] .note"))
+    until(lambda: text(browser, "#reply") == "note saved")
+    assert running.rig.hub.notes.notes == {"Zuri": "quiet at breakfast, watch her vote"}
+    open_spectator(browser, running)
+    until(lambda: text(browser, "#events"))
+    assert "quiet at breakfast" not in browser.find_element(By.TAG_NAME, "body").text
+    assert "quiet at breakfast" not in browser.page_source
+
+
+def test_the_night_order_and_the_vote_history_are_on_the_page(browser: Any, running: Running) -> None:
+    open_host(browser, running)
+    game = running.rig.game
+    sheet = text(browser, "#nightorder li")
+    for name, p in game.players.items():
+        if p.power is not None and p.power.value not in ("survivor", "joker"):
+            assert p.power.title in sheet and name in sheet, "every power in play, with its holder"
+    assert "Resolution" in sheet and "the murder" in sheet
+    assert "no round table yet" in text(browser, "#votes")
+
+
 def test_a_vote_cast_in_the_sandbox_arrives_on_the_page(browser: Any, running: Running) -> None:
     open_host(browser, running)
     rig = running.rig
@@ -134,8 +259,7 @@ def test_the_spectator_page_holds_no_secret_of_a_living_contestant(browser: Any,
     from selenium.webdriver.common.by import By
 
     rig = running.rig
-    browser.get(rig.web.base + "/spectate")
-    until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#table .seat")) == 12)
+    open_spectator(browser, running)
     until(lambda: text(browser, "#events"))
     game = rig.game
     lines = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#table .seat, #events li, header")]
@@ -234,3 +358,48 @@ def test_the_page_reconnects_after_a_restart_and_shows_the_resumed_state(browser
     until(lambda: "live" not in text(browser, "#link") or "paused" in text(browser, "#clock"))
     until(lambda: "live" in text(browser, "#link") and "paused" in text(browser, "#clock"), timeout=20)
     assert len(rig.hub.hosts) == 1, "the old connection is gone: the page opened a new one"
+
+
+def test_the_vote_history_shows_every_paper_and_the_tally(browser: Any, running: Running) -> None:
+    """The vote of the round table closes: the history shows each paper, the tally and the result."""
+    rig = running.rig
+    open_host(browser, running)
+    running.run(rig.advance_to("vote"))
+    present = rig.game.present()
+    for voter in present:
+        target = present[0] if voter != present[0] else present[1]
+        running.run(rig.press(voter, "traitors.vote", rig.game.seats()[target]))
+    until(lambda: f"{present[1]} → {present[0]}" in text(browser, "#votes"), timeout=20)
+    history = text(browser, "#votes")
+    (table,) = [e for e in rig.game.record.events if type(e).__name__ == "RoundTableRecord"]
+    tally = Counter(t for v, t in table.rounds[0].votes.items() if t is not None for _ in range(table.rounds[0].weights.get(v, 1)))
+    assert "tally: " + ", ".join(f"{n} {c}" for n, c in tally.most_common()) in history
+    assert "banished" in history
+
+
+def test_the_finished_series_has_a_timeline_to_step_through(browser: Any, running: Running, phone: Any,
+                                                            tmp_path: Path) -> None:  # fmt: skip
+    """The host ends the series: the timeline appears, starts at the deal, and the slider and the buttons step
+    through the record's events to the result; it fits a phone too."""
+    from selenium.webdriver.common.by import By
+
+    rig = running.rig
+    open_host(browser, running)
+    running.run(rig.hub.control(HOST, {"control": "end_series"}))
+    until(lambda: browser.find_element(By.ID, "timeline").is_displayed())
+    steps = len(rig.hub.parts["timeline"])
+    assert text(browser, "#step-title") == f"1/{steps} The deal"
+    assert all(name in text(browser, "#step-lines") for name in rig.game.contestants())
+    browser.find_element(By.ID, "step-on").click()
+    assert text(browser, "#step-title").startswith(f"2/{steps} ")
+    browser.execute_script("const s = document.getElementById('scrub'); s.value = s.max;"
+                           "s.dispatchEvent(new Event('input'));")  # fmt: skip
+    assert text(browser, "#step-title") == f"{steps}/{steps} The result"
+    browser.find_element(By.ID, "step-back").click()
+    assert text(browser, "#step-title").startswith(f"{steps - 1}/{steps} ")
+    open_host(phone, running)
+    until(lambda: phone.find_element(By.ID, "timeline").is_displayed())
+    check_fits_a_phone(phone, tmp_path / "host-over-390.png")
+    open_spectator(phone, running)
+    until(lambda: phone.find_element(By.ID, "record").is_displayed())
+    check_fits_a_phone(phone, tmp_path / "spectate-over-390.png")

@@ -16,6 +16,8 @@ function seatBox(s) {
   box.appendChild(Castle.el("div", "status", s.status));
   if (s.items.length) box.appendChild(Castle.el("div", "items", s.items.join(", ")));
   if (s.marks.length) box.appendChild(Castle.el("div", "marks", s.marks.join(" · ")));
+  const note = (parts.notes || {})[s.name];
+  if (note) box.appendChild(Castle.el("div", "note", "note: " + note));
   return box;
 }
 
@@ -33,6 +35,66 @@ function renderTable() {
     .map((s) => { const o = Castle.el("option", "", s.seat + " " + s.name); o.value = s.seat; return o; }));
   if (chosen) pick.value = chosen;
   if (!pick.value && pick.options.length) pick.selectedIndex = 0;
+  const noteSeat = $("note-seat");
+  if (noteSeat.options.length !== seats.length) {
+    const was = noteSeat.value;
+    noteSeat.replaceChildren(...seats.map((s) => new Option(s.seat + " " + s.name, s.name)));
+    if (was) noteSeat.value = was;
+    showNote();
+  }
+}
+
+function showNote() {
+  // The note box shows the chosen contestant's note unless the host is typing in it.
+  if (document.activeElement !== $("note-text")) $("note-text").value = (parts.notes || {})[$("note-seat").value] || "";
+}
+
+function renderVotes() {
+  const tables = parts.votes || [];
+  const body = $("votes").querySelector(".body");
+  if (!tables.length) { body.textContent = "no round table yet"; return; }
+  body.replaceChildren(...tables.slice().reverse().map((t) => {
+    const box = Castle.el("div", "table-vote");
+    box.appendChild(Castle.el("h3", "", t.title + ": " + t.result));
+    const nominated = Object.entries(t.nominations || {});
+    if (nominated.length) box.appendChild(Castle.el("div", "nominations", "nominations: " +
+      nominated.map(([k, v]) => k + " → " + (v || "held back")).join(", ")));
+    for (const r of t.rounds) {
+      box.appendChild(Castle.el("div", "round", r.kind + " vote " + r.count + (r.tied.length > 1 ? " · tie: " + r.tied.join(", ") : "")));
+      const papers = Castle.el("ul", "papers");
+      for (const [voter, target, weight] of r.papers) {
+        papers.appendChild(Castle.el("li", "", voter + " → " + (target || "no vote") + (weight > 1 ? " (x" + weight + ")" : "")));
+      }
+      box.appendChild(papers);
+      box.appendChild(Castle.el("div", "tally", "tally: " + (Object.entries(r.tally).map(([k, v]) => k + " " + v).join(", ") || "no paper")));
+    }
+    for (const line of t.notes || []) box.appendChild(Castle.el("div", "marks", line));
+    return box;
+  }));
+}
+
+function renderNightOrder() {
+  const list = $("nightorder").querySelector("ol");
+  list.replaceChildren(...(parts.night_order || []).map((row) => {
+    const li = Castle.el("li");
+    li.appendChild(Castle.el("b", "", row.step));
+    if (row.who.length) li.appendChild(Castle.el("span", "who", " · " + row.who.join(", ")));
+    li.appendChild(Castle.el("div", "what", row.what));
+    return li;
+  }));
+}
+
+function renderTimeline() {
+  const steps = parts.timeline;
+  const panel = $("timeline");
+  panel.hidden = !steps;
+  if (!steps) return;
+  const scrub = $("scrub");
+  scrub.max = String(steps.length - 1);
+  const step = steps[Number(scrub.value)];
+  $("step-title").textContent = (Number(scrub.value) + 1) + "/" + steps.length + " " + step.title;
+  $("step-lines").replaceChildren(...step.lines.map((line) => Castle.el("li", "", line)));
+  $("step-out").textContent = "out so far: " + (step.out.length ? step.out.map(([n, how]) => n + " (" + how + ")").join(", ") : "nobody");
 }
 
 function kv(obj) {
@@ -90,10 +152,11 @@ Castle.connect("/ws/host", (msg) => {
     for (const k of msg.drop) delete parts[k];
     events = events.concat(msg.log).slice(-5000);
   } else if (msg.type === "reply") {
-    $("reply").textContent = msg.ok ? "sent: " + msg.control : "refused: " + msg.text;
+    $("reply").textContent = msg.ok ? (msg.control === "note" ? "note saved" : "sent: " + msg.control) : "refused: " + msg.text;
+    $("reply").className = "reply " + (msg.ok ? "ok" : "refused");
     return;
   }
-  renderTable(); renderPanels(); renderLog();
+  renderTable(); renderPanels(); renderLog(); renderVotes(); renderNightOrder(); renderTimeline(); showNote();
 });
 
 document.querySelectorAll("[data-control]").forEach((b) => b.addEventListener("click", () => {
@@ -103,5 +166,13 @@ document.querySelectorAll("[data-control]").forEach((b) => b.addEventListener("c
   if (request.control === "end_series" && !confirm("End the series now, with no winner?")) return;
   Castle.ws.send(JSON.stringify(request));
 }));
+$("note-seat").addEventListener("change", () => { $("note-text").value = (parts.notes || {})[$("note-seat").value] || ""; });
+$("note-save").addEventListener("click", () => {
+  Castle.ws.send(JSON.stringify({ control: "note", contestant: $("note-seat").value, text: $("note-text").value }));
+});
+$("scrub").addEventListener("input", renderTimeline);
+for (const [id, by] of [["step-back", -1], ["step-on", 1]]) {
+  $(id).addEventListener("click", () => { $("scrub").value = String(Number($("scrub").value) + by); renderTimeline(); });
+}
 $("kind").addEventListener("change", renderLog);
 $("search").addEventListener("input", renderLog);

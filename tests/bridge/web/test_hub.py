@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from bridge.web.app import COOKIE
-from bridge.web.hub import CONTROLS, ControlError, WebHub, press
+from bridge.web.hub import CONTROLS, ControlError, Refused, WebHub, press
 from bridge.web.rig import HOST, SandboxRig
-from engine.actions import StartSeries
+from engine.actions import Advance, StartSeries
+from engine.core.step import fed_log
 from engine.rulesets import new_game
 
 from .test_spectator import EngineSeries, random_settings
@@ -26,7 +27,8 @@ def drain(queue: asyncio.Queue[str]) -> list[dict[str, Any]]:
 
 def test_host_controls_go_through_the_console_and_the_record() -> None:
     """Pause from the page: the engine pauses (the record names the host), the page gets the paused clock as a
-    diff; undo takes it back; a control the series refuses comes back as the console's private answer."""
+    diff; undo takes it back; a control the series refuses is raised with the console's private answer (the page
+    shows it) and whispered to the host as a press in the castle would be."""
 
     async def run() -> None:
         async with SandboxRig() as rig:
@@ -40,7 +42,8 @@ def test_host_controls_go_through_the_console_and_the_record() -> None:
             assert any("pause_clock host=Host" in line["text"] for d in diffs for line in d["log"])
             await rig.hub.control(HOST, {"control": "undo"})
             assert rig.game.paused is None
-            await rig.hub.control(HOST, {"control": "close_vote"})  # day zero: no vote is open
+            with pytest.raises(Refused, match="can't do that now"):
+                await rig.hub.control(HOST, {"control": "close_vote"})  # day zero: no vote is open
             refused = [line for d in drain(page) for line in d["log"] if line["kind"] == "whisper"]
             assert refused and refused[-1]["to"] == [HOST]
             await rig.hub.control(HOST, {"control": "replace_contestant", "seat": 3})
@@ -108,18 +111,31 @@ def test_a_vote_cast_in_the_castle_arrives_as_a_diff() -> None:
     asyncio.run(run())
 
 
-def test_a_new_service_sends_every_page_the_resumed_state() -> None:
-    first = EngineSeries(new_game(random_settings(random.Random(2), "traitors"), 2))
+@pytest.mark.parametrize("ruleset", ["traitors", "black_knights", "mafia_yakuza"])
+def test_a_new_service_sends_every_page_the_resumed_state(ruleset: str) -> None:
+    """A restart (the series replayed from its stored inputs, a new service): the page gets the resumed state
+    whole, and its event log is the one the series showed live, every effect line and not the inputs only."""
+    rng = random.Random(2)
+    first = EngineSeries(new_game(random_settings(rng, ruleset), 2))
     hub = WebHub(clock=lambda: first.now)
     hub.attach(first)
     first.step(StartSeries())
     page = hub.open_host()
+    for _ in range(400):
+        if first.game.is_over:
+            break
+        options = [a for n in first.game.contestants() for a in first.game.legal_actions(n)]
+        first.step(Advance(HOST) if not options or rng.random() < 0.1 else rng.choice(options))
+    live = [(e["kind"], e["text"], e["to"]) for e in hub.log]
     drain(page)
-    again = EngineSeries(type(first.game).replay(first.game.settings, 2, first.game.log))  # type: ignore[attr-defined]
+    again = EngineSeries(new_game(first.game.settings, 2))
+    fed_log(again.game, first.game.log)
     hub.attach(again)
     (state,) = drain(page)
-    assert state["type"] == "state" and state["parts"]["clock"]["phase"] == "day_zero"
-    assert [e["text"].split()[0] for e in state["log"]] == ["start_series"]
+    assert state["type"] == "state" and state["parts"]["clock"]["phase"] == first.game.phase.value
+    assert sum(e["kind"] != "input" for e in state["log"]) > len(first.game.log)
+    assert [(e["kind"], e["text"], e["to"]) for e in state["log"]] == live
+    assert [e["t"] for e in state["log"] if e["kind"] == "input"] == [e["now"] for e in first.game.log]
 
 
 def test_press_is_the_console_button() -> None:
@@ -148,3 +164,17 @@ def test_drain_waits_for_the_delay_but_not_for_a_page_that_reads_nothing() -> No
 
     took, held = asyncio.run(run())
     assert held == 0 and 0.45 <= took < 1.5
+
+
+def test_a_log_that_cannot_be_rebuilt_keeps_the_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's log must not stop the series: when the replay fails, the resumed page shows the inputs."""
+    series = EngineSeries(new_game(random_settings(random.Random(4), "traitors"), 4))
+    series.step(StartSeries())
+
+    def broken(game: Any) -> list[dict[str, Any]]:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr("bridge.web.hub.rebuilt_log", broken)
+    hub = WebHub(clock=lambda: series.now)
+    hub.attach(series)
+    assert [e["text"] for e in hub.log] == ["start_series"]
