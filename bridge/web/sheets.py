@@ -149,8 +149,9 @@ def _club_sheet(game: Any) -> list[dict[str, Any]]:
         ) if shown]  # fmt: skip
         roles = ", ".join(rules.roles[r].title for r in step.roles)
         rows.append(_row(f"{step.name.replace('_', ' ').capitalize()} ({roles})", who, "; ".join(what)))
-    if not rules.intro_night_actions:
-        rows.insert(0, _row("First night", [], "an introduction only: nobody acts"))
+    if rules.intro:
+        met = ", ".join(" and ".join(rules.roles[r].title for r in step.roles) for step in rules.intro)
+        rows.insert(0, _row("First night", [], f"an introduction only, nobody acts: the host meets {met}, in turn"))
     return rows
 
 

@@ -83,7 +83,7 @@ def test_a_club_night_order_is_its_wake_order(ruleset: str) -> None:
         holders = [n for n, p in game.players.items() if p.role in step.roles]
         assert row["who"] == holders
         assert all(game.rules.roles[r].title in row["step"] for r in step.roles)
-    assert (night_sheet(game)[0]["step"] == "First night") == (not game.rules.intro_night_actions)
+    assert (night_sheet(game)[0]["step"] == "First night") == bool(game.rules.intro)
 
 
 @pytest.mark.parametrize("ruleset", RULESET_NAMES)
