@@ -116,8 +116,9 @@ def test_a_sign_up_is_announced_shown_on_the_board_and_kept(rig: Rig) -> None:
         assert any("Alex signed up for the next series (1 of 4)." in t for t in rig.said("Kai"))  # public
         assert any("You are signed up for the next series (1 of 4)" in t for t in rig.said("Alex"))
         assert not any("You are signed up" in t for t in rig.said("Kai"))  # the confirmation is private
-        actionbar = rig.sandbox.call(lambda w: w.player("Kai").actionbar, rig.sandbox.world)
-        assert "Sign-ups for the next series: 1 of 4" in plain_text(actionbar)
+        # the action bar is sent after the board, in the same step's commands: wait for it, do not race it
+        await until(lambda: "Sign-ups for the next series: 1 of 4" in plain_text(
+            rig.sandbox.call(lambda w: w.player("Kai").actionbar, rig.sandbox.world)))
         press(rig, "Alex", "traitors.withdraw")
         await until(lambda: runner.lobby.signups == [])
         await until(lambda: rig.board() == ["Next series: 0 of 4 signed up"])
