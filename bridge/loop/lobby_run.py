@@ -48,7 +48,7 @@ from bridge.minecraft.render import RenderContext, render
 from bridge.minecraft.triggers import CONSOLE, LOBBY, PREFIX, SIGNUP, WITHDRAW, decode
 from engine.effects import Effect, Message, Whisper
 
-__all__ = ["LobbyRunner", "Season"]
+__all__ = ["LobbyRunner", "Season", "standbys_of"]
 
 log = logging.getLogger("castle.lobby")
 
@@ -59,6 +59,23 @@ LOAD_WAIT = 2.0
 """Seconds the lobby waits for the board's forced chunk to load before showing the board anyway (house rule 6)."""
 
 _HOST_CONTROLS = (LobbyControl.DRAW, LobbyControl.START, LobbyControl.CLEAR, LobbyControl.PICK, LobbyControl.CONSOLE)
+
+
+def standbys_of(store: SeriesStore, series_id: int, castle: CastleConfig, *, seats: int,
+                hosts: Sequence[str]) -> list[str]:  # fmt: skip
+    """The stand-bys of a series started from the lobby: the sign-ups of its lobby (kept in the store under its
+    number) not in the cast, in sign-up order; ``[]`` for a series that had no lobby.
+
+    Args:
+        store: the series store.
+        series_id: the series (the lobby's round).
+        castle: the castle (its round-table seats, as the lobby had them).
+        seats: the series' number of contestants.
+        hosts: the hosts.
+    """
+    rows = SeasonStore(store).lobby_rows(series_id)
+    lobby = Lobby(seats, len(castle.seats), frozenset(hosts)).replay([r.entry for r in rows])
+    return lobby.standbys if lobby.started else []
 
 
 @dataclass(slots=True)

@@ -134,7 +134,22 @@ class Router:
         return await self._ROUTES[type(item)](self, item, seq if isinstance(seq, int) else 0)
 
     async def _host_command(self, command: HostCommand, seq: int) -> Action | list[Effect]:
-        return self.console.command(command)
+        online = await self.online() if self.console.wants_online(command) else set()
+        return self.console.command(command, online)
+
+    async def online(self) -> set[str]:
+        """Who is on the server now (MSMP's player list when configured, else RCON ``list uuids``); nobody when
+        the server cannot be asked (a stand-by is then not called in: the seat waits, ``bridge/loop/console.py``
+        house rule 4)."""
+        now = PlayerDirectory()
+        try:
+            if self.refresh_players is not None:
+                now.update(await self.refresh_players())
+            else:
+                now.update_from_list_reply(await self.rcon.command("list uuids"))
+        except BridgeError:
+            log.warning("could not read who is on the server")
+        return now.names()
 
     async def _open_console(self, opened: OpenConsole, seq: int) -> Action | list[Effect]:
         return self.console.open(opened.player, self.in_series(opened.player))
