@@ -36,6 +36,7 @@ from typing import Any
 from engine.actions import Action, CancelTwist, StartTwist
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import NightEvent, Twist
+from engine.messages import CATALOG
 from engine.messages_terms import TERMS
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
@@ -59,6 +60,8 @@ INPUTS: dict[type[Action], TwistInput] = {}
 LISTED_IN: dict[Phase, tuple[TwistSpec, ...]] = {}
 """Phase → the specs that can offer an input in it (each spec's ``input_phases``)."""
 _HOOKS: dict[str, tuple[Callable[..., Any], ...]] = {}
+_OWN_TERMS: set[Twist] = set()
+"""Registered twists whose term came from their spec's title (``unregister`` takes it back)."""
 
 
 def _index() -> None:
@@ -84,8 +87,8 @@ _index()
 
 
 def register(spec: TwistSpec) -> None:
-    """Add a twist to the registry, after the others (its hooks run last); its name becomes its
-    ``term.twist.<key>`` term unless the catalogue has one.
+    """Add a twist to the registry, after the others (its hooks run last); its title becomes its
+    ``term.twist.<key>`` term (in ``TERMS`` and the message catalogue) unless the catalogue has one.
 
     Raises:
         ValueError: the twist, or one of its input classes, is already registered.
@@ -95,15 +98,20 @@ def register(spec: TwistSpec) -> None:
     taken = [i.cls.__name__ for i in spec.inputs if i.cls in INPUTS]
     if taken:
         raise ValueError(f"twist inputs already registered: {', '.join(taken)}")
-    if spec.key is not None:
-        TERMS.setdefault(f"term.twist.{spec.key.value}", spec.title)
+    term_key = f"term.twist.{spec.key.value}" if spec.key is not None else ""
+    if spec.key is not None and term_key not in TERMS:
+        TERMS[term_key] = CATALOG[term_key] = spec.title
+        _OWN_TERMS.add(spec.key)
     SPECS.append(spec)
     _index()
 
 
 def unregister(key: Twist) -> None:
-    """Take a twist added by ``register`` out of the registry (its term stays)."""
+    """Take a twist added by ``register`` out of the registry, with the term ``register`` gave it."""
     SPECS[:] = [s for s in SPECS if s.key is not key]
+    if key in _OWN_TERMS:
+        _OWN_TERMS.discard(key)
+        del TERMS[f"term.twist.{key.value}"], CATALOG[f"term.twist.{key.value}"]
     _index()
 
 
