@@ -134,6 +134,7 @@ from engine.actions import (
     WriteResponse,
 )
 from engine.ids import Drink, NightEvent, Torch, Twist
+from engine.rulesets.traitors.twists import INPUTS as TWIST_INPUTS
 from engine.rulesets.traitors.twists.guess import GUESSABLE
 
 Seats = Mapping[str, int]
@@ -209,6 +210,19 @@ def _twist_by_number(p: Press, number: int) -> Twist:
 def _twist_number(twist: Twist) -> int:
     """A twist's number (``TWIST_NUMBERS``); ``KeyError`` for a twist that has none."""
     return TWIST_NUMBERS[twist.value]
+
+
+def input_dialog_title(action: Action) -> str | None:
+    """The dialog title key a twist's spec gives ``action``'s input (``TwistInput.dialog_title``); ``None`` for an
+    input no twist takes or whose spec gives none."""
+    spec = TWIST_INPUTS.get(type(action))
+    return spec.dialog_title or None if spec is not None else None
+
+
+def input_labels(action: Action) -> tuple[str, ...]:
+    """The catalogue keys a twist's spec gives the choices of ``action``'s input (``TwistInput.labels``)."""
+    spec = TWIST_INPUTS.get(type(action))
+    return spec.labels if spec is not None else ()
 
 
 # --------------------------------------------------------------------------------------------------------------

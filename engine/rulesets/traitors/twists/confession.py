@@ -241,9 +241,9 @@ SPEC = TwistSpec(
     Twist.CONFESSION,
     TWIST_NAMES[Twist.CONFESSION],
     inputs=(
-        TwistInput(OpenChest, INPUT_PHASES, validate),
-        TwistInput(WriteConfession, INPUT_PHASES, validate),
-        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate),
+        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",)),
+        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.send",)),
+        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret", ("confession.choice.respond",)),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

@@ -348,7 +348,10 @@ def traitor_actions(game: Context) -> list[tuple[str, str]]:
 SPEC = TwistSpec(
     Twist.GUESS,
     TWIST_NAMES[Twist.GUESS],
-    inputs=(TwistInput(GuessPower, INPUT_PHASES, validate), TwistInput(VoteNominee, INPUT_PHASES, validate)),
+    inputs=(
+        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess"),
+        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination"),
+    ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     hooks={

@@ -195,7 +195,7 @@ SPEC = TwistSpec(
     Twist.MURDER,
     TWIST_NAMES[Twist.MURDER],
     inputs=(
-        TwistInput(ChooseSwordBearer, INPUT_PHASES, validate_bearer),
+        TwistInput(ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret"),
         TwistInput(StrikeWithSword, INPUT_PHASES, validate_strike),
     ),
     input_phases=INPUT_PHASES,

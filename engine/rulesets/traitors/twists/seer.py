@@ -74,7 +74,7 @@ def legal_actions(game: Context, player: str) -> list[Action]:
 SPEC = TwistSpec(
     Twist.SEER,
     TWIST_NAMES[Twist.SEER],
-    inputs=(TwistInput(AskSeer, INPUT_PHASES, validate),),
+    inputs=(TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer"),),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     precondition=precondition,

@@ -70,11 +70,17 @@ class TwistInput:
         phases: the phases it can be legal in (its check refuses it in the others, with its own key).
         validate: ``(game, action) -> apply``; raises ``IllegalAction`` (a message key) when the rules forbid
             the input now, changing nothing; ``apply()`` applies it.
+        dialog_title: the client translation key of the title of a dialog asking for this input (the bridge's
+            ``traitors.dialog.title.*``); ``""``: the castle's title.
+        labels: the catalogue keys a choice of this input may be labelled with (the bridge shows such a label
+            translated); ``()``: its labels are names.
     """
 
     cls: type[Action]
     phases: frozenset[Phase]
     validate: Callable[[Context, Any], Callable[[], None]]
+    dialog_title: str = ""
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,7 +213,7 @@ def soonest(game: Context) -> int:
 SPEC = TwistSpec(
     Twist.TRIAL,
     TWIST_NAMES[Twist.TRIAL],
-    inputs=(TwistInput(PutOnTrial, INPUT_PHASES, validate),),
+    inputs=(TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret"),),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     hooks={
