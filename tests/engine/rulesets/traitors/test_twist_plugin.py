@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import pytest
 
 from bridge.minecraft import triggers
+from bridge.minecraft.render import choice_label
 from engine.actions import (
     Action,
     Advance,
@@ -29,7 +30,7 @@ from engine.actions import (
     SwearOath,
 )
 from engine.actions import _ByContestant as ContestantInput
-from engine.effects import Announce, Prompt, Whisper
+from engine.effects import Announce, Choice, Prompt, Whisper, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, NightEvent, Twist
 from engine.messages import CATALOG
@@ -95,6 +96,7 @@ def end_discussion(game: Context) -> None:
 
 MESSAGES = {
     "toast.open": "The Toast: raise a toast once before the round table.",
+    "toast.choice": "Raise a toast",
     "toast.raised": "{player} raises a toast.",
     "toast.count": "{count} toasts were raised.",
     "illegal.toast.closed": "No toast can be raised now.",
@@ -108,7 +110,11 @@ def _spec() -> TwistSpec:
     return TwistSpec(
         TOAST_KEY,
         "The Toast",
-        inputs=(TwistInput(RaiseToast, frozenset({Phase.DISCUSSION}), validate),),
+        inputs=(
+            TwistInput(
+                RaiseToast, frozenset({Phase.DISCUSSION}), validate, "traitors.dialog.title.twist", ("toast.choice",)
+            ),
+        ),
         input_phases=frozenset({Phase.DISCUSSION}),
         legal_actions=legal_actions,
         hooks={"begin_discussion": begin_discussion, "end_discussion": end_discussion},
@@ -253,3 +259,10 @@ def test_the_builtin_registry_names_every_twist_once() -> None:
     assert all(spec.key is key for key, spec in twists.TWISTS.items())
     assert set(triggers.TWIST_NUMBERS) == {t.value for t in Twist}
     assert len(set(triggers.TWIST_NUMBERS.values())) == len(triggers.TWIST_NUMBERS)
+
+
+def test_a_registered_twist_names_its_dialog_title_and_labels(toast: TwistSpec) -> None:
+    assert triggers.input_dialog_title(RaiseToast("Alex")) == "traitors.dialog.title.twist"
+    label = choice_label(Choice(msg("toast.choice").text, RaiseToast("Alex")))
+    assert label.translate == "traitors.toast.choice"
+    assert choice_label(Choice("Cheers", RaiseToast("Alex"))).translate is None  # not a fixed label: shown as is
