@@ -1,10 +1,7 @@
 """A rules lawyer's cases for The Traitors, continued: the Joker (§6), the night (§7), the finale (§9) and the
 castle's places (§10), read from the rulebook (``docs/rules/source/traitors-rulebook.txt``) and the rules page
 (``docs/rules/traitors.md``), each played through the engine, checking what each contestant was told. The casts
-and the scripted series are those of ``test_breaker_cases``.
-
-Each case pins the rule as the texts say it; where the rulebook leaves a choice open, the case names the
-``[house]`` line of ``docs/house-rules.md`` that decides it.
+and the scripted series are those of ``test_breaker_cases``; as there, an open choice names its ``[house]`` line.
 """
 
 from __future__ import annotations
