@@ -55,7 +55,7 @@ async def to(service: SeriesService, phase: Phase) -> None:
         g = service.game
         if g.phase is phase:
             return
-        if g.phase is Phase.OATH:
+        if g.phase is Phase.OATH and g.night.oath_taking:
             await must(service, SwearOath(g.night.oath_queue[0]))
         else:
             await must(service, Advance(HOST))

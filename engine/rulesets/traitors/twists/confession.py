@@ -107,7 +107,8 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
         assert game.night
         st.response = text
         game.whisper(game.night.traitors, "confession.response_saved")
-        game.end_confession()
+        if not game.settings.night_fixed_length:  # phases house rule 9: else at the end of the clock
+            game.end_confession()
 
     return respond
 

@@ -64,7 +64,7 @@ class Series:
         for _ in range(40):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.do(Advance(HOST))
@@ -77,6 +77,8 @@ class Series:
             if t == v:
                 t = next(c for c in b.candidates if c != v and c != target)
             self.do(CastVote(v, t))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def night(self, murder: str = "Hana", traitor: dict[str, str] | None = None,
               visit: dict[str, tuple[str, ...]] | None = None, event: NightEvent = NightEvent.MURDER) -> None:
@@ -84,10 +86,14 @@ class Series:
         assert self.g.phase is Phase.TURRET, self.g.phase
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, event, murder))
+        if self.g.phase is Phase.TURRET:  # phases house rule 9: each night stage runs its whole clock
+            self.do(Advance(HOST))
         for name in list(self.g.night.pending) if self.g.phase is Phase.TRAITOR_POWERS else []:
             target = (traitor or {}).get(name)
             self.do(UsePower(name, target) if target else SkipPower(name))
         if self.g.phase is Phase.TRAITOR_POWERS:
+            self.do(Advance(HOST))
+        if self.g.phase is Phase.OFFER and self.g.night.offer is None:
             self.do(Advance(HOST))
         if self.g.phase is Phase.HOST_VISIT:
             for name in list(self.g.night.pending):

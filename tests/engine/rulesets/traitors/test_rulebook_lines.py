@@ -73,7 +73,7 @@ class Play:
         for _ in range(60):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.do(Advance(HOST))
@@ -84,10 +84,14 @@ class Play:
         self.to(Phase.VOTE)
         for voter in list(self.g.ballot.voters):
             self.do(CastVote(voter, name if voter != name else next(c for c in self.g.ballot.candidates if c != name)))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
+        if self.g.phase is Phase.TURRET:
+            self.do(Advance(HOST))  # every choice made: the host moves on (phases house rule 9)
 
     def keys(self, name: str, since: int = 0) -> list[str]:
         """Message keys ``name`` received from effect ``since`` on: whispers and prompts to them, announcements."""
@@ -481,7 +485,7 @@ def test_the_round_table_each_day_the_diary_room_only_at_night_and_the_finale_ar
         phase = s.g.phase
         if phase is Phase.VOTE:
             s.banish("Vic" if s.g.players["Vic"].alive else "Rhea")
-        elif phase is Phase.OATH:
+        elif phase is Phase.OATH and s.g.night.oath_taking:
             s.do(SwearOath(s.g.night.oath_queue[0]))
         else:
             s.do(Advance(HOST))

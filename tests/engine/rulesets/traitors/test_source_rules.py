@@ -98,7 +98,7 @@ class Play:
         for _ in range(80):
             if self.g.phase in (phase, Phase.OVER):
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             elif self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.g.night.pending:
                 self.do(SkipPower(self.g.night.pending[0]))
@@ -112,10 +112,14 @@ class Play:
         b = self.g.ballot
         for v in list(b.voters):
             self.do(CastVote(v, name if v != name else next(c for c in b.candidates if c not in (v, name))))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
+        if self.g.phase is Phase.TURRET:
+            self.do(Advance(HOST))  # every choice made: the host moves on (phases house rule 9)
 
     def use(self, uses: dict[str, str]) -> None:
         """In the phase of asking (Traitor powers or the host's visit): each asked contestant uses their power on

@@ -88,7 +88,7 @@ class Series:
         for _ in range(60):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.do(Advance(HOST))
@@ -99,6 +99,8 @@ class Series:
         for v in list(b.voters):
             t = target if v != target else next(c for c in b.candidates if c not in (v, target))
             self.do(CastVote(v, t))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def banish(self, name: str) -> None:
         self.advance_to(Phase.VOTE)
@@ -107,6 +109,8 @@ class Series:
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
+        if self.g.phase is Phase.TURRET:
+            self.do(Advance(HOST))  # every choice made: the host moves on (phases house rule 9)
 
     def to_breakfast(self) -> None:
         """Pass every power and close every phase until breakfast."""
