@@ -250,7 +250,7 @@ class TestAnalyst:
         s = night_one()
         for t in s.g.night.traitors:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
-        s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         before = copy.deepcopy(s.g.record.to_dict())
         for bad in (UsePower("Alex", "Sunny"), UsePower("Alex", "Sunny", "Sunny"), UsePower("Alex", "Alex", "Kai"),
                     UsePower("Alex", "Vic", "Kai")):
@@ -281,7 +281,7 @@ class TestSheriff:
         s.night(murder="Hana", visit={"Zuri": ("Sunny",)})
         s.do(Advance(HOST))  # breakfast → discussion
         s.do(Advance(HOST))  # discussion → round table: the accusation
-        table = s.g.record.events[-2] if s.g.phase is Phase.TURRET else None
+        table = s.g.record.events[-2] if s.g.phase in (Phase.OATH, Phase.TURRET) else None
         assert not s.g.players["Sunny"].alive
         assert table is not None and table.accusation == "banished" and table.revealed == "traitor" and not table.rounds
         assert s.g.powers.used[("Zuri", Power.SHERIFF)] == 1
@@ -343,7 +343,7 @@ class TestCleanser:
         s.g.powers.guessed.add("Alex")
         for t in s.g.night.traitors:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
-        s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         assert s.key_told("Alex", "guess.lost") and "Alex" not in s.g.night.pending
 
 
@@ -527,10 +527,13 @@ class TestGuardian:
         s.g.night.traitors = ("Sunny",)
         s.g.night.events = frozenset({NightEvent.ULTIMATUM})
         s.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Alex"))
+        s.advance_to(Phase.TRAITOR_POWERS)  # each night stage runs its whole clock (phases house rule 9)
         s.do(SkipPower("Sunny"))
+        s.advance_to(Phase.OFFER)
         from engine.actions import AnswerOffer
 
         s.do(AnswerOffer("Alex", False))
+        s.advance_to(Phase.HOST_VISIT)
         s.do(UsePower("Omar", "Alex"))
         s.do(Advance(HOST))
         assert not s.g.players["Alex"].alive
@@ -578,7 +581,7 @@ class TestJoker:
         s = night_one(joker_night=1, joker_outcome=outcome, drunk=drunk)
         for t in s.g.night.traitors:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
-        s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         holder = s.g.night.joker
         assert holder is not None
         with pytest.raises(IllegalAction):

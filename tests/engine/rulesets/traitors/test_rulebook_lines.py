@@ -201,6 +201,7 @@ def test_the_traitors_use_their_powers_after_choosing_the_event() -> None:
     s.do(ChooseEvent("Sunny", NightEvent.MURDER, "Steve"))
     assert s.prompted(mark) == {} and s.g.phase is Phase.TURRET
     s.do(ChooseEvent("Efe", NightEvent.MURDER, "Steve"))
+    s.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     assert s.g.phase is Phase.TRAITOR_POWERS
     assert "turret.decided" in s.keys("Sunny", mark) and "turret.decided" in s.keys("Efe", mark)
     assert s.prompted(mark) == {"Sunny": ["prompt.bartender"], "Efe": ["prompt.falsifier"]}
@@ -285,7 +286,7 @@ def test_accepting_the_joker_makes_the_faithful_power_false_while_it_is_held() -
     s.banish("Ari")
     s.murder("Alex")
     mark = len(s.fx)
-    s.do(Advance(HOST))  # night two: the Traitor powers pass; the host visits
+    s.to(Phase.HOST_VISIT)  # night two: the Traitor powers pass, the offer's clock ends; the host visits
     assert s.g.phase is Phase.HOST_VISIT and "Kai" not in s.prompted(mark) and "Zuri" in s.prompted(mark)
     assert s.g.players["Kai"].power is Power.DETECTIVE and s.g.active_power("Kai") is None
 
@@ -348,7 +349,7 @@ def test_the_host_visits_each_faithful_with_something_to_do_and_only_them() -> N
     s = night_one()
     s.murder("Steve")
     mark = len(s.fx)
-    s.do(Advance(HOST))  # the Traitor powers pass; the host visits
+    s.to(Phase.HOST_VISIT)  # the Traitor powers pass, the offer's clock ends; the host visits
     assert s.g.phase is Phase.HOST_VISIT
     asked = s.prompted(mark)
     assert set(asked) == {"Alex", "Kai", "Zuri"}  # The Survivor has nothing to choose
@@ -365,13 +366,14 @@ def test_a_faithful_murdered_tonight_is_visited_but_their_ability_does_not_succe
     murdered."""
     s = night_one()
     s.murder("Kai")
-    s.do(Advance(HOST))  # the Traitor powers pass; the host visits
+    s.to(Phase.HOST_VISIT)  # the Traitor powers pass, the offer's clock ends; the host visits
     assert "Kai" in s.g.night.pending and "prompt.detective" in s.prompted()["Kai"]
     mark = len(s.fx)
     s.do(UsePower("Kai", "Sunny"))
     s.do(UsePower("Alex", "Alex"))
     s.do(SkipPower("Zuri"))
-    assert s.g.phase is Phase.BREAKFAST and not s.g.players["Kai"].alive
+    s.to(Phase.BREAKFAST)  # the visit's clock ends (phases house rule 9)
+    assert not s.g.players["Kai"].alive
     assert [k for k in s.keys("Kai", mark) if not k.startswith(("phase.", "breakfast.", "clock."))] == [
         "power.noted", "diary.murdered"]  # fmt: skip
     assert not any(k.startswith("result.") for k in s.keys("Kai"))
@@ -409,6 +411,7 @@ def test_on_a_confession_night_the_traitors_go_to_the_confession_and_decide_afte
         s.g.handle(ChooseEvent("Sunny", NightEvent.MURDER, "Kai"), now=s.now + 1)
     asked = len(s.fx)
     s.do(WriteResponse("Sunny", "We hear you."))
+    s.do(Advance(HOST))  # the Confession's clock ends (phases house rule 9)
     for t in TRAITORS:
         assert "turret.after_confession" in s.keys(t, asked)
         assert any(k.startswith("turret.choose") for k in s.prompted(asked).get(t, []))

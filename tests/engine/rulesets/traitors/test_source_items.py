@@ -108,6 +108,7 @@ def seer_day(target: str) -> tuple[Series, int]:
     s.banish("Vic")
     for t in ("Sunny", "Efe", "Makena"):
         s.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    s.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     s.do(UsePower("Efe", "Sunny"))  # Sunny registers as Faithful until the next night; twists see the truth
     s.advance_to(Phase.NOMINATION)
     for v in list(s.g.twist_state.nominators):

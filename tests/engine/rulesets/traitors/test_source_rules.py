@@ -118,14 +118,19 @@ class Play:
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
-        if self.g.phase is Phase.TURRET:
-            self.do(Advance(HOST))  # every choice made: the host moves on (phases house rule 9)
 
     def use(self, uses: dict[str, str]) -> None:
-        """In the phase of asking (Traitor powers or the host's visit): each asked contestant uses their power on
-        ``uses[name]`` or passes."""
+        """The next phase of asking (Traitor powers or the host's visit; the Turret's clock ends first if it is
+        still running): each asked contestant uses their power on ``uses[name]`` or passes; then the host moves
+        the stage on, and the offer's clock after it on a night without an offer (phases house rule 9)."""
+        if self.g.phase is Phase.TURRET:
+            self.do(Advance(HOST))
         for n in list(self.g.night.pending):
             self.do(UsePower(n, uses[n]) if n in uses else SkipPower(n))
+        if self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT):
+            self.do(Advance(HOST))
+        if self.g.phase is Phase.OFFER and self.g.night is not None and self.g.night.offer is None:
+            self.do(Advance(HOST))
 
     def public(self, since: int = 0) -> list[Announce]:
         return [e for e in self.fx[since:] if isinstance(e, Announce)]
@@ -165,6 +170,7 @@ def guessed_cleanser_night(cleanses: str) -> Play:
     assert s.g.phase is Phase.NOMINATION
     for v in s.g.twist_state.nominators:
         s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))
+    s.do(Advance(HOST))  # the nomination's clock ends (phases house rule 9)
     assert s.g.phase is Phase.HOST_VISIT
     assert "guess.lost" not in s.keys("Alex") and "Alex" in s.g.night.pending
     s.use({"Alex": cleanses})
@@ -369,10 +375,9 @@ def test_the_last_traitors_ultimatum_is_said_in_plain_words() -> None:
     assert str(refused.value) == "Not a choice tonight: murder."
     mark = len(s.fx)
     s.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Kai"))
-    told = s.told("Sunny", mark)
-    assert "Sunny chooses to give an ultimatum to Kai." in told
-    assert "Tonight you give an ultimatum to Kai." in told
-    s.to(Phase.OFFER)
+    assert "Sunny chooses to give an ultimatum to Kai." in s.told("Sunny", mark)
+    s.to(Phase.OFFER)  # the decision is told as the Turret's clock ends (phases house rule 9)
+    assert "Tonight you give an ultimatum to Kai." in s.told("Sunny", mark)
     assert "offer.ultimatum" in s.keys("Kai", mark)
     assert not any("ultimatum" in t for n in ("Zuri", "Alex", "Ari", "Noor") for t in s.told(n, mark))
     assert not any("ultimatum" in t for t in s.said(mark))

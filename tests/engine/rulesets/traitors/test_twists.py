@@ -109,8 +109,12 @@ class Series:
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
-        if self.g.phase is Phase.TURRET:
-            self.do(Advance(HOST))  # every choice made: the host moves on (phases house rule 9)
+
+    def end_stage(self, phase: Phase) -> None:
+        """The host moves ``phase`` on if the series is in it: a night stage runs its whole clock even when every
+        choice is made (phases house rule 9)."""
+        if self.g.phase is phase:
+            self.do(Advance(HOST))
 
     def to_breakfast(self) -> None:
         """Pass every power and close every phase until breakfast."""
@@ -155,6 +159,7 @@ def traitors_guess(s: Series, target: str, power: Power) -> None:
     for t in TRAITORS:
         s.do(GuessPower(t, target))
         s.do(GuessPower(t, target, power))
+    s.end_stage(Phase.TURRET)
 
 
 def nominate(s: Series, nominee: str) -> None:
@@ -162,6 +167,7 @@ def nominate(s: Series, nominee: str) -> None:
     s.advance_to(Phase.NOMINATION)
     for v in list(s.g.twist_state.nominators):
         s.do(VoteNominee(v, nominee if v != nominee else "Ari"))
+    s.end_stage(Phase.NOMINATION)
 
 
 # ---------------------------------------------------------------------------------------------- Murder twist
@@ -173,6 +179,7 @@ class TestMurderTwist:
         s.murder("Omar")
         for t in TRAITORS:
             s.do(ChooseSwordBearer(t, "Efe"))
+        s.end_stage(Phase.TURRET)
         assert "turret.sword_bearer" in s.keys("Sunny")
         s.to_breakfast()
         s.advance_to(Phase.DISCUSSION)
@@ -302,7 +309,8 @@ class TestConfessionTwist:
         assert all(Item.RESPONSE_DRAFT in s.holds(t) for t in TRAITORS)
         s.refused(WriteResponse("Alex", "hi"), "illegal.not_traitor")
         s.refused(ChooseEvent("Sunny", NightEvent.MURDER, victim), "illegal.turret.confessing")
-        s.do(WriteResponse("Sunny", "We hear you."))  # the Confession is over: the decisions (rule T8.4)
+        s.do(WriteResponse("Sunny", "We hear you."))
+        s.end_stage(Phase.TURRET)  # the Confession is over: the decisions (rule T8.4)
         s.refused(WriteResponse("Efe", "More."), "illegal.confession.closed")
         s.murder(victim)
         s.to_breakfast()
@@ -350,12 +358,14 @@ class TestGuessTwist:
         for t in TRAITORS:
             s.do(GuessPower(t, "Kai"))
             s.do(GuessPower(t, "Kai", Power.GUARDIAN))
+        s.end_stage(Phase.TURRET)
         assert "turret.guess.decided" in s.keys("Sunny")
         s.advance_to(Phase.NOMINATION)
         voters = s.g.living_faithful()
         assert set(s.g.twist_state.nominators) == set(voters)
         for v in voters:
             s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))
+        s.end_stage(Phase.NOMINATION)
         # the guessed Faithful learns it before using their power, and is not visited
         assert "guess.lost" in s.keys("Kai")
         assert s.g.players["Kai"].power is None
@@ -375,6 +385,7 @@ class TestGuessTwist:
         for t in TRAITORS:
             s.do(GuessPower(t, "Kai"))
             s.do(GuessPower(t, "Kai", Power.SOBER))
+        s.end_stage(Phase.TURRET)
         assert ("Kai", "guess") in s.g.traitor_actions()
         s.to_breakfast()
         assert s.g.players["Kai"].power is Power.GUARDIAN
@@ -411,6 +422,7 @@ class TestSeerTwist:
     def test_the_nominee_gets_the_true_allegiance_privately(self) -> None:
         s = night_one({2: (Twist.SEER,)})
         s.murder("Omar")
+        s.end_stage(Phase.TURRET)
         assert s.g.phase is Phase.TRAITOR_POWERS
         s.do(UsePower("Efe", "Sunny"))  # The Falsifier: Sunny registers as Faithful; twists see the truth
         s.advance_to(Phase.NOMINATION)
@@ -465,8 +477,10 @@ class TestTrial:
             for n in names:
                 s.do(PutOnTrial(t, n))
         assert s.g.night.attack is None  # the cards are drawn only as the Traitors go home
-        while s.g.phase is Phase.TRAITOR_POWERS:
+        s.end_stage(Phase.TURRET)
+        while s.g.night.pending:
             s.do(SkipPower(s.g.night.pending[0]))
+        s.end_stage(Phase.TRAITOR_POWERS)
 
     @pytest.mark.rule("T8.6", "T3.3")
     def test_the_death_card_is_murdered(self) -> None:
@@ -499,6 +513,7 @@ class TestTrial:
             s.do(OpenChest(n))
         s.banish("Vic")
         s.do(WriteResponse("Sunny", "Noted."))
+        s.end_stage(Phase.TURRET)
         self.put_on_trial(s, ("Steve", "Ari", "Noor"))
         death = s.g.night.attack[0]
         s.to_breakfast()
@@ -619,6 +634,7 @@ class TestTwistDays:
         s.do(WriteConfession("Alex", "I trust Kai."))
         s.banish("Vic")
         s.do(WriteResponse("Sunny", "We hear you."))
+        s.end_stage(Phase.TURRET)  # the Confession's clock ends (phases house rule 9)
         s.murder("Omar")
         s.to_breakfast()
         assert s.g.day == 2 and "confession.response" in s.keys(None)
