@@ -353,9 +353,10 @@ def test_times_default_to_one_second_apart_and_timer_to_the_deadline() -> None:
     text += '[[input]]\naction = "timer"\n[[input]]\naction = "advance"\nhost = "Host"\n'
     game = play_scenario(parse_scenario(text, "x.toml"))
     times = [entry["now"] for entry in game.log]
-    # start 0; advance 1; three Oath answers 2, 3, 4; breakfast's 60 s clock runs out at 64; advance 65.
-    assert times == [0.0, 1.0, 2.0, 3.0, 4.0, 64.0, 65.0]
-    assert game.log[5] == {"now": 64.0, "action": "timer_expired", "phase_seq": 3}
+    # start 0; advance 1; three Oath answers 2, 3, 4; the Oath's 90 s clock, which runs whole however soon she
+    # answered (phases house rule 9), runs out at 91; advance 92.
+    assert times == [0.0, 1.0, 2.0, 3.0, 4.0, 91.0, 92.0]
+    assert game.log[5] == {"now": 91.0, "action": "timer_expired", "phase_seq": 2}
 
 
 def test_advance_needs_a_host() -> None:
