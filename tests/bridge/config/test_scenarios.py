@@ -18,6 +18,7 @@ from bridge.app.cli import main
 from bridge.app.export import FORMATS, format_record, summarize
 from bridge.config.play import play_scenario
 from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario
+from bridge.config.settings_json import settings_to_json
 from engine.actions import GuessPower
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power
@@ -274,6 +275,18 @@ def test_end_when_no_traitors_is_a_scenario_key(value: bool) -> None:
     assert settings.end_when_no_traitors is value
     with pytest.raises(ScenarioError, match="end_when_no_traitors: not a setting of the black_knights ruleset"):
         parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nend_when_no_traitors = true\n', "y.toml")
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_night_fixed_length_is_a_scenario_key(value: bool) -> None:
+    """The fixed night ([house]: every night stage runs its whole clock) is a series setting, on unless a scenario
+    or series file turns it off, and kept in the settings' JSON form."""
+    assert parse_scenario(MINIMAL, "x.toml").settings.night_fixed_length is True
+    settings = parse_scenario(MINIMAL + f"night_fixed_length = {str(value).lower()}\n", "x.toml").settings
+    assert settings.night_fixed_length is value
+    assert settings_to_json(settings)["night_fixed_length"] is value
+    with pytest.raises(ScenarioError, match="night_fixed_length: not a setting of the black_knights ruleset"):
+        parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nnight_fixed_length = true\n', "y.toml")
 
 
 def test_a_deal_and_a_guess_power_input_read_without_a_warning() -> None:

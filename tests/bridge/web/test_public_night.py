@@ -25,7 +25,7 @@ from bridge.minecraft.render import RenderContext, render
 from bridge.web.spectator import public_effects
 from engine.actions import AnswerOffer, CastVote, ChooseEvent, SkipPower, SwearOath, TimerExpired
 from engine.effects import Announce, ClearPlace, ClockStarted, Effect, MoveTo, PlaceItem
-from engine.ids import NightEvent
+from engine.ids import Allegiance, NightEvent, Power
 from engine.rulesets.club.settings import ClubPhase
 from engine.rulesets.traitors.phases import NIGHT_PHASES, Phase
 from tests.engine.conftest import BK8, MY14, ClubDriver
@@ -279,3 +279,63 @@ def test_public_trace_sees_a_public_difference() -> None:
     b.night({})
     seats = a.game.seats()
     assert public_trace(a.timed, seats) != public_trace(b.timed, seats)
+
+
+def powerless(hands: tuple[tuple[str, Allegiance, Power | None], ...], allegiance: Allegiance
+              ) -> tuple[tuple[str, Allegiance, Power | None], ...]:
+    """``hands`` with no power for any contestant of ``allegiance``."""
+    return tuple((n, a, None if a is allegiance else p) for n, a, p in hands)
+
+
+def murder_night(hands: tuple[tuple[str, Allegiance, Power | None], ...]) -> TimedSeries:
+    """Night one of ``hands``: the Traitors murder Omar; every power prompted is passed and each night stage ends
+    at its clock, until day two's breakfast."""
+    s = timed(night_one(hands))
+    for t in s.g.night.traitors:
+        s.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    s.wait(Phase.BREAKFAST)
+    assert not s.alive("Omar")
+    return s
+
+
+@pytest.mark.rule("T5.1", "T7.10")
+@pytest.mark.parametrize(("powers", "asked", "prompt"), [
+    (Allegiance.TRAITOR, "Sunny", "prompt.bartender"),
+    (Allegiance.FAITHFUL, "Alex", "prompt.analyst"),
+])  # fmt: skip
+def test_traitors_a_usable_power_held_or_not_leaves_the_public_trace_the_same(
+        powers: Allegiance, asked: str, prompt: str) -> None:
+    """T5.1: «After making their decision, each Traitor will also use their power's ability to hinder The
+    Faithful.» T7.10: «the host will individually visit each Faithful to use their ability» … «each player will
+    only be visited if they actually need to be». The same night one with the Traitors' powers dealt and with
+    none (no Traitor is asked in the Turret), and with the Faithful's powers dealt and with none (nobody is
+    visited): everyone sees the same clocks, announcements and moves at the same times; only the holder is asked
+    (Sunny for The Bartender, Alex for The Analyst and told of the host's visit)."""
+    held, none = murder_night(TWO_TRAITORS), murder_night(powerless(TWO_TRAITORS, powers))
+    seats = held.g.seats()
+    assert public_trace(held.timed, seats) == public_trace(none.timed, seats)
+    clocks = [e.label.key for _, e in held.timed if isinstance(e, ClockStarted)]
+    assert clocks == ["clock.night"] * 3 + ["clock.breakfast"]  # after the Turret: powers, offer, host's visit
+    assert prompt in held.keys(asked) and prompt not in none.keys(asked)
+    if powers is Allegiance.FAITHFUL:
+        assert "phase.host_visit" in held.keys(asked) and "phase.host_visit" not in none.keys(asked)
+
+
+@pytest.mark.rule("T7.1")
+def test_traitors_without_the_fixed_night_a_stage_ends_at_its_last_answer() -> None:
+    """T7.1: «One Traitor at a time will take the Traitors' Oath». With ``night_fixed_length = false`` the old
+    fast night: Efe is taken to the Oath as soon as Sunny's third answer is given, no empty Oath clock runs on
+    night one, and the Turret closes at the last pick; the record's settings say the setting is off."""
+    s = Series(TWO_TRAITORS, night_fixed_length=False)
+    s.advance()
+    for _ in range(3):
+        s.do(SwearOath("Sunny"))
+    assert s.g.phase is Phase.OATH and s.g.night.oath_taking and s.g.night.oath_queue == ["Efe"]
+    s.to(Phase.VOTE)
+    s.vote("Vic")
+    assert s.g.phase is Phase.TURRET  # no Oath clock without a recruit
+    for t in s.g.night.traitors:
+        s.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    assert s.g.phase is Phase.TRAITOR_POWERS
+    assert s.g.record.to_dict()["settings"]["night_fixed_length"] is False
+    assert "night_fixed_length" not in night_one(TWO_TRAITORS).g.record.to_dict()["settings"]  # on: the default

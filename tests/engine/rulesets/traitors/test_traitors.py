@@ -122,6 +122,7 @@ class TestSection1Setup:
             ({"contestants": NAMES12, "traitors": 3, "confession_shields": 0}, "confession_shields"),
             ({"contestants": NAMES12, "traitors": 3, "no_votes": "skip"}, "no_votes"),
             ({"contestants": NAMES12, "traitors": 3, "end_when_no_traitors": "yes"}, "end_when_no_traitors"),
+            ({"contestants": NAMES12, "traitors": 3, "night_fixed_length": 1}, "night_fixed_length"),
         ],
     )
     def test_bad_settings_name_the_field(self, kw, field):
