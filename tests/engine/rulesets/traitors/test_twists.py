@@ -310,6 +310,7 @@ class TestConfessionTwist:
         s.refused(WriteResponse("Alex", "hi"), "illegal.not_traitor")
         s.refused(ChooseEvent("Sunny", NightEvent.MURDER, victim), "illegal.turret.confessing")
         s.do(WriteResponse("Sunny", "We hear you."))
+        s.refused(WriteResponse("Efe", "More."), "illegal.turret.already")  # one reply, while the clock runs on
         s.end_stage(Phase.TURRET)  # the Confession is over: the decisions (rule T8.4)
         s.refused(WriteResponse("Efe", "More."), "illegal.confession.closed")
         s.murder(victim)
