@@ -116,7 +116,7 @@ FIXED: list[tuple[Action, str, int]] = [
     (HoldBack("Bea"), "traitors.holdback", 1),
     (KeepEveryone("Bea"), "traitors.keep", 1),
     (OpenChest("Bea"), "traitors.chest", 1),
-    (Advance("Host_1"), "traitors.host", 1),
+    (Advance("Host_1", button="advance"), "traitors.host", 1),
     (UsePower("Alex", "Bea", second="Eve"), "traitors.power2", 216),
 ]
 """Yes/no answers (1 yes, 2 no), one-button inputs (1) and the Analyst's two seats in one value."""
@@ -155,7 +155,7 @@ def test_fixed_values(action: Action, objective: str, value: int) -> None:
 @pytest.mark.parametrize(("control", "value"), HOST_CONTROLS.items())
 def test_host_console_values(control: str, value: int) -> None:
     pressed = decode({"player": "Host_1", "input": "host", "value": value}, SEATS)
-    expected = Advance("Host_1") if control == "ADVANCE" else HostCommand("Host_1", HostControl[control])
+    expected = Advance("Host_1", button="advance") if control == "ADVANCE" else HostCommand("Host_1", HostControl[control])
     assert pressed == expected
 
 
