@@ -5,11 +5,11 @@ places the bridge does not rewrite when it is upgraded. The host console's dialo
 live server (``datapack/data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8`` pauses the
 clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
 its click events for as long as it is held, across a restart of the bridge), a series resumed after an upgrade,
-and the commands hosts learn by heart all carry bare numbers. Several of those numbers are positions in a list
-the code builds from an enum: a twist's number is its place in ``engine.ids.Twist``, a guessed power's its place
-in ``GUESSABLE`` (the order of ``engine.ids.Power``), a drink's its place in ``engine.ids.Drink``. Reordering an
-enum, or inserting a member anywhere but at the end, would silently make every button already handed out start,
-cancel, guess or pour something else, with no error anywhere.
+and the commands hosts learn by heart all carry bare numbers. A twist's number comes from a fixed table by key
+(``triggers.TWIST_NUMBERS``); others are positions in a list the code builds from an enum: a guessed power's its
+place in ``GUESSABLE`` (the order of ``engine.ids.Power``), a drink's its place in ``engine.ids.Drink``. Editing
+the table, reordering an enum, or inserting a member anywhere but at the end, would silently make every button
+already handed out start, cancel, guess or pour something else, with no error anywhere.
 
 So each value is pinned here by the member's stable name (its ``value`` string, or its name for
 ``HostControl``), and checked both ways through ``encode`` and ``decode``. A new twist, power, drink, control or
