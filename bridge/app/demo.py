@@ -7,8 +7,8 @@ dialogs (``Bot.closes_dialogs``) answers from the chat fallback instead, clickin
 way the input is a ``/trigger`` command; the real data pack's tick function (interpreted by the sandbox) moves
 it into the input queue with the player's UUID, and the service polls it.
 
-Phase clocks are shortened so a series finishes in well under a minute. Interactive phases (vote, Oath,
-Turret, offer) end as soon as everyone has answered, and bots choose with generators seeded from the series
+Phase clocks are shortened so a series finishes in well under a minute. The votes end as soon as everyone has
+answered; the night's stages run their whole (short) clocks, as in every series, and bots choose with generators seeded from the series
 seed, the contestant and the prompt number. A deadline fires only once the sandbox is quiet (every bot has
 answered what it was shown: ``bridge/sandbox/quiet.py``), so however busy the machine, the same seed gives the
 same game log run after run.
