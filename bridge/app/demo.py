@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bridge.app.build_castle import build_demo_castle, place_demo_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.app.demo_settings import (  # noqa: F401 - the settings' light home; the names stay importable here
     CLUB_DEMO_DURATIONS,
@@ -278,6 +277,8 @@ async def play_demo(
 async def _run_service(service: SeriesService, rcon: RconClient, sandbox: SandboxThread, bots: list[Bot],
                        observe: LiveAnnouncements | None, on_service: Callable[[SeriesService], None]) -> None:  # fmt: skip
     """Learn the release, build the castle, then run the series while the bots play (``play_demo``)."""
+    from bridge.app.build_castle import build_demo_castle  # here: serve-demo resumes without the builder
+
     await service.learn_version()  # first: what is built next is built for that release
     await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
     stop = asyncio.Event()
@@ -389,6 +390,7 @@ def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
     Raises:
         BridgeError: a port cannot be bound (the message names the option and the reason).
     """
+    from bridge.app.build_castle import place_demo_castle
     from bridge.sandbox.server import SandboxThread
 
     sandbox = SandboxThread(password, msmp_secret=msmp_secret, **(release or {}))
@@ -475,7 +477,6 @@ async def serve_stored(
         StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged.
         RconUnavailable: the sandbox is not reachable at start.
     """
-    from bridge.app.export import format_record
     from bridge.app.stored import open_store, store_is_there
     from bridge.loop.faults import Fault
     from bridge.loop.runner import run_series
@@ -498,6 +499,8 @@ async def serve_stored(
             store.close()
     game = service.game
     if out is not None and game.outcome is not None:
+        from bridge.app.export import format_record  # at the end only: a resume does not wait for it
+
         print(format_record(game.record, "text"), file=out)
     if game.outcome is not None:
         return 0
