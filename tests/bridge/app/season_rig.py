@@ -38,13 +38,15 @@ discussion = 0.2
 round_table = 0.2
 vote = 20.0
 revote = 20.0
-oath = 20.0
-turret = 20.0
-offer = 20.0
-traitor_powers = 20.0
-host_visit = 20.0
+oath = 0.5
+turret = 0.5
+offer = 0.5
+traitor_powers = 0.5
+host_visit = 0.5
 torches = 1.5
 """
+"""Short night clocks: every night stage runs its whole clock (the night's public shape), and the quiet gate holds
+a clock until every bot has answered, so a short clock loses no answer."""
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena")
 
