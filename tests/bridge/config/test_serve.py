@@ -38,3 +38,17 @@ def test_a_bad_web_section_names_the_file_and_field(tmp_path: Path, web: dict[st
     with pytest.raises(ConfigError, match="serve.toml") as bad:
         serve_config_from_data({**BASE, "web": web}, tmp_path / "serve.toml")
     assert words in str(bad.value)
+
+
+def test_a_missing_named_file_says_where_it_was_looked_for_and_every_problem(tmp_path: Path) -> None:
+    """A relative castle or series path is resolved against the serve config's folder: the message gives the
+    resolved path and the key that named it, and every problem of the file at once."""
+    data = {"castle": "castle.toml", "series": "missing.toml", "web": {"tls_cert": "web.pem"}}
+    config = tmp_path / "bad" / "pw.toml"
+    with pytest.raises(ConfigError) as bad:
+        serve_config_from_data(data, config)
+    assert str(bad.value).splitlines() == [
+        f"{tmp_path}/bad/castle.toml (castle, from {config}): cannot read the file: No such file or directory",
+        f"{tmp_path}/bad/missing.toml (series, from {config}): cannot read the file: No such file or directory",
+        f"{config}: web: tls_cert and tls_key go together (a certificate and its private key)",
+    ]
