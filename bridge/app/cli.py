@@ -526,8 +526,10 @@ def _export(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from bridge.app.export import format_record
     from bridge.config.play import play_scenario
+    from bridge.config.loader import require_kind
     from bridge.config.scenario import load_scenario
 
+    require_kind(args.scenario, "scenario")
     scenario = load_scenario(args.scenario)
     game = play_scenario(scenario)
     print(format_record(game.record, args.format))

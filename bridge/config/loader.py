@@ -107,4 +107,30 @@ def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     return ok, problems
 
 
-__all__ = ["ConfigValue", "check_files", "describe", "kind_of", "load_config"]
+_KINDS = {"castle": "a castle file", "serve": "a serve config", "scenario": "a scenario", "series": "a series file"}
+_USES = {
+    "castle": "a serve config names it (castle = ...); `traitors castle-map {}` draws it",
+    "serve": "`traitors serve --config {}` runs its series",
+    "scenario": "`traitors play {}` plays it",
+    "series": "`traitors simulate --settings {} --series 100` plays it with bots; a serve config names it for serve",
+}
+
+
+def require_kind(path: str | Path, wanted: str) -> None:
+    """Refuse a file of another kind than the command takes (``kind_of``, as ``check-config`` tells them apart),
+    in one line saying what the file is and which command takes it, before its keys are checked as ``wanted``'s
+    would be (a page of "unknown key" lines says nothing of the mix-up).
+
+    Args:
+        path: the file the command was given.
+        wanted: the kind it takes: ``"castle"``, ``"serve"``, ``"scenario"`` or ``"series"``.
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, or is of another kind.
+    """
+    kind = kind_of(read_toml(path))
+    if kind != wanted:
+        raise ConfigError(f"{path}: {_KINDS[kind]}, not {_KINDS[wanted]}: {_USES[kind].format(path)}")
+
+
+__all__ = ["ConfigValue", "check_files", "describe", "kind_of", "load_config", "require_kind"]
