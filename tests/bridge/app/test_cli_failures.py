@@ -277,3 +277,12 @@ def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
     assert main(["play", str(SCENARIO)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["traitors: unexpected RuntimeError: boom (run with --debug to see where)"]
+
+
+def test_stats_of_a_missing_sqlite_file_is_refused_and_creates_nothing(tmp_path: Path, capsys) -> None:
+    """``stats`` only reads the records: a mistyped file is one line, exit 2, and no empty database is left."""
+    typo = tmp_path / "typo.db"
+    assert main(["stats", "--records", str(typo), "--no-lab"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"traitors: {typo}: no records database here (`traitors serve` and `traitors records import` create it)\n"
+    assert not typo.exists()
