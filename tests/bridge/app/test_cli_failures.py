@@ -286,3 +286,17 @@ def test_stats_of_a_missing_sqlite_file_is_refused_and_creates_nothing(tmp_path:
     err = capsys.readouterr().err
     assert err == f"traitors: {typo}: no records database here (`traitors serve` and `traitors records import` create it)\n"
     assert not typo.exists()
+
+
+def test_serve_demo_new_series_refuses_a_running_series_as_serve_does(stored_series, tmp_path: Path, capsys) -> None:
+    """``--new-series`` starts a series only where none runs: a running one is refused in one line (exit 2), before
+    the sandbox is reached (port 1 answers nothing), and the store is left as it was."""
+    from bridge.loop.store import SeriesStore
+
+    db = stored_series(tmp_path / "running.db", finished=False)
+    password = _password_file(tmp_path, "pw.txt", "pw")
+    assert main(["serve-demo", "--db", str(db), "--port", "1", "--password-file", str(password), "--new-series"]) == 2
+    assert capsys.readouterr().err == (f"traitors: {db}: series 1 is still running; finish it (or end it from the "
+                                       "host console) before starting a new one\n")  # fmt: skip
+    with SeriesStore(db, create=False) as store:
+        assert store.latest() == 1 and not store.is_over(1)
