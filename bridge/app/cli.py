@@ -19,8 +19,10 @@ Subcommands:
     stats       the records' figures and each setup's balance-lab check, as text or ``--json``.
     balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
-Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
-is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows the traceback instead.
+Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C; ``serve`` and
+``sandbox`` stop cleanly on Ctrl-C or SIGTERM and exit 0, ``serve-demo`` exits 130 on Ctrl-C and 1 on SIGTERM
+before its series is over. Every failure is a one-line ``traitors: …`` message on stderr (``main``); ``--debug``
+prints the traceback before it and keeps the exit code.
 """
 
 from __future__ import annotations
@@ -336,8 +338,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``traitors`` console script: every failure ends as one message and an exit code.
 
     Known failures print ``traitors: <message>`` on stderr (a config problem may print one line per problem,
-    each naming file and field); an unexpected one prints its type and text. ``--debug`` shows the traceback
-    instead. Ctrl-C exits 130 with nothing printed; a reader that closes stdout early (``| head``) ends the
+    each naming file and field); an unexpected one prints its type and text. ``--debug`` prints the traceback
+    too, with the same exit code. Ctrl-C exits 130 with nothing printed; a reader that closes stdout early (``| head``) ends the
     command quietly with exit code 1, as the Python docs' "Note on SIGPIPE" recommends.
 
     Args:
@@ -358,9 +360,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if args.debug:
-            raise
+            _print_traceback(exc)
         return EXIT_INTERRUPTED
     except ConfigError as exc:
         return _fail(args, exc, str(exc), EXIT_BAD_INPUT)
@@ -373,12 +375,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(args: argparse.Namespace, exc: BaseException, message: str, code: int) -> int:
-    """Print ``traitors: message`` on stderr and return ``code``; with ``--debug``, raise ``exc`` (its traceback)."""
+    """Print ``traitors: message`` on stderr and return ``code``; ``--debug`` prints ``exc``'s traceback first and
+    keeps the exit code (a script's check of bad input, 2, holds while it is debugged)."""
     if args.debug:
-        raise exc
+        _print_traceback(exc)
     for line in message.splitlines() or [""]:  # a config error names each problem on a line of its own
         print(f"traitors: {line}", file=sys.stderr)
     return code
+
+
+def _print_traceback(exc: BaseException) -> None:
+    """``--debug``: the traceback of ``exc`` on stderr, as Python prints an uncaught exception."""
+    import traceback
+
+    traceback.print_exception(exc, file=sys.stderr)
 
 
 def os_error_text(exc: OSError) -> str:

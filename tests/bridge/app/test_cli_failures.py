@@ -263,8 +263,9 @@ def test_debug_shows_the_traceback(tmp_path):
     assert_one_line(traitors("init-config", str(file)), 2, "not a folder")
     proc = traitors("--debug", "init-config", str(file))
     assert "Traceback" in proc.stderr and "ConfigError" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.splitlines()[-1].startswith("traitors: ")  # the same code and line
     proc = traitors("init-config", str(file), "--debug")  # after the subcommand too
-    assert "Traceback" in proc.stderr
+    assert "Traceback" in proc.stderr and proc.returncode == 2
 
 
 def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
