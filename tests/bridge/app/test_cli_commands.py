@@ -167,3 +167,17 @@ def test_a_file_of_another_kind_is_refused_in_one_line(argv: list[str], says: st
     assert main(argv) == 2
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.splitlines()) == 1 and says in out.err, out.err
+
+
+def test_the_files_the_readme_recipes_write_in_the_checkout_are_ignored() -> None:
+    """The two-process demo writes the RCON password to ``rcon.txt`` where it runs (the checkout): a secret that
+    must never be committed; nor the castle files build-castle and castle-map write there by default."""
+    import fnmatch
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    written = set(re.findall(r"> ([\w.-]+)\s", readme)) | set(re.findall(r"--out ([\w.-]+)", readme))
+    assert {"rcon.txt", "castle.toml", "castle.png"} <= written  # the recipes this guards
+    patterns = [line.strip() for line in (ROOT / ".gitignore").read_text().splitlines() if line.strip()[:1] not in "#"]
+    for name in written:
+        assert any(fnmatch.fnmatch(f"/{name}", p if p.startswith("/") else f"*{p}") for p in patterns), name
