@@ -106,7 +106,7 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=_port, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
     p.add_argument("--password-file", required=True, help="file holding the RCON password")
-    p.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
+    p.add_argument("--bots", type=int, default=12, help="bot contestants to join: 0-16 (default 12)")
     p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
     p.add_argument("--report", help="write the world and the command log as JSON here at exit")
     p.add_argument("--msmp-secret-file", metavar="FILE",
@@ -334,6 +334,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name`` in ``parser`` (``_parser``'s)."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = action.choices[name]
+    return sub
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``traitors`` console script: every failure ends as one message and an exit code.
 
@@ -350,7 +357,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from bridge.errors import BridgeError
 
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the subcommand's parser says it, so the message points to that command's --help
+        _subcommand(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         code = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
@@ -463,6 +473,10 @@ def _sandbox(args: argparse.Namespace) -> int:
     from bridge.minecraft.versions import version_named
     from engine.core.cast import check_cast
 
+    from bridge.config.castle import MAX_SEATS
+
+    if not 0 <= args.bots <= MAX_SEATS:  # more bots than seats were silently cut to the demo's 16 names
+        raise ConfigError(f"--bots: {args.bots}; 0-{MAX_SEATS} (a series has at most {MAX_SEATS} contestants)")
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
     secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None

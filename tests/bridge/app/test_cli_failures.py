@@ -301,3 +301,18 @@ def test_serve_demo_new_series_refuses_a_running_series_as_serve_does(stored_ser
                                        "host console) before starting a new one\n")  # fmt: skip
     with SeriesStore(db, create=False) as store:
         assert store.latest() == 1 and not store.is_over(1)
+
+
+@pytest.mark.parametrize("argv", [["demo", "--bogus"], ["--bogus", "demo"]])
+def test_an_unknown_option_points_to_the_subcommands_help(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == "traitors demo: unrecognized arguments: --bogus (see 'traitors demo --help')\n"
+
+
+def test_sandbox_refuses_more_bots_than_a_series_seats(tmp_path: Path, capsys) -> None:
+    """The demo has 16 names and the castle 16 seats: ``--bots 99`` was cut to 16 without a word."""
+    password = _password_file(tmp_path, "pw.txt", "pw")
+    assert main(["sandbox", "--password-file", str(password), "--bots", "99"]) == 2
+    assert capsys.readouterr().err == "traitors: --bots: 99; 0-16 (a series has at most 16 contestants)\n"
