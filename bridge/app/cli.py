@@ -470,10 +470,9 @@ def _read_password(path: str) -> str:
 
 def _sandbox(args: argparse.Namespace) -> int:
     from bridge.app.demo import run_sandbox_process
+    from bridge.config.castle import MAX_SEATS
     from bridge.minecraft.versions import version_named
     from engine.core.cast import check_cast
-
-    from bridge.config.castle import MAX_SEATS
 
     if not 0 <= args.bots <= MAX_SEATS:  # more bots than seats were silently cut to the demo's 16 names
         raise ConfigError(f"--bots: {args.bots}; 0-{MAX_SEATS} (a series has at most {MAX_SEATS} contestants)")
@@ -549,8 +548,8 @@ def _export(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from bridge.app.export import format_record
-    from bridge.config.play import play_scenario
     from bridge.config.loader import require_kind
+    from bridge.config.play import play_scenario
     from bridge.config.scenario import load_scenario
 
     require_kind(args.scenario, "scenario")
