@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.config.castle import CastleConfig
-from bridge.config.files import read_secret_file
+from bridge.config.files import read_secret_lines
 from bridge.config.model import read_toml, validate
 from bridge.config.scenario import Scenario, parse_scenario_data
 from bridge.config.series import SeriesFile, series_from_data
@@ -82,7 +82,7 @@ def describe(value: ConfigValue) -> str:
 
 def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     """``traitors check-config``: check every file (a serve config's ``secrets_file`` too, as ``serve`` reads it:
-    readable and closed to group and others); then every castle against every series file's cast.
+    readable, closed to group and others, ``KEY=value`` lines); then every castle against every series file's cast.
 
     Returns:
         ``(ok_lines, problems)``: ``"<file>: OK (<describe>)"`` per valid file; every problem line names the
@@ -96,7 +96,7 @@ def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
         try:
             value = load_config(p)
             if isinstance(value, ServeConfig) and value.secrets_file is not None:
-                read_secret_file(value.secrets_file)  # as serve reads it: unreadable or open to others is refused
+                read_secret_lines(value.secrets_file)  # as serve reads it: unreadable, open to others or malformed
         except ConfigError as exc:
             problems += str(exc).splitlines()
             continue

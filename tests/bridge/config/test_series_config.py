@@ -158,6 +158,10 @@ def test_check_config_refuses_a_secrets_file_others_may_read_as_serve_does(tmp_p
     os.chmod(secrets, stat.S_IRUSR | stat.S_IWUSR)
     assert main(["check-config", str(cfg)]) == 0
     assert capsys.readouterr().out.startswith(f"{cfg}: OK (serve:")
+    secrets.write_text("# the RCON password\nCASTLE_RCON_PASSWORD hunter2\n")  # no "=": serve refuses it
+    assert main(["check-config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"traitors: {secrets}: line 2: expected KEY=value\n" and "hunter2" not in err
 
 
 def test_load_series_names_an_unreadable_file(tmp_path: Path) -> None:
