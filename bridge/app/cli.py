@@ -548,7 +548,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from bridge.app.export import format_record
-    from bridge.config.loader import require_kind
+    from bridge.config.kinds import require_kind
     from bridge.config.play import play_scenario
     from bridge.config.scenario import load_scenario
 

@@ -483,7 +483,7 @@ def load_record(source: str, series_id: int | None = None, *, reveal: bool = Fal
     from engine.rulesets import replay
 
     if source.endswith(".toml"):
-        from bridge.config.loader import require_kind
+        from bridge.config.kinds import require_kind
         from bridge.config.play import play_scenario
         from bridge.config.scenario import load_scenario
 

@@ -92,7 +92,7 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
         ConfigError: an unreadable or invalid file, a ruleset mismatch, or a bad contestant count (the message
             names the file or option).
     """
-    from bridge.config.loader import require_kind
+    from bridge.config.kinds import require_kind
     from bridge.config.series import load_series
 
     if path is None:

@@ -1,9 +1,7 @@
 """The one config loader: any of the operator's files (castle, series, serve config, scenario), its kind told
 by its keys, checked by the loader of that kind; and ``traitors check-config`` on top of it.
 
-A file's kind comes from its top-level keys: ``places`` or ``seats`` → castle; ``series`` or ``rcon`` → serve
-config; ``input`` or an explicit deal (``[[deal]]``, one table per contestant) → scenario; anything else → series
-file, of whatever ruleset (a club ruleset's ``[deal]`` table of contestant count → roles is a series setting).
+A file's kind comes from its top-level keys (``bridge/config/kinds.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from typing import Any
 
 from bridge.config.castle import CastleConfig
 from bridge.config.files import read_secret_lines
+from bridge.config.kinds import kind_of
 from bridge.config.model import read_toml, validate
 from bridge.config.scenario import Scenario, parse_scenario_data
 from bridge.config.series import SeriesFile, series_from_data
@@ -23,17 +22,6 @@ from engine.rulesets.traitors.settings import Settings
 
 ConfigValue = CastleConfig | SeriesFile | Scenario | ServeConfig
 """What a config file holds, by kind."""
-
-
-def kind_of(data: Mapping[str, Any]) -> str:
-    """``"castle"``, ``"serve"``, ``"scenario"`` or ``"series"`` (see the module docstring)."""
-    if "places" in data or "seats" in data:
-        return "castle"
-    if "series" in data or "rcon" in data:
-        return "serve"
-    if "input" in data or isinstance(data.get("deal"), list):
-        return "scenario"
-    return "series"
 
 
 def _castle(data: Mapping[str, Any], path: Path) -> CastleConfig:
@@ -111,30 +99,4 @@ def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     return ok, problems
 
 
-_KINDS = {"castle": "a castle file", "serve": "a serve config", "scenario": "a scenario", "series": "a series file"}
-_USES = {
-    "castle": "a serve config names it (castle = ...); `traitors castle-map {}` draws it",
-    "serve": "`traitors serve --config {}` runs its series",
-    "scenario": "`traitors play {}` plays it",
-    "series": "`traitors simulate --settings {} --series 100` plays it with bots; a serve config names it for serve",
-}
-
-
-def require_kind(path: str | Path, wanted: str) -> None:
-    """Refuse a file of another kind than the command takes (``kind_of``, as ``check-config`` tells them apart),
-    in one line saying what the file is and which command takes it, before its keys are checked as ``wanted``'s
-    would be (a page of "unknown key" lines says nothing of the mix-up).
-
-    Args:
-        path: the file the command was given.
-        wanted: the kind it takes: ``"castle"``, ``"serve"``, ``"scenario"`` or ``"series"``.
-
-    Raises:
-        ConfigError: the file cannot be read, is not TOML, or is of another kind.
-    """
-    kind = kind_of(read_toml(path))
-    if kind != wanted:
-        raise ConfigError(f"{path}: {_KINDS[kind]}, not {_KINDS[wanted]}: {_USES[kind].format(path)}")
-
-
-__all__ = ["ConfigValue", "check_files", "describe", "kind_of", "load_config", "require_kind"]
+__all__ = ["ConfigValue", "check_files", "describe", "load_config"]

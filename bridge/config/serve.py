@@ -54,6 +54,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import Field
 
 from bridge.config.castle import CastleConfig, default_castle, load_castle
+from bridge.config.kinds import check_kind
 from bridge.config.model import ConfigFileError, ConfigModel, read_toml, validate
 from bridge.config.series import SeriesFile, load_series
 from bridge.config.settings import AnySettings
@@ -256,9 +257,12 @@ def load_serve_config(path: str | Path) -> ServeConfig:
     """Read and check a serve config and the castle and series files it names.
 
     Raises:
-        ConfigError: any problem in any of the files; every line names the file and the key path.
+        ConfigError: any problem in any of the files; every line names the file and the key path; or one line
+            when the file is another kind of file (a castle or series file given as the serve config).
     """
-    return serve_config_from_data(read_toml(path), Path(path))
+    data = read_toml(path)
+    check_kind(data, str(path), "serve")
+    return serve_config_from_data(data, Path(path))
 
 
 def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:

@@ -52,3 +52,22 @@ def test_a_missing_named_file_says_where_it_was_looked_for_and_every_problem(tmp
         f"{tmp_path}/bad/missing.toml (series, from {config}): cannot read the file: No such file or directory",
         f"{config}: web: tls_cert and tls_key go together (a certificate and its private key)",
     ]
+
+
+def test_a_serve_config_is_told_from_the_other_files_by_its_keys(tmp_path: Path) -> None:
+    """``serve --config`` (and doctor, rehearse, build-castle, stats) given a castle or series file says what the
+    file is in one line; a serve config whose ``series`` key is misspelt is still checked as a serve config."""
+    from bridge.config.kinds import SERVE_KEYS
+    from bridge.config.serve import ServeModel, load_serve_config
+    from bridge.config.settings import SettingsModel
+
+    assert set(ServeModel.model_fields) - set(SettingsModel.model_fields) == SERVE_KEYS
+    with pytest.raises(ConfigError) as refused:
+        load_serve_config(ROOT / "world_config" / "castle.toml")
+    assert str(refused.value) == (f"{ROOT}/world_config/castle.toml: a castle file, not a serve config: a serve config "
+                                  f"names it (castle = ...); `traitors castle-map {ROOT}/world_config/castle.toml` draws it")  # fmt: skip
+    typo = tmp_path / "serve.toml"
+    typo.write_text('seires = "series/traitors-12.toml"\nstore = "series.db"\n')
+    with pytest.raises(ConfigError) as bad:
+        load_serve_config(typo)
+    assert sorted(str(bad.value).splitlines()) == [f"{typo}: seires: unknown key", f"{typo}: series: field required"]
