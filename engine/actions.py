@@ -620,6 +620,23 @@ def ill_typed_field(
     return None
 
 
+_FROM_DICT: dict[type, tuple[dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None]]] = {}
+
+
+def _from_dict_spec(
+    cls: type[Action],
+) -> tuple[dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None]]:
+    """What ``action_from_dict`` checks a class's JSON form against, worked out once per class (a resumed series
+    reads thousands of inputs): JSON key → field name, every key, the keys that must be given (the fields without
+    a ``None`` default), and JSON key → the classes its value may be (``None``: not checkable)."""
+    spec = _FROM_DICT.get(cls)
+    if spec is None:
+        field_of = {key: name for name, key in _json_fields(cls)}
+        required = {key for key, f in zip(field_of, dataclasses.fields(cls), strict=True) if f.default is not None}
+        spec = _FROM_DICT[cls] = (field_of, frozenset(field_of), frozenset(required), dict(_field_types(cls)))
+    return spec
+
+
 def action_from_dict(data: dict[str, Any]) -> Action:
     """Build an action from its JSON form (the inverse of ``Action.to_dict``).
 
@@ -633,14 +650,11 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     cls = ACTION_TYPES.get(str(kind))
     if cls is None:
         raise InvalidCommand("invalid.action.kind", kind=str(kind))
-    field_of = {key: name for name, key in _json_fields(cls)}
-    names = set(field_of)
+    field_of, names, required, declared = _from_dict_spec(cls)
     given = {k for k in data if k != "action"}
-    optional = {key for key, f in zip(field_of, dataclasses.fields(cls), strict=True) if f.default is None}
-    if not (names - optional) <= given <= names:
+    if not required <= given <= names:
         raise InvalidCommand("invalid.action.fields", kind=cls.kind, fields=", ".join(sorted(names)))
     kwargs: dict[str, Any] = {}
-    declared = dict(_field_types(cls))
     for name in names & given:
         value = data[name]
         if name in _ENUM_FIELDS and value is not None:

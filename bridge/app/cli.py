@@ -58,6 +58,16 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: prints ``traitors <version>`` and exits 0. The version is read only when asked for: reading
+    the package metadata costs every other command's start-up time."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        print(f"traitors {_version()}")
+        parser.exit()
+
+
 def _port(text: str) -> int:
     """An ``argparse`` type: a TCP port number, 0-65535 (0: any free port).
 
@@ -321,7 +331,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     """The ``traitors`` parser: one subcommand per row of ``COMMANDS``, in its order."""
     parser = _Parser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
-    parser.add_argument("--version", action="version", version=f"traitors {_version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0, help="show program's version number and exit")
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
     # Also accepted after the subcommand; SUPPRESS keeps a subcommand from resetting a --debug given before it.
     common = _Parser(add_help=False)

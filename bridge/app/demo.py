@@ -7,8 +7,8 @@ dialogs (``Bot.closes_dialogs``) answers from the chat fallback instead, clickin
 way the input is a ``/trigger`` command; the real data pack's tick function (interpreted by the sandbox) moves
 it into the input queue with the player's UUID, and the service polls it.
 
-Phase clocks are shortened so a series finishes in well under a minute. Interactive phases (vote, Oath,
-Turret, offer) end as soon as everyone has answered, and bots choose with generators seeded from the series
+Phase clocks are shortened so a series finishes in well under a minute. The votes end as soon as everyone has
+answered; the night's stages run their whole (short) clocks, as in every series, and bots choose with generators seeded from the series
 seed, the contestant and the prompt number. A deadline fires only once the sandbox is quiet (every bot has
 answered what it was shown: ``bridge/sandbox/quiet.py``), so however busy the machine, the same seed gives the
 same game log run after run.
@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bridge.app.build_castle import build_demo_castle, place_demo_castle
 from bridge.app.demo_output import LiveAnnouncements, explain, phase_line, phase_printer
 from bridge.app.demo_settings import (  # noqa: F401 - the settings' light home; the names stay importable here
     CLUB_DEMO_DURATIONS,
@@ -278,6 +277,8 @@ async def play_demo(
 async def _run_service(service: SeriesService, rcon: RconClient, sandbox: SandboxThread, bots: list[Bot],
                        observe: LiveAnnouncements | None, on_service: Callable[[SeriesService], None]) -> None:  # fmt: skip
     """Learn the release, build the castle, then run the series while the bots play (``play_demo``)."""
+    from bridge.app.build_castle import build_demo_castle  # here: serve-demo resumes without the builder
+
     await service.learn_version()  # first: what is built next is built for that release
     await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
     stop = asyncio.Event()
@@ -389,6 +390,7 @@ def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
     Raises:
         BridgeError: a port cannot be bound (the message names the option and the reason).
     """
+    from bridge.app.build_castle import place_demo_castle
     from bridge.sandbox.server import SandboxThread
 
     sandbox = SandboxThread(password, msmp_secret=msmp_secret, **(release or {}))
@@ -476,7 +478,6 @@ async def serve_stored(
             ``new`` while its series is still running.
         RconUnavailable: the sandbox is not reachable at start.
     """
-    from bridge.app.export import format_record
     from bridge.app.stored import open_store, refuse_new_while_running, store_is_there
     from bridge.loop.faults import Fault
     from bridge.loop.runner import run_series
@@ -501,6 +502,8 @@ async def serve_stored(
             store.close()
     game = service.game
     if out is not None and game.outcome is not None:
+        from bridge.app.export import format_record  # at the end only: a resume does not wait for it
+
         print(format_record(game.record, "text"), file=out)
     if game.outcome is not None:
         return 0

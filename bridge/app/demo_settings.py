@@ -30,16 +30,18 @@ DEMO_DURATIONS: dict[str, float] = {
     "round_table": 0.2,
     "vote": 20.0,
     "revote": 20.0,
-    "oath": 20.0,
-    "turret": 20.0,
-    "offer": 20.0,
-    "traitor_powers": 20.0,
-    "host_visit": 20.0,
+    "oath": 0.5,
+    "turret": 0.5,
+    "offer": 0.5,
+    "traitor_powers": 0.5,
+    "host_visit": 0.5,
     "torches": 1.5,
     "torch_question": 1.5,
 }
-"""Seconds per phase in the demo. Interactive phases end when everyone has answered; their long clocks are
-only a safety net, so a slow machine never turns a bot's answer into "No vote"."""
+"""Seconds per phase in the demo. The votes end when everyone has voted; their long clocks are only a safety net.
+The night stages run their whole clocks (``engine.rulesets.traitors.phases`` house rule 9), so theirs are short:
+a deadline fires only once every bot has answered what it was shown (``bridge/sandbox/quiet.py``), so however slow
+the machine, a short clock never turns a bot's answer into a pass."""
 
 CLUB_DEMO_DURATIONS: dict[str, float] = {
     "night_step": 20.0,

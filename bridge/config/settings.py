@@ -143,6 +143,7 @@ class SettingsModel(ConfigModel):
     trial_contestants: int | None = None
     no_votes: Literal["revote", "deadlock"] | None = None
     end_when_no_traitors: bool | None = None
+    night_fixed_length: bool | None = None
     no_reveal_from: int | None = None
     finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
@@ -177,11 +178,12 @@ _CLUB_ONLY = ("day_execution", "morning_news", "mad_knight_solo_win", "max_days"
 _TRAITORS_ONLY = (
     "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
     "no_reveal_from", "finalists", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors",
+    "night_fixed_length",
 )  # fmt: skip
 
 _TRAITORS_PLAIN = (
     "traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists", "joker_night",
-    "joker_outcome", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors",
+    "joker_outcome", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors", "night_fixed_length",
 )  # fmt: skip
 """Keys passed to ``Settings`` as written (when written)."""
 

@@ -26,7 +26,8 @@ def settings_to_json(settings: AnySettings) -> dict[str, Any]:
         For ``traitors``: ``{"ruleset": "traitors", "contestants": [...], "traitors": 3, "hosts": [...],
         "drunk": "none", "powers": true, "power_pool": [...], "first_night_murder": false, "joker_night": 2,
         "joker_outcome": "joker_wins", "no_reveal_from": 5, "finalists": 4, "confession_shields": 2,
-        "trial_contestants": 3, "no_votes": "revote", "end_when_no_traitors": false, "twists": {"1": ["double_vote"]},
+        "trial_contestants": 3, "no_votes": "revote", "end_when_no_traitors": false, "night_fixed_length": true,
+        "twists": {"1": ["double_vote"]},
         "durations": {"vote": 120.0}, "deal": null | [{"name", "allegiance", "power", "false_power",
         "drunk"}, ...]}``; for a club ruleset: ``ruleset``, ``contestants``, ``hosts``, ``deal`` (null or
         ``[{"name", "role"}]``), ``deal_table``, ``day_execution``, ``morning_news``, ``mad_knight_solo_win``,
@@ -81,6 +82,7 @@ def _traitors_json(settings: Settings) -> dict[str, Any]:
         "trial_contestants": settings.trial_contestants,
         "no_votes": settings.no_votes,
         "end_when_no_traitors": settings.end_when_no_traitors,
+        "night_fixed_length": settings.night_fixed_length,
         "twists": {str(day): [t.value for t in ts] for day, ts in sorted(settings.twists.items())},
         "durations": {k: float(v) for k, v in settings.durations.items()},
         "deal": None if settings.deal is None else [_deal_entry_json(e) for e in settings.deal],

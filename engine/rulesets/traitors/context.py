@@ -210,6 +210,9 @@ class Table(Context, Protocol):
     def open_offer(self) -> None:
         """The Traitors meet the contestant they seduce (or give an ultimatum) at the contestant's home."""
 
+    def open_no_offer(self) -> None:
+        """No offer tonight: the Traitors go home and the offer's clock runs anyway (phases house rule 9)."""
+
     def send_traitors_home(self) -> None:
         """Every decision of the Turret is made: the Traitors go home, equipment taken back; the Trial begins."""
 

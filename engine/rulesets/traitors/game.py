@@ -354,6 +354,10 @@ class Game(HostControls):
         """``night.open_offer``."""
         night.open_offer(self)
 
+    def open_no_offer(self) -> None:
+        """``night.open_no_offer``."""
+        night.open_no_offer(self)
+
     def send_traitors_home(self) -> None:
         """``night.send_traitors_home``."""
         night.send_traitors_home(self)
@@ -631,6 +635,7 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         **({"trial_contestants": s.trial_contestants} if s.trial_contestants != 3 else {}),
         **({"no_votes": s.no_votes} if s.no_votes != "revote" else {}),
         **({"end_when_no_traitors": True} if s.end_when_no_traitors else {}),
+        **({"night_fixed_length": False} if not s.night_fixed_length else {}),
     }
 
 

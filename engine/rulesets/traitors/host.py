@@ -59,7 +59,7 @@ def reprompt(game: Table, only: list[str] | None) -> None:
         for v in b.voters:
             if v not in b.votes and wanted(v) and game.players[v].present:
                 round_table.prompt_vote(game, v)
-    elif game.phase is Phase.OATH and game.night and game.night.oath_queue and wanted(game.night.oath_queue[0]):
+    elif game.phase is Phase.OATH and game.night and game.night.oath_taking and wanted(game.night.oath_queue[0]):
         night.ask_oath(game)
     elif game.phase is Phase.OFFER and game.night and game.night.offer and wanted(game.night.offer[1]):
         night.prompt_offer(game)

@@ -67,21 +67,42 @@ def begin_night(game: Table) -> None:
     game.record.events.append(game.night.record)
     game.announce("phase.night", day=game.day)
     game.move(living, Place.HOME)
-    game.night.oath_queue = [
-        n for n in game.living_traitors() if not game.players[n].sworn
-    ]
-    if game.night.oath_queue:
+    queue = [n for n in game.living_traitors() if not game.players[n].sworn]
+    game.night.oath_queue = queue
+    # Phases house rule 9: at most one recruit a night, so one Oath clock on every later night hides whether
+    # there is one; night zero's takers are every Traitor dealt, a number told to everyone at the start.
+    game.night.oath_clocks = max(len(queue), 1) if fixed_night(game) else len(queue)
+    next_oath(game)
+
+
+def fixed_night(game: Table) -> bool:
+    """Whether tonight's stages run their whole clocks whatever happens in them (``Settings.night_fixed_length``,
+    phases house rule 9)."""
+    return game.settings.night_fixed_length
+
+
+def next_oath(game: Table) -> None:
+    """The next Oath clock, or the Turret once every Oath clock of tonight has run."""
+    assert game.night
+    if game.night.oath_clocks > 0:
         start_oath(game)
     else:
         open_turret(game)
 
 
 def start_oath(game: Table) -> None:
-    """The next unsworn Traitor goes to the Oath spot, alone (rulebook §7.1: "One Traitor at a time"), and the
-    host opens with the rulebook's words before the first question."""
-    assert game.night
-    taker = game.night.oath_queue[0]
-    game.night.oath_step = 0
+    """An Oath clock: the next unsworn Traitor goes to the Oath spot, alone (rulebook §7.1: "One Traitor at a
+    time"), and the host opens with the rulebook's words before the first question. With nobody left to swear
+    (phases house rule 9) the clock runs with nobody at the Oath."""
+    night = game.night
+    assert night
+    night.oath_clocks -= 1
+    if not night.oath_queue:
+        game.start_clock(Phase.OATH, "oath", "clock.oath")
+        return
+    taker = night.oath_queue[0]
+    night.oath_step = 0
+    night.oath_taking = True
     game.move([taker], Place.OATH_SPOT)
     game.start_clock(Phase.OATH, "oath", "clock.oath")
     game.whisper([taker], "oath.opening")
@@ -108,16 +129,28 @@ def apply_oath_answer(game: Table) -> None:
     game.night.oath_step += 1
     if game.night.oath_step < OATH_QUESTIONS:
         ask_oath(game)
+    elif fixed_night(game):
+        swear(game)  # phases house rule 9: the Oath's clock runs on
     else:
         finish_oath(game)
 
 
 def finish_oath(game: Table) -> None:
-    """The current Traitor is sworn (after the third answer, or when the host moves on): the host's closing
-    words, then the cloak, then their power (rulebook §7.1: "Before I give you this cloak…"; "A Traitor will
-    only learn their power after taking the Traitors' Oath"). They wait at home: the Traitors enter the Turret
-    together "once every Traitor has taken the Traitors' Oath" (§7)."""
+    """The Oath's clock ran out or the host moved on (or, without ``night_fixed_length``, the third answer came):
+    the Traitor at the Oath, if any, is sworn; then the next Oath clock or the Turret."""
     assert game.night
+    if game.night.oath_taking:
+        swear(game)
+    next_oath(game)
+
+
+def swear(game: Table) -> None:
+    """The Traitor at the Oath is sworn: the host's closing words, then the cloak, then their power (rulebook
+    §7.1: "Before I give you this cloak…"; "A Traitor will only learn their power after taking the Traitors'
+    Oath"). They wait at home: the Traitors enter the Turret together "once every Traitor has taken the Traitors'
+    Oath" (§7)."""
+    assert game.night
+    game.night.oath_taking = False
     taker = game.night.oath_queue.pop(0)
     p = game.players[taker]
     p.sworn = True
@@ -137,9 +170,6 @@ def finish_oath(game: Table) -> None:
     game.move([taker], Place.HOME)
     if game.night.oath_queue:
         game.whisper([taker], "oath.wait")
-        start_oath(game)
-    else:
-        open_turret(game)
 
 
 EQUIPMENT = (Item.TRAITORS_CLOAK, Item.LANTERN)
@@ -333,12 +363,13 @@ def apply_nomination(game: Table, action: NominateDoubleVote) -> None:
 
 
 def turret_maybe_done(game: Table) -> None:
-    """Close the Turret when every Traitor has made every choice tonight (the twists' too)."""
+    """Close the Turret when every Traitor has made every choice tonight (the twists' too), unless tonight's
+    stages run their whole clocks (phases house rule 9)."""
     assert game.night
     n = game.night
     picked = not n.events or all(t in n.picks for t in n.traitors)
     named = not n.nominate or all(t in n.nominations for t in n.traitors)
-    if picked and named and twists.turret_done(game):  # TWIST HOOK
+    if picked and named and twists.turret_done(game) and not fixed_night(game):  # TWIST HOOK
         close_turret(game)
 
 
@@ -437,12 +468,26 @@ def apply_offer_answer(game: Table, accept: bool) -> None:
         else:
             game.night.record.result = "declined"
     send_traitors_home(game)
-    game.open_host_visit()
+    if not fixed_night(game):
+        game.open_host_visit()  # phases house rule 9: else at the end of the offer's clock
 
 
-def offer_lapses(game: Table) -> None:
-    """No answer by the end of the offer's clock counts as a decline ([house])."""
-    apply_offer_answer(game, False)
+def open_no_offer(game: Table) -> None:
+    """Phases house rule 9: a night that may have an event has the offer's clock even without an offer; the
+    Traitors go home as it starts."""
+    send_traitors_home(game)
+    game.start_clock(Phase.OFFER, "offer", "clock.offer")
+
+
+def offer_clock(game: Table) -> None:
+    """The offer's clock ran out or the host moved on: no answer counts as a decline ([house]); with
+    ``night_fixed_length`` the host's visit then opens (an answered offer, or none, waited for the clock)."""
+    assert game.night
+    lapsed = game.night.offer is not None
+    if lapsed:
+        apply_offer_answer(game, False)
+    if fixed_night(game):
+        game.open_host_visit()
 
 
 def end_night(game: Table) -> None:
@@ -500,7 +545,7 @@ def check_oath(game: Table, action: SwearOath) -> None:
     """The Traitor taking the Oath answers its question (rulebook §7.1)."""
     if game.phase is not Phase.OATH or not game.night:
         raise IllegalAction("illegal.phase")
-    if game.night.oath_queue[:1] != [action.actor]:
+    if not game.night.oath_taking or game.night.oath_queue[:1] != [action.actor]:
         raise IllegalAction("illegal.oath.not_you")
 
 
@@ -553,7 +598,7 @@ def apply_offer(game: Table, action: AnswerOffer) -> None:
 def list_oath(game: Table, player: str) -> Sequence[Action]:
     """The Oath's answer, for the Traitor taking it."""
     night = game.night
-    return [SwearOath(player)] if night and night.oath_queue[:1] == [player] else []
+    return [SwearOath(player)] if night and night.oath_taking and night.oath_queue[:1] == [player] else []
 
 
 def list_events(game: Table, player: str) -> Sequence[Action]:

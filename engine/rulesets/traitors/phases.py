@@ -5,9 +5,11 @@ House rules of the phases:
 1. Every phase has a clock (``Settings.durations``). When it runs out, or the host moves on early
    (``Advance``), the phase ends as ``engine.rulesets.traitors.rules.ON_CLOCK`` says. A phase never ends twice: each clock carries the
    phase sequence number and a ``TimerExpired`` for any other number is ignored.
-2. Some phases also end early when everyone has acted: the vote when every paper is cast, the Oath after the
-   third answer, the Turret when every Traitor has chosen, the offer when it is answered, the
-   Traitor-power phase and the host visit when every contestant prompted has used their power or passed. The finale vote
+2. Some phases also end early when everyone has acted: the vote when every paper is cast; and, only without
+   ``night_fixed_length`` (house rule 9), the Oath after the third answer, the Turret when every Traitor has
+   chosen, the offer when it is answered, the Traitor-power phase and the host visit when every contestant
+   prompted has used their power or passed, the Confession when the response is sent and the Faithful's
+   nomination when every vote is in. The finale vote
    never ends early: a vote can be changed until the host (or the clock) locks it, and the lock waits for the host's
    question whether everybody is happy with their decision (``engine.rulesets.traitors.finale``).
 3. Day zero has no round table. The night after day zero is for the Oath and the Turret's nominations; it
@@ -17,8 +19,8 @@ House rules of the phases:
 5. A night runs: Oath → Turret (event, nominations) → Traitor powers → offer (seduce/ultimatum: the Traitors
    meet the contestant at home) → the Traitors go home (the Trial begins) → host visit → the night resolves in
    ``engine.rulesets.traitors.powers.NIGHT_ORDER`` → breakfast. The Traitor-power and host-visit phases
-   happen on the nights that may have an event (from night 1, or night 0 with ``first_night_murder``) and only
-   when someone has something to do; they end early when everyone visited has chosen or passed.
+   happen on the nights that may have an event (from night 1, or night 0 with ``first_night_murder``); which
+   of them run, and for how long, is house rule 9.
 6. Twists (``engine.rulesets.traitors.twists``) add two phases: the Faithful's nomination vote at the start of host visiting
    (``NOMINATION``) and the nominee's Guess or Seer visit before the round table (``NOMINEE``); each ends early
    when everyone asked has answered.
@@ -28,6 +30,14 @@ House rules of the phases:
    them run tonight (a recruit's Oath, an offer, a usable power) is not told to anyone outside them.
 8. The series ends at breakfast when no Traitor is left ([house] rulebook §9), at the finale when every
    finalist holds the end-game torch or two remain (rulebook §9).
+9. [house] With ``night_fixed_length`` (the default) the night's public clocks are the same whatever happened
+   in secret: every night stage runs its whole clock, whoever answered (the host's ``Advance`` still ends one
+   early, for everyone to see), and every stage the night may have runs even when nobody acts in it: one Oath
+   clock on every night after night zero (one per Traitor dealt on night zero), the Turret as before (it runs
+   when the night has something to decide, which everyone can work out), the Traitor powers on every night
+   with powers, the offer on every night that may have an event (the Traitors go home as it starts when there
+   is no offer), and the host's visit on every night with powers. Private prompts come and go inside these
+   clocks. Without it, a stage ends when everyone in it has answered and is left out when nobody acts there.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ ON_CLOCK: dict[Phase, Callable[[Table], None]] = {
     Phase.VOTE: round_table.close_vote,
     Phase.OATH: night.finish_oath,
     Phase.TURRET: night.turret_clock,
-    Phase.OFFER: night.offer_lapses,
+    Phase.OFFER: night.offer_clock,
     Phase.TRAITOR_POWERS: visit.close_traitor_powers,
     Phase.HOST_VISIT: visit.close_host_visit,
     Phase.TORCHES: finale.torches_clock,

@@ -115,6 +115,10 @@ class Settings:
         end_when_no_traitors: end the series at breakfast when no Traitor is left (the Faithful win). [house]
             default False: rulebook §9 "A series will end only when all players are in agreement, or when only
             two players remain", so the series plays on to the finale.
+        night_fixed_length: every night stage runs its whole clock, and every stage a night may have runs (one
+            Oath clock on every night after night zero, the Traitor powers, the offer, the host's visit), so the
+            night's public clocks tell nothing of what happened in it ([house], phases house rule 9; default
+            True). False: a stage ends when everyone in it has answered and is left out when nobody acts there.
     """
 
     contestants: tuple[str, ...]
@@ -135,6 +139,7 @@ class Settings:
     trial_contestants: int = 3
     no_votes: str = "revote"
     end_when_no_traitors: bool = False
+    night_fixed_length: bool = True
 
     def duration(self, phase: str) -> float:
         """Seconds for a phase clock (``DEFAULT_DURATIONS``, ``TWIST_DURATIONS`` or ``STEP_DURATIONS`` keys)."""
@@ -161,6 +166,8 @@ class Settings:
             raise ConfigError(f"no_votes: {self.no_votes!r} is not one of {', '.join(NO_VOTES)}")
         if not isinstance(self.end_when_no_traitors, bool):
             raise ConfigError(f"end_when_no_traitors: {self.end_when_no_traitors!r} must be true or false")
+        if not isinstance(self.night_fixed_length, bool):
+            raise ConfigError(f"night_fixed_length: {self.night_fixed_length!r} must be true or false")
         if self.drunk not in DRUNK_SETTINGS:
             raise ConfigError(f"drunk: {self.drunk!r} is not one of {', '.join(DRUNK_SETTINGS)}")
         self._validate_durations()

@@ -71,7 +71,12 @@ class NightState:
 
     record: NightRecord
     oath_queue: list[str] = field(default_factory=list)
+    """The unsworn Traitors, in seat order; the first is at the Oath while ``oath_taking``."""
     oath_step: int = 0
+    oath_taking: bool = False
+    """True while ``oath_queue[0]`` is at the Oath, from the host's opening words until they are sworn."""
+    oath_clocks: int = 0
+    """Oath clocks still to run tonight (phases house rule 9: one a night at least with ``night_fixed_length``)."""
     traitors: tuple[str, ...] = ()
     """The sworn living Traitors in the Turret tonight."""
     events: frozenset[NightEvent] = frozenset()

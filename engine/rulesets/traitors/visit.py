@@ -90,13 +90,15 @@ def prompt_power(game: Table, name: str, options: list[Choice]) -> None:
 
 
 def after_turret(game: Table) -> None:
-    """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen."""
+    """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen. Their clock runs
+    on every night with powers when ``night_fixed_length`` is on (phases house rule 9), else only while a
+    Traitor holds a usable power."""
     assert game.night
     night = game.night
     if night.powers_on:
         night.options = {t: choosable(game, t, TURRET) for t in night.traitors}
         night.pending = [t for t in night.traitors if night.options[t]]
-    if night.pending:
+    if night.pending or (night.powers_on and game.settings.night_fixed_length):  # phases house rule 9
         game.start_clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
         for t in night.pending:
             prompt_power(game, t, night.options[t])
@@ -113,10 +115,13 @@ def close_traitor_powers(game: Table) -> None:
 
 def after_traitor_powers(game: Table) -> None:
     """Every decision of the Turret is made: the Traitors meet the contestant of tonight's offer, else they go
-    home (rulebook §7.2); then host visiting."""
+    home (rulebook §7.2); then host visiting, after the offer's clock on a night that may have an event when
+    ``night_fixed_length`` is on (phases house rule 9)."""
     assert game.night
     if game.night.offer:
         game.open_offer()
+    elif game.night.events and game.settings.night_fixed_length:
+        game.open_no_offer()  # phases house rule 9
     else:
         game.send_traitors_home()
         open_host_visit(game)
@@ -124,7 +129,9 @@ def after_traitor_powers(game: Table) -> None:
 
 def open_host_visit(game: Table) -> None:
     """Rulebook §7.4: each Faithful with something to do is visited, in the night order; a guessed
-    Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first."""
+    Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first. On a night with
+    powers the visit's clock runs even when nobody is visited if ``night_fixed_length`` is on (phases house
+    rule 9)."""
     assert game.night
     night = game.night
     if twists.before_host_visit(game):  # TWIST HOOK: the Faithful's Guess/Seer nomination comes first
@@ -147,7 +154,7 @@ def open_host_visit(game: Table) -> None:
     visited = [n for n in here if options[n] or n == night.joker]
     visited.sort(key=lambda n: (rank.get(game.active_power(n), len(rank)), game.players[n].seat))  # type: ignore[arg-type]
     night.pending = [n for n in visited if options[n]]
-    if not night.pending and night.joker is None:
+    if not night.pending and night.joker is None and not game.settings.night_fixed_length:  # phases house rule 9
         resolve_night(game)
         return
     game.start_clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
@@ -187,7 +194,8 @@ def apply_joker(game: Table, name: str, accept: bool) -> None:
 
 
 def apply_power(game: Table, name: str, use: Use | None) -> None:
-    """Note a chosen use (or a pass); the night resolves when every prompted contestant has chosen."""
+    """Note a chosen use (or a pass); the phase ends when every prompted contestant has chosen, unless tonight's
+    stages run their whole clocks (phases house rule 9)."""
     assert game.night
     game.night.pending.remove(name)
     if use is None:
@@ -199,16 +207,17 @@ def apply_power(game: Table, name: str, use: Use | None) -> None:
             game.powers.last_target[(name, use.power)] = (game.day, use.targets[0])
         game.emit(whisper(name, "power.noted"))
     if game.phase is Phase.TRAITOR_POWERS:
-        if not game.night.pending:
+        if not game.night.pending and not game.settings.night_fixed_length:  # phases house rule 9
             after_traitor_powers(game)
     else:
         visit_maybe_done(game)
 
 
 def visit_maybe_done(game: Table) -> None:
-    """Resolve the night once every visited contestant has chosen and the Joker is answered."""
+    """Resolve the night once every visited contestant has chosen and the Joker is answered (with
+    ``night_fixed_length``, at the end of the visit's clock instead: phases house rule 9)."""
     assert game.night
-    if not game.night.pending and game.night.joker is None:
+    if not game.night.pending and game.night.joker is None and not game.settings.night_fixed_length:
         resolve_night(game)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import select
 import signal
 import subprocess
 import sys
@@ -14,6 +13,8 @@ from pathlib import Path
 
 from bridge.loop.store import SeriesStore
 from bridge.records.db import RecordsDb
+
+from .pipes import next_line, rest
 
 ROOT = Path(__file__).resolve().parents[3]
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
@@ -46,17 +47,18 @@ def _env() -> dict[str, str]:
 
 
 def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> str:
-    assert proc.stdout is not None
+    """The first stdout line of ``proc`` starting with ``prefix``; an error with the process's log when none comes
+    within ``timeout`` seconds (the process is killed first, so its log can be read to the end)."""
+    assert proc.stdout is not None and proc.stderr is not None
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.05)
-        if ready:
-            line = proc.stdout.readline()
-            if line.startswith(prefix):
-                return line.strip()
-            if line == "":
-                break
-    raise AssertionError(f"no {prefix!r} line (exit {proc.poll()}): {proc.stderr.read() if proc.stderr else ''}")
+    while (line := next_line(proc.stdout, end)) is not None:
+        if line.startswith(prefix):
+            return line.strip()
+    code = proc.poll()
+    if code is None:
+        proc.kill()
+        proc.wait(10)
+    raise AssertionError(f"no {prefix!r} line (exit {code}): {rest(proc.stderr)}")
 
 
 def _sandbox(tmp_path: Path, *options: str) -> tuple[str, subprocess.Popen[str]]:

@@ -5,7 +5,6 @@ the end through its delay."""
 from __future__ import annotations
 
 import json
-import select
 import signal
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from typing import Any
 
 from bridge.loop.store import SeriesStore
 
+from .pipes import next_line
 from .test_serve import NAMES, ROOT, SERIES, _env, _line, _sandbox, _stop
 
 STOP_WITHIN = 2.0
@@ -36,14 +36,9 @@ def _log_line(proc: subprocess.Popen[str], starts: str, timeout: float = 60.0) -
     """The first JSON log line (stderr) whose message starts with ``starts``."""
     assert proc.stderr is not None
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        ready, _, _ = select.select([proc.stderr], [], [], 0.05)
-        if ready:
-            line = proc.stderr.readline()
-            if line == "":
-                break
-            if line.startswith("{") and json.loads(line)["message"].startswith(starts):
-                return dict(json.loads(line))
+    while (line := next_line(proc.stderr, end)) is not None:
+        if line.startswith("{") and json.loads(line)["message"].startswith(starts):
+            return dict(json.loads(line))
     raise AssertionError(f"no log line {starts!r} (exit {proc.poll()})")
 
 

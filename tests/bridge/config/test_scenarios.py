@@ -18,6 +18,7 @@ from bridge.app.cli import main
 from bridge.app.export import FORMATS, format_record, summarize
 from bridge.config.play import play_scenario
 from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario
+from bridge.config.settings_json import settings_to_json
 from engine.actions import GuessPower
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power
@@ -276,6 +277,18 @@ def test_end_when_no_traitors_is_a_scenario_key(value: bool) -> None:
         parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nend_when_no_traitors = true\n', "y.toml")
 
 
+@pytest.mark.parametrize("value", [True, False])
+def test_night_fixed_length_is_a_scenario_key(value: bool) -> None:
+    """The fixed night ([house]: every night stage runs its whole clock) is a series setting, on unless a scenario
+    or series file turns it off, and kept in the settings' JSON form."""
+    assert parse_scenario(MINIMAL, "x.toml").settings.night_fixed_length is True
+    settings = parse_scenario(MINIMAL + f"night_fixed_length = {str(value).lower()}\n", "x.toml").settings
+    assert settings.night_fixed_length is value
+    assert settings_to_json(settings)["night_fixed_length"] is value
+    with pytest.raises(ScenarioError, match="night_fixed_length: not a setting of the black_knights ruleset"):
+        parse_scenario('ruleset = "black_knights"\ncontestants = ["Alex"]\nnight_fixed_length = true\n', "y.toml")
+
+
 def test_a_deal_and_a_guess_power_input_read_without_a_warning() -> None:
     """Powers, allegiances and twists are read by name ("The Cleanser") and dumped as their codes, with no
     serializer warning (a warning is an error here)."""
@@ -353,9 +366,10 @@ def test_times_default_to_one_second_apart_and_timer_to_the_deadline() -> None:
     text += '[[input]]\naction = "timer"\n[[input]]\naction = "advance"\nhost = "Host"\n'
     game = play_scenario(parse_scenario(text, "x.toml"))
     times = [entry["now"] for entry in game.log]
-    # start 0; advance 1; three Oath answers 2, 3, 4; breakfast's 60 s clock runs out at 64; advance 65.
-    assert times == [0.0, 1.0, 2.0, 3.0, 4.0, 64.0, 65.0]
-    assert game.log[5] == {"now": 64.0, "action": "timer_expired", "phase_seq": 3}
+    # start 0; advance 1; three Oath answers 2, 3, 4; the Oath's 90 s clock, which runs whole however soon she
+    # answered (phases house rule 9), runs out at 91; advance 92.
+    assert times == [0.0, 1.0, 2.0, 3.0, 4.0, 91.0, 92.0]
+    assert game.log[5] == {"now": 91.0, "action": "timer_expired", "phase_seq": 2}
 
 
 def test_advance_needs_a_host() -> None:

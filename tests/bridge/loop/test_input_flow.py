@@ -220,7 +220,7 @@ def test_the_oath_is_sworn_through_its_dialog() -> None:
             world.tick()
             await service.poll_once()
         assert any("Then you are now, officially, a Traitor." in t for t in chat_texts(sb, traitor))
-        assert service.game.phase is not Phase.OATH
+        assert service.game.phase is Phase.OATH and service.game.legal_actions(traitor) == []  # the clock runs on
         # nobody else was shown a dialog (secrets go to one named player)
         assert all(world.player(n).dialogs == [] for n in CONTESTANTS if n != traitor)
 

@@ -109,12 +109,16 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 assert in_order(chat(p["Sunny"]), (
                     "to take the Traitors' Oath.", "throughout this game? [I do.]", "every single night? [I am.]",
                     "a secret? [I do.]", "Then you are now, officially, a Traitor.", "Go home and wait"))
-                # sworn: the cloak on, slower, home to wait; now Efe, alone, at the Oath spot
+                # sworn: the cloak on, slower, home to wait; the Oath's clock runs on (phases house rule 9), then
+                # Efe, alone, at the Oath spot
                 assert at(p["Sunny"], Place.HOME, seat["Sunny"]) and wears(p["Sunny"]) == ("traitors_cloak", None)
                 assert p["Sunny"].movement_speed() == pytest.approx(SLOWED)
+                assert not at(p["Efe"], Place.OATH_SPOT)
+                await must(Advance(HOST))
                 assert at(p["Efe"], Place.OATH_SPOT) and wears(p["Efe"]) == (None, None)
                 for _ in range(3):
                     await press("Efe", "traitors.oath", 1)
+                await must(Advance(HOST))
                 # both sworn: they meet in the Turret in cloak and lantern, both slowed
                 assert service.game.phase is Phase.TURRET
                 for t in TRAITORS:
@@ -124,6 +128,7 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 await press("Sunny", "traitors.nominate", seat["Sunny"])
                 sent = len(world.command_log)
                 await press("Efe", "traitors.nominate", seat["Sunny"])
+                await must(Advance(HOST))  # the Turret's clock ends
                 # the decisions are made: cloak and lantern handed back, home; then (no murder tonight) breakfast
                 log = [c for r in world.command_log[sent:] for c in unpack(r.text)]  # batches opened
                 for t in TRAITORS:
@@ -137,9 +142,12 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                     await must(Advance(HOST))
                 for voter in list(service.game.ballot.voters):
                     await must(CastVote(voter, "Zuri" if voter != "Zuri" else "Alex"))
+                await must(Advance(HOST))  # night one's Oath clock, with nobody to swear
                 assert service.game.phase is Phase.TURRET
                 for t in TRAITORS:
                     await press(t, "traitors.seduce", seat["Alex"])
+                while service.game.phase is not Phase.OFFER:  # the Turret's and the Traitor powers' clocks end
+                    await must(Advance(HOST))
                 # the Traitors come to Alex's home, still in cloak and lantern; Alex stays home with the letter
                 assert service.game.phase is Phase.OFFER
                 for k, t in enumerate(TRAITORS):
@@ -151,6 +159,7 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 assert any(met in t for t in chat(p["Alex"]))
                 assert [n for n in NAMES if n != "Alex" for t in chat(p[n]) if met in t] == []
                 await press("Alex", "traitors.offer", 2)  # he declines
+                await must(Advance(HOST))  # the offer's clock ends
                 assert service.game.phase is Phase.HOST_VISIT  # the host visits Kai; the Traitors are home
                 for t in TRAITORS:
                     assert at(p[t], Place.HOME, seat[t]) and wears(p[t]) == (None, None)

@@ -15,7 +15,6 @@ import json
 import os
 import random
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -33,6 +32,8 @@ from bridge.loop.store import SeriesStore
 from bridge.minecraft.syntax import check_command
 from bridge.sandbox import quiet
 from bridge.sandbox.server import SandboxThread
+
+from ..app.pipes import next_line
 
 PASSWORD = "recovery-test-password"
 SEED = 5
@@ -112,16 +113,11 @@ def wait_ready(proc: subprocess.Popen[str], timeout: float = 60.0) -> bool:
     """Wait for the service's ``ready`` line; False if it died (or ended) first."""
     assert proc.stdout is not None
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.05)
-        if ready:
-            line = proc.stdout.readline()
-            if line.startswith("ready "):
-                return True
-            if line == "":
-                return False
-        elif proc.poll() is not None:
-            return False
+    while (line := next_line(proc.stdout, end)) is not None:
+        if line.startswith("ready "):
+            return True
+    if proc.poll() is not None or time.monotonic() < end:
+        return False
     raise AssertionError("the service did not get ready")
 
 

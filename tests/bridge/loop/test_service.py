@@ -70,7 +70,7 @@ def last_private(sb: Sandbox, player: str) -> str:
 
 async def to_vote(service: SeriesService) -> None:
     while service.game.phase is not Phase.VOTE:
-        if service.game.phase is Phase.OATH:
+        if service.game.phase is Phase.OATH and service.game.legal_actions("Sunny"):  # else the clock runs on
             await service.apply(service.game.legal_actions("Sunny")[0])
             continue
         await service.apply(Advance(HOST))

@@ -55,7 +55,7 @@ async def to(service: SeriesService, phase: Phase) -> None:
         g = service.game
         if g.phase is phase:
             return
-        if g.phase is Phase.OATH:
+        if g.phase is Phase.OATH and g.night.oath_taking:
             await must(service, SwearOath(g.night.oath_queue[0]))
         else:
             await must(service, Advance(HOST))
@@ -159,7 +159,7 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
         await to(service, Phase.VOTE)
         for v in service.game.ballot.voters:
             await must(service, CastVote(v, "Noor" if v != "Noor" else "Ari"))
-        assert service.game.phase is Phase.TURRET
+        await to(service, Phase.TURRET)  # night one's Oath clock, nobody to swear (phases house rule 9)
         # in the Turret: cloak (worn: slower), lantern and the response draft, for the Traitors only
         for n in NAMES:
             traitor = n in TRAITORS and service.game.players[n].alive
@@ -169,6 +169,7 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
         assert "Confession from Kai" not in chat(sb, "Alex")
         sb.world.write_book("Sunny", "response_draft", ["We read you."])
         await press(sb, service, "Sunny", "traitors.respond", 1)
+        await must(service, Advance(HOST))  # the Confession's clock ends: the decisions (rule T8.4)
         for t in TRAITORS:
             await must(service, ChooseEvent(t, NightEvent.MURDER, "Alex"))
         await to(service, Phase.BREAKFAST)

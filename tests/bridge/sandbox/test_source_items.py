@@ -79,6 +79,7 @@ def test_the_nominee_alone_holds_the_seer_book_and_its_page_tells_the_truth_in_t
     p.banish("Vic")
     for t in ("Sunny", "Efe", "Makena"):
         p.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    p.advance_to(Phase.TRAITOR_POWERS)  # the Turret's clock ends (phases house rule 9)
     p.do(UsePower("Efe", "Sunny"))
     p.advance_to(Phase.NOMINATION)
     for v in list(p.g.twist_state.nominators):

@@ -23,9 +23,9 @@ import pytest
 from bridge.config.castle import default_castle
 from bridge.minecraft.render import RenderContext, render
 from bridge.web.spectator import public_effects
-from engine.actions import AnswerOffer, ChooseEvent
+from engine.actions import AnswerOffer, CastVote, ChooseEvent, SkipPower, SwearOath, TimerExpired
 from engine.effects import Announce, ClearPlace, ClockStarted, Effect, MoveTo, PlaceItem
-from engine.ids import NightEvent
+from engine.ids import Allegiance, NightEvent, Power
 from engine.rulesets.club.settings import ClubPhase
 from engine.rulesets.traitors.phases import NIGHT_PHASES, Phase
 from tests.engine.conftest import BK8, MY14, ClubDriver
@@ -172,7 +172,8 @@ MY14_SEATS = tuple((n, i) for i, (n, _) in enumerate(MY14, start=1))
 
 class TimedSeries(Series):
     """A scripted Traitors series (``test_breaker_cases.Series``) that keeps the time of every effect and the
-    public view's phase after every input."""
+    public view's phase after every input, and lets a night stage's clock run out (``wait``) instead of the host
+    moving on (which everyone would see)."""
 
     timed: Timed
     phases: list[str]
@@ -183,22 +184,59 @@ class TimedSeries(Series):
         self.phases.append(self.g.public_view().phase)
         return fx
 
+    def expire(self) -> list[Any]:
+        """The running clock runs out at its deadline."""
+        assert self.g.deadline is not None
+        self.now = max(self.now, self.g.deadline)
+        fx = self.g.handle(TimerExpired(self.g.phase_seq), now=self.now)
+        self.fx += fx
+        self.timed += [(self.now, e) for e in fx]
+        self.phases.append(self.g.public_view().phase)
+        return fx
 
-def recruited(accept: bool) -> TimedSeries:
-    """Night one: the two Traitors seduce Kai, who accepts or declines (nobody is murdered either way); then the
-    host moves the series on through day two's round table (Omar banished) into night two's breakfast."""
-    s = night_one(TWO_TRAITORS)
+    def vote(self, target: str, exceptions: dict[str, str] | None = None) -> None:
+        """Every paper for ``target``; the night that follows is left to its clocks (no host move-on)."""
+        b = self.g.ballot
+        for v in list(b.voters):
+            self.do(CastVote(v, target if v != target else next(c for c in b.candidates if c not in (v, target))))
+
+    def wait(self, phase: Phase) -> None:
+        """Until ``phase``: whoever is asked answers (the Oath's questions sworn, every power passed), and each
+        night stage's clock runs out."""
+        for _ in range(40):
+            if self.g.phase is phase:
+                return
+            night = self.g.night
+            if self.g.phase is Phase.OATH and night is not None and night.oath_taking:
+                self.do(SwearOath(night.oath_queue[0]))
+            elif self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and night is not None and night.pending:
+                self.do(SkipPower(night.pending[0]))
+            else:
+                self.expire()
+        raise AssertionError(f"never reached {phase}; at {self.g.phase}")
+
+
+def timed(s: Series) -> TimedSeries:
+    """``s``, from now on keeping its times (``TimedSeries``)."""
     s.__class__ = TimedSeries
     assert isinstance(s, TimedSeries)
     s.timed, s.phases = [], []
+    return s
+
+
+def recruited(accept: bool) -> TimedSeries:
+    """Night one: the two Traitors seduce Kai, who accepts or declines (nobody is murdered either way); then the
+    host moves the series on through day two's round table (Omar banished); night two runs to its breakfast (the
+    recruit, if any, swears the Oath). Every night stage ends at its clock."""
+    s = timed(night_one(TWO_TRAITORS))
     for t in s.g.night.traitors:
         s.do(ChooseEvent(t, NightEvent.SEDUCE, "Kai"))
-    s.powers()
+    s.wait(Phase.OFFER)
     s.do(AnswerOffer("Kai", accept))
-    s.powers()
+    s.wait(Phase.BREAKFAST)
     s.to(Phase.VOTE)
     s.vote("Omar")
-    s.to(Phase.BREAKFAST)
+    s.wait(Phase.BREAKFAST)
     return s
 
 
@@ -222,8 +260,6 @@ def test_traitors_a_recruitment_shows_only_night_on_the_public_clock() -> None:
 
 
 @pytest.mark.rule("T7.1", "T7.8")
-@pytest.mark.xfail(strict=True, reason="The Traitors' night phases still end when everyone has answered and run only "
-                   "when someone has something to do: a recruit's Oath adds a Night clock on the next night.")
 def test_traitors_a_recruitment_leaves_the_public_trace_the_same() -> None:
     """T7.1, T7.8: a recruitment (Kai accepts the seduction) and none (he declines) show everyone the same
     trace, with the same times, from night one to the breakfast after night two."""
@@ -243,3 +279,63 @@ def test_public_trace_sees_a_public_difference() -> None:
     b.night({})
     seats = a.game.seats()
     assert public_trace(a.timed, seats) != public_trace(b.timed, seats)
+
+
+def powerless(hands: tuple[tuple[str, Allegiance, Power | None], ...], allegiance: Allegiance
+              ) -> tuple[tuple[str, Allegiance, Power | None], ...]:
+    """``hands`` with no power for any contestant of ``allegiance``."""
+    return tuple((n, a, None if a is allegiance else p) for n, a, p in hands)
+
+
+def murder_night(hands: tuple[tuple[str, Allegiance, Power | None], ...]) -> TimedSeries:
+    """Night one of ``hands``: the Traitors murder Omar; every power prompted is passed and each night stage ends
+    at its clock, until day two's breakfast."""
+    s = timed(night_one(hands))
+    for t in s.g.night.traitors:
+        s.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    s.wait(Phase.BREAKFAST)
+    assert not s.alive("Omar")
+    return s
+
+
+@pytest.mark.rule("T5.1", "T7.10")
+@pytest.mark.parametrize(("powers", "asked", "prompt"), [
+    (Allegiance.TRAITOR, "Sunny", "prompt.bartender"),
+    (Allegiance.FAITHFUL, "Alex", "prompt.analyst"),
+])  # fmt: skip
+def test_traitors_a_usable_power_held_or_not_leaves_the_public_trace_the_same(
+        powers: Allegiance, asked: str, prompt: str) -> None:
+    """T5.1: «After making their decision, each Traitor will also use their power's ability to hinder The
+    Faithful.» T7.10: «the host will individually visit each Faithful to use their ability» … «each player will
+    only be visited if they actually need to be». The same night one with the Traitors' powers dealt and with
+    none (no Traitor is asked in the Turret), and with the Faithful's powers dealt and with none (nobody is
+    visited): everyone sees the same clocks, announcements and moves at the same times; only the holder is asked
+    (Sunny for The Bartender, Alex for The Analyst and told of the host's visit)."""
+    held, none = murder_night(TWO_TRAITORS), murder_night(powerless(TWO_TRAITORS, powers))
+    seats = held.g.seats()
+    assert public_trace(held.timed, seats) == public_trace(none.timed, seats)
+    clocks = [e.label.key for _, e in held.timed if isinstance(e, ClockStarted)]
+    assert clocks == ["clock.night"] * 3 + ["clock.breakfast"]  # after the Turret: powers, offer, host's visit
+    assert prompt in held.keys(asked) and prompt not in none.keys(asked)
+    if powers is Allegiance.FAITHFUL:
+        assert "phase.host_visit" in held.keys(asked) and "phase.host_visit" not in none.keys(asked)
+
+
+@pytest.mark.rule("T7.1")
+def test_traitors_without_the_fixed_night_a_stage_ends_at_its_last_answer() -> None:
+    """T7.1: «One Traitor at a time will take the Traitors' Oath». With ``night_fixed_length = false`` the old
+    fast night: Efe is taken to the Oath as soon as Sunny's third answer is given, no empty Oath clock runs on
+    night one, and the Turret closes at the last pick; the record's settings say the setting is off."""
+    s = Series(TWO_TRAITORS, night_fixed_length=False)
+    s.advance()
+    for _ in range(3):
+        s.do(SwearOath("Sunny"))
+    assert s.g.phase is Phase.OATH and s.g.night.oath_taking and s.g.night.oath_queue == ["Efe"]
+    s.to(Phase.VOTE)
+    s.vote("Vic")
+    assert s.g.phase is Phase.TURRET  # no Oath clock without a recruit
+    for t in s.g.night.traitors:
+        s.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    assert s.g.phase is Phase.TRAITOR_POWERS
+    assert s.g.record.to_dict()["settings"]["night_fixed_length"] is False
+    assert "night_fixed_length" not in night_one(TWO_TRAITORS).g.record.to_dict()["settings"]  # on: the default

@@ -103,13 +103,16 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
     game.check_turret(action.actor, confession=True)
     if not confession_night(game):
         raise IllegalAction("illegal.confession.closed")
+    if st.response is not None:  # the one reply is sent; the Confession waits for its clock (phases house rule 9)
+        raise IllegalAction("illegal.turret.already")
     text = check_text(action.text)
 
     def respond() -> None:
         assert game.night
         st.response = text
         game.whisper(game.night.traitors, "confession.response_saved")
-        game.end_confession()
+        if not game.settings.night_fixed_length:  # phases house rule 9: else at the end of the clock
+            game.end_confession()
 
     return respond
 

@@ -211,7 +211,8 @@ def validate(game: Context, action: GuessPower | VoteNominee) -> Callable[[], No
         def vote() -> None:
             st.nomination[action.actor] = action.target
             game.whisper([action.actor], "nomination.noted")
-            if all(v in st.nomination for v in st.nominators if game.players[v].present):
+            everyone = all(v in st.nomination for v in st.nominators if game.players[v].present)
+            if everyone and not game.settings.night_fixed_length:  # phases house rule 9
                 close_nomination(game)
 
         return vote

@@ -111,7 +111,7 @@ class Series:
         for _ in range(60):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.advance()
@@ -125,15 +125,22 @@ class Series:
             if t == v:
                 t = next(c for c in b.candidates if c not in (v, target))
             self.do(CastVote(v, t))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def powers(self, traitor: dict[str, str] | None = None,
                visit: dict[str, tuple[str, ...]] | None = None) -> None:
-        """The Traitor powers and the host's visit (everyone not named passes), until breakfast."""
+        """The Traitor powers and the host's visit (everyone not named passes), until breakfast; a night stage
+        whose choices are all made ends at the host's move on (phases house rule 9)."""
+        if self.g.phase is Phase.TURRET:
+            self.advance()
         if self.g.phase is Phase.TRAITOR_POWERS:
             for n in list(self.g.night.pending):
                 t = (traitor or {}).get(n)
                 self.do(UsePower(n, t) if t else SkipPower(n))
         if self.g.phase is Phase.TRAITOR_POWERS:
+            self.advance()
+        if self.g.phase is Phase.OFFER and self.g.night.offer is None:
             self.advance()
         if self.g.phase is Phase.HOST_VISIT:
             for n in list(self.g.night.pending):
@@ -157,8 +164,7 @@ class Series:
         assert self.g.phase is Phase.TURRET, self.g.phase
         (traitor,) = self.g.night.traitors
         self.do(ChooseEvent(traitor, NightEvent.ULTIMATUM, target))
-        if self.g.phase is Phase.TRAITOR_POWERS:
-            self.do(SkipPower(traitor))
+        self.powers()  # to the offer
         self.do(AnswerOffer(target, accept))
         self.powers(None, visit)
 

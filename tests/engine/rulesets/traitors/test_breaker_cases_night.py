@@ -43,8 +43,10 @@ def _joker_rhea() -> Series:
     s = night_one(joker_night=1, seed=25)
     for t in s.g.night.traitors:
         s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
+    s.to(Phase.TRAITOR_POWERS)  # each night stage runs its whole clock (phases house rule 9)
     for n in list(s.g.night.pending):
         s.do(SkipPower(n))
+    s.to(Phase.HOST_VISIT)
     assert s.g.night.joker == "Rhea"
     with pytest.raises(IllegalAction):
         s.g.handle(SkipPower("Hana"), now=s.now + 1)  # the murdered is not asked for the Joker
@@ -74,8 +76,11 @@ def test_the_joker_at_the_final_round_table_is_faithful_again_and_its_banishment
     she is told she is back to her power; banished there, she leaves without a reveal and the finale begins."""
     s = night_one(ONE_TRAITOR, joker_night=1)
     s.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Bob"))
+    s.to(Phase.TRAITOR_POWERS)  # each night stage runs its whole clock (phases house rule 9)
     s.do(SkipPower("Sunny"))
+    s.to(Phase.OFFER)
     s.do(AnswerOffer("Bob", False))
+    s.to(Phase.HOST_VISIT)
     assert s.g.night.joker == "Zuri"
     s.do(AnswerJoker("Zuri", True))
     assert "Zuri" not in s.g.night.pending  # her Sheriff power is false now
@@ -183,6 +188,7 @@ def test_the_oath_one_at_a_time_and_the_traitors_named_only_when_all_have_sworn(
             assert not any(n in text for n in ("Sunny", "Efe", "Makena") if n != other)
         for _ in range(3):
             s.do(SwearOath(traitor))
+        s.advance()  # the Oath's clock ends (phases house rule 9)
     moves = [e for e in s.fx[mark:] if isinstance(e, MoveTo)]
     oath = [m.players for m in moves if m.place is Place.OATH_SPOT]
     assert oath == [("Sunny",), ("Efe",), ("Makena",)]

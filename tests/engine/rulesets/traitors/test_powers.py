@@ -64,7 +64,7 @@ class Series:
         for _ in range(40):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.do(Advance(HOST))
@@ -77,6 +77,8 @@ class Series:
             if t == v:
                 t = next(c for c in b.candidates if c != v and c != target)
             self.do(CastVote(v, t))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def night(self, murder: str = "Hana", traitor: dict[str, str] | None = None,
               visit: dict[str, tuple[str, ...]] | None = None, event: NightEvent = NightEvent.MURDER) -> None:
@@ -84,10 +86,14 @@ class Series:
         assert self.g.phase is Phase.TURRET, self.g.phase
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, event, murder))
+        if self.g.phase is Phase.TURRET:  # phases house rule 9: each night stage runs its whole clock
+            self.do(Advance(HOST))
         for name in list(self.g.night.pending) if self.g.phase is Phase.TRAITOR_POWERS else []:
             target = (traitor or {}).get(name)
             self.do(UsePower(name, target) if target else SkipPower(name))
         if self.g.phase is Phase.TRAITOR_POWERS:
+            self.do(Advance(HOST))
+        if self.g.phase is Phase.OFFER and self.g.night.offer is None:
             self.do(Advance(HOST))
         if self.g.phase is Phase.HOST_VISIT:
             for name in list(self.g.night.pending):
@@ -244,7 +250,7 @@ class TestAnalyst:
         s = night_one()
         for t in s.g.night.traitors:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
-        s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         before = copy.deepcopy(s.g.record.to_dict())
         for bad in (UsePower("Alex", "Sunny"), UsePower("Alex", "Sunny", "Sunny"), UsePower("Alex", "Alex", "Kai"),
                     UsePower("Alex", "Vic", "Kai")):
@@ -275,7 +281,7 @@ class TestSheriff:
         s.night(murder="Hana", visit={"Zuri": ("Sunny",)})
         s.do(Advance(HOST))  # breakfast → discussion
         s.do(Advance(HOST))  # discussion → round table: the accusation
-        table = s.g.record.events[-2] if s.g.phase is Phase.TURRET else None
+        table = s.g.record.events[-2] if s.g.phase in (Phase.OATH, Phase.TURRET) else None
         assert not s.g.players["Sunny"].alive
         assert table is not None and table.accusation == "banished" and table.revealed == "traitor" and not table.rounds
         assert s.g.powers.used[("Zuri", Power.SHERIFF)] == 1
@@ -337,7 +343,7 @@ class TestCleanser:
         s.g.powers.guessed.add("Alex")
         for t in s.g.night.traitors:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
-        s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         assert s.key_told("Alex", "guess.lost") and "Alex" not in s.g.night.pending
 
 
@@ -521,10 +527,13 @@ class TestGuardian:
         s.g.night.traitors = ("Sunny",)
         s.g.night.events = frozenset({NightEvent.ULTIMATUM})
         s.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Alex"))
+        s.advance_to(Phase.TRAITOR_POWERS)  # each night stage runs its whole clock (phases house rule 9)
         s.do(SkipPower("Sunny"))
+        s.advance_to(Phase.OFFER)
         from engine.actions import AnswerOffer
 
         s.do(AnswerOffer("Alex", False))
+        s.advance_to(Phase.HOST_VISIT)
         s.do(UsePower("Omar", "Alex"))
         s.do(Advance(HOST))
         assert not s.g.players["Alex"].alive
@@ -572,7 +581,7 @@ class TestJoker:
         s = night_one(joker_night=1, joker_outcome=outcome, drunk=drunk)
         for t in s.g.night.traitors:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
-        s.do(Advance(HOST))
+        s.advance_to(Phase.HOST_VISIT)
         holder = s.g.night.joker
         assert holder is not None
         with pytest.raises(IllegalAction):

@@ -17,7 +17,10 @@ NAMES6 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")
 def to_first_vote(d):
     d.until(Phase.OATH)
     while d.game.phase is Phase.OATH:
-        d.do(SwearOath(d.game.night.oath_queue[0]))
+        if d.game.night.oath_taking:
+            d.do(SwearOath(d.game.night.oath_queue[0]))
+        else:
+            d.advance()  # the Oath's clock runs out (phases house rule 9)
     d.until(Phase.VOTE)
 
 

@@ -73,7 +73,7 @@ class Play:
         for _ in range(60):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.do(Advance(HOST))
@@ -84,10 +84,14 @@ class Play:
         self.to(Phase.VOTE)
         for voter in list(self.g.ballot.voters):
             self.do(CastVote(voter, name if voter != name else next(c for c in self.g.ballot.candidates if c != name)))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
+        if self.g.phase is Phase.TURRET:
+            self.do(Advance(HOST))  # every choice made: the host moves on (phases house rule 9)
 
     def keys(self, name: str, since: int = 0) -> list[str]:
         """Message keys ``name`` received from effect ``since`` on: whispers and prompts to them, announcements."""
@@ -197,6 +201,7 @@ def test_the_traitors_use_their_powers_after_choosing_the_event() -> None:
     s.do(ChooseEvent("Sunny", NightEvent.MURDER, "Steve"))
     assert s.prompted(mark) == {} and s.g.phase is Phase.TURRET
     s.do(ChooseEvent("Efe", NightEvent.MURDER, "Steve"))
+    s.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     assert s.g.phase is Phase.TRAITOR_POWERS
     assert "turret.decided" in s.keys("Sunny", mark) and "turret.decided" in s.keys("Efe", mark)
     assert s.prompted(mark) == {"Sunny": ["prompt.bartender"], "Efe": ["prompt.falsifier"]}
@@ -281,7 +286,7 @@ def test_accepting_the_joker_makes_the_faithful_power_false_while_it_is_held() -
     s.banish("Ari")
     s.murder("Alex")
     mark = len(s.fx)
-    s.do(Advance(HOST))  # night two: the Traitor powers pass; the host visits
+    s.to(Phase.HOST_VISIT)  # night two: the Traitor powers pass, the offer's clock ends; the host visits
     assert s.g.phase is Phase.HOST_VISIT and "Kai" not in s.prompted(mark) and "Zuri" in s.prompted(mark)
     assert s.g.players["Kai"].power is Power.DETECTIVE and s.g.active_power("Kai") is None
 
@@ -344,7 +349,7 @@ def test_the_host_visits_each_faithful_with_something_to_do_and_only_them() -> N
     s = night_one()
     s.murder("Steve")
     mark = len(s.fx)
-    s.do(Advance(HOST))  # the Traitor powers pass; the host visits
+    s.to(Phase.HOST_VISIT)  # the Traitor powers pass, the offer's clock ends; the host visits
     assert s.g.phase is Phase.HOST_VISIT
     asked = s.prompted(mark)
     assert set(asked) == {"Alex", "Kai", "Zuri"}  # The Survivor has nothing to choose
@@ -361,13 +366,14 @@ def test_a_faithful_murdered_tonight_is_visited_but_their_ability_does_not_succe
     murdered."""
     s = night_one()
     s.murder("Kai")
-    s.do(Advance(HOST))  # the Traitor powers pass; the host visits
+    s.to(Phase.HOST_VISIT)  # the Traitor powers pass, the offer's clock ends; the host visits
     assert "Kai" in s.g.night.pending and "prompt.detective" in s.prompted()["Kai"]
     mark = len(s.fx)
     s.do(UsePower("Kai", "Sunny"))
     s.do(UsePower("Alex", "Alex"))
     s.do(SkipPower("Zuri"))
-    assert s.g.phase is Phase.BREAKFAST and not s.g.players["Kai"].alive
+    s.to(Phase.BREAKFAST)  # the visit's clock ends (phases house rule 9)
+    assert not s.g.players["Kai"].alive
     assert [k for k in s.keys("Kai", mark) if not k.startswith(("phase.", "breakfast.", "clock."))] == [
         "power.noted", "diary.murdered"]  # fmt: skip
     assert not any(k.startswith("result.") for k in s.keys("Kai"))
@@ -405,6 +411,7 @@ def test_on_a_confession_night_the_traitors_go_to_the_confession_and_decide_afte
         s.g.handle(ChooseEvent("Sunny", NightEvent.MURDER, "Kai"), now=s.now + 1)
     asked = len(s.fx)
     s.do(WriteResponse("Sunny", "We hear you."))
+    s.do(Advance(HOST))  # the Confession's clock ends (phases house rule 9)
     for t in TRAITORS:
         assert "turret.after_confession" in s.keys(t, asked)
         assert any(k.startswith("turret.choose") for k in s.prompted(asked).get(t, []))
@@ -481,7 +488,7 @@ def test_the_round_table_each_day_the_diary_room_only_at_night_and_the_finale_ar
         phase = s.g.phase
         if phase is Phase.VOTE:
             s.banish("Vic" if s.g.players["Vic"].alive else "Rhea")
-        elif phase is Phase.OATH:
+        elif phase is Phase.OATH and s.g.night.oath_taking:
             s.do(SwearOath(s.g.night.oath_queue[0]))
         else:
             s.do(Advance(HOST))

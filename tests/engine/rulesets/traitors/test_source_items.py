@@ -60,7 +60,7 @@ class Series:
         for _ in range(60):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             elif self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.g.night.pending:
                 self.do(SkipPower(self.g.night.pending[0]))
@@ -73,6 +73,8 @@ class Series:
         b = self.g.ballot
         for v in list(b.voters):
             self.do(CastVote(v, name if v != name else next(c for c in b.candidates if c != name)))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def since(self, mark: int) -> list[Effect]:
         return self.fx[mark:]
@@ -106,6 +108,7 @@ def seer_day(target: str) -> tuple[Series, int]:
     s.banish("Vic")
     for t in ("Sunny", "Efe", "Makena"):
         s.do(ChooseEvent(t, NightEvent.MURDER, "Omar"))
+    s.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     s.do(UsePower("Efe", "Sunny"))  # Sunny registers as Faithful until the next night; twists see the truth
     s.advance_to(Phase.NOMINATION)
     for v in list(s.g.twist_state.nominators):

@@ -72,7 +72,10 @@ class Night:
         """Every unsworn Traitor answers the Oath's three questions; the effects of the last answer."""
         fx: list[Any] = []
         while self.g.phase is Phase.OATH:
-            fx = self.do(SwearOath(self.g.night.oath_queue[0]))  # type: ignore[union-attr]
+            if self.g.night.oath_taking:  # type: ignore[union-attr]
+                fx = self.do(SwearOath(self.g.night.oath_queue[0]))  # type: ignore[union-attr]
+            else:
+                fx += self.do(Advance(HOST))  # the Oath's clock runs out (phases house rule 9)
         return fx
 
     def to_night_one(self) -> None:
@@ -83,6 +86,7 @@ class Night:
             self.do(Advance(HOST))
         for voter in list(self.g.ballot.voters):  # type: ignore[union-attr]
             self.do(CastVote(voter, "Zuri" if voter != "Zuri" else "Alex"))
+        self.do(Advance(HOST))  # night one's Oath clock, with nobody to swear (phases house rule 9)
         assert self.g.phase is Phase.TURRET and not self.g.players["Zuri"].alive
 
     def seat(self, name: str) -> int:
@@ -174,6 +178,7 @@ def test_one_traitor_at_a_time_takes_the_oath() -> None:
     n.do(SwearOath("Sunny"))
     n.do(SwearOath("Sunny"))
     fx = n.do(SwearOath("Sunny"))
+    fx += n.do(Advance(HOST))  # the Oath's clock ends (phases house rule 9)
     # Sunny, sworn, waits at home in the cloak; only then is Efe taken to the Oath, and asked alone
     assert moves(fx) == [(("Sunny",), Place.HOME, (n.seat("Sunny"),)), (("Efe",), Place.OATH_SPOT, ())]
     assert told(fx, "Sunny")[-1] == WAIT
@@ -183,6 +188,7 @@ def test_one_traitor_at_a_time_takes_the_oath() -> None:
     n.do(SwearOath("Efe"))
     n.do(SwearOath("Efe"))
     fx = n.do(SwearOath("Efe"))
+    fx += n.do(Advance(HOST))
     # both sworn: they enter the Turret together ("once every Traitor has taken the Traitors' Oath"), each given
     # the cloak once and the lantern, and learn each other
     assert handed(fx)[:3] == [("give", "traitors_cloak", ("Efe",)), ("give", "lantern", ("Sunny",)),
@@ -201,9 +207,12 @@ def test_the_traitors_go_home_when_the_turrets_decisions_are_made() -> None:
     n.to_night_one()
     n.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
     fx = n.do(ChooseEvent("Efe", NightEvent.MURDER, "Alex"))
+    fx += n.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     assert n.g.phase is Phase.TRAITOR_POWERS and not moves(fx) and not handed(fx)  # powers: still in the Turret
     n.do(SkipPower("Sunny"))
     fx = n.do(SkipPower("Efe"))
+    fx += n.do(Advance(HOST))  # the Traitor powers' clock, then the offer's (no offer tonight), end
+    fx += n.do(Advance(HOST))
     assert handed(fx) == [("take", "traitors_cloak", ("Sunny", "Efe")), ("take", "lantern", ("Sunny", "Efe"))]
     assert moves(fx) == [(("Sunny", "Efe"), Place.HOME, (n.seat("Sunny"), n.seat("Efe")))]
     home = "All of tonight's decisions are made. Go home: your cloak and lantern are taken back."
@@ -241,10 +250,12 @@ def test_the_trial_begins_when_the_traitors_go_home() -> None:
     for t in ("Sunny", "Efe"):
         for f in ("Alex", "Steve", "Ari"):
             fx = n.do(PutOnTrial(t, f))
+    fx += n.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     assert n.g.phase is Phase.TRAITOR_POWERS  # the decision is made; the Traitor powers come first
     assert not any(k.startswith("You are on trial") for f in ("Alex", "Steve", "Ari") for k in told(fx, f))
     n.do(SkipPower("Sunny"))
     fx = n.do(SkipPower("Efe"))
+    fx += n.do(Advance(HOST))
     home = next(i for i, e in enumerate(fx) if isinstance(e, MoveTo) and e.place is Place.HOME)
     cards = [i for i, e in enumerate(fx) if isinstance(e, Whisper) and e.message.key.startswith("trial.card.")]
     assert len(cards) == 3 and home < min(cards)
@@ -266,8 +277,10 @@ def test_a_seduction_the_traitors_meet_the_contestant_in_cloak_and_lantern() -> 
     n.to_night_one()
     n.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
     n.do(ChooseEvent("Efe", NightEvent.SEDUCE, "Alex"))
+    n.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     n.do(SkipPower("Sunny"))
     fx = n.do(SkipPower("Efe"))
+    fx += n.do(Advance(HOST))
     assert n.g.phase is Phase.OFFER
     # the Traitors are brought to Alex, still equipped; Alex stays home and receives the diary-room book
     assert moves(fx) == [(("Sunny", "Efe"), Place.HOME_VISIT, (n.seat("Alex"), n.seat("Alex")))]
@@ -300,7 +313,9 @@ def test_an_ultimatum_the_last_traitor_meets_the_contestant_in_cloak_and_lantern
     n = Night(("Sunny",))
     n.to_night_one()
     n.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Noor"))
+    n.do(Advance(HOST))  # the Turret's clock ends (phases house rule 9)
     fx = n.do(SkipPower("Sunny"))
+    fx += n.do(Advance(HOST))
     assert not any(h[0] == "take" for h in handed(fx))  # the lone Traitor keeps cloak and lantern for the meeting
     assert moves(fx) == [(("Sunny",), Place.HOME_VISIT, (n.seat("Noor"),))]
     assert told(fx, "Noor")[:2] == ["The last Traitor comes to your home in cloak and lantern: Sunny.",
@@ -321,7 +336,9 @@ def test_a_declined_ultimatum_is_a_murder_after_the_meeting() -> None:
     n = Night(("Sunny",))
     n.to_night_one()
     n.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Noor"))
+    n.do(Advance(HOST))  # the Turret's and the Traitor powers' clocks end (phases house rule 9)
     n.do(SkipPower("Sunny"))
+    n.do(Advance(HOST))
     fx = n.do(AnswerOffer("Noor", False))
     assert moves(fx)[0] == (("Sunny",), Place.HOME, (n.seat("Sunny"),))
     assert not any(i in holds(n, "Sunny") for i in EQUIPMENT)

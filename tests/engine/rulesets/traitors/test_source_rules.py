@@ -100,7 +100,7 @@ class Play:
         for _ in range(80):
             if self.g.phase in (phase, Phase.OVER):
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             elif self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.g.night.pending:
                 self.do(SkipPower(self.g.night.pending[0]))
@@ -114,16 +114,25 @@ class Play:
         b = self.g.ballot
         for v in list(b.voters):
             self.do(CastVote(v, name if v != name else next(c for c in b.candidates if c not in (v, name))))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
 
     def use(self, uses: dict[str, str]) -> None:
-        """In the phase of asking (Traitor powers or the host's visit): each asked contestant uses their power on
-        ``uses[name]`` or passes."""
+        """The next phase of asking (Traitor powers or the host's visit; the Turret's clock ends first if it is
+        still running): each asked contestant uses their power on ``uses[name]`` or passes; then the host moves
+        the stage on, and the offer's clock after it on a night without an offer (phases house rule 9)."""
+        if self.g.phase is Phase.TURRET:
+            self.do(Advance(HOST))
         for n in list(self.g.night.pending):
             self.do(UsePower(n, uses[n]) if n in uses else SkipPower(n))
+        if self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT):
+            self.do(Advance(HOST))
+        if self.g.phase is Phase.OFFER and self.g.night is not None and self.g.night.offer is None:
+            self.do(Advance(HOST))
 
     def public(self, since: int = 0) -> list[Announce]:
         return [e for e in self.fx[since:] if isinstance(e, Announce)]
@@ -163,6 +172,7 @@ def guessed_cleanser_night(cleanses: str) -> Play:
     assert s.g.phase is Phase.NOMINATION
     for v in s.g.twist_state.nominators:
         s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))
+    s.do(Advance(HOST))  # the nomination's clock ends (phases house rule 9)
     assert s.g.phase is Phase.HOST_VISIT
     assert "guess.lost" not in s.keys("Alex") and "Alex" in s.g.night.pending
     s.use({"Alex": cleanses})
@@ -421,10 +431,9 @@ def test_the_last_traitors_ultimatum_is_said_in_plain_words() -> None:
     assert str(refused.value) == "Not a choice tonight: murder."
     mark = len(s.fx)
     s.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Kai"))
-    told = s.told("Sunny", mark)
-    assert "Sunny chooses to give an ultimatum to Kai." in told
-    assert "Tonight you give an ultimatum to Kai." in told
-    s.to(Phase.OFFER)
+    assert "Sunny chooses to give an ultimatum to Kai." in s.told("Sunny", mark)
+    s.to(Phase.OFFER)  # the decision is told as the Turret's clock ends (phases house rule 9)
+    assert "Tonight you give an ultimatum to Kai." in s.told("Sunny", mark)
     assert "offer.ultimatum" in s.keys("Kai", mark)
     assert not any("ultimatum" in t for n in ("Zuri", "Alex", "Ari", "Noor") for t in s.told(n, mark))
     assert not any("ultimatum" in t for t in s.said(mark))

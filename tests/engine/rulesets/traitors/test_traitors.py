@@ -33,7 +33,10 @@ NAMES12 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Maken
 def swear_all(d):
     """Answer every Oath question of tonight's Oath queue."""
     while d.game.phase is Phase.OATH:
-        d.do(SwearOath(d.game.night.oath_queue[0]))
+        if d.game.night.oath_taking:
+            d.do(SwearOath(d.game.night.oath_queue[0]))
+        else:
+            d.advance()  # the Oath's clock runs out (phases house rule 9)
 
 
 def to_first_vote(d):
@@ -119,6 +122,7 @@ class TestSection1Setup:
             ({"contestants": NAMES12, "traitors": 3, "confession_shields": 0}, "confession_shields"),
             ({"contestants": NAMES12, "traitors": 3, "no_votes": "skip"}, "no_votes"),
             ({"contestants": NAMES12, "traitors": 3, "end_when_no_traitors": "yes"}, "end_when_no_traitors"),
+            ({"contestants": NAMES12, "traitors": 3, "night_fixed_length": 1}, "night_fixed_length"),
         ],
     )
     def test_bad_settings_name_the_field(self, kw, field):
@@ -389,6 +393,7 @@ class TestSection7Night:
         d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Makena", NightEvent.MURDER, "Kai"))
+        d.until(Phase.BREAKFAST)  # phases house rule 9: the night's stages run their clocks
         assert d.game.phase is Phase.BREAKFAST
         assert not d.game.players["Alex"].alive and d.game.players["Alex"].publicly_out
         assert any(isinstance(e, Whisper) and e.to == {"Alex"} and "murdered" in e.message.text for e in d.effects)
@@ -406,6 +411,8 @@ class TestSection7Night:
         for t in ("Sunny", "Efe"):
             d.do(ChooseEvent(t, NightEvent.MURDER, "Alex"))
         fx = d.do(ChooseEvent("Makena", NightEvent.MURDER, "Alex"))
+        while d.game.phase is not Phase.BREAKFAST:  # phases house rule 9: the last stage's end ends the night
+            fx = d.advance()
         from engine.effects import Eliminated
 
         private = [e for e in fx if isinstance(e, Eliminated) and e.to is not None]
@@ -422,6 +429,7 @@ class TestSection7Night:
             d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
             d.do(ChooseEvent("Efe", NightEvent.MURDER, "Kai"))
             d.do(ChooseEvent("Makena", NightEvent.MURDER, "Zuri"))
+            d.advance()  # the Turret's clock runs out (phases house rule 9)
             outcomes.add(d.game.record.events[0].target)
         assert len(outcomes) > 1
 
@@ -437,13 +445,13 @@ class TestSection7Night:
         assert d.game.night.events == {NightEvent.MURDER, NightEvent.SEDUCE}
         d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.SEDUCE, "Alex"))
-        assert d.game.phase is Phase.OFFER
+        d.until(Phase.OFFER)  # phases house rule 9: the night's stages run their clocks
         with pytest.raises(IllegalAction):
             d.do(AnswerOffer("Kai", True))
         d.do(AnswerOffer("Alex", True))
         alex = d.game.players["Alex"]
         assert alex.allegiance is Allegiance.TRAITOR and not alex.sworn and alex.alive
-        assert d.game.phase is Phase.BREAKFAST
+        d.until(Phase.BREAKFAST)
         # the recruit takes the Oath the next night
         d.until(Phase.VOTE)
         vote_all(d, {n: "Kai" for n in d.game.living() if n != "Kai"} | {"Kai": "Zuri"})
@@ -456,7 +464,9 @@ class TestSection7Night:
         d = self._two_traitors(series)
         d.do(ChooseEvent("Sunny", NightEvent.SEDUCE, "Alex"))
         d.do(ChooseEvent("Efe", NightEvent.SEDUCE, "Alex"))
+        d.until(Phase.OFFER)  # phases house rule 9: the night's stages run their clocks
         d.do(AnswerOffer("Alex", False))
+        d.until(Phase.BREAKFAST)
         assert d.game.players["Alex"].allegiance is Allegiance.FAITHFUL
         assert all(p.alive for p in d.game.players.values())
         assert d.game.record.events[-1].murdered == []
@@ -472,7 +482,9 @@ class TestSection7Night:
         with pytest.raises(IllegalAction):
             d.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
         d.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Alex"))
+        d.until(Phase.OFFER)  # phases house rule 9: the night's stages run their clocks
         d.advance()  # no answer: the offer lapses, a decline
+        d.until(Phase.BREAKFAST)
         assert not d.game.players["Alex"].alive
 
     @pytest.mark.rule("T7.9")
@@ -481,6 +493,7 @@ class TestSection7Night:
         d.until(Phase.OATH)
         swear_all(d)
         d.do(ChooseEvent("Sunny", NightEvent.ULTIMATUM, "Kai"))
+        d.until(Phase.OFFER)  # phases house rule 9: the night's stages run their clocks
         d.do(AnswerOffer("Kai", True))
         assert d.game.players["Kai"].allegiance is Allegiance.TRAITOR
 
@@ -492,12 +505,12 @@ class TestSection7Night:
         now = 1.0
         g.handle(Advance("Host"), now=now)
         while g.phase is Phase.OATH:
-            g.handle(SwearOath(g.night.oath_queue[0]), now=now)
+            g.handle(SwearOath(g.night.oath_queue[0]) if g.night.oath_taking else Advance("Host"), now=now)
         target = g.living_faithful()[0]
         old_power = g.players[target].power
         for t in traitors:
             g.handle(ChooseEvent(t, NightEvent.SEDUCE, target), now=now)
-        if g.phase is Phase.TRAITOR_POWERS:  # rulebook §5: the Traitor powers come before the offer
+        while g.phase is not Phase.OFFER:  # rulebook §5: the Traitor powers come before the offer
             g.handle(Advance("Host"), now=now)
         g.handle(AnswerOffer(target, True), now=now)
         p = g.players[target]

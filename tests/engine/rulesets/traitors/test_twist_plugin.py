@@ -179,12 +179,12 @@ class Series:
         for _ in range(80):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             elif self.g.phase is Phase.VOTE:
                 for v in list(self.g.ballot.voters):
                     self.do(CastVote(v, "Omar" if v != "Omar" else "Lena"))
-            elif self.g.phase is Phase.TURRET and self.g.night.events:
+            elif self.g.phase is Phase.TURRET and self.g.night.events and not self.g.night.picks:
                 for t in self.g.night.traitors:
                     self.do(ChooseEvent(t, NightEvent.MURDER, "Lena"))
             elif self.g.phase in (Phase.TRAITOR_POWERS, Phase.HOST_VISIT) and self.g.night.pending:

@@ -88,7 +88,7 @@ class Series:
         for _ in range(60):
             if self.g.phase is phase:
                 return
-            if self.g.phase is Phase.OATH:
+            if self.g.phase is Phase.OATH and self.g.night.oath_taking:
                 self.do(SwearOath(self.g.night.oath_queue[0]))
             else:
                 self.do(Advance(HOST))
@@ -99,6 +99,8 @@ class Series:
         for v in list(b.voters):
             t = target if v != target else next(c for c in b.candidates if c not in (v, target))
             self.do(CastVote(v, t))
+        if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
+            self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
     def banish(self, name: str) -> None:
         self.advance_to(Phase.VOTE)
@@ -107,6 +109,12 @@ class Series:
     def murder(self, target: str) -> None:
         for t in self.g.night.traitors:
             self.do(ChooseEvent(t, NightEvent.MURDER, target))
+
+    def end_stage(self, phase: Phase) -> None:
+        """The host moves ``phase`` on if the series is in it: a night stage runs its whole clock even when every
+        choice is made (phases house rule 9)."""
+        if self.g.phase is phase:
+            self.do(Advance(HOST))
 
     def to_breakfast(self) -> None:
         """Pass every power and close every phase until breakfast."""
@@ -151,6 +159,7 @@ def traitors_guess(s: Series, target: str, power: Power) -> None:
     for t in TRAITORS:
         s.do(GuessPower(t, target))
         s.do(GuessPower(t, target, power))
+    s.end_stage(Phase.TURRET)
 
 
 def nominate(s: Series, nominee: str) -> None:
@@ -158,6 +167,7 @@ def nominate(s: Series, nominee: str) -> None:
     s.advance_to(Phase.NOMINATION)
     for v in list(s.g.twist_state.nominators):
         s.do(VoteNominee(v, nominee if v != nominee else "Ari"))
+    s.end_stage(Phase.NOMINATION)
 
 
 # ---------------------------------------------------------------------------------------------- Murder twist
@@ -169,6 +179,7 @@ class TestMurderTwist:
         s.murder("Omar")
         for t in TRAITORS:
             s.do(ChooseSwordBearer(t, "Efe"))
+        s.end_stage(Phase.TURRET)
         assert "turret.sword_bearer" in s.keys("Sunny")
         s.to_breakfast()
         s.advance_to(Phase.DISCUSSION)
@@ -298,7 +309,9 @@ class TestConfessionTwist:
         assert all(Item.RESPONSE_DRAFT in s.holds(t) for t in TRAITORS)
         s.refused(WriteResponse("Alex", "hi"), "illegal.not_traitor")
         s.refused(ChooseEvent("Sunny", NightEvent.MURDER, victim), "illegal.turret.confessing")
-        s.do(WriteResponse("Sunny", "We hear you."))  # the Confession is over: the decisions (rule T8.4)
+        s.do(WriteResponse("Sunny", "We hear you."))
+        s.refused(WriteResponse("Efe", "More."), "illegal.turret.already")  # one reply, while the clock runs on
+        s.end_stage(Phase.TURRET)  # the Confession is over: the decisions (rule T8.4)
         s.refused(WriteResponse("Efe", "More."), "illegal.confession.closed")
         s.murder(victim)
         s.to_breakfast()
@@ -346,12 +359,14 @@ class TestGuessTwist:
         for t in TRAITORS:
             s.do(GuessPower(t, "Kai"))
             s.do(GuessPower(t, "Kai", Power.GUARDIAN))
+        s.end_stage(Phase.TURRET)
         assert "turret.guess.decided" in s.keys("Sunny")
         s.advance_to(Phase.NOMINATION)
         voters = s.g.living_faithful()
         assert set(s.g.twist_state.nominators) == set(voters)
         for v in voters:
             s.do(VoteNominee(v, "Steve" if v != "Steve" else "Ari"))
+        s.end_stage(Phase.NOMINATION)
         # the guessed Faithful learns it before using their power, and is not visited
         assert "guess.lost" in s.keys("Kai")
         assert s.g.players["Kai"].power is None
@@ -371,6 +386,7 @@ class TestGuessTwist:
         for t in TRAITORS:
             s.do(GuessPower(t, "Kai"))
             s.do(GuessPower(t, "Kai", Power.SOBER))
+        s.end_stage(Phase.TURRET)
         assert ("Kai", "guess") in s.g.traitor_actions()
         s.to_breakfast()
         assert s.g.players["Kai"].power is Power.GUARDIAN
@@ -407,6 +423,7 @@ class TestSeerTwist:
     def test_the_nominee_gets_the_true_allegiance_privately(self) -> None:
         s = night_one({2: (Twist.SEER,)})
         s.murder("Omar")
+        s.end_stage(Phase.TURRET)
         assert s.g.phase is Phase.TRAITOR_POWERS
         s.do(UsePower("Efe", "Sunny"))  # The Falsifier: Sunny registers as Faithful; twists see the truth
         s.advance_to(Phase.NOMINATION)
@@ -461,8 +478,10 @@ class TestTrial:
             for n in names:
                 s.do(PutOnTrial(t, n))
         assert s.g.night.attack is None  # the cards are drawn only as the Traitors go home
-        while s.g.phase is Phase.TRAITOR_POWERS:
+        s.end_stage(Phase.TURRET)
+        while s.g.night.pending:
             s.do(SkipPower(s.g.night.pending[0]))
+        s.end_stage(Phase.TRAITOR_POWERS)
 
     @pytest.mark.rule("T8.6", "T3.3")
     def test_the_death_card_is_murdered(self) -> None:
@@ -495,6 +514,7 @@ class TestTrial:
             s.do(OpenChest(n))
         s.banish("Vic")
         s.do(WriteResponse("Sunny", "Noted."))
+        s.end_stage(Phase.TURRET)
         self.put_on_trial(s, ("Steve", "Ari", "Noor"))
         death = s.g.night.attack[0]
         s.to_breakfast()
@@ -615,6 +635,7 @@ class TestTwistDays:
         s.do(WriteConfession("Alex", "I trust Kai."))
         s.banish("Vic")
         s.do(WriteResponse("Sunny", "We hear you."))
+        s.end_stage(Phase.TURRET)  # the Confession's clock ends (phases house rule 9)
         s.murder("Omar")
         s.to_breakfast()
         assert s.g.day == 2 and "confession.response" in s.keys(None)
