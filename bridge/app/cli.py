@@ -19,8 +19,10 @@ Subcommands:
     stats       the records' figures and each setup's balance-lab check, as text or ``--json``.
     balance     search a ruleset's setups for the fairest one for a cast (docs/simulate.md).
 
-Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C. Every failure
-is a one-line ``traitors: …`` message on stderr (``main``); ``--debug`` shows the traceback instead.
+Exit codes: 0 ok, 2 bad input (the message names the file and field), 1 anything else, 130 Ctrl-C; ``serve`` and
+``sandbox`` stop cleanly on Ctrl-C or SIGTERM and exit 0, ``serve-demo`` exits 130 on Ctrl-C and 1 on SIGTERM
+before its series is over. Every failure is a one-line ``traitors: …`` message on stderr (``main``); ``--debug``
+prints the traceback before it and keeps the exit code.
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 def _sandbox_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=_port, default=0, help="RCON port on 127.0.0.1 (default: any free port)")
     p.add_argument("--password-file", required=True, help="file holding the RCON password")
-    p.add_argument("--bots", type=int, default=12, help="bot contestants to join (default 12)")
+    p.add_argument("--bots", type=int, default=12, help="bot contestants to join: 0-16 (default 12)")
     p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (default 1)")
     p.add_argument("--report", help="write the world and the command log as JSON here at exit")
     p.add_argument("--msmp-secret-file", metavar="FILE",
@@ -342,12 +344,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name`` in ``parser`` (``_parser``'s)."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = action.choices[name]
+    return sub
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``traitors`` console script: every failure ends as one message and an exit code.
 
     Known failures print ``traitors: <message>`` on stderr (a config problem may print one line per problem,
-    each naming file and field); an unexpected one prints its type and text. ``--debug`` shows the traceback
-    instead. Ctrl-C exits 130 with nothing printed; a reader that closes stdout early (``| head``) ends the
+    each naming file and field); an unexpected one prints its type and text. ``--debug`` prints the traceback
+    too, with the same exit code. Ctrl-C exits 130 with nothing printed; a reader that closes stdout early (``| head``) ends the
     command quietly with exit code 1, as the Python docs' "Note on SIGPIPE" recommends.
 
     Args:
@@ -358,7 +367,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from bridge.errors import BridgeError
 
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the subcommand's parser says it, so the message points to that command's --help
+        _subcommand(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         code = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
@@ -368,9 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if args.debug:
-            raise
+            _print_traceback(exc)
         return EXIT_INTERRUPTED
     except ConfigError as exc:
         return _fail(args, exc, str(exc), EXIT_BAD_INPUT)
@@ -383,12 +395,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(args: argparse.Namespace, exc: BaseException, message: str, code: int) -> int:
-    """Print ``traitors: message`` on stderr and return ``code``; with ``--debug``, raise ``exc`` (its traceback)."""
+    """Print ``traitors: message`` on stderr and return ``code``; ``--debug`` prints ``exc``'s traceback first and
+    keeps the exit code (a script's check of bad input, 2, holds while it is debugged)."""
     if args.debug:
-        raise exc
+        _print_traceback(exc)
     for line in message.splitlines() or [""]:  # a config error names each problem on a line of its own
         print(f"traitors: {line}", file=sys.stderr)
     return code
+
+
+def _print_traceback(exc: BaseException) -> None:
+    """``--debug``: the traceback of ``exc`` on stderr, as Python prints an uncaught exception."""
+    import traceback
+
+    traceback.print_exception(exc, file=sys.stderr)
 
 
 def os_error_text(exc: OSError) -> str:
@@ -460,9 +480,12 @@ def _read_password(path: str) -> str:
 
 def _sandbox(args: argparse.Namespace) -> int:
     from bridge.app.demo import run_sandbox_process
+    from bridge.config.castle import MAX_SEATS
     from bridge.minecraft.versions import version_named
     from engine.core.cast import check_cast
 
+    if not 0 <= args.bots <= MAX_SEATS:  # more bots than seats were silently cut to the demo's 16 names
+        raise ConfigError(f"--bots: {args.bots}; 0-{MAX_SEATS} (a series has at most {MAX_SEATS} contestants)")
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
     secret = _read_password(args.msmp_secret_file) if args.msmp_secret_file else None
@@ -535,9 +558,11 @@ def _export(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from bridge.app.export import format_record
+    from bridge.config.kinds import require_kind
     from bridge.config.play import play_scenario
     from bridge.config.scenario import load_scenario
 
+    require_kind(args.scenario, "scenario")
     scenario = load_scenario(args.scenario)
     game = play_scenario(scenario)
     print(format_record(game.record, args.format))

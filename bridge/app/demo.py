@@ -474,15 +474,18 @@ async def serve_stored(
         (SIGTERM). A stopped series resumes when the command runs again.
 
     Raises:
-        StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged.
+        StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged; or
+            ``new`` while its series is still running.
         RconUnavailable: the sandbox is not reachable at start.
     """
-    from bridge.app.stored import open_store, store_is_there
+    from bridge.app.stored import open_store, refuse_new_while_running, store_is_there
     from bridge.loop.faults import Fault
     from bridge.loop.runner import run_series
 
     store = open_store(db, fresh=new) if store_is_there(db) else None
     try:
+        if store is not None and new:  # before the sandbox is reached, as serve checks its store
+            refuse_new_while_running(store)
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon, web_pages(web_port, sys.stdout) as pages:
             if store is None:
                 store = open_store(db, fresh=new)

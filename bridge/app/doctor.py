@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from bridge.config.files import read_secret_file
+from bridge.config.files import read_secret_lines
 from bridge.errors import BridgeError, MsmpAuthError, MsmpError, RconAuthError
 from bridge.io.msmp import MsmpClient
 from bridge.io.rcon import RconClient
@@ -137,17 +137,7 @@ def load_secrets(env: Mapping[str, str], secrets_file: Path | None) -> tuple[str
     Raises:
         ConfigError: the file cannot be read, others may read it, or a line is not ``KEY=value``.
     """
-    values: dict[str, str] = {}
-    if secrets_file is not None:
-        text = read_secret_file(secrets_file, "secrets file")
-        for n, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            key, sep, value = line.partition("=")
-            if not sep:
-                raise ConfigError(f"{secrets_file}: line {n}: expected KEY=value")
-            values[key.strip()] = value.strip()
+    values = read_secret_lines(secrets_file) if secrets_file is not None else {}
     rcon = values.get(RCON_ENV, env.get(RCON_ENV))
     msmp = values.get(MSMP_ENV, env.get(MSMP_ENV))
     return rcon or None, msmp or None

@@ -483,9 +483,11 @@ def load_record(source: str, series_id: int | None = None, *, reveal: bool = Fal
     from engine.rulesets import replay
 
     if source.endswith(".toml"):
+        from bridge.config.kinds import require_kind
         from bridge.config.play import play_scenario
         from bridge.config.scenario import load_scenario
 
+        require_kind(source, "scenario")
         played: SeriesRecord = play_scenario(load_scenario(source)).record
         return played
     from bridge.loop.store import SeriesStore

@@ -44,7 +44,7 @@ from bridge.app.doctor import load_secrets
 from bridge.app.export import format_record
 from bridge.app.records import records_db, records_password
 from bridge.app.season import Records, run_season
-from bridge.app.stored import open_store, store_is_there
+from bridge.app.stored import open_store, refuse_new_while_running, store_is_there
 from bridge.config.serve import ServeConfig
 from bridge.config.settings import AnySettings
 from bridge.config.settings_json import settings_to_json
@@ -130,8 +130,7 @@ def series_to_run(store: SeriesStore, settings: AnySettings, *, new: bool = Fals
     if latest is None or (new and over):
         return None
     if new:
-        raise StoreError(f"{store.path}: series {latest} is still running; finish it (or end it from the host "
-                         "console) before starting a new one")  # fmt: skip
+        refuse_new_while_running(store)
     if over:
         raise StoreError(f"{store.path}: series {latest} is over; export it (traitors export {store.path}) and run "
                          "serve --new-series to start the next one")  # fmt: skip

@@ -92,10 +92,12 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
         ConfigError: an unreadable or invalid file, a ruleset mismatch, or a bad contestant count (the message
             names the file or option).
     """
+    from bridge.config.kinds import require_kind
     from bridge.config.series import load_series
 
     if path is None:
         return demo_settings(12 if contestants is None else contestants, ruleset or "traitors")
+    require_kind(path, "series")
     series = load_series(path)
     settings = series.settings
     found = ruleset_of(settings).name

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 from bridge.app.demo_settings import DEMO_NAMES
@@ -96,8 +97,12 @@ def run_stats(db: RecordsDb, *, season: str | None, castle: str | None, as_json:
         0.
 
     Raises:
+        ConfigError: a SQLite records database that does not exist (reading does not create it).
         RecordsUnavailable: the database cannot be used.
     """
+    if db.backend == "sqlite" and not Path(db.target).is_file():  # reading must not leave an empty database behind
+        raise ConfigError(f"{db.target}: no records database here (`traitors serve` and `traitors records import` "
+                          "create it)")  # fmt: skip
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if lab:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bridge.loop.store import SIDE_FILES, SeriesStore
+from bridge.loop.store import SIDE_FILES, SeriesStore, StoreError
 
 
 def store_is_there(path: str | Path) -> bool:
@@ -37,4 +37,17 @@ def open_store(path: str | Path, *, fresh: bool) -> SeriesStore:
     return store
 
 
-__all__ = ["open_store", "store_is_there"]
+def refuse_new_while_running(store: SeriesStore) -> None:
+    """``--new-series`` starts a new series only in a store that holds none or whose newest series is over: a
+    running one is never dropped nor quietly resumed instead (``serve`` and ``serve-demo`` alike).
+
+    Raises:
+        StoreError: the newest series of ``store`` is still running.
+    """
+    latest = store.latest()
+    if latest is not None and not store.is_over(latest):
+        raise StoreError(f"{store.path}: series {latest} is still running; finish it (or end it from the host "
+                         "console) before starting a new one")  # fmt: skip
+
+
+__all__ = ["open_store", "refuse_new_while_running", "store_is_there"]

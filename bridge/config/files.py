@@ -57,4 +57,23 @@ def read_secret_file(path: str | Path, what: str = "secrets file") -> str:
     return text
 
 
-__all__ = ["read_config_text", "read_secret_file"]
+def read_secret_lines(path: str | Path) -> dict[str, str]:
+    """The ``KEY=value`` lines of a secrets file (``serve``'s ``secrets_file``, ``doctor --secrets-file``), read as
+    ``read_secret_file`` reads it; blank lines and ``#`` comments are skipped, keys and values stripped.
+
+    Raises:
+        ConfigError: as ``read_secret_file``, or ``"<file>: line N: expected KEY=value"``.
+    """
+    values: dict[str, str] = {}
+    for n, raw in enumerate(read_secret_file(path).splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep:
+            raise ConfigError(f"{path}: line {n}: expected KEY=value")
+        values[key.strip()] = value.strip()
+    return values
+
+
+__all__ = ["read_config_text", "read_secret_file", "read_secret_lines"]

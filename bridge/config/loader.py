@@ -1,9 +1,7 @@
 """The one config loader: any of the operator's files (castle, series, serve config, scenario), its kind told
 by its keys, checked by the loader of that kind; and ``traitors check-config`` on top of it.
 
-A file's kind comes from its top-level keys: ``places`` or ``seats`` → castle; ``series`` or ``rcon`` → serve
-config; ``input`` or an explicit deal (``[[deal]]``, one table per contestant) → scenario; anything else → series
-file, of whatever ruleset (a club ruleset's ``[deal]`` table of contestant count → roles is a series setting).
+A file's kind comes from its top-level keys (``bridge/config/kinds.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bridge.config.castle import CastleConfig
+from bridge.config.files import read_secret_lines
+from bridge.config.kinds import kind_of
 from bridge.config.model import read_toml, validate
 from bridge.config.scenario import Scenario, parse_scenario_data
 from bridge.config.series import SeriesFile, series_from_data
@@ -22,17 +22,6 @@ from engine.rulesets.traitors.settings import Settings
 
 ConfigValue = CastleConfig | SeriesFile | Scenario | ServeConfig
 """What a config file holds, by kind."""
-
-
-def kind_of(data: Mapping[str, Any]) -> str:
-    """``"castle"``, ``"serve"``, ``"scenario"`` or ``"series"`` (see the module docstring)."""
-    if "places" in data or "seats" in data:
-        return "castle"
-    if "series" in data or "rcon" in data:
-        return "serve"
-    if "input" in data or isinstance(data.get("deal"), list):
-        return "scenario"
-    return "series"
 
 
 def _castle(data: Mapping[str, Any], path: Path) -> CastleConfig:
@@ -80,7 +69,8 @@ def describe(value: ConfigValue) -> str:
 
 
 def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
-    """``traitors check-config``: check every file; then every castle against every series file's cast.
+    """``traitors check-config``: check every file (a serve config's ``secrets_file`` too, as ``serve`` reads it:
+    readable, closed to group and others, ``KEY=value`` lines); then every castle against every series file's cast.
 
     Returns:
         ``(ok_lines, problems)``: ``"<file>: OK (<describe>)"`` per valid file; every problem line names the
@@ -93,6 +83,8 @@ def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     for p in paths:
         try:
             value = load_config(p)
+            if isinstance(value, ServeConfig) and value.secrets_file is not None:
+                read_secret_lines(value.secrets_file)  # as serve reads it: unreadable, open to others or malformed
         except ConfigError as exc:
             problems += str(exc).splitlines()
             continue
@@ -107,4 +99,4 @@ def check_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     return ok, problems
 
 
-__all__ = ["ConfigValue", "check_files", "describe", "kind_of", "load_config"]
+__all__ = ["ConfigValue", "check_files", "describe", "load_config"]

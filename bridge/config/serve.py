@@ -46,19 +46,22 @@ password or secret is refused; the RCON password and MSMP secret come from the e
 from __future__ import annotations
 
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import Field
 
 from bridge.config.castle import CastleConfig, default_castle, load_castle
-from bridge.config.model import ConfigModel, read_toml, validate
+from bridge.config.kinds import check_kind
+from bridge.config.model import ConfigFileError, ConfigModel, read_toml, validate
 from bridge.config.series import SeriesFile, load_series
 from bridge.config.settings import AnySettings
 from engine.errors import ConfigError
 from engine.rulesets.traitors.settings import Settings
+
+T = TypeVar("T")
 
 
 class RconModel(ConfigModel):
@@ -254,9 +257,12 @@ def load_serve_config(path: str | Path) -> ServeConfig:
     """Read and check a serve config and the castle and series files it names.
 
     Raises:
-        ConfigError: any problem in any of the files; every line names the file and the key path.
+        ConfigError: any problem in any of the files; every line names the file and the key path; or one line
+            when the file is another kind of file (a castle or series file given as the serve config).
     """
-    return serve_config_from_data(read_toml(path), Path(path))
+    data = read_toml(path)
+    check_kind(data, str(path), "serve")
+    return serve_config_from_data(data, Path(path))
 
 
 def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
@@ -276,8 +282,13 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
         return q if q.is_absolute() else path.parent / q
 
     castle_path = rel(m.castle) if m.castle else None
-    castle = load_castle(castle_path) if castle_path is not None else default_castle()
-    series = load_series(rel(m.series))
+    problems: list[str] = []
+    castle = _named_file(load_castle, castle_path, "castle", path, problems) if castle_path else default_castle()
+    series = _named_file(load_series, rel(m.series), "series", path, problems)
+    if m.web is not None and (m.web.tls_cert is None) != (m.web.tls_key is None):
+        problems.append(f"{name}: web: tls_cert and tls_key go together (a certificate and its private key)")
+    if castle is None or series is None or problems:
+        raise ConfigError("\n".join(problems))
     lobby = m.contestants is None and not series.named
     try:
         settings = series.settings_for(series.settings.contestants if lobby else m.contestants, m.hosts)
@@ -288,8 +299,6 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
         raise ConfigError("\n".join(problems))
     web = None
     if m.web is not None:
-        if (m.web.tls_cert is None) != (m.web.tls_key is None):
-            raise ConfigError(f"{name}: web: tls_cert and tls_key go together (a certificate and its private key)")
         web = WebConfig(m.web.bind, m.web.port, rel(m.web.tls_cert) if m.web.tls_cert else None,
                         rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay,
                         tuple(m.web.server_names), m.web.max_spectators, m.web.client_queue, m.web.linger)  # fmt: skip
@@ -303,6 +312,18 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
                               m.records.lab_series, m.records.lab_seed),
         lobby=lobby, board=(m.lobby.board[0], m.lobby.board[1], m.lobby.board[2]) if m.lobby.board else None,
     )  # fmt: skip
+
+
+def _named_file(load: Callable[[Path], T], file: Path, key: str, config: Path, problems: list[str]) -> T | None:
+    """``load(file)``, or ``None`` with its problems added to ``problems``, each line naming the file as resolved
+    and the config key that named it: ``/srv/castle/castle.toml (castle, from /srv/castle/serve.toml): cannot
+    read the file: No such file or directory``. A relative name alone does not say which folder was searched."""
+    try:
+        return load(file)
+    except ConfigFileError as exc:
+        where = f"{file.absolute()} ({key}, from {config.absolute()})"
+        problems += [f"{where}: {p}" for p in exc.problems]
+        return None
 
 
 def _secret_keys(data: Any) -> list[str]:

@@ -67,13 +67,6 @@ def test_simulate_takes_every_shipped_series_file(path, capsys):
     assert data["ruleset"] == series.ruleset and data["contestants"] == series.contestant_count
 
 
-def test_simulate_refuses_a_scenario_file_naming_the_key(capsys):
-    scenario = ROOT / "tests" / "scenarios" / "finale.toml"
-    assert main(["simulate", "--settings", str(scenario), "--series", "1"]) == 2
-    err = capsys.readouterr().err
-    assert str(scenario) in err and "seed" in err
-
-
 def test_export_of_a_running_series_needs_reveal(stored_series, tmp_path, capsys):
     running = stored_series(tmp_path / "running.db", finished=False)
     assert main(["export", str(running)]) == 2
@@ -154,3 +147,37 @@ def test_serve_demo_and_sandbox_print_the_phases(tmp_path):
         assert any(line.startswith("ready series=1 ") for line in lines) and _phases(lines) == [], lines
     finally:
         _stop(sandbox)
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["play", "world_config/series/traitors.toml"], "a series file, not a scenario: `traitors simulate --settings"),
+    (["export", "world_config/series/traitors.toml"], "a series file, not a scenario"),
+    (["simulate", "--series", "1", "--settings", "world_config/castle.toml"], "a castle file, not a series file"),
+    (["simulate", "--series", "1", "--settings", "SERVE"], "a serve config, not a series file: `traitors serve"),
+    (["simulate", "--series", "1", "--settings", "tests/scenarios/finale.toml"], "a scenario, not a series file"),
+])  # fmt: skip
+def test_a_file_of_another_kind_is_refused_in_one_line(argv: list[str], says: str, tmp_path: Path, capsys,
+                                                       monkeypatch) -> None:  # fmt: skip
+    """``play`` takes a scenario, ``simulate --settings`` a series file, ``export`` a store or a scenario: a file
+    of another kind (as check-config tells them) is one line saying what it is, exit 2, nothing played."""
+    monkeypatch.chdir(ROOT)
+    serve = tmp_path / "serve.toml"
+    serve.write_text('series = "traitors.toml"\n[rcon]\nport = 25575\n')
+    argv = [str(serve) if a == "SERVE" else a for a in argv]
+    assert main(argv) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.splitlines()) == 1 and says in out.err, out.err
+
+
+def test_the_files_the_readme_recipes_write_in_the_checkout_are_ignored() -> None:
+    """The two-process demo writes the RCON password to ``rcon.txt`` where it runs (the checkout): a secret that
+    must never be committed; nor the castle files build-castle and castle-map write there by default."""
+    import fnmatch
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    written = set(re.findall(r"> ([\w.-]+)\s", readme)) | set(re.findall(r"--out ([\w.-]+)", readme))
+    assert {"rcon.txt", "castle.toml", "castle.png"} <= written  # the recipes this guards
+    patterns = [line.strip() for line in (ROOT / ".gitignore").read_text().splitlines() if line.strip()[:1] not in "#"]
+    for name in written:
+        assert any(fnmatch.fnmatch(f"/{name}", p if p.startswith("/") else f"*{p}") for p in patterns), name

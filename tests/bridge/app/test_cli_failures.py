@@ -263,8 +263,9 @@ def test_debug_shows_the_traceback(tmp_path):
     assert_one_line(traitors("init-config", str(file)), 2, "not a folder")
     proc = traitors("--debug", "init-config", str(file))
     assert "Traceback" in proc.stderr and "ConfigError" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.splitlines()[-1].startswith("traitors: ")  # the same code and line
     proc = traitors("init-config", str(file), "--debug")  # after the subcommand too
-    assert "Traceback" in proc.stderr
+    assert "Traceback" in proc.stderr and proc.returncode == 2
 
 
 def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
@@ -277,3 +278,41 @@ def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
     assert main(["play", str(SCENARIO)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["traitors: unexpected RuntimeError: boom (run with --debug to see where)"]
+
+
+def test_stats_of_a_missing_sqlite_file_is_refused_and_creates_nothing(tmp_path: Path, capsys) -> None:
+    """``stats`` only reads the records: a mistyped file is one line, exit 2, and no empty database is left."""
+    typo = tmp_path / "typo.db"
+    assert main(["stats", "--records", str(typo), "--no-lab"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"traitors: {typo}: no records database here (`traitors serve` and `traitors records import` create it)\n"
+    assert not typo.exists()
+
+
+def test_serve_demo_new_series_refuses_a_running_series_as_serve_does(stored_series, tmp_path: Path, capsys) -> None:
+    """``--new-series`` starts a series only where none runs: a running one is refused in one line (exit 2), before
+    the sandbox is reached (port 1 answers nothing), and the store is left as it was."""
+    from bridge.loop.store import SeriesStore
+
+    db = stored_series(tmp_path / "running.db", finished=False)
+    password = _password_file(tmp_path, "pw.txt", "pw")
+    assert main(["serve-demo", "--db", str(db), "--port", "1", "--password-file", str(password), "--new-series"]) == 2
+    assert capsys.readouterr().err == (f"traitors: {db}: series 1 is still running; finish it (or end it from the "
+                                       "host console) before starting a new one\n")  # fmt: skip
+    with SeriesStore(db, create=False) as store:
+        assert store.latest() == 1 and not store.is_over(1)
+
+
+@pytest.mark.parametrize("argv", [["demo", "--bogus"], ["--bogus", "demo"]])
+def test_an_unknown_option_points_to_the_subcommands_help(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == "traitors demo: unrecognized arguments: --bogus (see 'traitors demo --help')\n"
+
+
+def test_sandbox_refuses_more_bots_than_a_series_seats(tmp_path: Path, capsys) -> None:
+    """The demo has 16 names and the castle 16 seats: ``--bots 99`` was cut to 16 without a word."""
+    password = _password_file(tmp_path, "pw.txt", "pw")
+    assert main(["sandbox", "--password-file", str(password), "--bots", "99"]) == 2
+    assert capsys.readouterr().err == "traitors: --bots: 99; 0-16 (a series has at most 16 contestants)\n"

@@ -90,6 +90,7 @@ def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> Non
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         took = time.time() - asked
+        assert proc.returncode == 0, err  # stopped cleanly: 0, not the 130 of the other commands (docs/operator.md)
         logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
         assert any(r.get("event") == "stopped" for r in logs), err
         assert took < STOP_WITHIN, f"stopped {took:.1f} s after SIGINT"

@@ -143,6 +143,27 @@ def test_world_readable_secrets_file_is_refused_by_name(tmp_path: Path) -> None:
     assert load_secrets({}, f) == ("pw", None)
 
 
+def test_check_config_refuses_a_secrets_file_others_may_read_as_serve_does(tmp_path: Path, capsys) -> None:
+    secrets = tmp_path / "castle.secrets"
+    secrets.write_text("CASTLE_RCON_PASSWORD=hunter2\n")
+    os.chmod(secrets, 0o644)
+    cfg = _serve_files(tmp_path, 'secrets_file = "castle.secrets"\n')
+    serve_says = f"{secrets}: others may read this secrets file (mode 644); run chmod 600 on it"
+    with pytest.raises(ConfigError, match="others may read") as refused:
+        load_secrets({}, load_serve_config(cfg).secrets_file)
+    assert str(refused.value) == serve_says
+    assert main(["check-config", str(cfg)]) == 2
+    out = capsys.readouterr()
+    assert out.err == f"traitors: {serve_says}\n" and "OK" not in out.out and "hunter2" not in out.out + out.err
+    os.chmod(secrets, stat.S_IRUSR | stat.S_IWUSR)
+    assert main(["check-config", str(cfg)]) == 0
+    assert capsys.readouterr().out.startswith(f"{cfg}: OK (serve:")
+    secrets.write_text("# the RCON password\nCASTLE_RCON_PASSWORD hunter2\n")  # no "=": serve refuses it
+    assert main(["check-config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"traitors: {secrets}: line 2: expected KEY=value\n" and "hunter2" not in err
+
+
 def test_load_series_names_an_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot read the file"):
         load_series(tmp_path / "missing.toml")

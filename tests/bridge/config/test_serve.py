@@ -38,3 +38,36 @@ def test_a_bad_web_section_names_the_file_and_field(tmp_path: Path, web: dict[st
     with pytest.raises(ConfigError, match="serve.toml") as bad:
         serve_config_from_data({**BASE, "web": web}, tmp_path / "serve.toml")
     assert words in str(bad.value)
+
+
+def test_a_missing_named_file_says_where_it_was_looked_for_and_every_problem(tmp_path: Path) -> None:
+    """A relative castle or series path is resolved against the serve config's folder: the message gives the
+    resolved path and the key that named it, and every problem of the file at once."""
+    data = {"castle": "castle.toml", "series": "missing.toml", "web": {"tls_cert": "web.pem"}}
+    config = tmp_path / "bad" / "pw.toml"
+    with pytest.raises(ConfigError) as bad:
+        serve_config_from_data(data, config)
+    assert str(bad.value).splitlines() == [
+        f"{tmp_path}/bad/castle.toml (castle, from {config}): cannot read the file: No such file or directory",
+        f"{tmp_path}/bad/missing.toml (series, from {config}): cannot read the file: No such file or directory",
+        f"{config}: web: tls_cert and tls_key go together (a certificate and its private key)",
+    ]
+
+
+def test_a_serve_config_is_told_from_the_other_files_by_its_keys(tmp_path: Path) -> None:
+    """``serve --config`` (and doctor, rehearse, build-castle, stats) given a castle or series file says what the
+    file is in one line; a serve config whose ``series`` key is misspelt is still checked as a serve config."""
+    from bridge.config.kinds import SERVE_KEYS
+    from bridge.config.serve import ServeModel, load_serve_config
+    from bridge.config.settings import SettingsModel
+
+    assert set(ServeModel.model_fields) - set(SettingsModel.model_fields) == SERVE_KEYS
+    with pytest.raises(ConfigError) as refused:
+        load_serve_config(ROOT / "world_config" / "castle.toml")
+    assert str(refused.value) == (f"{ROOT}/world_config/castle.toml: a castle file, not a serve config: a serve config "
+                                  f"names it (castle = ...); `traitors castle-map {ROOT}/world_config/castle.toml` draws it")  # fmt: skip
+    typo = tmp_path / "serve.toml"
+    typo.write_text('seires = "series/traitors-12.toml"\nstore = "series.db"\n')
+    with pytest.raises(ConfigError) as bad:
+        load_serve_config(typo)
+    assert sorted(str(bad.value).splitlines()) == [f"{typo}: seires: unknown key", f"{typo}: series: field required"]
