@@ -43,7 +43,7 @@ from engine.effects import (
     Whisper,
     label_text,
 )
-from engine.rulesets import family, new_game
+from engine.rulesets import RULESETS, family, new_game
 
 __all__ = ["Parts", "diff", "effect_entry", "grimoire", "input_entry", "rebuilt_log"]
 
@@ -201,15 +201,18 @@ def grimoire(game: RulesetGame) -> Parts:
         ``{"clock": {...}, "seat/<name>": {...} per contestant, "night": ..., "vote": ..., "votes": the vote
         history, "night_order": the night-order sheet (``bridge/web/sheets.py``), "timeline": the finished
         series step by step (``bridge/web/timeline.py``; only once it is over)}``; the clock's ``deadline`` is in
-        the service clock's seconds, ``paused`` the seconds left while paused (else ``None``).
+        the service clock's seconds, ``paused`` the seconds left while paused (else ``None``), ``twists`` the
+        twists the host may start (``Ruleset.twists``: the page's list).
     """
     g: Any = game
     phase = game.phase
+    spec = RULESETS.get(game.ruleset)
     parts: Parts = {
         "clock": {"ruleset": game.ruleset, "day": game.day, "phase": phase.value if phase is not None else None,
                   "phase_seq": game.phase_seq, "deadline": game.deadline, "paused": getattr(g, "paused", None),
                   "label": getattr(g, "clock_label", ""), "over": game.is_over, "hosts": sorted(game.hosts),
-                  "winner": _title(game.outcome.winner) if game.outcome is not None else None},
+                  "winner": _title(game.outcome.winner) if game.outcome is not None else None,
+                  "twists": list(spec.twists) if spec is not None else []},
     }  # fmt: skip
     for name, seat in game.seats().items():
         parts[f"seat/{name}"] = _seat(game, name, seat)

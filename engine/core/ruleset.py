@@ -187,6 +187,8 @@ class Ruleset:
         survivor: the record's word for a contestant still in when the series ended (``"Finalist"``).
         columns: the counted columns of the record's summary in table order, ``(heading, summary key)``
             (``bridge.app.summary.summarize`` counts every key it knows).
+        twists: the twists a host may start or cancel (``engine.ids.Twist`` values, ``StartTwist``), in the
+            order the web grimoire lists them; ``()`` for a ruleset without twists.
     """
 
     name: str
@@ -199,6 +201,7 @@ class Ruleset:
     hand: tuple[str, str]
     survivor: str
     columns: tuple[tuple[str, str], ...]
+    twists: tuple[str, ...] = ()
 
 
 __all__ = ["Ruleset", "RulesetGame"]

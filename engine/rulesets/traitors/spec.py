@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.ruleset import Ruleset
+from engine.ids import Twist
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import SIZES, Settings
 
@@ -22,8 +23,10 @@ RULESET = Ruleset(
         ("Votes for a Traitor", "votes_for_traitors"),
         ("Votes received", "votes_received"),
     ),
+    twists=tuple(t.value for t in Twist),
 )
 """The Traitors: a record's hand is the allegiance and power, a contestant still in at the end is a finalist, the
-summary counts round tables attended, votes cast, votes naming a Traitor and votes received."""
+summary counts round tables attended, votes cast, votes naming a Traitor and votes received; the host may start
+every twist of rulebook §8."""
 
 __all__ = ["RULESET"]

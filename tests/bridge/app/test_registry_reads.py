@@ -10,9 +10,10 @@ from bridge.app.demo_output import WHY, explain
 from bridge.app.demo_settings import DEMO_SERIES, demo_settings
 from bridge.app.export import format_record
 from bridge.app.summary import summarize
-from bridge.web.grimoire import NIGHT_READERS, SEAT_READERS, VOTE_READERS
+from bridge.web.grimoire import NIGHT_READERS, SEAT_READERS, VOTE_READERS, grimoire
 from bridge.web.sheets import NIGHT_SHEETS
 from engine.errors import ConfigError
+from engine.ids import Twist
 from engine.record import ContestantRecord, SeriesRecord
 from engine.rulesets import DEFAULT_RULESET, RULESETS, new_game, ruleset_of
 
@@ -73,3 +74,13 @@ def test_the_record_reads_its_heading_hand_survivor_and_columns_from_the_registr
         key for _, key in spec.columns
     ]
     assert explain(record)[0].startswith("Why: ")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_grimoire_page_lists_the_twists_of_the_series_ruleset(name: str) -> None:
+    """The host page fills its twist list from the clock's ``twists`` (``bridge/web/static/host.js``): the ruleset's
+    own, each one the page's ``start_twist`` control takes (``engine.ids.Twist``)."""
+    game = new_game(demo_settings(RULESETS[name].sizes[0], name), 1)
+    listed = grimoire(game)["clock"]["twists"]
+    assert listed == list(RULESETS[name].twists)
+    assert [Twist(t) for t in listed] == (list(Twist) if RULESETS[name].family == "traitors" else [])
