@@ -69,8 +69,6 @@ NAMING: tuple[str, ...] = (
     "bridge/app/balance_options.py",
     "bridge/app/balance_plot.py",
     "bridge/app/balance_setups.py",
-    "bridge/config/loader.py",
-    "bridge/config/serve.py",
     "bridge/config/settings.py",
     "bridge/config/settings_json.py",
     "bridge/loop/console.py",

@@ -187,6 +187,9 @@ class Ruleset:
         survivor: the record's word for a contestant still in when the series ended (``"Finalist"``).
         columns: the counted columns of the record's summary in table order, ``(heading, summary key)``
             (``bridge.app.summary.summarize`` counts every key it knows).
+        castle_places: the castle's places each contestant needs one of (``"seats"`` at the round table,
+            ``"homes"``, ``"breakfast"`` places for The Traitors' breakfast, rulebook §10), checked against the
+            castle before a series is served.
         twists: the twists a host may start or cancel (``engine.ids.Twist`` values, ``StartTwist``), in the
             order the web grimoire lists them; ``()`` for a ruleset without twists.
     """
@@ -201,6 +204,7 @@ class Ruleset:
     hand: tuple[str, str]
     survivor: str
     columns: tuple[tuple[str, str], ...]
+    castle_places: tuple[str, ...] = ("seats", "homes")
     twists: tuple[str, ...] = ()
 
 

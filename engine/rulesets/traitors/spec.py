@@ -23,10 +23,11 @@ RULESET = Ruleset(
         ("Votes for a Traitor", "votes_for_traitors"),
         ("Votes received", "votes_received"),
     ),
+    castle_places=("seats", "homes", "breakfast"),
     twists=tuple(t.value for t in Twist),
 )
 """The Traitors: a record's hand is the allegiance and power, a contestant still in at the end is a finalist, the
-summary counts round tables attended, votes cast, votes naming a Traitor and votes received; the host may start
-every twist of rulebook §8."""
+summary counts round tables attended, votes cast, votes naming a Traitor and votes received; every contestant has
+a place at the breakfast table (rulebook §10); the host may start every twist of rulebook §8."""
 
 __all__ = ["RULESET"]
