@@ -55,15 +55,11 @@ AMBIGUOUS = frozenset({"traitors"})
 """Registry keys that are also ordinary words of the software (see the module docstring)."""
 
 NAMING: tuple[str, ...] = (
-    "bench/balance_search.py",
     "bench/bot_skill.py",
     "bench/checkout.py",
-    "bench/fingerprint.py",
-    "bench/grimoire_feed.py",
     "bench/instructions.py",
     "bench/latency.py",
     "bench/resume.py",
-    "bench/stats_screenshots.py",
     "bench/twists.py",
     "bridge/app/balance.py",
     "bridge/app/balance_options.py",
