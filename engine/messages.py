@@ -147,6 +147,7 @@ CATALOG: dict[str, str] = {
     "joker.accepted": "You hold the Joker. Your power is now a false power. If you are banished, the series ends.",
     "joker.declined": "You declined the Joker.",
     "joker.returned": "The final round table: you return to your Faithful power; the Joker is gone.",
+    "joker.returned.finale": "The finale: you return to your Faithful power; the Joker is gone.",
     "joker.banished": "{player} was the Joker. The series ends at once.",
     "guess.lost": "The Traitors guessed your power. You have lost it for the rest of the series.",
     "shield.used": "Your murder shield saved you tonight.",

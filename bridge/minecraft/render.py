@@ -37,26 +37,20 @@ from bridge.minecraft.core import McCommand
 from bridge.minecraft.snbt import SnbtValue
 from bridge.minecraft.text import Component, RunCommand
 from bridge.minecraft.triggers import (
-    BEARER,
-    CHEST,
-    CONFESS,
-    GUESS,
     MURDER,
     NOMINATE,
-    NOMINEE,
     OATH,
     OFFER,
-    RESPOND,
     SEDUCE,
-    SEER,
     TORCH,
-    TRIAL,
     TRIGGER_TITLES,
     TRIGGERS,
     TWIST,
     ULTIMATUM,
     VOTE,
     encode,
+    input_dialog_title,
+    input_labels,
     trigger_command,
 )
 from bridge.minecraft.ui_text import ui
@@ -70,12 +64,9 @@ from engine.actions import (
     GuessPower,
     HoldBack,
     KeepEveryone,
-    OpenChest,
     SkipPower,
     StartTwist,
     SwearOath,
-    WriteConfession,
-    WriteResponse,
 )
 from engine.effects import (
     Announce,
@@ -243,16 +234,10 @@ _DIALOG_TITLES: dict[str, str] = {
     OATH: "traitors.dialog.title.oath",
     OFFER: "traitors.dialog.title.offer",
     TORCH: "traitors.dialog.title.torch",
-    BEARER: "traitors.dialog.title.turret",
-    TRIAL: "traitors.dialog.title.turret",
-    RESPOND: "traitors.dialog.title.turret",
-    CHEST: "traitors.dialog.title.confession",
-    CONFESS: "traitors.dialog.title.confession",
-    NOMINEE: "traitors.dialog.title.nomination",
-    GUESS: "traitors.dialog.title.guess",
-    SEER: "traitors.dialog.title.seer",
     TWIST: "traitors.dialog.title.twist",
 }
+"""Trigger → the title of a dialog asking for it; a twist's inputs take theirs from the twist's spec
+(``triggers.input_dialog_title``)."""
 
 
 def choice_label(choice: Choice, prompt: Message | None = None) -> Component:
@@ -286,7 +271,7 @@ def choice_label(choice: Choice, prompt: Message | None = None) -> Component:
         return mc.message_component(msg("bk.repeat.yes" if action.ask else "bk.repeat.no"))
     if isinstance(action, AnswerJoker):
         return mc.message_component(msg("joker.accept" if action.accept else "joker.decline"))
-    for key in _FIXED_LABELS.get(type(action), ()):
+    for key in _FIXED_LABELS.get(type(action), ()) or input_labels(action):
         if msg(key).text == choice.label:
             return mc.message_component(msg(key))
     return mc.text_component(choice.label)
@@ -296,12 +281,10 @@ _FIXED_LABELS: dict[type, tuple[str, ...]] = {
     SkipPower: ("power.skip", "club.blocked.ok"),
     HoldBack: ("bk.hold_back",),
     KeepEveryone: ("my.keep",),
-    OpenChest: ("confession.choice.open",),
-    WriteConfession: ("confession.choice.send",),
-    WriteResponse: ("confession.choice.respond",),
 }
 """Inputs whose choice carries one of a few catalogue labels (the engine's ``Choice.label`` is its English): a
-pass, or a blocked contestant going back to sleep (``engine.rulesets.club.night``)."""
+pass, or a blocked contestant going back to sleep (``engine.rulesets.club.night``); a twist's inputs take theirs
+from the twist's spec (``triggers.input_labels``)."""
 
 
 def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCommand]:
@@ -379,7 +362,9 @@ def prompt_dialog(name: str, effect: Prompt, ctx: RenderContext) -> list[McComma
 def _dialog_parts(effect: Prompt, ctx: RenderContext) -> tuple[Component, Component, list[tuple[Component, str]]]:
     """A prompt's dialog title, body and buttons ``(label, /trigger command)``."""
     first = effect.choices[0].action if effect.choices else None
-    title_key = _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "") if first is not None else ""
+    title_key = ""
+    if first is not None:
+        title_key = input_dialog_title(first) or _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "")
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
     buttons = [(choice_label(choice, effect.message), trigger_command(choice.action, ctx.seats))
                for choice in effect.choices]  # fmt: skip

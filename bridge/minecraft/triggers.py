@@ -62,7 +62,7 @@ objective              value                                  engine action
 =====================  =====================================  ===================================
 
 Power numbers (``traitors.guess``) are the 1-based positions in ``engine.rulesets.traitors.twists.guess.GUESSABLE``;
-twist numbers (``traitors.twist``) the 1-based positions in ``engine.ids.Twist``.
+twist numbers (``traitors.twist``) are fixed by the twist's key in ``TWIST_NUMBERS`` (a new twist appends a row).
 
 The Sacred Sword: the struck player's advancement reward records the attacker (``execute on attacker``), so one
 queue entry names both players and the service turns it into ``StrikeWithSword(attacker, victim)``. An entry
@@ -134,6 +134,7 @@ from engine.actions import (
     WriteResponse,
 )
 from engine.ids import Drink, NightEvent, Torch, Twist
+from engine.rulesets.traitors.twists import INPUTS as TWIST_INPUTS
 from engine.rulesets.traitors.twists.guess import GUESSABLE
 
 Seats = Mapping[str, int]
@@ -186,7 +187,42 @@ _NAME_RE = re.compile(r"[A-Za-z0-9_]{3,16}")
 _TORCHES: dict[int, Torch] = {1: Torch.BANISH_AGAIN, 2: Torch.END_GAME}
 _TORCH_VALUE = {v: k for k, v in _TORCHES.items()}
 _DRINKS: tuple[Drink, ...] = tuple(Drink)
-_TWISTS: tuple[Twist, ...] = tuple(Twist)
+TWIST_NUMBERS: dict[str, int] = {"double_vote": 1, "murder": 2, "confession": 3, "guess": 4, "seer": 5, "trial": 6}
+"""``traitors.twist``: a twist's key (``Twist.value``) → its number. Numbers are written into installed data packs
+and books already handed out, so a row never changes: a new twist appends its key with the next number."""
+
+
+def _twist_by_number(p: Press, number: int) -> Twist:
+    """The twist numbered ``number`` (``TWIST_NUMBERS``).
+
+    Raises:
+        InputError: no twist has that number (or its twist is not known to this engine).
+    """
+    for key, n in TWIST_NUMBERS.items():
+        if n == number:
+            try:
+                return Twist(key)
+            except ValueError:
+                break
+    raise p.bad()
+
+
+def _twist_number(twist: Twist) -> int:
+    """A twist's number (``TWIST_NUMBERS``); ``KeyError`` for a twist that has none."""
+    return TWIST_NUMBERS[twist.value]
+
+
+def input_dialog_title(action: Action) -> str | None:
+    """The dialog title key a twist's spec gives ``action``'s input (``TwistInput.dialog_title``); ``None`` for an
+    input no twist takes or whose spec gives none."""
+    spec = TWIST_INPUTS.get(type(action))
+    return spec.dialog_title or None if spec is not None else None
+
+
+def input_labels(action: Action) -> tuple[str, ...]:
+    """The catalogue keys a twist's spec gives the choices of ``action``'s input (``TwistInput.labels``)."""
+    spec = TWIST_INPUTS.get(type(action))
+    return spec.labels if spec is not None else ()
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -382,8 +418,8 @@ def _drink(p: Press) -> Action:
 
 def _twist(p: Press) -> Action:
     if p.value > CANCEL:
-        return CancelTwist(actor=p.player, twist=_TWISTS[p.number(p.value - CANCEL, len(_TWISTS))])
-    return StartTwist(actor=p.player, twist=_TWISTS[p.number(p.value, len(_TWISTS))])
+        return CancelTwist(actor=p.player, twist=_twist_by_number(p, p.value - CANCEL))
+    return StartTwist(actor=p.player, twist=_twist_by_number(p, p.value))
 
 
 SIGNUP_VALUES: dict[int, LobbyControl] = {1: LobbyControl.SIGN_UP, 2: LobbyControl.WITHDRAW, 3: LobbyControl.SHOW}
@@ -629,11 +665,11 @@ def _drink_value(action: TakeDrink, seats: Seats) -> tuple[str, int]:
 
 
 def _start_twist_value(action: StartTwist, seats: Seats) -> tuple[str, int]:
-    return TWIST, _TWISTS.index(action.twist) + 1
+    return TWIST, _twist_number(action.twist)
 
 
 def _cancel_twist_value(action: CancelTwist, seats: Seats) -> tuple[str, int]:
-    return TWIST, CANCEL + _TWISTS.index(action.twist) + 1
+    return TWIST, CANCEL + _twist_number(action.twist)
 
 
 def _replace_value(action: ReplaceContestant, seats: Seats) -> tuple[str, int]:

@@ -57,6 +57,7 @@ TORCH_ITEMS: dict[Torch, Item] = {Torch.BANISH_AGAIN: Item.BANISH_TORCH, Torch.E
 def open_torches(game: Table) -> None:
     """Rulebook §9: the finalists go to the finale area and vote; the host is told how the torches come."""
     finalists = game.living()
+    round_table.return_jokers(game, "joker.returned.finale")  # nobody enters the finale a Joker (T6.3, T9.2)
     game.torches = dict.fromkeys(finalists)
     game.torches_asked = False
     game.move(finalists, Place.FINALE_AREA)

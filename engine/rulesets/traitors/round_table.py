@@ -77,6 +77,16 @@ def begin_discussion(game: Table) -> None:
     twists.begin_discussion(game)  # TWIST HOOK: the Sacred Sword, the confession chests
 
 
+def return_jokers(game: Table, key: str) -> None:
+    """Rulebook §6, §9 (T6.3): at the final round table, or at the finale when none was held (an alerted
+    Survivor's murder after a round table of six, T9.2), the Joker returns to their Faithful power: each holder
+    is told privately (message ``key``) and nobody holds the Joker any more. Holding none, nothing happens."""
+    pw = game.powers
+    for j in sorted(pw.jokers):
+        game.whisper([j], key)
+    pw.jokers.clear()
+
+
 def begin_round_table(game: Table) -> None:
     """Rulebook §4: the round table opens (the twists' nominee first); the night's round-table powers are announced."""
     if twists.before_round_table(game):  # TWIST HOOK: discussion items collected; the Guess/Seer nominee
@@ -89,10 +99,7 @@ def begin_round_table(game: Table) -> None:
     game.move(living, Place.ROUND_TABLE)
     pw = game.powers
     if len(living) <= game.settings.finalists + 1:
-        # Rulebook §6, §9: at the final round table the Joker returns to their Faithful power.
-        for j in sorted(pw.jokers):
-            game.whisper([j], "joker.returned")
-        pw.jokers.clear()
+        return_jokers(game, "joker.returned")
     # Rulebook §4 "Events at the round table": the silence is announced when the round table opens.
     game.table.silenced = [n for n in living if n in pw.silenced]
     for n in game.table.silenced:

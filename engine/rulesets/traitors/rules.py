@@ -21,32 +21,22 @@ from engine.actions import (
     AnswerJoker,
     AnswerOffer,
     AskHappy,
-    AskSeer,
     CancelTwist,
     CastVote,
     ChooseEvent,
-    ChooseSwordBearer,
     ChooseTorch,
     ContestantLeft,
     ContestantReturned,
-    GuessPower,
     NominateDoubleVote,
-    OpenChest,
-    PutOnTrial,
     SkipPower,
     StartTwist,
-    StrikeWithSword,
     SwearOath,
-    TakeDrink,
     UsePower,
-    VoteNominee,
-    WriteConfession,
-    WriteResponse,
 )
 from engine.rulesets.traitors import finale, host, night, presence, round_table, twists, visit
 from engine.rulesets.traitors.context import Table
 from engine.rulesets.traitors.phases import Phase
-from engine.rulesets.traitors.twists import bar, confession, guess, murder, seer, trial
+from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
 ON_CLOCK: dict[Phase, Callable[[Table], None]] = {
     Phase.DAY_ZERO: night.begin_night,
@@ -99,7 +89,7 @@ class InputRule:
         apply: ``(game, action) -> None``; applies an input ``check`` accepted. ``None`` for the shared host
             controls (``engine.core.host``), whose check returns the function that applies it.
         lister: the inputs of this type a living contestant may send now (asked only in ``phases``); ``None``
-            when listed with another type (a pass with the power's uses) or by its twist (``twists.LISTED``).
+            when listed with another type (a pass with its power's uses) or by its twist (``twists.legal_actions``).
     """
 
     by: str
@@ -111,6 +101,12 @@ class InputRule:
 
 def _phases(*phases: Phase) -> frozenset[Phase]:
     return frozenset(phases)
+
+
+def _twist_rule(i: TwistInput) -> InputRule:
+    """A twist input's row: a contestant's, in its phases, checked and applied by the twists' hub (listed by its
+    twist: ``twists.legal_actions``)."""
+    return InputRule(CONTESTANT, i.phases, twists.check, twists.apply)
 
 
 INPUTS: dict[type[Action], InputRule] = {
@@ -136,16 +132,7 @@ INPUTS: dict[type[Action], InputRule] = {
     ),
     SkipPower: InputRule(CONTESTANT, _phases(Phase.TRAITOR_POWERS, Phase.HOST_VISIT), visit.check_skip, visit.apply_skip),
     ChooseTorch: InputRule(CONTESTANT, _phases(Phase.TORCHES), finale.check_torch, finale.apply_torch, finale.list_torches),
-    ChooseSwordBearer: InputRule(CONTESTANT, murder.INPUT_PHASES, twists.check, twists.apply),
-    StrikeWithSword: InputRule(CONTESTANT, murder.INPUT_PHASES, twists.check, twists.apply),
-    OpenChest: InputRule(CONTESTANT, confession.INPUT_PHASES, twists.check, twists.apply),
-    WriteConfession: InputRule(CONTESTANT, confession.INPUT_PHASES, twists.check, twists.apply),
-    WriteResponse: InputRule(CONTESTANT, _phases(Phase.TURRET), twists.check, twists.apply),
-    GuessPower: InputRule(CONTESTANT, guess.INPUT_PHASES, twists.check, twists.apply),
-    VoteNominee: InputRule(CONTESTANT, guess.INPUT_PHASES, twists.check, twists.apply),
-    AskSeer: InputRule(CONTESTANT, seer.INPUT_PHASES, twists.check, twists.apply),
-    PutOnTrial: InputRule(CONTESTANT, trial.INPUT_PHASES, twists.check, twists.apply),
-    TakeDrink: InputRule(CONTESTANT, bar.INPUT_PHASES, twists.check, twists.apply),
+    **{cls: _twist_rule(i) for cls, i in twists.INPUTS.items()},
 }
 """Every input the Traitors take, with its rules (an input of another ruleset is refused: ``invalid.action.kind``)."""
 
@@ -156,4 +143,34 @@ LISTERS: dict[Phase, tuple[Lister, ...]] = {
 runs for every bot decision)."""
 
 
-__all__ = ["CONTESTANT", "HOST", "INPUTS", "LISTERS", "ON_CLOCK", "SERVER", "InputRule", "on_clock"]
+def register_twist(spec: TwistSpec) -> None:
+    """Add a twist to the registry (``twists.register``) and its inputs to ``INPUTS``.
+
+    Raises:
+        ValueError: the twist or one of its inputs is already registered.
+    """
+    twists.register(spec)
+    for i in spec.inputs:
+        INPUTS[i.cls] = _twist_rule(i)
+
+
+def unregister_twist(spec: TwistSpec) -> None:
+    """Take out a twist ``register_twist`` added, with its inputs."""
+    assert spec.key is not None
+    twists.unregister(spec.key)
+    for i in spec.inputs:
+        INPUTS.pop(i.cls, None)
+
+
+__all__ = [
+    "CONTESTANT",
+    "HOST",
+    "INPUTS",
+    "LISTERS",
+    "ON_CLOCK",
+    "SERVER",
+    "InputRule",
+    "on_clock",
+    "register_twist",
+    "unregister_twist",
+]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.effects import Choice
 from engine.ids import Allegiance, Item, NightEvent, Twist
@@ -216,6 +217,9 @@ class TwistState:
     """Contestants who have had their drink this series (rulebook §10)."""
     glasses: list[Item] = field(default_factory=list)
     """Glasses handed out at the bar since glasses were last collected (each is held until discussion ends)."""
+    # twists registered with a state of their own
+    own: dict[Twist, Any] = field(default_factory=dict)
+    """Twist → its own per-series state, made by its spec's ``state`` on first use (``twists.state_of``)."""
 
     @classmethod
     def from_settings(cls, schedule: dict[int, tuple[Twist, ...]]) -> TwistState:

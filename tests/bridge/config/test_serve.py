@@ -20,11 +20,11 @@ def test_no_web_section_no_pages(tmp_path: Path) -> None:
 
 def test_the_web_section(tmp_path: Path) -> None:
     config = serve_config_from_data({**BASE, "web": {}}, tmp_path / "serve.toml")
-    assert config.web == WebConfig("127.0.0.1", 8765, None, None, 0.0, 120.0)
+    assert config.web == WebConfig("127.0.0.1", 8765, None, None, 0.0, linger=120.0)
     web = {"bind": "0.0.0.0", "port": 9000, "tls_cert": "web.pem", "tls_key": "k.pem", "spectator_delay": 30,
            "linger": 5}  # fmt: skip
     config = serve_config_from_data({**BASE, "web": web}, tmp_path / "serve.toml")
-    assert config.web == WebConfig("0.0.0.0", 9000, tmp_path / "web.pem", tmp_path / "k.pem", 30.0, 5.0)
+    assert config.web == WebConfig("0.0.0.0", 9000, tmp_path / "web.pem", tmp_path / "k.pem", 30.0, linger=5.0)
 
 
 @pytest.mark.parametrize(("web", "words"), [

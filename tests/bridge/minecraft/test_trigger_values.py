@@ -5,11 +5,11 @@ places the bridge does not rewrite when it is upgraded. The host console's dialo
 live server (``datapack/data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8`` pauses the
 clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
 its click events for as long as it is held, across a restart of the bridge), a series resumed after an upgrade,
-and the commands hosts learn by heart all carry bare numbers. Several of those numbers are positions in a list
-the code builds from an enum: a twist's number is its place in ``engine.ids.Twist``, a guessed power's its place
-in ``GUESSABLE`` (the order of ``engine.ids.Power``), a drink's its place in ``engine.ids.Drink``. Reordering an
-enum, or inserting a member anywhere but at the end, would silently make every button already handed out start,
-cancel, guess or pour something else, with no error anywhere.
+and the commands hosts learn by heart all carry bare numbers. A twist's number comes from a fixed table by key
+(``triggers.TWIST_NUMBERS``); others are positions in a list the code builds from an enum: a guessed power's its
+place in ``GUESSABLE`` (the order of ``engine.ids.Power``), a drink's its place in ``engine.ids.Drink``. Editing
+the table, reordering an enum, or inserting a member anywhere but at the end, would silently make every button
+already handed out start, cancel, guess or pour something else, with no error anywhere.
 
 So each value is pinned here by the member's stable name (its ``value`` string, or its name for
 ``HostControl``), and checked both ways through ``encode`` and ``decode``. A new twist, power, drink, control or
@@ -116,7 +116,7 @@ FIXED: list[tuple[Action, str, int]] = [
     (HoldBack("Bea"), "traitors.holdback", 1),
     (KeepEveryone("Bea"), "traitors.keep", 1),
     (OpenChest("Bea"), "traitors.chest", 1),
-    (Advance("Host_1"), "traitors.host", 1),
+    (Advance("Host_1", button="advance"), "traitors.host", 1),
     (UsePower("Alex", "Bea", second="Eve"), "traitors.power2", 216),
 ]
 """Yes/no answers (1 yes, 2 no), one-button inputs (1) and the Analyst's two seats in one value."""
@@ -155,7 +155,7 @@ def test_fixed_values(action: Action, objective: str, value: int) -> None:
 @pytest.mark.parametrize(("control", "value"), HOST_CONTROLS.items())
 def test_host_console_values(control: str, value: int) -> None:
     pressed = decode({"player": "Host_1", "input": "host", "value": value}, SEATS)
-    expected = Advance("Host_1") if control == "ADVANCE" else HostCommand("Host_1", HostControl[control])
+    expected = Advance("Host_1", button="advance") if control == "ADVANCE" else HostCommand("Host_1", HostControl[control])
     assert pressed == expected
 
 

@@ -22,54 +22,116 @@ Preconditions (``precondition``) are checked when the host starts a twist (refus
 naming the reason) and again when the twist's first step comes; a twist whose precondition no longer holds then
 lapses and the hosts are told. Conflicting twists (``engine.rulesets.traitors.settings.CONFLICTS``) never share a day.
 State lives in ``TwistState`` on the game (``Game.twist_state``); the modules hold no mutable state.
+
+Each module exposes one ``SPEC`` (``engine.rulesets.traitors.twists.spec.TwistSpec``); ``TWISTS`` is the registry
+the hooks below iterate, in its order (``register`` adds a twist). A spec names the hooks it joins; the phase
+modules call the hub's function of the same name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from types import ModuleType
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from engine.actions import (
-    Action,
-    AskSeer,
-    CancelTwist,
-    ChooseSwordBearer,
-    GuessPower,
-    OpenChest,
-    PutOnTrial,
-    StartTwist,
-    StrikeWithSword,
-    TakeDrink,
-    VoteNominee,
-    WriteConfession,
-    WriteResponse,
-)
-from engine.effects import TakeItem
+from engine.actions import Action, CancelTwist, StartTwist
 from engine.errors import IllegalAction, InvalidCommand
-from engine.ids import Item, NightEvent, Twist
-from engine.messages_terms import TWIST_NAMES
+from engine.ids import NightEvent, Twist
+from engine.messages import CATALOG
+from engine.messages_terms import TERMS
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.state import TwistState
 from engine.rulesets.traitors.twists import bar, confession, double_vote, guess, murder, seer, trial
 from engine.rulesets.traitors.twists.base import TEXT_LIMIT, check_text, lapses, shared_precondition
+from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSpec
 from engine.terms import twist_term
 
-TITLES: dict[Twist, str] = dict(TWIST_NAMES)
+SPECS: list[TwistSpec] = [double_vote.SPEC, murder.SPEC, guess.SPEC, seer.SPEC, trial.SPEC, confession.SPEC, bar.SPEC]
+"""Every twist's spec (and the bar's), in the order the hooks call them and ``legal_actions`` lists their
+inputs: the Murder twist's Turret choices come before the Guess twist's and the Trial's, the Trial's breakfast
+news before the Traitors' response, the sword before the chests, the bar last."""
+
+TWISTS: dict[Twist, TwistSpec] = {}
+"""Twist → its spec (the registry; a test checks every ``engine.ids.Twist`` is in it)."""
+TITLES: dict[Twist, str] = {}
 """How a twist is named in English (messages name it by its term, ``engine.terms.twist_term``)."""
+INPUTS: dict[type[Action], TwistInput] = {}
+"""Every twist input class → its ``TwistInput`` (``engine.rulesets.traitors.rules.INPUTS`` reads it)."""
+LISTED_IN: dict[Phase, tuple[TwistSpec, ...]] = {}
+"""Phase → the specs that can offer an input in it (each spec's ``input_phases``)."""
+_HOOKS: dict[str, tuple[Callable[..., Any], ...]] = {}
+_OWN_TERMS: set[Twist] = set()
+"""Registered twists whose term came from their spec's title (``unregister`` takes it back)."""
 
-DAY_PHASES = frozenset({Phase.DAY_ZERO, Phase.BREAKFAST, Phase.DISCUSSION, Phase.NOMINEE, Phase.ROUND_TABLE, Phase.VOTE})
+
+def _index() -> None:
+    """Rebuild the tables above from ``SPECS``."""
+    TWISTS.clear()
+    TITLES.clear()
+    INPUTS.clear()
+    for spec in SPECS:
+        if spec.key is not None:
+            TWISTS[spec.key] = spec
+            TITLES[spec.key] = spec.title
+        for i in spec.inputs:
+            INPUTS[i.cls] = i
+    LISTED_IN.clear()
+    LISTED_IN.update({phase: tuple(s for s in SPECS if s.legal_actions and phase in s.input_phases) for phase in Phase})
+    _HOOKS.clear()
+    for spec in SPECS:
+        for name, fn in spec.hooks.items():
+            _HOOKS[name] = (*_HOOKS.get(name, ()), fn)
 
 
-PRECONDITIONS: dict[Twist, Callable[[Context, int], str | None]] = {
-    Twist.DOUBLE_VOTE: double_vote.precondition,
-    Twist.MURDER: murder.precondition,
-    Twist.CONFESSION: confession.precondition,
-    Twist.GUESS: guess.precondition,
-    Twist.SEER: seer.precondition,
-    Twist.TRIAL: trial.precondition,
-}
-"""Each twist's own precondition (its module's ``precondition``; see the module docstrings)."""
+_index()
+
+
+def register(spec: TwistSpec) -> None:
+    """Add a twist to the registry, after the others (its hooks run last); its title becomes its
+    ``term.twist.<key>`` term (in ``TERMS`` and the message catalogue) unless the catalogue has one.
+
+    Raises:
+        ValueError: the twist, or one of its input classes, is already registered.
+    """
+    if spec.key is not None and spec.key in TWISTS:
+        raise ValueError(f"twist {spec.key.value!r} is already registered")
+    taken = [i.cls.__name__ for i in spec.inputs if i.cls in INPUTS]
+    if taken:
+        raise ValueError(f"twist inputs already registered: {', '.join(taken)}")
+    term_key = f"term.twist.{spec.key.value}" if spec.key is not None else ""
+    if spec.key is not None and term_key not in TERMS:
+        TERMS[term_key] = CATALOG[term_key] = spec.title
+        _OWN_TERMS.add(spec.key)
+    SPECS.append(spec)
+    _index()
+
+
+def unregister(key: Twist) -> None:
+    """Take a twist added by ``register`` out of the registry, with the term ``register`` gave it."""
+    SPECS[:] = [s for s in SPECS if s.key is not key]
+    if key in _OWN_TERMS:
+        _OWN_TERMS.discard(key)
+        del TERMS[f"term.twist.{key.value}"], CATALOG[f"term.twist.{key.value}"]
+    _index()
+
+
+def _hooks(name: str) -> tuple[Callable[..., Any], ...]:
+    return _HOOKS.get(name, ())
+
+
+def state_of(game: Context, twist: Twist) -> Any:
+    """The twist's own per-series state (``TwistState.own``), made by its spec's ``state`` on first use.
+
+    Raises:
+        KeyError: the twist keeps no state of its own.
+    """
+    own = game.twist_state.own
+    if twist not in own:
+        factory = TWISTS[twist].state
+        if factory is None:
+            raise KeyError(twist)
+        own[twist] = factory()
+    return own[twist]
 
 
 def is_on(game: Context, day: int, twist: Twist) -> bool:
@@ -83,21 +145,15 @@ def is_on(game: Context, day: int, twist: Twist) -> bool:
 def precondition(game: Context, twist: Twist, day: int) -> str | None:
     """The message key of the first precondition ``twist`` on ``day`` fails, or ``None`` (rulebook §8 [house]).
 
-    Checks the conflicts and the shared rules (``base.shared_precondition``), then the twist's own
-    (``PRECONDITIONS``).
+    Checks the conflicts and the shared rules (``base.shared_precondition``), then the twist's own (its spec's
+    ``precondition``).
     """
-    return shared_precondition(game, twist, day) or PRECONDITIONS[twist](game, day)
+    return shared_precondition(game, twist, day) or TWISTS[twist].precondition(game, day)
 
 
 def soonest_day(game: Context, twist: Twist) -> int:
-    """The first day a twist started now can still happen on (see the module table)."""
-    d, phase = game.day, game.phase
-    if twist is Twist.CONFESSION:
-        return d if phase is Phase.BREAKFAST and d >= 1 else d + 1
-    if twist is Twist.TRIAL:
-        return max(1, d if phase in DAY_PHASES or phase is Phase.OATH else d + 1)
-    # prepared on the night before: the Turret (and, for Guess/Seer, the host visit) of night day-1
-    return d + 1 if phase in DAY_PHASES or phase is Phase.OATH else d + 2
+    """The first day a twist started now can still happen on (its spec's ``soonest``; see the module table)."""
+    return TWISTS[twist].soonest(game)
 
 
 # ---------------------------------------------------------------------------------------------- host inputs
@@ -145,36 +201,17 @@ def validate_host(game: Context, action: StartTwist | CancelTwist) -> Callable[[
 
 
 def validate(game: Context, action: Action) -> Callable[[], None]:
-    """Check a twist input of a living contestant; return the function that applies it.
+    """Check a twist input of a living contestant; return the function that applies it (its spec's
+    ``TwistInput.validate``).
 
     Raises:
         IllegalAction: the rules forbid it now (the key says why); nothing changes.
-        InvalidCommand: an input this module does not know.
+        InvalidCommand: an input no twist takes.
     """
-    if isinstance(action, ChooseSwordBearer):
-        return murder.validate_bearer(game, action)
-    if isinstance(action, StrikeWithSword):
-        return murder.validate_strike(game, action)
-    if isinstance(action, (OpenChest, WriteConfession, WriteResponse)):
-        return confession.validate(game, action)
-    if isinstance(action, (GuessPower, VoteNominee)):
-        return guess.validate(game, action)
-    if isinstance(action, AskSeer):
-        return seer.validate(game, action)
-    if isinstance(action, PutOnTrial):
-        return trial.validate(game, action)
-    if isinstance(action, TakeDrink):
-        return bar.validate(game, action)
-    raise InvalidCommand("invalid.action.kind", kind=action.kind)
-
-
-LISTED = (murder, confession, guess, seer, trial, bar)
-"""The modules whose inputs ``legal_actions`` lists, in the order listed."""
-
-LISTED_IN: dict[Phase, tuple[ModuleType, ...]] = {
-    phase: tuple(m for m in LISTED if phase in m.INPUT_PHASES) for phase in Phase
-}
-"""Phase → the modules of ``LISTED`` that can offer an input in it (each module's ``INPUT_PHASES``)."""
+    rule = INPUTS.get(type(action))
+    if rule is None:
+        raise InvalidCommand("invalid.action.kind", kind=action.kind)
+    return rule.validate(game, action)
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
@@ -184,112 +221,111 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     ``Game.legal_actions``.
     """
     out: list[Action] = []
-    for module in LISTED_IN.get(game.phase, ()):  # type: ignore[arg-type]
-        out += module.legal_actions(game, player)
+    for spec in LISTED_IN.get(game.phase, ()):  # type: ignore[arg-type]
+        assert spec.legal_actions is not None
+        out += spec.legal_actions(game, player)
     return out
 
 
 # ---------------------------------------------------------------------------------------------- hooks
 
 
+def _call(name: str, game: Context) -> None:
+    for fn in _hooks(name):
+        fn(game)
+
+
+def _first(name: str, game: Context) -> bool:
+    """True at the first hook that returns True (the later ones are not called)."""
+    return any(fn(game) for fn in _hooks(name))
+
+
+def _every(name: str, game: Context) -> Iterator[bool]:
+    return (fn(game) for fn in _hooks(name))
+
+
 def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
     """TWIST HOOK (``night.open_turret``): tonight's events after the Murder twist's quiet night and the Trial."""
-    if game.day in game.twist_state.quiet_nights:
-        events = frozenset()
-    if trial.begins_tonight(game, has_event=bool(events)):
-        return frozenset()
+    for fn in _hooks("turret_events"):
+        events = fn(game, events)
     return events
 
 
 def replaces_event(game: Context) -> bool:
     """True on a Trial night (the Traitors are not told "no murder tonight")."""
-    return game.twist_state.trial_night == game.day
+    return _first("replaces_event", game)
 
 
 def confession_first(game: Context) -> bool:
     """TWIST HOOK (``night.open_turret``): True on a Confession night: the Traitors go to the Confession first."""
-    return confession.confession_night(game)
+    return _first("confession_first", game)
 
 
 def prompt_confession(game: Context) -> None:
     """TWIST HOOK (``night.open_turret``): ask the Traitors at the Confession for their response."""
-    confession.prompt_response(game)
+    _call("prompt_confession", game)
 
 
 def enter_turret(game: Context) -> None:
     """TWIST HOOK (``night.open_turret``): on a confession night the Traitors read the confessions first (§7.3)."""
-    confession.enter_turret(game)
+    _call("enter_turret", game)
 
 
 def turret_work(game: Context) -> bool:
-    """TWIST HOOK: whether tonight's Turret has twist choices (the Turret then opens with a clock)."""
+    """TWIST HOOK: whether tonight's Turret has twist choices (the Turret then opens with a clock). Every twist
+    is asked (each marks its own first step)."""
     assert game.night
-    if game.night.nominate:
-        game.twist_state.begun.add((game.day + 1, Twist.DOUBLE_VOTE))
-    work = [murder.turret_work(game), guess.turret_work(game), trial.turret_work(game)]
-    return any(work)
+    return any([*_every("turret_work", game)])
 
 
 def prompt_turret(game: Context) -> None:
     """TWIST HOOK: the Turret's twist prompts, after its clock has started."""
-    murder.prompt_turret(game)
-    guess.prompt_turret(game)
-    trial.prompt_turret(game)
+    _call("prompt_turret", game)
 
 
 def turret_done(game: Context) -> bool:
     """TWIST HOOK (``night.turret_maybe_done``): every Traitor has made every twist choice tonight."""
-    return murder.turret_done(game) and guess.turret_done(game) and trial.turret_done(game)
+    return all(_every("turret_done", game))
 
 
 def close_turret(game: Context) -> None:
     """TWIST HOOK (``night.close_turret``): settle the twists' Turret choices (most picks; ties by the seeded draw)."""
-    murder.close_turret(game)
-    guess.close_turret(game)
-    trial.close_turret(game)
+    _call("close_turret", game)
 
 
 def leave_turret(game: Context) -> None:
     """TWIST HOOK (``night.send_traitors_home``): the Traitors go home: the response draft is taken back."""
-    night = game.night
-    if night is None or not night.traitors:
-        return
-    st = game.twist_state
-    if st.response_due and st.confession_day == game.day:
-        game.emit(TakeItem(Item.RESPONSE_DRAFT, tuple(night.traitors)))
+    _call("leave_turret", game)
 
 
 def traitors_home(game: Context) -> None:
     """TWIST HOOK (``night.send_traitors_home``): the Traitors are home; the Trial begins (rulebook §7.3)."""
-    trial.traitors_home(game)
+    _call("traitors_home", game)
 
 
 def before_host_visit(game: Context) -> bool:
     """TWIST HOOK (top of ``visit.open_host_visit``): True when the Faithful's nomination vote opens first."""
-    return guess.open_nomination(game)
+    return _first("before_host_visit", game)
 
 
 def begin_night(game: Context) -> None:
     """TWIST HOOK (``night.begin_night``): a confession day's murder shields protect tonight."""
-    confession.begin_night(game)
+    _call("begin_night", game)
 
 
 def end_night(game: Context) -> None:
     """TWIST HOOK (``night.end_night``): unused murder shields are taken back (the following night only)."""
-    confession.end_night(game)
-    game.twist_state.guessed_tonight.clear()
+    _call("end_night", game)
 
 
 def breakfast(game: Context) -> None:
     """TWIST HOOK (``round_table.begin_breakfast``): the night's twist news: the Trial, the Traitors' Response book."""
-    trial.breakfast(game)
-    confession.breakfast(game)
+    _call("breakfast", game)
 
 
 def begin_discussion(game: Context) -> None:
     """TWIST HOOK (``round_table.begin_discussion``, after its clock): the Sacred Sword, the confession chests."""
-    murder.begin_discussion(game)
-    confession.begin_discussion(game)
+    _call("begin_discussion", game)
 
 
 def before_round_table(game: Context) -> bool:
@@ -298,36 +334,43 @@ def before_round_table(game: Context) -> bool:
     st = game.twist_state
     if st.discussion_closed != game.day:
         st.discussion_closed = game.day
-        murder.end_discussion(game)
-        confession.end_discussion(game)
-        bar.end_discussion(game)
-    return guess.open_nominee(game)
+        _call("end_discussion", game)
+    return _first("before_round_table", game)
 
 
 def close_nomination(game: Context) -> None:
     """The nomination's clock ran out (or the host moved on)."""
-    guess.close_nomination(game)
+    _call("close_nomination", game)
 
 
 def close_nominee(game: Context) -> None:
     """The nominee's clock ran out (or the host moved on): the round table opens."""
-    guess.close_nominee(game)
+    _call("close_nominee", game)
 
 
 def traitor_actions(game: Context) -> list[tuple[str, str]]:
-    """Tonight's guesses as Traitor actions (target, "guess"): every attempt counts (The Detective, The Spy)."""
-    return [(t, "guess") for t in game.twist_state.guessed_tonight]
+    """Tonight's Traitor actions of the twists (target, kind): every guess counts (The Detective, The Spy)."""
+    out: list[tuple[str, str]] = []
+    for fn in _hooks("traitor_actions"):
+        out += fn(game)
+    return out
 
 
 __all__ = [
+    "DAY_PHASES",
     "TEXT_LIMIT",
     "TITLES",
+    "TWISTS",
+    "TwistSpec",
     "TwistState",
     "check_text",
     "is_on",
     "lapses",
     "precondition",
+    "register",
     "soonest_day",
+    "state_of",
+    "unregister",
     "validate",
     "validate_host",
 ]

@@ -17,6 +17,7 @@ from engine.errors import IllegalAction
 from engine.ids import Drink
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import term
 
 BAR_PHASES = frozenset({Phase.BREAKFAST, Phase.DISCUSSION})
@@ -61,3 +62,14 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     if game.phase in BAR_PHASES and player not in game.twist_state.drinks:
         return [TakeDrink(player, d) for d in Drink]
     return []
+
+
+SPEC = TwistSpec(
+    None,
+    "The bar",
+    inputs=(TwistInput(TakeDrink, INPUT_PHASES, validate),),
+    input_phases=INPUT_PHASES,
+    legal_actions=legal_actions,
+    hooks={"end_discussion": end_discussion},
+)
+"""The bar's entry in the twists' registry: always on, never started by the host."""

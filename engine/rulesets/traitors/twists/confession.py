@@ -28,10 +28,12 @@ from engine.actions import Action, OpenChest, WriteConfession, WriteResponse
 from engine.effects import Choice, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
+from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import check_text, lapses
+from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -217,3 +219,46 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     if _open(game) and player not in game.twist_state.opened:
         return [OpenChest(player)]
     return []
+
+
+def leave_turret(game: Context) -> None:
+    """The Traitors go home: the response draft is taken back."""
+    night = game.night
+    if night is None or not night.traitors:
+        return
+    st = game.twist_state
+    if st.response_due and st.confession_day == game.day:
+        game.emit(TakeItem(Item.RESPONSE_DRAFT, tuple(night.traitors)))
+
+
+def soonest(game: Context) -> int:
+    """Day d's discussion: started at breakfast, still today; otherwise tomorrow."""
+    d = game.day
+    return d if game.phase is Phase.BREAKFAST and d >= 1 else d + 1
+
+
+SPEC = TwistSpec(
+    Twist.CONFESSION,
+    TWIST_NAMES[Twist.CONFESSION],
+    inputs=(
+        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",)),
+        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.send",)),
+        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret", ("confession.choice.respond",)),
+    ),
+    input_phases=INPUT_PHASES,
+    legal_actions=legal_actions,
+    hooks={
+        "confession_first": confession_night,
+        "enter_turret": enter_turret,
+        "prompt_confession": prompt_response,
+        "leave_turret": leave_turret,
+        "begin_night": begin_night,
+        "end_night": end_night,
+        "breakfast": breakfast,
+        "begin_discussion": begin_discussion,
+        "end_discussion": end_discussion,
+    },
+    precondition=precondition,
+    soonest=soonest,
+)
+"""The Confession twist's entry in the twists' registry."""

@@ -11,9 +11,26 @@ Precondition: none beyond the shared ones (``engine.rulesets.traitors.twists.pre
 
 from __future__ import annotations
 
+from engine.ids import Twist
+from engine.messages_terms import TWIST_NAMES
 from engine.rulesets.traitors.context import Context
+from engine.rulesets.traitors.twists.spec import TwistSpec
 
 
 def precondition(game: Context, day: int) -> str | None:
     """Always ``None``: a double vote can be given whenever there is a round table."""
     return None
+
+
+def turret_work(game: Context) -> bool:
+    """The Turret of night d-1 names the holder (``night.open_turret``): the twist has begun; no choices here."""
+    assert game.night
+    if game.night.nominate:
+        game.twist_state.begun.add((game.day + 1, Twist.DOUBLE_VOTE))
+    return False
+
+
+SPEC = TwistSpec(
+    Twist.DOUBLE_VOTE, TWIST_NAMES[Twist.DOUBLE_VOTE], hooks={"turret_work": turret_work}, precondition=precondition
+)
+"""The Double Vote's entry in the twists' registry."""

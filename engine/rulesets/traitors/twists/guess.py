@@ -32,11 +32,13 @@ from engine.actions import Action, AskSeer, GuessPower, VoteNominee
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
+from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
+from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import power_term, twist_term
 
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
@@ -331,3 +333,39 @@ def legal_actions(game: Context, player: str) -> list[Action]:
         if pending is not None and pending in allowed:
             out += [GuessPower(player, pending, p) for p in GUESSABLE]
     return out
+
+
+def end_night(game: Context) -> None:
+    """Tonight's guesses have been counted as Traitor actions."""
+    game.twist_state.guessed_tonight.clear()
+
+
+def traitor_actions(game: Context) -> list[tuple[str, str]]:
+    """Tonight's guesses as Traitor actions (target, "guess"): every attempt counts (The Detective, The Spy)."""
+    return [(t, "guess") for t in game.twist_state.guessed_tonight]
+
+
+SPEC = TwistSpec(
+    Twist.GUESS,
+    TWIST_NAMES[Twist.GUESS],
+    inputs=(
+        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess"),
+        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination"),
+    ),
+    input_phases=INPUT_PHASES,
+    legal_actions=legal_actions,
+    hooks={
+        "turret_work": turret_work,
+        "prompt_turret": prompt_turret,
+        "turret_done": turret_done,
+        "close_turret": close_turret,
+        "before_host_visit": open_nomination,
+        "end_night": end_night,
+        "before_round_table": open_nominee,
+        "close_nomination": close_nomination,
+        "close_nominee": close_nominee,
+        "traitor_actions": traitor_actions,
+    },
+    precondition=precondition,
+)
+"""The Guess twist's entry in the twists' registry (its nomination and nominee steps also serve the Seer)."""

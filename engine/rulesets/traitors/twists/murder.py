@@ -24,13 +24,15 @@ from collections.abc import Callable
 from engine.actions import Action, ChooseSwordBearer, StrikeWithSword
 from engine.effects import Choice, Eliminated, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
-from engine.ids import Allegiance, Item, Twist
+from engine.ids import Allegiance, Item, NightEvent, Twist
+from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import survivor
 from engine.rulesets.traitors.twists.base import lapses
+from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -182,3 +184,31 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     if game.phase is Phase.DISCUSSION and st.sword == (game.day, player) and not st.sword_used:
         out += [StrikeWithSword(player, v) for v in game.living() if v != player]
     return out
+
+
+def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
+    """The night of a Murder-twist day has no event ([house])."""
+    return frozenset() if game.day in game.twist_state.quiet_nights else events
+
+
+SPEC = TwistSpec(
+    Twist.MURDER,
+    TWIST_NAMES[Twist.MURDER],
+    inputs=(
+        TwistInput(ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret"),
+        TwistInput(StrikeWithSword, INPUT_PHASES, validate_strike),
+    ),
+    input_phases=INPUT_PHASES,
+    legal_actions=legal_actions,
+    hooks={
+        "turret_events": turret_events,
+        "turret_work": turret_work,
+        "prompt_turret": prompt_turret,
+        "turret_done": turret_done,
+        "close_turret": close_turret,
+        "begin_discussion": begin_discussion,
+        "end_discussion": end_discussion,
+    },
+    precondition=precondition,
+)
+"""The Murder twist's entry in the twists' registry."""

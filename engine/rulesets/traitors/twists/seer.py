@@ -21,10 +21,12 @@ from engine.actions import Action, AskSeer
 from engine.effects import GiveItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Twist
+from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.guess import finish_nominee, nominee_of
+from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import term
 
 
@@ -67,3 +69,14 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     if game.phase is Phase.NOMINEE and nominee_of(game, Twist.SEER) == player:
         return [AskSeer(player, n) for n in game.living() if n != player]
     return []
+
+
+SPEC = TwistSpec(
+    Twist.SEER,
+    TWIST_NAMES[Twist.SEER],
+    inputs=(TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer"),),
+    input_phases=INPUT_PHASES,
+    legal_actions=legal_actions,
+    precondition=precondition,
+)
+"""The Seer twist's entry in the twists' registry (its nomination is the Guess twist's hooks)."""

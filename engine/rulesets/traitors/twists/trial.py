@@ -24,11 +24,13 @@ from collections.abc import Callable
 from engine.actions import Action, PutOnTrial
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
-from engine.ids import Twist
+from engine.ids import NightEvent, Twist
+from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
+from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSpec
 from engine.terms import twist_term
 
 
@@ -190,3 +192,41 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     if len(named) >= _size(game):
         return []
     return [PutOnTrial(player, f) for f in game.living_faithful() if f not in named]
+
+
+def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[NightEvent]:
+    """A Trial night has no event: the Trial replaces it."""
+    return frozenset() if begins_tonight(game, has_event=bool(events)) else events
+
+
+def replaces_event(game: Context) -> bool:
+    """True on a Trial night (the Traitors are not told "no murder tonight")."""
+    return game.twist_state.trial_night == game.day
+
+
+def soonest(game: Context) -> int:
+    """Night d (from day 1): started by day, still tonight; started at night, the next night."""
+    d = game.day
+    return max(1, d if game.phase in DAY_PHASES or game.phase is Phase.OATH else d + 1)
+
+
+SPEC = TwistSpec(
+    Twist.TRIAL,
+    TWIST_NAMES[Twist.TRIAL],
+    inputs=(TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret"),),
+    input_phases=INPUT_PHASES,
+    legal_actions=legal_actions,
+    hooks={
+        "turret_events": turret_events,
+        "turret_work": turret_work,
+        "prompt_turret": prompt_turret,
+        "turret_done": turret_done,
+        "close_turret": close_turret,
+        "traitors_home": traitors_home,
+        "breakfast": breakfast,
+        "replaces_event": replaces_event,
+    },
+    precondition=precondition,
+    soonest=soonest,
+)
+"""The Trial's entry in the twists' registry."""

@@ -237,8 +237,10 @@ def test_bk12_the_mad_knight_has_no_win_of_his_own_by_default(
 
 @pytest.mark.rule("BK12")
 def test_bk12_the_mad_knights_own_win_is_a_setting(club: Any) -> None:
-    """[house] Setting ``mad_knight_solo_win`` on: the Mad Knight also wins alone when at most one other
-    contestant is alive with him, and everyone is told he won."""
+    """«…пока Белые Рыцари не вычислят всех Черных Рыцарей или наоборот, пока Черные Рыцари не отнимут власть»
+    (until the White Knights find all the Black Knights or the Black Knights take power): the rulebook gives the
+    Mad Knight no win. [house] Setting ``mad_knight_solo_win`` on: the Mad Knight also wins alone when at most
+    one other contestant is alive with him, and everyone is told he won."""
     deal = (("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Efe", "white_knight"))
     d = club(BK, deal, mad_knight_solo_win=True)
     d.to_day()
@@ -309,7 +311,8 @@ def test_my4_a_mine_goes_off_on_a_visit_after_it_was_laid(club: Any, my14: Any) 
 
 @pytest.mark.rule("MY4")
 def test_my4_the_core_orders_a_mine_after_the_visits_before_it() -> None:
-    """The night core (shared by both club rulesets): a visit earlier in the night order than the mine laid on
+    """«Гравці з активними нічними ролями виконують свої дії за чергою» (the active night roles act in turn).
+    The night core (shared by both club rulesets): a visit earlier in the night order than the mine laid on
     its target tonight does not set it off; one later does; a mine laid on an earlier night is set off by any."""
     early = [Visit("Omar", BLOCK, "Rhea", 0, 11), Visit("Noor", MINE, "Rhea", 1, 6)]
     out = resolve(early, night=1)

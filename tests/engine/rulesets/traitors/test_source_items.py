@@ -274,7 +274,9 @@ def test_the_next_finale_vote_takes_the_hosts_last_torches_back() -> None:
 
 @pytest.mark.rule("T9.3")
 def test_only_a_host_asks_and_only_during_the_finale_vote() -> None:
-    """The question is the host's (rulebook §10), in the finale vote only; a refused one changes nothing."""
+    """Rulebook §10: *"The host will ask whether everybody is happy with their decision before locking the
+    vote."* The question is the host's, in the finale vote only: a finalist asking, or a host before the finale,
+    is refused with a clear reason and changes nothing."""
     s = finale()
     before = (list(s.g.log), s.g.phase_seq, s.g.torches_asked)
     with pytest.raises(IllegalAction) as info:
@@ -359,7 +361,8 @@ def test_a_head_goes_when_its_contestant_leaves_and_every_head_when_the_night_be
 
 @pytest.mark.rule("T10.2")
 def test_a_replaced_contestants_head_shows_the_player_who_plays_the_seat() -> None:
-    """The head names the player whose face it shows: after a replacement, the seat's new player."""
+    """Rulebook §10: *"the player heads used in the breakfast room"*. The head names the player whose face it
+    shows: after a replacement, the seat's new player."""
     s = Series(HEAD_HANDS, powers=False)
     s.do(ReplaceContestant(HOST, "Zuri", "Bob_2"))
     mark = len(s.fx)
@@ -371,7 +374,8 @@ def test_a_replaced_contestants_head_shows_the_player_who_plays_the_seat() -> No
 
 @pytest.mark.rule("T10.2")
 def test_undoing_the_move_into_breakfast_takes_the_heads_away_again() -> None:
-    """An undo puts the castle back (``engine.core.host`` house rule 4): the heads set by the undone step go."""
+    """Rulebook §10: *"the player heads used in the breakfast room"*, set as each contestant arrives. An undo puts
+    the castle back (``engine.core.host`` house rule 4): the heads set by the undone step go."""
     s = Series(HEAD_HANDS, powers=False)
     s.banish("Alex")
     assert s.g.phase is Phase.TURRET

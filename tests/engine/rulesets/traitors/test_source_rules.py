@@ -13,6 +13,8 @@ import pytest
 
 from engine.actions import (
     Advance,
+    AnswerJoker,
+    AskHappy,
     CastVote,
     ChooseEvent,
     ChooseTorch,
@@ -306,6 +308,60 @@ def test_a_falsified_faithful_banished_by_the_sheriff_is_never_announced_as_a_tr
     assert keys.index("sheriff.success") < keys.index("banish.reveal") and "vote.open" not in keys
     assert allegiance_said_of(s, "Kai", mark) == ["Kai was Faithful."]
     assert "Kai" in s.said(mark)[keys.index("sheriff.success")]
+
+
+# ---------------------------------------------------------------------------------------------- T9.2, T6.3
+
+SURVIVOR_CAST: tuple[Hand, ...] = (
+    ("Sunny", T, Power.BARTENDER),
+    ("Efe", T, Power.FALSIFIER),
+    ("Rhea", F, Power.SURVIVOR),
+    *((n, F, None) for n in ("Zuri", "Kai", "Alex", "Ari", "Noor", "Omar", "Vic")),
+)
+"""Two Traitors among ten; Rhea is The Survivor."""
+
+
+@pytest.mark.rule("T9.2", "T6.3", "T5.4")
+def test_a_joker_who_reaches_the_finale_without_a_table_of_five_is_faithful_again() -> None:
+    """T6.3: *"Upon arriving at the round table, The Joker will return to being their Faithful power"*; T9.2:
+    *"a final banishment will take place, resulting in four finalists"*. The Joker accepted on night two is still
+    held when an alerted Survivor's murder after a round table of six leaves four ([house] docs/house-rules.md §9
+    Survivor before the finale): no round table of five is held, so the Joker returns to their Faithful power as
+    the finale begins. The holder alone is told; a later finale banishment of them ends nothing and reveals
+    nothing."""
+    s = Play(SURVIVOR_CAST, joker_night=2)
+    s.banish("Vic")
+    s.banish("Zuri")
+    s.murder("Kai")
+    s.use({})
+    joker = s.g.night.joker
+    assert joker in ("Alex", "Ari", "Noor", "Omar")
+    s.do(AnswerJoker(joker, True))
+    assert s.g.powers.jokers == {joker}
+    rest = [n for n in ("Alex", "Ari", "Noor", "Omar") if n != joker]
+    s.banish(rest[0])
+    s.murder("Rhea")
+    s.to(Phase.BREAKFAST)
+    assert s.g.players["Rhea"].alive and "survivor.alerted" in s.keys("Rhea")
+    mark = len(s.fx)
+    s.banish(rest[1])
+    assert len(s.table().present) == 6 and s.table().survivor_murdered == "Rhea"
+    assert s.g.phase is Phase.TORCHES and joker in s.g.living() and len(s.g.living()) == 4
+    assert s.g.powers.jokers == set()
+    assert [t for t in s.told(joker, mark) if "Joker" in t] == [
+        "The finale: you return to your Faithful power; the Joker is gone."
+    ]
+    assert all("Joker" not in t for n in SURVIVOR_CAST if n[0] != joker for t in s.told(n[0], mark))
+    assert not any("Joker" in t for t in s.said(mark))
+    for n in s.g.living():
+        s.do(ChooseTorch(n, Torch.BANISH_AGAIN))
+    s.do(AskHappy(HOST))
+    s.do(Advance(HOST))
+    mark = len(s.fx)
+    s.banish(joker)
+    assert not s.g.players[joker].alive and s.g.outcome is None and s.g.phase is Phase.TORCHES
+    assert "joker.banished" not in s.keys(None, mark) and "banish.no_reveal" in s.keys(None, mark)
+    assert allegiance_said_of(s, joker, mark) == []
 
 
 # ---------------------------------------------------------------------------------------------- T9.4
