@@ -19,6 +19,8 @@ LOBBY_MESSAGES: dict[str, str] = {
     "lobby.withdrawn": "You have withdrawn from the next series.",
     "lobby.left": "{player} withdrew from the next series ({count} of {seats}).",
     "lobby.standby": "You are a stand-by for this series: the host may call you in to replace a contestant.",
+    "lobby.standby.none": "No stand-by is on the server: seat {seat} ({contestant}) waits for a new player, who takes "
+    "it by typing /trigger traitors.console.",
     "lobby.starting": "The series begins. The contestants, in seat order: {players}.",
     "lobby.drawn": "The cast is drawn, in seat order: {players}.",
     "lobby.picked": "{player} takes seat {seat}.",

@@ -7,7 +7,8 @@ House rules of this file:
 1. One store holds the season: the lobby's sign-ups, every series, and the records outbox
    (``bridge/loop/season_store.py``). A store whose newest series still runs resumes it before any lobby opens.
 2. The cast is the lobby's, in seat order (the draw's); the series file gives the size and the setup; the series
-   is dealt from a fresh random seed, as every real series.
+   is dealt from a fresh random seed, as every real series. The lobby's other sign-ups are the series' stand-bys,
+   whom "Replace a contestant" calls in (``bridge/loop/console.py`` house rule 4).
 3. The records: when a series ends it is written to the records database; a database that cannot be reached or
    is damaged is one warning line, and the series waits in the store's outbox, retried with backoff (1 s
    doubling to 5 minutes) while the service runs, and at its next start (``Records``).
@@ -32,7 +33,7 @@ from bridge.config.serve import ServeConfig
 from bridge.io.rcon import RconClient
 from bridge.loop.clock import QuietGate
 from bridge.loop.faults import Fault
-from bridge.loop.lobby_run import LobbyRunner, Season
+from bridge.loop.lobby_run import LobbyRunner, Season, standbys_of
 from bridge.loop.runner import run_series
 from bridge.loop.season_store import SeasonStore
 from bridge.loop.service import SeriesService
@@ -183,8 +184,10 @@ async def run_season(config: ServeConfig, store: SeriesStore, rcon: RconClient, 
             if on_ready is not None:
                 on_ready(service)
 
+        standbys = standbys_of(store, series_id, config.castle, seats=config.series.contestant_count,
+                               hosts=config.settings.hosts)  # fmt: skip
         service = await run_series(store, series_id, rcon, config.castle, msmp=msmp, poll_interval=config.poll_interval,
-                                   on_ready=ready, observer=observer, quiet=quiet, fault=fault)  # fmt: skip
+                                   on_ready=ready, observer=observer, quiet=quiet, fault=fault, standbys=standbys)  # fmt: skip
         season.series = None
         if service.game.outcome is None:  # stopped: the series resumes at the next start
             return service

@@ -10,6 +10,10 @@ House rules of this file (``bridge/loop/service.py`` house rule 9, ``docs/host.m
 3. Replacing is two steps: the host picks a seat (``seat_waiting``, kept in memory only), then the new player
    opens the console and takes it (``ReplaceContestant``); the seat's player then gets the castle re-synced
    (the service does that).
+4. In a season the series has stand-bys (``standbys``: the lobby's sign-ups not drawn, in sign-up order). When
+   the host picks a seat, the first stand-by on the server who is not in the series takes it at once
+   (``ReplaceContestant``, the host need not name them); with none on the server the seat waits as in house
+   rule 3 and the host is told so privately.
 
 Every decision here is made from the game's state alone, without I/O: it returns either the engine input to
 apply or the effects to send without the engine.
@@ -18,7 +22,7 @@ apply or the effects to send without the engine.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from bridge.minecraft.inputs import EXTEND_STEP, HostCommand, HostControl
 from engine.actions import (
@@ -72,16 +76,28 @@ class HostConsole:
     Args:
         game: the series.
         seats: contestant → seat number (``RenderContext.seats``).
+        standbys: the season's stand-bys in sign-up order (house rule 4); none outside a season.
     """
 
-    def __init__(self, game: RulesetGame, seats: Mapping[str, int]) -> None:
+    def __init__(self, game: RulesetGame, seats: Mapping[str, int], standbys: Sequence[str] = ()) -> None:
         self.game = game
         self.seats = seats
+        self.standbys = tuple(standbys)
+        """The stand-bys, in sign-up order (house rule 4)."""
         self.seat_waiting: tuple[str, str] | None = None
         """(host, contestant): a seat the host chose for a new player, until someone takes it (house rule 3)."""
 
-    def command(self, command: HostCommand) -> Action | list[Effect]:
-        """A console button other than opening it: the engine input, or the reply to send (house rules 1-2)."""
+    def wants_online(self, command: HostCommand) -> bool:
+        """Whether ``command`` needs the server's player list (a seat picked while there are stand-bys)."""
+        return command.control is HostControl.REPLACE_CONTESTANT and command.seat is not None and bool(self.standbys)
+
+    def command(self, command: HostCommand, online: Collection[str] = ()) -> Action | list[Effect]:
+        """A console button other than opening it: the engine input, or the reply to send (house rules 1-4).
+
+        Args:
+            command: the button.
+            online: who is on the server now, when ``wants_online`` (house rule 4); else unused.
+        """
         control, host = command.control, command.host
         if host not in self.game.hosts:
             return private(host, Message("illegal.not_host"))
@@ -90,7 +106,7 @@ class HostConsole:
         if control in ENGINE_CONTROLS:
             return ENGINE_CONTROLS[control](host)
         if control is HostControl.REPLACE_CONTESTANT:
-            return self._choose_seat(command)
+            return self._choose_seat(command, online)
         if control.phase is None:
             return private(host, msg("host.unavailable", control=control.title))
         if self.game.phase is not control.phase:
@@ -104,8 +120,9 @@ class HostConsole:
         choices = tuple(Choice(TWIST_TITLES[t], StartTwist(host, t) if start else CancelTwist(host, t)) for t in Twist)
         return Prompt(frozenset({host}), msg("host.twist.start" if start else "host.twist.cancel"), choices)
 
-    def _choose_seat(self, command: HostCommand) -> list[Effect]:
-        """Replacing, step 1: without a seat, prompt the host with the seats still in; with one, keep it waiting."""
+    def _choose_seat(self, command: HostCommand, online: Collection[str]) -> Action | list[Effect]:
+        """Replacing, step 1: without a seat, prompt the host with the seats still in; with one, the first stand-by
+        on the server takes it (house rule 4), else it waits for a new player (house rule 3)."""
         living = self.game.living()
         if command.seat is None:
             if not living:
@@ -115,9 +132,28 @@ class HostConsole:
         contestant = next((n for n, s in self.seats.items() if s == command.seat), None)
         if contestant is None or contestant not in living:
             return private(command.host, msg("illegal.replace.out", contestant=str(contestant)))
+        standby = self.first_standby(online)
+        if standby is not None:
+            log.info("seat %d (%s) goes to the stand-by %s", command.seat, contestant, standby)
+            return ReplaceContestant(command.host, contestant, standby)
         self.seat_waiting = (command.host, contestant)
         log.info("seat %d (%s) waits for a new player", command.seat, contestant)
+        if self.standbys:
+            return private(command.host, msg("lobby.standby.none", contestant=contestant, seat=command.seat))
         return []
+
+    def first_standby(self, online: Collection[str]) -> str | None:
+        """The first stand-by, in sign-up order, who is on the server and not in the series (house rule 4)."""
+        here = {n.lower() for n in online}
+        for name in self.standbys:
+            if name.lower() in here and not self._in_series(name):
+                return name
+        return None
+
+    def _in_series(self, player: str) -> bool:
+        """Whether ``player`` plays a seat, was replaced, or hosts (Minecraft names are one player in any case)."""
+        taken = {n.lower() for n in (*self.seats, *self.game.hosts)}
+        return player.lower() in taken or self.game.contestant_of(player) is not None
 
     def open(self, player: str, in_series: bool) -> Action | list[Effect]:
         """Someone opened the console (house rule 3): a host is shown it (the service sends ``show_console``); a

@@ -17,6 +17,10 @@ House rules of this file:
 4. ``run`` returns the cast, in seat order, once the host starts the series (the start is kept first: a restart
    between the start and the series' creation starts that same cast), or ``None`` when asked to stop.
 5. A lost connection is retried with backoff (0.1 s doubling to 5 s); nothing is lost meanwhile.
+6. The board's chunk is force-loaded while the lobby is open (``forceload add`` when it opens, and the board
+   shown once ``execute if loaded`` passes, up to ``LOAD_WAIT`` seconds), so the board is replaced, not doubled,
+   and shown even when nobody is near the foyer. When ``run`` returns (the start or a stop) the forceload is
+   removed, only if the lobby added it (a chunk the operator forced stays forced).
 """
 
 from __future__ import annotations
@@ -44,14 +48,34 @@ from bridge.minecraft.render import RenderContext, render
 from bridge.minecraft.triggers import CONSOLE, LOBBY, PREFIX, SIGNUP, WITHDRAW, decode
 from engine.effects import Effect, Message, Whisper
 
-__all__ = ["LobbyRunner", "Season"]
+__all__ = ["LobbyRunner", "Season", "standbys_of"]
 
 log = logging.getLogger("castle.lobby")
 
 LOBBY_INPUTS = frozenset(t.removeprefix(PREFIX) for t in (SIGNUP, WITHDRAW, LOBBY, CONSOLE))
 """The queue inputs the lobby acts on; any other is a series input pressed between series."""
 
+LOAD_WAIT = 2.0
+"""Seconds the lobby waits for the board's forced chunk to load before showing the board anyway (house rule 6)."""
+
 _HOST_CONTROLS = (LobbyControl.DRAW, LobbyControl.START, LobbyControl.CLEAR, LobbyControl.PICK, LobbyControl.CONSOLE)
+
+
+def standbys_of(store: SeriesStore, series_id: int, castle: CastleConfig, *, seats: int,
+                hosts: Sequence[str]) -> list[str]:  # fmt: skip
+    """The stand-bys of a series started from the lobby: the sign-ups of its lobby (kept in the store under its
+    number) not in the cast, in sign-up order; ``[]`` for a series that had no lobby.
+
+    Args:
+        store: the series store.
+        series_id: the series (the lobby's round).
+        castle: the castle (its round-table seats, as the lobby had them).
+        seats: the series' number of contestants.
+        hosts: the hosts.
+    """
+    rows = SeasonStore(store).lobby_rows(series_id)
+    lobby = Lobby(seats, len(castle.seats), frozenset(hosts)).replay([r.entry for r in rows])
+    return lobby.standbys if lobby.started else []
 
 
 @dataclass(slots=True)
@@ -104,6 +128,8 @@ class LobbyRunner:
         self._stop = asyncio.Event()
         self.listeners: list[Callable[[], None]] = []
         """Called after every change (the web lobby page refreshes)."""
+        self.forced = False
+        """The lobby force-loaded the board's chunk and is to release it (house rule 6)."""
 
     # ------------------------------------------------------------------ state, for the pages
 
@@ -125,6 +151,12 @@ class LobbyRunner:
         """Open the lobby and run it until the host starts the series (its cast) or a stop (``None``)."""
         if self.lobby.started:
             return list(self.lobby.cast)
+        try:
+            return await self._run()
+        finally:
+            await self._release_board_chunk()
+
+    async def _run(self) -> list[str] | None:
         retry = 0.1
         opened = False
         next_refresh = 0.0
@@ -153,8 +185,29 @@ class LobbyRunner:
     async def _open(self) -> None:
         log.info("the lobby is open for series %d", self.round, extra={"event": "lobby", "series": self.round})
         self.invited.clear()
+        await self._hold_board_chunk()
         await self._refresh_players()
         await self._show_board()
+
+    async def _hold_board_chunk(self) -> None:
+        """House rule 6: force-load the board's chunk, and wait (at most ``LOAD_WAIT`` s) until it is loaded."""
+        if not self.forced:
+            reply = await self.rcon.command(show.board_chunk(self.board, hold=True).text)
+            self.forced = reply.startswith("Marked")
+        end = time.monotonic() + LOAD_WAIT
+        while not (await self.rcon.command(show.board_loaded(self.board).text)).startswith("Test passed"):
+            if time.monotonic() >= end:
+                log.warning("the sign-up board's chunk is not loaded yet; the board is shown when it is")
+                return
+            await asyncio.sleep(0.05)
+
+    async def _release_board_chunk(self) -> None:
+        """House rule 6: remove the lobby's forceload (a server that cannot be reached keeps it until the next
+        lobby opens and closes)."""
+        if self.forced:
+            with contextlib.suppress(BridgeError):
+                await self.rcon.command(show.board_chunk(self.board, hold=False).text)
+                self.forced = False
 
     async def _refresh_players(self) -> None:
         """House rule 3: read who is online, invite the newcomers, repeat the action bar."""

@@ -103,13 +103,19 @@ class Router:
 
     async def refresh(self) -> None:
         """Re-read the server's player list into ``players`` (MSMP when configured, else RCON ``list uuids``)."""
+        if not await self._read_players(self.players):
+            log.warning("could not refresh the player list")
+
+    async def _read_players(self, into: PlayerDirectory) -> bool:
+        """Read the server's player list into ``into``; False when the server could not be asked."""
         try:
             if self.refresh_players is not None:
-                self.players.update(await self.refresh_players())
+                into.update(await self.refresh_players())
             else:
-                self.players.update_from_list_reply(await self.rcon.command("list uuids"))
+                into.update_from_list_reply(await self.rcon.command("list uuids"))
         except BridgeError:
-            log.warning("could not refresh the player list")
+            return False
+        return True
 
     def refused(self, player: str, entry: Mapping[str, Any], message: Message) -> list[Effect]:
         """The reply to an entry that does not decode: its message for someone in the series, else house rule 2's."""
@@ -134,7 +140,17 @@ class Router:
         return await self._ROUTES[type(item)](self, item, seq if isinstance(seq, int) else 0)
 
     async def _host_command(self, command: HostCommand, seq: int) -> Action | list[Effect]:
-        return self.console.command(command)
+        online = await self.online() if self.console.wants_online(command) else set()
+        return self.console.command(command, online)
+
+    async def online(self) -> set[str]:
+        """Who is on the server now (MSMP's player list when configured, else RCON ``list uuids``); nobody when
+        the server cannot be asked (a stand-by is then not called in: the seat waits, ``bridge/loop/console.py``
+        house rule 4)."""
+        now = PlayerDirectory()
+        if not await self._read_players(now):
+            log.warning("could not read who is on the server")
+        return now.names()
 
     async def _open_console(self, opened: OpenConsole, seq: int) -> Action | list[Effect]:
         return self.console.open(opened.player, self.in_series(opened.player))

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from bridge.config.castle import CastleConfig
@@ -41,6 +41,7 @@ async def run_series(
     observer: Callable[[Effect], None] | None = None,
     quiet: QuietGate | None = None,
     fault: Fault | None = None,
+    standbys: Sequence[str] = (),
 ) -> SeriesService:
     """Resume (or start) one stored series and run it until it ends or SIGTERM/SIGINT arrives (``bridge/app/serve.py`` house rule 3).
 
@@ -57,6 +58,8 @@ async def run_series(
         quiet: the phase clock's quiet gate (``serve-demo``: ``bridge.loop.clock.rcon_quiet_gate``); ``None`` for a
             real server, whose phase clock keeps the wall clock.
         fault: the crash points to die at (``bridge.loop.faults.Fault.from_env``, the recovery tests'), or ``None``.
+        standbys: the season's stand-bys in sign-up order: "Replace a contestant" calls in the first one on the
+            server (``bridge/loop/console.py`` house rule 4); none outside a season.
 
     Returns:
         The service (``service.game`` is the series; ``game.outcome`` is ``None`` when stopped early).
@@ -69,6 +72,7 @@ async def run_series(
     """
     service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer,
                                    quiet=quiet, fault=fault)
+    service.router.console.standbys = tuple(standbys)
     if msmp is not None:
         service.attach_msmp(msmp)
     await service.learn_version(msmp)

@@ -41,8 +41,8 @@ House rules of this file:
    dropped with a log line.
 9. Host controls: only ``Settings.hosts`` may use them (``bridge/loop/console.py``). Pause, resume, extend, undo
    and end are engine inputs (docs/host.md); the clock job follows ``ClockChanged``. Replacing is two steps: the
-   host picks a seat, then the new player opens the console and takes it (``ReplaceContestant``); the seat's
-   player then gets the castle re-synced.
+   host picks a seat, then the new player opens the console and takes it (``ReplaceContestant``), or in a
+   season the first stand-by on the server takes it at once; the seat's player then gets the castle re-synced.
 10. The Sacred Sword: a ``sword_struck`` entry becomes ``StrikeWithSword(attacker, victim)``, its attacker named
    or paired with the latest ``sword_hit`` entry (``bridge/loop/route.py``).
 11. Books: a ``SendBook`` entry applies ``WriteConfession`` / ``WriteResponse`` with the text of the castle book
@@ -443,6 +443,8 @@ class SeriesService:
             await self.apply(routed, queue_seq=seq, source=source)
         if isinstance(item, OpenConsole):
             await self._console_opened(item.player, routed)
+        elif isinstance(routed, ReplaceContestant) and self.game.player_of(routed.contestant) == routed.player:
+            await self.resync([routed.player])  # a stand-by the console called in (console.py house rule 4)
 
     async def apply(
         self, action: Action, *, queue_seq: int | None = None, source: Mapping[str, Any] | None = None

@@ -4,11 +4,14 @@ host's lobby console, each dialog with its chat fallback (click links) for clien
 
 Everything shown is public: who signed up, the cast drawn. The board is one ``text_display`` tagged
 ``traitors.board`` (https://minecraft.wiki/w/Text_Display): it is replaced (``kill`` then ``summon``) whenever the
-sign-ups change, and removed when the series starts.
+sign-ups change, and removed when the series starts. Its chunk is force-loaded while the lobby is open
+(``board_chunk``): in a chunk that is not loaded (nobody near the foyer) vanilla's ``kill @e[…]`` finds no
+board, so the old one would stay beside the new one, and nothing there is shown or kept up to date.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,7 +24,8 @@ from bridge.minecraft.text import Component, RunCommand
 from bridge.minecraft.triggers import lobby_command
 from engine.effects import Message, msg
 
-__all__ = ["BOARD_TAG", "actionbar", "board_commands", "board_gone", "host_console", "invitation"]
+__all__ = ["BOARD_TAG", "actionbar", "board_chunk", "board_commands", "board_gone", "board_loaded", "host_console",
+           "invitation"]
 
 BOARD_TAG = "traitors.board"
 """The tag of the sign-up board entity."""
@@ -36,6 +40,23 @@ def _counts(signups: Sequence[str], seats: int) -> dict[str, object]:
 def board_gone() -> McCommand:
     """``kill`` every sign-up board (vanilla answers "No entity was found" when there is none)."""
     return checked_command(f"kill {BOARD_SELECTOR}")
+
+
+def board_chunk(at: tuple[float, float, float], *, hold: bool) -> McCommand:
+    """``forceload add`` (``hold``) or ``forceload remove`` of the chunk holding ``at`` (x, y, z in blocks).
+
+    Vanilla answers "Marked chunk [x, z] …" / "Unmarked chunk …", or fails with "No chunks were marked for force
+    loading" when the chunk is forced already (by the operator: then it is not ours to release).
+    """
+    x, _, z = at
+    return checked_command(f"forceload {'add' if hold else 'remove'} {math.floor(x)} {math.floor(z)}")
+
+
+def board_loaded(at: tuple[float, float, float]) -> McCommand:
+    """``execute if loaded`` at ``at``: "Test passed" once the chunk is loaded (vanilla loads a forced chunk over
+    the next ticks)."""
+    x, y, z = at
+    return checked_command(f"execute if loaded {math.floor(x)} {math.floor(y)} {math.floor(z)}")
 
 
 def board_commands(at: tuple[float, float, float], signups: Sequence[str], seats: int) -> list[McCommand]:

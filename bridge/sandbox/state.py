@@ -24,6 +24,7 @@ from mecha import ast as mast
 from bridge.minecraft.syntax import CommandSyntaxError, parse_command
 from bridge.sandbox import nbt
 from bridge.sandbox.blocks import Blocks
+from bridge.sandbox.chunks import Chunks
 from bridge.sandbox.datapack import Datapack, Function, Line
 from bridge.sandbox.model import CONSOLE, PLAYER_NAME, Bossbar, CommandRecord, Objective, Player, Source
 
@@ -98,6 +99,7 @@ class WorldState:
             ``data get storage`` reads that storage (the sandbox's own state, e.g. ``bridge/sandbox/quiet.py``;
             a real server has no such storage).
         blocks: the blocks ``fill``/``setblock`` placed (``bridge.sandbox.blocks``; elsewhere air).
+        chunks: the forced chunks and the view distance (``bridge.sandbox.chunks``; ``loaded``).
         bad_landings: every teleport that left a player on a spot that is not standable, as (player, position).
         source: who runs the command being run (``@s``).
         result: the result the running command set (``None``: the default, 1).
@@ -124,6 +126,7 @@ class WorldState:
         self.computed_storage: dict[str, Callable[[], dict[str, Any]]] = {}
         self.datapack: Datapack | None = None
         self.blocks = Blocks()
+        self.chunks = Chunks()
         self.entities: list[Any] = []
         """Summoned entities other than players (``bridge.sandbox.commands.entities.Entity``)."""
         self.bad_landings: list[tuple[str, tuple[float, float, float]]] = []
@@ -180,6 +183,10 @@ class WorldState:
             if pname.lower() == lower:
                 return p
         return None
+
+    def loaded(self, x: float, z: float) -> bool:
+        """Whether the chunk holding the block column ``x``, ``z`` (blocks) is loaded (``bridge.sandbox.chunks``)."""
+        return self.chunks.loaded(x, z, (p.pos for p in self.players.values()))
 
     # -- functions --------------------------------------------------------------------------------
 

@@ -27,6 +27,10 @@ House rules of this file:
 8. A press the series refuses (the console's or the engine's private answer to the host, a message key
    ``illegal.…`` or ``invalid.…``) is raised as ``Refused`` with that answer's text, so the page shows the
    refusal, not "sent".
+9. A new series (a season's next one: another stored series, or another game without a store) starts a new
+   spectator feed: what was due of the previous one is sent first, then every spectator page is sent ``reset``
+   (``{"type": "reset", "now"}``: the page empties itself) and a page that connects later is sent the new
+   series' messages only. The previous series' record stays on the stats pages (``/stats``).
 """
 
 from __future__ import annotations
@@ -114,6 +118,12 @@ def _record_json(record: SeriesRecord) -> str:
     return json.dumps(record.to_dict(), indent=1, ensure_ascii=False)
 
 
+def _series_of(service: Followed) -> object:
+    """Which series ``service`` runs: its stored series' id, or its game without a store (house rule 9)."""
+    stored = service.stored
+    return ("stored", stored.id) if stored is not None else ("game", id(service.game))
+
+
 class WebHub:
     """One series' pages (house rules 1-8).
 
@@ -149,9 +159,12 @@ class WebHub:
 
     def attach(self, service: Followed) -> None:
         """Follow ``service`` (house rule 4): its state becomes every page's new whole state; a resumed series'
-        spectator feed is rebuilt from its store first (house rule 6)."""
+        spectator feed is rebuilt from its store first (house rule 6); another series starts a new feed (house
+        rule 9)."""
         if self.service is not service:
             service.add_listener(self.on_step)
+        if self.service is not None and _series_of(self.service) != _series_of(service):
+            self._new_feed()
         self.service = service
         game = service.game
         now = self.clock()
@@ -170,6 +183,12 @@ class WebHub:
             self._rebuild_feed(service.stored, now)
         self._spectate([], now)
         self._send(self.hosts, self.state_message())
+
+    def _new_feed(self) -> None:
+        """House rule 9: send what is due of the old feed, tell every spectator page to start over, start anew."""
+        self.release_spectators()
+        self.spectator = SpectatorFeed(self.spectator.line.delay)
+        self._send(self.spectators, json.dumps({"type": "reset", "now": self.clock()}))
 
     def _grimoire(self, game: RulesetGame) -> Parts:
         return grimoire(game) | {"notes": dict(self.notes.notes)}

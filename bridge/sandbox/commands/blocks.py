@@ -3,8 +3,11 @@
 
 Vanilla facts kept (en_us texts): "Successfully filled N block(s)" / "No blocks were filled"; "Too many blocks in
 the specified area (maximum 32768, specified N)" (the game rule ``max_block_modifications``); "Changed the block at X, Y, Z" / "Could not set the block";
-"That position is out of this world!" outside the build height (-64..319). The sandbox's chunks are always
-loaded: ``forceload`` only answers as vanilla does.
+"That position is out of this world!" outside the build height (-64..319); "That position is not loaded" in a
+chunk that is not loaded (``bridge.sandbox.chunks``: forced, or near an online player). ``forceload add|remove``
+marks chunks ("Marked chunk [x, z] in minecraft:overworld to be force loaded", "Marked N chunks in … from [x1,
+z1] to [x2, z2] …"; "No chunks were marked for force loading" / "No chunks were removed from force loading" when
+nothing changed).
 """
 
 from __future__ import annotations
@@ -26,13 +29,16 @@ _FILL_MODES = frozenset({"replace", "keep", "hollow", "outline", "destroy"})
 
 
 def block_pos(world: WorldState, v: mast.AstVector3) -> Pos:
-    """A block position argument (relative coordinates from the console's position, the world spawn).
+    """A loaded block position argument (relative coordinates from the console's position, the world spawn), as
+    vanilla's ``BlockPosArgument.getLoadedBlockPos``: the chunk is checked first, then the height.
 
     Raises:
-        CommandFailure: outside the build height.
+        CommandFailure: in a chunk that is not loaded, or outside the build height.
     """
     sx, sy, sz = world.spawn
     pos = (math.floor(coord(v.x, sx)), math.floor(coord(v.y, sy)), math.floor(coord(v.z, sz)))
+    if not world.loaded(pos[0], pos[2]):
+        raise CommandFailure("That position is not loaded")
     if not BUILD_BOTTOM <= pos[1] <= BUILD_TOP:
         raise CommandFailure("That position is out of this world!")
     return pos
@@ -93,8 +99,8 @@ def setblock(world: WorldState, parts: list[str], args: list[Any], text: str) ->
 
 
 def forceload(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
-    """``forceload add|remove <from> [<to>]``: vanilla's replies (at most 256 chunks per command); the
-    sandbox's chunks are always loaded."""
+    """``forceload add|remove <from> [<to>]`` (at most 256 chunks per command): marks or unmarks the chunks
+    (``world.chunks.forced``); vanilla's replies, and its failure when no chunk changed."""
     if parts[1] not in ("add", "remove") or len(args) not in (1, 2):
         raise Unsupported("forceload " + " ".join(parts[1:]))
     corners = [(math.floor(coord(v.x, 0.0)) >> 4, math.floor(coord(v.y, 0.0)) >> 4) for v in args]
@@ -103,10 +109,23 @@ def forceload(world: WorldState, parts: list[str], args: list[Any], text: str) -
     count = (x2 - x1 + 1) * (z2 - z1 + 1)
     if count > 256:
         raise CommandFailure(f"Too many chunks in the specified area (maximum 256, specified {count})")
-    world.result = count
+    area = {(x, z) for x in range(x1, x2 + 1) for z in range(z1, z2 + 1)}
+    forced = world.chunks.forced
+    changed = area - forced if parts[1] == "add" else area & forced
+    if not changed:
+        raise CommandFailure("No chunks were marked for force loading" if parts[1] == "add"
+                             else "No chunks were removed from force loading")  # fmt: skip
     if parts[1] == "add":
-        return f"Marked {count} chunks in minecraft:overworld from [{x1}, {z1}] to [{x2}, {z2}] to be force loaded"
-    return f"Unmarked {count} chunks in minecraft:overworld from [{x1}, {z1}] to [{x2}, {z2}] for force loading"
+        forced |= changed
+    else:
+        forced -= changed
+    world.result = len(changed)
+    if len(changed) == 1:
+        [(cx, cz)] = changed
+        return (f"Marked chunk [{cx}, {cz}] in minecraft:overworld to be force loaded" if parts[1] == "add"
+                else f"Unmarked chunk [{cx}, {cz}] in minecraft:overworld for force loading")  # fmt: skip
+    where = f"{len(changed)} chunks in minecraft:overworld from [{x1}, {z1}] to [{x2}, {z2}]"
+    return f"Marked {where} to be force loaded" if parts[1] == "add" else f"Unmarked {where} for force loading"
 
 
 def block_condition(world: WorldState, args: list[Any]) -> bool:

@@ -4,7 +4,9 @@ position, tags and data) so a test can read what the castle shows in the world (
 
 Vanilla facts kept (en_us texts): "Summoned new <name>" (``commands.summon.success``); "Killed <name>" or "Killed
 <n> entities" (``commands.kill.success.single|multiple``); "No entity was found" when a selector finds none. Only
-``@e`` selectors filtered by ``type`` and ``tag`` are modelled for ``kill`` (players are never killed here).
+``@e`` selectors filtered by ``type`` and ``tag`` are modelled for ``kill`` (players are never killed here). An
+entity in a chunk that is not loaded (``bridge.sandbox.chunks``) is out of a selector's reach, as in vanilla:
+``summon`` there succeeds (vanilla checks no chunk), but ``kill`` does not find it until its chunk loads.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def kill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str
     sel = args[0] if args else None
     if not isinstance(sel, mast.AstSelector) or sel.variable != "e":
         raise Unsupported("kill of anything but @e[type=…,tag=…]")
-    found = list(world.entities)
+    found = [e for e in world.entities if world.loaded(e.pos[0], e.pos[2])]
     for arg in sel.arguments:
         key, value = str(arg.key.value), plain(arg.value)
         if key == "type":

@@ -1,5 +1,5 @@
-"""``execute`` chains: ``as``, ``on attacker``, ``if``/``unless`` (entity, score, items, data, block), ``store``,
-``run``.
+"""``execute`` chains: ``as``, ``on attacker``, ``if``/``unless`` (entity, score, items, data, block, loaded),
+``store``, ``run``.
 
 Vanilla facts kept: the reply is the feedback of the commands the chain ran, run together; a condition that ends
 the chain says "Test passed" or "Test failed", one before ``run`` ends the command silently; ``as`` over several
@@ -19,7 +19,7 @@ import nbtlib
 from mecha import ast as mast
 
 from bridge.sandbox import nbt
-from bridge.sandbox.commands.args import holders, rl, single_holder, src, targets
+from bridge.sandbox.commands.args import coord, holders, rl, single_holder, src, targets
 from bridge.sandbox.commands.blocks import block_condition
 from bridge.sandbox.commands.items import predicate, slot_stacks
 from bridge.sandbox.commands.scoreboard import objective
@@ -144,6 +144,9 @@ def _condition(world: WorldState, parts: list[str], args: list[Any], text: str) 
         return _items_entity(world, args)
     if what == "block":
         return block_condition(world, args)
+    if what == "loaded":  # the chunk of the position (bridge.sandbox.chunks)
+        x, z = coord(args[0].x, world.spawn[0]), coord(args[0].z, world.spawn[2])
+        return world.loaded(x, z)
     if what == "data" and parts[1] == "storage":
         root = world.storage.get(rl(args[0]))
         if root is None:

@@ -40,8 +40,20 @@ function renderRecord(msg) {
   $("record").hidden = false;
 }
 
+function clearPage() {
+  // A connection starts with "now" and the whole feed; a new series with "reset": either way, start over.
+  $("phase").textContent = "…";
+  $("table").replaceChildren();
+  $("events").replaceChildren();
+  $("cast").replaceChildren();
+  $("recordtext").textContent = "";
+  $("record").hidden = true;
+  Castle.clock = { deadline: null, paused: null };
+}
+
 Castle.connect("/ws/spectate", (msg) => {
-  if (msg.type === "view") renderView(msg.view);
+  if (msg.type === "now" || msg.type === "reset") clearPage();
+  else if (msg.type === "view") renderView(msg.view);
   else if (msg.type === "event") addEvent(msg.text, msg.kind);
   else if (msg.type === "clock") Castle.clock = { deadline: msg.deadline, paused: msg.paused };
   else if (msg.type === "record") renderRecord(msg);

@@ -49,10 +49,13 @@ def test_a_castle_file_without_a_blueprint_shows_its_places_only() -> None:
 
 
 def test_the_block_model_of_the_plan_matches_a_sandbox_build() -> None:
+    from bridge.minecraft.castle.survey import forceload_commands
     from bridge.sandbox.world import World
 
     plan = plan_castle((0, 64, 0), 2)
     world = World()
+    for cmd in forceload_commands(plan.areas):  # as traitors build-castle does: the chunks must be loaded
+        world.execute(cmd)
     for cmd in plan.commands():
         world.execute(cmd)
     assert dict(blocks_of(plan).items()) == dict(world.blocks.items())

@@ -64,3 +64,45 @@ def test_replacing_is_a_seat_then_a_new_player_who_opens_the_console() -> None:
     assert c.open("Newbie", in_series=False) == ReplaceContestant(HOST, "Kai", "Newbie")
     assert c.seat_waiting is None
     assert c.open("Other", in_series=False) == [Whisper(frozenset({"Other"}), Message("illegal.not_host"))]
+
+
+def told(effects: object, who: str) -> list[str]:
+    """The texts ``who`` was told by ``effects`` (announcements and whispers to them)."""
+    from engine.effects import Announce
+
+    out = []
+    for e in effects:  # type: ignore[attr-defined]
+        if isinstance(e, Announce) or (isinstance(e, Whisper) and who in e.to):
+            out.append(e.message.text)
+    return out
+
+
+def test_in_a_season_the_first_stand_by_on_the_server_takes_the_seat() -> None:
+    """docs/host.md, "When something goes wrong": the host picks the seat; the first stand-by in sign-up order
+    who is on the server takes it at once (one offline is passed over), learns the hand alone, and everyone is
+    told who plays for the seat now."""
+    c = console()
+    c.standbys = ("Offline", "Ines", "Bram")
+    press = HostCommand(HOST, HostControl.REPLACE_CONTESTANT, seat=5)  # Efe's seat
+    assert c.wants_online(press) and not c.wants_online(HostCommand(HOST, HostControl.REPLACE_CONTESTANT))
+    action = c.command(press, online={"Alex", "Kai", "bram", "Ines", HOST})
+    assert action == ReplaceContestant(HOST, "Efe", "Ines")
+    assert c.seat_waiting is None
+    effects = c.game.handle(action, now=1.0)
+    assert "Ines now plays for Efe (seat 5)." in told(effects, "Kai")
+    assert any(t.startswith("You now play for Efe (seat 5). You are Faithful.") for t in told(effects, "Ines"))
+    assert not any(t.startswith("You now play") for t in told(effects, "Kai"))  # the hand is the stand-by's alone
+    # Ines plays now: the next replacement passes over her to the next stand-by on the server
+    assert c.command(HostCommand(HOST, HostControl.REPLACE_CONTESTANT, seat=2), online={"Ines", "Bram"}) == (
+        ReplaceContestant(HOST, "Kai", "Bram"))
+
+
+def test_with_no_stand_by_on_the_server_the_seat_waits_and_the_host_is_told() -> None:
+    c = console()
+    c.standbys = ("Ines", "Bram")
+    out = c.command(HostCommand(HOST, HostControl.REPLACE_CONTESTANT, seat=2), online={"Alex", HOST})
+    assert isinstance(out, list) and [e.to for e in out] == [frozenset({HOST})]  # type: ignore[union-attr]
+    assert told(out, HOST) == ["No stand-by is on the server: seat 2 (Kai) waits for a new player, who takes it by "
+                               "typing /trigger traitors.console."]
+    assert c.seat_waiting == (HOST, "Kai")
+    assert c.open("Newbie", in_series=False) == ReplaceContestant(HOST, "Kai", "Newbie")  # as outside a season

@@ -278,3 +278,40 @@ def test_the_web_lobby_page_presses_as_the_console_does(rig: Rig) -> None:
 
     page = lobby_run(rig, body)
     assert "<script" not in page and " style=" not in page
+
+
+def test_the_board_is_shown_and_replaced_when_nobody_is_near_the_foyer(rig: Rig) -> None:
+    """Everyone far from the foyer (its chunk not loaded): the lobby force-loads the board's chunk, so each change
+    replaces the one board (vanilla's ``kill @e[…]`` reaches no entity in a chunk that is not loaded), and
+    removes that forceload when the lobby closes; a chunk the operator forced stays forced."""
+    for name in (*PLAYERS, "Host"):
+        rig.sandbox.call(lambda w, n=name: w.execute(f"tp {n} 4000 64 4000"), rig.sandbox.world)
+    foyer_chunk = (88 >> 4, -8 >> 4)
+
+    def forced() -> set[tuple[int, int]]:
+        return set(rig.sandbox.call(lambda w: set(w.chunks.forced), rig.sandbox.world))
+
+    def boards() -> list[Any]:
+        return rig.sandbox.call(lambda w: [e for e in w.entities if "traitors.board" in e.tags], rig.sandbox.world)
+
+    async def body(runner: LobbyRunner, rig: Rig) -> None:
+        await until(lambda: rig.board() == ["Next series: 0 of 4 signed up"])
+        assert foyer_chunk in forced()
+        press(rig, "Alex", "traitors.signup")
+        await until(lambda: runner.lobby.signups == ["Alex"])
+        await until(lambda: "Alex" in " ".join(rig.board()))
+        assert rig.board() == ["Next series: 1 of 4 signed up\nAlex"]  # one board, not the old one beside it
+        assert [b.pos for b in boards()] == [(88.5, 68.0, -7.5)]
+
+    lobby_run(rig, body)
+    assert forced() == set()  # released when the lobby closed
+    assert len(boards()) == 1  # a stopped lobby leaves its board up; the next lobby replaces it
+
+    rig.sandbox.call(lambda w: w.execute("forceload add 88 -8"), rig.sandbox.world)  # the operator's own
+
+    async def again(runner: LobbyRunner, rig: Rig) -> None:
+        await until(lambda: runner.invited)  # the lobby opened
+        assert runner.forced is False and len(boards()) == 1
+
+    lobby_run(rig, again)
+    assert forced() == {foyer_chunk}

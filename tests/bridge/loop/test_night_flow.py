@@ -76,10 +76,10 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
     async def main() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0)
         port = await sb.start()
+        for name in (*NAMES, HOST):  # online first: their chunks are loaded, so the castle can be built
+            sb.world.join(name)
         for command in plan_castle((64, 64, -64), 16).commands():  # the shipped castle file's castle, built
             sb.world.execute(command)
-        for name in (*NAMES, HOST):
-            sb.world.join(name)
         world = sb.world
         seat = {n: i for i, n in enumerate(NAMES, 1)}
         p = {n: world.player(n) for n in NAMES}

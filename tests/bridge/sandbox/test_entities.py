@@ -10,6 +10,7 @@ BOARD = 'summon minecraft:text_display 88.5 67 -9.5 {Tags:["traitors.board"],tex
 
 def test_summon_keeps_the_entity_and_kill_removes_it_by_type_and_tag() -> None:
     world = World()
+    world.join("Alex")  # at the spawn: both entities' chunks are within the view distance
     assert world.execute(BOARD) == "Summoned new Text Display"
     assert world.execute('summon minecraft:text_display 0 70 0 {Tags:["other"]}') == "Summoned new Text Display"
     [board, other] = world.entities
@@ -20,4 +21,15 @@ def test_summon_keeps_the_entity_and_kill_removes_it_by_type_and_tag() -> None:
     world.execute(BOARD)
     world.execute(BOARD)
     assert world.execute("kill @e[type=minecraft:text_display]") == "Killed 3 entities"
+    assert world.entities == [] and world.errors == []
+
+
+def test_an_entity_in_a_chunk_that_is_not_loaded_is_out_of_kill_s_reach() -> None:
+    world = World()  # nobody online: the board's chunk is not loaded
+    assert world.execute(BOARD) == "Summoned new Text Display"  # vanilla's summon checks no chunk
+    assert world.execute("kill @e[type=minecraft:text_display,tag=traitors.board]") == "No entity was found"
+    world.execute(BOARD)
+    assert len(world.entities) == 2  # the old board was not removed: two once the chunk loads
+    assert world.execute("forceload add 88 -10") == "Marked chunk [5, -1] in minecraft:overworld to be force loaded"
+    assert world.execute("kill @e[type=minecraft:text_display,tag=traitors.board]") == "Killed 2 entities"
     assert world.entities == [] and world.errors == []

@@ -9,7 +9,7 @@ import pytest
 
 from bridge.minecraft.castle.blueprint import TABLE_CENTRE, castle_extent, plan_castle, seat_spots
 from bridge.minecraft.castle.geometry import FILL_LIMIT, box
-from bridge.minecraft.castle.survey import castle_spots, reply_ok
+from bridge.minecraft.castle.survey import castle_spots, forceload_commands, reply_ok
 from bridge.minecraft.syntax import check_command
 from bridge.sandbox.blocks import is_air, is_solid
 from bridge.sandbox.world import World
@@ -21,6 +21,8 @@ ORIGIN = (-200, 70, 300)
 def built():
     plan = plan_castle(ORIGIN, 16)
     world = World()
+    for cmd in forceload_commands(plan.areas):  # as traitors build-castle does: the chunks must be loaded
+        assert world.execute(cmd).startswith("Marked")
     replies = [(cmd, world.execute(cmd)) for cmd in plan.commands()]
     return plan, world, replies
 

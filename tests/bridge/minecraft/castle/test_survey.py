@@ -21,6 +21,14 @@ from bridge.minecraft.castle.survey import (
 from bridge.sandbox.world import World
 
 
+def loaded_world() -> World:
+    """A sandbox world with one player at the spawn: the chunks within the view distance around her are loaded
+    (a real survey force-loads the chunks it reads: ``forceload_commands``)."""
+    world = World()
+    world.join("Surveyor")
+    return world
+
+
 def _probe(world: World, areas) -> int:
     total = 0
     for piece in probe_pieces(areas):
@@ -32,14 +40,14 @@ def _probe(world: World, areas) -> int:
 
 
 def test_probe_counts_what_is_not_air_and_leaves_the_world_as_it_was():
-    world = World()
+    world = loaded_world()
     world.execute("setblock 3 64 3 minecraft:stone")
     world.execute("fill 0 60 0 1 60 1 minecraft:dirt")
     areas = [box(0, 60, 0, 9, 70, 9), box(5, 60, 5, 40, 62, 40)]  # overlapping: each block counted once
     before = dict(world.blocks.items())
     assert _probe(world, areas) == 5
     assert dict(world.blocks.items()) == before
-    assert _probe(World(), areas) == 0
+    assert _probe(loaded_world(), areas) == 0
     assert sum(p.box.volume for p in probe_pieces(areas)) == 10 * 11 * 10 + 36 * 3 * 36 - 5 * 3 * 5
 
 
@@ -50,7 +58,7 @@ def test_filled_count_reads_vanilla_replies():
 
 
 def test_remove_leaves_only_air_in_the_areas_and_nothing_else_touched():
-    world = World()
+    world = loaded_world()
     plan = plan_castle((0, 64, 0), 4)
     world.execute("setblock 100 64 100 minecraft:stone")  # outside the castle
     for cmd in plan.commands():
@@ -83,7 +91,7 @@ def test_record_round_trips_and_bad_records_say_why():
 
 def test_places_check_passes_in_the_built_castle_and_names_what_is_wrong_elsewhere():
     plan = plan_castle((0, 64, 0), 6)
-    world = World()
+    world = loaded_world()
     for cmd in plan.commands():
         world.execute(cmd)
     probes = place_probe_commands(plan.castle)
@@ -100,7 +108,7 @@ def test_places_check_passes_in_the_built_castle_and_names_what_is_wrong_elsewhe
     assert places_row(checks) == (False, "seat 1: the block under the feet is air; the feet are not in air")
     assert places_row([c for c in checks if c.passed]) == (True, "35 places standable")
     assert len(place_areas(plan.castle)) == 36 and all(a.volume == 3 for a in place_areas(plan.castle))
-    empty = read_place_probes(plan.castle, [World().execute(c) for c in probes])
+    empty = read_place_probes(plan.castle, [loaded_world().execute(c) for c in probes])
     assert not any(c.passed for c in empty)
     with pytest.raises(ValueError, match="replies"):
         read_place_probes(plan.castle, ["Test passed"])
