@@ -29,6 +29,7 @@ from bridge.app.balance_run import runner
 from bridge.app.balance_setups import setups_for
 from bridge.app.demo_settings import demo_settings
 from bridge.app.simulate import run
+from engine.rulesets import DEFAULT_RULESET
 from engine.sim import series_seeds
 
 
@@ -62,7 +63,7 @@ def write(data: dict[str, object], args: argparse.Namespace) -> None:
 def main() -> int:
     """Print the comparison; 1 when the answers differ."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ruleset", default="traitors")
+    ap.add_argument("--ruleset", default=DEFAULT_RULESET)
     ap.add_argument("--contestants", type=int, default=12)
     ap.add_argument("--bots", default="random")
     ap.add_argument("--jobs", type=int, default=2)

@@ -29,20 +29,20 @@ from bridge.app.demo import demo_settings
 from engine.actions import Action, StartSeries, TimerExpired
 from engine.bots import make_bot
 from engine.effects import Announce, Prompt, Whisper
-from engine.rulesets import new_game
+from engine.rulesets import RULESETS, new_game
 from engine.sim import series_seeds
 
-SETUPS: tuple[tuple[str, int, str], ...] = (
-    ("traitors", 8, "random"),
-    ("traitors", 12, "random"),
-    ("traitors", 12, "smart"),
-    ("traitors", 16, "random"),
-    ("black_knights", 12, "random"),
-    ("black_knights", 12, "smart"),
-    ("mafia_yakuza", 12, "random"),
-    ("mafia_yakuza", 12, "smart"),
+FAMILY_SETUPS: dict[str, tuple[tuple[int, str], ...]] = {
+    "traitors": ((8, "random"), (12, "random"), (12, "smart"), (16, "random")),
+    "club": ((12, "random"), (12, "smart")),
+}
+"""Game family (``engine.core.ruleset.Ruleset.family``) → (contestants, bot kind) of each group of series of each
+of its rulesets."""
+
+SETUPS: tuple[tuple[str, int, str], ...] = tuple(
+    (name, n, kind) for name, r in RULESETS.items() for n, kind in FAMILY_SETUPS[r.family]
 )
-"""(ruleset, contestants, bot kind) of each group of series."""
+"""(ruleset, contestants, bot kind) of each group of series, in the registry's order."""
 
 
 def plain(value: Any) -> Any:

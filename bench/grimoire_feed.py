@@ -27,6 +27,7 @@ from bridge.web.app import COOKIE
 from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.server import serving
+from engine.rulesets import DEFAULT_RULESET
 
 
 async def measure(contestants: int, seed: int, ruleset: str) -> dict[str, float]:
@@ -66,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contestants", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ruleset", default="traitors")
+    parser.add_argument("--ruleset", default=DEFAULT_RULESET)
     args = parser.parse_args()
     r = asyncio.run(measure(args.contestants, args.seed, args.ruleset))
     print(f"{args.ruleset}, {args.contestants} seats, seed {args.seed}: {r['inputs']} inputs in {r['seconds']:.1f} s")

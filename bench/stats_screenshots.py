@@ -27,6 +27,10 @@ from bridge.web.headless import chromium
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
 from bridge.web.stats_pages import stats_routes
+from engine.rulesets import RULESETS
+
+CLUB = next(name for name, r in RULESETS.items() if r.family == "club")
+"""The first club ruleset: its series fill the records beside The Traitors' (another ruleset's pages)."""
 
 
 async def main(out: Path, lab_series: int) -> None:
@@ -35,7 +39,7 @@ async def main(out: Path, lab_series: int) -> None:
         three = dataclasses.replace(demo_settings(10), traitors=3)
         plays = ([(demo_settings(10), seed, "north") for seed in range(1, 13)]
                  + [(three, seed, "south") for seed in range(13, 21)]
-                 + [(demo_settings(10, "black_knights"), seed, "south") for seed in range(21, 27)])  # fmt: skip
+                 + [(demo_settings(10, CLUB), seed, "south") for seed in range(21, 27)])  # fmt: skip
         record_bot_series(db, plays, season="spring")
         fill_predictions(db, lab_series, 1)
         server = WebServer(WebHub(), WebConfig(port=0), "0" * 32, extra_routes=stats_routes(db, lab_key(lab_series, 1)))

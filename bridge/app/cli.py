@@ -31,7 +31,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -96,11 +96,31 @@ def _release_argument(p: argparse.ArgumentParser) -> None:
                    f"{OLDEST.name}, the oldest: what every supported server accepts)")  # fmt: skip
 
 
+class _RulesetNames:
+    """The registry's keys (``engine.rulesets.RULESETS``) as ``--ruleset``'s choices, read when first asked for: when
+    a ``--ruleset`` value is checked or the help is shown, so that building the parsers imports no rules."""
+
+    def _names(self) -> list[str]:
+        from engine.rulesets import RULESETS
+
+        return list(RULESETS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+RULESET_NAMES = _RulesetNames()
+"""``--ruleset``'s choices: every registered ruleset, in the registry's order."""
+
+
 def _demo_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ruleset", default="traitors", choices=["traitors", "black_knights", "mafia_yakuza"],
-                   help="ruleset (default: traitors)")  # fmt: skip
+    p.add_argument("--ruleset", choices=RULESET_NAMES, metavar="RULESET",
+                   help="ruleset: %(choices)s (default: the first)")  # fmt: skip
     p.add_argument("--contestants", type=int, default=12,
-                   help="number of bot contestants: 6-16 (traitors), 8-16 (black_knights, mafia_yakuza); default 12")  # fmt: skip
+                   help="number of bot contestants, within the ruleset's range; default 12")  # fmt: skip
     p.add_argument("--seed", type=int, default=1, help="seed of the series and the bots (default 1)")
     p.add_argument("--format", default="text", choices=["text", "wiki", "json"], help="game log format (default text)")
     p.add_argument("--quiet", action="store_true", help="print only the game log: no announcements, no summary")
@@ -203,8 +223,8 @@ def _rehearse_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ruleset", choices=["traitors", "black_knights", "mafia_yakuza"],
-                   help="ruleset (default: traitors, or the settings file's)")  # fmt: skip
+    p.add_argument("--ruleset", choices=RULESET_NAMES, metavar="RULESET",
+                   help="ruleset: %(choices)s (default: the first, or the settings file's)")  # fmt: skip
     p.add_argument("--contestants", type=int, help="bot contestants (default 12, or the settings file's)")
     p.add_argument("--series", type=int, required=True, help="how many series to play")
     p.add_argument("--seed", type=int, default=1, help="seed of the run (default 1); the same seed, the same result")
@@ -429,9 +449,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from bridge.app.demo import run_demo
     from bridge.minecraft.versions import version_named
+    from engine.rulesets import DEFAULT_RULESET
 
     return run_demo(contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet,
-                    ruleset=args.ruleset, version=version_named(args.mc_version),
+                    ruleset=args.ruleset or DEFAULT_RULESET, version=version_named(args.mc_version),
                     grimoire=args.grimoire, fast_forward=args.fast_forward)  # fmt: skip
 
 

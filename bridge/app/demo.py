@@ -45,7 +45,7 @@ from bridge.io.rcon import RconClient
 from bridge.loop.clock import rcon_quiet_gate
 from bridge.loop.service import SeriesService
 from bridge.minecraft.versions import OLDEST, McVersion
-from engine.rulesets import RULESETS, new_game
+from engine.rulesets import DEFAULT_RULESET, RULESETS, new_game
 
 if TYPE_CHECKING:  # the sandbox (and mecha) is imported only where it runs: `serve-demo` starts fast
     from bridge.sandbox.server import SandboxThread
@@ -219,7 +219,7 @@ async def play_demo(
     *,
     out: TextIO | None = None,
     keep_sandbox: bool = False,
-    ruleset: str = "traitors",
+    ruleset: str = DEFAULT_RULESET,
     version: McVersion = OLDEST,
     on_service: Callable[[SeriesService], None] = lambda service: None,
     fast_forward: bool = False,
@@ -536,7 +536,7 @@ def run_demo(
     seed: int = 1,
     fmt: str = "text",
     quiet: bool = False,
-    ruleset: str = "traitors",
+    ruleset: str = DEFAULT_RULESET,
     *,
     out: TextIO | None = None,
     err: TextIO | None = None,

@@ -17,6 +17,7 @@ from engine.effects import Announce, ClockStarted, Effect
 from engine.ids import Torch
 from engine.outcome import Winner
 from engine.record import ContestantRecord, NightRecord, RoundTableRecord, SeriesRecord, TorchRound
+from engine.rulesets import RULESETS
 
 ARRIVAL_KEY = "breakfast.arrives"
 """The message key of one contestant's arrival at breakfast (rulebook §3: they arrive one by one)."""
@@ -104,9 +105,8 @@ def explain(record: SeriesRecord) -> list[str]:
     ending = ENDINGS.get(record.termination or "", "")
     winners = [c.name for c in record.contestants if c.winner]
     lines = [f"Why: {Winner(record.winner).title} ({', '.join(winners) or 'nobody'}). {ending}".rstrip()]
-    if record.ruleset != "traitors":
-        return lines + _club_lines(record)
-    return lines + _traitor_lines(record)
+    spec = RULESETS.get(record.ruleset)
+    return lines + WHY.get(spec.family if spec is not None else "", _club_lines)(record)
 
 
 def _is_traitor(c: ContestantRecord) -> bool:
@@ -203,4 +203,9 @@ def _club_lines(record: SeriesRecord) -> list[str]:
     return lines
 
 
-__all__ = ["LiveAnnouncements", "explain", "phase_line", "phase_printer"]
+WHY: dict[str, Callable[[SeriesRecord], list[str]]] = {"traitors": _traitor_lines, "club": _club_lines}
+"""Game family (``engine.core.ruleset.Ruleset.family``) → the lines after "Why: …" (an unknown ruleset: the club
+game's)."""
+
+
+__all__ = ["WHY", "LiveAnnouncements", "explain", "phase_line", "phase_printer"]

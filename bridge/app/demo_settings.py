@@ -1,17 +1,18 @@
 """The demo's series settings: names, shortened phase clocks, and ``demo_settings`` for a cast and ruleset.
 
-A light module (the engine's settings only): ``traitors simulate`` and ``traitors balance`` build their series
+Each ruleset's range and settings class come from its registry entry (``engine.rulesets.RULESETS``), its demo
+series from its game family (``DEMO_SERIES``). A light module (the engine's settings only): ``traitors simulate`` and ``traitors balance`` build their series
 from it without importing the sandbox, the castle builder or the server loop that ``bridge/app/demo.py`` needs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from engine.errors import ConfigError
 from engine.ids import Twist
-from engine.rulesets import RULESETS
-from engine.rulesets.club import CLUB_RULES
-from engine.rulesets.club.settings import ClubSettings
-from engine.rulesets.traitors.settings import Settings
+from engine.rulesets import DEFAULT_RULESET, RULESETS, Ruleset
 
 DEMO_NAMES = (
     "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
@@ -63,35 +64,57 @@ def default_traitors(n: int) -> int:
     return max(1, min(n // 4, (n - 1) // 3))
 
 
-def demo_settings(contestants: int, ruleset: str = "traitors", hosts: tuple[str, ...] = ()) -> Settings | ClubSettings:
-    """The demo's series: ``contestants`` bots, shortened clocks; for ``traitors`` the Double Vote on day one; the
+def _traitors_demo(spec: Ruleset, names: tuple[str, ...], hosts: tuple[str, ...]) -> Any:
+    """The Traitors' demo series: a quarter of the cast Traitors, the Double Vote on day one; powers (and the Drunk)
+    only up to 12 contestants, where the power pool still deals unique powers."""
+    return spec.settings(
+        contestants=names,
+        hosts=hosts,
+        traitors=default_traitors(len(names)),
+        powers=len(names) <= 12,
+        drunk="possible" if len(names) <= 12 else "none",
+        twists={1: (Twist.DOUBLE_VOTE,)},
+        durations=DEMO_DURATIONS,
+    )
+
+
+def _club_demo(spec: Ruleset, names: tuple[str, ...], hosts: tuple[str, ...]) -> Any:
+    """A club ruleset's demo series: its default deal, the club demo's clocks."""
+    return spec.settings(spec.name, names, hosts=hosts, durations=CLUB_DEMO_DURATIONS)
+
+
+DEMO_SERIES: dict[str, Callable[[Ruleset, tuple[str, ...], tuple[str, ...]], Any]] = {
+    "traitors": _traitors_demo,
+    "club": _club_demo,
+}
+"""Game family (``engine.core.ruleset.Ruleset.family``) → the demo series of one of its rulesets for the names
+in seat order and the hosts."""
+
+
+def demo_settings(contestants: int, ruleset: str = DEFAULT_RULESET, hosts: tuple[str, ...] = ()) -> Any:
+    """The demo's series: ``contestants`` bots, shortened clocks; for The Traitors the Double Vote on day one; the
     ``hosts`` (``demo --grimoire``: ``DEMO_HOST``), who only ever act by pressing a control.
 
-    With more than 12 contestants the power pool is too small for unique powers, so powers are off. The club
-    rulesets use their default deal (8–16 contestants).
+    Args:
+        contestants: how many bots, within the ruleset's range (``Ruleset.sizes``: 6–16 for The Traitors, 8–16
+            for the club rulesets).
+        ruleset: a key of ``engine.rulesets.RULESETS``.
+        hosts: player names.
+
+    Returns:
+        The ruleset's settings (``Ruleset.settings``). With more than 12 contestants the Traitors' power pool is
+        too small for unique powers, so powers are off. The club rulesets use their default deal.
 
     Raises:
         ConfigError: ``contestants`` is outside the ruleset's range, or an unknown ruleset.
     """
     if ruleset not in RULESETS:
         raise ConfigError(f"--ruleset: {ruleset!r} (known: {', '.join(RULESETS)})")
-    if ruleset != "traitors":
-        lo, hi = CLUB_RULES[ruleset].sizes
-        if not lo <= contestants <= hi:
-            raise ConfigError(f"--contestants: {contestants}; {ruleset} has {lo}-{hi} contestants")
-        return ClubSettings(ruleset, DEMO_NAMES[:contestants], hosts=hosts, durations=CLUB_DEMO_DURATIONS)
-    if not 6 <= contestants <= 16:
-        raise ConfigError(f"--contestants: {contestants}; a series has 6-16 contestants")
-    names = DEMO_NAMES[:contestants]
-    return Settings(
-        contestants=names,
-        hosts=hosts,
-        traitors=default_traitors(contestants),
-        powers=contestants <= 12,
-        drunk="possible" if contestants <= 12 else "none",
-        twists={1: (Twist.DOUBLE_VOTE,)},
-        durations=DEMO_DURATIONS,
-    )
+    spec = RULESETS[ruleset]
+    lo, hi = spec.sizes
+    if not lo <= contestants <= hi:
+        raise ConfigError(f"--contestants: {contestants}; a series has {lo}-{hi} contestants")
+    return DEMO_SERIES[spec.family](spec, DEMO_NAMES[:contestants], hosts)
 
 
-__all__ = ["CLUB_DEMO_DURATIONS", "DEMO_DURATIONS", "DEMO_HOST", "DEMO_NAMES", "default_traitors", "demo_settings"]
+__all__ = ["CLUB_DEMO_DURATIONS", "DEMO_DURATIONS", "DEMO_HOST", "DEMO_NAMES", "DEMO_SERIES", "default_traitors", "demo_settings"]

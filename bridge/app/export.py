@@ -49,6 +49,8 @@ from engine.ids import Torch
 from engine.outcome import Winner
 from engine.record import (
     BreakfastRecord,
+    ClubDayRecord,
+    ClubNightRecord,
     ContestantRecord,
     NightRecord,
     RoundTableRecord,
@@ -57,7 +59,7 @@ from engine.record import (
     TwistRecord,
     VoteRound,
 )
-from engine.rulesets.club.game import ClubDayRecord, ClubNightRecord
+from engine.rulesets import RULESETS
 
 FORMATS: tuple[str, ...] = ("text", "wiki", "json")
 """The output formats of ``format_record``."""
@@ -81,14 +83,10 @@ ENDINGS: dict[str, str] = {
     "all_dead": "Nobody was left alive.",
     "day_limit": "The series reached its day limit.",
 }
-
-TITLES: dict[str, str] = {
-    "traitors": "The Traitors",
-    "black_knights": "Black Knights",
-    "mafia_yakuza": "Mafia & Yakuza",
-}
-"""The heading of the text record per ruleset."""
 """How the series ended (``SeriesRecord.termination``) in words."""
+
+TITLES: dict[str, str] = {name: r.title for name, r in RULESETS.items()}
+"""The heading of the text record per ruleset (``engine.core.ruleset.Ruleset.title``)."""
 
 
 # ---------------------------------------------------------------------------------------------- the model
@@ -423,13 +421,17 @@ def _summary(record: SeriesRecord) -> _Section:
 
 
 def _to_the_end(record: SeriesRecord) -> str:
-    """A contestant still in when the series ended: a finalist (the Traitors), alive at the end (the clubs)."""
-    return "Finalist" if record.ruleset == "traitors" else "Alive at the end"
+    """A contestant still in when the series ended: the ruleset's word (``Ruleset.survivor``: "Finalist" for the
+    Traitors, "Alive at the end" for the clubs; an unknown ruleset: the latter)."""
+    spec = RULESETS.get(record.ruleset)
+    return spec.survivor if spec is not None else "Alive at the end"
 
 
 def _hand_headings(record: SeriesRecord) -> list[str]:
-    """What a contestant was dealt: "Allegiance", "Power" (the Traitors) or "Team", "Role" (the club rulesets)."""
-    return ["Allegiance", "Power"] if record.ruleset == "traitors" else ["Team", "Role"]
+    """What a contestant was dealt (``Ruleset.hand``): "Allegiance", "Power" (the Traitors) or "Team", "Role" (the
+    club rulesets; an unknown ruleset too)."""
+    spec = RULESETS.get(record.ruleset)
+    return list(spec.hand) if spec is not None else ["Team", "Role"]
 
 
 HOST_ACTION_TITLES: dict[str, str] = {

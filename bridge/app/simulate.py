@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from bridge.app.demo_settings import DEMO_NAMES, demo_settings
 from engine.errors import ConfigError
-from engine.rulesets import RULESETS, ruleset_of
+from engine.rulesets import DEFAULT_RULESET, RULESETS, ruleset_of
 from engine.sim import BOTS, SIDE_WINS, Tally, series_seeds, sides_of, simulate, summary, twists_of
 
 CHUNKS_PER_JOB = 8
@@ -84,7 +84,7 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
     Args:
         path: a series file (``bridge/config/series.py``: the format ``serve`` takes, e.g. ``world_config/series/*.toml``),
             or ``None`` for the demo's settings of ``ruleset`` (``bridge.app.demo_settings.demo_settings``).
-        ruleset: ``--ruleset`` (must match the file's when both are given); default ``traitors``.
+        ruleset: ``--ruleset`` (must match the file's when both are given); default ``engine.rulesets.DEFAULT_RULESET``.
         contestants: ``--contestants``: with a file, the series is played with this many demo names instead of
             the file's contestants (or its ``contestant_count``).
 
@@ -96,7 +96,7 @@ def load_settings(path: str | None, ruleset: str | None, contestants: int | None
     from bridge.config.series import load_series
 
     if path is None:
-        return demo_settings(12 if contestants is None else contestants, ruleset or "traitors")
+        return demo_settings(12 if contestants is None else contestants, ruleset or DEFAULT_RULESET)
     require_kind(path, "series")
     series = load_series(path)
     settings = series.settings

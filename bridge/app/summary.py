@@ -1,7 +1,9 @@
 """The per-contestant summary of a series record: the columns that mean something in its ruleset, with their values.
 
 ``summarize(record)`` gives one dict per contestant (the JSON game log's ``summary``); ``COLUMNS`` says which of
-its keys each ruleset's "Contestants" table shows, under which heading (``bridge.app.export``; ``docs/game-log.md``).
+its keys each ruleset's "Contestants" table shows, under which heading (``bridge.app.export``; ``docs/game-log.md``),
+as each ruleset's registry entry declares them (``engine.core.ruleset.Ruleset.columns``); ``summarize`` counts
+every key below, so a new ruleset picks its columns among them.
 
 * ``traitors``: the round tables attended, votes cast, votes naming a Traitor (a contestant who was a Traitor
   that day: dealt, or recruited on an earlier night), votes received (a double vote paper counts two). Every
@@ -20,37 +22,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.record import ContestantRecord, RoundTableRecord, SeriesRecord, VoteRound
-from engine.rulesets.club.game import KEEP, ClubDayRecord
+from engine.record import KEEP, ClubDayRecord, ContestantRecord, RoundTableRecord, SeriesRecord, VoteRound
+from engine.rulesets import DEFAULT_RULESET, RULESETS
 
-COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
-    "traitors": (
-        ("Round tables", "round_tables"),
-        ("Votes cast", "votes_cast"),
-        ("Votes for a Traitor", "votes_for_traitors"),
-        ("Votes received", "votes_received"),
-    ),
-    "black_knights": (
-        ("Days", "days"),
-        ("Put forward", "put_forward"),
-        ("Votes cast", "votes_cast"),
-        ("Votes for an opponent", "votes_for_opponents"),
-        ("Votes received", "votes_received"),
-    ),
-    "mafia_yakuza": (
-        ("Days", "days"),
-        ("Votes cast", "votes_cast"),
-        ("Votes to keep everyone", "votes_to_keep"),
-        ("Votes for an opponent", "votes_for_opponents"),
-        ("Votes received", "votes_received"),
-    ),
-}
-"""Ruleset → the summary's counted columns, in table order: (heading, ``summarize`` key)."""
+COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {name: r.columns for name, r in RULESETS.items()}
+"""Ruleset → the summary's counted columns, in table order: (heading, ``summarize`` key), each ruleset's own
+(``engine.core.ruleset.Ruleset.columns``)."""
 
 
 def columns(ruleset: str) -> tuple[tuple[str, str], ...]:
-    """The counted columns of ``ruleset``'s summary (an unknown ruleset: the Traitors' columns)."""
-    return COLUMNS.get(ruleset, COLUMNS["traitors"])
+    """The counted columns of ``ruleset``'s summary (an unknown ruleset: the default ruleset's columns)."""
+    return COLUMNS.get(ruleset, COLUMNS[DEFAULT_RULESET])
 
 
 def _was_traitor(c: ContestantRecord, day: int) -> bool:

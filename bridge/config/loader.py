@@ -18,7 +18,6 @@ from bridge.config.scenario import Scenario, parse_scenario_data
 from bridge.config.series import SeriesFile, series_from_data
 from bridge.config.serve import ServeConfig, check_seats, serve_config_from_data
 from engine.errors import ConfigError
-from engine.rulesets.traitors.settings import Settings
 
 ConfigValue = CastleConfig | SeriesFile | Scenario | ServeConfig
 """What a config file holds, by kind."""
@@ -64,7 +63,8 @@ def describe(value: ConfigValue) -> str:
         return f"serve: {len(value.settings.contestants)} contestants, store {value.store}"
     if isinstance(value, Scenario):
         return f"scenario: {len(value.settings.contestants)} contestants, {len(value.inputs)} inputs"
-    traitors = f", {value.settings.traitors} Traitors" if isinstance(value.settings, Settings) else ""
+    count = getattr(value.settings, "traitors", None)  # only The Traitors' settings deal Traitors
+    traitors = f", {count} Traitors" if isinstance(count, int) else ""
     return f"series: {value.ruleset}, {value.contestant_count} contestants{traitors}"
 
 

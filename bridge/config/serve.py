@@ -59,7 +59,7 @@ from bridge.config.model import ConfigFileError, ConfigModel, read_toml, validat
 from bridge.config.series import SeriesFile, load_series
 from bridge.config.settings import AnySettings
 from engine.errors import ConfigError
-from engine.rulesets.traitors.settings import Settings
+from engine.rulesets import ruleset_of
 
 T = TypeVar("T")
 
@@ -235,7 +235,7 @@ class ServeConfig:
 
 def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, series_name: str) -> list[str]:
     """Problems when the castle lacks a round-table seat, a home or (The Traitors) a place at the breakfast table
-    for a contestant (rulebook §10).
+    for a contestant (rulebook §10): the places of the ruleset's ``Ruleset.castle_places``.
 
     Returns:
         ``["castle.toml: seats: 12 seats, but traitors-16.toml has 16 contestants: no seat for contestant 13"]``
@@ -243,10 +243,13 @@ def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, s
     """
     out = []
     n = len(settings.contestants)
-    places = [("seats", castle.seats, "seats", "seat"), ("homes", castle.homes, "homes", "home")]
-    if isinstance(settings, Settings):  # the breakfast heads are The Traitors' (§10)
-        places.append(("breakfast", castle.breakfast, "breakfast places", "place at the breakfast table"))
-    for key, spots, plural, what in places:
+    places = [
+        ("seats", castle.seats, "seats", "seat"),
+        ("homes", castle.homes, "homes", "home"),
+        ("breakfast", castle.breakfast, "breakfast places", "place at the breakfast table"),
+    ]
+    needed = ruleset_of(settings).castle_places
+    for key, spots, plural, what in (p for p in places if p[0] in needed):
         if len(spots) < n:
             out.append(f"{castle_name}: {key}: {len(spots)} {plural}, but {series_name} has {n} contestants: "
                        f"no {what} for contestant {len(spots) + 1}")  # fmt: skip

@@ -8,7 +8,9 @@ House rules of this file:
 2. The grimoire is a flat mapping of *parts* (``"clock"``, ``"seat/<name>"``, ``"night"``, ``"vote"``), each a
    JSON value; the page is kept live by ``diff`` (the parts that changed), never by whole states.
 3. What differs between rulesets is a table (``SEAT_READERS``, ``NIGHT_READERS``, ``VOTE_READERS``), keyed by
-   ``RulesetGame.ruleset``; a ruleset without a row still gets its seats' names, status, items and the clock.
+   the game family of the series' ruleset (``engine.core.ruleset.Ruleset.family``: The Traitors' game or the club
+   game), so a new club ruleset needs no row; a family without a row still gets its seats' names, status, items
+   and the clock.
 4. Pure: no I/O, no clock reads; ``now`` is passed in (seconds, the service's clock).
 """
 
@@ -41,7 +43,7 @@ from engine.effects import (
     Whisper,
     label_text,
 )
-from engine.rulesets import new_game
+from engine.rulesets import RULESETS, family, new_game
 
 __all__ = ["Parts", "diff", "effect_entry", "grimoire", "input_entry", "rebuilt_log"]
 
@@ -105,10 +107,9 @@ def _club_seat(game: Any, name: str) -> dict[str, Any]:
 
 SEAT_READERS: dict[str, Callable[[Any, str], dict[str, Any]]] = {
     "traitors": _traitors_seat,
-    "black_knights": _club_seat,
-    "mafia_yakuza": _club_seat,
+    "club": _club_seat,
 }
-"""Ruleset → the hidden hand of one seat (house rule 3)."""
+"""Game family (``Ruleset.family``) → the hidden hand of one seat (house rule 3)."""
 
 
 def _seat(game: RulesetGame, name: str, seat: int) -> dict[str, Any]:
@@ -116,7 +117,7 @@ def _seat(game: RulesetGame, name: str, seat: int) -> dict[str, Any]:
     p = g.players[name]
     base = {"seat": seat, "name": name, "player": game.player_of(name), "status": _status(p),
             "items": [f"{_title(item)}{f' ({label_text(label)})' if label else ''}" for item, label in game.items.get(name, [])]}  # fmt: skip
-    reader = SEAT_READERS.get(game.ruleset)
+    reader = SEAT_READERS.get(family(game))
     return base | (reader(g, name) if reader is not None else {})
 
 
@@ -176,17 +177,15 @@ def _club_vote(game: Any) -> dict[str, Any] | None:
 
 NIGHT_READERS: dict[str, Callable[[Any], dict[str, Any] | None]] = {
     "traitors": _traitors_night,
-    "black_knights": _club_night,
-    "mafia_yakuza": _club_night,
+    "club": _club_night,
 }
-"""Ruleset → tonight's choices as they arrive (``None``: no night running)."""
+"""Game family → tonight's choices as they arrive (``None``: no night running)."""
 
 VOTE_READERS: dict[str, Callable[[Any], dict[str, Any] | None]] = {
     "traitors": _traitors_vote,
-    "black_knights": _club_vote,
-    "mafia_yakuza": _club_vote,
+    "club": _club_vote,
 }
-"""Ruleset → the vote as it arrives: who voted whom, the tally, the tie (``None``: no vote open)."""
+"""Game family → the vote as it arrives: who voted whom, the tally, the tie (``None``: no vote open)."""
 
 
 # ---------------------------------------------------------------------------------------------- the whole
@@ -202,21 +201,24 @@ def grimoire(game: RulesetGame) -> Parts:
         ``{"clock": {...}, "seat/<name>": {...} per contestant, "night": ..., "vote": ..., "votes": the vote
         history, "night_order": the night-order sheet (``bridge/web/sheets.py``), "timeline": the finished
         series step by step (``bridge/web/timeline.py``; only once it is over)}``; the clock's ``deadline`` is in
-        the service clock's seconds, ``paused`` the seconds left while paused (else ``None``).
+        the service clock's seconds, ``paused`` the seconds left while paused (else ``None``), ``twists`` the
+        twists the host may start (``Ruleset.twists``: the page's list).
     """
     g: Any = game
     phase = game.phase
+    spec = RULESETS.get(game.ruleset)
     parts: Parts = {
         "clock": {"ruleset": game.ruleset, "day": game.day, "phase": phase.value if phase is not None else None,
                   "phase_seq": game.phase_seq, "deadline": game.deadline, "paused": getattr(g, "paused", None),
                   "label": getattr(g, "clock_label", ""), "over": game.is_over, "hosts": sorted(game.hosts),
-                  "winner": _title(game.outcome.winner) if game.outcome is not None else None},
+                  "winner": _title(game.outcome.winner) if game.outcome is not None else None,
+                  "twists": list(spec.twists) if spec is not None else []},
     }  # fmt: skip
     for name, seat in game.seats().items():
         parts[f"seat/{name}"] = _seat(game, name, seat)
     if game.started:
-        night = NIGHT_READERS.get(game.ruleset, lambda _g: None)(g)
-        vote = VOTE_READERS.get(game.ruleset, lambda _g: None)(g)
+        night = NIGHT_READERS.get(family(game), lambda _g: None)(g)
+        vote = VOTE_READERS.get(family(game), lambda _g: None)(g)
         parts.update({k: v for k, v in (("night", night), ("vote", vote)) if v is not None})
     parts["votes"] = vote_history(game)
     parts["night_order"] = night_sheet(game)

@@ -7,9 +7,9 @@ House rules of this file:
    whom). The spectator feed never imports this.
 2. The vote history is read from the series' record (``engine.record``), which the engine keeps live: a round
    is there once its vote has closed; the vote still open is the grimoire's ``vote`` part.
-3. The night order is generated from each ruleset's own data (``NIGHT_SHEETS``, keyed by
-   ``RulesetGame.ruleset``): The Traitors' ``NIGHT_ORDER`` and ``POWERS``, a club ruleset's wake order
-   (``ClubRules.steps``). A ruleset without a row has no sheet.
+3. The night order is generated from each ruleset's own data (``NIGHT_SHEETS``, keyed by the game family of the
+   series' ruleset, ``engine.core.ruleset.Ruleset.family``): The Traitors' ``NIGHT_ORDER`` and ``POWERS``, a club
+   ruleset's wake order (``ClubRules.steps``). A family without a row has no sheet.
 4. Pure: no I/O.
 """
 
@@ -22,8 +22,8 @@ from typing import Any
 from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
 from engine.core.ruleset import RulesetGame
 from engine.ids import Power
-from engine.record import RoundTableRecord, VoteRound
-from engine.rulesets.club.state import ClubDayRecord
+from engine.record import ClubDayRecord, RoundTableRecord, VoteRound
+from engine.rulesets import family
 from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT_ORDER
 
 __all__ = ["NIGHT_SHEETS", "night_sheet", "vote_history"]
@@ -157,10 +157,9 @@ def _club_sheet(game: Any) -> list[dict[str, Any]]:
 
 NIGHT_SHEETS: dict[str, Callable[[Any], list[dict[str, Any]]]] = {
     "traitors": _traitors_sheet,
-    "black_knights": _club_sheet,
-    "mafia_yakuza": _club_sheet,
+    "club": _club_sheet,
 }
-"""Ruleset → its night-order sheet (house rule 3)."""
+"""Game family (``Ruleset.family``) → its night-order sheet (house rule 3)."""
 
 
 def night_sheet(game: RulesetGame) -> list[dict[str, Any]]:
@@ -170,5 +169,5 @@ def night_sheet(game: RulesetGame) -> list[dict[str, Any]]:
         ``[{"step": name, "who": [contestants who act at this step now], "what": one line}]``; ``[]`` for a
         ruleset without a sheet.
     """
-    sheet = NIGHT_SHEETS.get(game.ruleset)
+    sheet = NIGHT_SHEETS.get(family(game))
     return sheet(game) if sheet is not None else []

@@ -16,6 +16,8 @@ from typing import Any
 
 from engine.record import (
     BreakfastRecord,
+    ClubDayRecord,
+    ClubNightRecord,
     NightRecord,
     RoundTableRecord,
     SeriesRecord,
@@ -23,7 +25,6 @@ from engine.record import (
     TwistRecord,
     VoteRound,
 )
-from engine.rulesets.club.state import ClubDayRecord, ClubNightRecord
 
 __all__ = ["timeline"]
 

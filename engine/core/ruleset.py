@@ -1,6 +1,10 @@
 """The common interface of every ruleset's game (``engine.rulesets``): what the bridge (service, demo, scenarios,
 export, the balance lab) may ask of a series, whatever its ruleset.
 
+``Ruleset`` is what the registry holds for each ruleset: its game class and settings class, and what the bridge shows
+of it (title, record headings, summary columns) and needs to build a series (contestant range, game family), so
+that the bridge reads a ruleset's facts from its spec instead of picking the ruleset out by name.
+
 A game class of a ruleset satisfies ``RulesetGame`` structurally (``typing.Protocol``): The Traitors'
 ``engine.rulesets.traitors.game.Game`` and the club rulesets' ``engine.rulesets.club.game.ClubGame``. What every
 ruleset does the same way is shared by inheritance instead: the input step (``engine.core.step.InputStep``), the
@@ -11,6 +15,7 @@ castle's copy of the effects (``engine.tracking.CastleTracker``) and, for the cl
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.actions import Action
@@ -161,4 +166,46 @@ class RulesetGame(Protocol):
         ...
 
 
-__all__ = ["RulesetGame"]
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One registered ruleset (``engine.rulesets.RULESETS``), declared by its own package.
+
+    Args:
+        name: the registry key (``"traitors"``, ``"black_knights"``, ``"mafia_yakuza"``), also the ``ruleset`` of
+            its settings, games and records.
+        title: the display name (the heading of its text record, the command line's help).
+        game: the game class (the common interface, ``RulesetGame``).
+        settings: the settings class its games take (``Settings``, ``ClubSettings``); a club settings value
+            takes the ruleset's name first.
+        rulebook: the ruleset's rules page under ``docs/rules/``.
+        family: the game its series play, which the bridge's per-game tables (the web grimoire's readers, the
+            demo's settings and summary lines) are keyed by: ``"traitors"`` (The Traitors' own game,
+            ``engine.rulesets.traitors``) or ``"club"`` (the club game, ``engine.rulesets.club``).
+        sizes: the contestant range ``(fewest, most)`` of a series, both included.
+        hand: the two headings of what a contestant was dealt in the record's "Contestants" table (``("Allegiance",
+            "Power")``, ``("Team", "Role")``).
+        survivor: the record's word for a contestant still in when the series ended (``"Finalist"``).
+        columns: the counted columns of the record's summary in table order, ``(heading, summary key)``
+            (``bridge.app.summary.summarize`` counts every key it knows).
+        castle_places: the castle's places each contestant needs one of (``"seats"`` at the round table,
+            ``"homes"``, ``"breakfast"`` places for The Traitors' breakfast, rulebook §10), checked against the
+            castle before a series is served.
+        twists: the twists a host may start or cancel (``engine.ids.Twist`` values, ``StartTwist``), in the
+            order the web grimoire lists them; ``()`` for a ruleset without twists.
+    """
+
+    name: str
+    title: str
+    game: type[RulesetGame]
+    settings: type[Any]
+    rulebook: str
+    family: str
+    sizes: tuple[int, int]
+    hand: tuple[str, str]
+    survivor: str
+    columns: tuple[tuple[str, str], ...]
+    castle_places: tuple[str, ...] = ("seats", "homes")
+    twists: tuple[str, ...] = ()
+
+
+__all__ = ["Ruleset", "RulesetGame"]

@@ -10,46 +10,18 @@ scenarios, export) works with any ruleset: ``Game(settings, seed)``, ``handle(ac
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from engine.core.ruleset import RulesetGame
+from engine.core.ruleset import Ruleset, RulesetGame
 from engine.errors import ConfigError
-from engine.rulesets.club.black_knights import BlackKnightsGame
-from engine.rulesets.club.mafia_yakuza import MafiaYakuzaGame
-from engine.rulesets.club.settings import ClubSettings
-from engine.rulesets.traitors.game import Game
-from engine.rulesets.traitors.settings import Settings
+from engine.rulesets.club import black_knights, mafia_yakuza
+from engine.rulesets.traitors import spec as traitors
 
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (traitors.RULESET, black_knights.RULESET, mafia_yakuza.RULESET)}
+"""Every ruleset by name, each declared by its own package (``engine.core.ruleset.Ruleset``)."""
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """One registered ruleset.
-
-    Args:
-        name: the registry key (``"traitors"``, ``"black_knights"``, ``"mafia_yakuza"``).
-        title: the display name.
-        game: the game class (the common interface, ``engine.core.ruleset.RulesetGame``).
-        settings: the settings class its games take (``Settings``, ``ClubSettings``).
-        rulebook: the ruleset's rules page under ``docs/rules/``.
-    """
-
-    name: str
-    title: str
-    game: type[RulesetGame]
-    settings: type[Any]
-    rulebook: str
-
-
-RULESETS: dict[str, Ruleset] = {
-    r.name: r
-    for r in (
-        Ruleset("traitors", "The Traitors", Game, Settings, "traitors.md"),
-        Ruleset("black_knights", "Black Knights", BlackKnightsGame, ClubSettings, "black-knights.md"),
-        Ruleset("mafia_yakuza", "Mafia & Yakuza", MafiaYakuzaGame, ClubSettings, "mafia-yakuza.md"),
-    )
-}
-"""Every ruleset by name."""
+DEFAULT_RULESET = traitors.RULESET.name
+"""The ruleset of a series that names none: the command line's default, a settings value without ``ruleset``."""
 
 
 def ruleset_of(settings: object) -> Ruleset:
@@ -58,10 +30,17 @@ def ruleset_of(settings: object) -> Ruleset:
     Raises:
         ConfigError: an unknown ruleset name.
     """
-    name = getattr(settings, "ruleset", "traitors")
+    name = getattr(settings, "ruleset", DEFAULT_RULESET)
     if name not in RULESETS:
         raise ConfigError(f"ruleset: unknown ruleset {name!r} (known: {', '.join(RULESETS)})")
     return RULESETS[name]
+
+
+def family(game: RulesetGame) -> str:
+    """The game family of ``game``'s ruleset (``Ruleset.family``: ``"traitors"`` or ``"club"``); ``""`` for a
+    ruleset not in the registry."""
+    spec = RULESETS.get(game.ruleset)
+    return spec.family if spec is not None else ""
 
 
 def new_game(settings: object, seed: int) -> RulesetGame:
@@ -84,4 +63,4 @@ def replay(settings: object, seed: int, log: Iterable[dict[str, Any]]) -> Rulese
     return ruleset_of(settings).game.replay(settings, seed, log)
 
 
-__all__ = ["RULESETS", "Ruleset", "new_game", "replay", "ruleset_of"]
+__all__ = ["DEFAULT_RULESET", "RULESETS", "Ruleset", "family", "new_game", "replay", "ruleset_of"]

@@ -124,8 +124,8 @@ function renderPanels() {
     vote.nominations && Object.keys(vote.nominations).length ? "nominations:\n" + kv(vote.nominations) : "",
   ].filter(Boolean).join("\n") : "no vote open";
   const twist = $("twist");
-  if (!twist.options.length && c.ruleset === "traitors") {
-    for (const t of ["double_vote", "murder", "confession", "guess", "seer", "trial"]) twist.appendChild(new Option(t, t));
+  if (!twist.options.length && c.twists) {
+    for (const t of c.twists) twist.appendChild(new Option(t, t));  // the ruleset's twists (Ruleset.twists)
   }
 }
 

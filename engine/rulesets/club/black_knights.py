@@ -28,6 +28,7 @@ from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import MEET, ClubRules, ClubSettings, Role, Step, faction_members
+from engine.rulesets.club.spec import club_ruleset
 
 WHITE = "white_order"
 BLACK = "black_order"
@@ -158,4 +159,20 @@ class BlackKnightsGame(ClubGame):
     RULES = RULES
 
 
-__all__ = ["BlackKnightsGame", "INTRO", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+RULESET = club_ruleset(
+    "black_knights",
+    "Black Knights",
+    BlackKnightsGame,
+    "black-knights.md",
+    columns=(
+        ("Days", "days"),
+        ("Put forward", "put_forward"),
+        ("Votes cast", "votes_cast"),
+        ("Votes for an opponent", "votes_for_opponents"),
+        ("Votes received", "votes_received"),
+    ),
+)
+"""The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
+
+
+__all__ = ["BlackKnightsGame", "RULESET", "INTRO", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

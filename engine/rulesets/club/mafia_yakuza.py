@@ -24,6 +24,7 @@ from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import ClubRules, ClubSettings, Role, Step, faction_members
+from engine.rulesets.club.spec import club_ruleset
 
 MAFIA = "mafia"
 YAKUZA = "yakuza"
@@ -152,4 +153,20 @@ class MafiaYakuzaGame(ClubGame):
     RULES = RULES
 
 
-__all__ = ["MafiaYakuzaGame", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+RULESET = club_ruleset(
+    "mafia_yakuza",
+    "Mafia & Yakuza",
+    MafiaYakuzaGame,
+    "mafia-yakuza.md",
+    columns=(
+        ("Days", "days"),
+        ("Votes cast", "votes_cast"),
+        ("Votes to keep everyone", "votes_to_keep"),
+        ("Votes for an opponent", "votes_for_opponents"),
+        ("Votes received", "votes_received"),
+    ),
+)
+"""The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
+
+
+__all__ = ["MafiaYakuzaGame", "RULESET", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

@@ -14,9 +14,7 @@ from engine.core.cast import check_cast
 from engine.errors import ConfigError
 from engine.ids import Enum
 from engine.outcome import Winner
-
-KEEP = "keep everyone"
-"""The ballot option of ``KeepEveryone`` (Mafia & Yakuza)."""
+from engine.record import KEEP
 
 MORNING_NEWS: tuple[str, ...] = ("named", "unnamed", "dead_only")
 """The values of the setting ``morning_news``."""

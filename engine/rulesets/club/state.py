@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.core import night as core
 from engine.core.host import HostControls
@@ -17,7 +17,7 @@ from engine.effects import ClockStarted, Effect, MoveTo, Whisper, announce, msg
 from engine.errors import ConfigError
 from engine.ids import Place
 from engine.outcome import Outcome
-from engine.record import SeriesRecord, VoteRound
+from engine.record import ClubDayRecord, ClubNightRecord, SeriesRecord
 from engine.rulesets.club.settings import ClubPhase, ClubRules, ClubSettings, Step, settings_dict
 
 
@@ -38,62 +38,6 @@ class ClubPlayer:
     publicly_out: bool = False
     revealed: str | None = None
     """The role announced when the contestant left (Black Knights: the card is turned), else ``None``."""
-
-
-@dataclass(slots=True)
-class ClubNightRecord:
-    """One night: every action in wake order, the blocked, the deaths and what saved whom."""
-
-    RECORD_TYPE: ClassVar[str] = "club_night"
-    night: int
-    acts: list[dict[str, Any]] = field(default_factory=list)
-    """``{"step", "contestant", "target"}`` (``target`` ``None``: passed)."""
-    blocked: list[str] = field(default_factory=list)
-    deaths: dict[str, str] = field(default_factory=dict)
-    saved: list[str] = field(default_factory=list)
-    cured: list[str] = field(default_factory=list)
-    mines: list[list[str]] = field(default_factory=list)
-    checks: list[dict[str, str]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "night": self.night,
-            "acts": [dict(a) for a in self.acts],
-            "blocked": list(self.blocked),
-            "deaths": dict(self.deaths),
-            "saved": list(self.saved),
-            "cured": list(self.cured),
-            "mines": [list(m) for m in self.mines],
-            "checks": [dict(c) for c in self.checks],
-        }
-
-
-@dataclass(slots=True)
-class ClubDayRecord:
-    """One day: nominations, vote rounds, who left and whether the vote was repeated."""
-
-    RECORD_TYPE: ClassVar[str] = "club_day"
-    day: int
-    present: list[str]
-    nominations: dict[str, str | None] = field(default_factory=dict)
-    rounds: list[VoteRound] = field(default_factory=list)
-    left: str | None = None
-    revealed: str | None = None
-    """The departed's role as announced (Black Knights), else ``None``."""
-    repeat: bool = False
-    repeat_asks: dict[str, bool] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "day": self.day,
-            "present": list(self.present),
-            "nominations": dict(self.nominations),
-            "rounds": [r.to_dict() for r in self.rounds],
-            "left": self.left,
-            "revealed": self.revealed,
-            "repeat": self.repeat,
-            "repeat_asks": dict(self.repeat_asks),
-        }
 
 
 @dataclass(slots=True)

@@ -20,6 +20,8 @@ JOKER_OUTCOMES = ("joker_wins", "traitors_win")
 NO_VOTES = ("revote", "deadlock")
 """[house] §4: a first vote in which nobody voted is voted again by everyone (``revote``, once per round table,
 as when everyone is tied on one vote) or goes straight to the deadlock draw among everyone (``deadlock``)."""
+SIZES: tuple[int, int] = (6, 16)
+"""[house] rulebook §1: a series has 6 to 16 contestants (fewest, most)."""
 
 DEFAULT_DURATIONS: dict[str, float] = {
     "day_zero": 300.0,
@@ -224,8 +226,9 @@ class Settings:
 
     def _validate_numbers(self, n: int) -> None:
         """The cast size, Traitor count and power pool of a random deal (rulebook §1)."""
-        if not 6 <= n <= 16:
-            raise ConfigError(f"contestants: {n} contestants; a series has 6-16 ([house] rulebook §1)")
+        lo, hi = SIZES
+        if not lo <= n <= hi:
+            raise ConfigError(f"contestants: {n} contestants; a series has {lo}-{hi} ([house] rulebook §1)")
         if not self.traitors >= 1 or not 3 * self.traitors <= n:
             raise ConfigError(
                 f"traitors: {self.traitors} Traitors with {n} contestants; need at least 1 and at most a third "

@@ -73,8 +73,8 @@ def test_every_listed_input_passes_its_check_and_changes_nothing(seed):
 
 def test_no_rule_module_imports_the_game_module_or_hides_an_import():
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path.name == "game.py" and path.parent == PACKAGE:
-            continue
+        if path.name in ("game.py", "spec.py") and path.parent == PACKAGE:
+            continue  # the game itself, and the registry entry that names it
         tree = ast.parse(path.read_text())
         top = set(tree.body)
         for node in ast.walk(tree):
