@@ -1,10 +1,11 @@
 """What kind of operator file a TOML file is, told by its top-level keys, and the one-line refusal of a file of
 another kind than a command takes (``check-config`` tells the kinds apart the same way).
 
-``places`` or ``seats`` → castle; a key only a serve config has (``series``, ``rcon``, ``store``, ``secrets_file``,
-…: ``SERVE_KEYS``) → serve config, so one whose ``series`` is misspelt is still checked as one; ``input`` or an explicit deal
-(``[[deal]]``, one table per contestant) → scenario; anything else → series file, of whatever ruleset (a club
-ruleset's ``[deal]`` table of contestant count → roles is a series setting).
+``places`` or ``seats`` → castle; a key only a serve config has (``series``, ``rcon``, ``store``,
+``secrets_file``, …: ``SERVE_KEYS``) → serve config, so one whose ``series`` is misspelt is still checked as one;
+``input``, ``seed`` (a series file refuses one) or an explicit deal (``[[deal]]``, one table per contestant) →
+scenario; anything else → series file, of whatever ruleset (a club ruleset's ``[deal]`` table of contestant count
+→ roles is a series setting).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def kind_of(data: Mapping[str, Any]) -> str:
         return "castle"
     if SERVE_KEYS.intersection(data):
         return "serve"
-    if "input" in data or isinstance(data.get("deal"), list):
+    if "input" in data or "seed" in data or isinstance(data.get("deal"), list):
         return "scenario"
     return "series"
 
