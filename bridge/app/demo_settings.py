@@ -45,7 +45,7 @@ a deadline fires only once every bot has answered what it was shown (``bridge/sa
 the machine, a short clock never turns a bot's answer into a pass."""
 
 CLUB_DEMO_DURATIONS: dict[str, float] = {
-    "night_step": 20.0,
+    "night_step": 0.5,
     "morning": 0.2,
     "speech": 20.0,
     "discussion": 0.05,
@@ -55,7 +55,9 @@ CLUB_DEMO_DURATIONS: dict[str, float] = {
     "repeat": 20.0,
 }
 """Seconds per phase in a club demo: speeches end at the speaker's nomination, votes when everyone voted; a turn
-of Mafia & Yakuza's discussion, where the bots have nothing to say, is short."""
+of Mafia & Yakuza's discussion, where the bots have nothing to say, is short. Every night step runs its whole
+clock (the night's shape is public), so it is short too: the quiet gate holds a clock until every bot has
+answered, so no answer is cut off."""
 
 
 def default_traitors(n: int) -> int:

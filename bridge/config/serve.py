@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from bridge.config.castle import CastleConfig, default_castle, load_castle
 from bridge.config.kinds import check_kind
@@ -104,6 +104,17 @@ class WebModel(ConfigModel):
     max_spectators: int = Field(default=200, ge=1, le=100_000)
     client_queue: int = Field(default=1000, ge=10, le=1_000_000)
     linger: float = Field(default=LINGER, ge=0, le=86400)
+
+    @field_validator("server_names")
+    @classmethod
+    def _plain_names(cls, names: list[str]) -> list[str]:
+        """A name is matched against the ``Host`` header without its port (``bridge/web/guard.py``): a port, a
+        space or a wildcard could never match, so it is refused here rather than every page later."""
+        for name in names:
+            port = name.count(":") == 1 or "]:" in name  # one colon: a name and a port; an IPv6 address has more
+            if not name.strip("[]") or port or any(c in name for c in " */?#@"):
+                raise ValueError(f"{name!r}: a host name or address without a port or wildcard (\"castle.example\")")
+        return names
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,10 +118,16 @@ def check_fits_a_phone(phone: Any, shot: Path) -> None:
 
 
 def until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    """Poll ``check`` until it returns something true; that value."""
+    """Poll ``check`` until it returns something true; that value. An element read while the page is replaced
+    (a form posted, a navigation) is stale: that look counts as "not yet"."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        value = check()
+        try:
+            value = check()
+        except StaleElementReferenceException:
+            value = None
         if value:
             return value
         time.sleep(0.05)

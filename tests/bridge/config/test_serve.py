@@ -71,3 +71,17 @@ def test_a_serve_config_is_told_from_the_other_files_by_its_keys(tmp_path: Path)
     with pytest.raises(ConfigError) as bad:
         load_serve_config(typo)
     assert sorted(str(bad.value).splitlines()) == [f"{typo}: seires: unknown key", f"{typo}: series: field required"]
+
+
+@pytest.mark.parametrize("name", ["castle.example:8765", "[::1]:8765", "*", "*.castle.example", "a b", ""])
+def test_a_server_name_that_could_never_match_is_refused(tmp_path: Path, name: str) -> None:
+    """The page guard compares a ``Host`` header's name without its port: a name with a port, a wildcard or a
+    space would refuse every page, so the config says so at once."""
+    with pytest.raises(ConfigError, match=r"web\.server_names: .*without a port or wildcard"):
+        serve_config_from_data({**BASE, "web": {"server_names": [name]}}, tmp_path / "serve.toml")
+
+
+def test_host_names_and_addresses_are_server_names(tmp_path: Path) -> None:
+    names = ["castle.example", "10.0.0.5", "[::1]", "fe80::1"]
+    config = serve_config_from_data({**BASE, "web": {"server_names": names}}, tmp_path / "serve.toml")
+    assert config.web is not None and config.web.server_names == tuple(names)
