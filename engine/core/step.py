@@ -17,9 +17,10 @@ House rules of this file:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NoReturn, Protocol, TypeVar, overload
+from typing import Any, ClassVar, NoReturn, Protocol, TypeVar, overload
 
 from engine.actions import Action, StartSeries, TimerExpired, action_from_dict, checked_first, ill_typed_field
+from engine.core.phasegraph import PhaseGraph
 from engine.effects import Effect
 from engine.errors import IllegalAction, InvalidCommand
 from engine.tracking import CastleTracker
@@ -93,12 +94,14 @@ class InputLog(Sequence[dict[str, Any]]):
 class InputStep(CastleTracker):
     """Mixin for a game class: ``_take_input`` takes one input through the rules (house rules above).
 
-    The game provides ``started``, ``is_over``, ``phase_seq``, ``log`` (an ``InputLog``), and the methods
-    ``_start`` (the deal), ``_on_clock`` (the phase clock ran out) and ``_validate(action)`` (raises, or returns
-    the function that applies the input); they emit effects into ``_fx``.
+    The game provides ``started``, ``is_over``, ``phase``, ``phase_seq``, ``log`` (an ``InputLog``), ``PHASES``
+    (its ruleset's phase graph, ``engine.core.phasegraph``), and the methods ``_start`` (the deal) and
+    ``_validate(action)`` (raises, or returns the function that applies the input); they emit effects into ``_fx``.
     """
 
+    PHASES: ClassVar[PhaseGraph[Any, Any]]
     started: bool
+    phase: Any
     phase_seq: int
     log: InputLog
     _fx: list[Effect]
@@ -114,8 +117,8 @@ class InputStep(CastleTracker):
         raise NotImplementedError
 
     def _on_clock(self) -> None:
-        """The phase clock ran out (each game class says what follows)."""
-        raise NotImplementedError
+        """The phase clock ran out, or the host moved on: the current phase's step in ``PHASES`` runs."""
+        self.PHASES.run(self, self.phase)
 
     def _validate(self, action: Action) -> Callable[[], None]:
         """Raise if ``action`` is illegal now; otherwise return the function that applies it (mutates nothing)."""

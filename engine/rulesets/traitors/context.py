@@ -9,9 +9,9 @@ twist modules are typed against it, so they never import the game module. What i
   own state, the seeded random generator;
 * questions the rules ask (rulebook §2, §5): who is living, who is impaired, what a contestant registers as,
   which power they hold or may use now, tonight's Traitor actions;
-* what the rules may do: say things (``emit``, ``announce``, ``whisper``, ``tell``), draw with the seeded
-  generator, start a phase clock, and the few steps of play a twist takes part in (the Turret's "every Traitor has
-  chosen", host visiting, the round table, a murder by day, a lost power).
+* what the rules may do: say things (``emit``, ``announce``, ``whisper``, ``tell``), move contestants, draw with
+  the seeded generator, start a phase clock, and move the series on to a node of the phase graph (``go``: the
+  Turret's "every Traitor has chosen", host visiting, the round table).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from engine.effects import Effect
 from engine.ids import Allegiance, Place, Power, Torch, Twist
 from engine.outcome import Termination
 from engine.record import RoundTableRecord, SeriesRecord
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Phase, Stage
 from engine.rulesets.traitors.settings import Settings
 from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
 
@@ -78,9 +78,8 @@ class Context(Protocol):
     def guarded(self) -> set[str]:
         """Protected by The Guardian tonight."""
 
-    @property
-    def last_removed(self) -> str | None:
-        """The most recently murdered or banished contestant (The Historian)."""
+    last_removed: str | None
+    """The most recently murdered or banished contestant (The Historian)."""
 
     def living(self) -> list[str]:
         """The living contestants in seat order."""
@@ -121,6 +120,9 @@ class Context(Protocol):
     def tell(self, use: Use, key: str, **params: object) -> None:
         """Give a power's answer to its user only, and keep it in the night record."""
 
+    def move(self, players: Sequence[str], place: Place) -> None:
+        """Send ``players`` to ``place`` (with their seats at the round table and at home)."""
+
     def draw(self, options: Sequence[str]) -> str:
         """One seeded draw among ``options`` (sorted first)."""
 
@@ -130,42 +132,23 @@ class Context(Protocol):
     def start_clock(self, phase: Phase, duration_key: str, label: str) -> None:
         """Enter ``phase`` with its clock (``Settings.duration(duration_key)`` seconds, labelled ``label``)."""
 
-    def check_turret(self, actor: str, confession: bool = False) -> None:
-        """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret, at the stage the
-        input belongs to (``confession``: the response at the Confession; else a decision after it)."""
-
-    def end_confession(self) -> None:
-        """The Confession is over: the Traitors make the night's decisions (rule T8.4)."""
-
-    def turret_maybe_done(self) -> None:
-        """Close the Turret if every Traitor has made every choice tonight."""
-
-    def open_host_visit(self) -> None:
-        """Begin host visiting (rulebook §7.4)."""
-
-    def begin_round_table(self) -> None:
-        """Open the round table (rulebook §4)."""
-
-    def murder(self, victim: str, by_day: bool = False) -> None:
-        """``victim`` is murdered: out, sent to the diary room and told (rulebook §7.5); ``by_day`` (the Sacred
-        Sword): told where they stand, as the diary room is a night place (rule T10.7)."""
+    def go(self, node: Phase | Stage) -> None:
+        """Move the series on to ``node`` of the phase graph now (``engine.rulesets.traitors.rules.PHASES``): its
+        step runs, and the steps it leads to, until the series waits. A twist's hook uses it where a phase step
+        would return the node."""
 
     def record_out(self, name: str) -> None:
         """Copy ``name``'s way out into the record."""
-
-    def lose_power(self, name: str) -> None:
-        """``name`` loses their power for the series and is told (the Guess twist)."""
 
     def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
         """Keep a host's action in the record's ``host_actions`` (``engine.core.host`` house rule 6)."""
 
 
 class Table(Context, Protocol):
-    """All a phase of play may read and change: the whole series state and the steps that cross phase modules
-    (implemented by ``engine.rulesets.traitors.game.Game``). The phase modules (``night``, ``visit``,
-    ``round_table``, ``finale``, ``presence``, ``host``) are typed against it, so none imports the game module;
-    a step of another phase module that would make an import circle is called through it (``begin_night``,
-    ``begin_breakfast``, ...)."""
+    """All a phase of play may read and change: the whole series state (implemented by
+    ``engine.rulesets.traitors.game.Game``). The phase modules (``night``, ``visit``, ``round_table``, ``finale``,
+    ``presence``, ``host``) are typed against it, so none imports the game module; a step leads to another phase
+    module's step by returning its node of the phase graph."""
 
     seed: int
     phase: Phase | None
@@ -182,7 +165,6 @@ class Table(Context, Protocol):
     torches: dict[str, Torch | None]
     torches_asked: bool
     heads: dict[str, int]
-    last_removed: str | None
     paused: float | None
     clock_label: str
     stand_ins: dict[str, str]
@@ -192,38 +174,11 @@ class Table(Context, Protocol):
     def now(self) -> float:
         """The time of the input being applied (seconds)."""
 
-    def move(self, players: Sequence[str], place: Place) -> None:
-        """Send ``players`` to ``place`` (with their seats at the round table and at home)."""
-
     def player_of(self, contestant: str) -> str:
         """The player who plays ``contestant``'s seat now."""
 
     def contestant_of(self, player: str) -> str | None:
         """The contestant whose seat ``player`` plays now, or ``None``."""
-
-    def begin_night(self) -> None:
-        """The night begins (rulebook §7)."""
-
-    def after_turret(self) -> None:
-        """The Turret is over: the Traitor powers, then the offer or host visiting."""
-
-    def open_offer(self) -> None:
-        """The Traitors meet the contestant they seduce (or give an ultimatum) at the contestant's home."""
-
-    def open_no_offer(self) -> None:
-        """No offer tonight: the Traitors go home and the offer's clock runs anyway (phases house rule 9)."""
-
-    def send_traitors_home(self) -> None:
-        """Every decision of the Turret is made: the Traitors go home, equipment taken back; the Trial begins."""
-
-    def end_night(self) -> None:
-        """The night ends: murders are settled and day breaks."""
-
-    def begin_breakfast(self) -> None:
-        """A new day begins at breakfast (rulebook §3)."""
-
-    def open_torches(self) -> None:
-        """The finale's torches (rulebook §9)."""
 
     def end_series(self, termination: Termination, joker: str | None = None, *, nobody: bool = False) -> None:
         """The series ends (rulebook §9; a banished Joker §6; the host's end)."""

@@ -47,7 +47,7 @@ from engine.rulesets.traitors.choices import (
     torch_inputs,
 )
 from engine.rulesets.traitors.context import Table
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Node, Phase
 from engine.terms import term
 
 TORCH_ITEMS: dict[Torch, Item] = {Torch.BANISH_AGAIN: Item.BANISH_TORCH, Torch.END_GAME: Item.END_TORCH}
@@ -126,16 +126,16 @@ def ask_happy(game: Table) -> None:
         prompt_torch(game, n)
 
 
-def torches_clock(game: Table) -> None:
+def torches_clock(game: Table) -> Node | None:
     """The finale vote's clock ran out, or the host moved on or locked: the lock, once the question has been
     asked; else the question first (house rule 4)."""
     if game.torches_asked:
-        lock_torches(game)
-    else:
-        ask_happy(game)
+        return lock_torches(game)
+    ask_happy(game)
+    return None
 
 
-def lock_torches(game: Table) -> None:
+def lock_torches(game: Table) -> Node | None:
     """The vote is locked: reveal, then end on agreement or banish again (rulebook §9)."""
     finalists = list(game.torches)
     game.announce("finale.locked")
@@ -157,13 +157,13 @@ def lock_torches(game: Table) -> None:
     if ends == len(finalists):
         game.announce("finale.agreed")
         game.end_series(Termination.FINALE_AGREED)
-        return
+        return None
     game.announce("finale.banish_again")
     game.table = RoundTableRecord(day=game.day, present=finalists, finale=True)
     game.record.events.append(game.table)
     game.revote_used = False
     game.move(finalists, Place.ROUND_TABLE)
-    round_table.open_vote(game, "first", tuple(finalists), tuple(finalists))
+    return round_table.open_vote(game, "first", tuple(finalists), tuple(finalists))
 
 
 def check_torch(game: Table, action: ChooseTorch) -> None:

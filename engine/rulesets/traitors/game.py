@@ -15,11 +15,11 @@ Twists (rulebook §8, §10; ``engine.rulesets.traitors.twists``, one module per 
 ``TWIST HOOK`` in the phase modules; the twists' state is ``Game.twist_state``.
 
 This module holds the series state and the public API; the rules live by phase of play in ``night`` (Oath,
-Turret, offer, murder), ``visit`` (Traitor powers, host visiting, the night's resolution), ``round_table``
+Turret, offer, the night's end), ``visit`` (Traitor powers, host visiting, the night's resolution), ``round_table``
 (breakfast to banishment), ``finale`` (torches), ``presence`` (leaving and returning) and ``host`` (host
-controls), read through the tables of ``rules`` (what ends each phase; each input's check, application and
-listing). Those modules, the powers and the twists see the game only through ``context`` (``Table``,
-``Context``), which ``Game`` implements.
+controls), read through the tables of ``rules`` (the phase graph; each input's check, application and listing).
+Those modules, the powers and the twists see the game only through ``context`` (``Table``, ``Context``), which
+``Game`` implements.
 """
 
 from __future__ import annotations
@@ -55,11 +55,11 @@ from engine.record import (
     RoundTableRecord,
     SeriesRecord,
 )
-from engine.rulesets.traitors import finale, heads, night, round_table, rules, twists, visit
+from engine.rulesets.traitors import heads, twists
 from engine.rulesets.traitors.host import reprompt, tell_hand
-from engine.rulesets.traitors.phases import Phase, clock_label
+from engine.rulesets.traitors.phases import Node, Phase, clock_label
 from engine.rulesets.traitors.powers import POWERS, TURRET
-from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS
+from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS, PHASES
 from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, DealEntry, Settings
 from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
 from engine.rulesets.traitors.views import lazy_view, public_view, view_for
@@ -107,6 +107,8 @@ class Game(HostControls):
     """
 
     REPLAYED_STATE = _REPLAYED_STATE
+    PHASES = PHASES
+    """The phase graph (``rules.PHASES``): what the end of each phase's clock does (``engine.core.step``)."""
 
     def __init__(self, settings: Settings, seed: int) -> None:
         settings.validate()
@@ -267,7 +269,7 @@ class Game(HostControls):
         if rule.apply is None:  # a shared host control: its check returns its application
             assert applied is not None
             return applied
-        return functools.partial(rule.apply, self, action)
+        return functools.partial(_apply, rule.apply, self, action)
 
     # ------------------------------------------------------------------ helpers
 
@@ -325,70 +327,9 @@ class Game(HostControls):
         """The time of the input being applied (seconds; ``handle``'s ``now``)."""
         return self._now
 
-    # ------------------------------------------------------------------ steps across the phase modules
-    # (``context.Table``: a phase module calls another's step through the game when importing it would make
-    # an import circle; the twists call the steps they take part in)
-
-    def begin_night(self) -> None:
-        """``night.begin_night``, once today's breakfast heads are taken away (``heads``)."""
-        heads.clear(self)
-        night.begin_night(self)
-
-    def check_turret(self, actor: str, confession: bool = False) -> None:
-        """``night.check_turret``."""
-        night.check_turret(self, actor, confession)
-
-    def end_confession(self) -> None:
-        """``night.end_confession``."""
-        night.end_confession(self)
-
-    def turret_maybe_done(self) -> None:
-        """``night.turret_maybe_done``."""
-        night.turret_maybe_done(self)
-
-    def after_turret(self) -> None:
-        """``visit.after_turret``."""
-        visit.after_turret(self)
-
-    def open_offer(self) -> None:
-        """``night.open_offer``."""
-        night.open_offer(self)
-
-    def open_no_offer(self) -> None:
-        """``night.open_no_offer``."""
-        night.open_no_offer(self)
-
-    def send_traitors_home(self) -> None:
-        """``night.send_traitors_home``."""
-        night.send_traitors_home(self)
-
-    def open_host_visit(self) -> None:
-        """``visit.open_host_visit``."""
-        visit.open_host_visit(self)
-
-    def lose_power(self, name: str) -> None:
-        """``visit.lose_power``."""
-        visit.lose_power(self, name)
-
-    def end_night(self) -> None:
-        """``night.end_night``."""
-        night.end_night(self)
-
-    def murder(self, victim: str, by_day: bool = False) -> None:
-        """``night.murder``."""
-        night.murder(self, victim, by_day)
-
-    def begin_breakfast(self) -> None:
-        """``round_table.begin_breakfast``."""
-        round_table.begin_breakfast(self)
-
-    def begin_round_table(self) -> None:
-        """``round_table.begin_round_table``."""
-        round_table.begin_round_table(self)
-
-    def open_torches(self) -> None:
-        """``finale.open_torches``."""
-        finale.open_torches(self)
+    def go(self, node: Node) -> None:
+        """Move the series on to ``node`` of the phase graph now (``rules.PHASES``; ``context.Context.go``)."""
+        PHASES.run(self, node)
 
     # ------------------------------------------------------------------ the deal and day zero
 
@@ -461,11 +402,6 @@ class Game(HostControls):
             )
             for n in names
         )
-
-    # ------------------------------------------------------------------ clock
-
-    def _on_clock(self) -> None:
-        rules.on_clock(self)
 
     # ------------------------------------------------------------------ the night (rulebook §7)
 
@@ -607,6 +543,11 @@ class Game(HostControls):
 
     def _end_by_host(self) -> None:
         self.end_series(Termination.HOST_ENDED, nobody=True)
+
+
+def _apply(apply: Callable[[Game, Action], Node | None], game: Game, action: Action) -> None:
+    """Apply an accepted input and follow the phase graph from the node it leads to (``rules.PHASES``)."""
+    PHASES.run(game, apply(game, action))
 
 
 def _power_name(power: Power | None, drunk: bool) -> str | None:

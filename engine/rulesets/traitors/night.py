@@ -1,10 +1,11 @@
 """The night (rulebook §7): the Oath, the Turret (the night's event and the double vote nomination), the
-Traitors' equipment, the recruit's offer, the way home, and the murder; host visiting and the powers are
-``engine.rulesets.traitors.visit``.
+Traitors' equipment, the recruit's offer, the way home, and the end of the night; host visiting and the powers are
+``engine.rulesets.traitors.visit``, the murder itself ``engine.rulesets.traitors.losses``.
 
 Every function takes the series (``engine.rulesets.traitors.context.Table``). The ``check_*`` functions raise
 ``IllegalAction`` and change nothing; the ``apply_*`` functions apply an input they accepted
-(``engine.rulesets.traitors.rules.INPUTS``).
+(``engine.rulesets.traitors.rules.INPUTS``). A step that leads on returns the next node of the phase graph
+(``engine.rulesets.traitors.rules.PHASES``), ``None`` when the series waits for a clock or an input.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from engine.actions import (
 )
 from engine.effects import (
     Choice,
-    Eliminated,
     GiveItem,
     MoveTo,
     Prompt,
@@ -31,7 +31,7 @@ from engine.effects import (
 from engine.errors import IllegalAction
 from engine.ids import TRAITOR_POWERS, Allegiance, Item, NightEvent, Place, Power, Twist
 from engine.record import NightRecord
-from engine.rulesets.traitors import twists
+from engine.rulesets.traitors import heads, twists
 from engine.rulesets.traitors.choices import (
     Offer,
     event_offer,
@@ -39,15 +39,24 @@ from engine.rulesets.traitors.choices import (
     nomination_offer,
 )
 from engine.rulesets.traitors.context import Table
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.losses import murder
+from engine.rulesets.traitors.phases import Node, Phase, Stage
 from engine.rulesets.traitors.state import NightState
+from engine.rulesets.traitors.turret import check_turret
 from engine.terms import power_term, term
 
 OATH_QUESTIONS = 3
 """Rulebook §7.1: lie and deceive? murder every night? keep the identities secret?"""
 
 
-def begin_night(game: Table) -> None:
+def night_after_day(game: Table) -> Node | None:
+    """The round table is over (``Stage.NIGHT``): today's breakfast heads are taken away (``heads``), then the
+    night begins."""
+    heads.clear(game)
+    return begin_night(game)
+
+
+def begin_night(game: Table) -> Node | None:
     """Rulebook §7: the night begins; the "until the next night" effects end, everyone goes home, the Oath or the Turret."""
     living = game.living()
     game.night = NightState(NightRecord(day=game.day))
@@ -72,7 +81,7 @@ def begin_night(game: Table) -> None:
     # Phases house rule 9: at most one recruit a night, so one Oath clock on every later night hides whether
     # there is one; night zero's takers are every Traitor dealt, a number told to everyone at the start.
     game.night.oath_clocks = max(len(queue), 1) if fixed_night(game) else len(queue)
-    next_oath(game)
+    return next_oath(game)
 
 
 def fixed_night(game: Table) -> bool:
@@ -81,13 +90,13 @@ def fixed_night(game: Table) -> bool:
     return game.settings.night_fixed_length
 
 
-def next_oath(game: Table) -> None:
+def next_oath(game: Table) -> Node | None:
     """The next Oath clock, or the Turret once every Oath clock of tonight has run."""
     assert game.night
     if game.night.oath_clocks > 0:
         start_oath(game)
-    else:
-        open_turret(game)
+        return None
+    return open_turret(game)
 
 
 def start_oath(game: Table) -> None:
@@ -123,7 +132,7 @@ def ask_oath(game: Table) -> None:
     )
 
 
-def apply_oath_answer(game: Table) -> None:
+def apply_oath_answer(game: Table) -> Node | None:
     """The Traitor answered: the next question, or they are sworn."""
     assert game.night
     game.night.oath_step += 1
@@ -132,16 +141,17 @@ def apply_oath_answer(game: Table) -> None:
     elif fixed_night(game):
         swear(game)  # phases house rule 9: the Oath's clock runs on
     else:
-        finish_oath(game)
+        return finish_oath(game)
+    return None
 
 
-def finish_oath(game: Table) -> None:
+def finish_oath(game: Table) -> Node | None:
     """The Oath's clock ran out or the host moved on (or, without ``night_fixed_length``, the third answer came):
     the Traitor at the Oath, if any, is sworn; then the next Oath clock or the Turret."""
     assert game.night
     if game.night.oath_taking:
         swear(game)
-    next_oath(game)
+    return next_oath(game)
 
 
 def swear(game: Table) -> None:
@@ -244,7 +254,7 @@ def allowed_events(game: Table, traitors: int) -> frozenset[NightEvent]:
     return EVENTS_BY_TRAITORS.get(traitors, frozenset({NightEvent.MURDER}))
 
 
-def open_turret(game: Table) -> None:
+def open_turret(game: Table) -> Node | None:
     """Rulebook §7.2: the sworn Traitors meet in the Turret to choose the night's event and the twists' choices.
 
     On a Confession night (rule T8.4) they are sent to the confession room instead: they read the confessions and
@@ -255,8 +265,7 @@ def open_turret(game: Table) -> None:
     traitors = tuple(n for n in game.living_traitors() if game.players[n].sworn)
     night.traitors = traitors
     if not traitors:
-        game.after_turret()
-        return
+        return Stage.AFTER_TURRET
     events = twists.turret_events(game, allowed_events(game, len(traitors)))  # TWIST HOOK: the Murder twist's quiet night, the Trial
     night.events = events
     night.nominate = game.twist_on(game.day + 1, Twist.DOUBLE_VOTE)
@@ -268,29 +277,28 @@ def open_turret(game: Table) -> None:
     if night.confessing:
         game.start_clock(Phase.TURRET, "turret", "clock.turret")
         twists.prompt_confession(game)  # TWIST HOOK: the response to the confessions
-        return
-    open_decisions(game)
+        return None
+    return open_decisions(game)
 
 
-def end_confession(game: Table) -> None:
+def end_confession(game: Table) -> Node | None:
     """Rule T8.4: the Confession is over (the Traitors sent their response, or its clock ran out or the host moved
     on): the Traitors, still in the confession room, now make the night's decisions."""
     night = game.night
     assert night and night.confessing
     night.confessing = False
     game.whisper(night.traitors, "turret.after_confession")
-    open_decisions(game)
+    return open_decisions(game)
 
 
-def turret_clock(game: Table) -> None:
+def turret_clock(game: Table) -> Node | None:
     """The Turret's clock ran out or the host moved on: the Confession ends (T8.4), or the Turret closes."""
     if game.night is not None and game.night.confessing:
-        end_confession(game)
-    else:
-        close_turret(game)
+        return end_confession(game)
+    return close_turret(game)
 
 
-def open_decisions(game: Table) -> None:
+def open_decisions(game: Table) -> Node | None:
     """Ask each Traitor for the night's event, the Double Vote nomination and the twists' choices (rulebook §7.2),
     with the Turret's clock; with nothing to decide, the night moves on."""
     night = game.night
@@ -300,8 +308,7 @@ def open_decisions(game: Table) -> None:
         game.whisper(traitors, "turret.no_event")
     twist_work = twists.turret_work(game)  # TWIST HOOK
     if not events and not night.nominate and not twist_work:
-        game.after_turret()
-        return
+        return Stage.AFTER_TURRET
     game.start_clock(Phase.TURRET, "turret", "clock.turret")
     for t in traitors:
         if events:
@@ -328,6 +335,7 @@ def open_decisions(game: Table) -> None:
                 )
             )
     twists.prompt_turret(game)  # TWIST HOOK
+    return None
 
 
 def turret_offer(game: Table, traitor: str) -> Offer:
@@ -347,22 +355,22 @@ def nomination_choices(game: Table, traitor: str) -> tuple[Choice, ...]:
     return nomination_offer(traitor, tuple(game.living())).choices
 
 
-def apply_event_pick(game: Table, action: ChooseEvent) -> None:
+def apply_event_pick(game: Table, action: ChooseEvent) -> Node | None:
     """Note a Traitor's event pick (told to the Traitors); the Turret may close."""
     assert game.night
     game.night.picks[action.actor] = (action.event, action.target)
     game.whisper(game.night.traitors, "turret.choice", traitor=action.actor, event=term(f"term.event.{action.event.value}"), target=action.target)
-    turret_maybe_done(game)
+    return turret_maybe_done(game)
 
 
-def apply_nomination(game: Table, action: NominateDoubleVote) -> None:
+def apply_nomination(game: Table, action: NominateDoubleVote) -> Node | None:
     """Note a Traitor's double vote nomination; the Turret may close."""
     assert game.night
     game.night.nominations[action.actor] = action.target
-    turret_maybe_done(game)
+    return turret_maybe_done(game)
 
 
-def turret_maybe_done(game: Table) -> None:
+def turret_maybe_done(game: Table) -> Node | None:
     """Close the Turret when every Traitor has made every choice tonight (the twists' too), unless tonight's
     stages run their whole clocks (phases house rule 9)."""
     assert game.night
@@ -370,10 +378,11 @@ def turret_maybe_done(game: Table) -> None:
     picked = not n.events or all(t in n.picks for t in n.traitors)
     named = not n.nominate or all(t in n.nominations for t in n.traitors)
     if picked and named and twists.turret_done(game) and not fixed_night(game):  # TWIST HOOK
-        close_turret(game)
+        return close_turret(game)
+    return None
 
 
-def close_turret(game: Table) -> None:
+def close_turret(game: Table) -> Node | None:
     """Rulebook §7.2 [house]: the most picks wins; a tie is broken by the seeded draw."""
     assert game.night
     night = game.night
@@ -386,8 +395,7 @@ def close_turret(game: Table) -> None:
     if not night.picks:
         if night.events:
             game.whisper(night.traitors, "turret.no_event")
-        game.after_turret()
-        return
+        return Stage.AFTER_TURRET
     keys = [f"{e.value}|{t}" for e, t in night.picks.values()]
     event_name, target = most_picked(keys, game.draw).split("|")
     event = NightEvent(event_name)
@@ -398,7 +406,7 @@ def close_turret(game: Table) -> None:
         night.attack = (target, False)
     else:
         night.offer = (event, target)
-    game.after_turret()
+    return Stage.AFTER_TURRET
 
 
 def open_offer(game: Table) -> None:
@@ -439,7 +447,7 @@ def prompt_offer(game: Table) -> None:
     )
 
 
-def apply_offer_answer(game: Table, accept: bool) -> None:
+def apply_offer_answer(game: Table, accept: bool) -> Node | None:
     """Rulebook §7.2: accepting makes the contestant a Traitor (unsworn); declining an ultimatum means murder.
     The Traitors then go home (§7.2 "sent to their individual homes"), and the host visits."""
     assert game.night and game.night.offer
@@ -469,7 +477,8 @@ def apply_offer_answer(game: Table, accept: bool) -> None:
             game.night.record.result = "declined"
     send_traitors_home(game)
     if not fixed_night(game):
-        game.open_host_visit()  # phases house rule 9: else at the end of the offer's clock
+        return Stage.HOST_VISIT  # phases house rule 9: else at the end of the offer's clock
+    return None
 
 
 def open_no_offer(game: Table) -> None:
@@ -479,18 +488,15 @@ def open_no_offer(game: Table) -> None:
     game.start_clock(Phase.OFFER, "offer", "clock.offer")
 
 
-def offer_clock(game: Table) -> None:
+def offer_clock(game: Table) -> Node | None:
     """The offer's clock ran out or the host moved on: no answer counts as a decline ([house]); with
     ``night_fixed_length`` the host's visit then opens (an answered offer, or none, waited for the clock)."""
     assert game.night
-    lapsed = game.night.offer is not None
-    if lapsed:
-        apply_offer_answer(game, False)
-    if fixed_night(game):
-        game.open_host_visit()
+    after = apply_offer_answer(game, False) if game.night.offer is not None else None
+    return Stage.HOST_VISIT if fixed_night(game) else after
 
 
-def end_night(game: Table) -> None:
+def end_night(game: Table) -> Node:
     """Rulebook §7.5: a murdered Faithful is sent to the diary room and told; then day breaks."""
     assert game.night
     for victim in game.night.victims:
@@ -502,43 +508,7 @@ def end_night(game: Table) -> None:
     game.powers.guessed.clear()
     game.guarded.clear()
     game.night = None
-    game.begin_breakfast()
-
-
-def murder(game: Table, victim: str, by_day: bool = False) -> None:
-    """The victim is out, sent to the diary room with a diary-room book and told (rules T7.14, T10.4).
-
-    ``by_day`` (the Sacred Sword, T8.2): the victim is given the book and told where they stand; the diary room is
-    "inaccessible unless summoned during the night" (T10.7).
-    """
-    p = game.players[victim]
-    p.alive = False
-    p.out = "murdered"
-    p.out_day = game.day
-    game.last_removed = victim
-    game.powers.jokers.discard(victim)
-    if not by_day:
-        game.move([victim], Place.DIARY_ROOM)
-    game.emit(GiveItem(frozenset({victim}), Item.DIARY_BOOK, None))
-    game.whisper([victim], "sword.victim" if by_day else "diary.murdered")
-    game.emit(Eliminated(victim, "murdered", frozenset({victim})))
-
-
-def check_turret(game: Table, actor: str, confession: bool = False) -> None:
-    """Raise ``IllegalAction`` unless ``actor`` is a sworn Traitor in tonight's open Turret, and the input fits
-    the stage: the response while the Traitors are at the Confession (``confession``), every decision after it
-    (rule T8.4)."""
-    p = game.players[actor]
-    if p.allegiance is not Allegiance.TRAITOR:
-        raise IllegalAction("illegal.not_traitor")
-    if game.phase is not Phase.TURRET or not game.night:
-        raise IllegalAction("illegal.turret.closed")
-    if actor not in game.night.traitors:
-        raise IllegalAction("illegal.turret.unsworn")
-    if game.night.confessing and not confession:
-        raise IllegalAction("illegal.turret.confessing")
-    if confession and not game.night.confessing:
-        raise IllegalAction("illegal.confession.closed")
+    return Stage.BREAKFAST
 
 
 def check_oath(game: Table, action: SwearOath) -> None:
@@ -549,9 +519,9 @@ def check_oath(game: Table, action: SwearOath) -> None:
         raise IllegalAction("illegal.oath.not_you")
 
 
-def apply_oath(game: Table, action: SwearOath) -> None:
+def apply_oath(game: Table, action: SwearOath) -> Node | None:
     """The answer is given: the next question, or the Traitor is sworn."""
-    apply_oath_answer(game)
+    return apply_oath_answer(game)
 
 
 def check_event(game: Table, action: ChooseEvent) -> None:
@@ -590,9 +560,9 @@ def check_offer(game: Table, action: AnswerOffer) -> None:
         raise IllegalAction("illegal.offer.none")
 
 
-def apply_offer(game: Table, action: AnswerOffer) -> None:
+def apply_offer(game: Table, action: AnswerOffer) -> Node | None:
     """Accept or decline the offer."""
-    apply_offer_answer(game, action.accept)
+    return apply_offer_answer(game, action.accept)
 
 
 def list_oath(game: Table, player: str) -> Sequence[Action]:

@@ -3,7 +3,7 @@
 House rules of the phases:
 
 1. Every phase has a clock (``Settings.durations``). When it runs out, or the host moves on early
-   (``Advance``), the phase ends as ``engine.rulesets.traitors.rules.ON_CLOCK`` says. A phase never ends twice: each clock carries the
+   (``Advance``), the phase ends as its row of the phase graph says (``engine.rulesets.traitors.rules.PHASES``). A phase never ends twice: each clock carries the
    phase sequence number and a ``TimerExpired`` for any other number is ignored.
 2. Some phases also end early when everyone has acted: the vote when every paper is cast; and, only without
    ``night_fixed_length`` (house rule 9), the Oath after the third answer, the Turret when every Traitor has
@@ -67,6 +67,38 @@ class Phase(Enum):
     TORCHES = "torches"
     OVER = "over"
 
+
+class Stage(Enum):
+    """A node of the phase graph between phases (``engine.rulesets.traitors.rules.PHASES``): a step of play that
+    another phase module's step (or a twist) leads to. A step names the stage it leads to by returning it, and a
+    twist by ``Table.go``."""
+
+    NIGHT = "night"
+    """After the round table: the breakfast heads are taken away and the night begins (rulebook §7)."""
+    AFTER_TURRET = "after_turret"
+    """The Turret is over: the Traitor powers, then the offer or host visiting (rulebook §5, §7.2)."""
+    TURRET_ANSWERED = "turret_answered"
+    """A Traitor chose in the Turret: it closes if every Traitor has made every choice tonight."""
+    END_CONFESSION = "end_confession"
+    """The Confession is over: the Traitors make the night's decisions (rule T8.4)."""
+    OFFER = "offer"
+    """The Traitors meet the contestant they seduce (or give an ultimatum) at home (rulebook §7.2)."""
+    NO_OFFER = "no_offer"
+    """No offer tonight: the Traitors go home and the offer's clock runs anyway (house rule 9)."""
+    HOST_VISIT = "host_visit"
+    """Host visiting begins (rulebook §7.4)."""
+    END_NIGHT = "end_night"
+    """The night ends: murders are settled and day breaks (rulebook §7.5)."""
+    BREAKFAST = "breakfast"
+    """A new day begins at breakfast (rulebook §3)."""
+    ROUND_TABLE = "round_table"
+    """The round table opens (rulebook §4)."""
+    TORCHES = "torches"
+    """The finale's torches (rulebook §9)."""
+
+
+Node = Phase | Stage
+"""A node of the Traitors' phase graph."""
 
 NIGHT_PHASES: frozenset[Phase] = frozenset(
     {Phase.OATH, Phase.TURRET, Phase.TRAITOR_POWERS, Phase.OFFER, Phase.HOST_VISIT, Phase.NOMINATION}

@@ -13,7 +13,7 @@ from engine.actions import (
 from engine.errors import IllegalAction, InvalidCommand
 from engine.rulesets.traitors import round_table
 from engine.rulesets.traitors.context import Table
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Node, Phase
 from engine.rulesets.traitors.state import PlayerState
 
 
@@ -36,7 +36,7 @@ def check_returned(game: Table, action: ContestantReturned) -> None:
         raise IllegalAction("illegal.presence.here", player=action.contestant)
 
 
-def apply_left(game: Table, action: ContestantLeft) -> None:
+def apply_left(game: Table, action: ContestantLeft) -> Node | None:
     """Absent: skipped where the rules wait for everyone; the vote may close now (docs/house-rules.md)."""
     name = action.contestant
     game.players[name].present = False
@@ -44,7 +44,8 @@ def apply_left(game: Table, action: ContestantLeft) -> None:
     b = game.ballot
     waited_for = game.phase is Phase.VOTE and b is not None and name in b.voters and name not in b.votes
     if waited_for and b is not None and round_table.everyone_present_voted(game, b):
-        round_table.close_vote(game)
+        return round_table.close_vote(game)
+    return None
 
 
 def apply_returned(game: Table, action: ContestantReturned) -> None:

@@ -1,7 +1,9 @@
 """The day (rulebook §3, §4): breakfast, discussion, the round table, the vote, the tie rules, deadlock and
 banishment.
 
-Every function takes the series (``engine.rulesets.traitors.context.Table``).
+Every function takes the series (``engine.rulesets.traitors.context.Table``). A step that leads on returns the next
+node of the phase graph (``engine.rulesets.traitors.rules.PHASES``), ``None`` when the series waits for a clock or
+an input.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from engine.rulesets.traitors.choices import (
     vote_paper,
 )
 from engine.rulesets.traitors.context import Table
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.losses import murder
+from engine.rulesets.traitors.phases import Node, Phase, Stage
 from engine.rulesets.traitors.state import Ballot
 from engine.terms import allegiance_term
 
@@ -87,10 +90,10 @@ def return_jokers(game: Table, key: str) -> None:
     pw.jokers.clear()
 
 
-def begin_round_table(game: Table) -> None:
+def begin_round_table(game: Table) -> Node | None:
     """Rulebook §4: the round table opens (the twists' nominee first); the night's round-table powers are announced."""
     if twists.before_round_table(game):  # TWIST HOOK: discussion items collected; the Guess/Seer nominee
-        return
+        return None
     living = game.living()
     game.table = RoundTableRecord(day=game.day, present=living, double_vote=game.double_vote_holder)
     game.record.events.append(game.table)
@@ -118,25 +121,26 @@ def begin_round_table(game: Table) -> None:
                 game.table.accusation = "protected"
                 game.announce("judge.protects.accused", player=accused)
                 game.start_clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
-                return
+                return None
             game.table.accusation = "banished"
             game.announce("sheriff.success", player=accused)
-            banish(game, accused)
-            return
+            return banish(game, accused)
         game.table.accusation = "failed"
         game.announce("sheriff.failed", player=accused)
     game.start_clock(Phase.ROUND_TABLE, "round_table", "clock.round_table")
+    return None
 
 
-def open_first_vote(game: Table) -> None:
+def open_first_vote(game: Table) -> Node | None:
     """The round table's first vote: everyone present votes among everyone present."""
     assert game.table
     present = tuple(game.table.present)
-    open_vote(game, "first", present, present)
+    return open_vote(game, "first", present, present)
 
 
-def open_vote(game: Table, kind: str, voters: tuple[str, ...], candidates: tuple[str, ...]) -> None:
-    """Rulebook §4: every eligible contestant gets a vote paper (the holder a double vote paper)."""
+def open_vote(game: Table, kind: str, voters: tuple[str, ...], candidates: tuple[str, ...]) -> Node | None:
+    """Rulebook §4: every eligible contestant gets a vote paper (the holder a double vote paper); with no voter the
+    vote closes at once."""
     assert game.table
     holder = None if game.table.finale else game.double_vote_holder
     voters = tuple(v for v in voters if v not in game.table.silenced)
@@ -151,7 +155,8 @@ def open_vote(game: Table, kind: str, voters: tuple[str, ...], candidates: tuple
         handed += (give(v, Item.DOUBLE_VOTE_PAPER if weights[v] == 2 else Item.VOTE_PAPER), papers[v].prompt)
     game.emit(*handed)
     if not voters:
-        close_vote(game)
+        return close_vote(game)
+    return None
 
 
 def prompt_vote(game: Table, voter: str) -> None:
@@ -160,7 +165,7 @@ def prompt_vote(game: Table, voter: str) -> None:
     game.emit(game.ballot.papers[voter].prompt)
 
 
-def apply_vote(game: Table, action: CastVote) -> None:
+def apply_vote(game: Table, action: CastVote) -> Node | None:
     """Take the voter's paper and give back the cast one; the vote closes when everyone present has voted."""
     b = game.ballot
     assert b
@@ -172,10 +177,11 @@ def apply_vote(game: Table, action: CastVote) -> None:
         whisper(action.actor, "vote.cast", target=action.target),
     )
     if everyone_present_voted(game, b):
-        close_vote(game)
+        return close_vote(game)
+    return None
 
 
-def close_vote(game: Table) -> None:
+def close_vote(game: Table) -> Node | None:
     """Reveal the papers in seat order, count, then banish or apply the tie rules (rulebook §4)."""
     b, table = game.ballot, game.table
     assert b and table
@@ -192,10 +198,8 @@ def close_vote(game: Table) -> None:
             best = max((tally.get(c, 0) for c in rest), default=0)
             top = [c for c in rest if tally.get(c, 0) == best]
         if len(top) == 1:
-            banish(game, top[0])
-        else:
-            deadlock(game, top)
-        return
+            return banish(game, top[0])
+        return deadlock(game, top)
     # first vote (or the everyone-on-one revote)
     if not game.revote_used and (
         (len(present) >= 2 and all(tally.get(c) == 1 for c in present))
@@ -206,8 +210,7 @@ def close_vote(game: Table) -> None:
         # [house] Nobody voted: everyone is tied too (on none), and gets the same extra vote (no_votes).
         game.revote_used = True
         game.announce("vote.revote" if tally else "vote.revote.none")
-        open_vote(game, "revote", tuple(voters), tuple(present))
-        return
+        return open_vote(game, "revote", tuple(voters), tuple(present))
     best = max(tally.values(), default=0)
     top = [c for c in present if tally.get(c, 0) == best] if best > 0 else list(present)
     if len(top) == 1 and protects(game, top[0]):
@@ -216,15 +219,13 @@ def close_vote(game: Table) -> None:
         best = max((tally.get(c, 0) for c in rest), default=0)
         top = [c for c in rest if tally.get(c, 0) == best]
     if len(top) == 1:
-        banish(game, top[0])
-        return
+        return banish(game, top[0])
     others = tuple(p for p in present if p not in top)
     if not others:
         # Every contestant at the table is tied: nobody can vote in a second vote → deadlock ([house] §4).
-        deadlock(game, top)
-        return
+        return deadlock(game, top)
     game.announce("vote.second", players=", ".join(top))
-    open_vote(game, "second", others, tuple(top))
+    return open_vote(game, "second", others, tuple(top))
 
 
 
@@ -263,7 +264,7 @@ def reveal_votes(game: Table, b: Ballot, table: RoundTableRecord) -> tuple[dict[
     return tally, count
 
 
-def deadlock(game: Table, tied: list[str]) -> None:
+def deadlock(game: Table, tied: list[str]) -> Node | None:
     """Rulebook §4 [house]: the k tied draw from k chests; k−1 deadlock shields; the empty chest is banished."""
     assert game.table
     game.table.deadlock = list(tied)
@@ -279,7 +280,7 @@ def deadlock(game: Table, tied: list[str]) -> None:
             game.emit(give(n, Item.DEADLOCK_SHIELD))
             game.announce("deadlock.shield", player=n)
     game.announce("deadlock.empty", player=empty)
-    banish(game, empty)
+    return banish(game, empty)
 
 
 def protects(game: Table, name: str) -> bool:
@@ -292,8 +293,9 @@ def protects(game: Table, name: str) -> bool:
     return True
 
 
-def banish(game: Table, name: str) -> None:
-    """Rulebook §4: the banished reveals Faithful or Traitor, unless five or fewer remain or in the finale."""
+def banish(game: Table, name: str) -> Node | None:
+    """Rulebook §4: the banished reveals Faithful or Traitor, unless five or fewer remain or in the finale; then
+    the finale's torches, the night, or the end."""
     assert game.table
     table = game.table
     p = game.players[name]
@@ -313,7 +315,7 @@ def banish(game: Table, name: str) -> None:
             table.joker = True
             game.announce("joker.banished", player=name)
             game.end_series(Termination.JOKER_BANISHED, joker=name)
-            return
+            return None
     reveal = not table.finale and len(table.present) > game.settings.no_reveal_from
     if reveal:
         table.revealed = p.allegiance.value
@@ -328,7 +330,7 @@ def banish(game: Table, name: str) -> None:
         # Rulebook §4, §5: the alerted Survivor is murdered right after a round table that fails to banish
         # a Traitor.
         table.survivor_murdered = alerted
-        game.murder(alerted)
+        murder(game, alerted)
         game.players[alerted].publicly_out = True
         game.record_out(alerted)
         game.announce("survivor.murdered", player=alerted)
@@ -338,12 +340,11 @@ def banish(game: Table, name: str) -> None:
         if len(living) <= 2:
             game.announce("finale.two_left")
             game.end_series(Termination.TWO_LEFT)
-            return
+            return None
         if not table.finale:
             game.announce("phase.finale")
-        game.open_torches()
-        return
-    game.begin_night()
+        return Stage.TORCHES
+    return Stage.NIGHT
 
 
 def everyone_present_voted(game: Table, b: Ballot) -> bool:

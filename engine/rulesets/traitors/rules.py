@@ -1,18 +1,16 @@
-"""The Traitors' rules as tables: what ends each phase, and for every input what it may do.
+"""The Traitors' rules as tables: the phase graph, and for every input what it may do.
 
-``ON_CLOCK`` maps each phase to the function that runs when its clock runs out or the host moves on
-(``engine.rulesets.traitors.phases``, house rule 1). ``INPUTS`` maps each input type of ``engine.actions`` to its
-``InputRule``: who sends it, the phases it can be legal in, its check and its application.
+``PHASES`` is the phase graph (``engine.core.phasegraph``): each phase with the step that runs when its clock runs
+out or the host moves on (``engine.rulesets.traitors.phases``, house rule 1), and each stage between phases
+(``Stage``) with its step. A step returns the node that follows at once, or ``None`` when the series waits for a
+clock or an input. ``INPUTS`` maps each input type of ``engine.actions`` to its ``InputRule``
+(``engine.core.inputs``): who sends it, the phases it can be legal in, its check, its application and its lister.
 ``Game._validate`` and ``Game.legal_actions`` both read ``INPUTS``: the check raises (``IllegalAction`` with the
-message key saying why, including "not now"), the application changes the series, and the lister gives a
-contestant's concrete inputs in the phases named.
+message key saying why, including "not now"), the application changes the series and returns the node that
+follows (the driver runs it), and the lister gives a contestant's concrete inputs in the phases named.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from engine.actions import (
     HOST_ACTIONS,
@@ -33,70 +31,54 @@ from engine.actions import (
     SwearOath,
     UsePower,
 )
+from engine.core.inputs import CONTESTANT, HOST, SERVER, InputRule, Lister
+from engine.core.phasegraph import PhaseGraph
 from engine.rulesets.traitors import finale, host, night, presence, round_table, twists, visit
 from engine.rulesets.traitors.context import Table
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Node, Phase, Stage
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
-ON_CLOCK: dict[Phase, Callable[[Table], None]] = {
-    Phase.DAY_ZERO: night.begin_night,
-    Phase.BREAKFAST: round_table.begin_discussion,
-    Phase.DISCUSSION: round_table.begin_round_table,
-    Phase.ROUND_TABLE: round_table.open_first_vote,
-    Phase.VOTE: round_table.close_vote,
-    Phase.OATH: night.finish_oath,
-    Phase.TURRET: night.turret_clock,
-    Phase.OFFER: night.offer_clock,
-    Phase.TRAITOR_POWERS: visit.close_traitor_powers,
-    Phase.HOST_VISIT: visit.close_host_visit,
-    Phase.TORCHES: finale.torches_clock,
-    Phase.NOMINATION: twists.close_nomination,
-    Phase.NOMINEE: twists.close_nominee,
-}
-"""What the end of each phase's clock (or the host's ``Advance``) does."""
+PHASES: PhaseGraph[Table, Node] = PhaseGraph(
+    {
+        # A phase: what the end of its clock (or the host's Advance) does.
+        Phase.DAY_ZERO: night.begin_night,
+        Phase.OATH: night.finish_oath,
+        Phase.TURRET: night.turret_clock,
+        Phase.TRAITOR_POWERS: visit.close_traitor_powers,
+        Phase.OFFER: night.offer_clock,
+        Phase.NOMINATION: twists.close_nomination,
+        Phase.HOST_VISIT: visit.close_host_visit,
+        Phase.BREAKFAST: round_table.begin_discussion,
+        Phase.DISCUSSION: round_table.begin_round_table,
+        Phase.NOMINEE: twists.close_nominee,
+        Phase.ROUND_TABLE: round_table.open_first_vote,
+        Phase.VOTE: round_table.close_vote,
+        Phase.TORCHES: finale.torches_clock,
+        # A stage between phases: the step another phase module's step (or a twist) leads to.
+        Stage.NIGHT: night.night_after_day,
+        Stage.TURRET_ANSWERED: night.turret_maybe_done,
+        Stage.END_CONFESSION: night.end_confession,
+        Stage.AFTER_TURRET: visit.after_turret,
+        Stage.OFFER: night.open_offer,
+        Stage.NO_OFFER: night.open_no_offer,
+        Stage.HOST_VISIT: visit.open_host_visit,
+        Stage.END_NIGHT: night.end_night,
+        Stage.BREAKFAST: round_table.begin_breakfast,
+        Stage.ROUND_TABLE: round_table.begin_round_table,
+        Stage.TORCHES: finale.open_torches,
+    }
+)
+"""The Traitors' phase graph: every phase and stage with its step (``docs/design.md`` "The phase graph")."""
 
 
-def on_clock(game: Table) -> None:
-    """The current phase's clock ran out, or the host moved on (``ON_CLOCK``)."""
-    assert game.phase is not None
-    ON_CLOCK[game.phase](game)
-
-
-def advance(game: Table, action: Advance) -> None:
-    """The host moves on: the phase ends as if its clock ran out; the record keeps who pressed which button."""
+def advance(game: Table, action: Advance) -> Node | None:
+    """The host moves on: the phase ends as if its clock ran out (its row of ``PHASES``); the record keeps who
+    pressed which button."""
     game._host_logged(action.host, "advance", action.button or "")
-    on_clock(game)
+    return game.phase
 
-
-Lister = Callable[[Table, str], Sequence[Action]]
-"""``(game, contestant) -> the inputs of one type the living contestant may send now``."""
-
-CONTESTANT, HOST, SERVER = "contestant", "host", "server"
-"""Who sends an input: a living contestant (checked first: known, then still in the series), a host or the
-server (each check says who may)."""
 
 EVERY_PHASE = frozenset(Phase) - {Phase.OVER}
-
-
-@dataclass(frozen=True, slots=True)
-class InputRule:
-    """One input type's rules.
-
-    Args:
-        by: ``CONTESTANT``, ``HOST`` or ``SERVER``.
-        phases: the phases it can be legal in (the check says so with its own message key).
-        check: ``(game, action) -> None``; raises ``IllegalAction`` / ``InvalidCommand``, changes nothing.
-        apply: ``(game, action) -> None``; applies an input ``check`` accepted. ``None`` for the shared host
-            controls (``engine.core.host``), whose check returns the function that applies it.
-        lister: the inputs of this type a living contestant may send now (asked only in ``phases``); ``None``
-            when listed with another type (a pass with its power's uses) or by its twist (``twists.legal_actions``).
-    """
-
-    by: str
-    phases: frozenset[Phase]
-    check: Callable[[Any, Any], Callable[[], None] | None]
-    apply: Callable[[Any, Any], None] | None = None
-    lister: Lister | None = None
 
 
 def _phases(*phases: Phase) -> frozenset[Phase]:
@@ -167,10 +149,11 @@ __all__ = [
     "HOST",
     "INPUTS",
     "LISTERS",
-    "ON_CLOCK",
+    "PHASES",
     "SERVER",
     "InputRule",
-    "on_clock",
+    "Lister",
+    "advance",
     "register_twist",
     "unregister_twist",
 ]

@@ -2,7 +2,9 @@
 power use is chosen, then every use resolves in ``engine.rulesets.traitors.powers.NIGHT_ORDER`` and the murder
 is settled.
 
-Every function takes the series (``engine.rulesets.traitors.context.Table``).
+Every function takes the series (``engine.rulesets.traitors.context.Table``). A step that leads on returns the next
+node of the phase graph (``engine.rulesets.traitors.rules.PHASES``), ``None`` when the series waits for a clock or
+an input.
 """
 
 from __future__ import annotations
@@ -26,13 +28,15 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Place, Power
+from engine.rulesets.traitors import night as night_steps
 from engine.rulesets.traitors import twists
 from engine.rulesets.traitors.choices import (
     skip_power,
     use_choice,
 )
 from engine.rulesets.traitors.context import Table
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.losses import lose_power
+from engine.rulesets.traitors.phases import Node, Phase, Stage
 from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT, VISIT_ORDER
 from engine.rulesets.traitors.powers import survivor as survivor_power
 from engine.rulesets.traitors.state import Use
@@ -89,7 +93,7 @@ def prompt_power(game: Table, name: str, options: list[Choice]) -> None:
     game.emit(Prompt(frozenset({name}), msg(f"prompt.{power.value}"), choices))
 
 
-def after_turret(game: Table) -> None:
+def after_turret(game: Table) -> Node | None:
     """Rulebook §5: the Traitor powers are used in the Turret after the night's event is chosen. Their clock runs
     on every night with powers when ``night_fixed_length`` is on (phases house rule 9), else only while a
     Traitor holds a usable power."""
@@ -102,32 +106,31 @@ def after_turret(game: Table) -> None:
         game.start_clock(Phase.TRAITOR_POWERS, "traitor_powers", "clock.traitor_powers")
         for t in night.pending:
             prompt_power(game, t, night.options[t])
-        return
-    after_traitor_powers(game)
+        return None
+    return after_traitor_powers(game)
 
 
-def close_traitor_powers(game: Table) -> None:
+def close_traitor_powers(game: Table) -> Node | None:
     """The Traitor-power clock ran out: unused powers pass."""
     assert game.night
     game.night.pending = []
-    after_traitor_powers(game)
+    return after_traitor_powers(game)
 
 
-def after_traitor_powers(game: Table) -> None:
+def after_traitor_powers(game: Table) -> Node | None:
     """Every decision of the Turret is made: the Traitors meet the contestant of tonight's offer, else they go
     home (rulebook §7.2); then host visiting, after the offer's clock on a night that may have an event when
     ``night_fixed_length`` is on (phases house rule 9)."""
     assert game.night
     if game.night.offer:
-        game.open_offer()
-    elif game.night.events and game.settings.night_fixed_length:
-        game.open_no_offer()  # phases house rule 9
-    else:
-        game.send_traitors_home()
-        open_host_visit(game)
+        return Stage.OFFER
+    if game.night.events and game.settings.night_fixed_length:
+        return Stage.NO_OFFER  # phases house rule 9
+    night_steps.send_traitors_home(game)
+    return open_host_visit(game)
 
 
-def open_host_visit(game: Table) -> None:
+def open_host_visit(game: Table) -> Node | None:
     """Rulebook §7.4: each Faithful with something to do is visited, in the night order; a guessed
     Faithful learns it first (the Cleanser excepted); a Faithful offered the Joker decides first. On a night with
     powers the visit's clock runs even when nobody is visited if ``night_fixed_length`` is on (phases house
@@ -135,10 +138,9 @@ def open_host_visit(game: Table) -> None:
     assert game.night
     night = game.night
     if twists.before_host_visit(game):  # TWIST HOOK: the Faithful's Guess/Seer nomination comes first
-        return
+        return None
     if not night.powers_on:
-        resolve_night(game)
-        return
+        return resolve_night(game)
     faithful = game.living_faithful()
     # Absent contestants (their player left the server) are skipped at host visiting.
     here = [n for n in faithful if game.players[n].present]
@@ -155,8 +157,7 @@ def open_host_visit(game: Table) -> None:
     visited.sort(key=lambda n: (rank.get(game.active_power(n), len(rank)), game.players[n].seat))  # type: ignore[arg-type]
     night.pending = [n for n in visited if options[n]]
     if not night.pending and night.joker is None and not game.settings.night_fixed_length:  # phases house rule 9
-        resolve_night(game)
-        return
+        return resolve_night(game)
     game.start_clock(Phase.HOST_VISIT, "host_visit", "clock.host_visit")
     for n in visited:  # phases.py house rule 7: told to each one visited, not to everyone
         game.whisper([n], "phase.host_visit", day=game.day)
@@ -174,9 +175,10 @@ def open_host_visit(game: Table) -> None:
             )
         else:
             prompt_power(game, n, options[n])
+    return None
 
 
-def apply_joker(game: Table, name: str, accept: bool) -> None:
+def apply_joker(game: Table, name: str, accept: bool) -> Node | None:
     """Rulebook §6: the offered Faithful takes or refuses the Joker; then their power, if any."""
     assert game.night
     game.night.joker = None
@@ -190,10 +192,10 @@ def apply_joker(game: Table, name: str, accept: bool) -> None:
         game.whisper([name], "joker.declined")
         if name in game.night.pending:
             prompt_power(game, name, game.night.options[name])
-    visit_maybe_done(game)
+    return visit_maybe_done(game)
 
 
-def apply_power(game: Table, name: str, use: Use | None) -> None:
+def apply_power(game: Table, name: str, use: Use | None) -> Node | None:
     """Note a chosen use (or a pass); the phase ends when every prompted contestant has chosen, unless tonight's
     stages run their whole clocks (phases house rule 9)."""
     assert game.night
@@ -208,38 +210,31 @@ def apply_power(game: Table, name: str, use: Use | None) -> None:
         game.emit(whisper(name, "power.noted"))
     if game.phase is Phase.TRAITOR_POWERS:
         if not game.night.pending and not game.settings.night_fixed_length:  # phases house rule 9
-            after_traitor_powers(game)
-    else:
-        visit_maybe_done(game)
+            return after_traitor_powers(game)
+        return None
+    return visit_maybe_done(game)
 
 
-def visit_maybe_done(game: Table) -> None:
+def visit_maybe_done(game: Table) -> Node | None:
     """Resolve the night once every visited contestant has chosen and the Joker is answered (with
     ``night_fixed_length``, at the end of the visit's clock instead: phases house rule 9)."""
     assert game.night
     if not game.night.pending and game.night.joker is None and not game.settings.night_fixed_length:
-        resolve_night(game)
+        return resolve_night(game)
+    return None
 
 
-def close_host_visit(game: Table) -> None:
+def close_host_visit(game: Table) -> Node:
     """The host visit's clock ran out: an unanswered Joker offer is declined; unused powers pass."""
     assert game.night
     if game.night.joker is not None:
         game.night.record.joker = {"contestant": game.night.joker, "accepted": False}
         game.night.joker = None
     game.night.pending = []
-    resolve_night(game)
+    return resolve_night(game)
 
 
-def lose_power(game: Table, name: str) -> None:
-    """The Guess twist's right guess (rulebook §8): ``name`` loses their power for the series and is told."""
-    p = game.players[name]
-    p.power = None
-    game.powers.copied.pop(name, None)
-    game.whisper([name], "guess.lost")
-
-
-def resolve_night(game: Table) -> None:
+def resolve_night(game: Table) -> Node:
     """Resolve every use of tonight in ``NIGHT_ORDER``, then end the night (rulebook §5, §7.4, §7.5)."""
     assert game.night
     night = game.night
@@ -278,7 +273,7 @@ def resolve_night(game: Table) -> None:
             POWERS[use.power].resolve(game, use)
     if not night.settled:
         settle_murder(game)
-    game.end_night()
+    return Stage.END_NIGHT
 
 
 def voided_by_guess(game: Table, use: Use) -> bool:
@@ -350,9 +345,9 @@ def check_use(game: Table, action: UsePower) -> None:
     POWERS[use.power].validate(game, use.actor, use.targets)
 
 
-def apply_use(game: Table, action: UsePower) -> None:
+def apply_use(game: Table, action: UsePower) -> Node | None:
     """Note the use; it resolves with the night."""
-    apply_power(game, action.actor, _use(game, action))
+    return apply_power(game, action.actor, _use(game, action))
 
 
 def check_skip(game: Table, action: SkipPower) -> None:
@@ -360,9 +355,9 @@ def check_skip(game: Table, action: SkipPower) -> None:
     check_turn(game, action.actor)
 
 
-def apply_skip(game: Table, action: SkipPower) -> None:
+def apply_skip(game: Table, action: SkipPower) -> Node | None:
     """Note the pass."""
-    apply_power(game, action.actor, None)
+    return apply_power(game, action.actor, None)
 
 
 def check_joker(game: Table, action: AnswerJoker) -> None:
@@ -372,9 +367,9 @@ def check_joker(game: Table, action: AnswerJoker) -> None:
         raise IllegalAction("illegal.joker.none")
 
 
-def apply_joker_answer(game: Table, action: AnswerJoker) -> None:
+def apply_joker_answer(game: Table, action: AnswerJoker) -> Node | None:
     """Take or refuse the Joker."""
-    apply_joker(game, action.actor, action.accept)
+    return apply_joker(game, action.actor, action.accept)
 
 
 def list_joker(game: Table, player: str) -> Sequence[Action]:

@@ -31,7 +31,8 @@ from engine.ids import Item, Twist
 from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Phase, Stage
+from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import check_text, lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
@@ -100,7 +101,7 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
             game.whisper([action.contestant], "confession.sent")
 
         return confess
-    game.check_turret(action.actor, confession=True)
+    check_turret(game, action.actor, confession=True)
     if not confession_night(game):
         raise IllegalAction("illegal.confession.closed")
     if st.response is not None:  # the one reply is sent; the Confession waits for its clock (phases house rule 9)
@@ -112,7 +113,7 @@ def validate(game: Context, action: OpenChest | WriteConfession | WriteResponse)
         st.response = text
         game.whisper(game.night.traitors, "confession.response_saved")
         if not game.settings.night_fixed_length:  # phases house rule 9: else at the end of the clock
-            game.end_confession()
+            game.go(Stage.END_CONFESSION)
 
     return respond
 

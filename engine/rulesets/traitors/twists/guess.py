@@ -36,7 +36,9 @@ from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.losses import lose_power
+from engine.rulesets.traitors.phases import Phase, Stage
+from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import power_term, twist_term
@@ -189,7 +191,7 @@ def close_nomination(game: Context) -> None:
         else:
             game.whisper(game.hosts, "twist.lapsed", twist=twist_term(twist), day=day)
             game.whisper(game.hosts, "nomination.none")
-    game.open_host_visit()
+    game.go(Stage.HOST_VISIT)
 
 
 def validate(game: Context, action: GuessPower | VoteNominee) -> Callable[[], None]:
@@ -218,7 +220,7 @@ def validate(game: Context, action: GuessPower | VoteNominee) -> Callable[[], No
         return vote
     g = action.guesser
     if game.phase is Phase.TURRET:
-        game.check_turret(g)
+        check_turret(game, g)
         if not _guessing_tonight(game):
             raise IllegalAction("illegal.guess.closed")
         if g in st.guess_picks:
@@ -250,7 +252,7 @@ def _turret_guess(game: Context, traitor: str, target: str, power: Power) -> Non
     st.guess_pending.pop(traitor, None)
     st.guess_picks[traitor] = (target, power.value)
     game.whisper([traitor], "result.guess.noted", player=target, power=power_term(power))
-    game.turret_maybe_done()
+    game.go(Stage.TURRET_ANSWERED)
 
 
 # ---------------------------------------------------------------------------------------------- the nominee
@@ -294,7 +296,7 @@ def _nominee_guess(game: Context, nominee: str, target: str, power: Power) -> No
         "by": nominee, "target": target, "power": power.title, "right": right}))  # fmt: skip
     if right:
         game.whisper([nominee], "result.guess.right", player=target, power=power_term(power))
-        game.lose_power(target)
+        lose_power(game, target)
     else:
         game.whisper([nominee], "result.guess.wrong")
     game.announce("guess.made")
@@ -305,7 +307,7 @@ def finish_nominee(game: Context) -> None:
     """The nominee's step is over: the round table opens."""
     game.twist_state.nominee_done.add(game.day)
     game.twist_state.guess_pending.clear()
-    game.begin_round_table()
+    game.go(Stage.ROUND_TABLE)
 
 
 def close_nominee(game: Context) -> None:

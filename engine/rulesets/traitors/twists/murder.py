@@ -29,8 +29,10 @@ from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.losses import murder
+from engine.rulesets.traitors.phases import Phase, Stage
 from engine.rulesets.traitors.powers import survivor
+from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
@@ -93,7 +95,7 @@ def close_turret(game: Context) -> None:
 
 def validate_bearer(game: Context, action: ChooseSwordBearer) -> Callable[[], None]:
     """A sworn Traitor names one of tonight's Traitors as the sword's bearer, once."""
-    game.check_turret(action.actor)
+    check_turret(game, action.actor)
     if not _naming_tonight(game):
         raise IllegalAction("illegal.turret.no_twist")
     if action.actor in game.twist_state.bearer_picks:
@@ -104,7 +106,7 @@ def validate_bearer(game: Context, action: ChooseSwordBearer) -> Callable[[], No
 
     def apply() -> None:
         game.twist_state.bearer_picks[action.actor] = action.target
-        game.turret_maybe_done()
+        game.go(Stage.TURRET_ANSWERED)
 
     return apply
 
@@ -149,7 +151,7 @@ def _strike(game: Context, attacker: str, victim: str) -> None:
         game.whisper([attacker], "sword.survived", player=victim)
         return
     record.details["result"] = "murdered"
-    game.murder(victim, by_day=True)
+    murder(game, victim, by_day=True)
     p.publicly_out = True
     game.record_out(victim)
     game.announce("sword.murdered", player=victim)

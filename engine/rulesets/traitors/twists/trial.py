@@ -28,7 +28,8 @@ from engine.ids import NightEvent, Twist
 from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Phase, Stage
+from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSpec
 from engine.terms import twist_term
@@ -108,7 +109,7 @@ def validate(game: Context, action: PutOnTrial) -> Callable[[], None]:
     Raises:
         IllegalAction: not a Trial night, already named enough, a target that cannot be put on trial.
     """
-    game.check_turret(action.actor)
+    check_turret(game, action.actor)
     if not _tonight(game):
         raise IllegalAction("illegal.trial.closed")
     named = game.twist_state.trial_picks.get(action.actor, [])
@@ -121,7 +122,7 @@ def validate(game: Context, action: PutOnTrial) -> Callable[[], None]:
         game.twist_state.trial_picks.setdefault(action.actor, []).append(action.target)
         if len(game.twist_state.trial_picks[action.actor]) < _size(game):
             _prompt(game, action.actor)
-        game.turret_maybe_done()
+        game.go(Stage.TURRET_ANSWERED)
 
     return apply
 

@@ -22,16 +22,23 @@ from engine.actions import (
 from engine.errors import InvalidCommand
 from engine.rulesets.traitors import rules
 from engine.rulesets.traitors.game import Game
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.phases import Phase, Stage
 from engine.rulesets.traitors.settings import Settings
 
 PACKAGE = pathlib.Path(rules.__file__).parent
 NAMES = ("Alex", "Kai", "Lena", "Ari", "Sunny", "Zuri", "Omar", "Efe", "Noor", "Steve")
 
 
-def test_every_phase_but_the_end_has_what_ends_it():
-    assert set(rules.ON_CLOCK) == set(Phase) - {Phase.OVER}
-    assert all(callable(f) for f in rules.ON_CLOCK.values())
+def test_every_phase_but_the_end_and_every_stage_is_a_node_of_the_phase_graph():
+    assert set(rules.PHASES.steps) == (set(Phase) - {Phase.OVER}) | set(Stage)
+    assert all(callable(f) for f in rules.PHASES.steps.values())
+
+
+def test_the_game_offers_no_step_of_play_but_the_graph_s_driver():
+    """Steps lead on by returning a node of ``rules.PHASES``; the game has no method per step."""
+    steps = {f.__name__ for f in rules.PHASES.steps.values()}
+    assert not steps & set(vars(Game)), steps & set(vars(Game))
+    assert callable(Game.go)
 
 
 def test_every_traitors_input_has_one_rule():
