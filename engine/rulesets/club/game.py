@@ -40,7 +40,6 @@ House rules of this file (h11 ``_state.py`` style; each is also a row of ``docs/
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -58,28 +57,54 @@ from engine.actions import (
     SkipPower,
     UsePower,
 )
+from engine.core.inputs import CONTESTANT, HOST, SERVER, InputRule, Lister
+from engine.core.phasegraph import PhaseGraph
 from engine.core.step import fed_log
 from engine.effects import Effect, GiveItem, ShowTitle, msg
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Item
 from engine.outcome import Termination, Winner
 from engine.record import ContestantRecord
-from engine.rulesets.club.day import ClubDay
+from engine.rulesets.club import day, night
 from engine.rulesets.club.settings import (
     CLUB_DURATIONS,
     KEEP,
+    ClubNode,
     ClubPhase,
     ClubRules,
     ClubSettings,
+    ClubStage,
     Role,
     Step,
     faction_members,
 )
-from engine.rulesets.club.state import ClubBallot, ClubDayRecord, ClubNightRecord, ClubPlayer
+from engine.rulesets.club.state import ClubBallot, ClubDayRecord, ClubNightRecord, ClubPlayer, ClubState
 from engine.views import LazyView, OutEntry, PlayerView, PublicView, ViewPart
 
+PHASES: PhaseGraph[ClubState, ClubNode] = PhaseGraph(
+    {
+        # A phase: what the end of its clock (or the host's Advance) does.
+        ClubPhase.NIGHT: night.close_step,
+        ClubPhase.MORNING: day.after_morning,
+        ClubPhase.SPEECH: day.close_speech,
+        ClubPhase.DISCUSSION: day.close_speech,
+        ClubPhase.VOTE: day.close_vote,
+        ClubPhase.LAST_WORD: day.after_last_word,
+        ClubPhase.REPEAT: day.close_repeat,
+        # A stage between phases.
+        ClubStage.NIGHT: night.begin_night,
+    }
+)
+"""The club phase graph (``engine.core.phasegraph``; ``docs/design.md`` "The phase graph"): every phase and
+stage with its step."""
 
-class ClubGame(ClubDay):
+
+def _follow(game: ClubState, applied: Callable[[], ClubNode | None]) -> None:
+    """Apply an accepted input and follow the phase graph from the node it leads to (``PHASES``)."""
+    PHASES.run(game, applied())
+
+
+class ClubGame(ClubState):
     """One series of a club ruleset (``RULES``). The common game interface of ``engine.rulesets``
     (``engine.core.ruleset.RulesetGame``).
 
@@ -90,6 +115,9 @@ class ClubGame(ClubDay):
     Raises:
         ConfigError: the settings are invalid.
     """
+
+    PHASES = PHASES
+    """The phase graph: what the end of each phase's clock does (``engine.core.step``)."""
 
     # ------------------------------------------------------------------ the common interface
 
@@ -120,8 +148,8 @@ class ClubGame(ClubDay):
         p = self.players.get(player)
         if p is None or not p.alive:
             return out
-        for rule in OPEN_IN[self.phase]:
-            out += rule.offer(self, player)
+        for lister in LISTERS[self.phase]:
+            out += lister(self, player)
         return out
 
     @classmethod
@@ -201,15 +229,17 @@ class ClubGame(ClubDay):
         rule = INPUTS.get(type(action))
         if rule is None:
             raise InvalidCommand("invalid.action.kind", kind=action.kind)
-        if rule.by_contestant:
+        if rule.by is CONTESTANT:
             actor = action.actor
             if actor is None or actor not in self.players:
                 raise InvalidCommand("illegal.unknown_player", player=str(actor))
             if not self.players[actor].alive:
                 raise IllegalAction("illegal.out")
-            if self.phase is not rule.phase:
-                raise IllegalAction(rule.closed)
-        return rule.check(self, action)
+            if self.phase not in rule.phases:
+                raise IllegalAction(rule.closed or "illegal.phase")
+        applied = rule.check(self, action)
+        assert applied is not None  # every club check returns its application
+        return partial(_follow, self, applied)
 
     def _refuse_target(self, actor: str, target: str) -> None:
         if target not in self.players:
@@ -248,20 +278,16 @@ class ClubGame(ClubDay):
             self.emit(GiveItem(frozenset({who}), Item.NOTES_BOOK))
             self.emit(ShowTitle(msg(f"{px}.role.{role}"), None, frozenset({who})))
             self.whisper([who], f"{px}.deal.{role}")
-        self._begin_night()
+        night.begin_night(self)
 
-    def _presence(self, name: str, here: bool) -> None:
+    def _presence(self, name: str, here: bool) -> ClubNode | None:
         self.players[name].present = here
         self.whisper(self.hosts, "presence.returned" if here else "presence.left", player=name)
         if here:
             self.whisper([name], "presence.welcome_back")
-        elif self.phase is ClubPhase.VOTE and self.ballot is not None and self._all_voted():
-            self._close_vote()
-
-    def _on_clock(self) -> None:
-        """The phase clock ran out, or the host moved on: the phase's row of ``ON_CLOCK``."""
-        assert self.phase is not None
-        ON_CLOCK[self.phase](self)
+        elif self.phase is ClubPhase.VOTE and self.ballot is not None and day.all_voted(self):
+            return day.close_vote(self)
+        return None
 
     # ------------------------------------------------------------------ what the host controls ask (engine.core.host)
 
@@ -271,7 +297,7 @@ class ClubGame(ClubDay):
         px = self.rules.prefix
         self.whisper([contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat),
                       role=msg(f"{px}.role.{p.role}"))  # fmt: skip
-        self._tell_team(contestant)
+        night.tell_team(self, contestant)
 
     def _reprompt(self, only: list[str] | None) -> None:
         """Prompt again what is open now (a night step, a speech, the vote, the repeat ask), for ``only`` or all."""
@@ -280,48 +306,51 @@ class ClubGame(ClubDay):
                 REPROMPT.get(self.phase or ClubPhase.OVER, _no_prompt)(self, name)
 
     def _end_by_host(self) -> None:
-        self._end_series(Winner.NOBODY, (), Termination.HOST_ENDED)
+        day.end_series(self, Winner.NOBODY, (), Termination.HOST_ENDED)
 
 
 # ---------------------------------------------------------------------------------------------- rules as tables
+_Apply = Callable[[], ClubNode | None]
+"""What a check returns: the function that applies the input and returns the node of ``PHASES`` that follows."""
+
 # Each input type's row: the phase it is taken in, the refusal outside it, its check (which returns the function
 # applying it) and, for a contestant's input, the choices ``legal_actions`` lists. The checks run after the
 # contestant is known and alive (``ClubGame._validate``).
 
 
-def _check_pick(game: ClubGame, action: UsePower | SkipPower) -> Callable[[], None]:
+def _check_pick(game: ClubGame, action: UsePower | SkipPower) -> _Apply:
     actor = action.contestant
     if actor not in game.pending:
         raise IllegalAction("illegal.power.none")
     if isinstance(action, SkipPower):
-        return partial(game._apply_pick, actor, None)
+        return partial(night.apply_pick, game, actor, None)
     if actor in game.blocked:
         raise IllegalAction("illegal.club.blocked")
     if action.second is not None:
         raise IllegalAction("illegal.power.targets", count="1")
-    if action.target not in game._targets(actor):
+    if action.target not in night.targets(game, actor):
         game._refuse_target(actor, action.target)
-    return partial(game._apply_pick, actor, action.target)
+    return partial(night.apply_pick, game, actor, action.target)
 
 
 def _offer_uses(game: ClubGame, player: str) -> list[Action]:
     awake = player in game.pending and player not in game.blocked
-    return [UsePower(player, t) for t in game._targets(player)] if awake else []
+    return [UsePower(player, t) for t in night.targets(game, player)] if awake else []
 
 
 def _offer_skip(game: ClubGame, player: str) -> list[Action]:
     return [SkipPower(player)] if player in game.pending else []
 
 
-def _check_speech(game: ClubGame, action: NominateCandidate | HoldBack) -> Callable[[], None]:
+def _check_speech(game: ClubGame, action: NominateCandidate | HoldBack) -> _Apply:
     actor = action.contestant
     if game.speaker != actor or not game.settings.day_execution:
         raise IllegalAction("illegal.club.not_your_turn")
     if isinstance(action, HoldBack):
-        return partial(game._apply_nomination, actor, None)
-    if action.target not in game._nominees(actor):
+        return partial(day.apply_nomination, game, actor, None)
+    if action.target not in day.nominees(game, actor):
         raise IllegalAction("illegal.club.nominee", target=action.target)
-    return partial(game._apply_nomination, actor, action.target)
+    return partial(day.apply_nomination, game, actor, action.target)
 
 
 def _speaking(game: ClubGame, player: str) -> bool:
@@ -329,7 +358,7 @@ def _speaking(game: ClubGame, player: str) -> bool:
 
 
 def _offer_nominations(game: ClubGame, player: str) -> list[Action]:
-    return [NominateCandidate(player, t) for t in game._nominees(player)] if _speaking(game, player) else []
+    return [NominateCandidate(player, t) for t in day.nominees(game, player)] if _speaking(game, player) else []
 
 
 def _offer_hold_back(game: ClubGame, player: str) -> list[Action]:
@@ -352,21 +381,21 @@ def _ballot_for(game: ClubGame, voter: str) -> ClubBallot:
     return b
 
 
-def _check_vote(game: ClubGame, action: CastVote) -> Callable[[], None]:
+def _check_vote(game: ClubGame, action: CastVote) -> _Apply:
     voter = action.actor
     b = _ballot_for(game, voter)
     if action.target == voter:
         raise IllegalAction("illegal.vote.self")
     if action.target not in b.options or action.target == KEEP:
         raise IllegalAction("illegal.vote.target", target=action.target)
-    return partial(game._apply_vote, voter, action.target)
+    return partial(day.apply_vote, game, voter, action.target)
 
 
-def _check_keep(game: ClubGame, action: KeepEveryone) -> Callable[[], None]:
+def _check_keep(game: ClubGame, action: KeepEveryone) -> _Apply:
     b = _ballot_for(game, action.actor)
     if KEEP not in b.options:
         raise IllegalAction("illegal.club.no_keep")
-    return partial(game._apply_vote, action.actor, KEEP)
+    return partial(day.apply_vote, game, action.actor, KEEP)
 
 
 def _open_ballot(game: ClubGame, player: str) -> ClubBallot | None:
@@ -384,33 +413,33 @@ def _offer_keep(game: ClubGame, player: str) -> list[Action]:
     return [KeepEveryone(player)] if b and KEEP in b.options else []
 
 
-def _check_repeat(game: ClubGame, action: AskRepeat) -> Callable[[], None]:
+def _check_repeat(game: ClubGame, action: AskRepeat) -> _Apply:
     actor = action.contestant
-    if actor not in game._repeat_voters():
+    if actor not in day.repeat_voters(game):
         raise IllegalAction("illegal.vote.not_eligible")
     if actor in game.repeat_asks:
         raise IllegalAction("illegal.vote.twice")
-    return partial(game._apply_repeat, actor, action.ask)
+    return partial(day.apply_repeat, game, actor, action.ask)
 
 
 def _offer_repeat(game: ClubGame, player: str) -> list[Action]:
-    if player in game._repeat_voters() and player not in game.repeat_asks:
+    if player in day.repeat_voters(game) and player not in game.repeat_asks:
         return [AskRepeat(player, True), AskRepeat(player, False)]
     return []
 
 
-def _check_advance(game: ClubGame, action: Advance) -> Callable[[], None]:
+def _check_advance(game: ClubGame, action: Advance) -> _Apply:
     if action.host not in game.hosts:
         raise IllegalAction("illegal.not_host")
 
-    def advance() -> None:  # the record keeps who pressed which button (engine.core.host house rule 6)
+    def advance() -> ClubNode | None:  # the record keeps who pressed which button (engine.core.host house rule 6)
         game._host_logged(action.host, "advance", action.button or "")
-        game._on_clock()
+        return game.phase  # the phase ends as if its clock ran out
 
     return advance
 
 
-def _check_presence(game: ClubGame, action: ContestantLeft | ContestantReturned) -> Callable[[], None]:
+def _check_presence(game: ClubGame, action: ContestantLeft | ContestantReturned) -> _Apply:
     p = game.players.get(action.contestant)
     if p is None:
         raise InvalidCommand("illegal.unknown_player", player=action.contestant)
@@ -420,88 +449,59 @@ def _check_presence(game: ClubGame, action: ContestantLeft | ContestantReturned)
     return partial(game._presence, p.name, not leaving)
 
 
-def _check_host_control(game: ClubGame, action: Action) -> Callable[[], None]:
+def _check_host_control(game: ClubGame, action: Action) -> _Apply:
     return game.check_host_action(action)  # engine.core.host
 
 
-def _offer_nothing(game: ClubGame, player: str) -> list[Action]:
-    return []
+EVERY_PHASE = frozenset(ClubPhase) - {ClubPhase.OVER}
 
 
-@dataclass(frozen=True, slots=True)
-class InputRule:
-    """How the club game takes one input type.
-
-    Args:
-        check: ``(game, input)`` → the function that applies it; raises ``IllegalAction`` or ``InvalidCommand``
-            when the rules refuse it (mutates nothing).
-        phase: the phase a contestant's input is taken in; ``None``: a host's or the server's input (any phase).
-        closed: the refusal's message key outside ``phase``.
-        offer: ``(game, player)`` → the inputs of this type ``player`` may send now (``legal_actions``).
-    """
-
-    check: Callable[[Any, Any], Callable[[], None]]
-    phase: ClubPhase | None = None
-    closed: str = "illegal.phase"
-    offer: Callable[[ClubGame, str], list[Action]] = _offer_nothing
-
-    @property
-    def by_contestant(self) -> bool:
-        """A living contestant's input (the actor is checked first)."""
-        return self.phase is not None
+def _in(phase: ClubPhase, check: Callable[[Any, Any], _Apply], closed: str, lister: Lister) -> InputRule:
+    """A contestant's input taken in ``phase`` only (refused outside it with ``closed``)."""
+    return InputRule(CONTESTANT, frozenset({phase}), check, lister=lister, closed=closed)
 
 
 INPUTS: dict[type[Action], InputRule] = {
-    Advance: InputRule(_check_advance),
-    ContestantLeft: InputRule(_check_presence),
-    ContestantReturned: InputRule(_check_presence),
-    **{cls: InputRule(_check_host_control) for cls in HOST_ACTIONS},
-    UsePower: InputRule(_check_pick, ClubPhase.NIGHT, "illegal.power.closed", _offer_uses),
-    SkipPower: InputRule(_check_pick, ClubPhase.NIGHT, "illegal.power.closed", _offer_skip),
-    NominateCandidate: InputRule(_check_speech, ClubPhase.SPEECH, "illegal.club.not_your_turn", _offer_nominations),
-    HoldBack: InputRule(_check_speech, ClubPhase.SPEECH, "illegal.club.not_your_turn", _offer_hold_back),
-    CastVote: InputRule(_check_vote, ClubPhase.VOTE, "illegal.vote.not_open", _offer_votes),
-    KeepEveryone: InputRule(_check_keep, ClubPhase.VOTE, "illegal.vote.not_open", _offer_keep),
-    AskRepeat: InputRule(_check_repeat, ClubPhase.REPEAT, "illegal.club.no_repeat", _offer_repeat),
+    Advance: InputRule(HOST, EVERY_PHASE, _check_advance),
+    ContestantLeft: InputRule(SERVER, EVERY_PHASE, _check_presence),
+    ContestantReturned: InputRule(SERVER, EVERY_PHASE, _check_presence),
+    **{cls: InputRule(HOST, EVERY_PHASE, _check_host_control) for cls in HOST_ACTIONS},
+    UsePower: _in(ClubPhase.NIGHT, _check_pick, "illegal.power.closed", _offer_uses),
+    SkipPower: _in(ClubPhase.NIGHT, _check_pick, "illegal.power.closed", _offer_skip),
+    NominateCandidate: _in(ClubPhase.SPEECH, _check_speech, "illegal.club.not_your_turn", _offer_nominations),
+    HoldBack: _in(ClubPhase.SPEECH, _check_speech, "illegal.club.not_your_turn", _offer_hold_back),
+    CastVote: _in(ClubPhase.VOTE, _check_vote, "illegal.vote.not_open", _offer_votes),
+    KeepEveryone: _in(ClubPhase.VOTE, _check_keep, "illegal.vote.not_open", _offer_keep),
+    AskRepeat: _in(ClubPhase.REPEAT, _check_repeat, "illegal.club.no_repeat", _offer_repeat),
 }
-"""Every input a club series takes, by type (``StartSeries`` and ``TimerExpired`` are ``engine.core.step``'s)."""
+"""Every input a club series takes, by type (``StartSeries`` and ``TimerExpired`` are ``engine.core.step``'s): the
+shared row shape (``engine.core.inputs.InputRule``), each check returning the function that applies the input."""
 
-OPEN_IN: dict[ClubPhase, tuple[InputRule, ...]] = {
-    phase: tuple(rule for rule in INPUTS.values() if rule.phase is phase) for phase in ClubPhase
+LISTERS: dict[ClubPhase, tuple[Lister, ...]] = {
+    phase: tuple(r.lister for r in INPUTS.values() if r.lister is not None and phase in r.phases) for phase in ClubPhase
 }
-"""The contestants' inputs of each phase, in the order ``legal_actions`` lists their choices."""
-
-ON_CLOCK: dict[ClubPhase, Callable[[ClubGame], None]] = {
-    ClubPhase.NIGHT: ClubGame._close_step,
-    ClubPhase.MORNING: ClubGame._after_morning,
-    ClubPhase.SPEECH: ClubGame._close_speech,
-    ClubPhase.DISCUSSION: ClubGame._close_speech,
-    ClubPhase.VOTE: ClubGame._close_vote,
-    ClubPhase.LAST_WORD: ClubGame._after_last_word,
-    ClubPhase.REPEAT: ClubGame._close_repeat,
-}
-"""The phase transitions: what the end of each phase's clock (or the host's ``Advance``) does."""
+"""The listers of the contestants' inputs of each phase, in the order ``legal_actions`` lists their choices."""
 
 
 def _reprompt_night(game: ClubGame, name: str) -> None:
     if name in game.pending:
-        game._prompt_step(name, game._step())
+        night.prompt_step(game, name, game._step())
 
 
 def _reprompt_speech(game: ClubGame, name: str) -> None:
     if _speaking(game, name):
-        game._prompt_nominate(name)
+        day.prompt_nominate(game, name)
 
 
 def _reprompt_vote(game: ClubGame, name: str) -> None:
     b = _open_ballot(game, name)
     if b is not None:
-        game._prompt_vote(name, b.options)
+        day.prompt_vote(game, name, b.options)
 
 
 def _reprompt_repeat(game: ClubGame, name: str) -> None:
     if _offer_repeat(game, name):
-        game._prompt_repeat(name)
+        day.prompt_repeat(game, name)
 
 
 def _no_prompt(game: ClubGame, name: str) -> None:
@@ -540,7 +540,8 @@ __all__ = [
     "CLUB_VIEW_PARTS",
     "INPUTS",
     "KEEP",
-    "ON_CLOCK",
+    "LISTERS",
+    "PHASES",
     "ClubBallot",
     "ClubDayRecord",
     "ClubGame",
@@ -549,7 +550,6 @@ __all__ = [
     "ClubPlayer",
     "ClubRules",
     "ClubSettings",
-    "InputRule",
     "Role",
     "Step",
     "faction_members",

@@ -46,6 +46,17 @@ class ClubPhase(Enum):
     OVER = "over"
 
 
+class ClubStage(Enum):
+    """A node of the club phase graph between phases (``engine.rulesets.club.game.PHASES``)."""
+
+    NIGHT = "night"
+    """The day is over without a winner (or the series starts): the night begins (house rule 1)."""
+
+
+ClubNode = ClubPhase | ClubStage
+"""A node of the club phase graph."""
+
+
 CLUB_DURATIONS: dict[str, float] = {
     "night_step": 60.0,
     "morning": 30.0,
@@ -246,7 +257,9 @@ __all__ = [
     "MORNING_NEWS",
     "MORNING_NEWS_DEFAULT",
     "CheckAnswer",
+    "ClubNode",
     "ClubPhase",
+    "ClubStage",
     "ClubRules",
     "ClubSettings",
     "Role",

@@ -6,7 +6,7 @@ the club game's night (``engine.rulesets.club.night``), day (``engine.rulesets.c
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -178,10 +178,6 @@ class ClubState(HostControls):
 
     def _step(self) -> Step:
         return self._night_steps()[self.step_index]
-
-    def _begin_morning(self, said: Sequence[tuple[str, Mapping[str, object]]]) -> None:
-        """The day begins after the night (``engine.rulesets.club.day``)."""
-        raise NotImplementedError
 
 
 __all__ = ["ClubBallot", "ClubDayRecord", "ClubNightRecord", "ClubPlayer", "ClubState"]

@@ -10,6 +10,7 @@ from engine.errors import IllegalAction
 from engine.outcome import Termination, Winner
 from engine.rulesets.club.black_knights import default_deal
 from engine.rulesets.club.game import ClubPhase
+from engine.rulesets.club.night import targets
 
 BK = "black_knights"
 BK8 = (
@@ -114,7 +115,7 @@ class TestNight:
         assert not any(k.startswith("bk.check.lord") for k in d.told("Ari"))
         d.to_day()
         d.speeches({})
-        assert "Ari" not in d.game._targets("Alex")
+        assert "Ari" not in targets(d.game, "Alex")
         with pytest.raises(IllegalAction):
             d.do(UsePower("Alex", "Ari"))
 
@@ -222,7 +223,7 @@ class TestNight:
 
                 d.do(SkipPower(a))
             d.expire()
-        assert "Efe" not in d.game._targets("Sunny") and "Sunny" in d.game._targets("Sunny")
+        assert "Efe" not in targets(d.game, "Sunny") and "Sunny" in targets(d.game, "Sunny")
 
 
 class TestDay:
