@@ -102,6 +102,7 @@ def prompt_nominate(game: ClubState, name: str) -> None:
 
 
 def nominees(game: ClubState, name: str) -> list[str]:
+    """Who the speaker ``name`` may put forward: every living contestant but themself and the candidates so far."""
     return [n for n in game.living() if n != name and n not in game.candidates]
 
 
@@ -168,6 +169,7 @@ def apply_vote(game: ClubState, voter: str, option: str) -> ClubNode | None:
 
 
 def all_voted(game: ClubState) -> bool:
+    """Whether every voter on the server has voted in the open ballot (at least one is on the server)."""
     b = game.ballot
     assert b is not None
     here = [v for v in b.voters if game.players[v].present]
@@ -231,6 +233,8 @@ def leaves(game: ClubState, name: str) -> ClubNode | None:
 
 
 def finalize_leave(game: ClubState, name: str, how: str) -> None:
+    """``name`` leaves the series by the day's vote (``how``: ``left`` or ``expelled``): removed, shown as out, sent to
+    the gate."""
     if game.rules.reveal_role:
         game.players[name].revealed = departures.card(game.players[name])
     departures.remove(game, [name], how, game.day)
@@ -260,6 +264,7 @@ def prompt_repeat(game: ClubState, voter: str) -> None:
 
 
 def repeat_voters(game: ClubState) -> list[str]:
+    """Who answers the repeat question: every living contestant but the departing one (none when nobody departs)."""
     return [n for n in game.living() if n != game.departing] if game.departing else []
 
 
@@ -328,6 +333,8 @@ def win_check(game: ClubState) -> bool:
 
 
 def end_series(game: ClubState, winner: Winner, winners: tuple[str, ...], termination: Termination) -> None:
+    """The series ends with ``winner`` and ``winners`` (house rule 6): the record, the announcement, every role
+    revealed."""
     game.outcome = Outcome(winner, termination, winners)
     game.record.winner = winner.value
     game.record.termination = termination.value

@@ -68,6 +68,8 @@ def meet(game: ClubState, step: Step) -> None:
 
 
 def step_holders(game: ClubState, step: Step) -> list[str]:
+    """The living contestants on the server who hold one of ``step``'s roles, in the step's role order then by
+    seat (a once-per-game step leaves out who has spent it)."""
     rank = {r: i for i, r in enumerate(step.roles)}
     holders = [p for p in game.players.values() if p.alive and p.present and p.role in rank]
     holders.sort(key=lambda p: (rank[p.role], p.seat))
@@ -125,6 +127,8 @@ def targets(game: ClubState, actor: str, step: Step | None = None) -> list[str]:
 
 
 def apply_pick(game: ClubState, actor: str, target: str | None) -> None:
+    """``actor``'s choice at the current step (``target``; ``None``: a pass), told to them and, for a team kill,
+    to the team members awake (house rule 3). The step waits for its clock (house rule 1)."""
     step = game._step()
     game.pending.remove(actor)
     game.picks[actor] = target
