@@ -5,9 +5,11 @@ the check answers, the win check, the default deal) plus this one ``ClubGame``. 
 shared core (``engine.core.night``: block, heal, shot, poison, explosion, mine, team kills), the same core that
 settles the Traitors' murder. ``docs/rulesets.md`` says what is data and what is code.
 
-The game is split by stage: ``settings`` (the rules as data, the settings), ``state`` (the fields), ``night``,
-``day``, and this module: the public interface and the two tables of rules, ``INPUTS`` (each input type's phase,
-check and choices, read by both ``legal_actions`` and the validation) and ``ON_CLOCK`` (what ends each phase).
+The game is split by stage: ``settings`` (the rules as data, the settings), ``state`` (the fields), ``night`` and
+``day`` (functions over the state: the steps of play), and this module: the public interface and the two tables of
+rules, ``INPUTS`` (each input type's row, ``engine.core.inputs.InputRule``: its phase, check and choices, read by
+both ``legal_actions`` and the validation) and ``PHASES`` (the phase graph, ``engine.core.phasegraph``: what ends
+each phase and where it leads).
 The host controls (pause, resume, extend, replace, undo, end) are ``engine.core.host``'s.
 
 House rules of this file (h11 ``_state.py`` style; each is also a row of ``docs/house-rules.md``):
