@@ -139,7 +139,7 @@ class Router:
         seq = entry.get("seq")
         return await self._ROUTES[type(item)](self, item, seq if isinstance(seq, int) else 0)
 
-    async def _host_command(self, command: HostCommand, seq: int) -> Action | list[Effect]:
+    async def _host_command(self, command: HostCommand, _seq: int) -> Action | list[Effect]:
         online = await self.online() if self.console.wants_online(command) else set()
         return self.console.command(command, online)
 
@@ -152,7 +152,7 @@ class Router:
             log.warning("could not read who is on the server")
         return now.names()
 
-    async def _open_console(self, opened: OpenConsole, seq: int) -> Action | list[Effect]:
+    async def _open_console(self, opened: OpenConsole, _seq: int) -> Action | list[Effect]:
         return self.console.open(opened.player, self.in_series(opened.player))
 
     async def _sword_hit(self, hit: SwordHit, seq: int) -> Action | list[Effect]:
@@ -171,7 +171,7 @@ class Router:
             return []
         return StrikeWithSword(attacker, hit.player)
 
-    async def _send_book(self, send: SendBook, seq: int) -> Action | list[Effect]:
+    async def _send_book(self, send: SendBook, _seq: int) -> Action | list[Effect]:
         """House rule 4: read the castle book the contestant holds (one given to them or to the seat they play,
         not one picked up from someone else) and apply its text."""
         item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
@@ -187,7 +187,7 @@ class Router:
             return private(send.player, msg("host.book.missing"))
         return WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
 
-    async def _lobby_closed(self, press: LobbyPress, seq: int) -> Action | list[Effect]:
+    async def _lobby_closed(self, press: LobbyPress, _seq: int) -> Action | list[Effect]:
         """House rule 5."""
         return private(press.player, msg("lobby.closed"))
 

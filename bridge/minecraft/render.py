@@ -155,18 +155,9 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
     if isinstance(effect, MoveTo):
         return _move(effect, ctx)
     if isinstance(effect, GiveItem):
-        stack = mc.item_stack(effect.item, label=effect.label)
-        slot = mc.WORN.get(effect.item)
-        if slot is not None:  # worn (house rule 5): into its slot when free, else into the inventory
-            return [c for name in _sorted(effect.to) for c in
-                    (mc.equip(name, slot, stack), mc.give_unless_worn(name, slot, effect.item, stack))]  # fmt: skip
-        return [mc.give(name, stack) for name in _sorted(effect.to)]
+        return _give(effect)
     if isinstance(effect, TakeItem):
-        if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
-            who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
-        else:
-            who = [mc.player_name(name) for name in effect.players]
-        return [mc.clear(w, effect.item) for w in who]  # ``clear`` empties worn slots too
+        return _take(effect)
     if isinstance(effect, ClockStarted):
         seconds = max(1, math.ceil(effect.seconds))
         name = mc.message_component(effect.label, color="white")
@@ -187,6 +178,23 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
     if isinstance(effect, (Eliminated, SeriesOver)):
         return []
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
+
+
+def _give(effect: GiveItem) -> list[McCommand]:
+    stack = mc.item_stack(effect.item, label=effect.label)
+    slot = mc.WORN.get(effect.item)
+    if slot is not None:  # worn (house rule 5): into its slot when free, else into the inventory
+        return [c for name in _sorted(effect.to) for c in
+                (mc.equip(name, slot, stack), mc.give_unless_worn(name, slot, effect.item, stack))]  # fmt: skip
+    return [mc.give(name, stack) for name in _sorted(effect.to)]
+
+
+def _take(effect: TakeItem) -> list[McCommand]:
+    if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
+        who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
+    else:
+        who = [mc.player_name(name) for name in effect.players]
+    return [mc.clear(w, effect.item) for w in who]  # ``clear`` empties worn slots too
 
 
 PLACED_BLOCKS: dict[Item, str] = {Item.PLAYER_HEAD: mc.PLAYER_HEAD}
@@ -486,7 +494,7 @@ def setup_call() -> McCommand:
     return mc.function_call(SETUP_FUNCTION)
 
 
-def setup_commands(ctx: RenderContext) -> list[McCommand]:
+def setup_commands(_ctx: RenderContext) -> list[McCommand]:
     """The commands that prepare the server for a series, one by one (safe to send again; ``setup_call`` does
     the same in one command when the data pack has ``traitors:setup``).
 

@@ -404,7 +404,7 @@ def _check_advance(game: ClubGame, action: Advance) -> Callable[[], None]:
         raise IllegalAction("illegal.not_host")
 
     def advance() -> None:  # the record keeps who pressed which button (engine.core.host house rule 6)
-        game._host_logged(action.host, "advance", action.button or "")
+        game.log_host_action(action.host, "advance", action.button or "")
         game._on_clock()
 
     return advance

@@ -156,7 +156,7 @@ class Context(Protocol):
     def lose_power(self, name: str) -> None:
         """``name`` loses their power for the series and is told (the Guess twist)."""
 
-    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
+    def log_host_action(self, host: str, kind: str, detail: str = "") -> None:
         """Keep a host's action in the record's ``host_actions`` (``engine.core.host`` house rule 6)."""
 
 

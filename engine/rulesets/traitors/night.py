@@ -549,7 +549,7 @@ def check_oath(game: Table, action: SwearOath) -> None:
         raise IllegalAction("illegal.oath.not_you")
 
 
-def apply_oath(game: Table, action: SwearOath) -> None:
+def apply_oath(game: Table, _action: SwearOath) -> None:
     """The answer is given: the next question, or the Traitor is sworn."""
     apply_oath_answer(game)
 

@@ -64,7 +64,7 @@ def on_clock(game: Table) -> None:
 
 def advance(game: Table, action: Advance) -> None:
     """The host moves on: the phase ends as if its clock ran out; the record keeps who pressed which button."""
-    game._host_logged(action.host, "advance", action.button or "")
+    game.log_host_action(action.host, "advance", action.button or "")
     on_clock(game)
 
 
