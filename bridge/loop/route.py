@@ -30,8 +30,8 @@ from bridge.io.rcon import RconClient
 from bridge.loop.console import HostConsole, private
 from bridge.loop.recovery import Handouts
 from bridge.loop.resync import read_inventory
-from bridge.minecraft import commands as mc
 from bridge.minecraft.inputs import BridgeInput, HostCommand, LobbyPress, OpenConsole, SendBook, SwordHit
+from bridge.minecraft.items import book_text
 from bridge.minecraft.triggers import HOST, PREFIX, TWIST
 from engine.actions import Action, StrikeWithSword, WriteConfession, WriteResponse
 from engine.core.ruleset import RulesetGame
@@ -85,7 +85,8 @@ class Router:
         return player in self.seats or player in self.game.hosts or self.game.contestant_of(player) is not None
 
     async def player_of(self, entry: Mapping[str, Any]) -> str | None:
-        """The name of the player who sent a queue entry (its ``uuid``; a legacy ``player`` name is accepted)."""
+        """The name of the player who sent a queue entry (its ``uuid``; a web host control, which has none, names its
+        host as ``player``)."""
         raw = entry.get("uuid")
         if raw is None:
             player = entry.get("player")
@@ -180,7 +181,7 @@ class Router:
         own = {gid for given, _, gid in held if given is item}
         text: str | None = None
         try:
-            text = mc.book_text(await read_inventory(self.rcon, send.player), item, own)
+            text = book_text(await read_inventory(self.rcon, send.player), item, own)
         except BridgeError:
             log.warning("could not read %s's inventory", send.player)
         if text is None:

@@ -157,7 +157,7 @@ class StoredSeries:
         settings: the series settings (``Settings``, or ``ClubSettings`` for a club ruleset).
         seed: the seed of the series' random generator (a secret: never shown to players).
         log: the accepted inputs in order, as ``Game.log`` entries (``Game.replay`` consumes them).
-        sources: queue ``seq`` → the queue entry (``{"player", "input", "value"}``) of every taken entry.
+        sources: queue ``seq`` → ``source_of`` the entry taken with it (``{"uuid", "input", "value"}``).
         last_seq: the highest queue ``seq`` taken (applied or refused).
         next_pos: the position the next input gets.
         pending: outbox commands not confirmed as sent, in order.
