@@ -75,6 +75,23 @@ def plain(value: Any) -> Any:
     raise TypeError(f"no plain form for {type(value).__name__}")
 
 
+def _deliver(effects: list[Any], bots: dict[str, Any], asked: set[str]) -> None:
+    """Show ``effects`` to the bots (name → bot) that hear them; note in ``asked`` who was prompted."""
+    for e in effects:
+        if isinstance(e, Prompt):
+            asked.update(n for n in e.to if n in bots)
+        message = getattr(e, "message", None)
+        if message is None:
+            continue
+        if isinstance(e, (Whisper, Prompt)):
+            hearers = [bots[n] for n in e.to if n in bots]
+        else:
+            hearers = list(bots.values()) if isinstance(e, Announce) else []
+        for bot in hearers:
+            if message.key in bot.hears:
+                bot.observe(message.key, message.english_params)
+
+
 def _series(ruleset: str, contestants: int, kind: str, seed: int, feed: Callable[[Any], None]) -> int:
     """Play one series, feeding everything observable to ``feed``; returns the inputs taken."""
     game = new_game(demo_settings(contestants, ruleset), seed)
@@ -88,19 +105,7 @@ def _series(ruleset: str, contestants: int, kind: str, seed: int, feed: Callable
         deliver(effects)
 
     def deliver(effects: list[Any]) -> None:
-        for e in effects:
-            if isinstance(e, Prompt):
-                asked.update(n for n in e.to if n in bots)
-            message = getattr(e, "message", None)
-            if message is None:
-                continue
-            if isinstance(e, (Whisper, Prompt)):
-                hearers = [bots[n] for n in e.to if n in bots]
-            else:
-                hearers = list(bots.values()) if isinstance(e, Announce) else []
-            for bot in hearers:
-                if message.key in bot.hears:
-                    bot.observe(message.key, message.english_params)
+        _deliver(effects, bots, asked)
 
     def phase_views() -> None:
         feed(["phase", game.phase.value if hasattr(game.phase, "value") else game.phase, game.phase_seq, game.day])

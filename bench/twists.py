@@ -14,7 +14,8 @@ import random
 import time
 
 import checkout  # noqa: F401, I001 - this checkout's engine and bridge, not an installed copy
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import MAX_COMMAND_BYTES, utf8_size
+from bridge.minecraft.items import give, item_stack
 from engine.actions import Advance, StartSeries
 from engine.ids import Item, Twist
 from engine.rulesets.traitors.game import Game
@@ -53,8 +54,8 @@ def main() -> None:
         label = "every twist" if twists else "no twists "
         print(f"{label}: {per:6.0f} inputs/series, {h:7.1f} us per handle, {lg:7.1f} us per legal_actions sweep")
     for label, text in (("ascii", "x" * 400), ("cyrillic", "ж" * 400), ("quotes+newlines", '"\\\n' * 133)):
-        size = mc.utf8_size(mc.give("Sunny_Traitor12", mc.item_stack(Item.RESPONSE_BOOK, label=text)).text)
-        print(f"response book give, 400 chars {label:>16}: {size} bytes (limit {mc.MAX_COMMAND_BYTES})")
+        size = utf8_size(give("Sunny_Traitor12", item_stack(Item.RESPONSE_BOOK, label=text)).text)
+        print(f"response book give, 400 chars {label:>16}: {size} bytes (limit {MAX_COMMAND_BYTES})")
 
 
 if __name__ == "__main__":

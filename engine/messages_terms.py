@@ -35,7 +35,7 @@ TWIST_NAMES: dict[Twist, str] = {
 HOST_ACTIONS: tuple[str, ...] = (
     "advance", "pause_clock", "resume_clock", "extend_phase", "replace_contestant", "end_series", "undo_host_action",
 )  # fmt: skip
-"""The host actions the game record names (``Game._host_logged``)."""
+"""The host actions the game record names (``Game.log_host_action``)."""
 
 TERMS: dict[str, str] = {
     **{f"term.power.{p.value}": p.title for p in Power},

@@ -209,7 +209,7 @@ class CastleTracker:
         """Note the effects of one applied input for the copies (a copy of the list: its caller may change it)."""
         self._untracked.append(tuple(effects))
 
-    def _catch_up(self) -> None:
+    def _catch_up(self) -> None:  # noqa: C901 - one branch per tracked kind, inlined for speed
         """Apply every noted effect list to the copies, oldest first.
 
         Written for speed (``docs/performance.md``): one look-up of the effect's exact type in ``_TRACKED`` (the

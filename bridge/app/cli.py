@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import ConfigError
 
@@ -62,8 +62,8 @@ class _VersionAction(argparse.Action):
     """``--version``: prints ``traitors <version>`` and exits 0. The version is read only when asked for: reading
     the package metadata costs every other command's start-up time."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:  # fmt: skip
+    def __call__(self, parser: argparse.ArgumentParser, _namespace: argparse.Namespace, _values: object,
+                 _option_string: str | None = None) -> None:  # fmt: skip
         print(f"traitors {_version()}")
         parser.exit()
 
@@ -344,11 +344,16 @@ class _Parser(argparse.ArgumentParser):
     every other failure of the command line; ``--help`` still prints the whole usage. Subparsers are made of the
     same class (argparse's ``add_subparsers`` defaults ``parser_class`` to the parent's type)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.subcommands: dict[str, argparse.ArgumentParser] = {}
+        """Subcommand name → its parser (filled by ``_parser``; empty on a subcommand's own parser)."""
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> _Parser:
     """The ``traitors`` parser: one subcommand per row of ``COMMANDS``, in its order."""
     parser = _Parser(prog="traitors", description="Run The Traitors inside a Minecraft castle.")
     parser.add_argument("--version", action=_VersionAction, nargs=0, help="show program's version number and exit")
@@ -360,15 +365,9 @@ def _parser() -> argparse.ArgumentParser:
     for c in COMMANDS.values():
         # --help starts with the one-line help, then the description
         text = c.help[0].upper() + c.help[1:] + "." + (f" {c.description}" if c.description else "")
-        c.arguments(sub.add_parser(c.name, help=c.help, description=text, parents=[common]))
+        parser.subcommands[c.name] = sub.add_parser(c.name, help=c.help, description=text, parents=[common])
+        c.arguments(parser.subcommands[c.name])
     return parser
-
-
-def _subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
-    """The parser of subcommand ``name`` in ``parser`` (``_parser``'s)."""
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    sub: argparse.ArgumentParser = action.choices[name]
-    return sub
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -390,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # the subcommand's parser says it, so the message points to that command's --help
-        _subcommand(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
+        parser.subcommands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         code = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit

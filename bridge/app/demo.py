@@ -221,7 +221,7 @@ async def play_demo(
     keep_sandbox: bool = False,
     ruleset: str = DEFAULT_RULESET,
     version: McVersion = OLDEST,
-    on_service: Callable[[SeriesService], None] = lambda service: None,
+    on_service: Callable[[SeriesService], None] = lambda _service: None,
     fast_forward: bool = False,
     hosts: tuple[str, ...] = (),
 ) -> tuple[Any, SandboxThread, SeriesService]:

@@ -37,7 +37,6 @@ from bridge.io.msmp import MsmpClient
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.version import KNOWN, ServerVersion, detect_version
-from bridge.minecraft import commands as mc
 from bridge.minecraft.castle.survey import (
     forceload_commands,
     place_areas,
@@ -45,8 +44,24 @@ from bridge.minecraft.castle.survey import (
     places_row,
     read_place_probes,
 )
+from bridge.minecraft.core import McCommand, player_name
+from bridge.minecraft.display import dialog_clear, tellraw, title
+from bridge.minecraft.items import give_once, held_give_ids, inventory_get, item_stack
 from bridge.minecraft.render import PROMPT_FUNCTION
-from bridge.minecraft.snbt import parse
+from bridge.minecraft.scoreboard import (
+    bossbar_add,
+    bossbar_remove,
+    bossbar_set_max,
+    bossbar_set_players,
+    bossbar_set_value,
+    enable_trigger,
+    is_already_exists,
+    objective_add_trigger,
+)
+from bridge.minecraft.snbt import SnbtValue, parse, snbt
+from bridge.minecraft.storage import function_call, storage_set
+from bridge.minecraft.text import RunCommand, text_component
+from bridge.minecraft.world import teleport
 from engine.errors import ConfigError
 from engine.ids import Item
 
@@ -101,7 +116,7 @@ class Rehearsal:
     """``(what, command)`` to send at the end, newest last (run in reverse)."""
     warnings: list[str] = field(default_factory=list)
 
-    async def send(self, command: mc.McCommand | str, *, nobody_ok: bool = False) -> str:
+    async def send(self, command: McCommand | str, *, nobody_ok: bool = False) -> str:
         """Send one command and return its reply.
 
         Args:
@@ -118,7 +133,7 @@ class Rehearsal:
         except RconCommandFailed:
             if nobody_ok and reply.startswith("No player was found"):
                 return reply
-            if mc.is_already_exists(reply):
+            if is_already_exists(reply):
                 return reply
             raise Failed(f"{text.split(' ', 1)[0]} refused: {reply[:160]}") from None
 
@@ -128,7 +143,7 @@ class Rehearsal:
             raise Skipped("give --player NAME (an online player) to check it")
         return self.player
 
-    def will_undo(self, what: str, command: mc.McCommand | str) -> None:
+    def will_undo(self, what: str, command: McCommand | str) -> None:
         """Remember a clean-up command (house rule 3)."""
         self.undo.append((what, command if isinstance(command, str) else command.text))
 
@@ -170,7 +185,7 @@ async def check_datapack(r: Rehearsal) -> str:
 async def check_storage(r: Rehearsal) -> str:
     """A storage write and read back (the input queue and the dialogs use storages)."""
     r.will_undo("storage", f"data remove storage {STORAGE} probe")
-    await r.send(mc.storage_set(STORAGE, "probe", {"seq": 7, "text": "Zoë"}))
+    await r.send(storage_set(STORAGE, "probe", {"seq": 7, "text": "Zoë"}))
     reply = await r.send(f"data get storage {STORAGE} probe.seq")
     if not reply.rstrip().endswith("7"):
         raise Failed(f"storage read back {reply!r}, not 7")
@@ -179,25 +194,25 @@ async def check_storage(r: Rehearsal) -> str:
 
 async def check_scoreboard(r: Rehearsal) -> str:
     """A trigger objective, a score set and read back, and (with a player) the trigger enabled for them."""
-    await r.send(mc.objective_add_trigger(OBJECTIVE, mc.text_component("Castle rehearsal")))
+    await r.send(objective_add_trigger(OBJECTIVE, text_component("Castle rehearsal")))
     r.will_undo("objective", f"scoreboard objectives remove {OBJECTIVE}")
     await r.send(f"scoreboard players set #rehearse {OBJECTIVE} 3")
     reply = await r.send(f"scoreboard players get #rehearse {OBJECTIVE}")
     if " has 3 " not in reply:
         raise Failed(f"score read back {reply!r}, not 3")
     if r.player is not None:
-        await r.send(mc.enable_trigger(r.player, OBJECTIVE))
+        await r.send(enable_trigger(r.player, OBJECTIVE))
         return f"trigger objective {OBJECTIVE}: score set and read; enabled for {r.player}"
     return f"trigger objective {OBJECTIVE}: score set and read"
 
 
 async def check_bossbar(r: Rehearsal) -> str:
     """The clock's bossbar commands: add, max, value, players, read back."""
-    await r.send(mc.bossbar_add(BOSSBAR, mc.text_component("Castle rehearsal")))
-    r.will_undo("bossbar", mc.bossbar_remove(BOSSBAR))
-    await r.send(mc.bossbar_set_max(BOSSBAR, 60))
-    await r.send(mc.bossbar_set_value(BOSSBAR, 42))
-    await r.send(mc.bossbar_set_players(BOSSBAR, r.player or "@a"))
+    await r.send(bossbar_add(BOSSBAR, text_component("Castle rehearsal")))
+    r.will_undo("bossbar", bossbar_remove(BOSSBAR))
+    await r.send(bossbar_set_max(BOSSBAR, 60))
+    await r.send(bossbar_set_value(BOSSBAR, 42))
+    await r.send(bossbar_set_players(BOSSBAR, r.player or "@a"))
     reply = await r.send(f"bossbar get {BOSSBAR} value")
     if "42" not in reply:
         raise Failed(f"bossbar value read back {reply!r}, not 42")
@@ -206,32 +221,32 @@ async def check_bossbar(r: Rehearsal) -> str:
 
 async def check_function(r: Rehearsal) -> str:
     """A data pack function call (``traitors:load``, which only makes what already exists)."""
-    return await r.send(mc.function_call("traitors:load"))
+    return await r.send(function_call("traitors:load"))
 
 
 async def check_tellraw(r: Rehearsal) -> str:
     """A chat message with a click event (the choices in chat): to the player, or parsed with no one to reach."""
-    component = mc.text_component("Castle rehearsal: this line checks chat messages.", color="gold",
-                                  click=mc.RunCommand(f"/trigger {OBJECTIVE} set 1"))  # fmt: skip
-    replies = [await r.send(c, nobody_ok=True) for c in mc.tellraw(r.player or NOBODY, component)]
+    component = text_component("Castle rehearsal: this line checks chat messages.", color="gold",
+                                  click=RunCommand(f"/trigger {OBJECTIVE} set 1"))  # fmt: skip
+    replies = [await r.send(c, nobody_ok=True) for c in tellraw(r.player or NOBODY, component)]
     return f"tellraw to {r.player}" if r.player else f"tellraw parsed ({replies[-1] or 'no reply'})"
 
 
 async def check_dialog(r: Rehearsal) -> str:
     """A dialog through the pack's prompt macro (how every choice is shown), then closed."""
     player = r.needs_player()
-    button: mc.SnbtValue = {"label": mc.text_component("OK").to_nbt(),
+    button: SnbtValue = {"label": text_component("OK").to_nbt(),
                             "action": {"type": "run_command", "command": f"trigger {OBJECTIVE} set 1"}}  # fmt: skip
-    args: dict[str, mc.SnbtValue] = {"player": player, "title": mc.text_component("Castle rehearsal").to_nbt(),
-            "body": mc.text_component("This dialog checks the castle's dialogs.").to_nbt(), "actions": [button]}  # fmt: skip
-    reply = await r.send(mc.function_call(PROMPT_FUNCTION, args))
-    await r.send(mc.dialog_clear(player))
+    args: dict[str, SnbtValue] = {"player": player, "title": text_component("Castle rehearsal").to_nbt(),
+            "body": text_component("This dialog checks the castle's dialogs.").to_nbt(), "actions": [button]}  # fmt: skip
+    reply = await r.send(function_call(PROMPT_FUNCTION, args))
+    await r.send(dialog_clear(player))
     return f"dialog shown to {player} and closed ({reply})"
 
 
 async def _held(r: Rehearsal, player: str, give_id: str) -> int:
     """How many stacks with hand-out ``give_id`` the player holds."""
-    reply = await r.send(mc.inventory_get(player))
+    reply = await r.send(inventory_get(player))
     _, _, data = reply.partition("entity data: ")
     inventory = parse(data) if data else []
     return sum(1 for gid in _give_ids(inventory) if gid == give_id)
@@ -239,16 +254,16 @@ async def _held(r: Rehearsal, player: str, give_id: str) -> int:
 
 def _give_ids(inventory: object) -> list[str]:
     stacks = inventory if isinstance(inventory, list) else []
-    return [gid for s in stacks for gid in mc.held_give_ids([s])]
+    return [gid for s in stacks for gid in held_give_ids([s])]
 
 
 async def check_book(r: Rehearsal) -> str:
     """A written book with pages (the Traitors' Response), given with its hand-out id and taken back."""
     player = r.needs_player()
     give_id = f"rehearse/{player}/1"
-    stack = mc.item_stack(Item.RESPONSE_BOOK, pages=["Castle rehearsal: a book."], give_id=give_id)
+    stack = item_stack(Item.RESPONSE_BOOK, pages=["Castle rehearsal: a book."], give_id=give_id)
     r.will_undo("book", _clear_handout(player, give_id))
-    await r.send(mc.give_once(player, stack, give_id))
+    await r.send(give_once(player, stack, give_id))
     if await _held(r, player, give_id) != 1:
         raise Failed(f"{player} does not hold the book after the give")
     return f"book given to {player}"
@@ -257,7 +272,7 @@ async def check_book(r: Rehearsal) -> str:
 async def check_title(r: Rehearsal) -> str:
     """A title with a subtitle, then cleared."""
     player = r.needs_player()
-    for c in mc.title(player, title=mc.text_component("Castle rehearsal"), subtitle=mc.text_component("a title")):
+    for c in title(player, title=text_component("Castle rehearsal"), subtitle=text_component("a title")):
         await r.send(c)
     await r.send(f"title {player} clear")
     return f"title shown to {player} and cleared"
@@ -267,10 +282,10 @@ async def check_handout(r: Rehearsal) -> str:
     """A give guarded by its hand-out id (sent twice, held once), then a clear of exactly that hand-out."""
     player = r.needs_player()
     give_id = f"rehearse/{player}/2"
-    stack = mc.item_stack(Item.VOTE_PAPER, give_id=give_id)
+    stack = item_stack(Item.VOTE_PAPER, give_id=give_id)
     r.will_undo("vote paper", _clear_handout(player, give_id))
     for _ in range(2):
-        await r.send(mc.give_once(player, stack, give_id))
+        await r.send(give_once(player, stack, give_id))
     held = await _held(r, player, give_id)
     if held != 1:
         raise Failed(f"the guarded give sent twice left {held} vote papers, not 1")
@@ -281,7 +296,7 @@ async def check_handout(r: Rehearsal) -> str:
 
 
 def _clear_handout(player: str, give_id: str) -> str:
-    return f"clear {mc.player_name(player)} *[custom_data~{mc.snbt({'traitors': {'give': give_id}})}]"
+    return f"clear {player_name(player)} *[custom_data~{snbt({'traitors': {'give': give_id}})}]"
 
 
 async def _where(r: Rehearsal, player: str) -> tuple[list[float], list[float]]:
@@ -300,9 +315,9 @@ async def check_teleport(r: Rehearsal) -> str:
     """A teleport to every round-table seat of the castle file, each landing checked, then back."""
     player = r.needs_player()
     pos, rot = await _where(r, player)
-    r.will_undo("teleport back", mc.teleport(player, *pos, *rot))
+    r.will_undo("teleport back", teleport(player, *pos, *rot))
     for n, seat in enumerate(r.castle.seats, start=1):
-        await r.send(mc.teleport(player, seat.x, seat.y, seat.z, seat.yaw, seat.pitch))
+        await r.send(teleport(player, seat.x, seat.y, seat.z, seat.yaw, seat.pitch))
         landed, _ = await _where(r, player)
         if _off(landed, seat) > 0.01:
             raise Failed(f"seat {n}: {player} landed at {landed}, not at ({seat.x}, {seat.y}, {seat.z})")
@@ -451,6 +466,6 @@ def run_rehearse(config_file: str | Path, env: Mapping[str, str], *, player: str
 def _check_name(name: str) -> None:
     """Raises ``ConfigError`` unless ``name`` is a Minecraft player name."""
     try:
-        mc.player_name(name)
+        player_name(name)
     except ValueError:
         raise ConfigError(f"--player: {name!r} is not a Minecraft player name (3-16 letters, digits or _)") from None

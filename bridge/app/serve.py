@@ -277,7 +277,7 @@ async def linger(hub: WebHub, seconds: float, out: TextIO) -> None:
     stop = asyncio.Event()
     print(f"the series is over; the pages stay up {hub.spectator.line.delay + seconds:.0f} s more for the "
           "spectators (Ctrl-C ends it)", file=out, flush=True)  # fmt: skip
-    with on_stop_signals(lambda sig: stop.set()):
+    with on_stop_signals(lambda _sig: stop.set()):
         await hub.drain(stop)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), seconds)

@@ -88,7 +88,7 @@ class InputModel(ConfigModel):
         """
         return action_from_dict(self.model_dump(mode="json", exclude={"at"}))
 
-    def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
+    def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         """The engine inputs of ``input[i]``; ``first_host`` stands in for a ``host`` left out.
 
         Raises:
@@ -115,7 +115,7 @@ class TimerExpiredIn(InputModel):
 class TimerIn(InputModel):
     """``timer``: the clock of the phase current when the input is played runs out."""
 
-    def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
+    def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         return [ScenarioInput(i, None, self.at)]
 
 
@@ -154,7 +154,7 @@ class OathIn(InputModel):
 
     traitor: str
 
-    def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
+    def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         return [ScenarioInput(i, SwearOath(self.traitor), self.at if n == 0 else None, f"oath[{n}]")
                 for n in range(OATH_ANSWERS)]  # fmt: skip
 
@@ -306,7 +306,7 @@ class VotesIn(InputModel):
     votes: dict[str, str] = Field(min_length=1)
     """A target of ``keep everyone`` is the Mafia & Yakuza ``keep_everyone`` vote."""
 
-    def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
+    def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         return [
             ScenarioInput(i, KeepEveryone(voter) if target == "keep everyone" else CastVote(voter, target),
                           self.at if n == 0 else None, f"votes.{voter}")
@@ -319,7 +319,7 @@ class TorchesIn(InputModel):
 
     torches: dict[str, TorchName] = Field(min_length=1)
 
-    def expand(self, i: int, first_host: str | None) -> list[ScenarioInput]:
+    def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         return [
             ScenarioInput(i, ChooseTorch(finalist, Torch(torch)), self.at if n == 0 else None, f"torches.{finalist}")
             for n, (finalist, torch) in enumerate(self.torches.items())

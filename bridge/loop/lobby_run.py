@@ -41,8 +41,8 @@ from bridge.loop.lobby import Lobby, LobbyRefused, Step
 from bridge.loop.queue import InputQueue
 from bridge.loop.season_store import SeasonStore
 from bridge.loop.store import SeriesStore
-from bridge.minecraft import commands as mc
 from bridge.minecraft import lobby as show
+from bridge.minecraft.core import McCommand
 from bridge.minecraft.inputs import InputError, LobbyControl, LobbyPress, OpenConsole
 from bridge.minecraft.render import RenderContext, render
 from bridge.minecraft.triggers import CONSOLE, LOBBY, PREFIX, SIGNUP, WITHDRAW, decode
@@ -226,7 +226,7 @@ class LobbyRunner:
     async def _show_board(self) -> None:
         await self._send(show.board_commands(self.board, self.lobby.signups, self.lobby.seats), quiet=True)
 
-    async def _send(self, commands: Sequence[mc.McCommand], *, quiet: bool = False) -> None:
+    async def _send(self, commands: Sequence[McCommand], *, quiet: bool = False) -> None:
         for c in commands:
             reply = await self.rcon.command(c.text)
             if reply and not quiet and reply.startswith(("Unknown", "Incorrect", "No player", "Invalid")):
@@ -247,7 +247,7 @@ class LobbyRunner:
     async def take(self, entry: Mapping[str, Any], seq: int | None = None) -> None:
         """One queue entry (house rules 1 and 2)."""
         raw = entry.get("uuid")
-        player = self.players.name_for(raw) if raw is not None else entry.get("player")
+        player = self.players.name_for(raw) if raw is not None else None
         if player is None and raw is not None:
             self.players.update_from_list_reply(await self.rcon.command("list uuids"))
             player = self.players.name_for(raw)

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bridge.io.rcon import RconClient
-from bridge.minecraft import commands as mc
 from bridge.minecraft import snbt
+from bridge.minecraft.storage import queue_ack, queue_drop_head, queue_get, queue_head
 
 __all__ = ["QUEUE_PREFIX", "InputQueue", "parse_queue", "source_of"]
 
@@ -80,7 +80,7 @@ class InputQueue:
         Raises:
             RconUnavailable: the server cannot be reached.
         """
-        return await self.rcon.command(mc.queue_get().text)
+        return await self.rcon.command(queue_get().text)
 
     async def entries(self, reply: str) -> list[dict[str, Any]]:
         """The entries of a ``read_reply`` in ``seq`` order; when it is unreadable, the head alone (house rule 3).
@@ -104,7 +104,7 @@ class InputQueue:
         Returns:
             ``[entry]``, or ``[]`` (the queue is empty, or its head was removed).
         """
-        reply = await self.rcon.command(mc.queue_head().text)
+        reply = await self.rcon.command(queue_head().text)
         if not reply.startswith(QUEUE_PREFIX):
             return []
         try:
@@ -113,7 +113,7 @@ class InputQueue:
             head = []
         if not head:
             log.warning("removing an unreadable input queue entry (%d characters)", len(reply) - len(QUEUE_PREFIX))
-            await self.rcon.command(mc.queue_drop_head().text)
+            await self.rcon.command(queue_drop_head().text)
         return head
 
     def is_new(self, seq: int, entry: Mapping[str, Any]) -> bool:
@@ -139,4 +139,4 @@ class InputQueue:
         Raises:
             RconUnavailable: the server cannot be reached (the entry is seen, and acked, again).
         """
-        await self.rcon.command(mc.queue_ack(seq).text)
+        await self.rcon.command(queue_ack(seq).text)

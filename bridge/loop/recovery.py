@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridge.loop.store import StoredSeries
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import McCommand
 from bridge.minecraft.render import CLOCK_BAR, RenderContext, clock_hidden, clock_update, render, render_give_once
 from engine.actions import action_from_dict
 from engine.core.ruleset import RulesetGame
@@ -157,7 +157,7 @@ def resync_commands(
     *,
     players: Iterable[str] | None = None,
     holding: Mapping[str, Collection[str]] | None = None,
-) -> list[mc.McCommand]:
+) -> list[McCommand]:
     """The commands that put the castle back the way the engine left it (house rule 3).
 
     Args:
@@ -178,7 +178,7 @@ def resync_commands(
     """
     game = rebuilt.game
     state = game.world_state()
-    out: list[mc.McCommand] = []
+    out: list[McCommand] = []
     for _, name in _seats(game, players):
         if name in state.places:
             place, seat = state.places[name]

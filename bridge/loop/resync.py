@@ -23,8 +23,9 @@ from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.recovery import Rebuilt, items_to_hold, resync_commands
 from bridge.loop.sender import Sender
 from bridge.loop.store import SeriesStore, StoredSeries
-from bridge.minecraft import commands as mc
 from bridge.minecraft import snbt
+from bridge.minecraft.core import McCommand
+from bridge.minecraft.items import held_give_ids, inventory_get
 from bridge.minecraft.render import setup_call, setup_commands
 from engine.core.ruleset import RulesetGame
 from engine.effects import ClockStarted
@@ -46,7 +47,7 @@ async def read_inventory(rcon: RconClient, player: str) -> Any:
     Raises:
         RconUnavailable: the server cannot be reached.
     """
-    reply = await rcon.command(mc.inventory_get(player).text)
+    reply = await rcon.command(inventory_get(player).text)
     if ENTITY_SUFFIX not in reply:
         return None
     try:
@@ -115,7 +116,7 @@ class CastleSync:
         self.sender.offline = False
         self.logins = self.rcon.logins
 
-    async def commands(self, players: Iterable[str] | None = None) -> list[mc.McCommand]:
+    async def commands(self, players: Iterable[str] | None = None) -> list[McCommand]:
         """The re-sync commands (``recovery.resync_commands``) after reading inventories (house rule 3).
 
         Args:
@@ -125,6 +126,6 @@ class CastleSync:
             RconUnavailable: the server went away while reading.
         """
         rebuilt = Rebuilt(self.game, self.sender.handouts, self.last_clock)
-        holding = {name: mc.held_give_ids(await read_inventory(self.rcon, name))
+        holding = {name: held_give_ids(await read_inventory(self.rcon, name))
                    for name in items_to_hold(rebuilt, players)}  # fmt: skip
         return resync_commands(rebuilt, self.sender.ctx, self.now(), players=players, holding=holding)

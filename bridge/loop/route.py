@@ -30,8 +30,8 @@ from bridge.io.rcon import RconClient
 from bridge.loop.console import HostConsole, private
 from bridge.loop.recovery import Handouts
 from bridge.loop.resync import read_inventory
-from bridge.minecraft import commands as mc
 from bridge.minecraft.inputs import BridgeInput, HostCommand, LobbyPress, OpenConsole, SendBook, SwordHit
+from bridge.minecraft.items import book_text
 from bridge.minecraft.triggers import HOST, PREFIX, TWIST
 from engine.actions import Action, StrikeWithSword, WriteConfession, WriteResponse
 from engine.core.ruleset import RulesetGame
@@ -85,7 +85,8 @@ class Router:
         return player in self.seats or player in self.game.hosts or self.game.contestant_of(player) is not None
 
     async def player_of(self, entry: Mapping[str, Any]) -> str | None:
-        """The name of the player who sent a queue entry (its ``uuid``; a legacy ``player`` name is accepted)."""
+        """The name of the player who sent a queue entry (its ``uuid``; a web host control, which has none, names its
+        host as ``player``)."""
         raw = entry.get("uuid")
         if raw is None:
             player = entry.get("player")
@@ -139,7 +140,7 @@ class Router:
         seq = entry.get("seq")
         return await self._ROUTES[type(item)](self, item, seq if isinstance(seq, int) else 0)
 
-    async def _host_command(self, command: HostCommand, seq: int) -> Action | list[Effect]:
+    async def _host_command(self, command: HostCommand, _seq: int) -> Action | list[Effect]:
         online = await self.online() if self.console.wants_online(command) else set()
         return self.console.command(command, online)
 
@@ -152,7 +153,7 @@ class Router:
             log.warning("could not read who is on the server")
         return now.names()
 
-    async def _open_console(self, opened: OpenConsole, seq: int) -> Action | list[Effect]:
+    async def _open_console(self, opened: OpenConsole, _seq: int) -> Action | list[Effect]:
         return self.console.open(opened.player, self.in_series(opened.player))
 
     async def _sword_hit(self, hit: SwordHit, seq: int) -> Action | list[Effect]:
@@ -171,7 +172,7 @@ class Router:
             return []
         return StrikeWithSword(attacker, hit.player)
 
-    async def _send_book(self, send: SendBook, seq: int) -> Action | list[Effect]:
+    async def _send_book(self, send: SendBook, _seq: int) -> Action | list[Effect]:
         """House rule 4: read the castle book the contestant holds (one given to them or to the seat they play,
         not one picked up from someone else) and apply its text."""
         item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
@@ -180,14 +181,14 @@ class Router:
         own = {gid for given, _, gid in held if given is item}
         text: str | None = None
         try:
-            text = mc.book_text(await read_inventory(self.rcon, send.player), item, own)
+            text = book_text(await read_inventory(self.rcon, send.player), item, own)
         except BridgeError:
             log.warning("could not read %s's inventory", send.player)
         if text is None:
             return private(send.player, msg("host.book.missing"))
         return WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
 
-    async def _lobby_closed(self, press: LobbyPress, seq: int) -> Action | list[Effect]:
+    async def _lobby_closed(self, press: LobbyPress, _seq: int) -> Action | list[Effect]:
         """House rule 5."""
         return private(press.player, msg("lobby.closed"))
 

@@ -75,7 +75,7 @@ class SeasonStore:
             try:
                 self.db.executescript(f"BEGIN IMMEDIATE;\n{_TABLES}\nCOMMIT;")
             except sqlite3.Error as exc:
-                raise store._sqlite_error(exc) from None
+                raise store.sqlite_error(exc) from None
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         try:

@@ -29,9 +29,12 @@ from collections.abc import Callable, Iterable, Sequence
 from bridge.errors import RconCommandFailed, RconUnavailable
 from bridge.io.rcon import RconClient, check_reply
 from bridge.loop.recovery import Handouts
-from bridge.minecraft import commands as mc
 from bridge.minecraft.batch import pack
+from bridge.minecraft.core import McCommand
+from bridge.minecraft.display import dialog_clear
+from bridge.minecraft.items import WORN
 from bridge.minecraft.render import RenderContext, render, render_give_each, render_give_once, render_prompt_asks
+from bridge.minecraft.scoreboard import is_already_exists
 from engine.effects import Announce, ClockStarted, Effect, GiveItem, Prompt, Whisper
 
 __all__ = ["Sender"]
@@ -66,7 +69,7 @@ class Sender:
         self._dialogs_open: set[str] = set()
         """Players shown a prompt dialog since the last phase clock (closed when the next phase starts)."""
 
-    def render(self, effects: Sequence[Effect]) -> list[list[mc.McCommand]]:
+    def render(self, effects: Sequence[Effect]) -> list[list[McCommand]]:
         """Each effect's commands, in order, packed (house rules 1-2): a batch is listed under the last effect
         whose commands it carries, the effects before it then list none. Numbers the gives among ``effects``."""
         ids = self.handouts.feed(effects)
@@ -74,18 +77,18 @@ class Sender:
         rendered = [render_give_each(*gives[i]) if i in gives else [] if i in gathered else self._render_one(e, gids)
                     for i, (e, gids) in enumerate(zip(effects, ids, strict=True))]  # fmt: skip
         owner = [i for i, commands in enumerate(rendered) for _ in commands]
-        out: list[list[mc.McCommand]] = [[] for _ in effects]
+        out: list[list[McCommand]] = [[] for _ in effects]
         done = 0
         for batch, n in pack([c for commands in rendered for c in commands]):
             done += n
             out[owner[done - 1]].append(batch)
         return out
 
-    def _render_one(self, effect: Effect, give_ids: dict[str, str] | None) -> list[mc.McCommand]:
-        out: list[mc.McCommand] = []
+    def _render_one(self, effect: Effect, give_ids: dict[str, str] | None) -> list[McCommand]:
+        out: list[McCommand] = []
         if isinstance(effect, ClockStarted) and self._dialogs_open:
             names, self._dialogs_open = sorted(self._dialogs_open), set()
-            out += [mc.dialog_clear(n) for n in names]
+            out += [dialog_clear(n) for n in names]
         elif isinstance(effect, Prompt):
             self._dialogs_open |= effect.to
         if isinstance(effect, GiveItem) and give_ids is not None:
@@ -97,7 +100,7 @@ class Sender:
     async def send(
         self,
         effects: Sequence[Effect],
-        rendered: Sequence[Sequence[mc.McCommand]],
+        rendered: Sequence[Sequence[McCommand]],
         *,
         sent: Callable[[int], None] | None = None,
         after: Callable[[Effect], None] | None = None,
@@ -148,7 +151,7 @@ class Sender:
     def _held(self) -> bool:
         return self.halted and self.outbox
 
-    async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
+    async def send_commands(self, commands: Iterable[McCommand]) -> None:
         """Send commands one by one, whatever the ``offline`` flag (house rule 3).
 
         Raises:
@@ -167,7 +170,7 @@ class Sender:
         try:
             check_reply(text, reply)
         except RconCommandFailed as exc:
-            if mc.is_already_exists(reply):
+            if is_already_exists(reply):
                 return
             self.failed_commands.append((text, exc.reply))
             log.warning("server refused a command: %s", exc.reply[:200])
@@ -190,7 +193,7 @@ def _gathered_gives(effects: Sequence[Effect], ids: Sequence[dict[str, str] | No
     later: set[int] = set()
     first: dict[tuple[object, object], int] = {}
     for i, (effect, gids) in enumerate(zip(effects, ids, strict=True)):
-        if isinstance(effect, GiveItem) and gids is not None and effect.item not in mc.WORN:
+        if isinstance(effect, GiveItem) and gids is not None and effect.item not in WORN:
             j = first.setdefault((effect.item, effect.label), i)
             give, held = out.get(j, (effect, {}))
             out[j] = (GiveItem(give.to | effect.to, effect.item, effect.label), held | gids)

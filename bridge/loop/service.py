@@ -86,7 +86,7 @@ from bridge.loop.route import PlayerList, Router
 from bridge.loop.sender import Sender
 from bridge.loop.store import SeriesStore, StoredSeries
 from bridge.loop.version import ServerVersion, detect_version
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import McCommand
 from bridge.minecraft.inputs import InputError, OpenConsole
 from bridge.minecraft.render import RenderContext, clock_hidden, clock_update, show_console
 from bridge.minecraft.triggers import decode
@@ -513,7 +513,7 @@ class SeriesService:
         sent = functools.partial(self._mark_sent, pos) if pos is not None else None
         await self.sender.send(effects, rendered, sent=sent, after=self._effect_sent)
 
-    def _commit(self, entry: dict[str, Any] | None, rendered: list[list[mc.McCommand]], queue_seq: int | None,
+    def _commit(self, entry: dict[str, Any] | None, rendered: list[list[McCommand]], queue_seq: int | None,
                 source: Mapping[str, Any] | None) -> int | None:  # fmt: skip
         """The store stage: record the input, its queue entry and its commands; their position, or ``None`` (no
         store, or nothing to record)."""
@@ -563,12 +563,12 @@ class SeriesService:
 
     # ------------------------------------------------------------------ sending outside an input
 
-    async def send_commands(self, commands: Iterable[mc.McCommand]) -> None:
+    async def send_commands(self, commands: Iterable[McCommand]) -> None:
         """Send commands one by one; an error reply is logged and kept in ``failed_commands``."""
         await self.sender.send_commands(commands)
 
     async def player_of(self, entry: Mapping[str, Any]) -> str | None:
-        """The name of the player who sent a queue entry (its ``uuid``; a legacy ``player`` name is accepted)."""
+        """The name of the player who sent a queue entry (``Router.player_of``)."""
         return await self.router.player_of(entry)
 
     # ------------------------------------------------------------------ set-up and re-sync (bridge/loop/resync.py)

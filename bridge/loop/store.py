@@ -157,7 +157,7 @@ class StoredSeries:
         settings: the series settings (``Settings``, or ``ClubSettings`` for a club ruleset).
         seed: the seed of the series' random generator (a secret: never shown to players).
         log: the accepted inputs in order, as ``Game.log`` entries (``Game.replay`` consumes them).
-        sources: queue ``seq`` → the queue entry (``{"player", "input", "value"}``) of every taken entry.
+        sources: queue ``seq`` → ``source_of`` the entry taken with it (``{"uuid", "input", "value"}``).
         last_seq: the highest queue ``seq`` taken (applied or refused).
         next_pos: the position the next input gets.
         pending: outbox commands not confirmed as sent, in order.
@@ -259,7 +259,7 @@ class SeriesStore:
             f"its backup ({_RESTORE}); to start a new series in this file, run with --new-series"
         )
 
-    def _sqlite_error(self, exc: sqlite3.Error, found_by: str = "") -> StoreError:
+    def sqlite_error(self, exc: sqlite3.Error, found_by: str = "") -> StoreError:
         """A broken file (SQLite's ``SQLITE_CORRUPT``, ``SQLITE_NOTADB``) is damage, said with the check that found
         it (``found_by``, e.g. ``"SQLite quick_check: "``); anything else (a read-only folder, a full disk) is said
         as it is."""
@@ -281,7 +281,7 @@ class SeriesStore:
             app_id = int(db.execute("PRAGMA application_id").fetchone()[0])
             tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.Error as exc:
-            raise self._sqlite_error(exc) from None
+            raise self.sqlite_error(exc) from None
         new = not tables and app_id == 0
         if new and not (create and (fresh or self.created)):
             raise self._empty_error(create, "the file is an SQLite database with no tables")
@@ -293,7 +293,7 @@ class SeriesStore:
             try:
                 problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)")]
             except sqlite3.Error as exc:  # damage bad enough that the check itself cannot read the file
-                raise self._sqlite_error(exc, "SQLite quick_check: ") from None
+                raise self.sqlite_error(exc, "SQLite quick_check: ") from None
             if problems != ["ok"]:
                 first = " ".join(problems[0].replace("*** in database main ***", "").split())
                 more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""
@@ -320,7 +320,7 @@ class SeriesStore:
             if create and app_id == 0:
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")  # a store made before it was set
         except sqlite3.Error as exc:
-            raise self._sqlite_error(exc) from None
+            raise self.sqlite_error(exc) from None
 
     def __repr__(self) -> str:
         return f"<SeriesStore {self.path}>"

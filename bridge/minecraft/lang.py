@@ -1,6 +1,6 @@
 """Language files of the resource pack (``datapack/resourcepack/assets/traitors/lang/``).
 
-Every text players see is a ``translate`` component with an English ``fallback`` (``bridge.minecraft.commands``); the
+Every text players see is a ``translate`` component with an English ``fallback`` (``bridge.minecraft.text``); the
 resource pack maps the keys to ``en_us``, ``ru_ru`` and ``uk_ua`` so each client shows its own language.
 ``en_us.json`` is generated from ``engine.messages.CATALOG`` (keys ``traitors.<key>``) and
 ``bridge.minecraft.ui_text.UI_TEXT``; ``python -m bridge.minecraft.lang`` rewrites it. The other languages are written by hand and

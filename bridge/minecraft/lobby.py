@@ -15,12 +15,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bridge.minecraft import commands as mc
-from bridge.minecraft.core import McCommand, checked_command
+from bridge.minecraft.core import McCommand, checked_command, player_name
+from bridge.minecraft.display import tellraw
+from bridge.minecraft.display import title as title_commands
 from bridge.minecraft.inputs import LobbyControl
 from bridge.minecraft.render import dialog_commands
 from bridge.minecraft.snbt import SnbtValue, snbt
-from bridge.minecraft.text import Component, RunCommand
+from bridge.minecraft.text import Component, RunCommand, joined, message_component, text_component
 from bridge.minecraft.triggers import lobby_command
 from engine.effects import Message, msg
 
@@ -65,8 +66,8 @@ def board_commands(at: tuple[float, float, float], signups: Sequence[str], seats
     Raises:
         ValueError: the summon would be over the RCON limit (more names than a castle seats).
     """
-    heading = mc.message_component(msg("lobby.board", **_counts(signups, seats)), color="gold", bold=True)
-    names = mc.text_component("".join("\n" + n for n in signups), color="white", bold=False)
+    heading = message_component(msg("lobby.board", **_counts(signups, seats)), color="gold", bold=True)
+    names = text_component("".join("\n" + n for n in signups), color="white", bold=False)
     text = replace(heading, extra=(*heading.extra, names))
     data: dict[str, SnbtValue] = {"Tags": [BOARD_TAG], "billboard": "center", "alignment": "center", "line_width": 240,
             "background": 1140850688, "text": text.to_nbt()}  # fmt: skip
@@ -77,11 +78,11 @@ def board_commands(at: tuple[float, float, float], signups: Sequence[str], seats
 def actionbar(signups: Sequence[str], seats: int) -> list[McCommand]:
     """The action bar for everyone: how many signed up, and how to sign up (it fades after a few seconds, so the
     lobby sends it again while it is open)."""
-    return mc.title("@a", actionbar=mc.message_component(msg("lobby.actionbar", **_counts(signups, seats))), times=None)
+    return title_commands("@a", actionbar=message_component(msg("lobby.actionbar", **_counts(signups, seats))), times=None)
 
 
 def _button(key: str, control: LobbyControl, index: int | None = None, **params: object) -> tuple[Component, str]:
-    return mc.message_component(msg(key, **params)), lobby_command(control, index)
+    return message_component(msg(key, **params)), lobby_command(control, index)
 
 
 def _list(signups: Sequence[str]) -> Message:
@@ -92,16 +93,16 @@ def _with_chat(name: str, body: Message, buttons: list[tuple[Component, str]],
                extra: Message | None = None) -> list[McCommand]:  # fmt: skip
     """A dialog for ``name`` (its text: ``body``, then ``extra``), then the same buttons as chat links
     (``bridge.minecraft.render``'s prompt form)."""
-    title = mc.message_component(msg("lobby.title"), color="gold", bold=True)
-    text = mc.message_component(body)
+    title = message_component(msg("lobby.title"), color="gold", bold=True)
+    text = message_component(body)
     if extra is not None:
-        text = mc.joined(text, mc.text_component(" "), mc.message_component(extra))
+        text = joined(text, text_component(" "), message_component(extra))
     out = dialog_commands(name, title, text, buttons)
-    parts: list[Component] = [mc.message_component(body, color="white", italic=False)]
+    parts: list[Component] = [message_component(body, color="white", italic=False)]
     for label, command in buttons:
-        bracket = mc.text_component("[", color="aqua", bold=True, italic=False, click=RunCommand(command))
-        parts += [mc.text_component(" "), replace(bracket, extra=(label, mc.text_component("]")))]
-    return out + mc.tellraw(mc.player_name(name), mc.joined(*parts))
+        bracket = text_component("[", color="aqua", bold=True, italic=False, click=RunCommand(command))
+        parts += [text_component(" "), replace(bracket, extra=(label, text_component("]")))]
+    return out + tellraw(player_name(name), joined(*parts))
 
 
 def invitation(name: str, signups: Sequence[str], seats: int, *, signed_up: bool) -> list[McCommand]:

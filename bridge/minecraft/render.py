@@ -31,11 +31,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bridge.config.castle import PER_SEAT_PLACES, CastleConfig
-from bridge.minecraft import commands as mc
 from bridge.minecraft.batch import ask, give_each
-from bridge.minecraft.core import McCommand
+from bridge.minecraft.core import McCommand, player_name
+from bridge.minecraft.display import tellraw
+from bridge.minecraft.display import title as title_commands
+from bridge.minecraft.items import WORN, clear, equip, give, give_once, give_unless_worn, item_stack
+from bridge.minecraft.scoreboard import (
+    bossbar_add,
+    bossbar_set_max,
+    bossbar_set_value,
+    bossbar_set_visible,
+    enable_trigger,
+    objective_add_trigger,
+)
 from bridge.minecraft.snbt import SnbtValue
-from bridge.minecraft.text import Component, RunCommand
+from bridge.minecraft.storage import UI_STORAGE, function_call, function_with_storage, storage_append, storage_set
+from bridge.minecraft.text import Component, RunCommand, joined, message_component, text_component
 from bridge.minecraft.triggers import (
     MURDER,
     NOMINATE,
@@ -54,6 +65,7 @@ from bridge.minecraft.triggers import (
     trigger_command,
 )
 from bridge.minecraft.ui_text import ui
+from bridge.minecraft.world import PLAYER_HEAD, clear_block, gamerule, head_block, setblock, teleport
 from engine.actions import (
     AnswerJoker,
     AnswerOffer,
@@ -117,13 +129,13 @@ def _sorted(names: Iterable[str]) -> list[str]:
 
 
 def _announce(component: Component) -> list[McCommand]:
-    return mc.tellraw("@a", mc.joined(mc.text_component(ANNOUNCE_PREFIX, color="gold", bold=True), component))
+    return tellraw("@a", joined(text_component(ANNOUNCE_PREFIX, color="gold", bold=True), component))
 
 
 def _whisper(name: str, component: Component | list[Component]) -> list[McCommand]:
     parts = component if isinstance(component, list) else [component]
-    prefix = mc.text_component(WHISPER_PREFIX, color="light_purple", italic=True)
-    return mc.tellraw(mc.player_name(name), mc.joined(prefix, *parts))
+    prefix = text_component(WHISPER_PREFIX, color="light_purple", italic=True)
+    return tellraw(player_name(name), joined(prefix, *parts))
 
 
 def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
@@ -141,47 +153,38 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
         ValueError: a bad player name, a seat the castle lacks, or an unsplittable over-long command.
     """
     if isinstance(effect, Announce):
-        return _announce(mc.message_component(effect.message, color="yellow", bold=False))
+        return _announce(message_component(effect.message, color="yellow", bold=False))
     if isinstance(effect, Whisper):
-        component = mc.message_component(effect.message, color="white", italic=False)
+        component = message_component(effect.message, color="white", italic=False)
         return [c for name in _sorted(effect.to) for c in _whisper(name, component)]
     if isinstance(effect, Prompt):
         return _prompt(effect, ctx)
     if isinstance(effect, ShowTitle):
-        t = mc.message_component(effect.title, color="gold", bold=True)
-        s = mc.message_component(effect.subtitle, color="white") if effect.subtitle is not None else None
-        audience = ["@a"] if effect.to is None else [mc.player_name(n) for n in _sorted(effect.to)]
-        return [c for a in audience for c in mc.title(a, title=t, subtitle=s)]
+        t = message_component(effect.title, color="gold", bold=True)
+        s = message_component(effect.subtitle, color="white") if effect.subtitle is not None else None
+        audience = ["@a"] if effect.to is None else [player_name(n) for n in _sorted(effect.to)]
+        return [c for a in audience for c in title_commands(a, title=t, subtitle=s)]
     if isinstance(effect, MoveTo):
         return _move(effect, ctx)
     if isinstance(effect, GiveItem):
-        stack = mc.item_stack(effect.item, label=effect.label)
-        slot = mc.WORN.get(effect.item)
-        if slot is not None:  # worn (house rule 5): into its slot when free, else into the inventory
-            return [c for name in _sorted(effect.to) for c in
-                    (mc.equip(name, slot, stack), mc.give_unless_worn(name, slot, effect.item, stack))]  # fmt: skip
-        return [mc.give(name, stack) for name in _sorted(effect.to)]
+        return _give(effect)
     if isinstance(effect, TakeItem):
-        if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
-            who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
-        else:
-            who = [mc.player_name(name) for name in effect.players]
-        return [mc.clear(w, effect.item) for w in who]  # ``clear`` empties worn slots too
+        return _take(effect)
     if isinstance(effect, ClockStarted):
         seconds = max(1, math.ceil(effect.seconds))
-        name = mc.message_component(effect.label, color="white")
-        return [mc.function_call(CLOCK_FUNCTION, {"name": name.to_nbt(), "seconds": seconds})]
+        name = message_component(effect.label, color="white")
+        return [function_call(CLOCK_FUNCTION, {"name": name.to_nbt(), "seconds": seconds})]
     if isinstance(effect, ClockChanged):
         # Paused, resumed or extended: the bar shows the seconds left; the service counts it down while it runs.
         left = max(1, math.ceil(effect.remaining))
-        return [mc.bossbar_set_max(CLOCK_BAR, left), mc.bossbar_set_value(CLOCK_BAR, left)]
+        return [bossbar_set_max(CLOCK_BAR, left), bossbar_set_value(CLOCK_BAR, left)]
     if isinstance(effect, Revealed):
         return _revealed(effect)
     if isinstance(effect, PlaceItem):
         return [_set_down(effect, ctx)]
     if isinstance(effect, ClearPlace):
         block = PLACED_BLOCKS[effect.item]
-        return [mc.clear_block(*_xyz(ctx, effect.place, seat), block) for seat in effect.seats]
+        return [clear_block(*_xyz(ctx, effect.place, seat), block) for seat in effect.seats]
     # Eliminated: the engine announces a banishment itself (Announce + MoveTo GATE); a murder stays private until
     # breakfast. No game-mode change: a spectator could watch the Turret. SeriesOver: house rule 2.
     if isinstance(effect, (Eliminated, SeriesOver)):
@@ -189,7 +192,24 @@ def render(effect: Effect, ctx: RenderContext) -> list[McCommand]:
     raise TypeError(f"render: unknown effect type {type(effect).__name__}")
 
 
-PLACED_BLOCKS: dict[Item, str] = {Item.PLAYER_HEAD: mc.PLAYER_HEAD}
+def _give(effect: GiveItem) -> list[McCommand]:
+    stack = item_stack(effect.item, label=effect.label)
+    slot = WORN.get(effect.item)
+    if slot is not None:  # worn (house rule 5): into its slot when free, else into the inventory
+        return [c for name in _sorted(effect.to) for c in
+                (equip(name, slot, stack), give_unless_worn(name, slot, effect.item, stack))]  # fmt: skip
+    return [give(name, stack) for name in _sorted(effect.to)]
+
+
+def _take(effect: TakeItem) -> list[McCommand]:
+    if effect.players is None or (len(effect.players) > 1 and effect.item in BALLOT_ITEMS):
+        who = ["@a"]  # one command for everyone (ballot papers: only voters hold them)
+    else:
+        who = [player_name(name) for name in effect.players]
+    return [clear(w, effect.item) for w in who]  # ``clear`` empties worn slots too
+
+
+PLACED_BLOCKS: dict[Item, str] = {Item.PLAYER_HEAD: PLAYER_HEAD}
 """The castle items ``PlaceItem`` sets down, and the block each becomes (rulebook §10: the breakfast heads)."""
 
 
@@ -207,7 +227,7 @@ def _set_down(effect: PlaceItem, ctx: RenderContext) -> McCommand:
     if effect.item is not Item.PLAYER_HEAD or effect.label is None:
         raise TypeError(f"render: cannot set down {effect.item.value} (label {effect.label!r})")
     loc = ctx.castle.location(effect.place, effect.seat)
-    return mc.setblock(loc.x, loc.y, loc.z, mc.head_block(effect.label, loc.yaw))
+    return setblock(loc.x, loc.y, loc.z, head_block(effect.label, loc.yaw))
 
 
 BALLOT_ITEMS = frozenset({Item.VOTE_PAPER, Item.DOUBLE_VOTE_PAPER, Item.CAST_VOTE_PAPER})
@@ -251,30 +271,30 @@ def choice_label(choice: Choice, prompt: Message | None = None) -> Component:
     """
     action = choice.action
     if isinstance(action, SwearOath) and prompt is not None and prompt.key.startswith("oath.question."):
-        return mc.message_component(msg("oath.answer." + prompt.key.rsplit(".", 1)[1]))
+        return message_component(msg("oath.answer." + prompt.key.rsplit(".", 1)[1]))
     if isinstance(action, ChooseEvent):
         return ui(f"traitors.choice.{action.event.value}", target=action.target)
     if isinstance(action, ChooseTorch):
         return ui(f"traitors.torch.{action.torch.value}")
     if isinstance(action, AnswerOffer):
-        return mc.message_component(msg("offer.accept" if action.accept else "offer.decline"))
+        return message_component(msg("offer.accept" if action.accept else "offer.decline"))
     if isinstance(action, SwearOath):
         for q in (1, 2, 3):
             if msg(f"oath.answer.{q}").text == choice.label:
-                return mc.message_component(msg(f"oath.answer.{q}"))
+                return message_component(msg(f"oath.answer.{q}"))
     if isinstance(action, GuessPower) and action.power is not None:
         label = power_term(action.power)
-        return mc.message_component(label) if isinstance(label, Message) else mc.text_component(choice.label)
+        return message_component(label) if isinstance(label, Message) else text_component(choice.label)
     if isinstance(action, (StartTwist, CancelTwist)):
-        return mc.message_component(twist_term(action.twist))
+        return message_component(twist_term(action.twist))
     if isinstance(action, AskRepeat):
-        return mc.message_component(msg("bk.repeat.yes" if action.ask else "bk.repeat.no"))
+        return message_component(msg("bk.repeat.yes" if action.ask else "bk.repeat.no"))
     if isinstance(action, AnswerJoker):
-        return mc.message_component(msg("joker.accept" if action.accept else "joker.decline"))
+        return message_component(msg("joker.accept" if action.accept else "joker.decline"))
     for key in _FIXED_LABELS.get(type(action), ()) or input_labels(action):
         if msg(key).text == choice.label:
-            return mc.message_component(msg(key))
-    return mc.text_component(choice.label)
+            return message_component(msg(key))
+    return text_component(choice.label)
 
 
 _FIXED_LABELS: dict[type, tuple[str, ...]] = {
@@ -300,13 +320,13 @@ def render_give_once(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCo
         ValueError: a bad name or id.
     """
     out: list[McCommand] = []
-    slot = mc.WORN.get(effect.item)
+    slot = WORN.get(effect.item)
     for name in _sorted(effect.to):
         gid = give_ids[name]
-        stack = mc.item_stack(effect.item, label=effect.label, give_id=gid)
+        stack = item_stack(effect.item, label=effect.label, give_id=gid)
         if slot is not None:  # worn (house rule 5): into its slot when free; give_once then finds it there
-            out.append(mc.equip(name, slot, stack))
-        out.append(mc.give_once(name, stack, gid))
+            out.append(equip(name, slot, stack))
+        out.append(give_once(name, stack, gid))
     return out
 
 
@@ -318,9 +338,9 @@ def render_give_each(effect: GiveItem, give_ids: Mapping[str, str]) -> list[McCo
         KeyError: a recipient without an id.
         ValueError: a bad name or id.
     """
-    if effect.item in mc.WORN:
+    if effect.item in WORN:
         return render_give_once(effect, give_ids)
-    stacks = {n: mc.item_stack(effect.item, label=effect.label, give_id=give_ids[n]) for n in effect.to}
+    stacks = {n: item_stack(effect.item, label=effect.label, give_id=give_ids[n]) for n in effect.to}
     return give_each(stacks, give_ids)
 
 
@@ -328,18 +348,18 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
     """A dialog per recipient (``prompt_dialog``), then the chat fallback: the question and one clickable
     ``[label]`` per choice running ``/trigger traitors.<obj> set <n>``, for a player who closed the dialog."""
     out = [c for name in _sorted(effect.to) for c in prompt_dialog(name, effect, ctx)]
-    parts: list[Component] = [mc.message_component(effect.message, color="white", italic=False)]
+    parts: list[Component] = [message_component(effect.message, color="white", italic=False)]
     for choice in effect.choices:
         command = trigger_command(choice.action, ctx.seats)
         label = choice_label(choice, effect.message)
-        parts.append(mc.text_component(" "))
+        parts.append(text_component(" "))
         style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
                  "hover": ui("traitors.choice.hover", choice=label, color="gray")}  # fmt: skip
         if label.translate is None:
-            parts.append(mc.text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
+            parts.append(text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
         else:  # "[" + translated label + "]"; the children inherit the click event
-            bracket = mc.text_component("[", **style)  # type: ignore[arg-type]
-            parts.append(replace(bracket, extra=(label, mc.text_component("]"))))
+            bracket = text_component("[", **style)  # type: ignore[arg-type]
+            parts.append(replace(bracket, extra=(label, text_component("]"))))
     return out + [c for name in _sorted(effect.to) for c in _whisper(name, parts)]
 
 
@@ -368,7 +388,7 @@ def _dialog_parts(effect: Prompt, ctx: RenderContext) -> tuple[Component, Compon
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
     buttons = [(choice_label(choice, effect.message), trigger_command(choice.action, ctx.seats))
                for choice in effect.choices]  # fmt: skip
-    return title, mc.message_component(effect.message), buttons
+    return title, message_component(effect.message), buttons
 
 
 def render_prompt_asks(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
@@ -397,32 +417,32 @@ def dialog_commands(name: str, title: Component, body: Component,
     Raises:
         ValueError: a bad name, or one button alone over the limit.
     """
-    player = mc.player_name(name)
+    player = player_name(name)
     actions: list[SnbtValue] = [
         {"label": label.to_nbt(), "action": {"type": "run_command", "command": command}} for label, command in buttons
     ]
     head: dict[str, SnbtValue] = {"player": player, "title": title.to_nbt(), "body": body.to_nbt()}
     try:  # the usual case: the whole dialog fits one command, as the macro's inline arguments
-        return [mc.function_call(PROMPT_FUNCTION, {**head, "actions": actions})]
+        return [function_call(PROMPT_FUNCTION, {**head, "actions": actions})]
     except ValueError:
         pass
     k = len(actions)
     while k > 0:
         try:
-            out = [mc.storage_set(mc.UI_STORAGE, "prompt", {**head, "actions": actions[:k]})]
+            out = [storage_set(UI_STORAGE, "prompt", {**head, "actions": actions[:k]})]
             break
         except ValueError:
             k -= 1
     else:
-        out = [mc.storage_set(mc.UI_STORAGE, "prompt", {**head, "actions": []})]
-    out += [mc.storage_append(mc.UI_STORAGE, "prompt.actions", a) for a in actions[k:]]
-    out.append(mc.function_with_storage(PROMPT_FUNCTION, mc.UI_STORAGE, "prompt"))
+        out = [storage_set(UI_STORAGE, "prompt", {**head, "actions": []})]
+    out += [storage_append(UI_STORAGE, "prompt.actions", a) for a in actions[k:]]
+    out.append(function_with_storage(PROMPT_FUNCTION, UI_STORAGE, "prompt"))
     return out
 
 
 def show_console(name: str) -> McCommand:
     """``function traitors:ui/console {player:"<name>"}``: open the host's console dialog for one host."""
-    return mc.function_call(CONSOLE_FUNCTION, {"player": mc.player_name(name)})
+    return function_call(CONSOLE_FUNCTION, {"player": player_name(name)})
 
 
 def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
@@ -440,7 +460,7 @@ def _move(effect: MoveTo, ctx: RenderContext) -> list[McCommand]:
             loc = ctx.castle.visitor(seat, k)
         else:
             loc = ctx.castle.location(effect.place, seat)
-        out.append(mc.teleport(name, loc.x, loc.y, loc.z, loc.yaw, loc.pitch))
+        out.append(teleport(name, loc.x, loc.y, loc.z, loc.yaw, loc.pitch))
     return out
 
 
@@ -448,10 +468,10 @@ def _revealed(effect: Revealed) -> list[McCommand]:
     traitor = effect.allegiance is Allegiance.TRAITOR
     word = term("term.allegiance.a_traitor" if traitor else "term.allegiance.faithful")
     message = msg("banish.reveal", player=effect.player, allegiance=word)
-    headline = mc.message_component(msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green",
+    headline = message_component(msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green",
                                     bold=True)  # fmt: skip
     # The title only: the engine announces the reveal in chat itself (its ``Announce`` beside this effect).
-    return mc.title("@a", title=headline, subtitle=mc.message_component(message, color="white"))
+    return title_commands("@a", title=headline, subtitle=message_component(message, color="white"))
 
 
 def clock_update(remaining_seconds: float) -> McCommand:
@@ -460,12 +480,12 @@ def clock_update(remaining_seconds: float) -> McCommand:
     Args:
         remaining_seconds: seconds left; rounded up, never below 0.
     """
-    return mc.bossbar_set_value(CLOCK_BAR, max(0, math.ceil(remaining_seconds)))
+    return bossbar_set_value(CLOCK_BAR, max(0, math.ceil(remaining_seconds)))
 
 
 def clock_hidden() -> McCommand:
     """Hide the clock bossbar: ``bossbar set traitors:clock visible false``."""
-    return mc.bossbar_set_visible(CLOCK_BAR, False)
+    return bossbar_set_visible(CLOCK_BAR, False)
 
 
 SETUP_FUNCTION = "traitors:setup"
@@ -483,10 +503,10 @@ def setup_call() -> McCommand:
     change nothing. A server whose pack has no such function replies "Unknown function …"; the service then
     sends ``setup_commands`` one by one.
     """
-    return mc.function_call(SETUP_FUNCTION)
+    return function_call(SETUP_FUNCTION)
 
 
-def setup_commands(ctx: RenderContext) -> list[McCommand]:
+def setup_commands(_ctx: RenderContext) -> list[McCommand]:
     """The commands that prepare the server for a series, one by one (safe to send again; ``setup_call`` does
     the same in one command when the data pack has ``traitors:setup``).
 
@@ -507,9 +527,9 @@ def setup_commands(ctx: RenderContext) -> list[McCommand]:
 def _setup_parts() -> tuple[list[McCommand], list[McCommand], list[McCommand]]:
     """The set-up in three parts: the two gamerules; the trigger objectives; the clock bossbar and every trigger
     enabled for ``@a``."""
-    rules = [mc.gamerule("send_command_feedback", False), mc.gamerule("log_admin_commands", False)]
-    objectives = [mc.objective_add_trigger(obj, mc.text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
-    rest = [mc.bossbar_add(CLOCK_BAR, mc.text_component("Clock")), *(mc.enable_trigger("@a", obj) for obj in TRIGGERS)]
+    rules = [gamerule("send_command_feedback", False), gamerule("log_admin_commands", False)]
+    objectives = [objective_add_trigger(obj, text_component(TRIGGER_TITLES[obj])) for obj in TRIGGERS]
+    rest = [bossbar_add(CLOCK_BAR, text_component("Clock")), *(enable_trigger("@a", obj) for obj in TRIGGERS)]
     return rules, objectives, rest
 
 

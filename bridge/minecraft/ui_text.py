@@ -48,7 +48,7 @@ UI_TEXT: dict[str, str] = {
     **{c.key: t for c, t in CONTROL_TITLES.items()},
     # trigger objective names (the trigger table, bridge.minecraft.triggers)
     **{"traitors.trigger." + obj.split(".", 1)[1]: t for obj, t in TRIGGER_TITLES.items()},
-    # items (bridge.minecraft.commands.ITEMS): names and lore
+    # items (bridge.minecraft.items.ITEMS): names and lore
     "traitors.item.notes_book": "Notes",
     "traitors.item.notes_book.lore": "Your own notes. Nobody else can read them.",
     "traitors.item.vote_paper": "Vote Paper",
@@ -109,6 +109,6 @@ def ui(key: str, *, color: str | None = None, bold: bool | None = None, italic: 
     template = UI_TEXT[key]
     names = placeholders(template)
     filled = template.format(**{k: v.plain_text() if isinstance(v, Component) else v for k, v in params.items()})
-    if "\u00a7" in filled:  # a fallback cannot neutralise '§' (bridge.minecraft.commands); send the plain text
+    if "\u00a7" in filled:  # a fallback cannot neutralise '§' (bridge.minecraft.text); send the plain text
         return text_component(filled, color=color, bold=bold, italic=italic)
     return translated(key, filled, args=[params[n] for n in names], color=color, bold=bold, italic=italic)

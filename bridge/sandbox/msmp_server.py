@@ -237,7 +237,7 @@ class MsmpServer:
 
     # -- connection handling -----------------------------------------------------------------------
 
-    def _authenticate(self, connection: ServerConnection, request: Request) -> Response | None:
+    def _authenticate(self, _connection: ServerConnection, request: Request) -> Response | None:
         given = request.headers.get("Authorization", "")
         expected = f"Bearer {self._secret}"
         if self._secret and hmac.compare_digest(given.encode(), expected.encode()):

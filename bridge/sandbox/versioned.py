@@ -37,7 +37,7 @@ def version_reply(version: McVersion) -> str:
     return "Server version info:" + "".join(f"{key} = {value}" for key, value in fields)
 
 
-def _reload(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _reload(world: WorldState, _parts: list[str], _args: list[Any], _text: str) -> str:
     """``reload``: the data pack's ``#minecraft:load`` functions run again."""
     if world.datapack is not None:
         for fid in world.datapack.tag("minecraft:load"):
@@ -49,7 +49,7 @@ def commands_for(version: McVersion, base: Mapping[str, Handler]) -> dict[str, H
     """``base`` (the sandbox's command table) with ``version`` and ``reload`` answering for ``version``, and
     ``data`` reading players' ``Pos``/``Rotation`` (``bridge.sandbox.positions``)."""
 
-    def version_command(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+    def version_command(_world: WorldState, _parts: list[str], _args: list[Any], _text: str) -> str:
         return version_reply(version)
 
     return {**base, "version": version_command, "reload": _reload, "data": with_positions(base["data"])}

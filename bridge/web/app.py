@@ -78,7 +78,7 @@ def page(name: str) -> Response:
     return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
 
 
-async def spectator_page(request: Request) -> Response:
+async def spectator_page(_request: Request) -> Response:
     """``GET /spectate``: open to all."""
     return page("spectate.html")
 
@@ -143,13 +143,10 @@ def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
     async def login_post(request: Request) -> Response:
         if not from_this_site(request.headers, request.url.scheme):
             return login_page("A login from another site.", 403)
-        body = b""
-        async for chunk in request.stream():  # a login form is a few bytes: never hold more than FORM_LIMIT
-            body += chunk
-            if len(body) > FORM_LIMIT:
-                return login_page("A login form that long is no login.", 413)
-        form = parse_qs(body.decode("utf-8", "replace"))
-        host = keys.login(form.get("token", [""])[0].strip())
+        token = await _form_token(request)
+        if token is None:
+            return login_page("A login form that long is no login.", 413)
+        host = keys.login(token)
         if host is None:
             return login_page("A wrong token.", 403)
         return logged_in(host)
@@ -169,18 +166,7 @@ def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
             hub.close(queue)
 
     async def spectator_feed(ws: WebSocket) -> None:
-        if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme):
-            await ws.close(code=1008)
-            return
-        await ws.accept()
-        if len(hub.spectators) >= web.max_spectators:
-            await ws.close(code=TRY_LATER, reason="too many spectators")
-            return
-        queue = hub.open_spectator()
-        try:
-            await _pump(ws, queue, None)
-        finally:
-            hub.close(queue)
+        await _spectator_feed(hub, ws, web.max_spectators)
 
     routes = [
         Route("/", spectator_page),
@@ -194,6 +180,35 @@ def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
         *extra_routes,
     ]
     return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=allowed_hosts(web.bind, web.server_names))])
+
+
+async def _spectator_feed(hub: WebHub, ws: WebSocket, max_spectators: int) -> None:
+    """One spectator's feed: from this site only (else close 1008), at most ``max_spectators`` at once (else
+    close ``TRY_LATER``); public data only, until the spectator leaves."""
+    if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme):
+        await ws.close(code=1008)
+        return
+    await ws.accept()
+    if len(hub.spectators) >= max_spectators:
+        await ws.close(code=TRY_LATER, reason="too many spectators")
+        return
+    queue = hub.open_spectator()
+    try:
+        await _pump(ws, queue, None)
+    finally:
+        hub.close(queue)
+
+
+async def _form_token(request: Request) -> str | None:
+    """The ``token`` field of a posted login form (``""`` when missing), or ``None`` when the body is over
+    ``FORM_LIMIT`` bytes (a login form is a few bytes: never hold more)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > FORM_LIMIT:
+            return None
+    form = parse_qs(body.decode("utf-8", "replace"))
+    return form.get("token", [""])[0].strip()
 
 
 async def _control(hub: WebHub, ws: WebSocket, request: Any, host: str, client: str) -> None:

@@ -103,7 +103,7 @@ def _setup_label(setup: Mapping[str, Any]) -> str:
     return f"{setup.get('ruleset')}, {setup.get('contestants')} contestants" + (f"; {knobs}" if knobs else "")
 
 
-def _lab_check(setups: Sequence[Mapping[str, Any]], query: str) -> str:
+def _lab_check(setups: Sequence[Mapping[str, Any]]) -> str:
     if not setups:
         return "<p>No series recorded yet.</p>"
     parts = []
@@ -165,14 +165,14 @@ def _overview(f: Mapping[str, Any], seasons: Sequence[str], query: str, season: 
     return (f"{filters}<section><h2>{f['series']} series</h2><div class=\"cards\">{cards}</div>{wins_chart}</section>"
             f"<section><h2>The lab check: real play against the balance lab</h2><p class=\"muted\">Each setup's real win "
             f"rates beside what <code>traitors simulate</code> predicts for the same settings; a gap whose interval "
-            f"holds 0 is one the lab's bots are not shown to miss.</p>{_lab_check(f['setups'], query)}</section>"
+            f"holds 0 is one the lab's bots are not shown to miss.</p>{_lab_check(f['setups'])}</section>"
             f"<section><h2>Leaderboard</h2>{board}</section>"
             f"<section><h2>Powers and roles on the winning side</h2>{powers_chart}</section>"
             f"<section><h2>Twists</h2>{twists}</section>"
             f"<section><h2>Every series</h2>{recorded}</section>")  # fmt: skip
 
 
-def _player(p: Mapping[str, Any], query: str) -> str:
+def _player(p: Mapping[str, Any]) -> str:
     sides = _table(["Side at the end", "Series", "Wins"],
                    [[escape(s), str(v["played"]), str(v["won"])] for s, v in sorted(p["by_side"].items())], numeric=(1, 2))  # fmt: skip
     powers = _table(["Power or role", "Series"],
@@ -214,6 +214,20 @@ def record_html(tables: str) -> str:
             out.append(f"<p>{escape(line)}</p>")
     flush()
     return '<div class="record">' + "".join(out) + "</div>"
+
+
+def _series_page(db: RecordsDb, number: int) -> Response:
+    """``/stats/series/N``: the series' castle, season, release, days and length, its contestants and record."""
+    one = db.one(number)
+    if one is None:
+        return PlainTextResponse("404: no such series in these records\n", status_code=404)
+    c = one.columns
+    names = ", ".join(_player_link(str(x["name"]), "") for x in one.contestants)
+    head = (f'<p class="muted">{escape(str(c["castle"]))}{", season " + escape(str(c["season"])) if c["season"] else ""}'
+            f"; Minecraft {escape(str(c['minecraft']) or 'unknown')}; {c['days']} days"
+            + (f"; {float(c['duration']) / 60:.0f} minutes" if c["duration"] is not None else "")
+            + f'</p><p>{names}</p><p><a href="/stats#setup-{escape(str(c["setup_key"]))}">setup {escape(str(c["setup_key"]))}</a></p>')  # fmt: skip
+    return html_page(f"Series {number}", head + record_html(str(c["tables"])))
 
 
 def stats_routes(db: RecordsDb, lab: str, *, allow: Callable[[Request], bool] | None = None) -> list[BaseRoute]:
@@ -267,28 +281,15 @@ def stats_routes(db: RecordsDb, lab: str, *, allow: Callable[[Request], bool] | 
             p = f["players"].get(name) if _NAME.fullmatch(name) else None
             if p is None:
                 return PlainTextResponse("404: no such player in these records\n", status_code=404)
-            return html_page(f"{name}", _player(p, query), query=query)
+            return html_page(f"{name}", _player(p), query=query)
 
         return await guarded(request, make)
 
     async def series(request: Request) -> Response:
         number = int(request.path_params["number"])
+        return await guarded(request, lambda: _series_page(db, number))
 
-        def make() -> Response:
-            one = db.one(number)
-            if one is None:
-                return PlainTextResponse("404: no such series in these records\n", status_code=404)
-            c = one.columns
-            names = ", ".join(_player_link(str(x["name"]), "") for x in one.contestants)
-            head = (f'<p class="muted">{escape(str(c["castle"]))}{", season " + escape(str(c["season"])) if c["season"] else ""}'
-                    f"; Minecraft {escape(str(c['minecraft']) or 'unknown')}; {c['days']} days"
-                    + (f"; {float(c['duration']) / 60:.0f} minutes" if c["duration"] is not None else "")
-                    + f'</p><p>{names}</p><p><a href="/stats#setup-{escape(str(c["setup_key"]))}">setup {escape(str(c["setup_key"]))}</a></p>')  # fmt: skip
-            return html_page(f"Series {number}", head + record_html(str(c["tables"])))
-
-        return await guarded(request, make)
-
-    async def css(request: Request) -> Response:
+    async def css(_request: Request) -> Response:
         return Response(CSS, media_type="text/css", headers={"Cache-Control": "max-age=3600"})
 
     return [

@@ -100,7 +100,7 @@ class RandomBot:
     def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
         """Ignored."""
 
-    def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
+    def choose(self, _view: Any, legal: Sequence[Action]) -> Action | None:
         """A uniform pick: the same draw as ``self.rng.choice(legal)`` (CPython's ``Random.choice``: ``k`` random
         bits, ``k`` the bit length of ``len(legal)``, drawn again until below it), made here in one call instead
         of three (the balance lab asks a random bot about a hundred times a series)."""

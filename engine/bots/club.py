@@ -176,7 +176,9 @@ class ClubBot:
         else:  # a night prompt
             self.step = key.rsplit(".", 1)[1]
 
-    def _died(self, p: dict[str, str]) -> None:
+    def learn_died(self, p: dict[str, str]) -> None:
+        """``club.died`` (``p["player"]`` died in the night): out of the record now, or once the card is turned
+        (``reveal_role``)."""
         who = p["player"]
         self.saved_self = False
         self.poisoned.discard(who)
@@ -195,7 +197,8 @@ class ClubBot:
         elif who == self.departing:
             self.record.append(("revealed", who, "1" if enemy else "0"))
 
-    def _night(self, p: dict[str, str]) -> None:
+    def learn_night(self, _p: dict[str, str]) -> None:
+        """``club.night``: a day's departure is final; last night's team pick and shot are forgotten."""
         if self.departing is not None:
             self.record.append(("left", self.departing))
             self.departing = None
@@ -280,7 +283,7 @@ class ClubBot:
             return self.rng.choice(list(legal))
         return pick(self, legal, p, good, fellows)
 
-    def _rank(self, p: dict[str, float], good: bool, fellows: frozenset[str]) -> Callable[[str], float]:
+    def _rank(self, p: dict[str, float], _good: bool, fellows: frozenset[str]) -> Callable[[str], float]:
         """How much the contestant wants ``who`` gone by day: a good one the chance of an enemy; an evil one the
         public chance, a fellow only at ``BUS_AT`` (below every non-fellow)."""
 
@@ -292,13 +295,14 @@ class ClubBot:
 
         return rank
 
-    def _vote(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
+    def vote(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
+        """Vote for the one the contestant most wants gone (``_rank``); no vote offered: the first legal input."""
         votes = [a for a in legal if isinstance(a, CastVote)]
         if not votes:
             return legal[0]
         return _best(votes, lambda a: self._rank(p, good, fellows)(a.target))
 
-    def _nominate(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
+    def nominate(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
         """Put forward the one the contestant most wants gone, unless already a candidate (then hold back, so
         the vote stays on them)."""
         noms = [a for a in legal if isinstance(a, NominateCandidate)]
@@ -319,13 +323,15 @@ class ClubBot:
             return set()
         return {n for i, n in enumerate(node.h.names) if node.alive >> i & 1}
 
-    def _repeat(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
+    def ask_repeat(self, legal: Sequence[Action], _p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
         """Ask for a repeat when the departed card is good (good side), or a fellow's (evil side)."""
         who = self.departing
         want = who is not None and (not self.cards.get(who, True) if good else who in fellows)
         return next((a for a in legal if isinstance(a, AskRepeat) and a.ask is want), legal[0])
 
-    def _power(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
+    def night_action(self, legal: Sequence[Action], p: dict[str, float], good: bool, fellows: frozenset[str]) -> Action:
+        """Use the night action on the target worth most (``GOOD_POWER`` / ``EVIL_POWER``), a mined one only for
+        a check, the team's pick when the step is a team's; else skip."""
         uses = [a for a in legal if isinstance(a, UsePower)]
         skip = next((a for a in legal if isinstance(a, SkipPower)), legal[0])
         rules = self.rules
@@ -349,14 +355,14 @@ class ClubBot:
 
     # ---------------------------------------------------------------- what each night action is worth
 
-    def _unknown(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
+    def worth_unknown(self, who: str, p: dict[str, float], _fellows: frozenset[str]) -> float:
         """A check is worth most on the contestant least known (the suspected first); a mined one is worth a
         little more to a commissar, whose visit clears the mine."""
         x = p.get(who, 0.0)
         done = who in self.cards or any(w == who for w, _ in self.answers)
         return (-1.0 if done else min(x, 1.0 - x) + x / 2) + (0.05 if who in self.mined else 0.0)
 
-    def _heal(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
+    def worth_heal(self, who: str, p: dict[str, float], _fellows: frozenset[str]) -> float:
         """The likeliest good contestant (the poisoned first); the healer itself first, unless a shot at it was
         saved last night (the killers will shoot someone else: heal the one they are likeliest to shoot)."""
         x = 1.0 - p.get(who, 0.0)
@@ -366,10 +372,11 @@ class ClubBot:
             x += -1.0 if self.saved_self else SELF_HEAL
         return x
 
-    def _suspect(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
+    def worth_suspect(self, who: str, p: dict[str, float], _fellows: frozenset[str]) -> float:
+        """A block is worth most on the likeliest enemy."""
         return p.get(who, 0.0)
 
-    def _threat(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
+    def worth_threat(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
         """How much an evil contestant wants to shoot (poison, mine, blow up) ``who``: trusted by the town (and,
         where several teams kill, suspected: a likely rival killer, ``RIVAL``), voting against the team, a Lord or
         Healer the Grey Cardinal found; less when already poisoned or missed by a shot; plus ``NOISE``. Never a
@@ -383,7 +390,7 @@ class ClubBot:
         rival = RIVAL if self.setup else 0.0
         return (1.0 - x) * (1.0 - rival) + x * rival + AGAINST * against + found - spent + self.rng.random() * NOISE
 
-    def _search(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
+    def worth_search(self, who: str, p: dict[str, float], fellows: frozenset[str]) -> float:
         """The Grey Cardinal looks for the Lord and the Healer among the most trusted not yet checked."""
         if who in fellows or who in self.found:
             return -10.0
@@ -421,11 +428,11 @@ def _expelled(bot: ClubBot, p: dict[str, str]) -> None:
     bot.record.append(("left", p["player"]))
 
 
-def _repeated(bot: ClubBot, p: dict[str, str]) -> None:
+def _repeated(bot: ClubBot, _p: dict[str, str]) -> None:
     bot.departing = None
 
 
-def _no_deaths(bot: ClubBot, p: dict[str, str]) -> None:
+def _no_deaths(bot: ClubBot, _p: dict[str, str]) -> None:
     bot.saved_self = bot.healed == bot.name
     bot.healed = None
 
@@ -436,12 +443,12 @@ def _team_pick(bot: ClubBot, p: dict[str, str]) -> None:
 
 LEARN: dict[str, Callable[[ClubBot, dict[str, str]], None]] = {
     **{key: partial(_welcome, ruleset=ruleset) for key, ruleset in WELCOMES.items()},
-    "club.died": ClubBot._died,
-    "club.night": ClubBot._night,
+    "club.died": ClubBot.learn_died,
+    "club.night": ClubBot.learn_night,
     "club.team.pick": _team_pick,
     "club.no_deaths": _no_deaths,
     "vote.reveal": _paper,
-    "vote.count": lambda bot, p: bot.record.append(("closed",)),
+    "vote.count": lambda bot, _p: bot.record.append(("closed",)),
     "bk.leaves": _leaves,
     "bk.repeat": _repeated,
     "my.expelled": _expelled,
@@ -450,16 +457,16 @@ LEARN: dict[str, Callable[[ClubBot, dict[str, str]], None]] = {
 
 Choice = Callable[[ClubBot, Sequence[Action], dict[str, float], bool, frozenset[str]], Action]
 CHOICES: dict[type, Choice] = {
-    CastVote: ClubBot._vote, KeepEveryone: ClubBot._vote, NominateCandidate: ClubBot._nominate, HoldBack: ClubBot._nominate,
-    AskRepeat: ClubBot._repeat, UsePower: ClubBot._power, SkipPower: ClubBot._power,
+    CastVote: ClubBot.vote, KeepEveryone: ClubBot.vote, NominateCandidate: ClubBot.nominate, HoldBack: ClubBot.nominate,
+    AskRepeat: ClubBot.ask_repeat, UsePower: ClubBot.night_action, SkipPower: ClubBot.night_action,
 }  # fmt: skip
 """The first legal input's type → the choice it asks for."""
 Worth = Callable[[ClubBot, str, dict[str, float], frozenset[str]], float]
-GOOD_POWER: dict[str, Worth] = {CHECK: ClubBot._unknown, HEAL: ClubBot._heal, BLOCK: ClubBot._suspect}
+GOOD_POWER: dict[str, Worth] = {CHECK: ClubBot.worth_unknown, HEAL: ClubBot.worth_heal, BLOCK: ClubBot.worth_suspect}
 """A good contestant's night action kind → what a target is worth."""
 EVIL_POWER: dict[str, Worth] = {
-    SHOT: ClubBot._threat, POISON: ClubBot._threat, MINE: ClubBot._threat, EXPLODE: ClubBot._threat,
-    CHECK: ClubBot._search,
+    SHOT: ClubBot.worth_threat, POISON: ClubBot.worth_threat, MINE: ClubBot.worth_threat,
+    EXPLODE: ClubBot.worth_threat, CHECK: ClubBot.worth_search,
 }  # fmt: skip
 """An evil contestant's night action kind → what a target is worth."""
 

@@ -106,7 +106,7 @@ PUBLIC_EVENTS: dict[str, Callable[[Params], tuple[Event, ...]]] = {
     "sword.murdered": lambda p: (("murdered", p["player"]),),
     "vote.reveal": lambda p: (("paper", p["voter"], p["target"]),),
     "vote.reveal.double": lambda p: (("paper", p["voter"], p["target"]),),
-    "vote.closed": lambda p: (("closed",),),
+    "vote.closed": lambda _p: (("closed",),),
     "banish.result": lambda p: (("left", p["player"]),),
     "banish.reveal": lambda p: (("revealed", p["player"], "1" if p["allegiance"] == A_TRAITOR else "0"),),
     "sheriff.success": lambda p: (("revealed", p["player"], "1"), ("left", p["player"])),
@@ -199,7 +199,7 @@ class SuspicionBot:
         if public:
             self.public[who] = self.public.get(who, 0.0) + by
 
-    def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
+    def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:  # noqa: C901 - one branch per message key
         """Learn from one message shown to the contestant (see the module docstring)."""
         p = dict(params)
         public = PUBLIC_EVENTS.get(key)

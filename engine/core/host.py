@@ -220,24 +220,30 @@ class HostControls(InputStep):
             raise IllegalAction("illegal.not_host")
         return HOST_CHECKS[type(action)](self, action)
 
-    def _check_pause(self, action: PauseClock) -> Callable[[], None]:
+    def check_pause(self, action: PauseClock) -> Callable[[], None]:
+        """``PauseClock``: the phase clock must be running. Raises ``IllegalAction``; returns the pause to apply."""
         if self.deadline is None:
             raise IllegalAction("illegal.clock.not_running")
         return partial(self._apply_pause, action.host)
 
-    def _check_resume(self, action: ResumeClock) -> Callable[[], None]:
+    def check_resume(self, action: ResumeClock) -> Callable[[], None]:
+        """``ResumeClock``: the clock must be paused. Raises ``IllegalAction``; returns the resume to apply."""
         if self.paused is None:
             raise IllegalAction("illegal.clock.not_paused")
         return partial(self._apply_resume, action.host)
 
-    def _check_extend(self, action: ExtendPhase) -> Callable[[], None]:
+    def check_extend(self, action: ExtendPhase) -> Callable[[], None]:
+        """``ExtendPhase``: 1 to ``MAX_EXTENSION`` seconds onto a running or paused clock. Raises
+        ``IllegalAction``; returns the extension to apply."""
         if not 1 <= action.seconds <= MAX_EXTENSION:
             raise IllegalAction("illegal.clock.seconds", seconds=str(action.seconds))
         if self.deadline is None and self.paused is None:
             raise IllegalAction("illegal.clock.not_running")
         return partial(self._apply_extend, action.host, action.seconds)
 
-    def _check_replace(self, action: ReplaceContestant) -> Callable[[], None]:
+    def check_replace(self, action: ReplaceContestant) -> Callable[[], None]:
+        """``ReplaceContestant``: a contestant still in, and a Minecraft name no one else holds (Minecraft
+        names ignore case). Raises ``InvalidCommand`` (unknown contestant) or ``IllegalAction``; returns the swap."""
         p = self.players.get(action.contestant)
         if p is None:
             raise InvalidCommand("illegal.unknown_player", player=action.contestant)
@@ -252,18 +258,21 @@ class HostControls(InputStep):
             raise IllegalAction("illegal.replace.player", player=new)
         return partial(self._apply_replace, action.contestant, new, action.host)
 
-    def _check_undo(self, action: UndoHostAction) -> Callable[[], None]:
+    def check_undo(self, action: UndoHostAction) -> Callable[[], None]:
+        """``UndoHostAction``: the last logged input must be an ``UNDOABLE`` host control. Raises
+        ``IllegalAction``; returns the undo to apply."""
         last = self.log[-1] if self.log else None
         if last is None or last.get("action") not in UNDOABLE:
             raise IllegalAction("illegal.undo.nothing")
         return partial(self._apply_undo, action.host)
 
-    def _check_end(self, action: EndSeries) -> Callable[[], None]:
+    def check_end(self, action: EndSeries) -> Callable[[], None]:
+        """``EndSeries``: always allowed to a host; returns the ending to apply."""
         return partial(self._apply_end, action.host)
 
     # ------------------------------------------------------------------ applying
 
-    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
+    def log_host_action(self, host: str, kind: str, detail: str = "") -> None:
         """House rule 6: every host action is kept in the record with who and when.
 
         Args:
@@ -285,7 +294,7 @@ class HostControls(InputStep):
         assert self.deadline is not None
         self.paused = max(0.0, self.deadline - self._now)
         self.deadline = None
-        self._host_logged(host, "pause_clock", f"{self.paused:.0f} s left")
+        self.log_host_action(host, "pause_clock", f"{self.paused:.0f} s left")
         self.announce("host.paused")
         self._clock_changed()
 
@@ -293,7 +302,7 @@ class HostControls(InputStep):
         assert self.paused is not None
         left, self.paused = self.paused, None
         self.deadline = self._now + left
-        self._host_logged(host, "resume_clock", f"{left:.0f} s left")
+        self.log_host_action(host, "resume_clock", f"{left:.0f} s left")
         self.announce("host.resumed", seconds=f"{left:.0f}")
         self._clock_changed()
 
@@ -303,7 +312,7 @@ class HostControls(InputStep):
         else:
             assert self.deadline is not None
             self.deadline += seconds
-        self._host_logged(host, "extend_phase", f"+{seconds} s")
+        self.log_host_action(host, "extend_phase", f"+{seconds} s")
         self.announce("host.extended", seconds=str(seconds))
         self._clock_changed()
 
@@ -314,7 +323,7 @@ class HostControls(InputStep):
             self.stand_ins[contestant] = player
         p = self.players[contestant]
         p.present = True
-        self._host_logged(host, "replace_contestant", f"{player} for {contestant}")
+        self.log_host_action(host, "replace_contestant", f"{player} for {contestant}")
         self.announce("host.replaced", player=player, contestant=contestant, seat=str(p.seat))
         # The Whisper names the contestant and goes out to the player who plays the seat now (``_to_players``).
         self._tell_hand(contestant)
@@ -322,7 +331,7 @@ class HostControls(InputStep):
         self._reprompt([contestant])
 
     def _apply_end(self, host: str) -> None:
-        self._host_logged(host, "end_series")
+        self.log_host_action(host, "end_series")
         self.announce("host.ended")
         self._end_by_host()
 
@@ -344,7 +353,7 @@ class HostControls(InputStep):
             if not a["undone"] and a["action"] == undone["action"]:
                 a["undone"] = True
                 break
-        self._host_logged(host, "undo_host_action", str(undone["action"]))
+        self.log_host_action(host, "undo_host_action", str(undone["action"]))
         self.announce("host.undone", action=host_action_term(str(undone["action"])))
         self._restore_places(old_places)
         self._restore_items(old_items)
@@ -401,12 +410,12 @@ class HostControls(InputStep):
 
 
 HOST_CHECKS: dict[type[Action], Callable[[Any, Any], Callable[[], None]]] = {
-    PauseClock: HostControls._check_pause,
-    ResumeClock: HostControls._check_resume,
-    ExtendPhase: HostControls._check_extend,
-    ReplaceContestant: HostControls._check_replace,
-    UndoHostAction: HostControls._check_undo,
-    EndSeries: HostControls._check_end,
+    PauseClock: HostControls.check_pause,
+    ResumeClock: HostControls.check_resume,
+    ExtendPhase: HostControls.check_extend,
+    ReplaceContestant: HostControls.check_replace,
+    UndoHostAction: HostControls.check_undo,
+    EndSeries: HostControls.check_end,
 }
 """Host control → its check (house rules above), which returns the function that applies it."""
 

@@ -182,7 +182,7 @@ class ClubDriver:
         picks = picks or {}
         assert self.phase is ClubPhase.NIGHT, self.phase
         while self.phase is ClubPhase.NIGHT:
-            step = self.game._step().name
+            step = self.game.current_step().name
             for a in list(self.game.pending):
                 t = None if a in self.game.blocked else picks.get(step, {}).get(a)
                 self.do(UsePower(a, t) if t is not None else SkipPower(a))

@@ -14,7 +14,7 @@ MAX_PLAYERS = 20
 """``max-players`` of a default ``server.properties``."""
 
 
-def list_players(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def list_players(world: WorldState, parts: list[str], _args: list[Any], _text: str) -> str:
     """``list`` and ``list uuids`` (en_us ``commands.list.nameAndId`` = "%s (%s)")."""
     head = f"There are {len(world.players)} of a max of {MAX_PLAYERS} players online: "
     if len(parts) > 1:
@@ -22,7 +22,7 @@ def list_players(world: WorldState, parts: list[str], args: list[Any], text: str
     return head + ", ".join(world.players)
 
 
-def kick(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def kick(world: WorldState, _parts: list[str], args: list[Any], text: str) -> str:
     """``kick <targets> [<reason>]``: the players leave (presence listeners hear it)."""
     kicked = targets(world, args[0])
     reason = src(args[1], text) if len(args) > 1 else "Kicked by an operator"

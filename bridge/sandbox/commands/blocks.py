@@ -62,7 +62,7 @@ def block_data(node: mast.AstBlock) -> dict[str, Any] | None:
     return nbt.to_python(tags.evaluate()) if tags is not None else None
 
 
-def fill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def fill(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``fill <from> <to> <block> [replace [<filter>] | keep | hollow | outline | destroy]``."""
     a, b = block_pos(world, args[0]), block_pos(world, args[1])
     where = box(*a, *b)
@@ -85,7 +85,7 @@ def fill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str
     return f"Successfully filled {count} block(s)"
 
 
-def setblock(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def setblock(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``setblock <pos> <block> [replace | keep | destroy]``; a head's block entity data (``{profile:…}``) is kept
     with it (``bridge.sandbox.blocks.BLOCK_ENTITIES``)."""
     pos = block_pos(world, args[0])
@@ -98,7 +98,7 @@ def setblock(world: WorldState, parts: list[str], args: list[Any], text: str) ->
     return f"Changed the block at {pos[0]}, {pos[1]}, {pos[2]}"
 
 
-def forceload(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def forceload(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``forceload add|remove <from> [<to>]`` (at most 256 chunks per command): marks or unmarks the chunks
     (``world.chunks.forced``); vanilla's replies, and its failure when no chunk changed."""
     if parts[1] not in ("add", "remove") or len(args) not in (1, 2):

@@ -48,15 +48,15 @@ def _get_players(world: WorldState, b: Bossbar) -> str:
     return f"Custom bossbar {b.bracketed} currently has {len(online)} player(s) online: {', '.join(online)}"
 
 
-def _get_value(world: WorldState, b: Bossbar) -> str:
+def _get_value(_world: WorldState, b: Bossbar) -> str:
     return f"Custom bossbar {b.bracketed} has a value of {b.value}"
 
 
-def _get_max(world: WorldState, b: Bossbar) -> str:
+def _get_max(_world: WorldState, b: Bossbar) -> str:
     return f"Custom bossbar {b.bracketed} has a maximum of {b.max}"
 
 
-def _get_visible(world: WorldState, b: Bossbar) -> str:
+def _get_visible(_world: WorldState, b: Bossbar) -> str:
     return f"Custom bossbar {b.bracketed} is currently {'shown' if b.visible else 'hidden'}"
 
 
@@ -74,7 +74,7 @@ def _unchanged(what: str) -> CommandFailure:
     return CommandFailure(f"Nothing changed. That's already the {what} of this bossbar")
 
 
-def _set_number(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) -> str:
+def _set_number(_world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) -> str:
     """``value`` or ``max`` (``parts[3]``)."""
     what, value = parts[3], int(args[1].value)
     if value == (b.value if what == "value" else b.max):
@@ -86,7 +86,7 @@ def _set_number(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]
     return f"Custom bossbar {b.bracketed} has changed {'value' if what == 'value' else 'maximum'} to {value}"
 
 
-def _set_look(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) -> str:
+def _set_look(_world: WorldState, b: Bossbar, parts: list[str], _args: list[Any]) -> str:
     """``color`` or ``style`` (``parts[3]``), to the literal in ``parts[4]``."""
     what, value = parts[3], parts[4]
     if value == (b.color if what == "color" else b.style):
@@ -98,12 +98,12 @@ def _set_look(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) 
     return f"Custom bossbar {b.bracketed} has changed {what}"
 
 
-def _set_name(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) -> str:
+def _set_name(_world: WorldState, b: Bossbar, _parts: list[str], args: list[Any]) -> str:
     b.name = component(args[1])
     return f"Custom bossbar {b.bracketed} has been renamed"
 
 
-def _set_visible(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) -> str:
+def _set_visible(_world: WorldState, b: Bossbar, _parts: list[str], args: list[Any]) -> str:
     visible = bool(args[1].value)
     shown = "visible" if visible else "hidden"
     if visible == b.visible:
@@ -112,7 +112,7 @@ def _set_visible(world: WorldState, b: Bossbar, parts: list[str], args: list[Any
     return f"Custom bossbar {b.bracketed} is now {shown}"
 
 
-def _set_players(world: WorldState, b: Bossbar, parts: list[str], args: list[Any]) -> str:
+def _set_players(world: WorldState, b: Bossbar, _parts: list[str], args: list[Any]) -> str:
     names = {p.name for p in targets(world, args[1], required=False)} if len(args) > 1 else set()
     if names == b.players:
         raise CommandFailure("Nothing changed. Those players are already on the bossbar with nobody to add or remove")
@@ -133,7 +133,7 @@ _SET: dict[str, _Part] = {
 }
 
 
-def bossbar(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def bossbar(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``bossbar add <id> <name>``, ``list``, ``remove <id>``, ``get <id> value|max|visible|players``,
     ``set <id> value|max|color|style|name|visible|players …``."""
     action = parts[1]

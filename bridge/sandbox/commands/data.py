@@ -82,26 +82,26 @@ def _get_storage(world: WorldState, sid: str, args: list[Any], text: str) -> str
     return f"Storage {sid} has the following contents: {nbt.serialize(value)}"
 
 
-def _merge(world: WorldState, root: Any, parts: list[str], args: list[Any], text: str) -> int:
+def _merge(_world: WorldState, root: Any, _parts: list[str], args: list[Any], _text: str) -> int:
     return nbt.merge(root, nbt.NbtPath((), ""), args[1].evaluate())
 
 
-def _remove(world: WorldState, root: Any, parts: list[str], args: list[Any], text: str) -> int:
+def _remove(_world: WorldState, root: Any, _parts: list[str], args: list[Any], text: str) -> int:
     path = nbt.path_from_ast(args[1], src(args[1], text))
     if not nbt.get(root, path):
         raise CommandFailure(f"Found no elements matching {path.text}")
     return nbt.remove(root, path)
 
 
-def _set(root: Any, path: nbt.NbtPath, args: list[Any], value: Any) -> int:
+def _set(root: Any, path: nbt.NbtPath, _args: list[Any], value: Any) -> int:
     return nbt.set_value(root, path, value)
 
 
-def _append(root: Any, path: nbt.NbtPath, args: list[Any], value: Any) -> int:
+def _append(root: Any, path: nbt.NbtPath, _args: list[Any], value: Any) -> int:
     return nbt.insert(root, path, -1, value)
 
 
-def _prepend(root: Any, path: nbt.NbtPath, args: list[Any], value: Any) -> int:
+def _prepend(root: Any, path: nbt.NbtPath, _args: list[Any], value: Any) -> int:
     return nbt.insert(root, path, 0, value)
 
 
@@ -109,7 +109,7 @@ def _insert(root: Any, path: nbt.NbtPath, args: list[Any], value: Any) -> int:
     return nbt.insert(root, path, int(args[2].value), value)
 
 
-def _merge_at(root: Any, path: nbt.NbtPath, args: list[Any], value: Any) -> int:
+def _merge_at(root: Any, path: nbt.NbtPath, _args: list[Any], value: Any) -> int:
     return nbt.merge(root, path, value)
 
 

@@ -38,7 +38,7 @@ class Entity:
         return {str(t) for t in self.data.get("Tags", [])}
 
 
-def summon(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def summon(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     """``summon <entity> [<pos>] [<nbt>]``."""
     kind = rl(args[0])
     if kind == "minecraft:player":
@@ -50,7 +50,7 @@ def summon(world: WorldState, parts: list[str], args: list[Any], text: str) -> s
     return f"Summoned new {default_name(kind)}"
 
 
-def kill(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def kill(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     """``kill <targets>`` for ``@e[type=…,tag=…]``."""
     sel = args[0] if args else None
     if not isinstance(sel, mast.AstSelector) or sel.variable != "e":

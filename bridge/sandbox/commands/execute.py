@@ -36,7 +36,7 @@ _NUMERIC = {
 }  # fmt: skip
 
 
-def execute(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def execute(world: WorldState, _parts: list[str], args: list[Any], text: str) -> str:
     """``execute …``: the reply is what the commands it ran said (vanilla sends their feedback to the
     source, e.g. ``execute unless items … run give`` answers "Gave 1 [...] to Kai"), run together."""
     outer, world.outputs = world.outputs, []
@@ -61,11 +61,11 @@ def chain(world: WorldState, node: Any, text: str, source: Source) -> int:
     return step(world, parts, list(node.arguments), text, source)
 
 
-def _run(world: WorldState, parts: list[str], args: list[Any], text: str, source: Source) -> int:
+def _run(world: WorldState, _parts: list[str], args: list[Any], text: str, source: Source) -> int:
     return world.run_node(args[0], text, source)
 
 
-def _as(world: WorldState, parts: list[str], args: list[Any], text: str, source: Source) -> int:
+def _as(world: WorldState, _parts: list[str], args: list[Any], text: str, source: Source) -> int:
     prev, world.source = world.source, source  # the sub-command's selectors see the chain's source as @s
     try:
         entities = targets(world, args[0], required=False)
@@ -103,7 +103,7 @@ def _if(world: WorldState, parts: list[str], args: list[Any], text: str, source:
     return chain(world, args[-1], text, source)
 
 
-def _on(world: WorldState, parts: list[str], args: list[Any], text: str, source: Source) -> int:
+def _on(world: WorldState, _parts: list[str], args: list[Any], text: str, source: Source) -> int:
     """``on attacker``: the last entity that hurt the source (vanilla: within the last 5 seconds); none: the
     branch fails."""
     hurt = source.entity

@@ -81,7 +81,7 @@ def smart_usage(node: Node) -> list[str]:
     return [_smart(name, child, runs, False) for name, child in node.get("children", {}).items()]
 
 
-def help_(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def help_(world: WorldState, _parts: list[str], args: list[Any], text: str) -> str:
     """``help [<command>]``; the result is the number of lines.
 
     Raises:

@@ -144,7 +144,7 @@ def _add(p: Player, proto: ItemStack, count: int) -> None:
         left -= n
 
 
-def give(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def give(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     """``give <targets> <item> [<count>]`` (vanilla "Gave 1 [Vote Paper] to Alice")."""
     receivers = targets(world, args[0])
     proto = stack_from(args[1])
@@ -176,7 +176,7 @@ def _take(p: Player, pred: Callable[[ItemStack], bool], max_count: int) -> int:
     return total
 
 
-def clear(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def clear(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     """``clear <targets> [<predicate> [<maxCount>]]``; ``maxCount`` 0 only counts (vanilla replies "Removed 2
     item(s) from player Alice", "Found 2 matching item(s) on player Alice")."""
     if len(args) == 0:
@@ -199,7 +199,7 @@ def clear(world: WorldState, parts: list[str], args: list[Any], text: str) -> st
     return f"Removed {total} item(s) from {on}"
 
 
-def item(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def item(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``item replace entity <targets> <slot> with <item> [<count>]`` into an equipment slot (an armour slot or the
     off hand), replacing what is there (vanilla "Replaced a slot on Alice with [Hooded Cloak]"). Other forms
     (``item modify``, ``from``, block containers, inventory slots) are not modelled.

@@ -15,7 +15,7 @@ _SHOWN = {"title": "title", "subtitle": "subtitle", "actionbar": "actionbar titl
 """Screen text kind → the word vanilla's "Showing new … for …" uses."""
 
 
-def tellraw(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def tellraw(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     """``tellraw <targets> <component>``: a chat line for each target; no feedback."""
     shown = targets(world, args[0])
     message = component(args[1])
@@ -24,7 +24,7 @@ def tellraw(world: WorldState, parts: list[str], args: list[Any], text: str) -> 
     return ""
 
 
-def say(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def say(world: WorldState, _parts: list[str], args: list[Any], text: str) -> str:
     """``say <message>`` at the console: ``[Rcon] <message>`` in every online player's chat; no feedback."""
     message = "[Rcon] " + src(args[0], text)
     for p in world.players.values():
@@ -40,20 +40,20 @@ def _show(shown: list[Player], action: str, args: list[Any]) -> str:
     return f"Showing new {_SHOWN[action]} for {who([p.name for p in shown])}"
 
 
-def _times(shown: list[Player], action: str, args: list[Any]) -> str:
+def _times(shown: list[Player], _action: str, args: list[Any]) -> str:
     fade_in, stay, fade_out = (ticks(a) for a in args[1:4])
     for p in shown:
         p.title_times = (fade_in, stay, fade_out)
     return f"Changed title display times for {who([p.name for p in shown])}"
 
 
-def _clear(shown: list[Player], action: str, args: list[Any]) -> str:
+def _clear(shown: list[Player], _action: str, _args: list[Any]) -> str:
     for p in shown:
         p.title = p.subtitle = None
     return f"Cleared titles for {who([p.name for p in shown])}"
 
 
-def _reset(shown: list[Player], action: str, args: list[Any]) -> str:
+def _reset(shown: list[Player], _action: str, _args: list[Any]) -> str:
     for p in shown:
         p.title = p.subtitle = None
         p.title_times = (10, 70, 20)
@@ -63,7 +63,7 @@ def _reset(shown: list[Player], action: str, args: list[Any]) -> str:
 _TITLE = {"title": _show, "subtitle": _show, "actionbar": _show, "times": _times, "clear": _clear, "reset": _reset}
 
 
-def title(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def title(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``title <targets> title|subtitle|actionbar <component>``, ``times <in> <stay> <out>``, ``clear``,
     ``reset`` (times in ticks; vanilla's defaults 10, 70, 20)."""
     shown = targets(world, args[0])

@@ -32,7 +32,7 @@ def _tag_list(tagged: list[Player]) -> str:
     return f"{len(names)} entities have {len(all_tags)} total tags: {', '.join(all_tags)}"
 
 
-def tag(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def tag(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``tag <targets> add|remove <tag>``, ``tag <targets> list``."""
     tagged = targets(world, args[0])
     if parts[2] == "list":
@@ -55,7 +55,7 @@ def tag(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
     raise Unsupported(f"tag {parts[2]}")
 
 
-def gamemode(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def gamemode(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     """``gamemode <mode> <targets>`` (the console must name targets)."""
     mode = str(args[0].value)
     if len(args) < 2:
@@ -94,7 +94,7 @@ def _effect_clear(affected: list[Player], args: list[Any]) -> str:
     return f"Removed every effect from {who([p.name for p in hit], 'targets')}"
 
 
-def effect(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def effect(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``effect give …`` and ``effect clear <targets> [<effect>]``."""
     if not args:
         raise CommandFailure("An entity is required to run this command here")
@@ -106,7 +106,7 @@ def effect(world: WorldState, parts: list[str], args: list[Any], text: str) -> s
     raise Unsupported(f"effect {parts[1]}")
 
 
-def advancement(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def advancement(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``advancement revoke <targets> only <advancement>`` (the data pack's advancements only); the result is
     how many players lost it."""
     if parts[1] != "revoke" or parts[3] != "only" or len(args) != 2:
@@ -146,7 +146,7 @@ def _prompt_line(message: ChatMessage) -> bool:
     return any(str(e.get("command", "")).startswith("/trigger ") for e in message.click_events())
 
 
-def dialog(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def dialog(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``dialog show <targets> <dialog>``, ``dialog clear <targets>``; the result is the number of targets."""
     viewers = targets(world, args[0])
     names = [p.name for p in viewers]

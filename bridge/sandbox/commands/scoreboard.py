@@ -27,7 +27,7 @@ def objective(world: WorldState, node: Any) -> Objective:
 # -- objectives -----------------------------------------------------------------------------------
 
 
-def _objectives_add(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _objectives_add(world: WorldState, _parts: list[str], args: list[Any], text: str) -> str:
     name = str(args[0].value)
     if name in world.objectives:
         raise CommandFailure("An objective already exists by that name")
@@ -37,7 +37,7 @@ def _objectives_add(world: WorldState, parts: list[str], args: list[Any], text: 
     return f"Created new objective {obj.bracketed}"
 
 
-def _objectives_remove(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _objectives_remove(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     obj = objective(world, args[0])
     del world.objectives[obj.name]
     for scores in world.scores.values():
@@ -46,7 +46,7 @@ def _objectives_remove(world: WorldState, parts: list[str], args: list[Any], tex
     return f"Removed objective {obj.bracketed}"
 
 
-def _objectives_list(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _objectives_list(world: WorldState, _parts: list[str], _args: list[Any], _text: str) -> str:
     if not world.objectives:
         return "There are no objectives"
     shown = ", ".join(o.bracketed for o in world.objectives.values())
@@ -58,14 +58,14 @@ _OBJECTIVES: dict[str, _Sub] = {"add": _objectives_add, "remove": _objectives_re
 # -- players --------------------------------------------------------------------------------------
 
 
-def _players_list(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _players_list(world: WorldState, _parts: list[str], _args: list[Any], _text: str) -> str:
     tracked = sorted(h for h, s in world.scores.items() if s)
     if not tracked:
         return "There are no tracked entities"
     return f"There are {len(tracked)} tracked entity/entities: " + ", ".join(tracked)
 
 
-def _players_reset(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _players_reset(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     names = holders(world, args[0])
     if len(args) > 1:
         obj = objective(world, args[1])
@@ -79,7 +79,7 @@ def _players_reset(world: WorldState, parts: list[str], args: list[Any], text: s
     return f"Reset all scores for {who(names, 'entities')}"
 
 
-def _players_get(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _players_get(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     names = holders(world, args[0])
     obj = objective(world, args[1])
     h = single_holder(names)
@@ -89,7 +89,7 @@ def _players_get(world: WorldState, parts: list[str], args: list[Any], text: str
     return f"{h} has {world.scores[h][obj.name]} {obj.bracketed}"
 
 
-def _players_enable(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _players_enable(world: WorldState, _parts: list[str], args: list[Any], _text: str) -> str:
     names = holders(world, args[0])
     obj = objective(world, args[1])
     if obj.criterion != "trigger":
@@ -105,7 +105,7 @@ def _players_enable(world: WorldState, parts: list[str], args: list[Any], text: 
     return f"Enabled trigger {obj.bracketed} for {who(names, 'entities')}"
 
 
-def _players_change(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _players_change(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``set``, ``add`` and ``remove``: the result is the sum of the new scores."""
     action = parts[2]
     names = holders(world, args[0])
@@ -130,7 +130,7 @@ def _players_change(world: WorldState, parts: list[str], args: list[Any], text: 
     return f"Removed {amount} from {obj.bracketed} for {one if len(names) == 1 else many}"
 
 
-def _players_unmodelled(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def _players_unmodelled(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``operation``, ``display``, …: the holders and objective are still read first (their failures win)."""
     holders(world, args[0])
     objective(world, args[1])
@@ -163,6 +163,6 @@ def scoreboard(world: WorldState, parts: list[str], args: list[Any], text: str) 
     return handler(world, parts, args, text)
 
 
-def trigger(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def trigger(_world: WorldState, _parts: list[str], _args: list[Any], _text: str) -> str:
     """``trigger`` at the console fails as in vanilla (players press triggers through ``World.press_trigger``)."""
     raise CommandFailure("A player is required to run this command here")

@@ -37,7 +37,7 @@ def _face(moved: list[Player], point: tuple[float, float, float]) -> None:
         p.pitch = -math.degrees(math.atan2(dy, math.hypot(dx, dz)))
 
 
-def tp(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
+def tp(world: WorldState, parts: list[str], args: list[Any], _text: str) -> str:
     """``tp <targets> <destination>``, ``tp <targets> <location> [<rotation> | facing <location>]`` (vanilla
     replies "Teleported Alice to 0.500000, 64.000000, 0.500000"). The console cannot teleport itself."""
     shape = parts[1:]

@@ -105,13 +105,13 @@ def _ip_entries(ctx: Context, given: list[Any]) -> list[tuple[str, Any]]:
     return out
 
 
-def _ips(ctx: Context, given: list[Any]) -> list[str]:
+def _ips(_ctx: Context, given: list[Any]) -> list[str]:
     return [str(ip) for ip in given]
 
 
 # -- who is disconnected ---------------------------------------------------------------------------
 
-def _kick_unlisted(ctx: Context, keys: list[str]) -> None:
+def _kick_unlisted(ctx: Context, _keys: list[str]) -> None:
     """Players off an enforced allowlist are disconnected."""
     settings = ctx.state.settings
     if settings.get("use_allowlist") and settings.get("enforce_allowlist"):
@@ -213,15 +213,15 @@ def _ip_bans_of(state: Management) -> dict[str, Any]:
     return state.ip_bans
 
 
-def _whole(key: str, entry: Any) -> Any:
+def _whole(_key: str, entry: Any) -> Any:
     return entry
 
 
-def _its_player(key: str, entry: Any) -> Any:
+def _its_player(_key: str, entry: Any) -> Any:
     return entry["player"]
 
 
-def _its_key(key: str, entry: Any) -> Any:
+def _its_key(key: str, _entry: Any) -> Any:
     return key
 
 

@@ -85,7 +85,7 @@ def system_message(ctx: Context, message: dict[str, Any]) -> bool:
     return True
 
 
-def save(ctx: Context, flush: bool) -> bool:
+def save(ctx: Context, flush: bool) -> bool:  # noqa: ARG001 - MSMP passes params by name; nothing to flush
     """Save the world: ``server/saving`` then ``server/saved`` (the sandbox's world lives in memory)."""
     ctx.notify("server/saving", {})
     ctx.state.saves += 1

@@ -77,7 +77,7 @@ LORD_MAD = frozenset({"mad_knight"})
 throat = Mad Knight, thumbs down = everyone else ("White Knight or Courtesan")."""
 
 
-def check_answer(step: str, actor_role: str, role: str) -> str:
+def check_answer(step: str, _actor_role: str, role: str) -> str:
     """The message key of a check's answer (``step``: ``cardinal_check`` or ``lord``)."""
     if step == "cardinal_check":
         return "bk.check.cardinal." + CARDINAL_ANSWER.get(role, "neither")

@@ -52,7 +52,7 @@ def begin_morning(game: ClubState, said: Sequence[tuple[str, Mapping[str, object
     game.record.events.append(game.day_record)
     if win_check(game):
         return
-    game._clock(ClubPhase.MORNING, "morning", "clock.morning")
+    game.set_clock(ClubPhase.MORNING, "morning", "clock.morning")
 
 
 def after_morning(game: ClubState) -> ClubNode | None:
@@ -74,10 +74,10 @@ def next_speaker(game: ClubState) -> ClubNode | None:
             continue
         game.speaker = name
         if not game.rules.nominations:  # Mafia & Yakuza: a turn of the discussion
-            game._clock(ClubPhase.DISCUSSION, "discussion", "clock.speech")
+            game.set_clock(ClubPhase.DISCUSSION, "discussion", "clock.speech")
             game.announce("my.turn", player=name, seconds=math.ceil(game.settings.duration("discussion")))
             return None
-        game._clock(ClubPhase.SPEECH, "speech", "clock.speech")
+        game.set_clock(ClubPhase.SPEECH, "speech", "clock.speech")
         game.announce("bk.speech", player=name)
         if game.settings.day_execution:
             prompt_nominate(game, name)
@@ -141,7 +141,7 @@ def open_vote(game: ClubState, kind: str, options: tuple[str, ...]) -> ClubNode 
     )
     game.ballot = ClubBallot(kind, voters, options)
     game.announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
-    game._clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
+    game.set_clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
     for v in voters:
         prompt_vote(game, v, options)
     if not voters:
@@ -222,7 +222,7 @@ def leaves(game: ClubState, name: str) -> ClubNode | None:
         rec.revealed = departures.card(p)
         game.announce("bk.leaves", player=name)
         game.announce(f"bk.reveal.{rec.revealed}", player=name)
-        game._clock(ClubPhase.LAST_WORD, "last_word", "clock.last_word")
+        game.set_clock(ClubPhase.LAST_WORD, "last_word", "clock.last_word")
         game.announce("bk.last_word", player=name)
         return None
     # Mafia & Yakuza: expelled; the role is not announced.
@@ -250,7 +250,7 @@ def after_last_word(game: ClubState) -> ClubNode | None:
     if game.repeat_used or not voters:
         return depart(game)
     game.repeat_asks = {}
-    game._clock(ClubPhase.REPEAT, "repeat", "clock.repeat")
+    game.set_clock(ClubPhase.REPEAT, "repeat", "clock.repeat")
     for v in voters:
         prompt_repeat(game, v)
     return None

@@ -250,7 +250,7 @@ class ClubGame(ClubState):
             raise IllegalAction("illegal.power.target", target=target)
         if target == actor:
             raise IllegalAction("illegal.power.self")
-        last = self.last_target.get((actor, self._step().name))
+        last = self.last_target.get((actor, self.current_step().name))
         if last is not None and last[1] == target:
             raise IllegalAction("illegal.power.repeat", target=target)
         raise IllegalAction("illegal.power.target", target=target)
@@ -435,7 +435,7 @@ def _check_advance(game: ClubGame, action: Advance) -> _Apply:
         raise IllegalAction("illegal.not_host")
 
     def advance() -> ClubNode | None:  # the record keeps who pressed which button (engine.core.host house rule 6)
-        game._host_logged(action.host, "advance", action.button or "")
+        game.log_host_action(action.host, "advance", action.button or "")
         return game.phase  # the phase ends as if its clock ran out
 
     return advance
@@ -487,7 +487,7 @@ LISTERS: dict[ClubPhase, tuple[Lister, ...]] = {
 
 def _reprompt_night(game: ClubGame, name: str) -> None:
     if name in game.pending:
-        night.prompt_step(game, name, game._step())
+        night.prompt_step(game, name, game.current_step())
 
 
 def _reprompt_speech(game: ClubGame, name: str) -> None:

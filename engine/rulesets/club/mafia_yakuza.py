@@ -73,7 +73,7 @@ KNOWS: tuple[frozenset[str], ...] = (
 """Each family knows its members (they choose their shot together)."""
 
 
-def check_answer(step: str, actor_role: str, role: str) -> str:
+def check_answer(_step: str, actor_role: str, role: str) -> str:
     """The message key of a check's answer: the Commissar learns the faction, the Priest "Loner or not"."""
     team = ROLES[role].team
     if actor_role == "priest":
@@ -81,7 +81,7 @@ def check_answer(step: str, actor_role: str, role: str) -> str:
     return "my.check.commissar." + team
 
 
-def win(alive: Mapping[str, str], settings: ClubSettings) -> tuple[Winner, tuple[str, ...]] | None:
+def win(alive: Mapping[str, str], _settings: ClubSettings) -> tuple[Winner, tuple[str, ...]] | None:
     """Rulebook "Factions and victory", in this order: the Loners whose goal is reached (alive with at most
     one other contestant) win; a family wins when it is the only faction left; the town wins when no Mafia,
     no Yakuza and no Loner remain.

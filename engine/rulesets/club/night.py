@@ -79,14 +79,14 @@ def step_holders(game: ClubState, step: Step) -> list[str]:
 def next_step(game: ClubState) -> None:
     """Open the next step of tonight's order (house rules 1-2): every step runs, for its whole clock, whether
     anyone is woken in it or not, so the night shows nobody who is dead, blocked or spent."""
-    steps = game._night_steps()
+    steps = game.night_steps()
     if game.step_index + 1 >= len(steps):
         resolve_night(game)
         return
     game.step_index += 1
     step = steps[game.step_index]
     game.picks = {}
-    game._clock(ClubPhase.NIGHT, "night_step", "clock.night")
+    game.set_clock(ClubPhase.NIGHT, "night_step", "clock.night")
     if step.kind == MEET:
         game.pending = []
         meet(game, step)
@@ -110,7 +110,7 @@ def prompt_step(game: ClubState, actor: str, step: Step) -> None:
 
 def targets(game: ClubState, actor: str, step: Step | None = None) -> list[str]:
     """Living contestants ``actor`` may target at ``step`` (house rule 4)."""
-    step = step or game._step()
+    step = step or game.current_step()
     out = []
     last = game.last_target.get((actor, step.name))
     for q in game.players.values():
@@ -118,7 +118,7 @@ def targets(game: ClubState, actor: str, step: Step | None = None) -> list[str]:
             continue
         if q.name == actor and not step.self_ok:
             continue
-        if step.team and game._team(q.name) == step.team:
+        if step.team and game.team_of(q.name) == step.team:
             continue
         if step.no_repeat and last is not None and last == (game.night_no - 1, q.name):
             continue
@@ -129,7 +129,7 @@ def targets(game: ClubState, actor: str, step: Step | None = None) -> list[str]:
 def apply_pick(game: ClubState, actor: str, target: str | None) -> None:
     """``actor``'s choice at the current step (``target``; ``None``: a pass), told to them and, for a team kill,
     to the team members awake (house rule 3). The step waits for its clock (house rule 1)."""
-    step = game._step()
+    step = game.current_step()
     game.pending.remove(actor)
     game.picks[actor] = target
     if actor in game.blocked:
@@ -148,7 +148,7 @@ def awake(game: ClubState, step: Step, exclude: str | None = None) -> list[str]:
 def close_step(game: ClubState) -> None:
     """End the current step (its clock ran out or the host moved on: who has not chosen passes) and record
     its visits."""
-    step = game._step()
+    step = game.current_step()
     assert game.night_record is not None
     rank = game.step_index
     for a in game.pending:

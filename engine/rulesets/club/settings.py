@@ -210,24 +210,36 @@ class ClubSettings:
             raise ConfigError(f"max_days: {self.max_days} must be at least 1")
         if self.mad_knight_solo_win and "mad_knight" not in rules.roles:
             raise ConfigError(f"mad_knight_solo_win: {rules.name} has no Mad Knight")
+        self._validate_deal_table(rules)
+        if self.deal is not None:
+            self._validate_deal(rules)
+            return
+        lo, hi = rules.sizes
+        if not lo <= len(names) <= hi and len(names) not in self.deal_table:
+            raise ConfigError(f"contestants: {len(names)} contestants; {rules.name} allows {lo}-{hi}")
+
+
+    def _validate_deal_table(self, rules: ClubRules) -> None:
+        """``deal.N``: N roles of ``rules`` for N contestants. Raises ``ConfigError``."""
         for count, roles in self.deal_table.items():
             if len(roles) != count:
                 raise ConfigError(f"deal.{count}: lists {len(roles)} roles for {count} contestants")
             for r in roles:
                 if r not in rules.roles:
                     raise ConfigError(f"deal.{count}: unknown role {r!r} (known: {', '.join(rules.roles)})")
-        if self.deal is not None:
-            if tuple(n for n, _ in self.deal) != names:
-                raise ConfigError("deal: must list exactly the contestants, in seat order")
-            for i, (n, r) in enumerate(self.deal):
-                if r not in rules.roles:
-                    raise ConfigError(f"deal[{i}] ({n}): unknown role {r!r} (known: {', '.join(rules.roles)})")
-            if not 2 <= len(names) <= 16:
-                raise ConfigError(f"deal: {len(names)} contestants; an explicit deal needs 2-16")
-            return
-        lo, hi = rules.sizes
-        if not lo <= len(names) <= hi and len(names) not in self.deal_table:
-            raise ConfigError(f"contestants: {len(names)} contestants; {rules.name} allows {lo}-{hi}")
+
+    def _validate_deal(self, rules: ClubRules) -> None:
+        """The explicit ``deal``: every contestant in seat order, each with a role of ``rules``, 2 to 16 of them.
+        Raises ``ConfigError``."""
+        names = self.contestants
+        deal = self.deal or ()
+        if tuple(n for n, _ in deal) != names:
+            raise ConfigError("deal: must list exactly the contestants, in seat order")
+        for i, (n, r) in enumerate(deal):
+            if r not in rules.roles:
+                raise ConfigError(f"deal[{i}] ({n}): unknown role {r!r} (known: {', '.join(rules.roles)})")
+        if not 2 <= len(names) <= 16:
+            raise ConfigError(f"deal: {len(names)} contestants; an explicit deal needs 2-16")
 
 
 def faction_members(alive: Mapping[str, str], roles: Mapping[str, Role], team: str) -> tuple[str, ...]:

@@ -141,7 +141,8 @@ class ClubState(HostControls):
         """The contestants still in the series, in seat order."""
         return [p.name for p in self.players.values() if p.alive]
 
-    def _team(self, name: str) -> str:
+    def team_of(self, name: str) -> str:
+        """The team of ``name``'s dealt role (a ``Role.team`` of the ruleset)."""
         return self.rules.roles[self.players[name].role].team
 
     def emit(self, *effects: Effect) -> None:
@@ -160,7 +161,7 @@ class ClubState(HostControls):
             seats = tuple(self.players[n].seat for n in players) if place in (Place.ROUND_TABLE, Place.HOME) else ()
             self.emit(MoveTo(tuple(players), place, seats))
 
-    def _clock(self, phase: ClubPhase, key: str, label: str) -> None:
+    def set_clock(self, phase: ClubPhase, key: str, label: str) -> None:
         """Open ``phase`` with a fresh clock of ``settings.duration(key)`` seconds labelled ``label``."""
         self.phase = phase
         self.paused = None
@@ -170,14 +171,15 @@ class ClubState(HostControls):
         self.deadline = self._now + seconds
         self.emit(ClockStarted(self.phase_seq, msg(label), seconds, self.deadline))
 
-    def _night_steps(self) -> tuple[Step, ...]:
+    def night_steps(self) -> tuple[Step, ...]:
         """Tonight's steps: the introduction on the first night of a ruleset that has one, else the wake order."""
         if self.night_no == self.rules.first_night and self.rules.intro:
             return self.rules.intro
         return self.rules.steps
 
-    def _step(self) -> Step:
-        return self._night_steps()[self.step_index]
+    def current_step(self) -> Step:
+        """The night step being played now (``step_index`` into ``night_steps()``)."""
+        return self.night_steps()[self.step_index]
 
 
 __all__ = ["ClubBallot", "ClubDayRecord", "ClubNightRecord", "ClubPlayer", "ClubState"]

@@ -140,7 +140,7 @@ class Context(Protocol):
     def record_out(self, name: str) -> None:
         """Copy ``name``'s way out into the record."""
 
-    def _host_logged(self, host: str, kind: str, detail: str = "") -> None:
+    def log_host_action(self, host: str, kind: str, detail: str = "") -> None:
         """Keep a host's action in the record's ``host_actions`` (``engine.core.host`` house rule 6)."""
 
 

@@ -113,7 +113,7 @@ def check_ask(game: Table, action: AskHappy) -> None:
 
 def apply_ask(game: Table, action: AskHappy) -> None:
     """The host asks whether everybody is happy with their decision (house rule 3); the record keeps who asked."""
-    game._host_logged(action.host, "ask_happy")
+    game.log_host_action(action.host, "ask_happy")
     ask_happy(game)
 
 

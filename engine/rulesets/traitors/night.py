@@ -519,7 +519,7 @@ def check_oath(game: Table, action: SwearOath) -> None:
         raise IllegalAction("illegal.oath.not_you")
 
 
-def apply_oath(game: Table, action: SwearOath) -> Node | None:
+def apply_oath(game: Table, _action: SwearOath) -> Node | None:
     """The answer is given: the next question, or the Traitor is sworn."""
     return apply_oath_answer(game)
 

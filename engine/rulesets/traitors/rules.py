@@ -74,7 +74,7 @@ PHASES: PhaseGraph[Table, Node] = PhaseGraph(
 def advance(game: Table, action: Advance) -> Node | None:
     """The host moves on: the phase ends as if its clock ran out (its row of ``PHASES``); the record keeps who
     pressed which button."""
-    game._host_logged(action.host, "advance", action.button or "")
+    game.log_host_action(action.host, "advance", action.button or "")
     return game.phase
 
 

@@ -256,21 +256,7 @@ class Settings:
             raise ConfigError("deal: the Traitors must be fewer than the Faithful")
         held: list[Power] = []
         for i, e in enumerate(deal):
-            where = f"deal[{i}] ({e.name})"
-            if e.allegiance is Allegiance.TRAITOR:
-                if e.power is not None and not e.power.is_traitor_power:
-                    raise ConfigError(f"{where}: a Traitor's power must be a Traitor power, not {e.power.title}")
-                if e.false_power is not None and e.false_power not in FAITHFUL_POWERS:
-                    raise ConfigError(f"{where}: a false power must be a Faithful power")
-                if e.drunk:
-                    raise ConfigError(f"{where}: Traitors are never drunk ([house] rulebook §1)")
-            else:
-                if e.power is not None and e.power not in FAITHFUL_POWERS:
-                    raise ConfigError(f"{where}: {e.power.title} is not a dealt Faithful power")
-                if e.false_power is not None:
-                    raise ConfigError(f"{where}: only Traitors have a false power")
-                if e.drunk and e.power is Power.SOBER:
-                    raise ConfigError(f"{where}: The Sober is never drunk ([house] rulebook §1)")
+            _check_dealt(f"deal[{i}] ({e.name})", e)
             if e.power is not None:
                 held.append(e.power)
         if len(set(held)) != len(held):
@@ -283,3 +269,27 @@ class Settings:
                 raise ConfigError(f"deal: false power {f.title} is held by a contestant (rulebook §1: nobody holds it)")
         if sum(1 for e in deal if e.drunk) > 1:
             raise ConfigError("deal: at most one contestant is drunk")
+
+
+def _check_dealt(where: str, e: DealEntry) -> None:
+    """One hand of an explicit deal on its own (``where``: ``deal[i] (name)``, the message's start): a Traitor
+    holds a Traitor power and a Faithful false power and is never drunk; a Faithful holds a dealt Faithful power,
+    no false power, and is not drunk as The Sober ([house] rulebook §1).
+
+    Raises:
+        ConfigError: the first rule the hand breaks.
+    """
+    if e.allegiance is Allegiance.TRAITOR:
+        if e.power is not None and not e.power.is_traitor_power:
+            raise ConfigError(f"{where}: a Traitor's power must be a Traitor power, not {e.power.title}")
+        if e.false_power is not None and e.false_power not in FAITHFUL_POWERS:
+            raise ConfigError(f"{where}: a false power must be a Faithful power")
+        if e.drunk:
+            raise ConfigError(f"{where}: Traitors are never drunk ([house] rulebook §1)")
+        return
+    if e.power is not None and e.power not in FAITHFUL_POWERS:
+        raise ConfigError(f"{where}: {e.power.title} is not a dealt Faithful power")
+    if e.false_power is not None:
+        raise ConfigError(f"{where}: only Traitors have a false power")
+    if e.drunk and e.power is Power.SOBER:
+        raise ConfigError(f"{where}: The Sober is never drunk ([house] rulebook §1)")

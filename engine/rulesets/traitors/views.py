@@ -111,8 +111,8 @@ def _copied(game: Viewed, name: str) -> str | None:
 
 
 VIEW_PARTS: dict[str, ViewPart] = {
-    "name": lambda game, name: name,
-    "public": lambda game, name: public_view(game),
+    "name": lambda _game, name: name,
+    "public": lambda game, _name: public_view(game),
     "in_series": lambda game, name: game.players[name].alive,
     "allegiance": lambda game, name: game.players[name].allegiance.value,
     "power": _power,

@@ -34,8 +34,7 @@ def test_version(capsys):
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
-    action = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(action.choices)
+    return _parser().subcommands
 
 
 def test_every_subcommand_help_has_a_description():

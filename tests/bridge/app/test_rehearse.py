@@ -141,7 +141,7 @@ def test_places_not_standable_fail_by_name_and_forceload_is_released() -> None:
 def test_an_older_server_fails_the_version_check() -> None:
     async def main_() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, datapack=False)
-        sb.world.commands = {**sb.world.commands, "version": lambda *a: "Server version info:id = 1.21.4name = "
+        sb.world.commands = {**sb.world.commands, "version": lambda *_a: "Server version info:id = 1.21.4name = "
                              "1.21.4data = 4189series = mainprotocol = 769 (0x301)"}  # fmt: skip
         await sb.start()
         try:

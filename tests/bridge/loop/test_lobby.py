@@ -164,7 +164,10 @@ def test_every_bad_lobby_press_is_private_and_changes_nothing(rig: Rig) -> None:
         assert (await runner.add("Host", "Nobody_Here")).text == (  # type: ignore[union-attr]
             "Nobody_Here is not on the server: only a player on the server can sign up.")
         assert (await runner.add("Kai", "Zuri")).key == "illegal.not_host"  # type: ignore[union-attr]
-        assert runner.lobby.signups == ["Alex"]
+        # an entry without the UUID the data pack writes is dropped, whatever name it carries
+        told = len(rig.said("Kai"))
+        await runner.take({"seq": 999, "player": "Kai", "input": "signup", "value": 1}, 999)
+        assert runner.lobby.signups == ["Alex"] and len(rig.said("Kai")) == told
 
     lobby_run(rig, body)
 

@@ -13,7 +13,9 @@ import pytest
 
 from bridge.errors import RconCommandTooLong, RconTimeout, RconUnavailable
 from bridge.io.rcon import BlockingRcon, RconClient
-from bridge.minecraft import commands as mc
+from bridge.minecraft.display import tellraw
+from bridge.minecraft.items import give, item_stack
+from bridge.minecraft.text import text_component
 from bridge.sandbox import Sandbox
 from bridge.sandbox.server import SandboxThread
 from engine.ids import Item
@@ -93,7 +95,7 @@ def test_command_over_1446_bytes_is_never_sent() -> None:
         try:
             async with RconClient("127.0.0.1", port, PASSWORD, timeout=5) as rcon:
                 text = "Ünïcödé text with \"quotes\" and § signs. " * 120  # > 5,000 bytes of UTF-8
-                commands = mc.tellraw("Alice", mc.text_component(text))
+                commands = tellraw("Alice", text_component(text))
                 assert len(commands) >= 4
                 for cmd in commands:
                     assert len(cmd.text.encode()) <= 1446
@@ -102,7 +104,7 @@ def test_command_over_1446_bytes_is_never_sent() -> None:
                 assert shown == text
                 run = sb.rcon.commands_run
                 with pytest.raises(ValueError, match="1446-byte RCON limit"):
-                    mc.give("Alice", mc.item_stack(Item.CAST_VOTE_PAPER, label="é" * 800))
+                    give("Alice", item_stack(Item.CAST_VOTE_PAPER, label="é" * 800))
                 with pytest.raises(RconCommandTooLong, match="limit is 1446"):
                     await rcon.command("say " + "é" * 722)
                 assert sb.rcon.commands_run == run and sb.rcon.closed_connections == 0

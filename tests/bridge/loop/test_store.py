@@ -19,7 +19,7 @@ from bridge.io.rcon import RconClient
 from bridge.loop.recovery import Handouts, rebuild
 from bridge.loop.service import SeriesService
 from bridge.loop.store import SeriesStore, StoreError
-from bridge.minecraft import commands as mc
+from bridge.minecraft.items import give_once, item_stack
 from bridge.minecraft.syntax import check_command
 from bridge.sandbox import Sandbox
 from bridge.sandbox.world import World
@@ -160,17 +160,17 @@ def test_world_state_is_the_last_place_and_the_items() -> None:
 def test_a_give_sent_twice_gives_one_item() -> None:
     world = World()
     world.join("Kai")
-    stack = mc.item_stack(Item.CAST_VOTE_PAPER, label="Alex", give_id="t1/Kai/3")
-    command = mc.give_once("Kai", stack, "t1/Kai/3").text
+    stack = item_stack(Item.CAST_VOTE_PAPER, label="Alex", give_id="t1/Kai/3")
+    command = give_once("Kai", stack, "t1/Kai/3").text
     check_command(command)
     assert world.execute(command) == "Gave 1 [Alex] to Kai"
     assert world.execute(command) == ""  # vanilla runs nothing when the `unless items` test fails
-    other = mc.give_once("Kai", mc.item_stack(Item.VOTE_PAPER, give_id="t1/Kai/4"), "t1/Kai/4").text
+    other = give_once("Kai", item_stack(Item.VOTE_PAPER, give_id="t1/Kai/4"), "t1/Kai/4").text
     assert world.execute(other).startswith("Gave 1")
     assert world.player("Kai").count_items("cast_vote_paper") == 1 and world.player("Kai").count_items("vote_paper") == 1
     assert world.errors == []
     with pytest.raises(ValueError):
-        mc.give_once("Kai", mc.item_stack(Item.VOTE_PAPER), "t1/Kai/5")  # the stack lacks the id
+        give_once("Kai", item_stack(Item.VOTE_PAPER), "t1/Kai/5")  # the stack lacks the id
 
 
 # ---------------------------------------------------------------------------------------------- resuming

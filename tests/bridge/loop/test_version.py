@@ -126,7 +126,7 @@ def test_the_operator_guide_lists_the_versions_table() -> None:
 def test_run_series_refuses_an_older_server_before_anything_is_sent(tmp_path: Path) -> None:
     async def main() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, datapack=False)
-        sb.world.commands = {**sb.world.commands, "version": lambda *a: "Server version info:id = 1.21.10name = "
+        sb.world.commands = {**sb.world.commands, "version": lambda *_a: "Server version info:id = 1.21.10name = "
                              "1.21.10data = 4556series = mainprotocol = 773 (0x305)"}  # fmt: skip
         await sb.start()
         try:

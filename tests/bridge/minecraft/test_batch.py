@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from bridge.config.castle import default_castle
-from bridge.minecraft import commands as mc
 from bridge.minecraft.batch import MAX_ENTRIES, pack, unpack
 from bridge.minecraft.core import MAX_COMMAND_BYTES, McCommand, utf8_size
 from bridge.minecraft.datapack import built_pack_root
+from bridge.minecraft.display import tellraw
+from bridge.minecraft.items import clear
 from bridge.minecraft.render import RenderContext, render, render_give_each, render_give_once, render_prompt_asks
+from bridge.minecraft.text import text_component
 from bridge.minecraft.triggers import encode
 from bridge.sandbox.datapack import Datapack
 from bridge.sandbox.world import World
@@ -46,7 +48,7 @@ def test_a_batch_runs_its_commands_in_order_and_the_world_ends_as_one_by_one() -
     commands = [c for e in (Announce(msg("vote.open")), Whisper(frozenset({"Kai"}), msg("vote.cast", target="Zuri")),
                             Announce(msg("vote.closed")))
                 for c in render(e, CTX)]  # fmt: skip
-    commands.append(mc.clear("Alex", Item.VOTE_PAPER))
+    commands.append(clear("Alex", Item.VOTE_PAPER))
     batches = pack(commands)
     assert len(batches) == 1 and batches[0][1] == len(commands)
     assert unpack(batches[0][0].text) == [c.text for c in commands]
@@ -64,7 +66,7 @@ def test_a_batch_runs_its_commands_in_order_and_the_world_ends_as_one_by_one() -
 
 def test_pack_keeps_every_command_under_the_limit_and_in_order() -> None:
     quote = "it's a \\ test"
-    commands = [mc.tellraw("Alex", mc.text_component(f"{quote} {i} " + "x" * 150))[0] for i in range(40)]
+    commands = [tellraw("Alex", text_component(f"{quote} {i} " + "x" * 150))[0] for i in range(40)]
     commands.insert(7, McCommand("say " + "y" * 1400))  # too big to go beside anything: alone
     batches = pack(commands)
     assert all(utf8_size(b.text) <= MAX_COMMAND_BYTES for b, _ in batches)
@@ -131,8 +133,8 @@ def test_a_batch_sent_twice_neither_repeats_a_question_after_news_nor_gives_twic
     assert [n for _, n in pack([*news, *asks])] == [1, 2]
     ids = {"Alex": "t1/Alex/1"}
     give = render_give_each(GiveItem(frozenset(ids), Item.CAST_VOTE_PAPER, "Kai"), ids)
-    taken = mc.clear("@a", Item.CAST_VOTE_PAPER)
-    batches = pack([mc.clear("Alex", Item.VOTE_PAPER), *give, taken])
+    taken = clear("@a", Item.CAST_VOTE_PAPER)
+    batches = pack([clear("Alex", Item.VOTE_PAPER), *give, taken])
     assert [n for _, n in batches] == [2, 1]
     world = _world()
     for _ in range(2):  # the first batch sent again (a crash before it was marked sent): still one give

@@ -13,7 +13,7 @@ from mecha import DiagnosticCollection, Mecha
 
 from bridge.app.cli import main
 from bridge.config.castle import default_castle
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import MAX_COMMAND_BYTES, utf8_size
 from bridge.minecraft.datapack import (
     OVERLAY_OPEN_MAX,
     OVERLAYS,
@@ -196,7 +196,7 @@ def test_a_big_prompt_dialog_fits_rcon_and_arrives_whole() -> None:
     )
     effect = Prompt(frozenset({"Alex"}), msg("turret.choose.seduce_or_murder"), choices)
     commands = prompt_dialog("Alex", effect, RenderContext(default_castle(), seats))
-    assert len(commands) > 2 and all(mc.utf8_size(c.text) <= mc.MAX_COMMAND_BYTES for c in commands)
+    assert len(commands) > 2 and all(utf8_size(c.text) <= MAX_COMMAND_BYTES for c in commands)
     world = _world("Alex")
     for c in commands:
         reply = world.execute(c.text)

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from bridge.minecraft import commands as mc
 from bridge.minecraft.lang import LANGUAGES, load
 from bridge.minecraft.plurals import CLASSES, RULES, category, count_class
 from bridge.minecraft.render import choice_label
+from bridge.minecraft.text import message_component
 from bridge.sandbox.text import plain_text
 from engine import sim
 from engine.actions import CancelTwist, ChooseTorch, ExtendPhase, PauseClock, StartTwist, TakeDrink, UndoHostAction
@@ -105,7 +105,7 @@ def _foreign(text: str, allowed: set[str]) -> str:
 
 
 def _check(message: Message, people: set[str], problems: dict[str, str]) -> None:
-    component = mc.message_component(message).to_nbt()
+    component = message_component(message).to_nbt()
     free = {v for k, v in message.params if k in FREE_TEXT and isinstance(v, str)}
     allowed = people | free | {v for v in _names(message) if not re.search("[A-Za-z]", v)}
     english = plain_text(component, TABLES["en_us"])
@@ -167,7 +167,7 @@ def test_every_catalogue_message_renders_in_every_language(language: str) -> Non
     ru and uk."""
     table = TABLES[language]
     for key in CATALOG:
-        text = plain_text(mc.message_component(_sample(key)).to_nbt(), table)
+        text = plain_text(message_component(_sample(key)).to_nbt(), table)
         assert text != "traitors." + key and "%" not in text.replace("%%", ""), (key, text)
         if language != "en_us":  # the language's own words only, none left in English
             own = re.sub(r"%\d+\$s|/trigger traitors\.[a-z_]+|Minecraft", "", table["traitors." + key])  # proper names stay
@@ -206,7 +206,7 @@ def test_the_plural_rules_are_cldrs() -> None:
     (0, "0 Traitor actions", "0 действий предателей", "0 дій зрадників"),
 ])  # fmt: skip
 def test_a_count_reads_right_in_each_language(n: int, english: str, russian: str, ukrainian: str) -> None:
-    component = mc.message_component(msg("result.detective", player="Ari", count=n)).to_nbt()
+    component = message_component(msg("result.detective", player="Ari", count=n)).to_nbt()
     assert plain_text(component, TABLES["en_us"]) == f"Ari was targeted by {english} tonight."
     assert russian in plain_text(component, TABLES["ru_ru"])
     assert ukrainian in plain_text(component, TABLES["uk_ua"])
@@ -226,7 +226,7 @@ def test_the_sandbox_reads_nested_components_as_an_english_client_would() -> Non
     from engine.terms import power_term
 
     message = msg("result.researcher", player="Ari", first=power_term("The Spy"), second=power_term(None))
-    component = mc.message_component(message).to_nbt()
+    component = message_component(message).to_nbt()
     component["fallback"] = "stale"  # the language file wins over the fallback, as on a client with the pack
     assert plain_text(component) == "Ari holds The Spy or no power."
     assert plain_text({"translate": "traitors.no.such.key", "fallback": "%s and %s", "with": ["a", {"text": "b"}]}) == "a and b"

@@ -6,32 +6,35 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import MAX_COMMAND_BYTES, utf8_size
+from bridge.minecraft.items import ITEMS, book_pages, book_text, held_give_ids, item_stack
+from bridge.minecraft.items import clear as clear_command
+from bridge.minecraft.items import give as give_command
 from bridge.minecraft.syntax import check_command
 from engine.ids import Item
 
 
 @pytest.mark.parametrize("item", list(Item))
 def test_every_item_gives_and_clears(item: Item) -> None:
-    spec = mc.ITEMS[item]
-    give = mc.give("Alice", mc.item_stack(item, label="Bob"))
+    spec = ITEMS[item]
+    give = give_command("Alice", item_stack(item, label="Bob"))
     check_command(give.text)
     assert f'custom_data={{traitors:{{item:"{item.value}"}}}}' in give.text
     assert give.text.startswith(f"give Alice {spec.item_id}[")
-    clear = mc.clear("@a", item)
+    clear = clear_command("@a", item)
     check_command(clear.text)
     assert clear.text == f'clear @a *[custom_data~{{traitors:{{item:"{item.value}"}}}}]'
 
 
 def test_item_table_is_complete_and_neutral() -> None:
-    assert set(mc.ITEMS) == set(Item)
-    assert mc.ITEMS[Item.BANISH_TORCH].item_id == "minecraft:redstone_torch"
-    assert mc.ITEMS[Item.END_TORCH].item_id == "minecraft:copper_torch"
-    assert mc.ITEMS[Item.SACRED_SWORD].item_id == "minecraft:iron_sword"
+    assert set(ITEMS) == set(Item)
+    assert ITEMS[Item.BANISH_TORCH].item_id == "minecraft:redstone_torch"
+    assert ITEMS[Item.END_TORCH].item_id == "minecraft:copper_torch"
+    assert ITEMS[Item.SACRED_SWORD].item_id == "minecraft:iron_sword"
     # Items named by the rulebook with a side's word: every living contestant receives the Traitors' Response
     # book, and either drink may be taken by anyone, so holding one tells nothing (rulebook §8, §10).
     named_by_rule = {Item.RESPONSE_BOOK, Item.FAITHFUL_FANCY, Item.TRAITORS_TIPPLE}
-    for item, spec in mc.ITEMS.items():
+    for item, spec in ITEMS.items():
         shown = " ".join((spec.name, *spec.lore)).lower()
         for secret in ("traitor", "faithful"):
             assert secret not in shown or item in named_by_rule, spec
@@ -41,7 +44,7 @@ def test_item_table_is_complete_and_neutral() -> None:
 
 def test_cast_vote_paper_needs_label() -> None:
     with pytest.raises(ValueError, match="label"):
-        mc.item_stack(Item.CAST_VOTE_PAPER)
+        item_stack(Item.CAST_VOTE_PAPER)
 
 
 @settings(max_examples=150, deadline=None)
@@ -56,10 +59,10 @@ def test_every_accepted_reply_fits_the_response_book(text: str) -> None:
         accepted = check_text(text)
     except IllegalAction:
         return
-    command = mc.give("Sunny_Traitor12", mc.item_stack(Item.RESPONSE_BOOK, label=accepted))
+    command = give_command("Sunny_Traitor12", item_stack(Item.RESPONSE_BOOK, label=accepted))
     check_command(command.text)
-    assert mc.utf8_size(command.text) <= mc.MAX_COMMAND_BYTES
-    assert "".join(mc.book_pages(accepted)).replace(" ", "") == accepted.replace(" ", "")
+    assert utf8_size(command.text) <= MAX_COMMAND_BYTES
+    assert "".join(book_pages(accepted)).replace(" ", "") == accepted.replace(" ", "")
 
 
 def test_book_text_reads_pages_in_both_forms() -> None:
@@ -67,16 +70,16 @@ def test_book_text_reads_pages_in_both_forms() -> None:
                            "minecraft:writable_book_content": {"pages": [{"raw": "one"}, "two"]}}}  # fmt: skip
     other = {"components": {"minecraft:custom_data": {"traitors": {"item": "notes_book"}},
                             "minecraft:writable_book_content": {"pages": ["secret notes"]}}}  # fmt: skip
-    assert mc.book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
-    assert mc.book_text([other], Item.CONFESSION_BOOK) is None
-    assert mc.book_text("garbage", Item.CONFESSION_BOOK) is None
+    assert book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
+    assert book_text([other], Item.CONFESSION_BOOK) is None
+    assert book_text("garbage", Item.CONFESSION_BOOK) is None
     # Only a book given to the player counts when their hand-out ids are given: not one picked up from another.
     mine = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Kai/3"}},
                            "minecraft:writable_book_content": {"pages": ["mine"]}}}  # fmt: skip
     theirs = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Alex/2"}},
                              "minecraft:writable_book_content": {"pages": ["theirs"]}}}  # fmt: skip
-    assert mc.book_text([theirs, mine], Item.CONFESSION_BOOK, {"t/Kai/3"}) == "mine"
-    assert mc.book_text([theirs], Item.CONFESSION_BOOK, {"t/Kai/3"}) is None
+    assert book_text([theirs, mine], Item.CONFESSION_BOOK, {"t/Kai/3"}) == "mine"
+    assert book_text([theirs], Item.CONFESSION_BOOK, {"t/Kai/3"}) is None
 
 
 def test_held_give_ids_reads_the_hand_out_ids_of_an_inventory() -> None:
@@ -84,5 +87,5 @@ def test_held_give_ids_reads_the_hand_out_ids_of_an_inventory() -> None:
              "components": {"minecraft:custom_data": {"traitors": {"item": "vote_paper", "give": "t1/Kai/4"}}}}  # fmt: skip
     plain = {"Slot": 1, "id": "minecraft:dirt", "count": 5}
     odd = {"components": {"minecraft:custom_data": {"traitors": {"give": 7}}}}
-    assert mc.held_give_ids([paper, plain, odd, "junk"]) == {"t1/Kai/4"}
-    assert mc.held_give_ids(None) == set() and mc.held_give_ids({"a": 1}) == set()
+    assert held_give_ids([paper, plain, odd, "junk"]) == {"t1/Kai/4"}
+    assert held_give_ids(None) == set() and held_give_ids({"a": 1}) == set()

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge.minecraft import commands as mc
 from bridge.minecraft.datapack import built_pack_root, resourcepack_root
+from bridge.minecraft.items import item_stack
 from bridge.minecraft.lang import LANGUAGES, arguments, english, lang_format, load
+from bridge.minecraft.text import message_component
 from bridge.minecraft.ui_text import UI_TEXT
 from engine.ids import Item
 from engine.messages import CATALOG
@@ -28,7 +29,7 @@ def used_keys() -> set[str]:
     """Every key: engine messages, bridge UI texts, item names, and every translate key in the data pack."""
     keys = {"traitors." + k for k in CATALOG} | set(UI_TEXT)
     for item in Item:
-        stack = mc.item_stack(item, label="Alex")
+        stack = item_stack(item, label="Alex")
         keys |= set(_TRANSLATE.findall(stack.argument()))
     for path in pack_paths():
         if path.suffix in (".mcfunction", ".json", ".mcmeta") and "lang" not in path.parts:
@@ -73,6 +74,6 @@ def test_datapack_fallbacks_match_english() -> None:
 
 def test_lang_format_numbers_arguments_in_first_appearance_order() -> None:
     assert lang_format("{voter}: {target} {voter} 50%") == "%1$s: %2$s %1$s 50%%"
-    component = mc.message_component(__import__("engine.effects", fromlist=["msg"]).msg("vote.reveal", target="B", voter="A"))
+    component = message_component(__import__("engine.effects", fromlist=["msg"]).msg("vote.reveal", target="B", voter="A"))
     assert [a.text for a in component.args] == ["A", "B"]  # the order of the English text, not of the call
     assert json.loads(json.dumps(load("ru_ru")))  # plain JSON

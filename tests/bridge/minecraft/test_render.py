@@ -11,7 +11,7 @@ from mecha import Mecha
 from mecha.ast import AstNbt
 
 from bridge.config.castle import default_castle
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import MAX_COMMAND_BYTES, utf8_size
 from bridge.minecraft.render import RenderContext, clock_hidden, clock_update, render, setup_commands
 from bridge.minecraft.syntax import check_command
 from bridge.minecraft.triggers import TRIGGERS, trigger_command
@@ -352,4 +352,4 @@ def test_setup_commands() -> None:
 def test_every_rendered_command_is_within_the_limit() -> None:
     for effect, _ in EXPECTED:
         for command in render(effect, CTX):
-            assert mc.utf8_size(command.text) <= mc.MAX_COMMAND_BYTES
+            assert utf8_size(command.text) <= MAX_COMMAND_BYTES

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.minecraft import commands as mc
 from bridge.minecraft import snbt
+from bridge.minecraft.items import give_once, item_stack
 from bridge.sandbox.nbt import to_python
 from bridge.sandbox.world import World
 from engine.ids import Item
@@ -67,14 +67,14 @@ SNBT_VALUES = _values(st.text(max_size=12))
 
 @given(SNBT_VALUES)
 def test_reads_back_what_the_command_builder_writes(value: object) -> None:
-    assert snbt.parse(mc.snbt(value)) == value  # type: ignore[arg-type]
+    assert snbt.parse(snbt.snbt(value)) == value  # type: ignore[arg-type]
 
 
 def test_reads_the_sandbox_replies_as_nbtlib_does() -> None:
     world = World()
     world.join("Alex")
     for n, item in enumerate((Item.VOTE_PAPER, Item.CONFESSION_BOOK), start=1):
-        world.execute(mc.give_once("Alex", mc.item_stack(item, give_id=f"ab12/Alex/{n}"), f"ab12/Alex/{n}").text)
+        world.execute(give_once("Alex", item_stack(item, give_id=f"ab12/Alex/{n}"), f"ab12/Alex/{n}").text)
     entry = '{seq: 3, uuid: [I; 1, 2, -3, 4], input: "vote", value: 2}'
     world.execute(f"data modify storage traitors:io queue set value [{entry}]")
     for command, prefix in (("data get entity Alex Inventory", "Alex has the following entity data: "),

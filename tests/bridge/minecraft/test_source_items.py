@@ -16,12 +16,12 @@ from mecha.ast import AstNbt
 
 from bridge.config.castle import default_castle
 from bridge.loop.console import HostConsole
-from bridge.minecraft import commands as mc
 from bridge.minecraft.datapack import pack_root
 from bridge.minecraft.inputs import HostCommand, HostControl
 from bridge.minecraft.lang import LANGUAGES, load
 from bridge.minecraft.render import RenderContext, render
 from bridge.minecraft.syntax import check_command
+from bridge.minecraft.world import head_rotation
 from bridge.sandbox import nbt
 from bridge.sandbox.text import plain_text
 from bridge.web.hub import press
@@ -179,7 +179,7 @@ def test_a_head_is_set_at_its_breakfast_place_with_a_profile_naming_the_player_a
 @pytest.mark.parametrize(("yaw", "rotation"), [(0.0, 0), (90.0, 4), (180.0, 8), (-180.0, 8), (-90.0, 12),
                                                (270.0, 12), (22.4, 1), (-11.0, 0), (350.0, 0)])  # fmt: skip
 def test_head_rotation_follows_the_yaw(yaw: float, rotation: int) -> None:
-    assert mc.head_rotation(yaw) == rotation
+    assert head_rotation(yaw) == rotation
 
 
 @pytest.mark.rule("T10.2")

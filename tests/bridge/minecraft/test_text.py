@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.minecraft import commands as mc
-from bridge.minecraft.text import RunCommand
+from bridge.minecraft.display import tellraw
+from bridge.minecraft.text import RunCommand, message_component, text_component, translated
 from engine.effects import msg
 
 ComponentOf = Callable[[str], Any]
@@ -24,7 +24,7 @@ _SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, categori
 @settings(max_examples=200, deadline=None)
 @given(_TEXT)
 def test_text_component_round_trips(component_of: ComponentOf, walk: Walk, allowed_keys: set[str], text: str) -> None:
-    commands = mc.tellraw("@a", mc.text_component(text))
+    commands = tellraw("@a", text_component(text))
     assert len(commands) == 1
     shown, keys = walk(component_of(commands[0].text))
     assert shown == text
@@ -41,8 +41,8 @@ def test_clickable_text_keeps_our_keys_only(
     component_of: ComponentOf, walk: Walk, allowed_keys: set[str], label: str, hover: str
 ) -> None:
     command = "/trigger traitors.vote set 3"
-    component = mc.text_component(label, color="aqua", click=RunCommand(command), hover=hover)
-    (cmd,) = mc.tellraw("Alice", component)
+    component = text_component(label, color="aqua", click=RunCommand(command), hover=hover)
+    (cmd,) = tellraw("Alice", component)
     node = component_of(cmd.text)
     shown, keys = walk(node)
     assert shown == label
@@ -56,7 +56,7 @@ def test_clickable_text_keeps_our_keys_only(
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.one_of(st.characters(blacklist_characters="§"), _SURROGATES), max_size=40).map("".join))
 def test_translated_fallback_round_trips(component_of: ComponentOf, text: str) -> None:
-    (cmd,) = mc.tellraw("@a", mc.translated("traitors.test", text, args=[text]))
+    (cmd,) = tellraw("@a", translated("traitors.test", text, args=[text]))
     node = component_of(cmd.text)
     assert str(node["translate"]) == "traitors.test"
     assert str(node["fallback"]) == text.replace("%", "%%")
@@ -64,18 +64,18 @@ def test_translated_fallback_round_trips(component_of: ComponentOf, text: str) -
 
 
 def test_message_with_section_sign_is_plain_text() -> None:
-    component = mc.message_component(msg("vote.cast", target="§kAlex"))
+    component = message_component(msg("vote.cast", target="§kAlex"))
     assert component.translate is None
     assert component.plain_text() == "You wrote §kAlex on your vote paper."
 
 
 def test_section_sign_parts(component_of: ComponentOf) -> None:
-    node = component_of(mc.tellraw("@a", mc.text_component("§§x§"))[0].text)
+    node = component_of(tellraw("@a", text_component("§§x§"))[0].text)
     assert [str(node["text"])] + [str(e["text"]) for e in node["extra"]] == ["§", "§", "x§"]
 
 
 def test_lone_surrogates_are_escaped(component_of: ComponentOf, walk: Walk) -> None:
     text = "a\ud800b"
-    (cmd,) = mc.tellraw("@a", mc.text_component(text))
+    (cmd,) = tellraw("@a", text_component(text))
     assert "\\ud800" in cmd.text
     assert walk(component_of(cmd.text))[0] == text

@@ -17,9 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridge.config.castle import default_castle
-from bridge.minecraft import commands as mc
+from bridge.minecraft.core import MAX_COMMAND_BYTES, McCommand, utf8_size
+from bridge.minecraft.display import tellraw
+from bridge.minecraft.items import give as give_command
+from bridge.minecraft.items import item_stack
 from bridge.minecraft.render import RenderContext, render
 from bridge.minecraft.syntax import check_command
+from bridge.minecraft.text import text_component
 from bridge.sandbox.world import World
 from engine.actions import CastVote
 from engine.effects import Announce, Choice, Prompt, ShowTitle, Whisper, msg
@@ -70,7 +74,7 @@ class Shown:
     hovers: list[str]
 
 
-def run_in_sandbox(commands: list[mc.McCommand], read: Callable[[World], list[Any]]) -> Shown:
+def run_in_sandbox(commands: list[McCommand], read: Callable[[World], list[Any]]) -> Shown:
     """Parse every command with mecha, run them in a fresh sandbox world, read back the components shown."""
     world = World()
     world.join("Alice")
@@ -113,7 +117,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 @SETTINGS
 @given(TEXT)
 def test_plain_chat_text(text: str) -> None:
-    shown = run_in_sandbox(mc.tellraw("Alice", mc.text_component(text)), chat)
+    shown = run_in_sandbox(tellraw("Alice", text_component(text)), chat)
     assert shown.text == text and shown.clicks == [] and shown.hovers == []
 
 
@@ -157,15 +161,15 @@ def test_titles(text: str) -> None:
 @SETTINGS
 @given(TEXT.filter(bool))
 def test_name_written_on_a_vote_paper(text: str) -> None:
-    stack = mc.item_stack(Item.CAST_VOTE_PAPER, label=text)
-    shown = run_in_sandbox([mc.give("Alice", stack)], item_component("minecraft:custom_name"))
+    stack = item_stack(Item.CAST_VOTE_PAPER, label=text)
+    shown = run_in_sandbox([give_command("Alice", stack)], item_component("minecraft:custom_name"))
     assert shown.text == text and shown.clicks == []
 
 
 @SETTINGS
 @given(st.lists(TEXT, min_size=1, max_size=4))
 def test_written_book_pages(pages: list[str]) -> None:
-    stack = mc.item_stack(Item.DIARY_BOOK, pages=pages)
+    stack = item_stack(Item.DIARY_BOOK, pages=pages)
     world_pages: list[str] = []
 
     def read(world: World) -> list[Any]:
@@ -174,7 +178,7 @@ def test_written_book_pages(pages: list[str]) -> None:
         return got
 
     try:
-        give = mc.give("Alice", stack)
+        give = give_command("Alice", stack)
     except ValueError as exc:
         # Pages too long for one RCON command are refused with a clear error, never sent cut (docs/minecraft.md#rcon);
         # the engine keeps its book texts far below this (docs/twists.md).
@@ -186,13 +190,13 @@ def test_written_book_pages(pages: list[str]) -> None:
 
 def test_pages_only_for_written_books() -> None:
     with pytest.raises(ValueError, match="not a written book"):
-        mc.item_stack(Item.VOTE_PAPER, pages=["x"])
+        item_stack(Item.VOTE_PAPER, pages=["x"])
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.one_of(st.characters(), _TRICKY), min_size=400, max_size=900).map("".join))
 def test_long_text_is_split_into_commands_under_the_limit_and_shown_whole(text: str) -> None:
-    commands = mc.tellraw("Alice", mc.text_component(text))
-    assert all(mc.utf8_size(c.text) <= mc.MAX_COMMAND_BYTES for c in commands)
+    commands = tellraw("Alice", text_component(text))
+    assert all(utf8_size(c.text) <= MAX_COMMAND_BYTES for c in commands)
     shown = run_in_sandbox(commands, chat)
     assert shown.text == text and shown.clicks == []

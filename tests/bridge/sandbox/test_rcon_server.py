@@ -37,7 +37,7 @@ def test_each_reply_packet_is_its_own_write_flushed_before_the_next(monkeypatch:
     monkeypatch.setattr(asyncio.StreamWriter, "drain", recording_drain)
 
     async def main() -> None:
-        server = RconServer("pw", lambda text: LONG)
+        server = RconServer("pw", lambda _text: LONG)
         port = await server.start()
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         try:
@@ -61,7 +61,7 @@ def test_each_reply_packet_is_its_own_write_flushed_before_the_next(monkeypatch:
 
 def test_the_rcon_client_reads_a_reply_of_several_packets() -> None:
     async def main() -> None:
-        server = RconServer("pw", lambda text: LONG)
+        server = RconServer("pw", lambda _text: LONG)
         port = await server.start()
         try:
             reply = await asyncio.to_thread(_run, port, "help")

@@ -27,7 +27,7 @@ def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
         raise IllegalAction("illegal.power.same_twice")
 
 
-def options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def options(_game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """Every pair of two different other living contestants, each pair once (``validate``)."""
     rest = [t for t in alive if t != actor]
     return [(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]]

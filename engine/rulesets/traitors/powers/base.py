@@ -132,17 +132,17 @@ def another_living(game: Context, actor: str, targets: tuple[str, ...]) -> None:
     living_other(game, actor, one_target(targets))
 
 
-def other_living(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def other_living(_game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """``options`` of a power that names one other living contestant (``another_living``)."""
     return others(actor, alive)
 
 
-def any_living(game: Context, actor: str, targets: tuple[str, ...]) -> None:
+def any_living(game: Context, _actor: str, targets: tuple[str, ...]) -> None:
     """``validate`` of a power that names one living contestant, oneself included."""
     living(game, one_target(targets))
 
 
-def any_living_options(game: Context, actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
+def any_living_options(_game: Context, _actor: str, alive: list[str]) -> list[tuple[str, str | None]]:
     """``options`` of a power that names one living contestant, oneself included (``any_living``)."""
     return anyone(alive)
 

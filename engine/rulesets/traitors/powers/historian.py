@@ -18,7 +18,7 @@ from engine.rulesets.traitors.powers.base import ALL_TITLES, VISIT, Power, Use, 
 from engine.terms import power_term
 
 
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
+def validate(_game: Context, _actor: str, targets: tuple[str, ...]) -> None:
     """The Historian names nobody."""
     if targets:
         raise IllegalAction("illegal.power.targets", count="0")

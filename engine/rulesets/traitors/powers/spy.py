@@ -21,7 +21,7 @@ ACTIONS: tuple[str, ...] = ("murder", "seduce", "ultimatum", "The Bartender", "T
 """What the Spy can name: the Turret's events, the Traitor powers and the Guess twist's guess."""
 
 
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
+def validate(_game: Context, _actor: str, targets: tuple[str, ...]) -> None:
     """The Spy names nobody."""
     if targets:
         raise IllegalAction("illegal.power.targets", count="0")

@@ -19,7 +19,7 @@ from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.powers.base import PASSIVE, Power, Use
 
 
-def validate(game: Context, actor: str, targets: tuple[str, ...]) -> None:
+def validate(_game: Context, _actor: str, _targets: tuple[str, ...]) -> None:
     """Never chosen."""
     raise IllegalAction("illegal.power.none")
 

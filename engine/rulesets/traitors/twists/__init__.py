@@ -180,7 +180,7 @@ def validate_host(game: Context, action: StartTwist | CancelTwist) -> Callable[[
 
         def start() -> None:
             st.schedule.setdefault(day, set()).add(twist)
-            game._host_logged(action.host, "start_twist", f"{twist.value}, day {day}")
+            game.log_host_action(action.host, "start_twist", f"{twist.value}, day {day}")
             game.whisper(game.hosts, "twist.started", twist=twist_term(twist), day=day)
 
         return start
@@ -191,7 +191,7 @@ def validate_host(game: Context, action: StartTwist | CancelTwist) -> Callable[[
 
     def cancel() -> None:
         st.schedule[day].discard(twist)
-        game._host_logged(action.host, "cancel_twist", f"{twist.value}, day {day}")
+        game.log_host_action(action.host, "cancel_twist", f"{twist.value}, day {day}")
         game.whisper(game.hosts, "twist.cancelled", twist=twist_term(twist), day=day)
 
     return cancel

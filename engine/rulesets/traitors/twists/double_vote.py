@@ -17,7 +17,7 @@ from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.twists.spec import TwistSpec
 
 
-def precondition(game: Context, day: int) -> str | None:
+def precondition(_game: Context, _day: int) -> str | None:
     """Always ``None``: a double vote can be given whenever there is a round table."""
     return None
 

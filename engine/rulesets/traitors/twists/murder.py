@@ -37,7 +37,7 @@ from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 
 
-def precondition(game: Context, day: int) -> str | None:
+def precondition(game: Context, _day: int) -> str | None:
     """See the module docstring."""
     if len(game.living()) <= game.settings.finalists + 2:
         return "illegal.twist.too_few"

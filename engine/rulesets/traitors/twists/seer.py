@@ -30,7 +30,7 @@ from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import term
 
 
-def precondition(game: Context, day: int) -> str | None:
+def precondition(_game: Context, _day: int) -> str | None:
     """See the module docstring (the shared checks are in ``engine.rulesets.traitors.twists.precondition``)."""
     return None
 

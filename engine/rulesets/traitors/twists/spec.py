@@ -56,7 +56,7 @@ def night_before(game: Context) -> int:
     return d + 1 if game.phase in DAY_PHASES or game.phase is Phase.OATH else d + 2
 
 
-def no_precondition(game: Context, day: int) -> str | None:
+def no_precondition(_game: Context, _day: int) -> str | None:
     """Always ``None``: only the shared preconditions (``base.shared_precondition``) apply."""
     return None
 

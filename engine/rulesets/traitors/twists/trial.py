@@ -35,7 +35,7 @@ from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSp
 from engine.terms import twist_term
 
 
-def precondition(game: Context, day: int) -> str | None:
+def precondition(game: Context, _day: int) -> str | None:
     """See the module docstring."""
     if len(game.living_traitors()) < 2:
         return "illegal.twist.trial_one_traitor"

@@ -90,7 +90,7 @@ class TestNight:
         d = first_night(club)
         seen = []
         while d.phase is ClubPhase.NIGHT:
-            seen.append((d.game._step().name, tuple(d.game.pending)))
+            seen.append((d.game.current_step().name, tuple(d.game.pending)))
             for a in list(d.game.pending):
                 from engine.actions import SkipPower
 
@@ -217,7 +217,7 @@ class TestNight:
         d.night({"healer": {"Sunny": "Efe"}})
         d.to_day()
         d.speeches({})
-        while d.game._step().name != "healer":
+        while d.game.current_step().name != "healer":
             for a in list(d.game.pending):
                 from engine.actions import SkipPower
 

@@ -267,7 +267,7 @@ def test_bk_the_healer_may_not_heal_the_same_one_two_nights_running(club, bk8) -
     assert "Efe" in d.alive() and ("club.no_deaths", {}) in d.said()
     d.to_day()
     d.speeches({})
-    while d.game._step().name != "healer":
+    while d.game.current_step().name != "healer":
         for a in list(d.game.pending):
             d.do(SkipPower(a))
         d.expire()

@@ -138,7 +138,7 @@ class TestMechanics:
         d.night({"bomber": {"Ines": "Rhea"}, "heal": {"Makena": "Rhea"}})
         assert d.game.night_record.deaths == {"Rhea": "explosion"}
         next_night(d)
-        assert all(s.name != "bomber" for s in [d.game._step()]) or "Ines" not in d.game.pending
+        assert all(s.name != "bomber" for s in [d.game.current_step()]) or "Ines" not in d.game.pending
         d.night({})
         assert not any(a["step"] == "bomber" for a in d.game.night_record.acts)
 

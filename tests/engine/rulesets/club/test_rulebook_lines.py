@@ -47,7 +47,7 @@ def test_each_role_acts_only_at_its_own_step_and_everyone_else_sleeps(club, my14
     batch = d.effects[max(i for i, e in enumerate(d.effects) if isinstance(e, Whisper) and e.message.key == "my.team") + 1 :]
     before: set[str] = set()
     while d.phase is ClubPhase.NIGHT:
-        step = d.game._step()
+        step = d.game.current_step()
         asked = set(d.game.pending)
         assert asked and all(roles[n] in step.roles for n in asked), (step.name, asked)
         assert {n for e in batch if isinstance(e, Prompt) for n in e.to} == asked, step.name

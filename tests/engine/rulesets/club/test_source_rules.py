@@ -69,7 +69,7 @@ def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...], **kw: Any) -> Any
     d = club(BK, deal, **kw)
     d.to_day()
     d.speeches({})
-    assert d.phase is ClubPhase.NIGHT and d.game._step().name == "courtesan"
+    assert d.phase is ClubPhase.NIGHT and d.game.current_step().name == "courtesan"
     return d
 
 
@@ -86,7 +86,7 @@ def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check
     question, and "You go back to sleep." when he presses its one button; nothing else."""
     d = bk_night_one(club, bk8)
     play_step(d, {"Alex": "Kai"})
-    assert d.game._step().name == "black_kill" and d.game.pending == ["Kai", "Zuri"]
+    assert d.game.current_step().name == "black_kill" and d.game.pending == ["Kai", "Zuri"]
     mark = len(d.effects)
     assert prompts(d, "Kai", 0)[-1] == ("club.blocked", [SkipPower("Kai")])
     assert prompts(d, "Zuri", 0)[-1][0] == "bk.prompt.black_kill"
@@ -100,7 +100,7 @@ def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check
     d.do(SkipPower("Kai"))
     assert whispers(d, "Kai", mark) == [("club.blocked.asleep", {})]  # not Zuri's pick, not "you pass"
     d.expire()
-    assert d.game._step().name == "cardinal_check"
+    assert d.game.current_step().name == "cardinal_check"
     assert prompts(d, "Kai", mark) == [("club.blocked", [SkipPower("Kai")])]
     d.do(SkipPower("Kai"))
     d.night({})
@@ -144,7 +144,7 @@ def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen
     lone = (*bk8[:2], *bk8[3:])  # no Black Knight
     d = bk_night_one(club, lone)
     play_step(d, {"Alex": "Kai"})
-    assert d.game._step().name == "black_kill" and prompts(d, "Kai")[-1][0] == "club.blocked"
+    assert d.game.current_step().name == "black_kill" and prompts(d, "Kai")[-1][0] == "club.blocked"
     d.night({})
     assert d.game.night_record.deaths == {} and "black_kill" not in {a["step"] for a in d.game.night_record.acts}
 
