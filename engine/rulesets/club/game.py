@@ -45,7 +45,6 @@ from functools import partial
 from typing import Any
 
 from engine.actions import (
-    HOST_ACTIONS,
     Action,
     Advance,
     AskRepeat,
@@ -58,6 +57,7 @@ from engine.actions import (
     SkipPower,
     UsePower,
 )
+from engine.core.host import HOST_CONTROLS
 from engine.core.step import fed_log
 from engine.effects import Effect, GiveItem, ShowTitle, msg
 from engine.errors import IllegalAction, InvalidCommand
@@ -191,14 +191,14 @@ class ClubGame(ClubDay):
     # ------------------------------------------------------------------ validation (the table ``INPUTS``)
 
     def _validate(self, action: Action) -> Callable[[], None]:
-        """Check ``action`` against its row of ``INPUTS`` and return the function that applies it (mutates
+        """Check ``action`` against its rule (``rule_of``) and return the function that applies it (mutates
         nothing).
 
         Raises:
             InvalidCommand: not an input of this ruleset, or an unknown contestant.
             IllegalAction: the rules forbid it now.
         """
-        rule = INPUTS.get(type(action))
+        rule = rule_of(type(action))
         if rule is None:
             raise InvalidCommand("invalid.action.kind", kind=action.kind)
         if rule.by_contestant:
@@ -455,7 +455,6 @@ INPUTS: dict[type[Action], InputRule] = {
     Advance: InputRule(_check_advance),
     ContestantLeft: InputRule(_check_presence),
     ContestantReturned: InputRule(_check_presence),
-    **{cls: InputRule(_check_host_control) for cls in HOST_ACTIONS},
     UsePower: InputRule(_check_pick, ClubPhase.NIGHT, "illegal.power.closed", _offer_uses),
     SkipPower: InputRule(_check_pick, ClubPhase.NIGHT, "illegal.power.closed", _offer_skip),
     NominateCandidate: InputRule(_check_speech, ClubPhase.SPEECH, "illegal.club.not_your_turn", _offer_nominations),
@@ -464,7 +463,18 @@ INPUTS: dict[type[Action], InputRule] = {
     KeepEveryone: InputRule(_check_keep, ClubPhase.VOTE, "illegal.vote.not_open", _offer_keep),
     AskRepeat: InputRule(_check_repeat, ClubPhase.REPEAT, "illegal.club.no_repeat", _offer_repeat),
 }
-"""Every input a club series takes, by type (``StartSeries`` and ``TimerExpired`` are ``engine.core.step``'s)."""
+"""Every input a club series takes, by type, but the host controls (``HOST_CONTROL``; ``StartSeries`` and
+``TimerExpired`` are ``engine.core.step``'s)."""
+
+HOST_CONTROL = InputRule(_check_host_control)
+"""The rule of every host control (``engine.core.host.HOST_CONTROLS``, one registered later included): a host's
+or the server's input in any phase, checked and applied by its spec."""
+
+
+def rule_of(cls: type[Action]) -> InputRule | None:
+    """The rule of an input type: its ``INPUTS`` row, ``HOST_CONTROL`` for a host control, else ``None``."""
+    rule = INPUTS.get(cls)
+    return HOST_CONTROL if rule is None and cls in HOST_CONTROLS else rule
 
 OPEN_IN: dict[ClubPhase, tuple[InputRule, ...]] = {
     phase: tuple(rule for rule in INPUTS.values() if rule.phase is phase) for phase in ClubPhase
@@ -538,6 +548,7 @@ CLUB_VIEW_PARTS: dict[str, ViewPart] = {
 __all__ = [
     "CLUB_DURATIONS",
     "CLUB_VIEW_PARTS",
+    "HOST_CONTROL",
     "INPUTS",
     "KEEP",
     "ON_CLOCK",
@@ -553,4 +564,5 @@ __all__ = [
     "Role",
     "Step",
     "faction_members",
+    "rule_of",
 ]
