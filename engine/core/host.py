@@ -9,13 +9,13 @@ House rules of this file:
 3. A replacement changes who plays a seat, never the seat's name: inputs are translated from the player to the
    contestant on the way in (every input's ``actor``, a presence input's ``contestant``), recipients from the
    contestant to the player on the way out. The replaced player can no longer act (``illegal.replaced``).
-4. An undo takes back the last input if it was a host's move on, pause, resume or extension (``UNDOABLE``): the
-   series is rebuilt by replay without it and the castle is put back (places, items, what is set down at the
-   per-seat places, the clock with the time it had left then, the open prompts). Nothing said is unsaid:
-   everyone is told.
+4. An undo takes back the last input if it was a host's move on, pause, resume or extension (the controls marked
+   ``undoable``: ``engine.core.host_spec.undoable``): the series is rebuilt by replay without it and the castle
+   is put back (places, items, what is set down at the per-seat places, the clock with the time it had left then,
+   the open prompts). Nothing said is unsaid: everyone is told.
 5. Ending the series: nobody wins; the record shows what happened so far.
 6. Every host control the series takes is kept in the record's ``host_actions`` with who, when, the day and the
-   phase: the controls here, moving on (``advance``, with the console button that moved on as its detail),
+   phase: the controls here (``BUILT_IN``, and any control registered later), moving on (``advance``, with the console button that moved on as its detail),
    the finale's question (``ask_happy``) and starting or cancelling a twist (``start_twist``, ``cancel_twist``).
 """
 
