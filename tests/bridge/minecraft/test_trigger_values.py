@@ -2,8 +2,8 @@
 
 Why a value may never change meaning: a press is ``/trigger traitors.<input> set N``, and ``N`` is written in
 places the bridge does not rewrite when it is upgraded. The host console's dialog in the data pack installed on a
-live server (``datapack/data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8`` pauses the
-clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
+live server (its console dialog, ``data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8``
+pauses the clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
 its click events for as long as it is held, across a restart of the bridge), a series resumed after an upgrade,
 and the commands hosts learn by heart all carry bare numbers. A twist's number comes from a fixed table by key
 (``triggers.TWIST_NUMBERS``); others are positions in a list the code builds from an enum: a guessed power's its
