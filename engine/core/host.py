@@ -15,8 +15,9 @@ House rules of this file:
    the open prompts). Nothing said is unsaid: everyone is told.
 5. Ending the series: nobody wins; the record shows what happened so far.
 6. Every host control the series takes is kept in the record's ``host_actions`` with who, when, the day and the
-   phase: the controls here (``BUILT_IN``, and any control registered later), moving on (``advance``, with the console button that moved on as its detail),
-   the finale's question (``ask_happy``) and starting or cancelling a twist (``start_twist``, ``cancel_twist``).
+   phase: the controls here (``BUILT_IN``, and any control registered later), moving on (``advance``, with the
+   console button that moved on as its detail), the finale's question (``ask_happy``) and starting or cancelling
+   a twist (``start_twist``, ``cancel_twist``).
 """
 
 from __future__ import annotations
