@@ -191,3 +191,15 @@ def test_every_member_has_a_pinned_value() -> None:
     assert set(SIGNUP) | set(LOBBY) == {c.value for c in LobbyControl} - {LobbyControl.PICK.value}
     for table in (TWISTS, GUESSED_POWERS, DRINKS, TORCHES, HOST_CONTROLS, SIGNUP, LOBBY):
         assert len(set(table.values())) == len(table), table
+
+
+def test_a_console_button_is_found_by_its_number_or_name_only() -> None:
+    """``HostControl`` is the console's list: a number or name no button has is an error, never another button."""
+    assert HostControl(8) is HostControl.PAUSE_CLOCK is HostControl["PAUSE_CLOCK"]
+    assert [c.value for c in HostControl] == [1, 2, 3, 4, 14, 5, 6, 7, 8, 9, 10, 11, 12, 13]  # the console's order
+    with pytest.raises(ValueError):
+        HostControl(15)
+    with pytest.raises(KeyError):
+        HostControl["pause_clock"]
+    with pytest.raises(AttributeError):
+        HostControl.NO_SUCH_BUTTON  # noqa: B018
