@@ -455,7 +455,11 @@ HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
 
 
 # ---------------------------------------------------------------------------------------------- host controls
-# What goes wrong in real play (docs/host.md); only ``Settings.hosts`` may send these.
+# What goes wrong in real play (docs/host.md); only ``Settings.hosts`` may send these. Each is a host control of
+# ``engine.core.host`` (its check, texts and console button); a control defined elsewhere subclasses ``ByHost``.
+
+ByHost = _ByHost
+"""The base of a host's input: ``actor`` is the host, written as ``host`` in the JSON form."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,12 +517,6 @@ class EndSeries(_ByHost):
     kind: ClassVar[str] = "end_series"
 
 
-HOST_ACTIONS: tuple[type[Action], ...] = (
-    PauseClock, ResumeClock, ExtendPhase, ReplaceContestant, UndoHostAction, EndSeries,
-)  # fmt: skip
-"""Host inputs other than ``Advance``."""
-
-
 _EVERY_ACTION: tuple[type[Action], ...] = (
     StartSeries,
     TimerExpired,
@@ -541,7 +539,12 @@ _EVERY_ACTION: tuple[type[Action], ...] = (
     AskRepeat,
     *TWIST_ACTIONS,
     *HOST_TWIST_ACTIONS,
-    *HOST_ACTIONS,
+    PauseClock,
+    ResumeClock,
+    ExtendPhase,
+    ReplaceContestant,
+    UndoHostAction,
+    EndSeries,
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _EVERY_ACTION}

@@ -308,13 +308,7 @@ CATALOG: dict[str, str] = {
     "host.twist.start": "Start which twist? It is scheduled for the soonest day it can still happen.",
     "host.twist.cancel": "Cancel the next occurrence of which twist?",
     "host.book.missing": "Hold your castle book (written) and send it again.",
-    # host controls (docs/host.md)
-    "host.paused": "The host has paused the clock.",
-    "host.resumed": "The clock runs again: {seconds:seconds} left.",
-    "host.extended": "The host has added {seconds:seconds} to the clock.",
-    "host.replaced": "{player} now plays for {contestant} (seat {seat}).",
-    "host.undone": "The host has taken back the last host action ({action}).",
-    "host.ended": "The host has ended the series.",
+    # replacing a contestant (what each host control announces is in its spec: engine.core.host)
     "host.choose_seat": "Replace which contestant? Then the new player types /trigger traitors.console to take the seat.",
     "replace.hand.faithful": "You now play for {contestant} (seat {seat}). You are Faithful. Power: {power}.",
     "replace.hand.traitor": "You now play for {contestant} (seat {seat}). You are a Traitor. Power: {power}; "

@@ -32,11 +32,6 @@ TWIST_NAMES: dict[Twist, str] = {
 }
 """A twist's English name (``engine.rulesets.traitors.twists.TITLES``; inside a sentence, its ``term.twist.*`` term)."""
 
-HOST_ACTIONS: tuple[str, ...] = (
-    "advance", "pause_clock", "resume_clock", "extend_phase", "replace_contestant", "end_series", "undo_host_action",
-)  # fmt: skip
-"""The host actions the game record names (``Game.log_host_action``)."""
-
 TERMS: dict[str, str] = {
     **{f"term.power.{p.value}": p.title for p in Power},
     "term.power.none": NO_POWER,
@@ -55,7 +50,9 @@ TERMS: dict[str, str] = {
     "term.action.trial": "trial",
     **{f"term.winner.{w.value}": w.title for w in Winner},
     "term.keep": "keep everyone",
-    **{f"term.host_action.{a}": a.replace("_", " ") for a in HOST_ACTIONS},
+    # the host actions the record names (``HostControls._host_logged``): moving on here, each host control's by
+    # its spec (``engine.core.host_spec.register_host_control``)
+    "term.host_action.advance": "advance",
 }
 """Term key → English text (no placeholders)."""
 

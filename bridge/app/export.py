@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bridge.app.summary import columns, summarize
+from engine.core.host import HOST_CONTROLS
 from engine.ids import Torch
 from engine.outcome import Winner
 from engine.record import (
@@ -438,22 +439,24 @@ HOST_ACTION_TITLES: dict[str, str] = {
     "ask_happy": "Asked whether everybody is happy",
     "start_twist": "Started a twist",
     "cancel_twist": "Cancelled a twist",
-    "pause_clock": "Paused the clock",
-    "resume_clock": "Resumed the clock",
-    "extend_phase": "Extended the phase",
-    "replace_contestant": "Replaced a contestant",
-    "undo_host_action": "Undid a host action",
-    "end_series": "Ended the series",
 }
-"""Host actions shown in the record (moving on, ``advance``, is routine and left out of the section)."""
+"""The record's titles of the host actions that are not host controls (a host control's is its spec's ``title``;
+moving on, ``advance``, is routine and left out of the section)."""
+
+
+def host_action_titles() -> dict[str, str]:
+    """Every host action the record's "Host actions" shows → its title: ``HOST_ACTION_TITLES`` and every
+    registered host control's (``engine.core.host_spec.HOST_CONTROLS``)."""
+    return {**HOST_ACTION_TITLES, **{cls.kind: spec.title for cls, spec in HOST_CONTROLS.items()}}
 
 
 def _host_actions(record: SeriesRecord) -> _Section | None:
     rows = []
+    titles = host_action_titles()
     for a in getattr(record, "host_actions", []):
-        if a.get("action") not in HOST_ACTION_TITLES:
+        if a.get("action") not in titles:
             continue
-        what = HOST_ACTION_TITLES[a["action"]]
+        what = titles[a["action"]]
         if a.get("detail"):
             what += f": {a['detail']}"
         if a.get("undone"):
@@ -593,4 +596,4 @@ def _render_wiki(sections: list[_Section]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["FORMATS", "format_record", "left_text", "load_record", "summarize"]
+__all__ = ["FORMATS", "format_record", "host_action_titles", "left_text", "load_record", "summarize"]

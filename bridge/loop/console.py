@@ -4,9 +4,10 @@ House rules of this file (``bridge/loop/service.py`` house rule 9, ``docs/host.m
 
 1. Only ``Settings.hosts`` may use the console; anyone else is told "Only the host can do that." and nothing
    changes.
-2. "Start/cancel a twist" show the host a list of twists; the engine checks the twist's preconditions. Pause,
-   resume, extend, undo and end are engine inputs. A phase-bound control is its input (``PHASE_CONTROLS``:
-   "move on" is ``Advance`` naming its button, the finale's question ``AskHappy``) in its phase only.
+2. "Start/cancel a twist" show the host a list of twists; the engine checks the twist's preconditions. A host
+   control's button (pause, resume, extend, undo, end, and any control registered later: ``engine.core.host_spec``)
+   sends its input (``HostControl.press``). A phase-bound button is its input in its phase only: "move on" is
+   ``Advance`` naming its button, the finale's question ``AskHappy``.
 3. Replacing is two steps: the host picks a seat (``seat_waiting``, kept in memory only), then the new player
    opens the console and takes it (``ReplaceContestant``); the seat's player then gets the castle re-synced
    (the service does that).
@@ -22,47 +23,18 @@ apply or the effects to send without the engine.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-from bridge.minecraft.inputs import EXTEND_STEP, HostCommand, HostControl
-from engine.actions import (
-    Action,
-    Advance,
-    AskHappy,
-    CancelTwist,
-    EndSeries,
-    ExtendPhase,
-    PauseClock,
-    ReplaceContestant,
-    ResumeClock,
-    StartTwist,
-    UndoHostAction,
-)
+from bridge.minecraft.inputs import HostCommand, HostControl
+from engine.actions import Action, Advance, CancelTwist, ReplaceContestant, StartTwist
 from engine.core.ruleset import RulesetGame
 from engine.effects import Choice, Effect, Message, Prompt, Whisper, msg
 from engine.ids import Twist
 from engine.rulesets.traitors.twists import TITLES as TWIST_TITLES
 
-__all__ = ["ENGINE_CONTROLS", "PHASE_CONTROLS", "HostConsole", "private"]
+__all__ = ["HostConsole", "private"]
 
 log = logging.getLogger(__name__)
-
-def _extend(host: str) -> Action:
-    """"Extend the phase" by the console's step (``EXTEND_STEP`` seconds)."""
-    return ExtendPhase(host, EXTEND_STEP)
-
-
-ENGINE_CONTROLS: dict[HostControl, Callable[[str], Action]] = {
-    HostControl.PAUSE_CLOCK: PauseClock,
-    HostControl.RESUME_CLOCK: ResumeClock,
-    HostControl.EXTEND_PHASE: _extend,
-    HostControl.UNDO: UndoHostAction,
-    HostControl.END_SERIES: EndSeries,
-}
-"""The console buttons that are engine inputs as they are (house rule 2): control → the input for a host."""
-
-PHASE_CONTROLS: dict[HostControl, Callable[[str], Action]] = {HostControl.ASK_HAPPY: AskHappy}
-"""The phase-bound buttons that are not "move on" (house rule 2): control → the input for a host in its phase."""
 
 
 def private(player: str, message: Message) -> list[Effect]:
@@ -103,16 +75,16 @@ class HostConsole:
             return private(host, Message("illegal.not_host"))
         if control in (HostControl.START_TWIST, HostControl.CANCEL_TWIST):
             return [self._twist_list(host, start=control is HostControl.START_TWIST)]
-        if control in ENGINE_CONTROLS:
-            return ENGINE_CONTROLS[control](host)
         if control is HostControl.REPLACE_CONTESTANT:
             return self._choose_seat(command, online)
         if control.phase is None:
+            if control.press is not None:
+                return control.press(host)
             return private(host, msg("host.unavailable", control=control.title))
         if self.game.phase is not control.phase:
             return private(host, Message("illegal.phase"))
-        if control in PHASE_CONTROLS:
-            return PHASE_CONTROLS[control](host)
+        if control.press is not None:
+            return control.press(host)
         return Advance(host, button=control.name.lower())  # the record names the button that moved on
 
     def _twist_list(self, host: str, *, start: bool) -> Prompt:

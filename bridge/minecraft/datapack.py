@@ -5,7 +5,9 @@ The hand-written part lives in the ``datapack`` folder of the distribution (pack
 ``traitors`` finds it too). The functions that list every trigger are not kept by hand: they are made from the
 trigger table when the pack is written (``generated_files``: ``traitors:input/objectives`` and
 ``traitors:input/player`` from ``bridge.minecraft.triggers``, ``traitors:setup`` from
-``bridge.minecraft.render.setup_function``, ``traitors:item/give/one`` from ``bridge.minecraft.batch``), and neither is ``pack.mcmeta``: its format range and its overlays
+``bridge.minecraft.render.setup_function``, ``traitors:item/give/one`` from ``bridge.minecraft.batch``, the host's
+console dialog ``traitors:host/console`` from the console's buttons, ``bridge.minecraft.console_dialog``), and
+neither is ``pack.mcmeta``: its format range and its overlays
 are made from the versions table (``bridge.minecraft.versions``), so a format number is written in one place.
 
 One pack serves every supported release: ``min_format``/``max_format`` span the oldest to the newest, and the
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bridge.minecraft.batch import GIVE_ONE_FILE, give_one_function
+from bridge.minecraft.console_dialog import CONSOLE_DIALOG_FILE, console_dialog_text
 from bridge.minecraft.render import SETUP_FUNCTION_FILE, setup_function
 from bridge.minecraft.triggers import pack_functions
 from bridge.minecraft.versions import (
@@ -137,11 +140,12 @@ def _files(root: Path, skip: set[str]) -> list[Path]:
 
 
 def generated_files() -> dict[Path, str]:
-    """The pack's files made from the bridge's tables (the functions and ``pack.mcmeta``): path relative to the
-    pack root → text."""
+    """The pack's files made from the bridge's tables (the functions, the console dialog and ``pack.mcmeta``): path
+    relative to the pack root → text."""
     files = {Path(rel): text for rel, text in pack_functions().items()}
     files[Path(SETUP_FUNCTION_FILE)] = setup_function()
     files[Path(GIVE_ONE_FILE)] = give_one_function()
+    files[Path(CONSOLE_DIALOG_FILE)] = console_dialog_text()
     files[Path("pack.mcmeta")] = pack_mcmeta()
     return files
 

@@ -3,89 +3,149 @@
 (``docs/minecraft.md#player-input``). The presses themselves are decoded by the trigger table
 (``bridge.minecraft.triggers``).
 
+The host's console (``HostControl``) is one list of buttons: the console's own (moving on, the phase-bound ones,
+the twists' lists) followed by every host control's button (``engine.core.host_spec``: pause, resume, end, add a
+minute, replace, undo, and any control registered later), by number. The in-game dialog
+(``bridge.minecraft.console_dialog``), the web grimoire's buttons (``bridge.web.hub``) and the translation keys
+(``bridge.minecraft.ui_text``) are made from it.
+
 Host controls other than "move on" are checked by the service: only a configured host (``Settings.hosts``) may
 use them (anyone else is told "Only the host can do that."); 2–5 are "move on" restricted to the phase they
-name; start/cancel a twist open a list of twists (``traitors.twist``); 8–13 are the engine's host inputs
-(pause, resume, end, extend by ``EXTEND_STEP`` seconds, replace, undo; docs/host.md); 14 asks the finalists
-whether everybody is happy with their decision (``AskHappy``, the finale vote only).
+name; start/cancel a twist open a list of twists (``traitors.twist``); 14 asks the finalists whether everybody is
+happy with their decision (``AskHappy``, the finale vote only); the host controls' buttons send their input.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from engine.actions import Action, AskHappy
+from engine.core.host import EXTEND_STEP
+from engine.core.host_spec import ConsoleButton, console_buttons
 from engine.effects import Message
 from engine.rulesets.traitors.phases import Phase
 
-EXTEND_STEP = 60
-"""Seconds one press of "Add a minute" adds to the phase clock."""
+__all__ = [
+    "EXTEND_STEP",
+    "BridgeInput",
+    "HostCommand",
+    "HostControl",
+    "InputError",
+    "LobbyControl",
+    "LobbyPress",
+    "OWN",
+    "OpenConsole",
+    "SendBook",
+    "SwordHit",
+]
 
 
-class HostControl(enum.Enum):
-    """A button of the host's console: the value of ``/trigger traitors.host set <value>``.
+class _Console(type):
+    """``HostControl``'s class: the console's buttons as a collection, like an enum's members. Iterating gives
+    them in the console's order; ``HostControl["PAUSE_CLOCK"]`` and ``HostControl.PAUSE_CLOCK`` look one up by
+    name (``KeyError`` / ``AttributeError``)."""
 
-    ``phase`` is the phase a phase-bound control is meant for (``None``: any phase, or not phase-bound): "move
-    on" in that phase, or the finale's question (``ASK_HAPPY``).
+    def __iter__(cls) -> Iterator[HostControl]:
+        return iter(_buttons())
+
+    def __len__(cls) -> int:
+        return len(_buttons())
+
+    def __getitem__(cls, name: str) -> HostControl:
+        for button in _buttons():
+            if button.name == name:
+                return button
+        raise KeyError(name)
+
+    def __getattr__(cls, name: str) -> HostControl:
+        if not name.isupper():  # dunders and the like: no button is named so
+            raise AttributeError(name)
+        try:
+            return cls[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class HostControl(metaclass=_Console):
+    """A button of the host's console: the value of ``/trigger traitors.host set <value>``. ``HostControl(8)`` is
+    the button that sends 8 (``ValueError`` when none does); each button is one object, compared by identity.
+
+    Attributes:
+        name: its stable name in capitals (``PAUSE_CLOCK``); in lower case its translation key's last part and the
+            web page's control name.
+        value: the number it sends (pinned: ``tests/bridge/minecraft/test_trigger_values.py``).
+        title: the English label.
+        phase: the phase a phase-bound control is meant for (``None``: any phase, or not phase-bound): "move on" in
+            that phase, or the finale's question (``ASK_HAPPY``).
+        press: the host's name → the engine input the button sends as it is (``None``: "move on", a list of
+            twists or a seat to choose first).
     """
 
-    ADVANCE = 1
-    OPEN_ROUND_TABLE = 2
-    OPEN_VOTE = 3
-    CLOSE_VOTE = 4
-    ASK_HAPPY = 14
-    """Listed before the lock it comes before (the console shows the buttons in this order)."""
-    LOCK_TORCHES = 5
-    START_TWIST = 6
-    CANCEL_TWIST = 7
-    PAUSE_CLOCK = 8
-    RESUME_CLOCK = 9
-    END_SERIES = 10
-    EXTEND_PHASE = 11
-    REPLACE_CONTESTANT = 12
-    UNDO = 13
+    __slots__ = ("name", "phase", "press", "title", "value")
+    name: str
+    value: int
+    title: str
+    phase: Phase | None
+    press: Callable[[str], Action] | None
 
-    @property
-    def phase(self) -> Phase | None:
-        return _CONTROL_PHASE.get(self)
+    def __new__(cls, value: int) -> HostControl:
+        for button in _buttons():
+            if button.value == value:
+                return button
+        raise ValueError(f"{value!r} is not a console button")
+
+    @classmethod
+    def make(cls, name: str, value: int, title: str, phase: Phase | None = None,
+             press: Callable[[str], Action] | None = None) -> HostControl:  # fmt: skip
+        """A new button (the console's own, ``OWN``, or a host control's, made by ``_buttons``)."""
+        made = object.__new__(cls)
+        for attr, v in (("name", name), ("value", value), ("title", title), ("phase", phase), ("press", press)):
+            object.__setattr__(made, attr, v)
+        return made
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a console button is read-only ({name})")
+
+    def __repr__(self) -> str:
+        return f"HostControl.{self.name}"
 
     @property
     def key(self) -> str:
         """The translation key of the button label (``traitors.console.<name>``)."""
         return "traitors.console." + self.name.lower()
 
-    @property
-    def title(self) -> str:
-        """The English button label."""
-        return CONTROL_TITLES[self]
+
+_own = HostControl.make
 
 
-_CONTROL_PHASE: dict[HostControl, Phase] = {
-    HostControl.OPEN_ROUND_TABLE: Phase.DISCUSSION,
-    HostControl.OPEN_VOTE: Phase.ROUND_TABLE,
-    HostControl.CLOSE_VOTE: Phase.VOTE,
-    HostControl.LOCK_TORCHES: Phase.TORCHES,
-    HostControl.ASK_HAPPY: Phase.TORCHES,
-}
+OWN: tuple[HostControl, ...] = (
+    _own("ADVANCE", 1, "Start the day / move on"),
+    _own("OPEN_ROUND_TABLE", 2, "Open the round table", Phase.DISCUSSION),
+    _own("OPEN_VOTE", 3, "Open the vote", Phase.ROUND_TABLE),
+    _own("CLOSE_VOTE", 4, "Close the vote", Phase.VOTE),
+    _own("ASK_HAPPY", 14, "Ask: is everybody happy?", Phase.TORCHES, AskHappy),  # before the lock it comes before
+    _own("LOCK_TORCHES", 5, "Lock the vote", Phase.TORCHES),
+    _own("START_TWIST", 6, "Start a twist"),
+    _own("CANCEL_TWIST", 7, "Cancel a twist"),
+)
+"""The console's own buttons, in the console's order, before the host controls' (``engine.core.host_spec``)."""
 
-CONTROL_TITLES: dict[HostControl, str] = {
-    HostControl.ADVANCE: "Start the day / move on",
-    HostControl.OPEN_ROUND_TABLE: "Open the round table",
-    HostControl.OPEN_VOTE: "Open the vote",
-    HostControl.CLOSE_VOTE: "Close the vote",
-    HostControl.LOCK_TORCHES: "Lock the vote",
-    HostControl.START_TWIST: "Start a twist",
-    HostControl.CANCEL_TWIST: "Cancel a twist",
-    HostControl.PAUSE_CLOCK: "Pause the clock",
-    HostControl.RESUME_CLOCK: "Resume the clock",
-    HostControl.END_SERIES: "End the series",
-    HostControl.EXTEND_PHASE: "Add a minute",
-    HostControl.REPLACE_CONTESTANT: "Replace a contestant",
-    HostControl.UNDO: "Undo the last host action",
-    HostControl.ASK_HAPPY: "Ask: is everybody happy?",
-}
-"""English labels of the console buttons (the dialog ``datapack/data/traitors/dialog/host/console.json``)."""
+_FROM_SPEC: dict[ConsoleButton, HostControl] = {}
+
+
+def _buttons() -> tuple[HostControl, ...]:
+    """Every console button in the console's order: ``OWN``, then each registered host control's, by number (one
+    ``HostControl`` per spec's button, so a button is the same object at every look-up)."""
+    out = list(OWN)
+    for b in console_buttons():
+        made = _FROM_SPEC.get(b)
+        if made is None:
+            made = _FROM_SPEC[b] = _own(b.name.upper(), b.number, b.label, None, b.press)
+        out.append(made)
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)

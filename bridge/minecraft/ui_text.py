@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bridge.minecraft.inputs import CONTROL_TITLES
+from bridge.minecraft.inputs import HostControl
 from bridge.minecraft.text import Component, text_component, translated
 from bridge.minecraft.triggers import TRIGGER_TITLES
 
@@ -41,11 +41,11 @@ UI_TEXT: dict[str, str] = {
     "traitors.choice.hover": "Choose {choice}",
     "traitors.torch.banish_again": "Banish Again",
     "traitors.torch.end_game": "End Game",
-    # the host's console (datapack/data/traitors/dialog/host/console.json)
+    # the host's console (its dialog: bridge.minecraft.console_dialog)
     "traitors.console.title": "Host console",
     "traitors.console.body": "Only the configured hosts can use these buttons. Reopen this console with "
     "/trigger traitors.console.",
-    **{c.key: t for c, t in CONTROL_TITLES.items()},
+    **{c.key: c.title for c in HostControl},
     # trigger objective names (the trigger table, bridge.minecraft.triggers)
     **{"traitors.trigger." + obj.split(".", 1)[1]: t for obj, t in TRIGGER_TITLES.items()},
     # items (bridge.minecraft.items.ITEMS): names and lore

@@ -58,14 +58,16 @@ from engine.ids import Twist
 from engine.record import SeriesRecord
 from engine.views import PublicView
 
-__all__ = ["CONTROLS", "NOTE", "ControlError", "Refused", "WebHub"]
+__all__ = ["NOTE", "ControlError", "Refused", "WebHub", "controls", "press"]
 
 log = logging.getLogger(__name__)
 
-CONTROLS: dict[str, int] = {c.name.lower(): c.value for c in HostControl
-                            if c not in (HostControl.START_TWIST, HostControl.CANCEL_TWIST)}  # fmt: skip
-"""Control name (``advance``, ``pause_clock``, …) → the ``traitors.host`` value of the console's button;
-``replace_contestant`` with a seat sends ``SEAT_BASE + seat`` (the seat dialog's button)."""
+def controls() -> list[dict[str, str]]:
+    """The page's buttons, made from the console's (``HostControl``, in its order): ``{"control": name, "label":
+    English label}`` each, the name in lower case (``advance``, ``pause_clock``, …). The page renders them; a press
+    sends the button's name (``press``)."""
+    return [{"control": c.name.lower(), "label": c.title} for c in HostControl]
+
 
 PREFIX = "traitors."
 """A queue entry names its trigger without this prefix (``bridge.minecraft.triggers.decode``)."""
@@ -292,7 +294,7 @@ class WebHub:
     def state_message(self) -> str:
         """The whole grimoire and event log, for a host page that connects (or reconnects)."""
         return json.dumps({"type": "state", "v": self.version, "now": self.clock(), "parts": self.parts,
-                           "log": self.log}, ensure_ascii=False)  # fmt: skip
+                           "log": self.log, "controls": controls()}, ensure_ascii=False)  # fmt: skip
 
     def open_host(self) -> asyncio.Queue[str]:
         """A new host page: its queue, starting with the whole state."""
@@ -324,7 +326,7 @@ class WebHub:
         Args:
             host: the host whose token the page logged in with (``bridge/web/auth.py``); a page never chooses
                 whom it acts as.
-            request: ``{"control": name}`` (``CONTROLS``), with ``"seat": n`` for ``replace_contestant`` or
+            request: ``{"control": name}`` (``controls``), with ``"seat": n`` for ``replace_contestant`` or
                 ``"twist": value`` for ``start_twist`` / ``cancel_twist``; or a note to keep (``NOTE``).
             client: the page's address, for the log line.
 
@@ -389,11 +391,12 @@ def press(request: Mapping[str, Any]) -> dict[str, Any]:
         action = StartTwist("host", twist) if name == "start_twist" else CancelTwist("host", twist)
         objective, value = encode(action, {})
         return {"input": objective.removeprefix(PREFIX), "value": value}
-    if not isinstance(name, str) or name not in CONTROLS:
+    control = next((c for c in HostControl if c.name.lower() == name), None)
+    if control is None:
         raise ControlError(f"unknown control {name!r}")
     seat = request.get("seat")
-    if name == "replace_contestant" and seat is not None:
+    if control is HostControl.REPLACE_CONTESTANT and seat is not None:
         if not isinstance(seat, int) or not 1 <= seat <= 16:
             raise ControlError(f"bad seat {seat!r}")
         return {"input": _HOST_INPUT, "value": SEAT_BASE + seat}
-    return {"input": _HOST_INPUT, "value": CONTROLS[name]}
+    return {"input": _HOST_INPUT, "value": control.value}

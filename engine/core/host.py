@@ -9,14 +9,15 @@ House rules of this file:
 3. A replacement changes who plays a seat, never the seat's name: inputs are translated from the player to the
    contestant on the way in (every input's ``actor``, a presence input's ``contestant``), recipients from the
    contestant to the player on the way out. The replaced player can no longer act (``illegal.replaced``).
-4. An undo takes back the last input if it was a host's move on, pause, resume or extension (``UNDOABLE``): the
-   series is rebuilt by replay without it and the castle is put back (places, items, what is set down at the
-   per-seat places, the clock with the time it had left then, the open prompts). Nothing said is unsaid:
-   everyone is told.
+4. An undo takes back the last input if it was a host's move on, pause, resume or extension (the controls marked
+   ``undoable``: ``engine.core.host_spec.undoable``): the series is rebuilt by replay without it and the castle
+   is put back (places, items, what is set down at the per-seat places, the clock with the time it had left then,
+   the open prompts). Nothing said is unsaid: everyone is told.
 5. Ending the series: nobody wins; the record shows what happened so far.
 6. Every host control the series takes is kept in the record's ``host_actions`` with who, when, the day and the
-   phase: the controls here, moving on (``advance``, with the console button that moved on as its detail),
-   the finale's question (``ask_happy``) and starting or cancelling a twist (``start_twist``, ``cancel_twist``).
+   phase: the controls here (``BUILT_IN``, and any control registered later), moving on (``advance``, with the
+   console button that moved on as its detail), the finale's question (``ask_happy``) and starting or cancelling
+   a twist (``start_twist``, ``cancel_twist``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from engine.actions import (
     UndoHostAction,
 )
 from engine.core.cast import NAME_RE, same_player
+from engine.core.host_spec import HOST_CONTROLS, ConsoleButton, HostControlSpec, register_host_control, undoable
 from engine.core.step import InputStep
 from engine.effects import (
     ClearPlace,
@@ -64,9 +66,8 @@ from engine.tracking import WorldState
 MAX_EXTENSION = 3600
 """The most seconds one ``ExtendPhase`` may add."""
 
-UNDOABLE = frozenset({"advance", "pause_clock", "resume_clock", "extend_phase"})
-"""Host inputs ``UndoHostAction`` can take back: a replacement cannot (the new player already knows the hand:
-replace again instead), nor can the end of the series (the service has stopped)."""
+EXTEND_STEP = 60
+"""Seconds one press of the console's "Add a minute" adds to the phase clock."""
 
 
 class SeatState(Protocol):
@@ -213,12 +214,12 @@ class HostControls(InputStep):
         """Raise if the host control ``action`` is illegal now; else return the function that applies it.
 
         Raises:
-            IllegalAction: not a host (house rule 1), or the control's check (``HOST_CHECKS``) fails.
+            IllegalAction: not a host (house rule 1), or the control's check (its ``HostControlSpec``) fails.
             InvalidCommand: a replacement names an unknown contestant.
         """
         if action.actor not in self.hosts:
             raise IllegalAction("illegal.not_host")
-        return HOST_CHECKS[type(action)](self, action)
+        return HOST_CONTROLS[type(action)].check(self, action)
 
     def check_pause(self, action: PauseClock) -> Callable[[], None]:
         """``PauseClock``: the phase clock must be running. Raises ``IllegalAction``; returns the pause to apply."""
@@ -262,7 +263,7 @@ class HostControls(InputStep):
         """``UndoHostAction``: the last logged input must be an ``UNDOABLE`` host control. Raises
         ``IllegalAction``; returns the undo to apply."""
         last = self.log[-1] if self.log else None
-        if last is None or last.get("action") not in UNDOABLE:
+        if last is None or last.get("action") not in undoable():
             raise IllegalAction("illegal.undo.nothing")
         return partial(self._apply_undo, action.host)
 
@@ -409,15 +410,50 @@ class HostControls(InputStep):
                 self.emit(TakeItem(item, (n,)))
 
 
-HOST_CHECKS: dict[type[Action], Callable[[Any, Any], Callable[[], None]]] = {
-    PauseClock: HostControls.check_pause,
-    ResumeClock: HostControls.check_resume,
-    ExtendPhase: HostControls.check_extend,
-    ReplaceContestant: HostControls.check_replace,
-    UndoHostAction: HostControls.check_undo,
-    EndSeries: HostControls.check_end,
-}
-"""Host control → its check (house rules above), which returns the function that applies it."""
+def _extend(host: str) -> Action:
+    """The console's "Add a minute": ``EXTEND_STEP`` seconds more."""
+    return ExtendPhase(host, EXTEND_STEP)
+
+
+BUILT_IN: tuple[HostControlSpec, ...] = (
+    HostControlSpec(
+        PauseClock, HostControls.check_pause, "Paused the clock", "pause clock", undoable=True,
+        messages={"host.paused": "The host has paused the clock."},
+        button=ConsoleButton(8, "pause_clock", "Pause the clock", PauseClock),
+    ),
+    HostControlSpec(
+        ResumeClock, HostControls.check_resume, "Resumed the clock", "resume clock", undoable=True,
+        messages={"host.resumed": "The clock runs again: {seconds:seconds} left."},
+        button=ConsoleButton(9, "resume_clock", "Resume the clock", ResumeClock),
+    ),
+    HostControlSpec(
+        ExtendPhase, HostControls.check_extend, "Extended the phase", "extend phase", undoable=True,
+        messages={"host.extended": "The host has added {seconds:seconds} to the clock."},
+        button=ConsoleButton(11, "extend_phase", "Add a minute", _extend),
+    ),
+    # Not undoable: the new player already knows the hand (replace again instead).
+    HostControlSpec(
+        ReplaceContestant, HostControls.check_replace, "Replaced a contestant", "replace contestant",
+        messages={"host.replaced": "{player} now plays for {contestant} (seat {seat})."},
+        button=ConsoleButton(12, "replace_contestant", "Replace a contestant", None),
+    ),
+    HostControlSpec(
+        UndoHostAction, HostControls.check_undo, "Undid a host action", "undo host action",
+        messages={"host.undone": "The host has taken back the last host action ({action})."},
+        button=ConsoleButton(13, "undo", "Undo the last host action", UndoHostAction),
+    ),
+    # Not undoable: the service has stopped.
+    HostControlSpec(
+        EndSeries, HostControls.check_end, "Ended the series", "end series",
+        messages={"host.ended": "The host has ended the series."},
+        button=ConsoleButton(10, "end_series", "End the series", EndSeries),
+    ),
+)  # fmt: skip
+"""The host controls every series takes (house rules above), each with its check (which returns the function
+that applies it), its texts and its console button; registered at import (``engine.core.host_spec``)."""
+
+for _spec in BUILT_IN:
+    register_host_control(_spec)
 
 
 Seated = Callable[[str], str]
@@ -447,4 +483,4 @@ ADDRESSED: dict[type[Effect], Callable[[Any, Seated], Effect]] = {
 head set down), and how to rename them; a ``None`` means everyone and stays."""
 
 
-__all__ = ["ADDRESSED", "HOST_CHECKS", "MAX_EXTENSION", "UNDOABLE", "HostControls", "SeatState"]
+__all__ = ["ADDRESSED", "BUILT_IN", "EXTEND_STEP", "HOST_CONTROLS", "MAX_EXTENSION", "HostControls", "SeatState"]

@@ -222,6 +222,34 @@ def test_a_refused_press_shows_the_refusal(browser: Any, running: Running) -> No
     until(lambda: "paused" not in text(browser, "#clock"))
 
 
+def test_the_buttons_follow_the_console_list_and_a_new_control_gets_one(browser: Any, running: Running) -> None:
+    """The page's buttons are the console's (``bridge.web.hub.controls``), in its order and with its labels; a host
+    control registered later (the toy bell of ``tests/test_host_control_plugin.py``) gets a button on a page opened
+    then, and pressing it goes through the console into the engine."""
+    from selenium.webdriver.common.by import By
+
+    from bridge.web.hub import controls
+    from engine.core.host_spec import register_host_control, unregister_host_control
+    from tests.test_host_control_plugin import SPEC
+
+    def shown() -> list[dict[str, str]]:
+        return [{"control": b.get_attribute("data-control"), "label": b.text}
+                for b in browser.find_elements(By.CSS_SELECTOR, "#controls [data-control]")]  # fmt: skip
+
+    open_host(browser, running)
+    assert shown() == controls() and shown()[0] == {"control": "advance", "label": "Start the day / move on"}
+    register_host_control(SPEC)
+    try:
+        open_host(browser, running)
+        assert shown() == controls() and shown()[-1] == {"control": "ring_bell", "label": "Ring the bell"}
+        browser.find_element(By.CSS_SELECTOR, "[data-control=ring_bell]").click()
+        until(lambda: text(browser, "#reply") == "sent: ring_bell")
+        assert running.rig.game.record.to_dict()["host_actions"][-1]["action"] == "ring_bell"
+        until(lambda: "The host rings the castle's bell." in text(browser, "#events"))
+    finally:
+        unregister_host_control(SPEC)
+
+
 def test_the_hosts_note_shows_on_the_seat_and_never_to_spectators(browser: Any, running: Running) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

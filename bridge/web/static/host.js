@@ -105,7 +105,8 @@ function renderPanels() {
   const c = parts.clock || {};
   $("phase").textContent = (c.phase || "not started") + " · day " + (c.day ?? 0);
   Castle.clock = { deadline: c.deadline, paused: c.paused };
-  $("pause").textContent = c.paused !== null && c.paused !== undefined ? "Pause the clock (paused)" : "Pause the clock";
+  const pause = $("pause");
+  if (pause) pause.textContent = pause.dataset.label + (c.paused !== null && c.paused !== undefined ? " (paused)" : "");
   const night = parts.night;
   $("night").querySelector(".body").textContent = night ? [
     night.picks && Object.keys(night.picks).length ? "picks:\n" + kv(night.picks) : "",
@@ -129,6 +130,38 @@ function renderPanels() {
   }
 }
 
+const PICKS = { start_twist: "twist-row", cancel_twist: "twist-row", replace_contestant: "seat-row" };
+// The buttons that take the twist or the seat from their list go in that list's row, the row where its first
+// button falls; every other button stands alone, in the console's order.
+
+function renderControls(controls) {
+  const box = $("controls");
+  const names = controls.map((c) => c.control).join(" ");
+  if (box.dataset.names === names) return;
+  box.dataset.names = names;
+  box.querySelectorAll("[data-control]").forEach((b) => b.remove());
+  const reply = $("reply");
+  const placed = new Set();
+  for (const c of controls) {
+    const b = Castle.el("button", c.control === "end_series" ? "danger" : "", c.label);
+    b.dataset.control = c.control;
+    b.dataset.label = c.label;
+    if (c.control === "pause_clock") b.id = "pause";
+    b.addEventListener("click", () => press(b.dataset.control));
+    const row = PICKS[c.control] && $(PICKS[c.control]);
+    if (row && !placed.has(row)) { box.insertBefore(row, reply); placed.add(row); }
+    (row || box).insertBefore(b, row ? null : reply);
+  }
+}
+
+function press(control) {
+  const request = { control: control };
+  if (control === "replace_contestant") request.seat = Number($("seat").value);
+  if (control.endsWith("_twist")) request.twist = $("twist").value;
+  if (control === "end_series" && !confirm("End the series now, with no winner?")) return;
+  Castle.ws.send(JSON.stringify(request));
+}
+
 function renderLog() {
   const kind = $("kind").value;
   const word = $("search").value.toLowerCase();
@@ -147,6 +180,7 @@ Castle.connect("/ws/host", (msg) => {
     for (const k of Object.keys(parts)) delete parts[k];
     Object.assign(parts, msg.parts);
     events = msg.log;
+    renderControls(msg.controls || []);
   } else if (msg.type === "diff") {
     Object.assign(parts, msg.set);
     for (const k of msg.drop) delete parts[k];
@@ -159,13 +193,6 @@ Castle.connect("/ws/host", (msg) => {
   renderTable(); renderPanels(); renderLog(); renderVotes(); renderNightOrder(); renderTimeline(); showNote();
 });
 
-document.querySelectorAll("[data-control]").forEach((b) => b.addEventListener("click", () => {
-  const request = { control: b.dataset.control };
-  if (request.control === "replace_contestant") request.seat = Number($("seat").value);
-  if (request.control.endsWith("_twist")) request.twist = $("twist").value;
-  if (request.control === "end_series" && !confirm("End the series now, with no winner?")) return;
-  Castle.ws.send(JSON.stringify(request));
-}));
 $("note-seat").addEventListener("change", () => { $("note-text").value = (parts.notes || {})[$("note-seat").value] || ""; });
 $("note-save").addEventListener("click", () => {
   Castle.ws.send(JSON.stringify({ control: "note", contestant: $("note-seat").value, text: $("note-text").value }));

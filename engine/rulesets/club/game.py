@@ -46,7 +46,6 @@ from functools import partial
 from typing import Any
 
 from engine.actions import (
-    HOST_ACTIONS,
     Action,
     Advance,
     AskRepeat,
@@ -59,6 +58,7 @@ from engine.actions import (
     SkipPower,
     UsePower,
 )
+from engine.core.host import HOST_CONTROLS
 from engine.core.inputs import CONTESTANT, HOST, SERVER, InputRule, Lister
 from engine.core.phasegraph import PhaseGraph
 from engine.core.step import fed_log
@@ -221,14 +221,14 @@ class ClubGame(ClubState):
     # ------------------------------------------------------------------ validation (the table ``INPUTS``)
 
     def _validate(self, action: Action) -> Callable[[], None]:
-        """Check ``action`` against its row of ``INPUTS`` and return the function that applies it (mutates
+        """Check ``action`` against its rule (``rule_of``) and return the function that applies it (mutates
         nothing).
 
         Raises:
             InvalidCommand: not an input of this ruleset, or an unknown contestant.
             IllegalAction: the rules forbid it now.
         """
-        rule = INPUTS.get(type(action))
+        rule = rule_of(type(action))
         if rule is None:
             raise InvalidCommand("invalid.action.kind", kind=action.kind)
         if rule.by is CONTESTANT:
@@ -467,7 +467,6 @@ INPUTS: dict[type[Action], InputRule] = {
     Advance: InputRule(HOST, EVERY_PHASE, _check_advance),
     ContestantLeft: InputRule(SERVER, EVERY_PHASE, _check_presence),
     ContestantReturned: InputRule(SERVER, EVERY_PHASE, _check_presence),
-    **{cls: InputRule(HOST, EVERY_PHASE, _check_host_control) for cls in HOST_ACTIONS},
     UsePower: _in(ClubPhase.NIGHT, _check_pick, "illegal.power.closed", _offer_uses),
     SkipPower: _in(ClubPhase.NIGHT, _check_pick, "illegal.power.closed", _offer_skip),
     NominateCandidate: _in(ClubPhase.SPEECH, _check_speech, "illegal.club.not_your_turn", _offer_nominations),
@@ -476,8 +475,20 @@ INPUTS: dict[type[Action], InputRule] = {
     KeepEveryone: _in(ClubPhase.VOTE, _check_keep, "illegal.vote.not_open", _offer_keep),
     AskRepeat: _in(ClubPhase.REPEAT, _check_repeat, "illegal.club.no_repeat", _offer_repeat),
 }
-"""Every input a club series takes, by type (``StartSeries`` and ``TimerExpired`` are ``engine.core.step``'s): the
-shared row shape (``engine.core.inputs.InputRule``), each check returning the function that applies the input."""
+"""Every input a club series takes, by type, but the host controls (``HOST_CONTROL``; ``StartSeries`` and
+``TimerExpired`` are ``engine.core.step``'s): the shared row shape (``engine.core.inputs.InputRule``), each check
+returning the function that applies the input."""
+
+HOST_CONTROL = InputRule(HOST, EVERY_PHASE, _check_host_control)
+"""The rule of every host control (``engine.core.host.HOST_CONTROLS``, one registered later included): a host's
+input in any phase, checked and applied by its spec."""
+
+
+def rule_of(cls: type[Action]) -> InputRule | None:
+    """The rule of an input type: its ``INPUTS`` row, ``HOST_CONTROL`` for a host control, else ``None``."""
+    rule = INPUTS.get(cls)
+    return HOST_CONTROL if rule is None and cls in HOST_CONTROLS else rule
+
 
 LISTERS: dict[ClubPhase, tuple[Lister, ...]] = {
     phase: tuple(r.lister for r in INPUTS.values() if r.lister is not None and phase in r.phases) for phase in ClubPhase
@@ -540,6 +551,7 @@ CLUB_VIEW_PARTS: dict[str, ViewPart] = {
 __all__ = [
     "CLUB_DURATIONS",
     "CLUB_VIEW_PARTS",
+    "HOST_CONTROL",
     "INPUTS",
     "KEEP",
     "LISTERS",
@@ -555,4 +567,5 @@ __all__ = [
     "Role",
     "Step",
     "faction_members",
+    "rule_of",
 ]

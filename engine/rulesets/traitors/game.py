@@ -59,7 +59,7 @@ from engine.rulesets.traitors import heads, twists
 from engine.rulesets.traitors.host import reprompt, tell_hand
 from engine.rulesets.traitors.phases import Node, Phase, clock_label
 from engine.rulesets.traitors.powers import POWERS, TURRET
-from engine.rulesets.traitors.rules import CONTESTANT, INPUTS, LISTERS, PHASES
+from engine.rulesets.traitors.rules import CONTESTANT, LISTERS, PHASES, rule_of
 from engine.rulesets.traitors.settings import DEFAULT_DURATIONS, DealEntry, Settings
 from engine.rulesets.traitors.state import Ballot, NightState, PlayerState, PowerState, TwistState, Use
 from engine.rulesets.traitors.views import lazy_view, public_view, view_for
@@ -251,12 +251,12 @@ class Game(HostControls):
     # ------------------------------------------------------------------ validation
 
     def _validate(self, action: Action) -> Callable[[], None]:
-        """Check ``action`` against its ``rules.INPUTS`` entry and return the function that applies it.
+        """Check ``action`` against its rule (``rules.rule_of``) and return the function that applies it.
 
         A contestant's input is refused first when its actor is unknown (``InvalidCommand``) or out; an input of
         another ruleset is refused as ``invalid.action.kind`` after those checks. Mutates nothing.
         """
-        rule = INPUTS.get(type(action))
+        rule = rule_of(type(action))
         if rule is None or rule.by is CONTESTANT:
             actor = action.actor
             if actor is None or actor not in self.players:

@@ -13,7 +13,6 @@ follows (the driver runs it), and the lister gives a contestant's concrete input
 from __future__ import annotations
 
 from engine.actions import (
-    HOST_ACTIONS,
     Action,
     Advance,
     AnswerJoker,
@@ -31,6 +30,7 @@ from engine.actions import (
     SwearOath,
     UsePower,
 )
+from engine.core.host import HOST_CONTROLS
 from engine.core.inputs import CONTESTANT, HOST, SERVER, InputRule, Lister
 from engine.core.phasegraph import PhaseGraph
 from engine.rulesets.traitors import finale, host, night, presence, round_table, twists, visit
@@ -96,7 +96,6 @@ INPUTS: dict[type[Action], InputRule] = {
     AskHappy: InputRule(HOST, _phases(Phase.TORCHES), finale.check_ask, finale.apply_ask),
     StartTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
     CancelTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
-    **{cls: InputRule(HOST, EVERY_PHASE, host.check_control) for cls in HOST_ACTIONS},
     ContestantLeft: InputRule(SERVER, EVERY_PHASE, presence.check_left, presence.apply_left),
     ContestantReturned: InputRule(SERVER, EVERY_PHASE, presence.check_returned, presence.apply_returned),
     CastVote: InputRule(CONTESTANT, _phases(Phase.VOTE), round_table.check_vote, round_table.apply_vote, round_table.list_vote),
@@ -116,7 +115,18 @@ INPUTS: dict[type[Action], InputRule] = {
     ChooseTorch: InputRule(CONTESTANT, _phases(Phase.TORCHES), finale.check_torch, finale.apply_torch, finale.list_torches),
     **{cls: _twist_rule(i) for cls, i in twists.INPUTS.items()},
 }
-"""Every input the Traitors take, with its rules (an input of another ruleset is refused: ``invalid.action.kind``)."""
+"""Every input the Traitors take, with its rules, but the host controls (``HOST_CONTROL``; an input of another
+ruleset is refused: ``invalid.action.kind``)."""
+
+HOST_CONTROL = InputRule(HOST, EVERY_PHASE, host.check_control)
+"""The rule of every host control (``engine.core.host.HOST_CONTROLS``, one registered later included): a host's,
+in any phase, checked and applied by its spec."""
+
+
+def rule_of(cls: type[Action]) -> InputRule | None:
+    """The rule of an input type: its ``INPUTS`` row, ``HOST_CONTROL`` for a host control, else ``None``."""
+    rule = INPUTS.get(cls)
+    return HOST_CONTROL if rule is None and cls in HOST_CONTROLS else rule
 
 LISTERS: dict[Phase, tuple[Lister, ...]] = {
     phase: tuple(r.lister for r in INPUTS.values() if r.lister is not None and phase in r.phases) for phase in Phase
@@ -147,6 +157,7 @@ def unregister_twist(spec: TwistSpec) -> None:
 __all__ = [
     "CONTESTANT",
     "HOST",
+    "HOST_CONTROL",
     "INPUTS",
     "LISTERS",
     "PHASES",
@@ -155,5 +166,6 @@ __all__ = [
     "Lister",
     "advance",
     "register_twist",
+    "rule_of",
     "unregister_twist",
 ]

@@ -2,8 +2,8 @@
 
 Why a value may never change meaning: a press is ``/trigger traitors.<input> set N``, and ``N`` is written in
 places the bridge does not rewrite when it is upgraded. The host console's dialog in the data pack installed on a
-live server (``datapack/data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8`` pauses the
-clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
+live server (its console dialog, ``data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8``
+pauses the clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
 its click events for as long as it is held, across a restart of the bridge), a series resumed after an upgrade,
 and the commands hosts learn by heart all carry bare numbers. A twist's number comes from a fixed table by key
 (``triggers.TWIST_NUMBERS``); others are positions in a list the code builds from an enum: a guessed power's its
@@ -191,3 +191,15 @@ def test_every_member_has_a_pinned_value() -> None:
     assert set(SIGNUP) | set(LOBBY) == {c.value for c in LobbyControl} - {LobbyControl.PICK.value}
     for table in (TWISTS, GUESSED_POWERS, DRINKS, TORCHES, HOST_CONTROLS, SIGNUP, LOBBY):
         assert len(set(table.values())) == len(table), table
+
+
+def test_a_console_button_is_found_by_its_number_or_name_only() -> None:
+    """``HostControl`` is the console's list: a number or name no button has is an error, never another button."""
+    assert HostControl(8) is HostControl.PAUSE_CLOCK is HostControl["PAUSE_CLOCK"]
+    assert [c.value for c in HostControl] == [1, 2, 3, 4, 14, 5, 6, 7, 8, 9, 10, 11, 12, 13]  # the console's order
+    with pytest.raises(ValueError):
+        HostControl(15)
+    with pytest.raises(KeyError):
+        HostControl["pause_clock"]
+    with pytest.raises(AttributeError):
+        HostControl.NO_SUCH_BUTTON  # noqa: B018

@@ -159,13 +159,14 @@ def test_encode_and_round_trip(action: Action, expected: tuple[str, int]) -> Non
 
 
 def test_every_contestant_action_type_is_covered() -> None:
-    from engine.actions import ACTION_TYPES, HOST_ACTIONS
+    from engine.actions import ACTION_TYPES
+    from engine.core.host import HOST_CONTROLS
 
     covered = {type(a) for a, _ in EXAMPLES} | NOT_ROUND_TRIPPED
     # contestant/host actions have an actor field; system inputs (TimerExpired, StartSeries…) do not; the
     # host's console controls reach the engine through HostCommand (the service), tested below
     with_actor = {cls for cls in ACTION_TYPES.values() if "actor" in {f.name for f in dataclasses.fields(cls)}}
-    assert covered == with_actor - set(HOST_ACTIONS)
+    assert covered == with_actor - set(HOST_CONTROLS)
 
 
 def test_host_controls_and_seat_choice_decode() -> None:

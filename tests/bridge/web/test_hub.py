@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bridge.web.app import COOKIE
-from bridge.web.hub import CONTROLS, ControlError, Refused, WebHub, press
+from bridge.web.hub import ControlError, Refused, WebHub, controls, press
 from bridge.web.rig import HOST, SandboxRig
 from engine.actions import Advance, StartSeries
 from engine.core.step import fed_log
@@ -140,14 +140,28 @@ def test_a_new_service_sends_every_page_the_resumed_state(ruleset: str) -> None:
 
 def test_press_is_the_console_button() -> None:
     assert press({"control": "advance"}) == {"input": "host", "value": 1}
-    assert press({"control": "pause_clock"}) == {"input": "host", "value": CONTROLS["pause_clock"]}
+    assert press({"control": "pause_clock"}) == {"input": "host", "value": 8}
+    assert press({"control": "undo"}) == {"input": "host", "value": 13}
     assert press({"control": "replace_contestant", "seat": 4}) == {"input": "host", "value": 104}
     assert press({"control": "start_twist", "twist": "murder"}) == {"input": "twist", "value": 2}
     assert press({"control": "cancel_twist", "twist": "murder"}) == {"input": "twist", "value": 102}
     for bad in ({"control": "start_twist", "twist": "nope"}, {"control": "replace_contestant", "seat": 40},
-                {"control": None}, {}):  # fmt: skip
+                {"control": None}, {}, {"control": "PAUSE_CLOCK"}, {"control": "nope"}):  # fmt: skip
         with pytest.raises(ControlError):
             press(bad)
+
+
+def test_the_page_is_sent_the_console_buttons_in_the_console_order() -> None:
+    """The page renders its buttons from the state's ``controls``: every console button, named as a press names it."""
+    state = json.loads(WebHub().state_message())
+    assert state["controls"] == controls()
+    assert [c["control"] for c in controls()] == [
+        "advance", "open_round_table", "open_vote", "close_vote", "ask_happy", "lock_torches", "start_twist",
+        "cancel_twist", "pause_clock", "resume_clock", "end_series", "extend_phase", "replace_contestant", "undo",
+    ]  # fmt: skip
+    assert controls()[-1] == {"control": "undo", "label": "Undo the last host action"}
+    for c in controls():
+        press({"control": c["control"], "seat": 1, "twist": "murder"})  # each is a press the hub takes
 
 
 def test_drain_waits_for_the_delay_but_not_for_a_page_that_reads_nothing() -> None:
