@@ -50,7 +50,7 @@ TERMS: dict[str, str] = {
     "term.action.trial": "trial",
     **{f"term.winner.{w.value}": w.title for w in Winner},
     "term.keep": "keep everyone",
-    # the host actions the record names (``HostControls._host_logged``): moving on here, each host control's by
+    # the host actions the record names (``HostControls.log_host_action``): moving on here, each host control's by
     # its spec (``engine.core.host_spec.register_host_control``)
     "term.host_action.advance": "advance",
 }

@@ -52,7 +52,7 @@ def _check_ring(game: Any, action: RingBell) -> Callable[[], None]:
 
 
 def _ring(game: Any, host: str) -> None:
-    game._host_logged(host, "ring_bell", "once")
+    game.log_host_action(host, "ring_bell", "once")
     game.announce("host.bell")
 
 

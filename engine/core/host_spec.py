@@ -63,7 +63,7 @@ class HostControlSpec:
         check: ``(game, action) -> apply``: raises ``IllegalAction`` / ``InvalidCommand`` when the control is
             illegal now (changing nothing), else returns the function that applies it. The game is a
             ``engine.core.host.HostControls`` (either game); the application keeps the control in the record
-            (``HostControls._host_logged``) and tells everyone what happened.
+            (``HostControls.log_host_action``) and tells everyone what happened.
         title: the English line of the exported record's "Host actions" (``"Paused the clock"``).
         term: the English term of its kind inside a sentence (``term.host_action.<kind>``, ``"pause clock"``: the
             undo's announcement names what it took back).
