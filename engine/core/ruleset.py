@@ -14,8 +14,8 @@ castle's copy of the effects (``engine.tracking.CastleTracker``) and, for the cl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.actions import Action
@@ -192,6 +192,13 @@ class Ruleset:
             castle before a series is served.
         twists: the twists a host may start or cancel (``engine.ids.Twist`` values, ``StartTwist``), in the
             order the web grimoire lists them; ``()`` for a ruleset without twists.
+        rules: a club ruleset's rules table (``engine.rulesets.club.settings.ClubRules``: roles, wake order,
+            switches), which its settings are checked against and the club bots read; ``None`` for a ruleset
+            with a game of its own (The Traitors).
+        messages: the ruleset's own English messages (catalogue key → text, keys under its prefix), merged into
+            ``engine.messages.CATALOG`` when the ruleset is registered (``engine.rulesets.register``).
+        good_side: the side that wins by finding the hidden enemies (``engine.outcome.Winner`` value:
+            ``"faithful"``, ``"white_order"``, ``"town"``): the club bots' good team, the balance lab's good side.
     """
 
     name: str
@@ -206,6 +213,10 @@ class Ruleset:
     columns: tuple[tuple[str, str], ...]
     castle_places: tuple[str, ...] = ("seats", "homes")
     twists: tuple[str, ...] = ()
+    # What a ruleset declares for the engine's shared parts (the club game, the catalogue, the bots, the lab).
+    rules: Any = None
+    messages: Mapping[str, str] = field(default_factory=dict)
+    good_side: str = ""
 
 
 __all__ = ["Ruleset", "RulesetGame"]

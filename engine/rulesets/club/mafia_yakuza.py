@@ -24,7 +24,7 @@ from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import ClubRules, ClubSettings, Role, Step, faction_members
-from engine.rulesets.club.spec import club_ruleset
+from engine.rulesets.club.spec import club_ruleset, role_messages
 
 MAFIA = "mafia"
 YAKUZA = "yakuza"
@@ -153,6 +153,47 @@ class MafiaYakuzaGame(ClubGame):
     RULES = RULES
 
 
+MESSAGES: dict[str, str] = {
+    "my.welcome": "Mafia & Yakuza: {count:contestants}. Keep your role secret.",
+    "my.team": "Your family: {players}.",
+    "my.prompt.mistress": "Mistress: whom do you visit tonight?",
+    "my.prompt.sapper": "Sapper: whom do you mine?",
+    "my.prompt.mafia_shot": "Mafia: choose the family's shot (the Don decides).",
+    "my.prompt.yakuza_shot": "Yakuza: choose the family's shot (the Oyabun decides).",
+    "my.prompt.maniac": "Maniac: whom do you shoot?",
+    "my.prompt.poisoner": "Poisoner: whom do you poison?",
+    "my.prompt.bomber": "Bomber: blow someone up tonight? (once per game)",
+    "my.prompt.heal": "Whom do you heal tonight?",
+    "my.prompt.check": "Whom do you check?",
+    "my.check.commissar.mafia": "{player} is Mafia.",
+    "my.check.commissar.yakuza": "{player} is Yakuza.",
+    "my.check.commissar.town": "{player} is with the town.",
+    "my.check.commissar.loner": "{player} is a Loner.",
+    "my.check.priest.loner": "{player} is a Loner.",
+    "my.check.priest.not_loner": "{player} is not a Loner.",
+    # the morning's news beyond the dead (setting morning_news, engine.rulesets.club.morning)
+    "my.news.cured": "{player} is no longer poisoned.",
+    "my.news.cured.unnamed": "A poison has been cured.",
+    "my.news.poisoned": "{player} is poisoned: unless the poison is cured, they die at the end of night {night}.",
+    "my.news.poisoned.unnamed": "A contestant is poisoned: unless the poison is cured, they die at the end of "
+    "night {night}.",
+    "my.news.demined": "The mine on {player} has been cleared.",
+    "my.news.demined.unnamed": "A mine has been cleared.",
+    "my.news.mined": "{player} is mined: the first to visit them at night sets it off, unless that visitor can "
+    "clear it.",
+    "my.news.mined.unnamed": "A contestant is mined: the first to visit them at night sets it off, unless that "
+    "visitor can clear it.",
+    "my.news.bomb_spent": "The bomb has gone off: there will be no more explosions.",
+    **role_messages(
+        "my", {code: role.title for code, role in ROLES.items()}, {"setup": "In the game: {name} × {{count}}."}
+    ),
+}
+"""The English messages under the prefix ``my`` (``engine.messages.CATALOG`` once registered): the welcome, the
+families' meeting, the prompts of the night order, the check answers, the morning's news, and each role's name,
+dealt role, shown role and line in the first night's list of roles (the day's procedure is the club game's,
+``engine.messages_club``)."""
+
+
 RULESET = club_ruleset(
     "mafia_yakuza",
     "Mafia & Yakuza",
@@ -165,8 +206,10 @@ RULESET = club_ruleset(
         ("Votes for an opponent", "votes_for_opponents"),
         ("Votes received", "votes_received"),
     ),
+    messages=MESSAGES,
+    good_side=TOWN,
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
 
 
-__all__ = ["MafiaYakuzaGame", "RULESET", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+__all__ = ["MafiaYakuzaGame", "MESSAGES", "RULESET", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

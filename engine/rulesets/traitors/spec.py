@@ -25,9 +25,10 @@ RULESET = Ruleset(
     ),
     castle_places=("seats", "homes", "breakfast"),
     twists=tuple(t.value for t in Twist),
+    good_side="faithful",
 )
 """The Traitors: a record's hand is the allegiance and power, a contestant still in at the end is a finalist, the
 summary counts round tables attended, votes cast, votes naming a Traitor and votes received; every contestant has
-a place at the breakfast table (rulebook §10); the host may start every twist of rulebook §8."""
+a place at the breakfast table (rulebook §10); the host may start every twist of rulebook §8; the Faithful find the hidden Traitors."""
 
 __all__ = ["RULESET"]
