@@ -31,11 +31,12 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from bridge.app.ruleset_names import RULESET_NAMES
 from engine.errors import ConfigError
 
 if TYPE_CHECKING:  # each command imports what it needs when it runs: `traitors --help` starts fast
@@ -94,26 +95,6 @@ def _release_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", dest="mc_version", default=OLDEST.name, choices=names(), metavar="RELEASE",
                    help=f"the Minecraft release the sandbox stands in for: {', '.join(names())} (default "
                    f"{OLDEST.name}, the oldest: what every supported server accepts)")  # fmt: skip
-
-
-class _RulesetNames:
-    """The registry's keys (``engine.rulesets.RULESETS``) as ``--ruleset``'s choices, read when first asked for: when
-    a ``--ruleset`` value is checked or the help is shown, so that building the parsers imports no rules."""
-
-    def _names(self) -> list[str]:
-        from engine.rulesets import RULESETS
-
-        return list(RULESETS)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-
-RULESET_NAMES = _RulesetNames()
-"""``--ruleset``'s choices: every registered ruleset, in the registry's order."""
 
 
 def _demo_arguments(p: argparse.ArgumentParser) -> None:

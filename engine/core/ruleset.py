@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.actions import Action
+from engine.core.knobs import BalanceKnobs
 from engine.effects import Effect, Label
 from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome
@@ -199,6 +200,8 @@ class Ruleset:
             ``engine.messages.CATALOG`` when the ruleset is registered (``engine.rulesets.register``).
         good_side: the side that wins by finding the hidden enemies (``engine.outcome.Winner`` value:
             ``"faithful"``, ``"white_order"``, ``"town"``): the club bots' good team, the balance lab's good side.
+        balance: the setups the balance lab compares (``engine.core.knobs.BalanceKnobs``); ``None``: the lab
+            does not offer the ruleset.
     """
 
     name: str
@@ -217,6 +220,7 @@ class Ruleset:
     rules: Any = None
     messages: Mapping[str, str] = field(default_factory=dict)
     good_side: str = ""
+    balance: BalanceKnobs | None = None
 
 
 __all__ = ["Ruleset", "RulesetGame"]

@@ -21,8 +21,11 @@ nights running); the Courtesan picks another contestant.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Mapping
 
+from engine.core.knobs import BalanceKnobs, Knobs, on_off, swap_roles
 from engine.core.night import BLOCK, CHECK, HEAL, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
@@ -186,6 +189,28 @@ Black Order's and the Lord's meeting, the prompts of the wake order, the check a
 each role's name, card and turned card (the day's procedure is the club game's, ``engine.messages_club``)."""
 
 
+def balance_setups(base: ClubSettings, n: int) -> list[tuple[Knobs, ClubSettings]]:
+    """The balance lab's setups for ``n`` contestants: the number of Black Knights (1-3, in place of White
+    Knights), the Mad Knight dealt or not (a White Knight in his place), the day's gallows on or off; ``base``
+    with the deal (``deal_table``) and ``day_execution`` changed."""
+    deal = default_deal(n)
+    have = deal.count("black_knight")
+    out: list[tuple[Knobs, ClubSettings]] = []
+    for black, mad, gallows in itertools.product((1, 2, 3), (True, False), (True, False)):
+        roles = deal
+        if black < have:
+            roles = swap_roles(roles, "black_knight", "white_knight", have - black)
+        elif black > have:
+            if roles.count("white_knight") < black - have + 1:
+                continue
+            roles = swap_roles(roles, "white_knight", "black_knight", black - have)
+        if not mad:
+            roles = swap_roles(roles, "mad_knight", "white_knight")
+        s = dataclasses.replace(base, deal_table={n: roles}, day_execution=gallows)
+        out.append(((("black_knights", str(black)), ("mad_knight", on_off(mad)), ("gallows", on_off(gallows))), s))
+    return out
+
+
 RULESET = club_ruleset(
     "black_knights",
     "Black Knights",
@@ -200,6 +225,7 @@ RULESET = club_ruleset(
     ),
     messages=MESSAGES,
     good_side=WHITE,
+    balance=BalanceKnobs(balance_setups, "black_knights", "number of Black Knights"),
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
 

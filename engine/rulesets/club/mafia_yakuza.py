@@ -17,8 +17,11 @@ Bomber's goal, like the Maniac's: be alive when at most one other contestant is.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Mapping
 
+from engine.core.knobs import BalanceKnobs, Knobs, on_off, swap_roles
 from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
@@ -194,6 +197,22 @@ dealt role, shown role and line in the first night's list of roles (the day's pr
 ``engine.messages_club``)."""
 
 
+def balance_setups(base: ClubSettings, n: int) -> list[tuple[Knobs, ClubSettings]]:
+    """The balance lab's setups for ``n`` contestants: the Mafioso, the Yakuza and the Maniac dealt or not (each
+    replaced by a Citizen); ``base`` with the deal (``deal_table``) changed. No day-vote knob: the day always
+    ends in the vote (``day_execution`` acts only on Black Knights' nominations)."""
+    deal = default_deal(n)
+    out: list[tuple[Knobs, ClubSettings]] = []
+    for mafioso, yakuza, maniac in itertools.product((True, False), repeat=3):
+        roles = deal
+        for role, on in (("mafioso", mafioso), ("yakuza", yakuza), ("maniac", maniac)):
+            if not on and role in roles:
+                roles = swap_roles(roles, role, "citizen")
+        s = dataclasses.replace(base, deal_table={n: roles})
+        out.append(((("mafioso", on_off(mafioso)), ("yakuza", on_off(yakuza)), ("maniac", on_off(maniac))), s))
+    return out
+
+
 RULESET = club_ruleset(
     "mafia_yakuza",
     "Mafia & Yakuza",
@@ -208,6 +227,7 @@ RULESET = club_ruleset(
     ),
     messages=MESSAGES,
     good_side=TOWN,
+    balance=BalanceKnobs(balance_setups, "mafioso", "the Mafioso dealt"),
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
 

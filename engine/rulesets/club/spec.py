@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.core.knobs import BalanceKnobs
 from engine.core.ruleset import Ruleset
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import ClubSettings
@@ -39,12 +40,14 @@ def club_ruleset(
     *,
     messages: Mapping[str, str],
     good_side: str,
+    balance: BalanceKnobs | None = None,
 ) -> Ruleset:
     """The registry entry of the club ruleset ``name`` played by ``game`` (a ``ClubGame`` subclass with its
     ``RULES``): ``ClubSettings``, family ``"club"``, the contestant range and rules table ``RULES``, the hand's
     headings "Team" and "Role", "Alive at the end" for a contestant still in at the end, the summary ``columns``
     (``(heading, summary key)`` in table order), its English ``messages`` (catalogue key → text, under
-    ``RULES.prefix``) and ``good_side``, the team that finds the hidden enemies (a ``Role.team``)."""
+    ``RULES.prefix``), ``good_side``, the team that finds the hidden enemies (a ``Role.team``), and the balance
+lab's setups (``None``: the lab does not offer it)."""
     return Ruleset(
         name=name,
         title=title,
@@ -59,6 +62,7 @@ def club_ruleset(
         rules=game.RULES,
         messages=messages,
         good_side=good_side,
+        balance=balance,
     )
 
 
