@@ -55,12 +55,6 @@ AMBIGUOUS = frozenset({"traitors"})
 """Registry keys that are also ordinary words of the software (see the module docstring)."""
 
 NAMING: tuple[str, ...] = (
-    "bench/bot_skill.py",
-    "bench/checkout.py",
-    "bench/instructions.py",
-    "bench/latency.py",
-    "bench/resume.py",
-    "bench/twists.py",
     "bridge/config/settings.py",
     "bridge/config/settings_json.py",
     "bridge/loop/console.py",
