@@ -200,6 +200,9 @@ class Ruleset:
             ``engine.messages.CATALOG`` when the ruleset is registered (``engine.rulesets.register``).
         good_side: the side that wins by finding the hidden enemies (``engine.outcome.Winner`` value:
             ``"faithful"``, ``"white_order"``, ``"town"``): the club bots' good team, the balance lab's good side.
+        rule_text: the rule text the rules page restates, a file under ``docs/rules/source/`` (the authority).
+        rule_id: the pattern of the page's rule ids (a regular expression: ``T\\d+\\.\\d+``, ``BK\\d+``), its
+            leading capitals the ids' prefix; the rules trace (``docs/rules/trace.md``) reads both.
         balance: the setups the balance lab compares (``engine.core.knobs.BalanceKnobs``); ``None``: the lab
             does not offer the ruleset.
     """
@@ -220,6 +223,8 @@ class Ruleset:
     rules: Any = None
     messages: Mapping[str, str] = field(default_factory=dict)
     good_side: str = ""
+    rule_text: str = ""
+    rule_id: str = ""
     balance: BalanceKnobs | None = None
 
 

@@ -225,6 +225,8 @@ RULESET = club_ruleset(
     ),
     messages=MESSAGES,
     good_side=WHITE,
+    rule_text="black-knights-rules.ru.txt",
+    rule_id=r"BK\d+",
     balance=BalanceKnobs(balance_setups, "black_knights", "number of Black Knights"),
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""

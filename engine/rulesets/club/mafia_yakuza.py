@@ -227,6 +227,8 @@ RULESET = club_ruleset(
     ),
     messages=MESSAGES,
     good_side=TOWN,
+    rule_text="mafia-yakuza-rules.uk.txt",
+    rule_id=r"MY\d+",
     balance=BalanceKnobs(balance_setups, "mafioso", "the Mafioso dealt"),
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""

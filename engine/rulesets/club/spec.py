@@ -40,14 +40,17 @@ def club_ruleset(
     *,
     messages: Mapping[str, str],
     good_side: str,
+    rule_text: str,
+    rule_id: str,
     balance: BalanceKnobs | None = None,
 ) -> Ruleset:
     """The registry entry of the club ruleset ``name`` played by ``game`` (a ``ClubGame`` subclass with its
     ``RULES``): ``ClubSettings``, family ``"club"``, the contestant range and rules table ``RULES``, the hand's
     headings "Team" and "Role", "Alive at the end" for a contestant still in at the end, the summary ``columns``
     (``(heading, summary key)`` in table order), its English ``messages`` (catalogue key → text, under
-    ``RULES.prefix``), ``good_side``, the team that finds the hidden enemies (a ``Role.team``), and the balance
-lab's setups (``None``: the lab does not offer it)."""
+    ``RULES.prefix``), ``good_side``, the team that finds the hidden enemies (a ``Role.team``), the rule text its
+rules page restates and the pattern of its rule ids, and the balance lab's setups (``None``: the lab does not
+offer it)."""
     return Ruleset(
         name=name,
         title=title,
@@ -62,6 +65,8 @@ lab's setups (``None``: the lab does not offer it)."""
         rules=game.RULES,
         messages=messages,
         good_side=good_side,
+        rule_text=rule_text,
+        rule_id=rule_id,
         balance=balance,
     )
 

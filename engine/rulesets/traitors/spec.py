@@ -51,6 +51,8 @@ RULESET = Ruleset(
     castle_places=("seats", "homes", "breakfast"),
     twists=tuple(t.value for t in Twist),
     good_side="faithful",
+    rule_text="traitors-rulebook.txt",
+    rule_id=r"T\d+\.\d+",
     balance=BalanceKnobs(balance_setups, "traitors", "number of Traitors", evil_sides=("traitors",)),
 )
 """The Traitors: a record's hand is the allegiance and power, a contestant still in at the end is a finalist, the

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import pytest
 
@@ -104,6 +105,8 @@ RULESET = club_ruleset(
     columns=(("Days", "days"), ("Votes cast", "votes_cast")),
     messages=MESSAGES,
     good_side=HARBOUR,
+    rule_text="lantern-watch-rules.txt",
+    rule_id=r"LW\d+",
 )
 
 # ---------------------------------------------------------------------------------------------- the tests
@@ -153,7 +156,7 @@ def test_registering_adds_the_ruleset_and_its_messages_and_unregistering_takes_t
 
 def test_a_ruleset_may_not_take_another_rulesets_message_keys() -> None:
     thief = club_ruleset("thief", "Thief", LanternWatchGame, "thief.md", columns=(), messages={"bk.welcome": "x"},
-                         good_side=HARBOUR)  # fmt: skip
+                         good_side=HARBOUR, rule_text="thief.txt", rule_id=r"TH\d+")  # fmt: skip
     with pytest.raises(ValueError, match="bk.welcome"):
         register(thief)
     assert "thief" not in RULESETS and CATALOG["bk.welcome"].startswith("Black Knights")
@@ -210,6 +213,16 @@ def test_bots_play_it_to_a_win_of_one_side(lantern_watch: Ruleset) -> None:
         record = game.record.to_dict()
         assert record["ruleset"] == "lantern_watch"
     assert winners <= {Winner.TOWN, Winner.MAFIA, Winner.NOBODY} and winners & {Winner.TOWN, Winner.MAFIA}
+
+
+def test_no_secret_leaks_in_its_random_series(lantern_watch: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The club rulesets' property test (``test_club_secrets.py``) over seeded random series of Lantern Watch: no
+    effect or view names another contestant's role where the rules keep it secret; the win check agrees."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    from test_club_secrets import play
+
+    winners = {play("lantern_watch", seed).outcome.winner for seed in range(30)}  # type: ignore[attr-defined]
+    assert {Winner.TOWN, Winner.MAFIA} <= winners
 
 
 def test_simulate_offers_and_plays_it(lantern_watch: Ruleset, capsys: pytest.CaptureFixture[str]) -> None:
