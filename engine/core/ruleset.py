@@ -203,6 +203,10 @@ class Ruleset:
         rule_text: the rule text the rules page restates, a file under ``docs/rules/source/`` (the authority).
         rule_id: the pattern of the page's rule ids (a regular expression: ``T\\d+\\.\\d+``, ``BK\\d+``), its
             leading capitals the ids' prefix; the rules trace (``docs/rules/trace.md``) reads both.
+        powers: the power tables of a ruleset with powers, for the host's night-order sheet
+            (``bridge/web/sheets.py``): The Traitors' ``engine.rulesets.traitors.powers`` (``POWERS``,
+            ``NIGHT_ORDER``, ``VISIT_ORDER``, the stage ``TURRET``, the steps ``MURDER`` and ``GUESS``); ``None``
+            for a ruleset without powers.
         balance: the setups the balance lab compares (``engine.core.knobs.BalanceKnobs``); ``None``: the lab
             does not offer the ruleset.
     """
@@ -225,6 +229,7 @@ class Ruleset:
     good_side: str = ""
     rule_text: str = ""
     rule_id: str = ""
+    powers: Any = None
     balance: BalanceKnobs | None = None
 
 

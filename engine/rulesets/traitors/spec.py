@@ -8,6 +8,7 @@ import itertools
 from engine.core.knobs import BalanceKnobs, Knobs, on_off
 from engine.core.ruleset import Ruleset
 from engine.ids import Twist
+from engine.rulesets.traitors import powers
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import SIZES, Settings
 
@@ -53,6 +54,7 @@ RULESET = Ruleset(
     good_side="faithful",
     rule_text="traitors-rulebook.txt",
     rule_id=r"T\d+\.\d+",
+    powers=powers,
     balance=BalanceKnobs(balance_setups, "traitors", "number of Traitors", evil_sides=("traitors",)),
 )
 """The Traitors: a record's hand is the allegiance and power, a contestant still in at the end is a finalist, the
