@@ -114,16 +114,17 @@ def _vocabulary(club: tuple[Ruleset, ...]) -> Vocabulary:
     return Vocabulary(rules, good, welcomes, cards, setups, heard)
 
 
-_VOCABULARIES: dict[tuple[int, ...], Vocabulary] = {}
+_LAST: list[tuple[tuple[Ruleset, ...], Vocabulary]] = []
+"""The last ``Vocabulary`` worked out and the entries it was worked out from (every bot of a series asks)."""
 
 
 def vocabulary() -> Vocabulary:
-    """The ``Vocabulary`` of the club rulesets registered now (worked out once for each set of entries)."""
+    """The ``Vocabulary`` of the club rulesets registered now (worked out again only when the entries change)."""
     club = tuple(r for r in RULESETS.values() if r.rules is not None)
-    key = tuple(id(r) for r in club)
-    found = _VOCABULARIES.get(key)
-    if found is None:
-        found = _VOCABULARIES[key] = _vocabulary(club)
+    if _LAST and len(_LAST[0][0]) == len(club) and all(a is b for a, b in zip(_LAST[0][0], club, strict=True)):
+        return _LAST[0][1]
+    found = _vocabulary(club)
+    _LAST[:] = [(club, found)]
     return found
 
 
