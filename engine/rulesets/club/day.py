@@ -200,7 +200,7 @@ class ClubDay(ClubNight):
             rec.left = name
             rec.revealed = departures.card(p)
             self.announce("bk.leaves", player=name)
-            self.announce(f"bk.reveal.{rec.revealed}", player=name)
+            self.announce(f"{self.rules.prefix}.reveal.{rec.revealed}", player=name)
             self._clock(ClubPhase.LAST_WORD, "last_word", "clock.last_word")
             self.announce("bk.last_word", player=name)
             return

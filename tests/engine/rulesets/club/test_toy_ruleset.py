@@ -11,7 +11,9 @@ demo or ``traitors simulate`` is told about it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+import random
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -223,6 +225,34 @@ def test_no_secret_leaks_in_its_random_series(lantern_watch: Ruleset, monkeypatc
 
     winners = {play("lantern_watch", seed).outcome.winner for seed in range(30)}  # type: ignore[attr-defined]
     assert {Winner.TOWN, Winner.MAFIA} <= winners
+
+
+def test_with_the_black_knights_day_its_own_cards_are_turned() -> None:
+    """The same ruleset switched to the Black Knights' day (``nominations``, ``reveal_role``): every message of a
+    random series is in the catalogue, a departure turns the card under the ruleset's own prefix, and the welcome
+    says whether the day ends at the gallows."""
+    court_rules = dataclasses.replace(RULES, nominations=True, reveal_role=True)
+    court_game = type("LanternCourtGame", (ClubGame,), {"RULES": court_rules})
+    court = dataclasses.replace(RULESET, game=court_game, rules=court_rules)
+    register(court)
+    try:
+        keys: list[str] = []
+        for seed in range(8):
+            rng = random.Random(seed)
+            game = new_game(ClubSettings("lantern_watch", NAMES, hosts=("Host",)), seed)
+            fx = game.handle(StartSeries(), now=0.0)
+            for step in range(1, 2000):
+                keys += [e.message.key for e in fx if isinstance(e, Announce | Whisper | Prompt)]
+                if game.is_over:
+                    break
+                legal = [a for n in game.contestants() for a in game.legal_actions(n)]
+                fx = game.handle(rng.choice(legal) if legal and rng.random() > 0.05 else Advance("Host"), now=step)
+            assert game.is_over
+    finally:
+        unregister("lantern_watch")
+    assert not [k for k in keys if k not in CATALOG and k not in MESSAGES]
+    assert "bk.day_execution.on" in keys and any(k.startswith("lw.reveal.") for k in keys)
+    assert not any(k.startswith("bk.reveal.") for k in keys)
 
 
 def test_simulate_offers_and_plays_it(lantern_watch: Ruleset, capsys: pytest.CaptureFixture[str]) -> None:
