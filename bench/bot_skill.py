@@ -20,10 +20,9 @@ import checkout  # noqa: F401 - this checkout's engine and bridge, not an instal
 from bridge.app.balance_setups import evil_wins
 from bridge.app.demo import demo_settings
 from bridge.app.simulate import run
+from engine.rulesets import RULESETS
 from engine.sim import SIDE_WINS, series_seeds, sides_of, wilson
 
-GOOD = {"traitors": ("faithful",), "black_knights": ("white_order",), "mafia_yakuza": ("town",)}
-"""The good side of each ruleset (the side that must find the hidden enemies)."""
 KINDS = ("random", "simple", "smart")
 
 
@@ -41,7 +40,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--contestants", type=int, default=12)
-    ap.add_argument("--ruleset", action="append", choices=sorted(GOOD))
+    ap.add_argument("--ruleset", action="append", choices=sorted(RULESETS))
     ap.add_argument("--kinds", default=",".join(KINDS), help="bot kinds to pair (default random,simple,smart)")
     ap.add_argument("--pairs", help="only these pairings, GOOD:EVIL,... (e.g. random:smart,smart:smart)")
     args = ap.parse_args()
@@ -49,9 +48,9 @@ def main() -> None:
     print(f"{args.series} series each, seed {args.seed}, {args.contestants} contestants; evil side's win rate [95 % CI]")
     print("| ruleset | good bots | evil bots | evil side wins | good side wins | nobody | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for ruleset in args.ruleset or sorted(GOOD):
+    for ruleset in args.ruleset or sorted(RULESETS):
         settings = demo_settings(args.contestants, ruleset)
-        good = GOOD[ruleset]
+        good = (RULESETS[ruleset].good_side,)  # the side that must find the hidden enemies
         evil = [s for s in sides_of(settings) if s not in good]
         kinds = args.kinds.split(",")
         pairs = [(gk, ek) for gk in kinds for ek in kinds]
@@ -64,7 +63,7 @@ def main() -> None:
             dt = time.perf_counter() - t0
             n = tally.series
             rate, lo, hi = evil_rate(tally.wins, n, ruleset)
-            gw = tally.wins.get({"traitors": "faithful"}.get(ruleset, good[0]), 0)
+            gw = tally.wins.get(good[0], 0)
             print(f"| {ruleset} | {gk} | {ek} | {100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
                   f"| {100 * gw / n:.1f} % | {100 * tally.wins.get('nobody', 0) / n:.1f} % | {dt:.1f} |", flush=True)
         if len(evil) > 1:

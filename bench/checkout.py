@@ -29,9 +29,9 @@ elif str(ROOT) not in sys.path[:1]:
 def engine_build() -> str:
     """The folder the benchmark's engine was imported from (printed by the scripts, so a figure always says what it
     measured)."""
-    import engine.rulesets.traitors.game
+    import engine
 
-    return str(Path(str(engine.rulesets.traitors.game.__file__)).parent)
+    return str(Path(str(engine.__file__)).parent)
 
 
 def run_on_commit(commit: str, script: str, argv: list[str]) -> str:

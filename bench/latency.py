@@ -32,26 +32,31 @@ from bridge.io.rcon import RconClient
 from bridge.loop.service import POLL_INTERVAL, SeriesService
 from bridge.sandbox.server import SandboxThread
 from engine.actions import StartSeries, TimerExpired
-from engine.rulesets.traitors.game import Game
-from engine.rulesets.traitors.phases import Phase
+from engine.core.ruleset import RulesetGame
+from engine.rulesets import new_game
 
 SKIP = ("data get storage traitors:io", "data remove storage traitors:io")
 """The service's own queue polls and acks: not caused by the press."""
 
 
-def finale_game(seed: int = 3) -> Game:
+def at_torches(game: RulesetGame) -> bool:
+    """Whether ``game`` waits for the finale's torches (The Traitors' phase ``torches``)."""
+    return game.phase is not None and game.phase.value == "torches"
+
+
+def finale_game(seed: int = 3) -> RulesetGame:
     """A 12-contestant series played to the finale torches, with an hour on the torch clock."""
     settings = dataclasses.replace(demo_settings(12), durations={**DEMO_DURATIONS, "torches": 3600.0})
     for s in range(seed, seed + 200):
-        game = Game(settings, s)
+        game = new_game(settings, s)
         rng = random.Random(s)
         now = time.time() - 3000.0
         game.handle(StartSeries(), now=now)
-        while not game.is_over and game.phase is not Phase.TORCHES:
+        while not game.is_over and not at_torches(game):
             now += 1.0
             legal = [a for n in game.contestants() for a in game.legal_actions(n)]
             game.handle(rng.choice(legal) if legal else TimerExpired(game.phase_seq), now=now)
-        if game.phase is Phase.TORCHES:
+        if at_torches(game):
             return game
     raise RuntimeError("no seed reached the finale")
 

@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import DEMO_DURATIONS, demo_settings
@@ -52,8 +53,7 @@ from bridge.minecraft.render import RenderContext, render, render_give_once
 from engine.actions import ChooseTorch, StartSeries, TimerExpired
 from engine.effects import GiveItem
 from engine.ids import Torch
-from engine.rulesets.traitors.game import Game
-from engine.rulesets.traitors.phases import Phase
+from engine.rulesets import new_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,7 +64,7 @@ def build_store(path: Path, inputs: int, seed: int = 3) -> int:
     rng = random.Random(seed)
     store = SeriesStore(path)
     series = store.create(settings, seed)
-    game = Game(settings, seed)
+    game: Any = new_game(settings, seed)  # The Traitors' game: its finalists are ``game.torches``
     handouts = Handouts(series.tag)
     ctx = RenderContext(default_castle(), {n: i for i, n in enumerate(settings.contestants, start=1)})
     now = time.time() - 3000.0
@@ -84,7 +84,7 @@ def build_store(path: Path, inputs: int, seed: int = 3) -> int:
 
     step(StartSeries())
     while len(game.log) < inputs and not game.is_over:
-        if game.phase is Phase.TORCHES:
+        if game.phase is not None and game.phase.value == "torches":
             finalist = rng.choice(list(game.torches))
             step(ChooseTorch(finalist, rng.choice(list(Torch))))
             continue

@@ -18,8 +18,7 @@ from bridge.minecraft.core import MAX_COMMAND_BYTES, utf8_size
 from bridge.minecraft.items import give, item_stack
 from engine.actions import Advance, StartSeries
 from engine.ids import Item, Twist
-from engine.rulesets.traitors.game import Game
-from engine.rulesets.traitors.settings import Settings
+from engine.rulesets import RULESETS, new_game
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
 TWISTS = {1: (Twist.DOUBLE_VOTE,), 2: (Twist.CONFESSION,), 3: (Twist.MURDER, Twist.SEER), 4: (Twist.GUESS,),
@@ -30,7 +29,8 @@ def run(twists: bool, series: int = 40) -> tuple[float, float, float]:
     inputs = handle_s = legal_s = 0.0
     sweeps = 0
     for seed in range(series):
-        game = Game(Settings(contestants=NAMES, traitors=3, hosts=("Host",), twists=TWISTS if twists else {}), seed)
+        spec = next(r for r in RULESETS.values() if r.twists)  # the ruleset whose host starts these twists
+        game = new_game(spec.settings(contestants=NAMES, traitors=3, hosts=("Host",), twists=TWISTS if twists else {}), seed)
         rng, now = random.Random(seed), 0.0
         game.handle(StartSeries(), now=now)
         while not game.is_over:

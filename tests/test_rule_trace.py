@@ -22,21 +22,22 @@ from pathlib import Path
 
 import pytest
 
+from engine.rulesets import RULESETS
+
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
 TRACE = RULES / "trace.md"
 TESTS = ROOT / "tests"
 
-PAGES = {
-    "traitors.md": "traitors-rulebook.txt",
-    "black-knights.md": "black-knights-rules.ru.txt",
-    "mafia-yakuza.md": "mafia-yakuza-rules.uk.txt",
-}
-"""Each rules page and the rule text (``docs/rules/source/``) it restates."""
+PAGES = {r.rulebook: r.rule_text for r in RULESETS.values()}
+"""Each rules page and the rule text (``docs/rules/source/``) it restates (``Ruleset.rulebook``, ``rule_text``)."""
 
-PREFIX = {"traitors.md": "T", "black-knights.md": "BK", "mafia-yakuza.md": "MY"}
+PATTERN = {r.rulebook: r.rule_id for r in RULESETS.values()}
+"""Each rules page's rule id pattern (``Ruleset.rule_id``)."""
+PREFIX = {page: re.match(r"[A-Z]+", pattern).group() for page, pattern in PATTERN.items()}
+"""Each rules page's rule id prefix: its pattern's leading capitals."""
 
-ID = r"(?:T\d+\.\d+|BK\d+|MY\d+)"
+ID = "(?:" + "|".join(PATTERN.values()) + ")"
 ID_RE = re.compile(rf"(?<![\w.]){ID}(?!\w)")
 RULE_LINE_RE = re.compile(rf"^\s*(?:[-*]|\d+\.)\s+\*\*({ID})\*\*")
 """A rule line: a list item starting with its bold rule id."""
@@ -140,7 +141,7 @@ def page_problems(name: str, page: str, source: str) -> list[str]:
             problems.append(f"{line.rule}: given twice")
         seen.add(line.rule)
         prefix = PREFIX.get(name, "")
-        if not re.fullmatch(rf"{prefix}\d+(?:\.\d+)?", line.rule):
+        if not re.fullmatch(PATTERN.get(name, prefix), line.rule):
             problems.append(f"{line.rule}: not an id of {name} ({prefix}…)")
         if prefix == "T":
             number = re.match(r"(\d+)\.", line.section)

@@ -55,16 +55,6 @@ AMBIGUOUS = frozenset({"traitors"})
 """Registry keys that are also ordinary words of the software (see the module docstring)."""
 
 NAMING: tuple[str, ...] = (
-    "bench/bot_skill.py",
-    "bench/checkout.py",
-    "bench/instructions.py",
-    "bench/latency.py",
-    "bench/resume.py",
-    "bench/twists.py",
-    "bridge/app/balance.py",
-    "bridge/app/balance_options.py",
-    "bridge/app/balance_plot.py",
-    "bridge/app/balance_setups.py",
     "bridge/config/settings.py",
     "bridge/config/settings_json.py",
     "bridge/loop/console.py",
@@ -72,7 +62,6 @@ NAMING: tuple[str, ...] = (
     "bridge/minecraft/inputs.py",
     "bridge/minecraft/triggers.py",
     "bridge/web/rig.py",
-    "bridge/web/sheets.py",
 )
 """The modules that name a ruleset today, by path from the repository root. It may only shrink."""
 

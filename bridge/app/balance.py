@@ -37,6 +37,7 @@ from bridge.app.balance_run import Runner, Task, runner
 from bridge.app.balance_setups import Setup, evil_wins, setups_for
 from bridge.app.simulate import check_bot_sides, parse_bots
 from engine.errors import ConfigError
+from engine.rulesets import DEFAULT_RULESET
 from engine.sim import series_seeds, wilson
 
 CHUNK = 50
@@ -135,7 +136,7 @@ class Progress(Protocol):
 
 
 def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Progress | None = None,
-           ruleset: str = "traitors") -> list[Arm]:  # fmt: skip
+           ruleset: str = DEFAULT_RULESET) -> list[Arm]:  # fmt: skip
     """Play the search (the module docstring) and return every setup's counts, in ``setups`` order.
 
     Args:
@@ -321,7 +322,7 @@ def from_arguments(args: argparse.Namespace) -> int:
         if not sep:
             raise ConfigError(f"--fix: {pair!r}; expected KNOB=VALUE")
         fixed[knob.strip()] = value.strip()
-    return run_balance(ruleset=args.ruleset, contestants=args.contestants, opts=opts, jobs=args.jobs,
+    return run_balance(ruleset=args.ruleset or DEFAULT_RULESET, contestants=args.contestants, opts=opts, jobs=args.jobs,
                        scheduler=args.scheduler, as_json=args.json, plot_file=args.plot, fixed=fixed)  # fmt: skip
 
 

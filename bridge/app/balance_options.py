@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-GOOD_SIDE = {"traitors": "faithful", "black_knights": "white_order", "mafia_yakuza": "town"}
-"""Each ruleset ``traitors balance`` knows, and its good side (as its win is named)."""
+from bridge.app.ruleset_names import BALANCED_NAMES
+
 STRATEGIES = ("race", "equal")
 """``--strategy``: racing, or equal allocation (the baseline)."""
 
@@ -34,7 +34,8 @@ class Search:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``traitors balance``'s options (``bridge/app/cli.py``)."""
     d = Search()
-    p.add_argument("--ruleset", choices=sorted(GOOD_SIDE), default="traitors", help="ruleset (default traitors)")
+    p.add_argument("--ruleset", choices=BALANCED_NAMES, default=None, metavar="RULESET",
+                   help="ruleset: %(choices)s (default: the first)")  # fmt: skip
     p.add_argument("--contestants", type=int, default=12, help="cast size (default 12)")
     p.add_argument("--target", type=float, default=d.target, help="the evil side's win rate wanted (default 0.5)")
     p.add_argument("--precision", type=float, default=d.precision,
@@ -55,4 +56,4 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="also draw the win rates (pip install 'castle-traitors[plot]')")
 
 
-__all__ = ["GOOD_SIDE", "STRATEGIES", "Search", "add_arguments"]
+__all__ = ["STRATEGIES", "Search", "add_arguments"]

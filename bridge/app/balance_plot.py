@@ -9,11 +9,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bridge.app.balance_setups import MAIN_KNOB
+from bridge.app.balance_setups import balanced
 from engine.errors import ConfigError
 
-AXIS = {"traitors": "number of Traitors", "black_knights": "number of Black Knights", "mafioso": "the Mafioso dealt"}
-"""The x axis's title per main knob."""
 GROUP_WIDTH = 0.8
 """The share of the space between two values of the main knob the setups of one value spread over."""
 
@@ -57,12 +55,13 @@ def check_plot_file(path: str) -> None:
 
 
 def plot(data: Mapping[str, Any], path: str) -> None:
-    """Draw a ``to_json`` result into ``path`` (PNG): rate and interval per setup against ``MAIN_KNOB``, the best
-    ``keep`` in orange and named, the setups still in the race in blue, the dropped ones in grey, the target as
-    a dashed line with its ``±precision`` band.
+    """Draw a ``to_json`` result into ``path`` (PNG): rate and interval per setup against the ruleset's main knob
+    (``BalanceKnobs.main_knob``, titled ``axis``), the best ``keep`` in orange and named, the setups still in the
+    race in blue, the dropped ones in grey, the target as a dashed line with its ``±precision`` band.
 
     Raises:
-        ConfigError: matplotlib is missing (the ``[plot]`` extra), or the file cannot be written.
+        ConfigError: matplotlib is missing (the ``[plot]`` extra), the ruleset has no balance knobs, or the file
+            cannot be written.
     """
     try:
         import matplotlib
@@ -71,7 +70,8 @@ def plot(data: Mapping[str, Any], path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise ConfigError("--plot needs matplotlib: pip install 'castle-traitors[plot]'") from None
-    knob = MAIN_KNOB[data["ruleset"]]
+    knobs = balanced(data["ruleset"])
+    knob = knobs.main_knob
     setups = data["setups"]
     values, xs = positions(setups, knob)
     fig, ax = plt.subplots(figsize=(10, 6), layout="constrained")
@@ -98,7 +98,7 @@ def plot(data: Mapping[str, Any], path: str) -> None:
     ax.set_ylim(max(0.0, min(low, target - precision) - 0.05), min(1.0, max(high, target + precision) + 0.05))
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.grid(axis="y", color="0.92")
-    ax.set_xlabel(f"{AXIS.get(knob, knob)} (each value's setups spread around its tick, lowest rate first)")
+    ax.set_xlabel(f"{knobs.axis} (each value's setups spread around its tick, lowest rate first)")
     ax.set_ylabel("evil side's win rate, with its 95 % interval")
     bots = data.get("bots", "")
     ax.set_title(f"Balance search: {data['ruleset']}, {data['contestants']} contestants, {len(setups)} setups, "

@@ -60,7 +60,6 @@ from bridge.app.cli_commands import (
     stats_command,
 )
 from bridge.app.cli_options import (
-    RULESET_NAMES,
     Arguments,
     Parser,
     VersionAction,
@@ -82,6 +81,7 @@ from bridge.app.cli_options import (
     simulate_arguments,
     stats_arguments,
 )
+from bridge.app.ruleset_names import RULESET_NAMES
 from engine.errors import ConfigError
 
 __all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_OK", "RULESET_NAMES", "Command",

@@ -9,8 +9,10 @@ Building the parsers imports no rules and no I/O: ``traitors --help`` starts fas
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, NoReturn
+
+from bridge.app.ruleset_names import RULESET_NAMES
 
 
 def _version() -> str:
@@ -58,26 +60,6 @@ def _release_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", dest="mc_version", default=OLDEST.name, choices=names(), metavar="RELEASE",
                    help=f"the Minecraft release the sandbox stands in for: {', '.join(names())} (default "
                    f"{OLDEST.name}, the oldest: what every supported server accepts)")  # fmt: skip
-
-
-class _RulesetNames:
-    """The registry's keys (``engine.rulesets.RULESETS``) as ``--ruleset``'s choices, read when first asked for: when
-    a ``--ruleset`` value is checked or the help is shown, so that building the parsers imports no rules."""
-
-    def _names(self) -> list[str]:
-        from engine.rulesets import RULESETS
-
-        return list(RULESETS)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-
-RULESET_NAMES = _RulesetNames()
-"""``--ruleset``'s choices: every registered ruleset, in the registry's order."""
 
 
 def demo_arguments(p: argparse.ArgumentParser) -> None:

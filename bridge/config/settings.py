@@ -21,7 +21,6 @@ from bridge.config.model import ConfigFileError, ConfigModel, did_you_mean, prob
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power, Twist
 from engine.rulesets import RULESETS
-from engine.rulesets.club import CLUB_RULES
 from engine.rulesets.club.settings import ClubSettings
 from engine.rulesets.traitors.settings import DealEntry, Settings
 
@@ -288,7 +287,7 @@ def validate_settings(settings: AnySettings) -> None:
         ConfigError: the engine refuses the settings (the message names the field).
     """
     if isinstance(settings, ClubSettings):
-        settings.validate(CLUB_RULES[settings.ruleset])
+        settings.validate(RULESETS[settings.ruleset].rules)
     else:
         settings.validate()
 

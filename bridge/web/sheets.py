@@ -8,8 +8,9 @@ House rules of this file:
 2. The vote history is read from the series' record (``engine.record``), which the engine keeps live: a round
    is there once its vote has closed; the vote still open is the grimoire's ``vote`` part.
 3. The night order is generated from each ruleset's own data (``NIGHT_SHEETS``, keyed by the game family of the
-   series' ruleset, ``engine.core.ruleset.Ruleset.family``): The Traitors' ``NIGHT_ORDER`` and ``POWERS``, a club
-   ruleset's wake order (``ClubRules.steps``). A family without a row has no sheet.
+   series' ruleset, ``engine.core.ruleset.Ruleset.family``): The Traitors' ``NIGHT_ORDER`` and ``POWERS``, read
+   from its registry entry (``Ruleset.powers``), a club ruleset's wake order (``ClubRules.steps``). A family
+   without a row has no sheet.
 4. Pure: no I/O.
 """
 
@@ -23,8 +24,7 @@ from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
 from engine.core.ruleset import RulesetGame
 from engine.ids import Power
 from engine.record import ClubDayRecord, RoundTableRecord, VoteRound
-from engine.rulesets import family
-from engine.rulesets.traitors.powers import GUESS, MURDER, NIGHT_ORDER, POWERS, TURRET, VISIT_ORDER
+from engine.rulesets import RULESETS, family
 
 __all__ = ["NIGHT_SHEETS", "night_sheet", "vote_history"]
 
@@ -83,9 +83,10 @@ def vote_history(game: RulesetGame) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------- night order
 
 
-def _rule(power: Power) -> str:
-    """The first sentence of a power's rule (``Power.rule``'s "Rule: …" paragraph), on one line."""
-    paragraphs = POWERS[power].rule.split("\n\n")
+def _rule(spec: Any) -> str:
+    """The first sentence of a power's rule (``spec``, a power's ``Power``: its ``rule``'s "Rule: …" paragraph), on
+    one line."""
+    paragraphs = spec.rule.split("\n\n")
     text = " ".join(paragraphs[1].replace("``", "").split()) if len(paragraphs) > 1 else ""
     text = text.split(":", 1)[1].strip() if text.startswith("Rule") and ":" in text else text
     end = text.find(". ")
@@ -98,7 +99,10 @@ def _row(step: str, who: list[str], what: str) -> dict[str, Any]:
 
 def _traitors_sheet(game: Any) -> list[dict[str, Any]]:
     """Rulebook §7 in the engine's order: the Oath, the Turret, the Traitor powers, the offer, the host's visits
-    (``VISIT_ORDER``), then every use resolves in ``NIGHT_ORDER``; only the powers dealt to a living contestant."""
+    (``VISIT_ORDER``), then every use resolves in ``NIGHT_ORDER``; only the powers dealt to a living contestant.
+    The power tables are the ruleset's entry's (``Ruleset.powers``)."""
+    tables = RULESETS[game.ruleset].powers
+    powers = tables.POWERS
     living = [n for n, p in game.players.items() if p.alive]
     holders: dict[Power, list[str]] = {}
     for name in living:
@@ -112,11 +116,11 @@ def _traitors_sheet(game: Any) -> list[dict[str, Any]]:
         _row("The Turret", [n for n in traitors if game.players[n].sworn],
              "the sworn Traitors choose the night's event (murder, seduction, ultimatum) and nominate for the double vote"),
     ]  # fmt: skip
-    rows += [_row(p.title, holders[p], _rule(p)) for p in POWERS if POWERS[p].stage == TURRET and p in holders]
+    rows += [_row(p.title, holders[p], _rule(powers[p])) for p in powers if powers[p].stage == tables.TURRET and p in holders]
     rows.append(_row("The offer", [], "a seduced contestant (or one given the ultimatum) answers at home"))
-    rows += [_row(p.title, holders[p], _rule(p)) for p in VISIT_ORDER if p in holders]
-    steps = {MURDER: "the murder", GUESS: "the guess"}
-    order = [s.title if isinstance(s, Power) else steps.get(s, s) for s in NIGHT_ORDER
+    rows += [_row(p.title, holders[p], _rule(powers[p])) for p in tables.VISIT_ORDER if p in holders]
+    steps = {tables.MURDER: "the murder", tables.GUESS: "the guess"}
+    order = [s.title if isinstance(s, Power) else steps.get(s, s) for s in tables.NIGHT_ORDER
              if not isinstance(s, Power) or s in holders]  # fmt: skip
     rows.append(_row("Resolution", [], " → ".join(order)))
     rows.append(_row("Breakfast", [], "everyone arrives; the murdered are found missing"))

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any, Protocol
 
 from engine.actions import Action, CastVote, ChooseEvent, ChooseTorch, NominateDoubleVote
-from engine.bots.club import HEARD as CLUB_HEARD
-from engine.bots.club import WELCOMES, ClubBot
+from engine.bots.club import ClubBot, vocabulary
 from engine.bots.suspicion import HEARD, SuspicionBot
 from engine.ids import Torch
+from engine.rulesets import RULESETS
 from engine.views import PlayerView
 
 
@@ -128,15 +127,16 @@ class SmartBot(SuspicionBot):
     """The smart kind for a caller that does not say the ruleset: a ``SuspicionBot`` (the Traitors) that hands a
     club series to a ``ClubBot`` once it hears the series' welcome (said before anyone chooses)."""
 
-    hears = HEARD | CLUB_HEARD
-
     def __init__(self, name: str, rng: random.Random) -> None:
         super().__init__(name, rng)
         self.club: ClubBot | None = None
+        self.welcomes = vocabulary().welcomes
+        self.hears = HEARD | vocabulary().heard
+        """The Traitors' keys and every registered club ruleset's (``engine.bots.club.Vocabulary.heard``)."""
 
     def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
         """``ClubBot.observe`` from a club welcome on, ``SuspicionBot.observe`` before (its keys only)."""
-        if self.club is None and key in WELCOMES:
+        if self.club is None and key in self.welcomes:
             self.club = ClubBot(self.name, self.rng)
         if self.club is not None:
             self.club.observe(key, params)
@@ -166,16 +166,9 @@ class _OpportunistTraitors(SuspicionBot):
 
 BOTS: dict[str, Any] = {"random": RandomBot, "simple": SimpleBot, "smart": SmartBot, "opportunist": OpportunistBot}
 """Bot kinds by name: ``kind(name, rng) -> Bot``."""
-_CLUB: dict[str, Callable[[str, random.Random], Bot]] = {
-    ruleset: partial(ClubBot, ruleset=ruleset) for ruleset in WELCOMES.values()
-}
-SMART: dict[str, Callable[[str, random.Random], Bot]] = {"traitors": SuspicionBot, **_CLUB}
-"""Ruleset → the smart kind's bot for it (``make_bot`` with ``ruleset``)."""
-BY_RULESET: dict[str, dict[str, Callable[[str, random.Random], Bot]]] = {
-    "smart": SMART,
-    "opportunist": {"traitors": _OpportunistTraitors, **_CLUB},
-}
-"""Kind → ruleset → its bot, for the kinds that play each ruleset with a bot of its own."""
+OWN_GAME: dict[str, Callable[[str, random.Random], Bot]] = {"smart": SuspicionBot, "opportunist": _OpportunistTraitors}
+"""Kind → its bot for a ruleset with a game of its own (The Traitors), for the kinds that play each ruleset with a
+bot of its own; in a club ruleset (a registry entry with a rules table) these kinds are ``ClubBot``."""
 
 
 def make_bot(kind: str, name: str, rng: random.Random, *, ruleset: str | None = None) -> Bot:
@@ -185,16 +178,19 @@ def make_bot(kind: str, name: str, rng: random.Random, *, ruleset: str | None = 
         kind: a key of ``BOTS``.
         name: the contestant.
         rng: the bot's own generator (seeded by the caller).
-        ruleset: the series' ruleset (``engine.rulesets.RULESETS`` key): the smart kind's bot for it
-            (``SMART``); ``None``: ``SmartBot``, which tells the ruleset from the series' welcome.
+        ruleset: the series' ruleset (``engine.rulesets.RULESETS`` key): for a kind of ``OWN_GAME``, its bot
+            for that ruleset (``ClubBot`` in a club ruleset); ``None``: ``BOTS[kind]`` (the smart kind's
+            ``SmartBot`` tells the ruleset from the series' welcome).
 
     Raises:
         KeyError: an unknown kind (``BOTS`` lists them) or ruleset.
     """
-    if ruleset is not None and kind in BY_RULESET:
-        return BY_RULESET[kind][ruleset](name, rng)
+    if ruleset is not None and kind in OWN_GAME:
+        if RULESETS[ruleset].rules is not None:
+            return ClubBot(name, rng, ruleset)
+        return OWN_GAME[kind](name, rng)
     bot: Bot = BOTS[kind](name, rng)
     return bot
 
 
-__all__ = ["BOTS", "BY_RULESET", "SMART", "Bot", "OpportunistBot", "RandomBot", "SimpleBot", "SmartBot", "choose", "make_bot"]
+__all__ = ["BOTS", "OWN_GAME", "Bot", "OpportunistBot", "RandomBot", "SimpleBot", "SmartBot", "choose", "make_bot"]

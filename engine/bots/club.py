@@ -34,24 +34,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import partial
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.actions import Action, AskRepeat, CastVote, HoldBack, KeepEveryone, NominateCandidate, SkipPower, UsePower
 from engine.bots.belief import Event, Private, PublicBelief, advance
 from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
-from engine.rulesets.club import black_knights, mafia_yakuza
+from engine.core.ruleset import Ruleset
+from engine.rulesets import RULESETS
 from engine.rulesets.club.settings import ClubRules
 
 A = TypeVar("A", bound=Action)
 """An input type (``_best`` returns one of the options it is given)."""
 
-RULES: dict[str, ClubRules] = {"black_knights": black_knights.RULES, "mafia_yakuza": mafia_yakuza.RULES}
-"""The club rulesets by name."""
-WELCOMES: dict[str, str] = {f"{r.prefix}.welcome": name for name, r in RULES.items()}
-"""The welcome key (said at the start of every club series) → its ruleset."""
-GOOD = frozenset({"white_order", "town"})
-"""The teams that win by finding the hidden enemies (the others know their team, or play alone)."""
 CHECK_TRUST = 0.98
 """How far a check's answer is trusted (no club role lies; kept below 1 so a wrong count of enemies dealt cannot
 leave no possible set)."""
@@ -83,22 +78,60 @@ NEWS = frozenset({"my.news.poisoned", "my.news.cured", "my.news.mined", "my.news
 """Morning news naming a poisoned or mined contestant (``engine.rulesets.club.morning``)."""
 
 
-def _keys(prefix: str, codes: Sequence[str]) -> set[str]:
-    return {f"{prefix}.{code}" for code in codes}
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What the club bots read from the registered club rulesets (``engine.rulesets.RULESETS``, the entries with
+    a rules table): ``rules`` name → ``ClubRules``; ``good`` the teams that win by finding the hidden enemies
+    (each entry's ``good_side``: the others know their team, or play alone); ``welcomes`` the welcome key (said
+    at the start of every club series) → its ruleset; ``cards`` a turned card's key (``<prefix>.reveal.<role>``,
+    a ruleset that turns cards) → whether the role is an enemy's; ``setups`` a first night's role line
+    (``<prefix>.setup.<role>``, a ruleset that names the roles dealt) → the role; ``heard`` every message key
+    ``ClubBot.observe`` learns from."""
+
+    rules: dict[str, ClubRules]
+    good: frozenset[str]
+    welcomes: dict[str, str]
+    cards: dict[str, bool]
+    setups: dict[str, str]
+    heard: frozenset[str]
 
 
-HEARD = frozenset({
-    "club.died", "club.night", "club.no_deaths", "club.team.pick", "vote.reveal", "vote.count", "bk.leaves", "bk.repeat",
-    "my.expelled", *WELCOMES, *CHECK_ANSWERS, *CARDINAL_FINDS, *NEWS,
-    *_keys("bk.reveal", list(black_knights.ROLES)), *_keys("my.setup", list(mafia_yakuza.ROLES)),
-    *(f"{r.prefix}.prompt.{s.name}" for r in RULES.values() for s in r.steps),
-})  # fmt: skip
-"""Every message key ``ClubBot.observe`` learns from."""
+def _vocabulary(club: tuple[Ruleset, ...]) -> Vocabulary:
+    rules: dict[str, ClubRules] = {r.name: r.rules for r in club}
+    good = frozenset(r.good_side for r in club)
+    welcomes = {f"{r.prefix}.welcome": name for name, r in rules.items()}
+    cards = {
+        f"{r.prefix}.reveal.{code}": role.team not in good for r in rules.values() if r.reveal_role
+        for code, role in r.roles.items()
+    }
+    setups = {f"{e.rules.prefix}.setup.{code}": code for e in club for code in e.rules.roles
+              if f"{e.rules.prefix}.setup.{code}" in e.messages}  # fmt: skip
+    heard = frozenset({
+        "club.died", "club.night", "club.no_deaths", "club.team.pick", "vote.reveal", "vote.count", "bk.leaves",
+        "bk.repeat", "my.expelled", *welcomes, *CHECK_ANSWERS, *CARDINAL_FINDS, *NEWS, *cards, *setups,
+        *(f"{r.prefix}.prompt.{s.name}" for r in rules.values() for s in r.steps),
+    })  # fmt: skip
+    return Vocabulary(rules, good, welcomes, cards, setups, heard)
+
+
+_LAST: list[tuple[tuple[Ruleset, ...], Vocabulary]] = []
+"""The last ``Vocabulary`` worked out and the entries it was worked out from (every bot of a series asks)."""
+
+
+def vocabulary() -> Vocabulary:
+    """The ``Vocabulary`` of the club rulesets registered now (worked out again only when the entries change)."""
+    club = tuple(r for r in RULESETS.values() if r.rules is not None)
+    if _LAST and len(_LAST[0][0]) == len(club) and all(a is b for a, b in zip(_LAST[0][0], club, strict=True)):
+        return _LAST[0][1]
+    found = _vocabulary(club)
+    _LAST[:] = [(club, found)]
+    return found
 
 
 def evil_roles(rules: ClubRules) -> frozenset[str]:
-    """The role codes of ``rules`` outside the good teams (``GOOD``)."""
-    return frozenset(code for code, role in rules.roles.items() if role.team not in GOOD)
+    """The role codes of ``rules`` outside the good teams (``Vocabulary.good``)."""
+    good = vocabulary().good
+    return frozenset(code for code, role in rules.roles.items() if role.team not in good)
 
 
 _ROOTS: dict[tuple[tuple[str, ...], int], PublicBelief] = {}
@@ -110,15 +143,21 @@ class ClubBot:
     Args:
         name: the contestant.
         rng: its own generator (seeded by the caller; used only to pick among inputs it has no rule for).
-        ruleset: ``"black_knights"`` or ``"mafia_yakuza"``; ``None``: learnt from the series' welcome.
+        ruleset: a registered club ruleset's name (``engine.rulesets.RULESETS``); ``None``: learnt from the
+            series' welcome.
+
+    Raises:
+        KeyError: ``ruleset`` is not a registered club ruleset.
     """
 
     needs_view = True
-    hears = HEARD
 
     def __init__(self, name: str, rng: random.Random, ruleset: str | None = None) -> None:
         self.name, self.rng = name, rng
-        self.rules: ClubRules | None = RULES[ruleset] if ruleset else None
+        self.vocabulary = vocabulary()
+        self.hears = self.vocabulary.heard
+        """Every message key ``observe`` learns from (``Vocabulary.heard``)."""
+        self.rules: ClubRules | None = self.vocabulary.rules[ruleset] if ruleset else None
         self.count = 0
         """Contestants at the start (the welcome)."""
         self.setup: dict[str, int] = {}
@@ -160,15 +199,19 @@ class ClubBot:
     def observe(self, key: str, params: tuple[tuple[str, str], ...]) -> None:
         """Learn from one message shown to the contestant (see the module docstring)."""
         p = dict(params)
+        words = self.vocabulary
         learn = LEARN.get(key)
         if learn is not None:
             learn(self, p)
+        elif key in words.welcomes:
+            self.rules = words.rules[words.welcomes[key]]
+            self.count = int(p["count"])
         elif key in CHECK_ANSWERS:
             self.answers.append((p["player"], CHECK_ANSWERS[key]))
-        elif key.startswith("bk.reveal."):
-            self._card(p["player"], black_knights.ROLES[key[10:]].team not in GOOD)
-        elif key.startswith("my.setup."):
-            self.setup[key[9:]] = int(p["count"])
+        elif key in words.cards:
+            self._card(p["player"], words.cards[key])
+        elif key in words.setups:
+            self.setup[words.setups[key]] = int(p["count"])
         elif key in CARDINAL_FINDS:
             self.found[p["player"]] = CARDINAL_FINDS[key]
         elif key.endswith(("poisoned", "cured", "mined", "demined")):
@@ -271,7 +314,7 @@ class ClubBot:
     def choose(self, view: Any, legal: Sequence[Action]) -> Action | None:
         """One of ``legal`` (not empty) for the contestant whose ``PlayerView`` is ``view`` (the module docstring
         says how)."""
-        good = view.allegiance in GOOD
+        good = view.allegiance in self.vocabulary.good
         fellows = frozenset(view.traitors) if not good else frozenset()
         p = self.chances(view, good)
         if self.shot_at is not None and view.public.phase != "night":
@@ -408,11 +451,6 @@ def _best(options: Sequence[A], key: Callable[[A], float]) -> A:
     return best
 
 
-def _welcome(bot: ClubBot, p: dict[str, str], *, ruleset: str) -> None:
-    bot.rules = RULES[ruleset]
-    bot.count = int(p["count"])
-
-
 def _paper(bot: ClubBot, p: dict[str, str]) -> None:
     bot.papers.append((p["voter"], p["target"]))
     bot.record.append(("paper", p["voter"], p["target"]))
@@ -442,7 +480,6 @@ def _team_pick(bot: ClubBot, p: dict[str, str]) -> None:
 
 
 LEARN: dict[str, Callable[[ClubBot, dict[str, str]], None]] = {
-    **{key: partial(_welcome, ruleset=ruleset) for key, ruleset in WELCOMES.items()},
     "club.died": ClubBot.learn_died,
     "club.night": ClubBot.learn_night,
     "club.team.pick": _team_pick,
@@ -453,7 +490,8 @@ LEARN: dict[str, Callable[[ClubBot, dict[str, str]], None]] = {
     "bk.repeat": _repeated,
     "my.expelled": _expelled,
 }
-"""Message key → what ``ClubBot.observe`` does with it (the rest: checks, cards, setup, news, prompts)."""
+"""Message key → what ``ClubBot.observe`` does with it (the rest: the welcome, checks, cards, setup, news,
+prompts)."""
 
 Choice = Callable[[ClubBot, Sequence[Action], dict[str, float], bool, frozenset[str]], Action]
 CHOICES: dict[type, Choice] = {
@@ -471,4 +509,4 @@ EVIL_POWER: dict[str, Worth] = {
 """An evil contestant's night action kind → what a target is worth."""
 
 
-__all__ = ["GOOD", "HEARD", "RULES", "WELCOMES", "ClubBot", "evil_roles"]
+__all__ = ["ClubBot", "Vocabulary", "evil_roles", "vocabulary"]

@@ -14,11 +14,12 @@ castle's copy of the effects (``engine.tracking.CastleTracker``) and, for the cl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.actions import Action
+from engine.core.knobs import BalanceKnobs
 from engine.effects import Effect, Label
 from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome
@@ -192,6 +193,22 @@ class Ruleset:
             castle before a series is served.
         twists: the twists a host may start or cancel (``engine.ids.Twist`` values, ``StartTwist``), in the
             order the web grimoire lists them; ``()`` for a ruleset without twists.
+        rules: a club ruleset's rules table (``engine.rulesets.club.settings.ClubRules``: roles, wake order,
+            switches), which its settings are checked against and the club bots read; ``None`` for a ruleset
+            with a game of its own (The Traitors).
+        messages: the ruleset's own English messages (catalogue key → text, keys under its prefix), merged into
+            ``engine.messages.CATALOG`` when the ruleset is registered (``engine.rulesets.register``).
+        good_side: the side that wins by finding the hidden enemies (``engine.outcome.Winner`` value:
+            ``"faithful"``, ``"white_order"``, ``"town"``): the club bots' good team, the balance lab's good side.
+        rule_text: the rule text the rules page restates, a file under ``docs/rules/source/`` (the authority).
+        rule_id: the pattern of the page's rule ids (a regular expression: ``T\\d+\\.\\d+``, ``BK\\d+``), its
+            leading capitals the ids' prefix; the rules trace (``docs/rules/trace.md``) reads both.
+        powers: the power tables of a ruleset with powers, for the host's night-order sheet
+            (``bridge/web/sheets.py``): The Traitors' ``engine.rulesets.traitors.powers`` (``POWERS``,
+            ``NIGHT_ORDER``, ``VISIT_ORDER``, the stage ``TURRET``, the steps ``MURDER`` and ``GUESS``); ``None``
+            for a ruleset without powers.
+        balance: the setups the balance lab compares (``engine.core.knobs.BalanceKnobs``); ``None``: the lab
+            does not offer the ruleset.
     """
 
     name: str
@@ -206,6 +223,14 @@ class Ruleset:
     columns: tuple[tuple[str, str], ...]
     castle_places: tuple[str, ...] = ("seats", "homes")
     twists: tuple[str, ...] = ()
+    # What a ruleset declares for the engine's shared parts (the club game, the catalogue, the bots, the lab).
+    rules: Any = None
+    messages: Mapping[str, str] = field(default_factory=dict)
+    good_side: str = ""
+    rule_text: str = ""
+    rule_id: str = ""
+    powers: Any = None
+    balance: BalanceKnobs | None = None
 
 
 __all__ = ["Ruleset", "RulesetGame"]

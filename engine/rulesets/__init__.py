@@ -14,11 +14,41 @@ from typing import Any
 
 from engine.core.ruleset import Ruleset, RulesetGame
 from engine.errors import ConfigError
+from engine.messages import CATALOG
 from engine.rulesets.club import black_knights, mafia_yakuza
 from engine.rulesets.traitors import spec as traitors_spec
 
-RULESETS: dict[str, Ruleset] = {r.name: r for r in (traitors_spec.RULESET, black_knights.RULESET, mafia_yakuza.RULESET)}
-"""Every ruleset by name, each declared by its own package (``engine.core.ruleset.Ruleset``)."""
+RULESETS: dict[str, Ruleset] = {}
+"""Every ruleset by name, each declared by its own package (``engine.core.ruleset.Ruleset``) and added by
+``register``."""
+
+
+def register(ruleset: Ruleset) -> None:
+    """Add ``ruleset`` to ``RULESETS`` (after the others: the order of ``--ruleset``'s choices and of the lab's
+    tables) and its own messages (``Ruleset.messages``) to the message catalogue.
+
+    Raises:
+        ValueError: a ruleset of that name is registered, or one of its message keys is in the catalogue.
+    """
+    if ruleset.name in RULESETS:
+        raise ValueError(f"ruleset {ruleset.name!r} is already registered")
+    taken = sorted(set(ruleset.messages) & set(CATALOG))
+    if taken:
+        raise ValueError(f"ruleset {ruleset.name!r}: message keys already in the catalogue: {', '.join(taken)}")
+    CATALOG.update(ruleset.messages)
+    RULESETS[ruleset.name] = ruleset
+
+
+def unregister(name: str) -> None:
+    """Take the ruleset ``name`` added by ``register`` out of ``RULESETS``, with its messages; nothing for a name
+    not registered."""
+    ruleset = RULESETS.pop(name, None)
+    for key in ruleset.messages if ruleset is not None else ():
+        CATALOG.pop(key, None)
+
+
+for _ruleset in (traitors_spec.RULESET, black_knights.RULESET, mafia_yakuza.RULESET):
+    register(_ruleset)
 
 DEFAULT_RULESET = traitors_spec.RULESET.name
 """The ruleset of a series that names none: the command line's default, a settings value without ``ruleset``."""
@@ -63,4 +93,4 @@ def replay(settings: object, seed: int, log: Iterable[dict[str, Any]]) -> Rulese
     return ruleset_of(settings).game.replay(settings, seed, log)
 
 
-__all__ = ["DEFAULT_RULESET", "RULESETS", "Ruleset", "family", "new_game", "replay", "ruleset_of"]
+__all__ = ["DEFAULT_RULESET", "RULESETS", "Ruleset", "family", "new_game", "register", "replay", "ruleset_of", "unregister"]

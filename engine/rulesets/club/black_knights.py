@@ -21,14 +21,17 @@ nights running); the Courtesan picks another contestant.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Mapping
 
+from engine.core.knobs import BalanceKnobs, Knobs, on_off, swap_roles
 from engine.core.night import BLOCK, CHECK, HEAL, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import MEET, ClubRules, ClubSettings, Role, Step, faction_members
-from engine.rulesets.club.spec import club_ruleset
+from engine.rulesets.club.spec import club_ruleset, role_messages
 
 WHITE = "white_order"
 BLACK = "black_order"
@@ -159,6 +162,55 @@ class BlackKnightsGame(ClubGame):
     RULES = RULES
 
 
+MESSAGES: dict[str, str] = {
+    "bk.welcome": "Black Knights: {count:contestants}. Look at your card in secret.",
+    "bk.team": "You know: {players}.",
+    "bk.prompt.courtesan": "Courtesan: with whom do you spend the night?",
+    "bk.prompt.black_kill": "Black Order: choose tonight's victim together.",
+    "bk.prompt.cardinal_check": "Grey Cardinal: point at a contestant.",
+    "bk.prompt.mad_knight": "Mad Knight: whom do you attack?",
+    "bk.prompt.lord": "Lord: point at a contestant.",
+    "bk.prompt.healer": "Healer: whom do you heal tonight?",
+    "bk.check.cardinal.crown": "{player}: a crown. The Lord.",
+    "bk.check.cardinal.syringe": "{player}: a syringe. The Healer.",
+    "bk.check.cardinal.neither": "{player}: a shake of the head. Neither.",
+    "bk.check.lord.black": "{player}: thumbs up. A Black Knight.",
+    "bk.check.lord.white": "{player}: thumbs down. A White Knight or the Courtesan.",
+    "bk.check.lord.mad": "{player}: a finger across the throat. The Mad Knight.",
+    "bk.promoted.lord": "The Lord has left the game: you are the Lord now and check from tonight.",
+    **role_messages(
+        "bk",
+        {code: role.title for code, role in ROLES.items()},
+        {"deal": "Your card: {name}.", "reveal": "{{player}}'s card is turned: {name}."},
+    ),
+}
+"""The English messages under the prefix ``bk`` (``engine.messages.CATALOG`` once registered): the welcome, the
+Black Order's and the Lord's meeting, the prompts of the wake order, the check answers, the Heir's promotion, and
+each role's name, card and turned card (the day's procedure is the club game's, ``engine.messages_club``)."""
+
+
+def balance_setups(base: ClubSettings, n: int) -> list[tuple[Knobs, ClubSettings]]:
+    """The balance lab's setups for ``n`` contestants: the number of Black Knights (1-3, in place of White
+    Knights), the Mad Knight dealt or not (a White Knight in his place), the day's gallows on or off; ``base``
+    with the deal (``deal_table``) and ``day_execution`` changed."""
+    deal = default_deal(n)
+    have = deal.count("black_knight")
+    out: list[tuple[Knobs, ClubSettings]] = []
+    for black, mad, gallows in itertools.product((1, 2, 3), (True, False), (True, False)):
+        roles = deal
+        if black < have:
+            roles = swap_roles(roles, "black_knight", "white_knight", have - black)
+        elif black > have:
+            if roles.count("white_knight") < black - have + 1:
+                continue
+            roles = swap_roles(roles, "white_knight", "black_knight", black - have)
+        if not mad:
+            roles = swap_roles(roles, "mad_knight", "white_knight")
+        s = dataclasses.replace(base, deal_table={n: roles}, day_execution=gallows)
+        out.append(((("black_knights", str(black)), ("mad_knight", on_off(mad)), ("gallows", on_off(gallows))), s))
+    return out
+
+
 RULESET = club_ruleset(
     "black_knights",
     "Black Knights",
@@ -171,8 +223,13 @@ RULESET = club_ruleset(
         ("Votes for an opponent", "votes_for_opponents"),
         ("Votes received", "votes_received"),
     ),
+    messages=MESSAGES,
+    good_side=WHITE,
+    rule_text="black-knights-rules.ru.txt",
+    rule_id=r"BK\d+",
+    balance=BalanceKnobs(balance_setups, "black_knights", "number of Black Knights"),
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
 
 
-__all__ = ["BlackKnightsGame", "RULESET", "INTRO", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+__all__ = ["BlackKnightsGame", "MESSAGES", "RULESET", "INTRO", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

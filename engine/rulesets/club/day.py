@@ -221,7 +221,7 @@ def leaves(game: ClubState, name: str) -> ClubNode | None:
         rec.left = name
         rec.revealed = departures.card(p)
         game.announce("bk.leaves", player=name)
-        game.announce(f"bk.reveal.{rec.revealed}", player=name)
+        game.announce(f"{game.rules.prefix}.reveal.{rec.revealed}", player=name)
         game.set_clock(ClubPhase.LAST_WORD, "last_word", "clock.last_word")
         game.announce("bk.last_word", player=name)
         return None

@@ -273,7 +273,7 @@ class ClubGame(ClubState):
             )
         names = list(self.players)
         self.announce(f"{px}.welcome", count=len(names))
-        if self.rules.name == "black_knights":
+        if self.rules.nominations:  # the day that may end at the gallows (setting day_execution)
             self.announce("bk.day_execution." + ("on" if s.day_execution else "off"))
         for who in names:
             role = self.players[who].role

@@ -17,14 +17,17 @@ Bomber's goal, like the Maniac's: be alive when at most one other contestant is.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Mapping
 
+from engine.core.knobs import BalanceKnobs, Knobs, on_off, swap_roles
 from engine.core.night import BLOCK, CHECK, EXPLODE, HEAL, MINE, POISON, SHOT
 from engine.errors import ConfigError
 from engine.outcome import Winner
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import ClubRules, ClubSettings, Role, Step, faction_members
-from engine.rulesets.club.spec import club_ruleset
+from engine.rulesets.club.spec import club_ruleset, role_messages
 
 MAFIA = "mafia"
 YAKUZA = "yakuza"
@@ -153,6 +156,63 @@ class MafiaYakuzaGame(ClubGame):
     RULES = RULES
 
 
+MESSAGES: dict[str, str] = {
+    "my.welcome": "Mafia & Yakuza: {count:contestants}. Keep your role secret.",
+    "my.team": "Your family: {players}.",
+    "my.prompt.mistress": "Mistress: whom do you visit tonight?",
+    "my.prompt.sapper": "Sapper: whom do you mine?",
+    "my.prompt.mafia_shot": "Mafia: choose the family's shot (the Don decides).",
+    "my.prompt.yakuza_shot": "Yakuza: choose the family's shot (the Oyabun decides).",
+    "my.prompt.maniac": "Maniac: whom do you shoot?",
+    "my.prompt.poisoner": "Poisoner: whom do you poison?",
+    "my.prompt.bomber": "Bomber: blow someone up tonight? (once per game)",
+    "my.prompt.heal": "Whom do you heal tonight?",
+    "my.prompt.check": "Whom do you check?",
+    "my.check.commissar.mafia": "{player} is Mafia.",
+    "my.check.commissar.yakuza": "{player} is Yakuza.",
+    "my.check.commissar.town": "{player} is with the town.",
+    "my.check.commissar.loner": "{player} is a Loner.",
+    "my.check.priest.loner": "{player} is a Loner.",
+    "my.check.priest.not_loner": "{player} is not a Loner.",
+    # the morning's news beyond the dead (setting morning_news, engine.rulesets.club.morning)
+    "my.news.cured": "{player} is no longer poisoned.",
+    "my.news.cured.unnamed": "A poison has been cured.",
+    "my.news.poisoned": "{player} is poisoned: unless the poison is cured, they die at the end of night {night}.",
+    "my.news.poisoned.unnamed": "A contestant is poisoned: unless the poison is cured, they die at the end of "
+    "night {night}.",
+    "my.news.demined": "The mine on {player} has been cleared.",
+    "my.news.demined.unnamed": "A mine has been cleared.",
+    "my.news.mined": "{player} is mined: the first to visit them at night sets it off, unless that visitor can "
+    "clear it.",
+    "my.news.mined.unnamed": "A contestant is mined: the first to visit them at night sets it off, unless that "
+    "visitor can clear it.",
+    "my.news.bomb_spent": "The bomb has gone off: there will be no more explosions.",
+    **role_messages(
+        "my", {code: role.title for code, role in ROLES.items()}, {"setup": "In the game: {name} × {{count}}."}
+    ),
+}
+"""The English messages under the prefix ``my`` (``engine.messages.CATALOG`` once registered): the welcome, the
+families' meeting, the prompts of the night order, the check answers, the morning's news, and each role's name,
+dealt role, shown role and line in the first night's list of roles (the day's procedure is the club game's,
+``engine.messages_club``)."""
+
+
+def balance_setups(base: ClubSettings, n: int) -> list[tuple[Knobs, ClubSettings]]:
+    """The balance lab's setups for ``n`` contestants: the Mafioso, the Yakuza and the Maniac dealt or not (each
+    replaced by a Citizen); ``base`` with the deal (``deal_table``) changed. No day-vote knob: the day always
+    ends in the vote (``day_execution`` acts only on Black Knights' nominations)."""
+    deal = default_deal(n)
+    out: list[tuple[Knobs, ClubSettings]] = []
+    for mafioso, yakuza, maniac in itertools.product((True, False), repeat=3):
+        roles = deal
+        for role, on in (("mafioso", mafioso), ("yakuza", yakuza), ("maniac", maniac)):
+            if not on and role in roles:
+                roles = swap_roles(roles, role, "citizen")
+        s = dataclasses.replace(base, deal_table={n: roles})
+        out.append(((("mafioso", on_off(mafioso)), ("yakuza", on_off(yakuza)), ("maniac", on_off(maniac))), s))
+    return out
+
+
 RULESET = club_ruleset(
     "mafia_yakuza",
     "Mafia & Yakuza",
@@ -165,8 +225,13 @@ RULESET = club_ruleset(
         ("Votes for an opponent", "votes_for_opponents"),
         ("Votes received", "votes_received"),
     ),
+    messages=MESSAGES,
+    good_side=TOWN,
+    rule_text="mafia-yakuza-rules.uk.txt",
+    rule_id=r"MY\d+",
+    balance=BalanceKnobs(balance_setups, "mafioso", "the Mafioso dealt"),
 )
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
 
 
-__all__ = ["MafiaYakuzaGame", "RULESET", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+__all__ = ["MafiaYakuzaGame", "MESSAGES", "RULESET", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]

@@ -15,6 +15,7 @@ from bridge.minecraft.batch import unpack
 from bridge.minecraft.syntax import check_command
 from bridge.minecraft.versions import OLDEST, names, version_named
 from engine.record import RoundTableRecord
+from engine.rulesets import RULESETS
 
 
 def _commands(log):
@@ -159,7 +160,7 @@ def test_a_short_series_plays_on_the_sandbox_of_every_release():
     assert len(played) == len(names()) - 1
 
 
-@pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
+@pytest.mark.parametrize("ruleset", [name for name, r in RULESETS.items() if r.family == "club"])
 def test_club_demo_plays_a_whole_series(ruleset):
     """Each club ruleset runs in the castle: sandbox + service over loopback RCON + bots clicking prompts."""
     game, sandbox, service = asyncio.run(play_demo(8, seed=4, ruleset=ruleset, keep_sandbox=True, fast_forward=True))
@@ -301,7 +302,7 @@ def test_the_grimoire_demo_has_a_host_whose_controls_the_page_uses() -> None:
     assert [(a["host"], a["action"]) for a in game.record.host_actions] == [(DEMO_HOST, "end_series")]
 
 
-@pytest.mark.parametrize("ruleset", ["traitors", "black_knights", "mafia_yakuza"])
+@pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_the_demo_host_changes_nothing_until_pressed(ruleset: str) -> None:
     """The demo's host (``demo --grimoire``) answers nothing: the same seed plays the same series, round for
     round, as without a host."""

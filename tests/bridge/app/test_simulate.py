@@ -11,6 +11,7 @@ import pytest
 from bridge.app.cli import main
 from bridge.app.simulate import format_text, parse_bots, run_simulate
 from engine.errors import ConfigError
+from engine.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -50,7 +51,7 @@ def test_json_schema(capsys):
     assert data["average_days"] > 0
 
 
-@pytest.mark.parametrize("ruleset", ["traitors", "black_knights", "mafia_yakuza"])
+@pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_each_ruleset_runs(capsys, ruleset):
     data = simulate_json(capsys, "--ruleset", ruleset, "--series", "3", "--contestants", "9")
     assert data["ruleset"] == ruleset and data["series"] == 3 and data["twists"] == {}

@@ -18,7 +18,7 @@ from bridge.config.serve import load_serve_config
 from bridge.config.settings import ScenarioError
 from bridge.config.settings_json import settings_from_json, settings_to_json
 from engine.errors import ConfigError
-from engine.rulesets import new_game
+from engine.rulesets import RULESETS, new_game
 
 NAMES = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea"]
 
@@ -33,6 +33,14 @@ def test_every_shipped_world_config_file_loads() -> None:
         assert settings_from_json(settings_to_json(settings)) == settings, name
     classic = files["traitors-12.toml"].settings_for(NAMES)
     assert classic.traitors == 3 and classic.drunk == "possible" and classic.joker_night == 2
+
+
+def test_every_registered_ruleset_ships_a_sample_series_file() -> None:
+    """``docs/rulesets.md``, "A new ruleset": its sample series is ``world_config/series/<ruleset>.toml``."""
+    files = shipped_series()
+    for name in RULESETS:
+        assert f"{name}.toml" in files, f"no sample series world_config/series/{name}.toml"
+        assert files[f"{name}.toml"].ruleset == name
 
 
 def _problems(text: str) -> list[str]:

@@ -1,9 +1,10 @@
-"""No secret leaks and the invariants, over many seeded random series of both club rulesets (the same property
-test as ``test_secrets.py`` for The Traitors): after every input, for every contestant, every effect they
+"""No secret leaks and the invariants, over many seeded random series of every registered club ruleset (the same
+property test as ``test_secrets.py`` for The Traitors): after every input, for every contestant, every effect they
 receive and their view may name another contestant's role only where the rulebook lets them know it."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -19,22 +20,35 @@ NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena"
          "Tomas", "Ines", "Yuki", "Bram")  # fmt: skip
 STEP_LIMIT = 3000
 SERIES = 150
+CLUB = [name for name, r in RULESETS.items() if r.rules is not None]
+"""Every registered club ruleset (an entry with a rules table)."""
+
+
+@functools.cache
+def _naming(rulesets: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The key prefixes that may name a contestant with a role in ``rulesets``: always, and once the series is
+    over."""
+    rules = [RULESETS[name].rules for name in rulesets if RULESETS[name].rules is not None]
+    known = [f"{r.prefix}.{kind}" for r in rules for kind in ("check.", "team")]
+    turned = [f"{r.prefix}.reveal." for r in rules if r.reveal_role]
+    shown = [f"{r.prefix}.reveal." for r in rules if not r.reveal_role]
+    return (*known, "club.team.pick", *turned), (*shown, "series.over", "title.series_over")
 
 
 def allowed(key: str, over: bool) -> bool:
     """Messages that may name a contestant together with a role: check answers (to the checker and the Heir),
-    team introductions and picks (to the team), the Black Knights' turned cards, and the end of the series."""
-    return (
-        key.startswith(("bk.check.", "my.check.", "bk.team", "my.team", "club.team.pick", "bk.reveal."))
-        or (over and key.startswith(("my.reveal.", "series.over", "title.series_over")))
-    )
+    team introductions and picks (to the team), turned cards where the ruleset turns them (Black Knights), and the
+    end of the series."""
+    always, at_the_end = _naming(tuple(RULESETS))
+    return key.startswith(always) or (over and key.startswith(at_the_end))
 
 
 def random_settings(rng: random.Random, ruleset: str) -> ClubSettings:
-    n = rng.randint(8, 16)
+    entry = RULESETS[ruleset]
+    n = rng.randint(*entry.sizes)
     return ClubSettings(
         ruleset, NAMES[:n], hosts=(HOST,), day_execution=rng.random() < 0.85, max_days=rng.choice([30, 6]),
-        mad_knight_solo_win=ruleset == "black_knights" and rng.random() < 0.3,
+        mad_knight_solo_win="mad_knight" in entry.rules.roles and rng.random() < 0.3,
     )
 
 
@@ -111,7 +125,7 @@ def play(ruleset: str, seed: int) -> object:
 
 
 @pytest.mark.rule("BK1", "MY1")
-@pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
+@pytest.mark.parametrize("ruleset", CLUB)
 @pytest.mark.parametrize("chunk", range(3))
 def test_no_secret_leaks_in_random_series(ruleset: str, chunk: int) -> None:
     """150 seeded random series per ruleset, in three chunks."""
@@ -120,7 +134,7 @@ def test_no_secret_leaks_in_random_series(ruleset: str, chunk: int) -> None:
         play(ruleset, seed)
 
 
-@pytest.mark.parametrize("ruleset", ["black_knights", "mafia_yakuza"])
+@pytest.mark.parametrize("ruleset", CLUB)
 def test_replay_is_exact(ruleset: str) -> None:
     for seed in (3, 17):
         g = play(ruleset, seed)
@@ -135,7 +149,7 @@ def test_random_series_cover_the_mechanics() -> None:
     winners: set[str] = set()
     repeats = 0
     for seed in range(40):
-        for ruleset in ("black_knights", "mafia_yakuza"):
+        for ruleset in CLUB:
             g = play(ruleset, seed)
             winners.add(g.outcome.winner.value)
             for e in g.record.to_dict()["events"]:
