@@ -15,7 +15,12 @@ from typing import Any
 from engine.core.ruleset import Ruleset, RulesetGame
 from engine.errors import ConfigError
 from engine.rulesets.club import black_knights, mafia_yakuza
+from engine.rulesets.club.settings import ClubSettings
 from engine.rulesets.traitors import spec as traitors
+from engine.rulesets.traitors.settings import Settings
+
+AnySettings = Settings | ClubSettings
+"""The settings of any registered ruleset (``Ruleset.settings``)."""
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (traitors.RULESET, black_knights.RULESET, mafia_yakuza.RULESET)}
 """Every ruleset by name, each declared by its own package (``engine.core.ruleset.Ruleset``)."""
@@ -63,4 +68,4 @@ def replay(settings: object, seed: int, log: Iterable[dict[str, Any]]) -> Rulese
     return ruleset_of(settings).game.replay(settings, seed, log)
 
 
-__all__ = ["DEFAULT_RULESET", "RULESETS", "Ruleset", "family", "new_game", "replay", "ruleset_of"]
+__all__ = ["DEFAULT_RULESET", "AnySettings", "RULESETS", "Ruleset", "family", "new_game", "replay", "ruleset_of"]

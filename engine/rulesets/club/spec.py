@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core.ruleset import Ruleset
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import ClubSettings
+from engine.rulesets.club.settings_form import club_form
 
 
 def club_ruleset(
@@ -13,8 +14,8 @@ def club_ruleset(
 ) -> Ruleset:
     """The registry entry of the club ruleset ``name`` played by ``game`` (a ``ClubGame`` subclass with its
     ``RULES``): ``ClubSettings``, family ``"club"``, the contestant range ``RULES.sizes``, the hand's headings
-    "Team" and "Role", "Alive at the end" for a contestant still in at the end, and the summary ``columns``
-    (``(heading, summary key)`` in table order)."""
+    "Team" and "Role", "Alive at the end" for a contestant still in at the end, the summary ``columns``
+    (``(heading, summary key)`` in table order) and the club settings' keys checked against ``game.RULES``."""
     return Ruleset(
         name=name,
         title=title,
@@ -26,6 +27,7 @@ def club_ruleset(
         hand=("Team", "Role"),
         survivor="Alive at the end",
         columns=columns,
+        form=club_form(game.RULES),
     )
 
 

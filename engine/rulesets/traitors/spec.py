@@ -6,6 +6,7 @@ from engine.core.ruleset import Ruleset
 from engine.ids import Twist
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import SIZES, Settings
+from engine.rulesets.traitors.settings_form import FORM
 
 RULESET = Ruleset(
     name="traitors",
@@ -23,6 +24,7 @@ RULESET = Ruleset(
         ("Votes for a Traitor", "votes_for_traitors"),
         ("Votes received", "votes_received"),
     ),
+    form=FORM,
     castle_places=("seats", "homes", "breakfast"),
     twists=tuple(t.value for t in Twist),
 )
