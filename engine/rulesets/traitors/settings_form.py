@@ -1,9 +1,8 @@
-"""The Traitors' settings keys (``engine.core.settings_form``): the keys of a series file and of the store's JSON,
-read into ``Settings`` and written back.
+"""The Traitors' settings form (``engine.core.settings_form``): the keys of a series file and of the store's JSON
+(``KEYS`` in ``engine.rulesets.traitors.settings``) made into ``Settings``.
 
-A plain key is passed to ``Settings`` as written; ``power_pool`` and ``twists`` are codes of ``Power`` and
-``Twist``; ``deal`` is the explicit deal, one entry per contestant (``name``, ``allegiance``, ``power``,
-``false_power``, ``drunk``), never a club ruleset's count → roles table.
+A key is passed to ``Settings`` as read; ``deal`` is the explicit deal, one entry per contestant (``name``,
+``allegiance``, ``power``, ``false_power``, ``drunk``), never a club ruleset's count → roles table.
 """
 
 from __future__ import annotations
@@ -11,64 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.settings_form import (
-    Key,
-    Problems,
-    SettingsForm,
-    by_number,
-    choice,
-    code,
-    codes,
-    durations,
-    flag,
-    listed,
-    names,
-    numbered,
-    plain,
-    raw,
-    seconds,
-    whole,
-)
-from engine.ids import Allegiance, Power, Twist
-from engine.rulesets.traitors.settings import DRUNK_SETTINGS, JOKER_OUTCOMES, NO_VOTES, DealEntry, Settings
-
-
-def _deal_entry(e: DealEntry) -> dict[str, Any]:
-    return {
-        "name": e.name,
-        "allegiance": e.allegiance.value,
-        "power": e.power.value if e.power is not None else None,
-        "false_power": e.false_power.value if e.false_power is not None else None,
-        "drunk": e.drunk,
-    }
-
-
-def _deal(value: tuple[DealEntry, ...] | None) -> list[dict[str, Any]] | None:
-    return None if value is None else [_deal_entry(e) for e in value]
-
-
-KEYS: dict[str, Key] = {
-    "contestants": Key(names, list),
-    "traitors": Key(whole, plain),
-    "hosts": Key(names, list),
-    "drunk": Key(choice(*DRUNK_SETTINGS), plain),
-    "powers": Key(flag, plain),
-    "power_pool": Key(codes(Power), listed),
-    "first_night_murder": Key(flag, plain),
-    "joker_night": Key(whole, lambda v: v if v is not None else 0),  # 0: never offered
-    "joker_outcome": Key(choice(*JOKER_OUTCOMES), plain),
-    "no_reveal_from": Key(whole, plain),
-    "finalists": Key(whole, plain),
-    "confession_shields": Key(whole, plain),
-    "trial_contestants": Key(whole, plain),
-    "no_votes": Key(choice(*NO_VOTES), plain),
-    "end_when_no_traitors": Key(flag, plain),
-    "night_fixed_length": Key(flag, plain),
-    "twists": Key(numbered("day number", 'twists = { 1 = ["double_vote"] }', codes(Twist)), by_number),
-    "durations": Key(seconds, durations),
-    "deal": Key(raw, _deal),
-}
-"""Every settings key of The Traitors, in the JSON form's order, with how it is read and written."""
+from engine.core.settings_form import Problems, SettingsForm, code
+from engine.ids import Allegiance, Power
+from engine.rulesets.traitors.settings import KEYS, DealEntry, Settings
 
 _PASSED = frozenset(KEYS) - {"contestants", "hosts", "deal"}
 """Keys passed to ``Settings`` as read."""
@@ -136,4 +80,4 @@ FORM = SettingsForm(
 )
 """The Traitors' settings form (``engine.core.ruleset.Ruleset.form``)."""
 
-__all__ = ["FORM", "KEYS", "build", "sample"]
+__all__ = ["FORM", "build", "sample"]
