@@ -1,5 +1,6 @@
 """Each ruleset's settings keys come from its registry entry (``Ruleset.form``): the file model holds exactly
-the registered keys, the store's JSON is read and written by the entry alone, and reading it needs no pydantic."""
+the registered keys, the store's JSON is read and written by the entry alone, and resuming a stored series needs
+no pydantic."""
 
 from __future__ import annotations
 
@@ -62,9 +63,14 @@ def test_stored_settings_of_an_unknown_ruleset_are_refused() -> None:
         settings_from_json({"ruleset": "chess", "contestants": list(NAMES[:8])})
 
 
-def test_reading_the_store_imports_no_pydantic() -> None:
+def test_resuming_a_stored_series_on_the_shipped_castle_imports_no_pydantic() -> None:
+    """What ``traitors serve-demo`` imports before it opens the store, the shipped castle, the store and the
+    replay: pydantic's import is a third of it, and stored settings and the shipped castle were checked before."""
     script = (
-        "import sys, bridge.loop.store, bridge.config.settings_json\n"
+        "import sys, asyncio, bridge.app.cli, bridge.app.demo, bridge.app.stored, bridge.loop.faults\n"
+        "import bridge.loop.runner, bridge.loop.recovery, bridge.loop.store, bridge.config.settings_json\n"
+        "from bridge.config.castle import default_castle\n"
+        "default_castle()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
