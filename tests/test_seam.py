@@ -55,13 +55,9 @@ AMBIGUOUS = frozenset({"traitors"})
 """Registry keys that are also ordinary words of the software (see the module docstring)."""
 
 NAMING: tuple[str, ...] = (
-    "bridge/config/settings.py",
-    "bridge/config/settings_json.py",
     "bridge/loop/console.py",
-    "bridge/loop/store.py",
     "bridge/minecraft/inputs.py",
     "bridge/minecraft/triggers.py",
-    "bridge/web/rig.py",
 )
 """The modules that name a ruleset today, by path from the repository root. It may only shrink."""
 

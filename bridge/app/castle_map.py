@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bridge.config.castle import CastleConfig, load_castle
+from bridge.config.castle import CastleConfig
+from bridge.config.castle_file import load_castle
 from bridge.errors import BridgeError
 from bridge.minecraft.castle.blueprint import BLUEPRINT, CastlePlan, plan_castle
 from bridge.minecraft.castle.geometry import Box

@@ -1,7 +1,8 @@
 """The castle's places as coordinates (``world_config/castle.toml``), validated with pydantic v2 at load.
 
-``load_castle`` returns frozen models whose values are plain floats; every problem in a file is reported at once
-(``bridge.config.model``), each naming the file and the key path::
+The castle is frozen dataclasses whose values are plain floats; a file is read and validated by its pydantic model
+(``bridge.config.castle_file.load_castle``, imported only where a file is read), and every problem in a file is reported at
+once (``bridge.config.model``), each naming the file and the key path::
 
     castle.toml: places.diary_room: field required
     castle.toml: seats[3].yaw: input should be a valid number
@@ -19,11 +20,11 @@ import importlib.resources
 import math
 import os
 import tempfile
+import tomllib
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
-
-from bridge.config.model import ConfigModel, parse_toml, read_toml, validate
 from engine.ids import Place
 
 MAX_SEATS = 16
@@ -33,7 +34,8 @@ BORDER = 29_999_984
 A player cannot be teleported past it, so no place may lie outside."""
 
 
-class Location(ConfigModel):
+@dataclass(frozen=True, slots=True)
+class Location:
     """A point in the world and the way a teleported player faces.
 
     Args:
@@ -44,14 +46,20 @@ class Location(ConfigModel):
         pitch: degrees, -90 (up) .. 90 (down).
     """
 
-    x: float = Field(ge=-BORDER, le=BORDER)
-    y: float = Field(ge=-64, le=320)
-    z: float = Field(ge=-BORDER, le=BORDER)
-    yaw: float = Field(default=0.0, ge=-360, le=360)
-    pitch: float = Field(default=0.0, ge=-90, le=90)
+    x: float
+    y: float
+    z: float
+    yaw: float = 0.0
+    pitch: float = 0.0
+
+    def __post_init__(self) -> None:
+        # whole numbers are kept as floats, as a file's are: commands and castle files write ``64.0``, not ``64``
+        for name in ("x", "y", "z", "yaw", "pitch"):
+            object.__setattr__(self, name, float(getattr(self, name)))
 
 
-class CastlePlaces(ConfigModel):
+@dataclass(frozen=True, slots=True)
+class CastlePlaces:
     """One location for each place of ``engine.ids.Place`` that is not per contestant."""
 
     breakfast_room: Location
@@ -68,7 +76,8 @@ class CastlePlaces(ConfigModel):
     gate: Location
 
 
-class BuiltBy(ConfigModel):
+@dataclass(frozen=True, slots=True)
+class BuiltBy:
     """How ``traitors build-castle`` built this castle, so the plan can be drawn again (``traitors castle-map``).
 
     Args:
@@ -77,8 +86,8 @@ class BuiltBy(ConfigModel):
         blueprint: the layout's name (``bridge.minecraft.castle.blueprint.BLUEPRINT``).
     """
 
-    origin: list[int] = Field(min_length=3, max_length=3)
-    seats: int = Field(ge=1, le=MAX_SEATS)
+    origin: list[int]
+    seats: int
     blueprint: str
 
 
@@ -101,7 +110,8 @@ BREAKFAST_REQUIRED = (
 """The problem a castle file without ``[[breakfast]]`` places is reported with."""
 
 
-class CastleConfig(ConfigModel):
+@dataclass(frozen=True, slots=True)
+class CastleConfig:
     """The whole castle: the shared places, the round-table seats, the contestants' homes and their places at the
     breakfast table.
 
@@ -116,30 +126,10 @@ class CastleConfig(ConfigModel):
     """
 
     places: CastlePlaces
-    seats: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
-    homes: list[Location] = Field(min_length=1, max_length=MAX_SEATS)
-    breakfast: list[Location] = Field(default_factory=list, max_length=MAX_SEATS, validate_default=True)
+    seats: list[Location]
+    homes: list[Location]
+    breakfast: list[Location] = field(default_factory=list)
     built: BuiltBy | None = None
-
-    @field_validator("breakfast")
-    @classmethod
-    def _breakfast_given(cls, breakfast: list[Location]) -> list[Location]:
-        """A castle file must say where the heads go (a castle written before the breakfast places existed has
-        none: the problem names the field and how to add it)."""
-        if not breakfast:
-            raise ValueError(BREAKFAST_REQUIRED)
-        return breakfast
-
-    @field_validator("built")
-    @classmethod
-    def _built_matches(cls, built: BuiltBy | None, info: ValidationInfo) -> BuiltBy | None:
-        """A ``[built]`` table must tell the seats the file has: ``castle-map`` and ``build-castle --remove``
-        redraw the castle from it."""
-        seats = info.data.get("seats")
-        if built is not None and seats is not None and built.seats != len(seats):
-            raise ValueError(f"says {built.seats} seats, but the file lists {len(seats)} [[seats]]; "
-                             "rebuild it with traitors build-castle, or remove the [built] table")  # fmt: skip
-        return built
 
     def location(self, place: Place, seat: int | None = None) -> Location:
         """Where ``place`` is; per-seat places (round table, home, breakfast table, a home's visitors) need ``seat``
@@ -180,43 +170,39 @@ class CastleConfig(ConfigModel):
                         pitch=0.0)  # fmt: skip
 
 
-assert set(CastlePlaces.model_fields) == {p.value for p in Place} - {p.value for p in PER_SEAT_PLACES}
+SHARED_PLACES: tuple[str, ...] = tuple(f.name for f in fields(CastlePlaces))
+"""The names of the shared places, in the file's order (``CastlePlaces``)."""
+
+assert set(SHARED_PLACES) == {p.value for p in Place} - {p.value for p in PER_SEAT_PLACES}
 
 
-def parse_castle(text: str, name: str) -> CastleConfig:
-    """Validate the TOML text of a castle file.
-
-    Args:
-        text: the file's content.
-        name: how to name the file in error messages.
-
-    Raises:
-        ConfigFileError: bad TOML, or any invalid or missing value (all problems listed).
-    """
-    return validate(CastleConfig, parse_toml(text, name), name)
-
-
-def load_castle(path: str | Path) -> CastleConfig:
-    """Load and validate a castle file.
-
-    Args:
-        path: a TOML file shaped like ``world_config/castle.toml``.
+def castle_of(data: dict[str, Any]) -> CastleConfig:
+    """The castle from a castle file's data (``[places]``, ``[[seats]]``, ``[[homes]]``, ``[[breakfast]]``,
+    ``[built]``) as it stands, unchecked: for data already validated (``bridge.config.castle_file``) or shipped
+    with the package and loaded by the tests.
 
     Raises:
-        ConfigFileError: the file cannot be read, is not TOML, or fails validation; the message names the
-            file and the key path of every problem.
+        KeyError, TypeError: a table or key is missing or unknown.
     """
-    return validate(CastleConfig, read_toml(path), str(path))
+    built = data.get("built")
+    return CastleConfig(
+        places=CastlePlaces(**{k: Location(**v) for k, v in data["places"].items()}),
+        seats=[Location(**v) for v in data["seats"]],
+        homes=[Location(**v) for v in data["homes"]],
+        breakfast=[Location(**v) for v in data.get("breakfast", [])],
+        built=None if built is None else BuiltBy(**built),
+    )
 
 
 def default_castle() -> CastleConfig:
-    """The sample castle shipped in the ``world_config`` package (``castle.toml``).
+    """The sample castle shipped in the ``world_config`` package (``castle.toml``), read as it stands: the tests
+    validate the shipped file (``bridge.config.castle_file.parse_castle``), so a service resuming on it needs no pydantic.
 
     Raises:
-        ConfigFileError: the shipped file is broken (a packaging bug; the tests load it).
+        KeyError, TypeError, tomllib.TOMLDecodeError: the shipped file is broken (a packaging bug).
     """
     resource = importlib.resources.files("world_config").joinpath("castle.toml")
-    return parse_castle(resource.read_text(encoding="utf-8"), "castle.toml")
+    return castle_of(tomllib.loads(resource.read_text(encoding="utf-8")))
 
 
 _HEADER = """\
@@ -235,11 +221,11 @@ def _inline(loc: Location) -> str:
 
 
 def _table(name: str, n: int, loc: Location) -> list[str]:
-    return ["", f"[[{name}]]  # seat {n}", *(f"{k} = {getattr(loc, k)!r}" for k in Location.model_fields)]
+    return ["", f"[[{name}]]  # seat {n}", *(f"{k} = {getattr(loc, k)!r}" for k in ("x", "y", "z", "yaw", "pitch"))]
 
 
 def castle_toml(castle: CastleConfig, comment: str = "") -> str:
-    """The castle as the TOML text ``parse_castle`` reads back to an equal ``CastleConfig``.
+    """The castle as the TOML text ``bridge.config.castle_file.parse_castle`` reads back to an equal ``CastleConfig``.
 
     Args:
         castle: the castle to write.
@@ -251,7 +237,7 @@ def castle_toml(castle: CastleConfig, comment: str = "") -> str:
         lines += ["", "[built]", f"origin = [{', '.join(str(c) for c in b.origin)}]", f"seats = {b.seats}",
                   f'blueprint = "{b.blueprint}"']  # fmt: skip
     lines += ["", "[places]"]
-    lines += [f"{name} = {_inline(getattr(castle.places, name))}" for name in CastlePlaces.model_fields]
+    lines += [f"{name} = {_inline(getattr(castle.places, name))}" for name in SHARED_PLACES]
     for n, seat in enumerate(castle.seats, 1):
         lines += _table("seats", n, seat)
     for n, home in enumerate(castle.homes, 1):

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from bridge.config.castle import CastleConfig
+from bridge.config.castle_file import castle_from
 from bridge.config.files import read_secret_lines
 from bridge.config.kinds import kind_of
-from bridge.config.model import read_toml, validate
+from bridge.config.model import read_toml
 from bridge.config.scenario import Scenario, parse_scenario_data
 from bridge.config.series import SeriesFile, series_from_data
 from bridge.config.serve import ServeConfig, check_seats, serve_config_from_data
@@ -24,7 +25,7 @@ ConfigValue = CastleConfig | SeriesFile | Scenario | ServeConfig
 
 
 def _castle(data: Mapping[str, Any], path: Path) -> CastleConfig:
-    return validate(CastleConfig, data, str(path))
+    return castle_from(data, str(path))
 
 
 def _series(data: Mapping[str, Any], path: Path) -> SeriesFile:

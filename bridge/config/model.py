@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from bridge.config.errors import ConfigFileError
 from bridge.config.files import read_config_text
 from engine.errors import ConfigError
 
@@ -29,20 +30,6 @@ class ConfigModel(BaseModel):
 
 
 M = TypeVar("M", bound=BaseModel)
-
-
-class ConfigFileError(ConfigError):
-    """A config file cannot be read or is invalid; the message has one ``"<file>: <problem>"`` line per problem.
-
-    Args:
-        path: the file as given (used in every line of the message).
-        problems: one ``"<key path>: <what is wrong>"`` per problem.
-    """
-
-    def __init__(self, path: str, problems: Sequence[str]) -> None:
-        self.path = path
-        self.problems = list(problems)
-        super().__init__("\n".join(f"{path}: {p}" for p in self.problems))
 
 
 def key_path(loc: Sequence[int | str]) -> str:

@@ -53,7 +53,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import Field, field_validator
 
-from bridge.config.castle import CastleConfig, default_castle, load_castle
+from bridge.config.castle import CastleConfig, default_castle
+from bridge.config.castle_file import load_castle
 from bridge.config.kinds import check_kind
 from bridge.config.model import ConfigFileError, ConfigModel, read_toml, validate
 from bridge.config.series import SeriesFile, load_series

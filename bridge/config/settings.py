@@ -1,47 +1,29 @@
-"""The series settings as a file writes them: one pydantic model shared by series files, scenario files and the
-store's JSON form, and its conversion into the engine's settings (``Settings`` for ``traitors``, ``ClubSettings``
-for the club rulesets). The engine's settings stay the only truth; this is their file form (``docs/scenarios.md``,
-"Top-level keys").
+"""The series settings as a file writes them: one pydantic model shared by series and scenario files, and its
+conversion into the engine's settings by the ruleset's own settings keys (``Ruleset.form``,
+``engine.core.settings_form``). The engine's settings stay the only truth; this is their file form
+(``docs/scenarios.md``, "Top-level keys"): the model holds every key of every registered ruleset
+(``tests/bridge/config/test_settings_form.py`` checks it against the registry) and reads the forgiving names,
+then hands the values written over to the ruleset in their JSON form.
 
 * Names are forgiving where people write them: ``"bartender"``, ``"The Bartender"`` and ``"the bartender"`` are
   ``Power.BARTENDER``; ``"Double Vote"`` is ``Twist.DOUBLE_VOTE``; an unknown name says which one was meant.
 * A club ruleset's ``deal`` may be a table (contestant count → role codes); the file's ``deal`` key is read
   into ``deal_table`` then (``settings_body``) and problems are reported under ``deal`` again.
-* A key of the other ruleset is a problem naming the key (``drunk: not a setting of the black_knights ruleset``).
+* A key of another ruleset is a problem naming the key (``drunk: not a setting of the black_knights ruleset``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, PlainSerializer, PlainValidator, ValidationError
 
-from bridge.config.model import ConfigFileError, ConfigModel, did_you_mean, problems
+from bridge.config.errors import ScenarioError
+from bridge.config.model import ConfigModel, did_you_mean, problems
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power, Twist
-from engine.rulesets import RULESETS
-from engine.rulesets.club.settings import ClubSettings
-from engine.rulesets.traitors.settings import DealEntry, Settings
-
-AnySettings = Settings | ClubSettings
-"""The settings of any ruleset."""
-
-
-class ScenarioError(ConfigFileError):
-    """A scenario or series file cannot be read, is invalid, or the engine refused one of a scenario's inputs.
-
-    Every line of the message starts with the file as given, then the key path or input index::
-
-        day_one.toml: input[12].target: field required
-        day_one.toml: input[14]: the engine refused cast_vote(voter=Kai, target=Kai): You cannot vote for
-        yourself. [illegal.vote.self]
-
-    Args:
-        path: the file as given (or the name given to ``parse_scenario``).
-        problems: one ``"<where>: <what is wrong>"`` per problem.
-    """
-
+from engine.rulesets import DEFAULT_RULESET, RULESETS, AnySettings, ruleset_of
 
 # ---------------------------------------------------------------------------------------------- engine values
 
@@ -128,7 +110,7 @@ class DealModel(ConfigModel):
 class SettingsModel(ConfigModel):
     """The settings keys of series and scenario files (``docs/scenarios.md``); ``None``: the engine's default."""
 
-    ruleset: RulesetName = "traitors"
+    ruleset: RulesetName = DEFAULT_RULESET
     contestants: list[str] | None = None
     traitors: int | None = None
     hosts: list[str] = Field(default_factory=list)
@@ -172,124 +154,38 @@ def settings_problems(exc: ValidationError) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------- engine settings
 
-_CLUB_ONLY = ("day_execution", "morning_news", "mad_knight_solo_win", "max_days")
 
-_TRAITORS_ONLY = (
-    "traitors", "drunk", "powers", "power_pool", "first_night_murder", "joker_night", "joker_outcome",
-    "no_reveal_from", "finalists", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors",
-    "night_fixed_length",
-)  # fmt: skip
-
-_TRAITORS_PLAIN = (
-    "traitors", "drunk", "powers", "first_night_murder", "no_reveal_from", "finalists", "joker_night",
-    "joker_outcome", "confession_shields", "trial_contestants", "no_votes", "end_when_no_traitors", "night_fixed_length",
-)  # fmt: skip
-"""Keys passed to ``Settings`` as written (when written)."""
-
-
-def engine_settings(m: SettingsModel) -> tuple[AnySettings | None, list[str]]:
-    """Convert validated settings keys into engine settings (engine defaults for keys not written).
-
-    Returns:
-        ``(settings, [])``, or ``(None, problems)``: keys of the other ruleset, a deal that does not fit the
-        ruleset, no contestants, twist or deal keys that are not numbers (each ``"<key path>: <problem>"``).
-        The settings are not ``validate()``d yet (``validate_settings``).
-    """
-    if m.ruleset != "traitors":
-        return _club_settings(m)
-    return _traitors_settings(m)
-
-
-def _traitors_settings(m: SettingsModel) -> tuple[Settings | None, list[str]]:
-    problems = [f"{key}: not a setting of the traitors ruleset" for key in _CLUB_ONLY if getattr(m, key) is not None]
-    if m.deal_table is not None:
-        problems.append("deal: the traitors ruleset takes an explicit deal, one [[deal]] table per contestant")
-        return None, problems
-    for i, d in enumerate(m.deal or []):
-        if d.allegiance is None:
-            problems.append(f"deal[{i}].allegiance: field required")
-        if d.role is not None:
-            problems.append(f"deal[{i}].role: the traitors ruleset deals allegiances and powers, not roles")
-    if problems:
-        return None, problems
-    deal = None
-    if m.deal is not None:
-        deal = tuple(DealEntry(d.name, d.allegiance, d.power, d.false_power, d.drunk) for d in m.deal)  # type: ignore[arg-type]
-    contestants = m.contestants
-    if contestants is None:
-        if deal is None:
-            problems.append("contestants: field required (or give an explicit [[deal]])")
-        else:
-            contestants = [d.name for d in deal]
-    if deal is not None and m.traitors is not None:
-        dealt = sum(d.allegiance is Allegiance.TRAITOR for d in deal)
-        if dealt != m.traitors:
-            problems.append(f"traitors: {m.traitors}, but the deal has {dealt} Traitors")
-    twists = _numbered(m.twists, "twists", "day number", 'twists = { 1 = ["double_vote"] }', problems)
-    if problems or contestants is None:
-        return None, problems
-    kwargs: dict[str, Any] = {key: getattr(m, key) for key in _TRAITORS_PLAIN if getattr(m, key) is not None}
-    if m.power_pool is not None:
-        kwargs["power_pool"] = tuple(m.power_pool)
-    return Settings(contestants=tuple(contestants), hosts=tuple(m.hosts), durations=dict(m.durations), deal=deal,
-                    twists=twists, **kwargs), []  # fmt: skip
-
-
-def _numbered(table: Mapping[str, Sequence[Any]], key: str, what: str, example: str,
-              problems: list[str]) -> dict[int, tuple[Any, ...]]:  # fmt: skip
-    """A TOML table whose keys are numbers (days, contestant counts), with int keys; a key that is not a number
-    adds ``"<key>.<k>: a key is a <what>, e.g. <example>"`` to ``problems``."""
-    out: dict[int, tuple[Any, ...]] = {}
-    for k, values in table.items():
-        if not k.isdigit():
-            problems.append(f"{key}.{k}: a key is a {what}, e.g. {example}")
-            continue
-        out[int(k)] = tuple(values)
+def _written(m: SettingsModel) -> dict[str, Any]:
+    """The settings keys ``m`` holds other than their defaults, in the JSON form of the ruleset's settings keys
+    (``Ruleset.form``); a ``deal`` table (``deal_table``) is the file's ``deal`` again."""
+    fields = SettingsModel.model_fields
+    data = m.model_dump(mode="json", include=set(fields) - {"ruleset"})
+    out = {k: v for k, v in data.items() if v is not None and v != fields[k].get_default(call_default_factory=True)}
+    if "deal_table" in out:
+        out["deal"] = out.pop("deal_table")
     return out
 
 
-def _club_settings(m: SettingsModel) -> tuple[ClubSettings | None, list[str]]:
-    """A club ruleset's settings: contestants, hosts, ``deal`` (explicit ``[[deal]]`` with ``role``, or the
-    count → roles table), ``day_execution``, ``morning_news``, ``mad_knight_solo_win``, ``max_days``,
-    ``durations``."""
-    problems = [f"{k}: not a setting of the {m.ruleset} ruleset" for k in _TRAITORS_ONLY if getattr(m, k) is not None]
-    if m.twists:
-        problems.append(f"twists: not a setting of the {m.ruleset} ruleset")
-    explicit: tuple[tuple[str, str], ...] | None = None
-    if m.deal is not None:
-        pairs = []
-        for i, d in enumerate(m.deal):
-            if d.role is None:
-                problems.append(f"deal[{i}].role: field required")
-            for key in ("allegiance", "power", "false_power"):
-                if getattr(d, key) is not None:
-                    problems.append(f"deal[{i}].{key}: not part of a {m.ruleset} deal (give a role)")
-            pairs.append((d.name, d.role or ""))
-        explicit = tuple(pairs)
-    table = _numbered(m.deal_table or {}, "deal", "contestant count", "deal = { 8 = [...] }", problems)
-    contestants = m.contestants
-    if contestants is None:
-        if explicit is None:
-            problems.append("contestants: field required (or give an explicit [[deal]])")
-        else:
-            contestants = [n for n, _ in explicit]
-    if problems or contestants is None:
-        return None, problems
-    kwargs: dict[str, Any] = {k: getattr(m, k) for k in _CLUB_ONLY if getattr(m, k) is not None}
-    return ClubSettings(ruleset=m.ruleset, contestants=tuple(contestants), hosts=tuple(m.hosts), deal=explicit,
-                        deal_table=table, durations=dict(m.durations), **kwargs), []  # fmt: skip
+def engine_settings(m: SettingsModel) -> tuple[AnySettings | None, list[str]]:
+    """Convert validated settings keys into engine settings (engine defaults for keys not written), by the
+    ruleset's settings keys (``engine.core.settings_form.SettingsForm``).
+
+    Returns:
+        ``(settings, [])``, or ``(None, problems)``: keys of another ruleset, a deal that does not fit the
+        ruleset, no contestants, twist or deal keys that are not numbers (each ``"<key path>: <problem>"``).
+        The settings are not ``validate()``d yet (``validate_settings``).
+    """
+    settings, found = RULESETS[m.ruleset].form.load(m.ruleset, _written(m))
+    return settings, found
 
 
 def validate_settings(settings: AnySettings) -> None:
-    """``validate`` for any ruleset's settings (a club ruleset checks them against its rules).
+    """The check of the settings' ruleset (``SettingsForm.check``; a club ruleset checks them against its rules).
 
     Raises:
         ConfigError: the engine refuses the settings (the message names the field).
     """
-    if isinstance(settings, ClubSettings):
-        settings.validate(RULESETS[settings.ruleset].rules)
-    else:
-        settings.validate()
+    ruleset_of(settings).form.check(settings)
 
 
 def checked_settings(m: SettingsModel, name: str) -> AnySettings:

@@ -42,8 +42,7 @@ from typing import Any
 
 from bridge.config.settings_json import settings_from_json, settings_to_json
 from engine.errors import ConfigError
-from engine.rulesets.club.game import ClubSettings
-from engine.rulesets.traitors.settings import Settings
+from engine.rulesets import AnySettings, ruleset_of
 
 SCHEMA_VERSION = 1
 
@@ -153,8 +152,8 @@ class StoredSeries:
     Attributes:
         id: the series' row id.
         tag: short random id of the series (``[A-Za-z0-9]``), part of every hand-out id.
-        ruleset: the ruleset's name (``"traitors"``, ``"black_knights"``, ``"mafia_yakuza"``).
-        settings: the series settings (``Settings``, or ``ClubSettings`` for a club ruleset).
+        ruleset: the ruleset's name (a key of ``engine.rulesets.RULESETS``).
+        settings: the series settings (the ruleset's settings class, ``Ruleset.settings``).
         seed: the seed of the series' random generator (a secret: never shown to players).
         log: the accepted inputs in order, as ``Game.log`` entries (``Game.replay`` consumes them).
         sources: queue ``seq`` → ``source_of`` the entry taken with it (``{"uuid", "input", "value"}``).
@@ -167,7 +166,7 @@ class StoredSeries:
     id: int
     tag: str
     ruleset: str
-    settings: Settings | ClubSettings
+    settings: AnySettings
     seed: int
     log: list[dict[str, Any]] = field(default_factory=list)
     sources: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -354,14 +353,18 @@ class SeriesStore:
 
     # ------------------------------------------------------------------ series
 
-    def create(self, settings: Settings | ClubSettings, seed: int, *, ruleset: str = "traitors") -> StoredSeries:
+    def create(self, settings: AnySettings, seed: int, *, ruleset: str | None = None) -> StoredSeries:
         """Store a new series (no inputs yet) and return it.
 
         Args:
             settings: the series settings (stored as JSON).
             seed: the seed of the series.
-            ruleset: the ruleset name.
+            ruleset: the ruleset name (default: the settings' own, ``engine.rulesets.ruleset_of``).
+
+        Raises:
+            ConfigError: the settings' ruleset is not registered.
         """
+        ruleset = ruleset or ruleset_of(settings).name
         tag = secrets.token_hex(4)
         with self._transaction():
             cur = self.db.execute(

@@ -24,9 +24,7 @@ from bridge.sandbox.server import SandboxThread
 from bridge.web.auth import HostKeys
 from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
-from engine.rulesets import new_game
-from engine.rulesets.club.game import ClubSettings
-from engine.rulesets.traitors.settings import Settings
+from engine.rulesets import DEFAULT_RULESET, RULESETS, AnySettings, new_game
 
 __all__ = ["HOST", "NAMES", "SandboxRig", "rig_settings"]
 
@@ -35,12 +33,14 @@ NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena"
          "Tomas", "Ines", "Yuki", "Bram")  # fmt: skip
 
 
-def rig_settings(contestants: int = 12, ruleset: str = "traitors", hosts: tuple[str, ...] = (HOST,)) -> Settings | ClubSettings:
-    """A series of ``contestants`` (6-16) with ``hosts`` (default ``HOST``) and the real phase clocks."""
-    names = NAMES[:contestants]
-    if ruleset != "traitors":
-        return ClubSettings(ruleset, names, hosts=hosts)
-    return Settings(contestants=names, traitors=max(1, contestants // 4), hosts=hosts, powers=contestants <= 12)
+def rig_settings(contestants: int = 12, ruleset: str = DEFAULT_RULESET, hosts: tuple[str, ...] = (HOST,)) -> AnySettings:
+    """A series of ``contestants`` (6-16) of ``ruleset`` with ``hosts`` (default ``HOST``), the ruleset's usual
+    settings for that cast (``SettingsForm.sample``) and the real phase clocks.
+
+    Raises:
+        KeyError: ``ruleset`` is not registered.
+    """
+    return RULESETS[ruleset].form.sample(ruleset, NAMES[:contestants], hosts)  # type: ignore[no-any-return]
 
 
 class SandboxRig:
@@ -56,7 +56,7 @@ class SandboxRig:
         hosts: the series' hosts (default ``HOST``); each joins the sandbox and has a token (``keys``).
     """
 
-    def __init__(self, contestants: int = 12, seed: int = 1, ruleset: str = "traitors", *, delay: float = 0.0,
+    def __init__(self, contestants: int = 12, seed: int = 1, ruleset: str = DEFAULT_RULESET, *, delay: float = 0.0,
                  token: str | None = None, web_port: int = 0, hosts: tuple[str, ...] = (HOST,)) -> None:  # fmt: skip
         self.settings = rig_settings(contestants, ruleset, hosts)
         self.seed = seed

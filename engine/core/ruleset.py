@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.core.knobs import BalanceKnobs
+from engine.core.settings_form import SettingsForm
 from engine.effects import Effect, Label
 from engine.ids import Enum, Item, Place
 from engine.outcome import Outcome
@@ -191,6 +192,8 @@ class Ruleset:
         castle_places: the castle's places each contestant needs one of (``"seats"`` at the round table,
             ``"homes"``, ``"breakfast"`` places for The Traitors' breakfast, rulebook §10), checked against the
             castle before a series is served.
+        form: the settings' keys (``engine.core.settings_form.SettingsForm``): what a series file and the store's
+            JSON take, how they are read into ``settings`` and written back, the check, a cast's usual settings.
         twists: the twists a host may start or cancel (``engine.ids.Twist`` values, ``StartTwist``), in the
             order the web grimoire lists them; ``()`` for a ruleset without twists.
         rules: a club ruleset's rules table (``engine.rulesets.club.settings.ClubRules``: roles, wake order,
@@ -221,6 +224,7 @@ class Ruleset:
     hand: tuple[str, str]
     survivor: str
     columns: tuple[tuple[str, str], ...]
+    form: SettingsForm
     castle_places: tuple[str, ...] = ("seats", "homes")
     twists: tuple[str, ...] = ()
     # What a ruleset declares for the engine's shared parts (the club game, the catalogue, the bots, the lab).

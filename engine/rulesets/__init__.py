@@ -16,7 +16,12 @@ from engine.core.ruleset import Ruleset, RulesetGame
 from engine.errors import ConfigError
 from engine.messages import CATALOG
 from engine.rulesets.club import black_knights, mafia_yakuza
+from engine.rulesets.club.settings import ClubSettings
 from engine.rulesets.traitors import spec as traitors_spec
+from engine.rulesets.traitors.settings import Settings
+
+AnySettings = Settings | ClubSettings
+"""The settings of any registered ruleset (``Ruleset.settings``)."""
 
 RULESETS: dict[str, Ruleset] = {}
 """Every ruleset by name, each declared by its own package (``engine.core.ruleset.Ruleset``) and added by
@@ -93,4 +98,7 @@ def replay(settings: object, seed: int, log: Iterable[dict[str, Any]]) -> Rulese
     return ruleset_of(settings).game.replay(settings, seed, log)
 
 
-__all__ = ["DEFAULT_RULESET", "RULESETS", "Ruleset", "family", "new_game", "register", "replay", "ruleset_of", "unregister"]
+__all__ = [
+    "DEFAULT_RULESET", "AnySettings", "RULESETS", "Ruleset", "family", "new_game", "register", "replay", "ruleset_of",
+    "unregister",
+]  # fmt: skip

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bridge.config.castle import BORDER, MAX_SEATS, BuiltBy, CastleConfig, Location
+from bridge.config.castle import BORDER, MAX_SEATS, BuiltBy, CastleConfig, CastlePlaces, Location
 from bridge.minecraft.castle.geometry import Box, Op, Pos, box
 
 __all__ = ["BLUEPRINT", "CastlePlan", "Room", "castle_extent", "plan_castle", "seat_spots"]
@@ -404,8 +404,8 @@ def plan_castle(origin: Pos, seats: int) -> CastlePlan:
     rooms += [Room(f"home_{n}", f"Home {n}", _home_interior(n).shifted(ox, oy, oz)) for n in range(1, seats + 1)]
     places = {k: Location(x=x + ox, y=y + oy, z=z + oz, yaw=yaw, pitch=pitch)
               for k, (x, y, z, yaw, pitch) in _PLACES.items()}  # fmt: skip
-    castle = CastleConfig.model_validate({"places": places, "seats": table, "homes": homes, "breakfast": breakfast,
-                                          "built": BuiltBy(origin=[ox, oy, oz], seats=seats, blueprint=BLUEPRINT)})  # fmt: skip
+    castle = CastleConfig(places=CastlePlaces(**places), seats=table, homes=homes, breakfast=breakfast,
+                          built=BuiltBy(origin=[ox, oy, oz], seats=seats, blueprint=BLUEPRINT))  # fmt: skip
     return CastlePlan(origin, seats, tuple(d.ops), areas, tuple(rooms), castle)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.config.castle import VISITORS, CastleConfig, CastlePlaces, Location
+from bridge.config.castle import SHARED_PLACES, VISITORS, CastleConfig, Location
 from bridge.minecraft.castle.geometry import Box
 
 __all__ = [
@@ -205,7 +205,7 @@ class PlaceCheck:
 def castle_spots(castle: CastleConfig) -> list[tuple[str, Location]]:
     """Every place of a castle file with its name: the shared places, then ``seat N``, then ``home N``, then the
     visitor spots of each home (``home N visitor K``, ``CastleConfig.visitor``)."""
-    spots = [(name, getattr(castle.places, name)) for name in CastlePlaces.model_fields]
+    spots = [(name, getattr(castle.places, name)) for name in SHARED_PLACES]
     spots += [(f"seat {n}", loc) for n, loc in enumerate(castle.seats, 1)]
     spots += [(f"home {n}", loc) for n, loc in enumerate(castle.homes, 1)]
     spots += [(f"home {n} visitor {k + 1}", castle.visitor(n, k))

@@ -10,6 +10,7 @@ from engine.core.knobs import BalanceKnobs
 from engine.core.ruleset import Ruleset
 from engine.rulesets.club.game import ClubGame
 from engine.rulesets.club.settings import ClubSettings
+from engine.rulesets.club.settings_form import club_form
 
 ROLE_TEXTS: dict[str, str] = {"role": "{name}", "deal": "Your role: {name}.", "reveal": "{{player}} was: {name}."}
 """The per-role messages (``<prefix>.<kind>.<role code>``) every club ruleset sends, kind → English template
@@ -47,10 +48,10 @@ def club_ruleset(
     """The registry entry of the club ruleset ``name`` played by ``game`` (a ``ClubGame`` subclass with its
     ``RULES``): ``ClubSettings``, family ``"club"``, the contestant range and rules table ``RULES``, the hand's
     headings "Team" and "Role", "Alive at the end" for a contestant still in at the end, the summary ``columns``
-    (``(heading, summary key)`` in table order), its English ``messages`` (catalogue key → text, under
-    ``RULES.prefix``), ``good_side``, the team that finds the hidden enemies (a ``Role.team``), the rule text its
-rules page restates and the pattern of its rule ids, and the balance lab's setups (``None``: the lab does not
-offer it)."""
+    (``(heading, summary key)`` in table order), the club settings' keys checked against ``RULES`` (``form``), its
+    English ``messages`` (catalogue key → text, under ``RULES.prefix``), ``good_side``, the team that finds the
+    hidden enemies (a ``Role.team``), the rule text its rules page restates and the pattern of its rule ids, and
+    the balance lab's setups (``None``: the lab does not offer it)."""
     return Ruleset(
         name=name,
         title=title,
@@ -62,6 +63,7 @@ offer it)."""
         hand=("Team", "Role"),
         survivor="Alive at the end",
         columns=columns,
+        form=club_form(game.RULES),
         rules=game.RULES,
         messages=messages,
         good_side=good_side,

@@ -1,7 +1,8 @@
 """Series settings for the ruleset ``traitors`` and the deal (rulebook §1, [house] settings).
 
-Settings are plain frozen dataclasses; the bridge loads them from TOML with pydantic and converts them here.
-``Settings.validate()`` raises ``ConfigError`` naming the field, so a bad series file never starts a series.
+Settings are plain frozen dataclasses; ``KEYS`` says how each settings key of a series file and of the store's JSON
+is read into them and written back (``engine.core.settings_form``). ``Settings.validate()`` raises ``ConfigError``
+naming the field, so a bad series file never starts a series.
 """
 
 from __future__ import annotations
@@ -9,8 +10,24 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.cast import check_cast
+from engine.core.settings_form import (
+    Key,
+    by_number,
+    choice,
+    codes,
+    durations,
+    flag,
+    listed,
+    names,
+    numbered,
+    plain,
+    raw,
+    seconds,
+    whole,
+)
 from engine.errors import ConfigError
 from engine.ids import FAITHFUL_POWERS, Allegiance, Power, Twist
 
@@ -293,3 +310,40 @@ def _check_dealt(where: str, e: DealEntry) -> None:
         raise ConfigError(f"{where}: only Traitors have a false power")
     if e.drunk and e.power is Power.SOBER:
         raise ConfigError(f"{where}: The Sober is never drunk ([house] rulebook §1)")
+def _deal_entry(e: DealEntry) -> dict[str, Any]:
+    return {
+        "name": e.name,
+        "allegiance": e.allegiance.value,
+        "power": e.power.value if e.power is not None else None,
+        "false_power": e.false_power.value if e.false_power is not None else None,
+        "drunk": e.drunk,
+    }
+
+
+def _deal(value: tuple[DealEntry, ...] | None) -> list[dict[str, Any]] | None:
+    return None if value is None else [_deal_entry(e) for e in value]
+
+
+KEYS: dict[str, Key] = {
+    "contestants": Key(names, list),
+    "traitors": Key(whole, plain),
+    "hosts": Key(names, list),
+    "drunk": Key(choice(*DRUNK_SETTINGS), plain),
+    "powers": Key(flag, plain),
+    "power_pool": Key(codes(Power), listed),
+    "first_night_murder": Key(flag, plain),
+    "joker_night": Key(whole, lambda v: v if v is not None else 0),  # 0: never offered
+    "joker_outcome": Key(choice(*JOKER_OUTCOMES), plain),
+    "no_reveal_from": Key(whole, plain),
+    "finalists": Key(whole, plain),
+    "confession_shields": Key(whole, plain),
+    "trial_contestants": Key(whole, plain),
+    "no_votes": Key(choice(*NO_VOTES), plain),
+    "end_when_no_traitors": Key(flag, plain),
+    "night_fixed_length": Key(flag, plain),
+    "twists": Key(numbered("day number", 'twists = { 1 = ["double_vote"] }', codes(Twist)), by_number),
+    "durations": Key(seconds, durations),
+    "deal": Key(raw, _deal),
+}
+"""Every settings key of The Traitors, in the JSON form's order, with how it is read and written (a new setting
+gets its row here; the rest of the settings form, ``settings_form.py``, passes it to ``Settings`` as read)."""

@@ -11,6 +11,7 @@ from engine.ids import Twist
 from engine.rulesets.traitors import powers
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import SIZES, Settings
+from engine.rulesets.traitors.settings_form import FORM
 
 
 def balance_setups(base: Settings, n: int) -> list[tuple[Knobs, Settings]]:
@@ -49,6 +50,7 @@ RULESET = Ruleset(
         ("Votes for a Traitor", "votes_for_traitors"),
         ("Votes received", "votes_received"),
     ),
+    form=FORM,
     castle_places=("seats", "homes", "breakfast"),
     twists=tuple(t.value for t in Twist),
     good_side="faithful",

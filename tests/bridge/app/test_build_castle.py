@@ -11,7 +11,7 @@ import pytest
 
 from bridge.app.build_castle import CastleRefused, build, record_path
 from bridge.app.cli import main
-from bridge.config.castle import load_castle
+from bridge.config.castle_file import load_castle
 from bridge.config.loader import check_files
 from bridge.io.rcon import RconClient
 from bridge.minecraft.castle.blueprint import plan_castle

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import importlib.resources
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def test_a_seat_is_drawn_where_the_castle_file_puts_it() -> None:
 
 
 def test_a_castle_file_without_a_blueprint_shows_its_places_only() -> None:
-    castle = default_castle().model_copy(update={"built": None})
+    castle = dataclasses.replace(default_castle(), built=None)
     img = draw_castle(castle, scale=4)
     assert img.width < draw_castle(default_castle(), scale=4).width  # one panel
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.resources
 from pathlib import Path
 
 import pytest
 
-from bridge.config.castle import castle_toml, default_castle, load_castle, parse_castle, write_castle
+from bridge.config.castle import castle_toml, default_castle, write_castle
+from bridge.config.castle_file import load_castle, parse_castle
 from bridge.config.loader import check_files
 from bridge.config.model import ConfigFileError
 from bridge.minecraft.castle.blueprint import plan_castle
@@ -27,8 +30,15 @@ def test_the_shipped_castle_is_the_generated_one() -> None:
     assert default_castle() == plan_castle((64, 64, -64), 16).castle
 
 
+def test_the_shipped_castle_read_as_it_stands_is_the_validated_one() -> None:
+    text = importlib.resources.files("world_config").joinpath("castle.toml").read_text(encoding="utf-8")
+    shipped = default_castle()
+    assert parse_castle(text, "castle.toml") == shipped
+    assert castle_toml(shipped).split("\n[built]\n")[1] == text.split("\n[built]\n")[1]  # floats stay floats
+
+
 def test_a_hand_built_castle_has_no_built_table_and_a_bad_one_is_named() -> None:
-    hand = default_castle().model_copy(update={"built": None})
+    hand = dataclasses.replace(default_castle(), built=None)
     text = castle_toml(hand)
     assert "[built]" not in text and parse_castle(text, "c.toml") == hand
     shipped = castle_toml(default_castle())

@@ -3,6 +3,8 @@ entry (``engine.core.ruleset.Ruleset.castle_places``) and its settings, not from
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bridge.app.demo_settings import demo_settings
@@ -20,7 +22,7 @@ def test_a_castle_short_of_places_is_reported_for_the_places_the_ruleset_needs(n
     """Rulebook §10: The Traitors' contestants each have a place at the breakfast table; a club series needs only
     seats and homes."""
     shipped = default_castle()
-    cut = shipped.model_copy(update={"seats": shipped.seats[:8], "homes": shipped.homes[:8],
+    cut = dataclasses.replace(shipped, **{"seats": shipped.seats[:8], "homes": shipped.homes[:8],
                                      "breakfast": shipped.breakfast[:7]})  # fmt: skip
     settings = demo_settings(8, name)
     problems = check_seats(cut, "castle.toml", settings, "series.toml")

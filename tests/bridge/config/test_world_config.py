@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bridge.config.castle import (
-    PER_SEAT_PLACES,
-    CastleConfig,
-    default_castle,
-    load_castle,
-    parse_castle,
-)
+from bridge.config.castle import PER_SEAT_PLACES, CastleConfig, default_castle
+from bridge.config.castle_file import load_castle, parse_castle
 from bridge.config.model import ConfigFileError
 from engine.errors import ConfigError
 from engine.ids import Place

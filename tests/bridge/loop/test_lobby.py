@@ -7,6 +7,7 @@ signing up while a series runs. Sign-ups survive a restart of the service."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -70,7 +71,7 @@ def lobby_run(rig: Rig, body: Callable[[LobbyRunner, Rig], Any], *, seats: int =
 
     async def main() -> Any:
         castle = default_castle()
-        castle = castle.model_copy(update={"seats": castle.seats[:castle_seats]})
+        castle = dataclasses.replace(castle, seats=castle.seats[:castle_seats])
         store = SeriesStore(rig.store_path, fresh=True)
         try:
             async with RconClient("127.0.0.1", rig.sandbox.sandbox.port or 0, rig.password, timeout=10) as rcon:
