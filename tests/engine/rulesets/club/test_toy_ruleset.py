@@ -181,7 +181,7 @@ def test_the_engine_plays_it_and_tells_each_contestant_only_their_own(lantern_wa
     do(StartSeries())
     while game.phase is ClubPhase.NIGHT:  # night 1: the Smugglers throw Zuri in, the Lamplighter lights Alex
         for a in list(game.pending):
-            step = game._step().name
+            step = game.current_step().name
             do(UsePower(a, "Zuri") if step == "smugglers" else UsePower(a, "Alex") if a == "Kai" else SkipPower(a))
         expire()
     assert game.phase is ClubPhase.MORNING
