@@ -15,13 +15,9 @@ PlayerId = NewType("PlayerId", str)
 
 
 class Enum(enum.Enum):
-    """Base of the engine's enums: a member hashes by identity (``object.__hash__``, a C slot) instead of
-    ``enum.Enum``'s ``hash(self._name_)``, a Python call that cost about 3 % of a series: members are dict keys
-    and set members on every input (``docs/performance.md``). Members are singletons compared by identity, so
-    equality and lookups are unchanged; nothing may depend on the iteration order of a set of members (it already
-    changed with the string hash seed from one process to the next)."""
-
-    __hash__ = object.__hash__
+    """Base of the engine's enums (``enum.Enum`` with ``value`` and ``name`` read in C, below). Nothing may depend
+    on the iteration order of a set of members: it changes with the string hash seed from one process to the
+    next."""
 
 
 # ``value`` and ``name`` read the member's attributes in C (``operator.attrgetter``), not through ``enum.Enum``'s
