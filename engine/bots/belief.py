@@ -93,18 +93,14 @@ def space(names: Sequence[str], k: int) -> Hypotheses:
 class PublicBelief:
     """The weights of every set of Traitors given one public record (immutable once built; see the module)."""
 
-    __slots__ = ("_pair_sums", "alive", "ballot", "consensus", "h", "owner", "papers", "uid", "weights")
+    __slots__ = ("_pair_sums", "alive", "ballot", "consensus", "h", "papers", "uid", "weights")
     _next = itertools.count()
 
     def __init__(self, h: Hypotheses, weights: list[float], alive: int, papers: tuple[tuple[int, ...], ...],
-                 ballot: tuple[tuple[int, int], ...], consensus: int, owner: PublicBelief | None = None) -> None:  # fmt: skip
+                 ballot: tuple[tuple[int, int], ...], consensus: int) -> None:  # fmt: skip
         self.h, self.weights, self.alive, self.papers = h, weights, alive, papers
         self.ballot, self.consensus = ballot, consensus
         self.uid = next(PublicBelief._next)
-        self.owner: PublicBelief = self if owner is None else owner
-        """The first node with these very weights (an event that changes no weight, a paper before its vote
-        closes or a departure, makes a node sharing its parent's): what is worked out from the weights alone
-        (``pair_sums``, a contestant's chances) is worked out once, on the owner."""
         self._pair_sums: tuple[float, list[float], list[list[float]]] | None = None
 
     @classmethod
@@ -145,8 +141,6 @@ class PublicBelief:
         the loop is arranged: here each set adds to its own pairs' cells of one flat table (``Hypotheses.set_pairs``),
         and the table is mirrored (the cell ``(j, i)`` has the same sum as ``(i, j)``; ``(i, i)`` that of ``i``)."""
         got = self._pair_sums
-        if got is None and self.owner is not self:
-            got = self._pair_sums = self.owner.pair_sums()
         if got is None:
             h = self.h
             n = len(h.names)
@@ -221,8 +215,7 @@ def _child(node: PublicBelief, event: Event) -> PublicBelief:
     elif kind == "sheriff_miss" and event[1] in idx:
         bit = 1 << idx[event[1]]
         w = [x * SHERIFF_MISS if m & bit else x for x, m in zip(w, h.masks, strict=True)]
-    w = _normalised(w)
-    return PublicBelief(h, w, alive, papers, ballot, consensus, node.owner if w is node.weights else None)
+    return PublicBelief(h, _normalised(w), alive, papers, ballot, consensus)
 
 
 def _normalised(w: list[float]) -> list[float]:

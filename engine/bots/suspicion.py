@@ -189,9 +189,6 @@ class SuspicionBot:
         self._applied = 0
         self.p: dict[str, float] | None = None
         """At a Faithful's choice: contestant → chance they were dealt Traitor (``engine.bots.belief``)."""
-        self._p_of: tuple[int, int, float] | None = None
-        """What ``p`` was worked out from: (the ``uid`` of the public node owning its weights, answers weighed,
-        trust); ``p`` changes only with one of them, which most decisions of a phase share."""
         self.reading = VoteReading()
         """Each vote's consensus, to read how the others' papers follow the evidence (``engine.bots.traitor_play``)."""
 
@@ -299,18 +296,12 @@ class SuspicionBot:
         return private
 
     def _chances(self, view: Any) -> dict[str, float] | None:
-        """A Faithful's chance per contestant of having been dealt Traitor, from all it was told (the same dict
-        as at the last decision while the public record's node, the answers and the trust are unchanged: the
-        dict is only read)."""
+        """A Faithful's chance per contestant of having been dealt Traitor, from all it was told."""
         node = self.public_belief(view)
         if node is None:
             return None
-        made_of = (node.owner.uid, len(self.answers), self.trust)
-        if made_of == self._p_of and self.p is not None:
-            return self.p
         me = node.h.index.get(self.name)
         p = node.marginals(0 if me is None else 1 << me, self._private(node))
-        self._p_of = made_of
         return dict(zip(node.h.names, p, strict=True))
 
     def _clean(self, view: Any, others: Sequence[str]) -> float:

@@ -85,16 +85,3 @@ def test_a_smart_faithful_learns_only_from_what_it_was_told():
     p = b._chances(View)
     assert p is not None
     assert p["Kai"] == 0 and p["Alex"] == 0 and max(p, key=p.__getitem__) == "Zuri"
-
-
-def test_nodes_with_unchanged_weights_share_their_sums_and_a_weighed_event_makes_new_ones():
-    root = PublicBelief.root(NAMES, 2)
-    murdered = advance(root, ("murdered", "Noor"))
-    paper = advance(murdered, ("paper", "Alex", "Kai"))
-    second = advance(paper, ("paper", "Zuri", "Kai"))
-    left = advance(second, ("left", "Steve"))  # the ballot is weighed as the next event comes
-    assert murdered.owner is murdered and paper.owner is murdered and second.owner is murdered
-    assert second.pair_sums() is murdered.pair_sums()
-    assert left.owner is left and left.weights != murdered.weights
-    fresh = PublicBelief(left.h, list(left.weights), left.alive, left.papers, left.ballot, left.consensus)
-    assert left.pair_sums() == fresh.pair_sums() and chances(left, "Alex") == chances(fresh, "Alex")
