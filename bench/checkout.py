@@ -29,12 +29,9 @@ elif str(ROOT) not in sys.path[:1]:
 def engine_build() -> str:
     """The folder the benchmark's engine was imported from (printed by the scripts, so a figure always says what it
     measured)."""
-    import importlib
+    import engine.rulesets.traitors.game
 
-    # ``engine.rulesets`` binds the name ``traitors`` to that package's ``spec`` module, so the attribute path
-    # ``engine.rulesets.traitors.game`` does not reach the module.
-    game = importlib.import_module("engine.rulesets.traitors.game")
-    return str(Path(str(game.__file__)).parent)
+    return str(Path(str(engine.rulesets.traitors.game.__file__)).parent)
 
 
 def run_on_commit(commit: str, script: str, argv: list[str]) -> str:

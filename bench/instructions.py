@@ -30,8 +30,8 @@ from engine.sim import series_seeds, simulate
 settings = demo_settings(12)
 simulate(settings, series_seeds(1, 5), bots=sys.argv[2])  # the same warm-up in both runs: caches, imports
 simulate(settings, series_seeds(1, int(sys.argv[1])), bots=sys.argv[2])
-import importlib
-print(importlib.import_module("engine.rulesets.traitors.game").__file__)
+import engine.rulesets.traitors.game
+print(engine.rulesets.traitors.game.__file__)
 """
 
 
