@@ -20,10 +20,12 @@ the progress bar, the processes and the printing.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -389,6 +391,29 @@ class Tally:
                 mine_wins[k] = mine_wins.get(k, 0) + v
 
 
+GC_THRESHOLD = 50_000
+"""The garbage collector's first threshold while ``simulate`` plays (``_fewer_collections``)."""
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector less often while series are played, then restore its thresholds.
+
+    A series makes no reference cycles (a full collection after thousands of series frees nothing), so the
+    collector's passes only cost time, the full ones most: they walk every object the process holds, the
+    remembered choices and messages included (``docs/performance.md``). Memory is freed by reference counting
+    as before. The thresholds are the process's: two ``simulate`` calls overlapping in threads may leave the raised
+    one set (the balance lab uses processes, not threads).
+    """
+    old = gc.get_threshold()
+    if old[0]:  # a threshold of 0 means automatic collection is off: left off
+        gc.set_threshold(max(old[0], GC_THRESHOLD), old[1], old[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
 def simulate(
     settings: Any,
     seeds: Sequence[int],
@@ -413,14 +438,15 @@ def simulate(
     tally = Tally()
     twists = twists_of(settings) if twist_impact else ()
     variants = {t: without_twist(settings, t) for t in twists}
-    for seed in seeds:
-        _, result = play_series(settings, seed, bots)
-        tally.add(result)
-        for t in twists:
-            _, other = play_series(variants[t], seed, bots)
-            tally.add_twist(t, result, other)
-        if progress is not None:
-            progress(1)
+    with _fewer_collections():
+        for seed in seeds:
+            _, result = play_series(settings, seed, bots)
+            tally.add(result)
+            for t in twists:
+                _, other = play_series(variants[t], seed, bots)
+                tally.add_twist(t, result, other)
+            if progress is not None:
+                progress(1)
     return tally
 
 

@@ -112,3 +112,27 @@ class TestTally:
         assert series_seeds(1, 3) == series_seeds(1, 5)[:3]
         assert not set(series_seeds(1, 50)) & set(series_seeds(2, 50))
 
+
+def test_simulate_runs_the_collector_less_often_and_restores_it():
+    import gc
+
+    from engine.sim import GC_THRESHOLD
+
+    before = gc.get_threshold()
+    during = []
+    simulate(SETTINGS, series_seeds(2, 2), bots="random", progress=lambda _: during.append(gc.get_threshold()))
+    assert during and all(t[0] == max(before[0], GC_THRESHOLD) and t[1:] == before[1:] for t in during)
+    assert gc.get_threshold() == before
+
+
+def test_simulate_leaves_automatic_collection_off_when_it_was_off():
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(0)
+        during = []
+        simulate(SETTINGS, series_seeds(3, 1), bots="random", progress=lambda _: during.append(gc.get_threshold()[0]))
+        assert during == [0] and gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
