@@ -7,7 +7,6 @@ scenario files, the JSON game log and the bridge's item ``custom_data``.
 from __future__ import annotations
 
 import enum
-import operator
 from typing import NewType
 
 PlayerId = NewType("PlayerId", str)
@@ -15,22 +14,8 @@ PlayerId = NewType("PlayerId", str)
 
 
 class Enum(enum.Enum):
-    """Base of the engine's enums: a member hashes by identity (``object.__hash__``, a C slot) instead of
-    ``enum.Enum``'s ``hash(self._name_)``, a Python call that cost about 3 % of a series: members are dict keys
-    and set members on every input (``docs/performance.md``). Members are singletons compared by identity, so
-    equality and lookups are unchanged; nothing may depend on the iteration order of a set of members (it already
-    changed with the string hash seed from one process to the next)."""
-
-    __hash__ = object.__hash__
-
-
-# ``value`` and ``name`` read the member's attributes in C (``operator.attrgetter``), not through ``enum.Enum``'s
-# Python-level descriptors: they are read hundreds of times a series (power titles, records, prompts). ``enum``'s
-# descriptors exist so that a member may be named ``value`` or ``name``; none of ours is. Set after the class body
-# (type checkers keep ``enum.Enum``'s typing of both).
-# (``setattr``: type checkers refuse an assignment to a property; hence noqa B010.)
-setattr(Enum, "value", property(operator.attrgetter("_value_"), doc="The member's value (its stable string)."))  # noqa: B010
-setattr(Enum, "name", property(operator.attrgetter("_name_"), doc="The member's name."))  # noqa: B010
+    """Base of the engine's enums. Nothing may depend on the iteration order of a set of members: it changes with
+    the string hash seed from one process to the next."""
 
 
 class Allegiance(Enum):

@@ -172,11 +172,6 @@ class _Table:
         waiting for. Only ``Announce``, ``Whisper`` and ``Prompt`` carry a message (the effect classes have no
         subclasses)."""
         listeners, hears = self.listeners, self.hears
-        if not listeners:  # nobody listens: only the prompts matter
-            for e in effects:
-                if type(e) is Prompt:
-                    asked.update(e.to)
-            return
         for e in effects:
             kind = type(e)
             if kind is Prompt:

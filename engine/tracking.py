@@ -209,55 +209,39 @@ class CastleTracker:
         """Note the effects of one applied input for the copies (a copy of the list: its caller may change it)."""
         self._untracked.append(tuple(effects))
 
-    def _catch_up(self) -> None:  # noqa: C901 - one branch per tracked kind, inlined for speed
-        """Apply every noted effect list to the copies, oldest first.
-
-        Written for speed (``docs/performance.md``): one look-up of the effect's exact type in ``_TRACKED`` (the
-        effect classes have no subclasses) picks what to keep; effects the castle does not keep (clocks, titles,
-        reveals) cost that look-up only. A message is kept once in the ``Inbox`` journal, unrendered.
-        """
+    def _catch_up(self) -> None:
+        """Apply every noted effect list to the copies, oldest first (a message is kept once in the ``Inbox``
+        journal, unrendered); effects the castle does not keep (clocks, titles, reveals) change nothing."""
         pending, self._untracked = self._untracked, []
         everyone = self._everyone()
-        inbox, items, places, tracked = self._inbox, self._items, self._places, _TRACKED
+        inbox, items, places, placed = self._inbox, self._items, self._places, self._placed
         for effects in pending:
             for e in effects:
-                kind = tracked.get(type(e))
-                if kind is None:
-                    continue
-                if kind is _PUBLIC:
-                    inbox.add_public(e.message, everyone)  # type: ignore[attr-defined]
-                elif kind is _PRIVATE:
-                    inbox.add(e.message, e.to)  # type: ignore[attr-defined]
-                elif kind is _GIVE:
-                    for n in e.to if len(e.to) == 1 else sorted(e.to):  # type: ignore[attr-defined]
-                        held = items.get(n)
-                        if held is None:
-                            items[n] = [(e.item, e.label)]  # type: ignore[attr-defined]
-                        else:
-                            held.append((e.item, e.label))  # type: ignore[attr-defined]
-                elif kind is _TAKE:
-                    item = e.item  # type: ignore[attr-defined]
-                    for n in e.players if e.players is not None else list(items):  # type: ignore[attr-defined]
-                        held = items.get(n)
-                        if held:
-                            for i, _ in held:
-                                if i is item:
-                                    items[n] = [(i, lab) for i, lab in held if i is not item]
-                                    break
-                        elif held is None:
-                            items[n] = []
-                elif kind is _MOVE:
-                    seats, place = e.seats, e.place  # type: ignore[attr-defined]
-                    for k, n in enumerate(e.players):  # type: ignore[attr-defined]
-                        places[n] = (place, seats[k] if k < len(seats) else None)
-                elif kind is _SET:
-                    self._placed[(e.place, e.seat)] = (e.item, e.label)  # type: ignore[attr-defined]
-                else:  # ClearPlace: only what it names (a spot holding something else keeps it)
-                    for seat in e.seats:  # type: ignore[attr-defined]
-                        spot = (e.place, seat)  # type: ignore[attr-defined]
-                        held_there = self._placed.get(spot)
-                        if held_there is not None and held_there[0] is e.item:  # type: ignore[attr-defined]
-                            del self._placed[spot]
+                match e:
+                    case Announce():
+                        inbox.add_public(e.message, everyone)
+                    case Whisper() | Prompt():
+                        inbox.add(e.message, e.to)
+                    case GiveItem():
+                        for n in e.to if len(e.to) == 1 else sorted(e.to):
+                            items.setdefault(n, []).append((e.item, e.label))
+                    case TakeItem():
+                        for n in e.players if e.players is not None else list(items):
+                            held = items.get(n)
+                            if held is None:
+                                items[n] = []
+                            elif any(i is e.item for i, _ in held):
+                                items[n] = [(i, lab) for i, lab in held if i is not e.item]
+                    case MoveTo():
+                        for k, n in enumerate(e.players):
+                            places[n] = (e.place, e.seats[k] if k < len(e.seats) else None)
+                    case PlaceItem():
+                        placed[(e.place, e.seat)] = (e.item, e.label)
+                    case ClearPlace():  # only what it names (a spot holding something else keeps it)
+                        for seat in e.seats:
+                            held_there = placed.get((e.place, seat))
+                            if held_there is not None and held_there[0] is e.item:
+                                del placed[(e.place, seat)]
 
     def world_state(self) -> WorldState:
         """What the castle should look like now: the state to restore after a crash (``docs/recovery.md``).
@@ -274,19 +258,6 @@ class CastleTracker:
             placed=dict(self.placed),
         )
 
-
-_PUBLIC, _PRIVATE, _GIVE, _TAKE, _MOVE, _SET, _CLEAR = "public", "private", "give", "take", "move", "set", "clear"
-_TRACKED: dict[type[Effect], str] = {
-    Announce: _PUBLIC,
-    Whisper: _PRIVATE,
-    Prompt: _PRIVATE,
-    GiveItem: _GIVE,
-    TakeItem: _TAKE,
-    MoveTo: _MOVE,
-    PlaceItem: _SET,
-    ClearPlace: _CLEAR,
-}
-"""Effect class → what the castle tracker keeps of it; the classes not listed change nothing it keeps."""
 
 __all__ = ["CastleTracker", "Inbox", "WorldState"]
 

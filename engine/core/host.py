@@ -405,7 +405,7 @@ class HostControls(InputStep):
             for item, label in want:
                 if (item, label) not in have:
                     self.emit(GiveItem(frozenset({n}), item, label))
-            # In the order held (a set of items would iterate in a per-process order: they hash by identity).
+            # In the order held (a set of items would iterate in a per-process order: they hash by name).
             for item in dict.fromkeys(i for i, _ in have if all(i is not j for j, _ in want)):
                 self.emit(TakeItem(item, (n,)))
 

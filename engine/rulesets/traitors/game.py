@@ -413,8 +413,8 @@ class Game(HostControls):
         p = self.players[name]
         if name in self.powers.jokers:
             return None
-        copy = self.powers.copied.get(name)  # _active_copy, inline: this runs for every prompt and option list
-        if copy is not None and self.day > copy[1]:
+        copy = self._active_copy(name)
+        if copy is not None:
             return copy[0]
         return p.power
 

@@ -181,7 +181,8 @@ def test_end_series_has_no_winner() -> None:
 
 
 def test_undo_takes_items_back_in_the_order_they_are_held() -> None:
-    """Items are enums that hash by identity: the undo must not take them back in a set's per-process order."""
+    """Items are enums whose hash changes from one process to the next: the undo must not take them back in a
+    set's per-process order."""
     settings = Settings(contestants=NAMES, traitors=2, hosts=("Host",), first_night_murder=True)
     g = Game(settings, 5)
     g.handle(StartSeries(), now=0.0)
