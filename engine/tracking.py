@@ -209,7 +209,7 @@ class CastleTracker:
         """Note the effects of one applied input for the copies (a copy of the list: its caller may change it)."""
         self._untracked.append(tuple(effects))
 
-    def _catch_up(self) -> None:
+    def _catch_up(self) -> None:  # noqa: C901 - one case per kind of effect the castle keeps
         """Apply every noted effect list to the copies, oldest first (a message is kept once in the ``Inbox``
         journal, unrendered); effects the castle does not keep (clocks, titles, reveals) change nothing."""
         pending, self._untracked = self._untracked, []
