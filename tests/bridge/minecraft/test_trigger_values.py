@@ -34,18 +34,17 @@ from engine.actions import (
     AskRepeat,
     CancelTwist,
     ChooseTorch,
-    GuessPower,
     HoldBack,
     KeepEveryone,
-    OpenChest,
     SkipPower,
     StartTwist,
     SwearOath,
-    TakeDrink,
     UsePower,
 )
 from engine.ids import Drink, Power, Torch, Twist
-from engine.rulesets.traitors.twists.guess import GUESSABLE
+from engine.rulesets.traitors.twists.bar import TakeDrink
+from engine.rulesets.traitors.twists.confession import OpenChest
+from engine.rulesets.traitors.twists.guess import GUESSABLE, GuessPower
 
 SEATS = {"Alex": 1, "Bea": 2, "Cal": 3, "Eve": 16}
 

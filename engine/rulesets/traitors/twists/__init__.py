@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.actions import Action, CancelTwist, StartTwist
+from engine.actions import ACTION_TYPES, Action, CancelTwist, StartTwist, register_action, unregister_action
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import NightEvent, Twist
 from engine.messages import CATALOG
@@ -60,12 +60,17 @@ INPUTS: dict[type[Action], TwistInput] = {}
 LISTED_IN: dict[Phase, tuple[TwistSpec, ...]] = {}
 """Phase → the specs that can offer an input in it (each spec's ``input_phases``)."""
 _HOOKS: dict[str, tuple[Callable[..., Any], ...]] = {}
+REVISION = 0
+"""How many times the registry was built: a reader that caches what it derives from the registry (the bridge's
+trigger table) rebuilds it when this changes."""
 _OWN_TERMS: set[Twist] = set()
 """Registered twists whose term came from their spec's title (``unregister`` takes it back)."""
 
 
 def _index() -> None:
     """Rebuild the tables above from ``SPECS``."""
+    global REVISION
+    REVISION += 1
     TWISTS.clear()
     TITLES.clear()
     INPUTS.clear()
@@ -75,6 +80,7 @@ def _index() -> None:
             TITLES[spec.key] = spec.title
         for i in spec.inputs:
             INPUTS[i.cls] = i
+            register_action(i.cls)
     LISTED_IN.clear()
     LISTED_IN.update({phase: tuple(s for s in SPECS if s.legal_actions and phase in s.input_phases) for phase in Phase})
     _HOOKS.clear()
@@ -90,12 +96,15 @@ def register(spec: TwistSpec) -> None:
     """Add a twist to the registry, after the others (its hooks run last); its title becomes its
     ``term.twist.<key>`` term (in ``TERMS`` and the message catalogue) unless the catalogue has one.
 
+    Its input classes become known by their kinds (``engine.actions.register_action``), so a game log or a
+    scenario naming them replays.
+
     Raises:
-        ValueError: the twist, or one of its input classes, is already registered.
+        ValueError: the twist, or one of its input classes (or an input's kind), is already registered.
     """
     if spec.key is not None and spec.key in TWISTS:
         raise ValueError(f"twist {spec.key.value!r} is already registered")
-    taken = [i.cls.__name__ for i in spec.inputs if i.cls in INPUTS]
+    taken = [i.cls.__name__ for i in spec.inputs if i.cls in INPUTS or i.cls.kind in ACTION_TYPES]
     if taken:
         raise ValueError(f"twist inputs already registered: {', '.join(taken)}")
     term_key = f"term.twist.{spec.key.value}" if spec.key is not None else ""
@@ -107,7 +116,12 @@ def register(spec: TwistSpec) -> None:
 
 
 def unregister(key: Twist) -> None:
-    """Take a twist added by ``register`` out of the registry, with the term ``register`` gave it."""
+    """Take a twist added by ``register`` out of the registry, with the term ``register`` gave it and its inputs'
+    kinds (``engine.actions.ACTION_TYPES``)."""
+    for spec in SPECS:
+        if spec.key is key:
+            for i in spec.inputs:
+                unregister_action(i.cls)
     SPECS[:] = [s for s in SPECS if s.key is not key]
     if key in _OWN_TERMS:
         _OWN_TERMS.discard(key)

@@ -23,17 +23,47 @@ Precondition [house]: night d can have an event (more than ``finalists + 1`` con
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, OpenChest, WriteConfession, WriteResponse
+from engine.actions import Action, ByContestant, ByTraitor
 from engine.effects import Choice, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
+from engine.input_trigger import InputTrigger
 from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import check_text, lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
+
+
+@dataclass(frozen=True, slots=True)
+class OpenChest(ByContestant):
+    """A contestant opens one confession chest during discussion (§8 Confession twist)."""
+
+    kind: ClassVar[str] = "open_chest"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteConfession(ByContestant):
+    """A contestant sends the confession written in their confession book to the Traitors (§8 Confession).
+
+    ``text`` is the book's text (the bridge reads it from the held book); an empty text is refused.
+    """
+
+    kind: ClassVar[str] = "write_confession"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResponse(ByTraitor):
+    """A Traitor sends the Traitors' one anonymous reply to the confessions (§8 Confession); the last sent
+    before the Turret closes is delivered at breakfast."""
+
+    kind: ClassVar[str] = "write_response"
+    text: str
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -243,10 +273,14 @@ def soonest(game: Context) -> int:
 SPEC = TwistSpec(
     Twist.CONFESSION,
     TWIST_NAMES[Twist.CONFESSION],
+    number=3,
     inputs=(
-        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",)),
-        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.send",)),
-        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret", ("confession.choice.respond",)),
+        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",),
+                   InputTrigger("chest", "Chest")),
+        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession",
+                   ("confession.choice.send",), InputTrigger("confess", "Confession", book=Item.CONFESSION_BOOK)),
+        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret",
+                   ("confession.choice.respond",), InputTrigger("respond", "Response", book=Item.RESPONSE_DRAFT)),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

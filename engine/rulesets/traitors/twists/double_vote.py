@@ -31,6 +31,10 @@ def turret_work(game: Context) -> bool:
 
 
 SPEC = TwistSpec(
-    Twist.DOUBLE_VOTE, TWIST_NAMES[Twist.DOUBLE_VOTE], hooks={"turret_work": turret_work}, precondition=precondition
+    Twist.DOUBLE_VOTE,
+    TWIST_NAMES[Twist.DOUBLE_VOTE],
+    number=1,
+    hooks={"turret_work": turret_work},
+    precondition=precondition,
 )
 """The Double Vote's entry in the twists' registry."""

@@ -27,11 +27,14 @@ Preconditions: the series deals powers, and night d-1 has powers (from night 1, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, AskSeer, GuessPower, VoteNominee
+from engine.actions import Action, ByVoter, Sent
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
+from engine.input_trigger import InputTrigger
 from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
@@ -40,6 +43,52 @@ from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import power_term, twist_term
+
+
+@dataclass(frozen=True, slots=True)
+class _ByGuesser(Sent):
+    actor_key: ClassVar[str] = "guesser"
+
+    @property
+    def guesser(self) -> str:
+        """The contestant who makes the guess (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _BySeer(Sent):
+    actor_key: ClassVar[str] = "seer"
+
+    @property
+    def seer(self) -> str:
+        """The contestant who visits the Seer (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class GuessPower(_ByGuesser):
+    """A guess "``target`` holds ``power``" (§8 Guess twist): by a Traitor in the Turret or by the Faithful's
+    nominee before the round table. ``power`` ``None`` first picks the target (the power is asked next)."""
+
+    kind: ClassVar[str] = "guess_power"
+    target: str
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteNominee(ByVoter):
+    """A Faithful votes, at the host's visit, for who makes the Guess or visits the Seer (§7.4, §8)."""
+
+    kind: ClassVar[str] = "vote_nominee"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskSeer(_BySeer):
+    """The Seer twist's nominee chooses whose true allegiance the seer book shows them (§8 Seer)."""
+
+    kind: ClassVar[str] = "ask_seer"
+    target: str
 
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
 """The powers a guess may name (every dealt power; The Joker is offered, never dealt)."""
@@ -349,9 +398,12 @@ def traitor_actions(game: Context) -> list[tuple[str, str]]:
 SPEC = TwistSpec(
     Twist.GUESS,
     TWIST_NAMES[Twist.GUESS],
+    number=4,
     inputs=(
-        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess"),
-        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination"),
+        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess",
+                   trigger=InputTrigger("guess", "Guess", choices=GUESSABLE)),
+        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination",
+                   trigger=InputTrigger("nominee", "Nominee")),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

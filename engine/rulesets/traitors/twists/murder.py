@@ -20,11 +20,14 @@ leave a finale), and no Trial the same day.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, ChooseSwordBearer, StrikeWithSword
+from engine.actions import Action, ByTraitor, Sent
 from engine.effects import Choice, Eliminated, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, NightEvent, Twist
+from engine.input_trigger import InputTrigger
 from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
@@ -33,6 +36,33 @@ from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import survivor
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
+
+
+@dataclass(frozen=True, slots=True)
+class _ByAttacker(Sent):
+    actor_key: ClassVar[str] = "attacker"
+
+    @property
+    def attacker(self) -> str:
+        """The Sacred Sword's holder who strikes (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSwordBearer(ByTraitor):
+    """A Traitor names which Traitor receives the Sacred Sword at the next discussion (§8 Murder twist)."""
+
+    kind: ClassVar[str] = "choose_sword_bearer"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeWithSword(_ByAttacker):
+    """The Sacred Sword's holder hits ``victim`` during discussion (§8 Murder twist; the data pack's
+    ``traitors:sword/struck`` advancement names both players)."""
+
+    kind: ClassVar[str] = "strike_with_sword"
+    victim: str
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -194,8 +224,12 @@ def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[Nig
 SPEC = TwistSpec(
     Twist.MURDER,
     TWIST_NAMES[Twist.MURDER],
+    number=2,
     inputs=(
-        TwistInput(ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret"),
+        TwistInput(
+            ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret",
+            trigger=InputTrigger("bearer", "Sword bearer"),
+        ),
         TwistInput(StrikeWithSword, INPUT_PHASES, validate_strike),
     ),
     input_phases=INPUT_PHASES,

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.ids import Twist
+from engine.input_trigger import InputTrigger
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 
@@ -74,6 +75,8 @@ class TwistInput:
             ``traitors.dialog.title.*``); ``""``: the castle's title.
         labels: the catalogue keys a choice of this input may be labelled with (the bridge shows such a label
             translated); ``()``: its labels are names.
+        trigger: the castle trigger that sends it (``engine.input_trigger``: the bridge's trigger table builds its
+            row from it); ``None``: not sent by a trigger (the Sacred Sword's strike comes from an advancement).
     """
 
     cls: type[Action]
@@ -81,6 +84,7 @@ class TwistInput:
     validate: Callable[[Context, Any], Callable[[], None]]
     dialog_title: str = ""
     labels: tuple[str, ...] = ()
+    trigger: InputTrigger | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,9 @@ class TwistSpec:
     Args:
         key: the twist (``engine.ids.Twist``); ``None`` for the bar (rulebook §10), which is always on.
         title: the twist's English name (its ``term.twist.<key>`` term in other languages).
+        number: the twist's number on the host's ``traitors.twist`` trigger (start: the number, cancel: 100 +
+            the number); a number already handed out never changes meaning, so a new twist takes the next free
+            one; ``None``: the host cannot start it.
         inputs: the contestant inputs it takes.
         input_phases: the phases in which ``legal_actions`` can offer an input (only those are asked).
         legal_actions: ``(game, player) -> [Action]``: the inputs a living contestant may send now (free-text
@@ -103,6 +110,7 @@ class TwistSpec:
 
     key: Twist | None
     title: str
+    number: int | None = None
     inputs: tuple[TwistInput, ...] = ()
     input_phases: frozenset[Phase] = frozenset()
     legal_actions: Callable[[Context, str], list[Action]] | None = None

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, PutOnTrial
+from engine.actions import Action, ByTraitor
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import NightEvent, Twist
+from engine.input_trigger import InputTrigger
 from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
@@ -32,6 +35,15 @@ from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSpec
 from engine.terms import twist_term
+
+
+@dataclass(frozen=True, slots=True)
+class PutOnTrial(ByTraitor):
+    """A Traitor names one contestant to put on trial tonight (§8 Trial twist); each names up to
+    ``Settings.trial_contestants``."""
+
+    kind: ClassVar[str] = "put_on_trial"
+    target: str
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -213,7 +225,11 @@ def soonest(game: Context) -> int:
 SPEC = TwistSpec(
     Twist.TRIAL,
     TWIST_NAMES[Twist.TRIAL],
-    inputs=(TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret"),),
+    number=6,
+    inputs=(
+        TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret",
+                   trigger=InputTrigger("trial", "Trial")),
+    ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     hooks={

@@ -110,6 +110,7 @@ def _spec() -> TwistSpec:
     return TwistSpec(
         TOAST_KEY,
         "The Toast",
+        number=7,
         inputs=(
             TwistInput(
                 RaiseToast, frozenset({Phase.DISCUSSION}), validate, "traitors.dialog.title.twist", ("toast.choice",)
@@ -147,7 +148,6 @@ def toast(monkeypatch: pytest.MonkeyPatch) -> Iterator[TwistSpec]:
     monkeypatch.setattr(f"{__name__}.TOAST_KEY", member)
     for key, text in MESSAGES.items():
         monkeypatch.setitem(CATALOG, key, text)
-    monkeypatch.setitem(triggers.TWIST_NUMBERS, "toast", 7)
     spec = _spec()
     rules.register_twist(spec)
     try:
@@ -257,8 +257,9 @@ def test_unregistering_leaves_the_builtin_registry(toast: TwistSpec) -> None:
 def test_the_builtin_registry_names_every_twist_once() -> None:
     assert set(twists.TWISTS) == set(Twist)
     assert all(spec.key is key for key, spec in twists.TWISTS.items())
-    assert set(triggers.TWIST_NUMBERS) == {t.value for t in Twist}
-    assert len(set(triggers.TWIST_NUMBERS.values())) == len(triggers.TWIST_NUMBERS)
+    numbers = triggers.twist_numbers()
+    assert set(numbers) == {t.value for t in Twist}
+    assert len(set(numbers.values())) == len(numbers)
 
 
 def test_a_registered_twist_names_its_dialog_title_and_labels(toast: TwistSpec) -> None:
