@@ -12,6 +12,7 @@ import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -47,7 +48,7 @@ class Action:
         out: dict[str, Any] = {"action": self.kind}
         for name, key in _json_fields(type(self)):
             v = getattr(self, name)
-            out[key] = v.value if isinstance(v, Enum) else v
+            out[key] = v.value if isinstance(v, (Enum, Twist)) else v
         return out
 
     @property
@@ -528,7 +529,7 @@ def ill_typed_field(
 
 
 _FromDict = tuple[
-    dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None], dict[str, type[enum.Enum]]
+    dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None], dict[str, Callable[[Any], Any]]
 ]
 _FROM_DICT: dict[type, _FromDict] = {}
 
@@ -537,13 +538,13 @@ def _from_dict_spec(cls: type[Action]) -> _FromDict:
     """What ``action_from_dict`` checks a class's JSON form against, worked out once per class (a resumed series
     reads thousands of inputs): JSON key → field name, every key, the keys that must be given (the fields without
     a ``None`` default), JSON key → the classes its value may be (``None``: not checkable), and JSON key → the
-    enum its value names (a field declared as an enum, or an enum or ``None``)."""
+    enum (or ``Twist``) its value names (a field declared as one, or as one or ``None``)."""
     spec = _FROM_DICT.get(cls)
     if spec is None:
         field_of = {key: name for name, key in _json_fields(cls)}
         required = {key for key, f in zip(field_of, dataclasses.fields(cls), strict=True) if f.default is not None}
         declared = dict(_field_types(cls))
-        enums = {key: c for key, classes in declared.items() for c in classes or () if issubclass(c, enum.Enum)}
+        enums: dict[str, Callable[[Any], Any]] = {key: c for key, classes in declared.items() for c in classes or () if issubclass(c, (enum.Enum, Twist))}
         spec = _FROM_DICT[cls] = (field_of, frozenset(field_of), frozenset(required), declared, enums)
     return spec
 

@@ -61,7 +61,7 @@ number, the bar's last. Today: ``traitors.bearer`` (seat of the Traitor, ``Choos
 (``VoteNominee``), ``traitors.seer`` (``AskSeer``), ``traitors.trial`` (``PutOnTrial``), seats of the target, and
 ``traitors.drink`` (1 Faithful Fancy, 2 Traitors' Tipple; ``TakeDrink``). Power numbers are the 1-based positions
 in the Guess twist's ``GUESSABLE`` (its trigger's ``choices``); twist numbers (``traitors.twist``) are each twist
-spec's ``number`` (``twist_numbers``; a new twist declares the next free one).
+key's ``number`` (``twist_numbers``; a new twist declares the next free one).
 
 The Sacred Sword: the struck player's advancement reward records the attacker (``execute on attacker``), so one
 queue entry names both players and the service turns it into ``StrikeWithSword(attacker, victim)``. An entry
@@ -160,10 +160,10 @@ _NAME_RE = re.compile(r"[A-Za-z0-9_]{3,16}")
 _TORCHES: dict[int, Torch] = {1: Torch.BANISH_AGAIN, 2: Torch.END_GAME}
 _TORCH_VALUE = {v: k for k, v in _TORCHES.items()}
 def twist_numbers() -> dict[str, int]:
-    """``traitors.twist``: every registered twist's key (``Twist.value``) → its number (its spec's ``number``).
+    """``traitors.twist``: every registered twist's key (``Twist.value``) → its number (``Twist.number``).
     Numbers are written into installed data packs and books already handed out, so a twist's number never changes:
     a new twist declares the next free one."""
-    return {s.key.value: s.number for s in twist_registry.SPECS if s.key is not None and s.number is not None}
+    return {k.value: k.number for k in (s.key for s in twist_registry.SPECS) if k is not None and k.number is not None}
 
 
 def _twist_by_number(p: Press, number: int) -> Twist:
@@ -402,7 +402,8 @@ def _now() -> _Live:
     """
     if _live and _live[0].revision == twist_registry.REVISION:
         return _live[0]
-    by_number = sorted(twist_registry.SPECS, key=lambda s: (s.number is None, s.number or 0))
+    numbers = [(s, s.key.number if s.key is not None else None) for s in twist_registry.SPECS]
+    by_number = [s for s, _ in sorted(numbers, key=lambda sn: (sn[1] is None, sn[1] or 0))]
     codecs = {i.cls: input_codec(i.cls, i.trigger) for s in by_number for i in s.inputs if i.trigger is not None}
     table = (*_CORE, *(c.row() for c in codecs.values()), *_LAST)
     live = _Live(twist_registry.REVISION, table, {**{t.input: t.decode for t in table}, **EVENT_DECODERS}, codecs)
@@ -413,7 +414,7 @@ def _now() -> _Live:
 def table() -> tuple[Trigger, ...]:
     """Every trigger objective the data pack and the bridge use, in table order (the order of the pack's
     functions): the castle's own rows, then one row per twist input that names a trigger
-    (``TwistInput.trigger``), in the order of its twist's number (the bar's last), then the host's twist
+    (``TwistInput.trigger``), in the order of its twist's number (``Twist.number``; the bar's last), then the host's twist
     trigger and the lobby's."""
     return _now().table
 

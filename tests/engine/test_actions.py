@@ -10,6 +10,7 @@ import typing
 
 from engine import actions
 from engine.actions import ACTION_TYPES, Action
+from engine.ids import Twist
 from engine.rulesets.traitors import twists
 
 EVERY_ACTION: tuple[type[Action], ...] = tuple(ACTION_TYPES.values())
@@ -25,7 +26,7 @@ def _example(cls: type[Action]) -> Action:
         hint = hints[f.name]
         kinds = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
         kind = kinds[0]
-        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        if isinstance(kind, type) and issubclass(kind, (enum.Enum, Twist)):
             values[f.name] = next(iter(kind))
         elif kind is bool:
             values[f.name] = True

@@ -31,12 +31,14 @@ from engine.effects import Choice, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
 from engine.input_trigger import InputTrigger
-from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import check_text, lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
+
+KEY = Twist.declare("confession", 3)
+"""The Confession twist's key; 3 is its number on the host's ``traitors.twist`` trigger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,9 +273,8 @@ def soonest(game: Context) -> int:
 
 
 SPEC = TwistSpec(
-    Twist.CONFESSION,
-    TWIST_NAMES[Twist.CONFESSION],
-    number=3,
+    KEY,
+    "The Confession twist",
     inputs=(
         TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",),
                    InputTrigger("chest", "Chest")),

@@ -35,7 +35,6 @@ from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
 from engine.input_trigger import InputTrigger
-from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
@@ -43,6 +42,9 @@ from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import power_term, twist_term
+
+KEY = Twist.declare("guess", 4)
+"""The Guess twist's key; 4 is its number on the host's ``traitors.twist`` trigger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,9 +398,8 @@ def traitor_actions(game: Context) -> list[tuple[str, str]]:
 
 
 SPEC = TwistSpec(
-    Twist.GUESS,
-    TWIST_NAMES[Twist.GUESS],
-    number=4,
+    KEY,
+    "The Guess twist",
     inputs=(
         TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess",
                    trigger=InputTrigger("guess", "Guess", choices=GUESSABLE)),

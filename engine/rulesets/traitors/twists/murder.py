@@ -28,7 +28,6 @@ from engine.effects import Choice, Eliminated, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, NightEvent, Twist
 from engine.input_trigger import InputTrigger
-from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
@@ -36,6 +35,9 @@ from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.powers import survivor
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
+
+KEY = Twist.declare("murder", 2)
+"""The Murder twist's key; 2 is its number on the host's ``traitors.twist`` trigger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +224,8 @@ def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[Nig
 
 
 SPEC = TwistSpec(
-    Twist.MURDER,
-    TWIST_NAMES[Twist.MURDER],
-    number=2,
+    KEY,
+    "The Murder twist",
     inputs=(
         TwistInput(
             ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret",

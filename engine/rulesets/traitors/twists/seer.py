@@ -22,13 +22,15 @@ from engine.effects import GiveItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Twist
 from engine.input_trigger import InputTrigger
-from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.guess import AskSeer, finish_nominee, nominee_of
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import term
+
+KEY = Twist.declare("seer", 5)
+"""The Seer twist's key; 5 is its number on the host's ``traitors.twist`` trigger."""
 
 
 def precondition(game: Context, day: int) -> str | None:
@@ -73,9 +75,8 @@ def legal_actions(game: Context, player: str) -> list[Action]:
 
 
 SPEC = TwistSpec(
-    Twist.SEER,
-    TWIST_NAMES[Twist.SEER],
-    number=5,
+    KEY,
+    "The Seer twist",
     inputs=(TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer", trigger=InputTrigger("seer", "Seer")),),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

@@ -92,11 +92,10 @@ class TwistSpec:
     """One twist's rule as data plus its functions (rulebook §8).
 
     Args:
-        key: the twist (``engine.ids.Twist``); ``None`` for the bar (rulebook §10), which is always on.
-        title: the twist's English name (its ``term.twist.<key>`` term in other languages).
-        number: the twist's number on the host's ``traitors.twist`` trigger (start: the number, cancel: 100 +
-            the number); a number already handed out never changes meaning, so a new twist takes the next free
-            one; ``None``: the host cannot start it.
+        key: the twist's key, declared by its module (``Twist.declare("trial", 6)``: its stable string and its
+            number on the host's trigger); ``None`` for the bar (rulebook §10), which is always on.
+        title: the twist's English name: its ``term.twist.<key>`` term (the registry adds it to the catalogue;
+            other languages translate the term).
         inputs: the contestant inputs it takes.
         input_phases: the phases in which ``legal_actions`` can offer an input (only those are asked).
         legal_actions: ``(game, player) -> [Action]``: the inputs a living contestant may send now (free-text
@@ -106,11 +105,13 @@ class TwistSpec:
         soonest: ``(game) -> day``: the first day a twist started now can still happen on.
         state: ``() -> object``: a new per-series state of the twist (``TwistState.own[key]``); ``None`` when
             it keeps none of its own.
+        messages: catalogue key → English text of the twist's own messages (``engine.messages.CATALOG``: the
+            registry adds them, and takes them back with the twist); other languages translate the keys in their
+            language files.
     """
 
     key: Twist | None
     title: str
-    number: int | None = None
     inputs: tuple[TwistInput, ...] = ()
     input_phases: frozenset[Phase] = frozenset()
     legal_actions: Callable[[Context, str], list[Action]] | None = None
@@ -118,6 +119,7 @@ class TwistSpec:
     precondition: Callable[[Context, int], str | None] = no_precondition
     soonest: Callable[[Context], int] = night_before
     state: Callable[[], object] | None = None
+    messages: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.hooks) - set(HOOKS))

@@ -28,13 +28,15 @@ from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import NightEvent, Twist
 from engine.input_trigger import InputTrigger
-from engine.messages_terms import TWIST_NAMES
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSpec
 from engine.terms import twist_term
+
+KEY = Twist.declare("trial", 6)
+"""The Trial's key; 6 is its number on the host's ``traitors.twist`` trigger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +225,8 @@ def soonest(game: Context) -> int:
 
 
 SPEC = TwistSpec(
-    Twist.TRIAL,
-    TWIST_NAMES[Twist.TRIAL],
-    number=6,
+    KEY,
+    "The Trial",
     inputs=(
         TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret",
                    trigger=InputTrigger("trial", "Trial")),
