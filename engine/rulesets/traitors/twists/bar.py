@@ -76,6 +76,14 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     return []
 
 
+MESSAGES: dict[str, str] = {
+    "drink.taken": "You take a {drink}. It has no effect.",
+    "illegal.drink.taken": "You have already had your drink in this series.",
+    "illegal.drink.closed": "The bar serves at breakfast and during discussion.",
+}
+"""The bar's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     None,
     "The bar",
@@ -83,5 +91,6 @@ SPEC = TwistSpec(
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     hooks={"end_discussion": end_discussion},
+    messages=MESSAGES,
 )
 """The bar's entry in the twists' registry: always on, never started by the host."""

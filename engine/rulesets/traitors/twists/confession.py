@@ -272,6 +272,31 @@ def soonest(game: Context) -> int:
     return d if game.phase is Phase.BREAKFAST and d >= 1 else d + 1
 
 
+MESSAGES: dict[str, str] = {
+    "confession.open": "The confession room is open. {shields:chests_hold} a murder shield: each contestant may open one chest and write a confession to the Traitors.",
+    "confession.prompt": "Open a confession chest, or send the confession written in your confession book.",
+    "confession.choice.open": "Open a chest",
+    "confession.choice.send": "Send my confession",
+    "confession.shield": "Your chest holds a murder shield. It protects you from murder tonight only.",
+    "confession.empty": "Your chest is empty.",
+    "confession.sent": "Your confession is sent to the Traitors.",
+    "confession.read": "Confession from {player}: {text}",
+    "confession.none": "Nobody wrote a confession.",
+    "confession.shields": "Murder shields were found by: {players}.",
+    "confession.no_shields": "Nobody found a murder shield.",
+    "confession.respond": "Write one anonymous reply in the response draft and send it. Everyone receives it at breakfast.",
+    "confession.choice.respond": "Send the response",
+    "confession.response_saved": "The Traitors' response is saved.",
+    "confession.response": "The Traitors have answered the confessions: read your Traitors' Response book.",
+    "confession.no_response": "The Traitors did not answer the confessions.",
+    "illegal.chest.closed": "The confession chests are not open.",
+    "illegal.chest.opened": "You have already opened a chest.",
+    "illegal.confession.closed": "Confessions are not being collected now.",
+    "illegal.turret.confessing": "Answer the confessions first: tonight's decisions come after the Confession.",
+}
+"""The Confession twist's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     KEY,
     "The Confession twist",
@@ -298,5 +323,6 @@ SPEC = TwistSpec(
     },
     precondition=precondition,
     soonest=soonest,
+    messages=MESSAGES,
 )
 """The Confession twist's entry in the twists' registry."""

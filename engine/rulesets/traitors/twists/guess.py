@@ -397,6 +397,27 @@ def traitor_actions(game: Context) -> list[tuple[str, str]]:
     return [(t, "guess") for t in game.twist_state.guessed_tonight]
 
 
+MESSAGES: dict[str, str] = {
+    "turret.guess": "The Guess: which contestant do you guess about?",
+    "turret.guess.decided": "Tonight's guess: {player} holds {power}.",
+    "guess.power": "Which power does {player} hold?",
+    "result.guess.noted": "Your guess: {player} holds {power}.",
+    "nomination.prompt.guess": "Who makes the Guess before the next round table?",
+    "nomination.prompt.seer": "Who visits the Seer before the next round table?",
+    "nomination.noted": "Your nomination is noted.",
+    "nomination.none": "Nobody was nominated.",
+    "guess.nominee": "{player} was nominated at the host's visit and makes the Guess before the round table.",
+    "guess.nominee.prompt": "The Guess: which contestant do you guess about?",
+    "result.guess.right": "Your guess is right: {player} loses {power}.",
+    "result.guess.wrong": "Your guess is wrong.",
+    "guess.made": "The nominee has made the Guess.",
+    "illegal.guess.closed": "There is no guess for you to make now.",
+    "illegal.guess.target": "{target} cannot be guessed.",
+    "illegal.nominee.closed": "There is no nomination for you now.",
+}
+"""The Guess twist (and the Faithful's nomination it shares with the Seer twist)'s messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     KEY,
     "The Guess twist",
@@ -421,5 +442,6 @@ SPEC = TwistSpec(
         "traitor_actions": traitor_actions,
     },
     precondition=precondition,
+    messages=MESSAGES,
 )
 """The Guess twist's entry in the twists' registry (its nomination and nominee steps also serve the Seer)."""

@@ -223,6 +223,22 @@ def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[Nig
     return frozenset() if game.day in game.twist_state.quiet_nights else events
 
 
+MESSAGES: dict[str, str] = {
+    "turret.nominate.sword": "Choose which Traitor receives the Sacred Sword at the next discussion.",
+    "turret.sword_bearer": "{player} will receive the Sacred Sword at the next discussion.",
+    "sword.given": "You hold the Sacred Sword. Strike a Faithful during discussion to murder them in plain sight, then keep it hidden.",
+    "sword.murdered": "{player} has been murdered with the Sacred Sword.",
+    "sword.victim": "You have been murdered with the Sacred Sword.",
+    "sword.nothing": "Nothing happens.",
+    "sword.survived": "{player} survives the Sacred Sword.",
+    "sword.vanished": "The Sacred Sword vanishes.",
+    "illegal.sword.none": "You do not hold the Sacred Sword now.",
+    "illegal.sword.used": "The Sacred Sword has already struck.",
+    "illegal.sword.target": "{target} cannot be struck.",
+}
+"""The Murder twist's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     KEY,
     "The Murder twist",
@@ -245,5 +261,6 @@ SPEC = TwistSpec(
         "end_discussion": end_discussion,
     },
     precondition=precondition,
+    messages=MESSAGES,
 )
 """The Murder twist's entry in the twists' registry."""

@@ -74,6 +74,17 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     return []
 
 
+MESSAGES: dict[str, str] = {
+    "seer.nominee": "{player} was nominated at the host's visit and visits the Seer before the round table.",
+    "seer.prompt": "The Seer: whose true allegiance does your seer book show?",
+    "result.seer": "The seer book: {player} is {allegiance}.",
+    "seer.book.page": "The Seer reveals:\n\n{player} is {allegiance}.",
+    "seer.visited": "The Seer has been visited.",
+    "illegal.seer.closed": "There is no seer book for you now.",
+}
+"""The Seer twist's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     KEY,
     "The Seer twist",
@@ -81,5 +92,6 @@ SPEC = TwistSpec(
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     precondition=precondition,
+    messages=MESSAGES,
 )
 """The Seer twist's entry in the twists' registry (its nomination is the Guess twist's hooks)."""

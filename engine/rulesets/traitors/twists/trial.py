@@ -224,6 +224,18 @@ def soonest(game: Context) -> int:
     return max(1, d if game.phase in DAY_PHASES or game.phase is Phase.OATH else d + 1)
 
 
+MESSAGES: dict[str, str] = {
+    "turret.trial": "Instead of a murder, put {count:contestants} on trial. Choose one.",
+    "trial.decided": "On trial: {players}. {player} drew the death card.",
+    "trial.card.life": "You are on trial tonight. You drew a life card.",
+    "trial.card.death": "You are on trial tonight. You drew the death card.",
+    "trial.news": "Last night {players} were put on trial.",
+    "illegal.trial.closed": "There is no trial to decide now.",
+    "illegal.trial.target": "{target} cannot be put on trial.",
+}
+"""The Trial's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     KEY,
     "The Trial",
@@ -245,5 +257,6 @@ SPEC = TwistSpec(
     },
     precondition=precondition,
     soonest=soonest,
+    messages=MESSAGES,
 )
 """The Trial's entry in the twists' registry."""
