@@ -1,7 +1,8 @@
-"""Names used everywhere: contestants, allegiances, powers, places, items, torches.
+"""Names used everywhere: contestants, allegiances, powers, places, items, torches, twists.
 
 All enums carry the rulebook's words (``docs/rules/traitors.md``). Values are stable strings: they appear in
-scenario files, the JSON game log and the bridge's item ``custom_data``.
+scenario files, the JSON game log and the bridge's item ``custom_data``. A twist's key (``Twist``) is not listed
+here: each twist's own module declares it (``Twist.declare``).
 """
 
 from __future__ import annotations
