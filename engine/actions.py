@@ -9,13 +9,15 @@ log and the game log (``docs/scenarios.md``).
 from __future__ import annotations
 
 import dataclasses
+import enum
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import InvalidCommand
-from engine.ids import Drink, Enum, NightEvent, Power, Torch, Twist
+from engine.ids import Enum, NightEvent, Torch, Twist
 
 _JSON_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
 
@@ -46,7 +48,7 @@ class Action:
         out: dict[str, Any] = {"action": self.kind}
         for name, key in _json_fields(type(self)):
             v = getattr(self, name)
-            out[key] = v.value if isinstance(v, Enum) else v
+            out[key] = v.value if isinstance(v, (Enum, Twist)) else v
         return out
 
     @property
@@ -110,36 +112,6 @@ class _ByFinalist(_Sent):
     @property
     def finalist(self) -> str:
         """The finalist who votes (``actor``)."""
-        return self.actor
-
-
-@dataclass(frozen=True, slots=True)
-class _ByAttacker(_Sent):
-    actor_key: ClassVar[str] = "attacker"
-
-    @property
-    def attacker(self) -> str:
-        """The Sacred Sword's holder who strikes (``actor``)."""
-        return self.actor
-
-
-@dataclass(frozen=True, slots=True)
-class _ByGuesser(_Sent):
-    actor_key: ClassVar[str] = "guesser"
-
-    @property
-    def guesser(self) -> str:
-        """The contestant who makes the guess (``actor``)."""
-        return self.actor
-
-
-@dataclass(frozen=True, slots=True)
-class _BySeer(_Sent):
-    actor_key: ClassVar[str] = "seer"
-
-    @property
-    def seer(self) -> str:
-        """The contestant who visits the Seer (``actor``)."""
         return self.actor
 
 
@@ -338,93 +310,17 @@ class AskRepeat(_ByContestant):
 
 
 # ---------------------------------------------------------------------------------------------- twists (§8, §10)
+# A twist's contestant inputs live in its own module (``engine.rulesets.traitors.twists.<twist>``), built on the
+# bases below; the twists' registry makes them known here (``register_action``).
 
-
-@dataclass(frozen=True, slots=True)
-class ChooseSwordBearer(_ByTraitor):
-    """A Traitor names which Traitor receives the Sacred Sword at the next discussion (§8 Murder twist)."""
-
-    kind: ClassVar[str] = "choose_sword_bearer"
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class StrikeWithSword(_ByAttacker):
-    """The Sacred Sword's holder hits ``victim`` during discussion (§8 Murder twist; the data pack's
-    ``traitors:sword/struck`` advancement names both players)."""
-
-    kind: ClassVar[str] = "strike_with_sword"
-    victim: str
-
-
-@dataclass(frozen=True, slots=True)
-class OpenChest(_ByContestant):
-    """A contestant opens one confession chest during discussion (§8 Confession twist)."""
-
-    kind: ClassVar[str] = "open_chest"
-
-
-@dataclass(frozen=True, slots=True)
-class WriteConfession(_ByContestant):
-    """A contestant sends the confession written in their confession book to the Traitors (§8 Confession).
-
-    ``text`` is the book's text (the bridge reads it from the held book); an empty text is refused.
-    """
-
-    kind: ClassVar[str] = "write_confession"
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class WriteResponse(_ByTraitor):
-    """A Traitor sends the Traitors' one anonymous reply to the confessions (§8 Confession); the last sent
-    before the Turret closes is delivered at breakfast."""
-
-    kind: ClassVar[str] = "write_response"
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class GuessPower(_ByGuesser):
-    """A guess "``target`` holds ``power``" (§8 Guess twist): by a Traitor in the Turret or by the Faithful's
-    nominee before the round table. ``power`` ``None`` first picks the target (the power is asked next)."""
-
-    kind: ClassVar[str] = "guess_power"
-    target: str
-    power: Power | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class VoteNominee(_ByVoter):
-    """A Faithful votes, at the host's visit, for who makes the Guess or visits the Seer (§7.4, §8)."""
-
-    kind: ClassVar[str] = "vote_nominee"
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class AskSeer(_BySeer):
-    """The Seer twist's nominee chooses whose true allegiance the seer book shows them (§8 Seer)."""
-
-    kind: ClassVar[str] = "ask_seer"
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class PutOnTrial(_ByTraitor):
-    """A Traitor names one contestant to put on trial tonight (§8 Trial twist); each names up to
-    ``Settings.trial_contestants``."""
-
-    kind: ClassVar[str] = "put_on_trial"
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class TakeDrink(_ByContestant):
-    """A contestant takes a drink at the bar (§10): once per series, either drink, no effect."""
-
-    kind: ClassVar[str] = "take_drink"
-    drink: Drink
+Sent = _Sent
+"""The base of an input with a sender: a plug-in input with an ``actor_key`` of its own subclasses it."""
+ByContestant = _ByContestant
+"""The base of an input sent by a contestant (``actor_key`` ``contestant``)."""
+ByTraitor = _ByTraitor
+"""The base of an input sent by a Traitor (``actor_key`` ``traitor``)."""
+ByVoter = _ByVoter
+"""The base of an input sent by a voter (``actor_key`` ``voter``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,12 +339,6 @@ class CancelTwist(_ByHost):
     kind: ClassVar[str] = "cancel_twist"
     twist: Twist
 
-
-TWIST_ACTIONS: tuple[type[Action], ...] = (
-    ChooseSwordBearer, StrikeWithSword, OpenChest, WriteConfession, WriteResponse, GuessPower, VoteNominee,
-    AskSeer, PutOnTrial, TakeDrink,
-)  # fmt: skip
-"""Contestant inputs handled by ``engine.rulesets.traitors.twists``."""
 
 HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
 """Host inputs handled by ``engine.rulesets.traitors.twists``."""
@@ -537,7 +427,6 @@ _EVERY_ACTION: tuple[type[Action], ...] = (
     HoldBack,
     KeepEveryone,
     AskRepeat,
-    *TWIST_ACTIONS,
     *HOST_TWIST_ACTIONS,
     PauseClock,
     ResumeClock,
@@ -548,11 +437,30 @@ _EVERY_ACTION: tuple[type[Action], ...] = (
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _EVERY_ACTION}
-"""Every input type by its stable ``kind`` name."""
+"""Every input type by its stable ``kind`` name: the inputs above and those a plug-in registered
+(``register_action``: the twists' registry registers each twist's inputs), so a log or scenario naming a
+registered input replays."""
 
-_ENUM_FIELDS: dict[str, type[Any]] = {
-    "event": NightEvent, "torch": Torch, "power": Power, "drink": Drink, "twist": Twist,
-}  # fmt: skip
+
+def register_action(cls: type[Action]) -> None:
+    """Make an input class known by its ``kind`` (``ACTION_TYPES``: replay, scenario files, ``action_from_dict``).
+
+    Registering the same class again changes nothing.
+
+    Raises:
+        ValueError: another class already has that ``kind``.
+    """
+    known = ACTION_TYPES.get(cls.kind)
+    if known is not None and known is not cls:
+        raise ValueError(f"input kind {cls.kind!r} is already {known.__name__}")
+    ACTION_TYPES[cls.kind] = cls
+
+
+def unregister_action(cls: type[Action]) -> None:
+    """Forget an input class ``register_action`` made known (nothing happens for an unknown one)."""
+    if ACTION_TYPES.get(cls.kind) is cls:
+        del ACTION_TYPES[cls.kind]
+
 
 
 _FIELD_TYPES: dict[type, tuple[tuple[str, tuple[type, ...] | None], ...]] = {}
@@ -623,20 +531,24 @@ def ill_typed_field(
     return None
 
 
-_FROM_DICT: dict[type, tuple[dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None]]] = {}
+_FromDict = tuple[
+    dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None], dict[str, Callable[[Any], Any]]
+]
+_FROM_DICT: dict[type, _FromDict] = {}
 
 
-def _from_dict_spec(
-    cls: type[Action],
-) -> tuple[dict[str, str], frozenset[str], frozenset[str], dict[str, tuple[type, ...] | None]]:
+def _from_dict_spec(cls: type[Action]) -> _FromDict:
     """What ``action_from_dict`` checks a class's JSON form against, worked out once per class (a resumed series
     reads thousands of inputs): JSON key → field name, every key, the keys that must be given (the fields without
-    a ``None`` default), and JSON key → the classes its value may be (``None``: not checkable)."""
+    a ``None`` default), JSON key → the classes its value may be (``None``: not checkable), and JSON key → the
+    enum (or ``Twist``) its value names (a field declared as one, or as one or ``None``)."""
     spec = _FROM_DICT.get(cls)
     if spec is None:
         field_of = {key: name for name, key in _json_fields(cls)}
         required = {key for key, f in zip(field_of, dataclasses.fields(cls), strict=True) if f.default is not None}
-        spec = _FROM_DICT[cls] = (field_of, frozenset(field_of), frozenset(required), dict(_field_types(cls)))
+        declared = dict(_field_types(cls))
+        enums: dict[str, Callable[[Any], Any]] = {key: c for key, classes in declared.items() for c in classes or () if issubclass(c, (enum.Enum, Twist))}
+        spec = _FROM_DICT[cls] = (field_of, frozenset(field_of), frozenset(required), declared, enums)
     return spec
 
 
@@ -644,7 +556,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     """Build an action from its JSON form (the inverse of ``Action.to_dict``).
 
     Args:
-        data: ``{"action": kind, ...fields}``.
+        data: ``{"action": kind, ...fields}``; ``kind`` is any ``ACTION_TYPES`` key (registered inputs included).
 
     Raises:
         InvalidCommand: unknown ``action`` kind, missing or extra fields, or a bad enum value.
@@ -653,16 +565,16 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     cls = ACTION_TYPES.get(str(kind))
     if cls is None:
         raise InvalidCommand("invalid.action.kind", kind=str(kind))
-    field_of, names, required, declared = _from_dict_spec(cls)
+    field_of, names, required, declared, enums = _from_dict_spec(cls)
     given = {k for k in data if k != "action"}
     if not required <= given <= names:
         raise InvalidCommand("invalid.action.fields", kind=cls.kind, fields=", ".join(sorted(names)))
     kwargs: dict[str, Any] = {}
     for name in names & given:
         value = data[name]
-        if name in _ENUM_FIELDS and value is not None:
+        if name in enums and value is not None:
             try:
-                value = _ENUM_FIELDS[name](value)
+                value = enums[name](value)
             except ValueError:
                 raise InvalidCommand("invalid.action.value", field=name, value=str(value)) from None
         classes = declared[name]

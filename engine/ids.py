@@ -1,13 +1,16 @@
-"""Names used everywhere: contestants, allegiances, powers, places, items, torches.
+"""Names used everywhere: contestants, allegiances, powers, places, items, torches, twists.
 
 All enums carry the rulebook's words (``docs/rules/traitors.md``). Values are stable strings: they appear in
-scenario files, the JSON game log and the bridge's item ``custom_data``.
+scenario files, the JSON game log and the bridge's item ``custom_data``. A twist's key (``Twist``) is not listed
+here: each twist's own module declares it (``Twist.declare``).
 """
 
 from __future__ import annotations
 
 import enum
-from typing import NewType
+import importlib
+from collections.abc import Iterator
+from typing import ClassVar, NewType
 
 PlayerId = NewType("PlayerId", str)
 """A contestant's (or the host's) Minecraft name, e.g. ``"Alex"``. Validated by the bridge at the edge."""
@@ -173,15 +176,131 @@ class NightEvent(Enum):
     ULTIMATUM = "ultimatum"
 
 
-class Twist(Enum):
-    """Twists of rulebook §8 (``engine.rulesets.traitors.twists``: one module per twist)."""
+class _TwistKeys(type):
+    """The class of ``Twist``: the class reads like an enum of the declared keys (``Twist.MURDER``, ``for t in
+    Twist``, ``len(Twist)``)."""
 
-    DOUBLE_VOTE = "double_vote"
-    MURDER = "murder"
-    CONFESSION = "confession"
-    GUESS = "guess"
-    SEER = "seer"
-    TRIAL = "trial"
+    def __iter__(cls) -> Iterator[Twist]:
+        """The declared keys, by number (the host's twist buttons' order), those without one last."""
+        _load_twists()
+        keys = Twist._declared.values()  # noqa: SLF001 - the metaclass reads its own class's keys
+        return iter(sorted(keys, key=lambda t: (t.number is None, t.number or 0)))
+
+    def __len__(cls) -> int:
+        _load_twists()
+        return len(Twist._declared)  # noqa: SLF001 - the metaclass reads its own class's keys
+
+    def __getattr__(cls, name: str) -> Twist:
+        """``Twist.MURDER``: a key declared since the class's attributes were last set (loads the rulesets first).
+
+        Raises:
+            AttributeError: no twist has that name.
+        """
+        if name.startswith("_") or not name.isupper():
+            raise AttributeError(name)
+        _load_twists()
+        for key in Twist._declared.values():  # noqa: SLF001 - the metaclass reads its own class's keys
+            if key.name == name:
+                return key
+        raise AttributeError(f"no twist is named {name}")
+
+
+def _load_twists() -> None:
+    """Import the ruleset registry (``engine.rulesets``) once: its rulesets' twist modules declare their keys.
+
+    A key is declared by its twist's module (``Twist.declare``), so a lookup before any ruleset was imported
+    (a settings file read first) would otherwise find none; the import is at call time because the registry
+    imports this module.
+    """
+    if not _LOADED:
+        _LOADED.append(True)
+        importlib.import_module("engine.rulesets")
+
+
+_LOADED: list[bool] = []
+
+
+class Twist(metaclass=_TwistKeys):
+    """A twist's key (rulebook §8): a stable string (``value``, e.g. ``"double_vote"``) in scenario files, the JSON
+    game log, settings and the record, declared by the twist's own module (``Twist.declare``, used by its
+    ``engine.rulesets.traitors.twists.spec.TwistSpec``). Keys are singletons compared by identity, like enum
+    members: ``Twist("murder")`` is the declared key (``ValueError`` for an unknown one), ``Twist.MURDER`` reads it
+    by name, and iterating the class gives every declared key.
+
+    Attributes:
+        value: the stable string.
+        name: ``value`` in capitals (``"DOUBLE_VOTE"``).
+        number: the twist's number on the host's ``traitors.twist`` trigger (start: the number, cancel: 100 + the
+            number); a number handed out never changes meaning, so a new twist takes the next free one; ``None``:
+            the host cannot start it by trigger.
+    """
+
+    __slots__ = ("name", "number", "value")
+    value: str
+    name: str
+    number: int | None
+    _declared: ClassVar[dict[str, Twist]] = {}
+
+    def __new__(cls, value: object) -> Twist:
+        """The declared key ``value``.
+
+        Raises:
+            ValueError: no twist has that key (or ``value`` is not a string).
+        """
+        key = cls._declared.get(value) if isinstance(value, str) else None
+        if key is None and isinstance(value, str):
+            _load_twists()
+            key = cls._declared.get(value)
+        if key is None:
+            raise ValueError(f"{value!r} is not a valid Twist")
+        return key
+
+    @classmethod
+    def declare(cls, value: str, number: int | None = None) -> Twist:
+        """Declare a twist's key (its module does, once); declaring the same key and number again returns it.
+
+        Args:
+            value: the stable string (lower case letters and ``_``).
+            number: its ``traitors.twist`` number (see the class), or ``None``.
+
+        Raises:
+            ValueError: a malformed key, or a key or number already declared otherwise.
+        """
+        known = cls._declared.get(value)
+        if known is not None and known.number == number:
+            return known
+        if known is not None or not value.replace("_", "").isalpha() or not value.islower():
+            raise ValueError(f"twist key {value!r} is malformed or already declared")
+        if number is not None and any(t.number == number for t in cls._declared.values()):
+            raise ValueError(f"twist number {number} is already declared")
+        key = object.__new__(cls)
+        for attr, v in (("value", value), ("name", value.upper()), ("number", number)):
+            object.__setattr__(key, attr, v)
+        cls._declared[value] = key
+        type.__setattr__(cls, key.name, key)
+        return key
+
+    @classmethod
+    def withdraw(cls, key: Twist) -> None:
+        """Forget a declared key (a twist taken out of the registry again, as a test's own twist is)."""
+        if cls._declared.get(key.value) is key:
+            del cls._declared[key.value]
+            type.__delattr__(cls, key.name)
+
+    def __repr__(self) -> str:
+        return f"<Twist.{self.name}: {self.value!r}>"
+
+    def __str__(self) -> str:
+        return f"Twist.{self.name}"
+
+    def __reduce__(self) -> tuple[type[Twist], tuple[str]]:
+        return Twist, (self.value,)
+
+    def __copy__(self) -> Twist:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Twist:
+        return self
 
 
 class Drink(Enum):

@@ -14,23 +14,14 @@ every shipped language can decline (``bridge.minecraft.plurals``).
 
 from __future__ import annotations
 
-from engine.ids import Drink, NightEvent, Power, Torch, Twist
+from engine.ids import Drink, NightEvent, Power, Torch
 from engine.outcome import Winner
 
-__all__ = ["NO_POWER", "PLURALS", "TERMS", "TWIST_NAMES", "english_plural"]
+__all__ = ["NO_POWER", "PLURALS", "TERMS", "english_plural"]
 
 NO_POWER = "no power"
 """The English answer for a contestant without a power (``engine.rulesets.traitors.powers.base.power_title``)."""
 
-TWIST_NAMES: dict[Twist, str] = {
-    Twist.DOUBLE_VOTE: "The Double Vote",
-    Twist.MURDER: "The Murder twist",
-    Twist.CONFESSION: "The Confession twist",
-    Twist.GUESS: "The Guess twist",
-    Twist.SEER: "The Seer twist",
-    Twist.TRIAL: "The Trial",
-}
-"""A twist's English name (``engine.rulesets.traitors.twists.TITLES``; inside a sentence, its ``term.twist.*`` term)."""
 
 TERMS: dict[str, str] = {
     **{f"term.power.{p.value}": p.title for p in Power},
@@ -40,7 +31,6 @@ TERMS: dict[str, str] = {
     "term.allegiance.traitor": "Traitor",
     "term.allegiance.a_traitor": "a Traitor",
     **{f"term.torch.{t.value}": t.title for t in Torch},
-    **{f"term.twist.{t.value}": name for t, name in TWIST_NAMES.items()},
     **{f"term.drink.{d.value}": d.title for d in Drink},
     # a Turret event as a verb ("Alex chooses to murder Sam") and as what the Spy is told ("Sam was targeted: murder")
     **{f"term.event.{e.value}": e.value for e in NightEvent},
@@ -54,7 +44,8 @@ TERMS: dict[str, str] = {
     # its spec (``engine.core.host_spec.register_host_control``)
     "term.host_action.advance": "advance",
 }
-"""Term key → English text (no placeholders)."""
+"""Term key → English text (no placeholders). A twist's name (``term.twist.<key>``) is its spec's title, added by
+the twists' registry (``engine.rulesets.traitors.twists``)."""
 
 PLURALS: dict[str, tuple[str, str]] = {
     "contestants": ("{n} contestant", "{n} contestants"),

@@ -13,15 +13,20 @@ turning itself into the engine inputs it stands for.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import types
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from bridge.config.model import ConfigModel, problems
 from bridge.config.settings import PowerName, TwistName
 from engine.actions import (
+    ACTION_TYPES,
     Action,
     Advance,
     AskHappy,
@@ -34,7 +39,7 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.errors import InvalidCommand
-from engine.ids import Torch
+from engine.ids import Power, Torch, Twist
 
 OATH_ANSWERS = 3
 """Rulebook §7.1: the host asks three questions; the ``oath`` shorthand answers all three."""
@@ -42,7 +47,6 @@ OATH_ANSWERS = 3
 SHORTHANDS: tuple[str, ...] = ("timer", "oath", "votes", "torches")
 """Input forms that are not engine inputs themselves (``advance`` without ``host`` is a shorthand too)."""
 
-EventName = Literal["murder", "seduce", "ultimatum"]
 TorchName = Literal["banish_again", "end_game"]
 
 
@@ -104,14 +108,6 @@ def _host(given: str | None, first_host: str | None) -> str:
     return host
 
 
-class StartSeriesIn(InputModel):
-    """``start_series``: optional as the first input (it is implied otherwise)."""
-
-
-class TimerExpiredIn(InputModel):
-    phase_seq: int
-
-
 class TimerIn(InputModel):
     """``timer``: the clock of the phase current when the input is played runs out."""
 
@@ -140,15 +136,6 @@ class AskHappyIn(InputModel):
         return [ScenarioInput(i, AskHappy(_host(self.host, first_host)), self.at)]
 
 
-class CastVoteIn(InputModel):
-    voter: str
-    target: str
-
-
-class SwearOathIn(InputModel):
-    traitor: str
-
-
 class OathIn(InputModel):
     """``oath``: the Traitor's three Oath answers."""
 
@@ -157,116 +144,6 @@ class OathIn(InputModel):
     def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         return [ScenarioInput(i, SwearOath(self.traitor), self.at if n == 0 else None, f"oath[{n}]")
                 for n in range(OATH_ANSWERS)]  # fmt: skip
-
-
-class ChooseEventIn(InputModel):
-    traitor: str
-    event: EventName
-    target: str
-
-
-class NominateDoubleVoteIn(InputModel):
-    traitor: str
-    target: str
-
-
-class AnswerOfferIn(InputModel):
-    contestant: str
-    accept: bool
-
-
-class ChooseTorchIn(InputModel):
-    finalist: str
-    torch: TorchName
-
-
-class PresenceIn(InputModel):
-    """``contestant_left`` / ``contestant_returned``: a contestant's player leaves or rejoins the server."""
-
-    contestant: str
-
-
-class UsePowerIn(InputModel):
-    contestant: str
-    target: str
-    second: str | None = None
-
-
-class SkipPowerIn(InputModel):
-    contestant: str
-
-
-class AnswerJokerIn(InputModel):
-    contestant: str
-    accept: bool
-
-
-class NominateCandidateIn(InputModel):
-    contestant: str
-    target: str
-
-
-class HoldBackIn(InputModel):
-    contestant: str
-
-
-class KeepEveryoneIn(InputModel):
-    voter: str
-
-
-class AskRepeatIn(InputModel):
-    contestant: str
-    ask: bool
-
-
-class ChooseSwordBearerIn(InputModel):
-    traitor: str
-    target: str
-
-
-class StrikeWithSwordIn(InputModel):
-    attacker: str
-    victim: str
-
-
-class OpenChestIn(InputModel):
-    contestant: str
-
-
-class WriteConfessionIn(InputModel):
-    contestant: str
-    text: str
-
-
-class WriteResponseIn(InputModel):
-    traitor: str
-    text: str
-
-
-class GuessPowerIn(InputModel):
-    guesser: str
-    target: str
-    power: PowerName | None = None
-
-
-class VoteNomineeIn(InputModel):
-    voter: str
-    target: str
-
-
-class AskSeerIn(InputModel):
-    seer: str
-    target: str
-
-
-class PutOnTrialIn(InputModel):
-    traitor: str
-    target: str
-
-
-class TakeDrinkIn(InputModel):
-    contestant: str
-    drink: Literal["faithful_fancy", "traitors_tipple"]
 
 
 class HostTwistIn(InputModel):
@@ -279,25 +156,6 @@ class HostTwistIn(InputModel):
         cls = StartTwist if self.action == "start_twist" else CancelTwist
         return [ScenarioInput(i, cls(_host(self.host, first_host), self.twist), self.at)]
 
-
-_HOST_CONTROLS = ("pause_clock", "resume_clock", "undo_host_action", "end_series")
-
-
-class HostIn(InputModel):
-    """``pause_clock`` / ``resume_clock`` / ``undo_host_action`` / ``end_series``: a host control (docs/host.md)."""
-
-    host: str
-
-
-class ExtendPhaseIn(InputModel):
-    host: str
-    seconds: int
-
-
-class ReplaceContestantIn(InputModel):
-    host: str
-    contestant: str
-    player: str
 
 
 class VotesIn(InputModel):
@@ -326,48 +184,70 @@ class TorchesIn(InputModel):
         ]
 
 
-INPUT_MODELS: dict[str, type[InputModel]] = {
-    "start_series": StartSeriesIn,
-    "timer_expired": TimerExpiredIn,
+_FORMS: dict[str, type[InputModel]] = {
     "advance": AdvanceIn,
     "ask_happy": AskHappyIn,
-    "cast_vote": CastVoteIn,
-    "swear_oath": SwearOathIn,
-    "choose_event": ChooseEventIn,
-    "nominate_double_vote": NominateDoubleVoteIn,
-    "answer_offer": AnswerOfferIn,
-    "choose_torch": ChooseTorchIn,
-    "contestant_left": PresenceIn,
-    "contestant_returned": PresenceIn,
-    "use_power": UsePowerIn,
-    "skip_power": SkipPowerIn,
-    "answer_joker": AnswerJokerIn,
-    "nominate_candidate": NominateCandidateIn,
-    "hold_back": HoldBackIn,
-    "keep_everyone": KeepEveryoneIn,
-    "ask_repeat": AskRepeatIn,
-    "choose_sword_bearer": ChooseSwordBearerIn,
-    "strike_with_sword": StrikeWithSwordIn,
-    "open_chest": OpenChestIn,
-    "write_confession": WriteConfessionIn,
-    "write_response": WriteResponseIn,
-    "guess_power": GuessPowerIn,
-    "vote_nominee": VoteNomineeIn,
-    "ask_seer": AskSeerIn,
-    "put_on_trial": PutOnTrialIn,
-    "take_drink": TakeDrinkIn,
     "start_twist": HostTwistIn,
     "cancel_twist": HostTwistIn,
-    **dict.fromkeys(_HOST_CONTROLS, HostIn),
-    "extend_phase": ExtendPhaseIn,
-    "replace_contestant": ReplaceContestantIn,
-    "timer": TimerIn,
-    "oath": OathIn,
-    "votes": VotesIn,
-    "torches": TorchesIn,
 }
-"""Every input form by its ``action`` value: the engine's inputs (``ACTION_TYPES``, each a key here, as a test
-checks) and the shorthands."""
+"""The engine inputs whose form is not simply their JSON form (a host that may be left out)."""
+
+SHORTHAND_MODELS: dict[str, type[InputModel]] = {"timer": TimerIn, "oath": OathIn, "votes": VotesIn, "torches": TorchesIn}
+"""The shorthands' forms."""
+
+_NAMED_FIELDS: dict[type, Any] = {Power: PowerName, Twist: TwistName}
+"""Enums a scenario may name in words (``"The Bartender"``, ``"Double Vote"``); any other enum field takes its
+members' values."""
+
+_MADE: dict[type[Action], type[InputModel]] = {}
+
+
+def _field_form(hint: Any) -> tuple[Any, Any]:
+    """The form's annotation and default of an input field declared ``hint`` (``...``: required)."""
+    parts = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    kinds = [p for p in parts if p is not type(None)]
+    optional = len(kinds) < len(parts)
+    forms = []
+    for kind in kinds:
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            forms.append(_NAMED_FIELDS.get(kind) or Literal[tuple(m.value for m in kind)])
+        else:
+            forms.append(kind)
+    form: Any = forms[0]
+    for other in forms[1:]:
+        form = form | other
+    return (form | None, None) if optional else (form, ...)
+
+
+def form_of(cls: type[Action]) -> type[InputModel]:
+    """The scenario form of an engine input made from its fields (its JSON form, ``Action.to_dict``): the sender
+    under the input's ``actor_key``, each other field under its name; an enum field takes its members' values
+    (a power or a twist also in words), a field that may be ``None`` may be left out."""
+    made = _MADE.get(cls)
+    if made is None:
+        hints = typing.get_type_hints(cls)
+        fields: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            key = cls.actor_key if f.name == "actor" else f.name
+            fields[key] = _field_form(hints[f.name])
+        made = _MADE[cls] = create_model(f"{cls.__name__}In", __base__=InputModel, **fields)
+    return made
+
+
+def input_model(kind: str) -> type[InputModel] | None:
+    """The form of the ``[[input]]`` table whose ``action`` is ``kind``: a shorthand's, or an engine input's
+    (``engine.actions.ACTION_TYPES``, inputs registered by plug-ins included); ``None`` for an unknown kind."""
+    if kind in SHORTHAND_MODELS:
+        return SHORTHAND_MODELS[kind]
+    if kind in _FORMS:
+        return _FORMS[kind]
+    cls = ACTION_TYPES.get(kind)
+    return None if cls is None else form_of(cls)
+
+
+def input_models() -> dict[str, type[InputModel]]:
+    """Every input form by its ``action`` value: the engine's inputs (``ACTION_TYPES``) and the shorthands."""
+    return {**{kind: _FORMS.get(kind) or form_of(cls) for kind, cls in ACTION_TYPES.items()}, **SHORTHAND_MODELS}
 
 
 def parse_inputs(raw: Sequence[Any], hosts: object) -> tuple[list[ScenarioInput], list[str]]:
@@ -393,9 +273,9 @@ def parse_inputs(raw: Sequence[Any], hosts: object) -> tuple[list[ScenarioInput]
         if kind is None:
             found.append(f"{where}.action: field required")
             continue
-        model = INPUT_MODELS.get(kind) if isinstance(kind, str) else None
+        model = input_model(kind) if isinstance(kind, str) else None
         if model is None:
-            found.append(f"{where}.action: unknown action {kind!r} (known: {', '.join(INPUT_MODELS)})")
+            found.append(f"{where}.action: unknown action {kind!r} (known: {', '.join(input_models())})")
             continue
         try:
             inputs += model.model_validate(dict(entry)).expand(i, first_host)
@@ -408,4 +288,4 @@ def parse_inputs(raw: Sequence[Any], hosts: object) -> tuple[list[ScenarioInput]
     return inputs, found
 
 
-__all__ = ["INPUT_MODELS", "OATH_ANSWERS", "SHORTHANDS", "InputModel", "ScenarioInput", "parse_inputs"]
+__all__ = ["OATH_ANSWERS", "SHORTHANDS", "InputModel", "ScenarioInput", "form_of", "input_model", "input_models", "parse_inputs"]

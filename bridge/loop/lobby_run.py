@@ -44,8 +44,9 @@ from bridge.loop.store import SeriesStore
 from bridge.minecraft import lobby as show
 from bridge.minecraft.core import McCommand
 from bridge.minecraft.inputs import InputError, LobbyControl, LobbyPress, OpenConsole
+from bridge.minecraft.press import PREFIX
 from bridge.minecraft.render import RenderContext, render
-from bridge.minecraft.triggers import CONSOLE, LOBBY, PREFIX, SIGNUP, WITHDRAW, decode
+from bridge.minecraft.triggers import CONSOLE, LOBBY, SIGNUP, WITHDRAW, decode
 from engine.effects import Effect, Message, Whisper
 
 __all__ = ["LobbyRunner", "Season", "standbys_of"]

@@ -11,9 +11,10 @@ House rules of this file (``bridge/loop/service.py`` house rules 3, 8, 10 and 11
 3. The Sacred Sword: a ``sword_struck`` entry names the victim (its UUID) and the attacker (``attacker``); it
    becomes ``StrikeWithSword(attacker, victim)``. Without ``attacker`` it is paired with the latest ``sword_hit``
    entry (the attacker's) if that came at most ``SWORD_PAIRING`` entries before; else dropped.
-4. Books: a ``SendBook`` entry makes the router read the sender's inventory and apply ``WriteConfession`` /
-   ``WriteResponse`` with the text of the castle book given to them (a book picked up from someone else does not
-   count); no such book or an unreadable reply gets a private "hold your book" message.
+4. Books: a ``SendBook`` entry makes the router read the sender's inventory and apply the input whose trigger
+   reads that book (``WriteConfession`` / ``WriteResponse``: ``bridge.minecraft.triggers.book_input``) with the
+   text of the castle book given to them (a book picked up from someone else does not count); no such book or an
+   unreadable reply gets a private "hold your book" message.
 5. The lobby's presses (``traitors.signup``, ``traitors.withdraw``, ``traitors.lobby``) mean nothing while a series
    runs: whoever pressed is told privately that sign-ups are closed until it is over, and nothing changes.
 """
@@ -32,15 +33,18 @@ from bridge.loop.recovery import Handouts
 from bridge.loop.resync import read_inventory
 from bridge.minecraft.inputs import BridgeInput, HostCommand, LobbyPress, OpenConsole, SendBook, SwordHit
 from bridge.minecraft.items import book_text
-from bridge.minecraft.triggers import HOST, PREFIX, TWIST
-from engine.actions import Action, StrikeWithSword, WriteConfession, WriteResponse
+from bridge.minecraft.press import PREFIX
+from bridge.minecraft.triggers import HOST, TWIST, book_input
+from engine.actions import Action, action_from_dict
 from engine.core.ruleset import RulesetGame
 from engine.effects import Effect, Message, msg
-from engine.ids import Item
 
 __all__ = ["SWORD_PAIRING", "PlayerList", "Router", "spectator_reply"]
 
 log = logging.getLogger(__name__)
+
+STRIKE = "strike_with_sword"
+"""The kind of the Sacred Sword's strike (``StrikeWithSword``, an input of the Murder twist; house rule 3)."""
 
 SWORD_PAIRING = 4
 """How many queue entries apart a ``sword_hit`` and an attacker-less ``sword_struck`` may be to pair."""
@@ -170,12 +174,15 @@ class Router:
         if attacker is None or attacker == hit.player:
             log.info("Sacred Sword hit on %s dropped: no attacker to pair it with", hit.player)
             return []
-        return StrikeWithSword(attacker, hit.player)
+        return action_from_dict({"action": STRIKE, "attacker": attacker, "victim": hit.player})
 
     async def _send_book(self, send: SendBook, _seq: int) -> Action | list[Effect]:
         """House rule 4: read the castle book the contestant holds (one given to them or to the seat they play,
         not one picked up from someone else) and apply its text."""
-        item = Item.CONFESSION_BOOK if send.kind == "confess" else Item.RESPONSE_DRAFT
+        found = book_input(send.kind)
+        if found is None:
+            return private(send.player, msg("host.book.missing"))
+        cls, item = found
         seat = self.game.contestant_of(send.player) or send.player
         held = {*self.handouts.held.get(send.player, []), *self.handouts.held.get(seat, [])}
         own = {gid for given, _, gid in held if given is item}
@@ -186,7 +193,7 @@ class Router:
             log.warning("could not read %s's inventory", send.player)
         if text is None:
             return private(send.player, msg("host.book.missing"))
-        return WriteConfession(send.player, text) if send.kind == "confess" else WriteResponse(send.player, text)
+        return action_from_dict({"action": cls.kind, cls.actor_key: send.player, "text": text})
 
     async def _lobby_closed(self, press: LobbyPress, _seq: int) -> Action | list[Effect]:
         """House rule 5."""

@@ -37,7 +37,7 @@ from pathlib import Path
 from bridge.minecraft.batch import GIVE_ONE_FILE, give_one_function
 from bridge.minecraft.console_dialog import CONSOLE_DIALOG_FILE, console_dialog_text
 from bridge.minecraft.render import SETUP_FUNCTION_FILE, setup_function
-from bridge.minecraft.triggers import pack_functions
+from bridge.minecraft.trigger_pack import pack_functions
 from bridge.minecraft.versions import (
     ENTITY_PREDICATE_MAP_FROM,
     NEWEST,

@@ -73,7 +73,6 @@ from engine.actions import (
     CancelTwist,
     ChooseEvent,
     ChooseTorch,
-    GuessPower,
     HoldBack,
     KeepEveryone,
     SkipPower,
@@ -100,7 +99,7 @@ from engine.effects import (
     Whisper,
     msg,
 )
-from engine.ids import Allegiance, Item, Place
+from engine.ids import Allegiance, Item, Place, Power
 from engine.terms import power_term, term, twist_term
 
 CLOCK_BAR = "traitors:clock"
@@ -282,8 +281,9 @@ def choice_label(choice: Choice, prompt: Message | None = None) -> Component:
         for q in (1, 2, 3):
             if msg(f"oath.answer.{q}").text == choice.label:
                 return message_component(msg(f"oath.answer.{q}"))
-    if isinstance(action, GuessPower) and action.power is not None:
-        label = power_term(action.power)
+    power = getattr(action, "power", None)  # an input naming a power (a guess) is labelled with its name
+    if isinstance(power, Power):
+        label = power_term(power)
         return message_component(label) if isinstance(label, Message) else text_component(choice.label)
     if isinstance(action, (StartTwist, CancelTwist)):
         return message_component(twist_term(action.twist))
@@ -517,7 +517,7 @@ def setup_commands(_ctx: RenderContext) -> list[McCommand]:
     * the clock bossbar (same for "A bossbar already exists");
     * every trigger enabled for ``@a`` (everyone online now; the engine decides who may do what). The data
       pack's tick function also enables every ``traitors.*`` trigger for every online player each tick
-      (``traitors:input/player``, ``bridge.minecraft.triggers.player_function``), which covers players who join
+      (``traitors:input/player``, ``bridge.minecraft.trigger_pack.player_function``), which covers players who join
       later.
     """
     rules, objectives, rest = _setup_parts()

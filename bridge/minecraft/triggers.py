@@ -7,11 +7,12 @@ UUID up (``bridge.io.players``) and ``decode`` turns the entry (with ``player`` 
 ``Action`` or a bridge-level input (``bridge.minecraft.inputs``). ``encode``/``trigger_command`` go the other way,
 for the buttons and click events of a prompt.
 
-``TABLE`` is the one list of triggers. Everything else is read from it: ``decode`` (a lookup by input name),
-``encode`` (a lookup by action type, ``ENCODERS``), the objective titles (``TRIGGER_TITLES``), the set-up
-commands (``bridge.minecraft.render.setup_commands``) and the data pack's trigger functions, which
-``traitors install-datapack`` writes (``pack_functions``: ``traitors:input/objectives`` creates the objectives,
-``traitors:input/player`` enables and captures them every tick).
+``table()`` is the one list of triggers (``TABLE``: the table at import). Everything else is read from it:
+``decode`` (a lookup by input name), ``encode`` (a lookup by action type, ``ENCODERS`` or a twist input's
+codec), the objective titles (``TRIGGER_TITLES``), the set-up commands (``bridge.minecraft.render.setup_commands``)
+and the data pack's trigger functions, which ``traitors install-datapack`` writes
+(``bridge.minecraft.trigger_pack``: ``traitors:input/objectives`` creates the objectives, ``traitors:input/player``
+enables and captures them every tick).
 
 The table (every objective has criterion ``trigger``; a seat is 1-based, as on the round table):
 
@@ -38,16 +39,7 @@ objective              value                                  engine action
 ``traitors.holdback``  1 = put nobody forward                 ``HoldBack(contestant)``
 ``traitors.keep``      1 = keep everyone                      ``KeepEveryone(voter)``
 ``traitors.repeat``    1 ask for a repeat, 2 do not           ``AskRepeat(contestant, ask)``
-``traitors.bearer``    seat of the Traitor                    ``ChooseSwordBearer(traitor, t)``
-``traitors.chest``     1 = open a confession chest            ``OpenChest(contestant)``
-``traitors.confess``   1 = send the held confession book      ``SendBook(player, "confess")``
-``traitors.respond``   1 = send the held response draft       ``SendBook(player, "respond")``
-``traitors.guess``     100 × seat + power number (0: seat     ``GuessPower(guesser, t, power)``
-                       only, the power is asked next)
-``traitors.nominee``   seat of the nominee                    ``VoteNominee(voter, t)``
-``traitors.seer``      seat of the target                     ``AskSeer(seer, t)``
-``traitors.trial``     seat of the target                     ``PutOnTrial(traitor, t)``
-``traitors.drink``     1 Faithful Fancy, 2 Traitors' Tipple   ``TakeDrink(contestant, drink)``
+(a twist's input)      from its ``InputTrigger`` and fields  the input (see below)
 ``traitors.twist``     twist number (start) or 100 + number   ``StartTwist`` / ``CancelTwist`` (host)
                        (cancel)
 ``traitors.signup``    1 sign up, 2 withdraw, 3 show the      ``LobbyPress(player, …)`` (the lobby,
@@ -61,8 +53,15 @@ objective              value                                  engine action
                        the attacker's UUID as ``attacker``)   attacker=…)``
 =====================  =====================================  ===================================
 
-Power numbers (``traitors.guess``) are the 1-based positions in ``engine.rulesets.traitors.twists.guess.GUESSABLE``;
-twist numbers (``traitors.twist``) are fixed by the twist's key in ``TWIST_NUMBERS`` (a new twist appends a row).
+A twist's inputs have no hand-written row: a ``TwistInput`` that names a trigger (``engine.input_trigger``) gets
+one built from it (``bridge.minecraft.input_codec``), placed after ``traitors.repeat`` in the order of its twist's
+number, the bar's last. Today: ``traitors.bearer`` (seat of the Traitor, ``ChooseSwordBearer``), ``traitors.chest``
+(1, ``OpenChest``), ``traitors.confess`` / ``traitors.respond`` (1: ``SendBook(player, "confess" / "respond")``),
+``traitors.guess`` (100 × seat + power number, 0: the power is asked next; ``GuessPower``), ``traitors.nominee``
+(``VoteNominee``), ``traitors.seer`` (``AskSeer``), ``traitors.trial`` (``PutOnTrial``), seats of the target, and
+``traitors.drink`` (1 Faithful Fancy, 2 Traitors' Tipple; ``TakeDrink``). Power numbers are the 1-based positions
+in the Guess twist's ``GUESSABLE`` (its trigger's ``choices``); twist numbers (``traitors.twist``) are each twist
+key's ``number`` (``twist_numbers``; a new twist declares the next free one).
 
 The Sacred Sword: the struck player's advancement reward records the attacker (``execute on attacker``), so one
 queue entry names both players and the service turns it into ``StrikeWithSword(attacker, victim)``. An entry
@@ -90,6 +89,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bridge.minecraft.input_codec import InputCodec, book_of, input_codec
 from bridge.minecraft.inputs import (
     BridgeInput,
     HostCommand,
@@ -98,11 +98,9 @@ from bridge.minecraft.inputs import (
     LobbyControl,
     LobbyPress,
     OpenConsole,
-    SendBook,
     SwordHit,
 )
-from bridge.minecraft.scoreboard import objective_add_trigger
-from bridge.minecraft.text import translated
+from bridge.minecraft.press import PAIR, Decoder, Press, Seats, Trigger, seat_of
 from engine.actions import (
     Action,
     Advance,
@@ -110,37 +108,23 @@ from engine.actions import (
     AnswerOffer,
     AskHappy,
     AskRepeat,
-    AskSeer,
     CancelTwist,
     CastVote,
     ChooseEvent,
-    ChooseSwordBearer,
     ChooseTorch,
-    GuessPower,
     HoldBack,
     KeepEveryone,
     NominateCandidate,
     NominateDoubleVote,
-    OpenChest,
-    PutOnTrial,
     ReplaceContestant,
     SkipPower,
     StartTwist,
     SwearOath,
-    TakeDrink,
     UsePower,
-    VoteNominee,
-    WriteConfession,
-    WriteResponse,
 )
-from engine.ids import Drink, NightEvent, Torch, Twist
+from engine.ids import Item, NightEvent, Torch, Twist
+from engine.rulesets.traitors import twists as twist_registry
 from engine.rulesets.traitors.twists import INPUTS as TWIST_INPUTS
-from engine.rulesets.traitors.twists.guess import GUESSABLE
-
-Seats = Mapping[str, int]
-"""Contestant name → seat number (1-based)."""
-
-PREFIX = "traitors."
 
 VOTE = "traitors.vote"
 OATH = "traitors.oath"
@@ -160,22 +144,11 @@ HOLDBACK = "traitors.holdback"
 KEEP = "traitors.keep"
 REPEAT = "traitors.repeat"
 CONSOLE = "traitors.console"
-BEARER = "traitors.bearer"
-CHEST = "traitors.chest"
-CONFESS = "traitors.confess"
-RESPOND = "traitors.respond"
-GUESS = "traitors.guess"
-NOMINEE = "traitors.nominee"
-SEER = "traitors.seer"
-TRIAL = "traitors.trial"
-DRINK = "traitors.drink"
 TWIST = "traitors.twist"
 SIGNUP = "traitors.signup"
 WITHDRAW = "traitors.withdraw"
 LOBBY = "traitors.lobby"
 
-PAIR = 100
-"""``traitors.power2`` value = ``PAIR`` × first seat + second seat (``traitors.guess``: × seat + power)."""
 SEAT_BASE = 100
 """``traitors.host`` value ``SEAT_BASE + seat``: the host chose that seat for a new player."""
 CANCEL = 100
@@ -186,30 +159,28 @@ MAX_SEATS = 16
 _NAME_RE = re.compile(r"[A-Za-z0-9_]{3,16}")
 _TORCHES: dict[int, Torch] = {1: Torch.BANISH_AGAIN, 2: Torch.END_GAME}
 _TORCH_VALUE = {v: k for k, v in _TORCHES.items()}
-_DRINKS: tuple[Drink, ...] = tuple(Drink)
-TWIST_NUMBERS: dict[str, int] = {"double_vote": 1, "murder": 2, "confession": 3, "guess": 4, "seer": 5, "trial": 6}
-"""``traitors.twist``: a twist's key (``Twist.value``) → its number. Numbers are written into installed data packs
-and books already handed out, so a row never changes: a new twist appends its key with the next number."""
+def twist_numbers() -> dict[str, int]:
+    """``traitors.twist``: every registered twist's key (``Twist.value``) → its number (``Twist.number``).
+    Numbers are written into installed data packs and books already handed out, so a twist's number never changes:
+    a new twist declares the next free one."""
+    return {k.value: k.number for k in (s.key for s in twist_registry.SPECS) if k is not None and k.number is not None}
 
 
 def _twist_by_number(p: Press, number: int) -> Twist:
-    """The twist numbered ``number`` (``TWIST_NUMBERS``).
+    """The twist numbered ``number`` (``twist_numbers``).
 
     Raises:
-        InputError: no twist has that number (or its twist is not known to this engine).
+        InputError: no twist has that number.
     """
-    for key, n in TWIST_NUMBERS.items():
+    for key, n in twist_numbers().items():
         if n == number:
-            try:
-                return Twist(key)
-            except ValueError:
-                break
+            return Twist(key)
     raise p.bad()
 
 
 def _twist_number(twist: Twist) -> int:
-    """A twist's number (``TWIST_NUMBERS``); ``KeyError`` for a twist that has none."""
-    return TWIST_NUMBERS[twist.value]
+    """A twist's number (``twist_numbers``); ``KeyError`` for a twist that has none."""
+    return twist_numbers()[twist.value]
 
 
 def input_dialog_title(action: Action) -> str | None:
@@ -227,65 +198,6 @@ def input_labels(action: Action) -> tuple[str, ...]:
 
 # --------------------------------------------------------------------------------------------------------------
 # Decoding one press
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """One queued press being decoded.
-
-    Attributes:
-        player: who pressed (a valid player name).
-        input: the input name (the objective without ``traitors.``, or an event name).
-        value: the trigger value.
-        seats: contestant name → seat.
-        attacker: the ``attacker`` field of a ``sword_struck`` entry (``None`` when absent).
-    """
-
-    player: str
-    input: str
-    value: int
-    seats: Seats
-    attacker: Any = None
-
-    def bad(self) -> InputError:
-        """The error for a value that means nothing for this input."""
-        return InputError("invalid.action.value", field=self.input, value=str(self.value))
-
-    def flag(self, *allowed: int) -> int:
-        """The value, when it is one of ``allowed``.
-
-        Raises:
-            InputError: any other value.
-        """
-        if self.value not in allowed:
-            raise self.bad()
-        return self.value
-
-    def target(self, seat: int | None = None) -> str:
-        """The contestant in ``seat`` (default: the value).
-
-        Raises:
-            InputError: nobody sits there.
-        """
-        wanted = self.value if seat is None else seat
-        for contestant, taken in self.seats.items():
-            if taken == wanted:
-                return contestant
-        raise self.bad()
-
-    def number(self, value: int, count: int) -> int:
-        """``value`` as a 0-based index into a list of ``count`` (values are 1-based).
-
-        Raises:
-            InputError: ``value`` is outside 1..count.
-        """
-        if not 1 <= value <= count:
-            raise self.bad()
-        return value - 1
-
-
-Decoder = Callable[[Press], Action | BridgeInput]
-"""Turns one press of a trigger into its input (raising ``InputError`` for a value that means nothing)."""
 
 
 def _vote(p: Press) -> Action:
@@ -373,49 +285,6 @@ def _repeat(p: Press) -> Action:
     return AskRepeat(actor=p.player, ask=p.flag(1, 2) == 1)
 
 
-def _bearer(p: Press) -> Action:
-    return ChooseSwordBearer(actor=p.player, target=p.target())
-
-
-def _chest(p: Press) -> Action:
-    p.flag(1)
-    return OpenChest(actor=p.player)
-
-
-def _confess(p: Press) -> BridgeInput:
-    p.flag(1)
-    return SendBook(p.player, "confess")
-
-
-def _respond(p: Press) -> BridgeInput:
-    p.flag(1)
-    return SendBook(p.player, "respond")
-
-
-def _guess(p: Press) -> Action:
-    number = p.value % PAIR
-    if number > len(GUESSABLE):
-        raise p.bad()
-    power = GUESSABLE[number - 1] if number else None
-    return GuessPower(actor=p.player, target=p.target(p.value // PAIR), power=power)
-
-
-def _nominee(p: Press) -> Action:
-    return VoteNominee(actor=p.player, target=p.target())
-
-
-def _seer(p: Press) -> Action:
-    return AskSeer(actor=p.player, target=p.target())
-
-
-def _trial(p: Press) -> Action:
-    return PutOnTrial(actor=p.player, target=p.target())
-
-
-def _drink(p: Press) -> Action:
-    return TakeDrink(actor=p.player, drink=_DRINKS[p.number(p.value, len(_DRINKS))])
-
-
 def _twist(p: Press) -> Action:
     if p.value > CANCEL:
         return CancelTwist(actor=p.player, twist=_twist_by_number(p, p.value - CANCEL))
@@ -476,33 +345,7 @@ def _sword_struck(p: Press) -> BridgeInput:
 # The table
 
 
-@dataclass(frozen=True, slots=True)
-class Trigger:
-    """One trigger objective of the data pack.
-
-    Attributes:
-        objective: the objective name, ``traitors.<input>``.
-        title: its English display name (vanilla shows it in the trigger feedback to the one player who pressed;
-            translated by the resource pack as ``traitors.trigger.<input>``).
-        decode: turns a press of this trigger into an engine action or a bridge-level input.
-    """
-
-    objective: str
-    title: str
-    decode: Decoder
-
-    @property
-    def input(self) -> str:
-        """The input name the data pack queues: the objective without ``traitors.``."""
-        return self.objective.removeprefix(PREFIX)
-
-    @property
-    def key(self) -> str:
-        """The translation key of the title (``traitors.trigger.<input>``)."""
-        return "traitors.trigger." + self.input
-
-
-TABLE: tuple[Trigger, ...] = (
+_CORE: tuple[Trigger, ...] = (
     Trigger(VOTE, "Vote", _vote),
     Trigger(OATH, "Oath", _oath),
     Trigger(MURDER, "Murder", _murder),
@@ -521,21 +364,63 @@ TABLE: tuple[Trigger, ...] = (
     Trigger(HOLDBACK, "Hold back", _holdback),
     Trigger(KEEP, "Keep everyone", _keep),
     Trigger(REPEAT, "Repeat the vote", _repeat),
-    Trigger(BEARER, "Sword bearer", _bearer),
-    Trigger(CHEST, "Chest", _chest),
-    Trigger(CONFESS, "Confession", _confess),
-    Trigger(RESPOND, "Response", _respond),
-    Trigger(GUESS, "Guess", _guess),
-    Trigger(NOMINEE, "Nominee", _nominee),
-    Trigger(SEER, "Seer", _seer),
-    Trigger(TRIAL, "Trial", _trial),
-    Trigger(DRINK, "Drink", _drink),
+)
+"""The rows before the twists' inputs' rows."""
+
+_LAST: tuple[Trigger, ...] = (
     Trigger(TWIST, "Twist", _twist),
     Trigger(SIGNUP, "Sign up", _signup),
     Trigger(WITHDRAW, "Withdraw", _withdraw),
     Trigger(LOBBY, "Lobby", _lobby),
 )
-"""Every trigger objective the data pack and the bridge use, in table order (the order of the pack's functions)."""
+"""The rows after the twists' inputs' rows."""
+
+EVENT_DECODERS: dict[str, Decoder] = {"sword_hit": _sword_hit, "sword_struck": _sword_struck}
+"""Queue inputs that are not triggers (written by the data pack's advancement rewards)."""
+
+EVENTS: tuple[str, ...] = tuple(EVENT_DECODERS)
+
+
+@dataclass(frozen=True, slots=True)
+class _Live:
+    """The trigger table for one revision of the twists' registry (``twists.REVISION``)."""
+
+    revision: int
+    table: tuple[Trigger, ...]
+    decoders: dict[str, Decoder]
+    codecs: dict[type[Action], InputCodec]
+
+
+_live: list[_Live] = []
+
+
+def _now() -> _Live:
+    """The table as the twists' registry stands (rebuilt only when a twist was registered or unregistered).
+
+    Raises:
+        TypeError: a twist input whose fields no trigger value carries (``input_codec``).
+    """
+    if _live and _live[0].revision == twist_registry.REVISION:
+        return _live[0]
+    numbers = [(s, s.key.number if s.key is not None else None) for s in twist_registry.SPECS]
+    by_number = [s for s, _ in sorted(numbers, key=lambda sn: (sn[1] is None, sn[1] or 0))]
+    codecs = {i.cls: input_codec(i.cls, i.trigger) for s in by_number for i in s.inputs if i.trigger is not None}
+    table = (*_CORE, *(c.row() for c in codecs.values()), *_LAST)
+    live = _Live(twist_registry.REVISION, table, {**{t.input: t.decode for t in table}, **EVENT_DECODERS}, codecs)
+    _live[:] = [live]
+    return live
+
+
+def table() -> tuple[Trigger, ...]:
+    """Every trigger objective the data pack and the bridge use, in table order (the order of the pack's
+    functions): the castle's own rows, then one row per twist input that names a trigger
+    (``TwistInput.trigger``), in the order of its twist's number (``Twist.number``; the bar's last), then the host's twist
+    trigger and the lobby's."""
+    return _now().table
+
+
+TABLE: tuple[Trigger, ...] = table()
+"""``table()`` when this module was imported (every twist module of the package is registered by then)."""
 
 TRIGGERS: tuple[str, ...] = tuple(t.objective for t in TABLE)
 """The objective names of ``TABLE``, in order."""
@@ -543,13 +428,15 @@ TRIGGERS: tuple[str, ...] = tuple(t.objective for t in TABLE)
 TRIGGER_TITLES: dict[str, str] = {t.objective: t.title for t in TABLE}
 """Display names of the objectives (shown in vanilla's trigger feedback to the one player who triggered)."""
 
-EVENT_DECODERS: dict[str, Decoder] = {"sword_hit": _sword_hit, "sword_struck": _sword_struck}
-"""Queue inputs that are not triggers (written by the data pack's advancement rewards)."""
 
-EVENTS: tuple[str, ...] = tuple(EVENT_DECODERS)
-
-DECODERS: dict[str, Decoder] = {**{t.input: t.decode for t in TABLE}, **EVENT_DECODERS}
-"""Queued input name → its decoder."""
+def book_input(kind: str) -> tuple[type[Action], Item] | None:
+    """The input a ``SendBook`` of ``kind`` (a book trigger's name, ``"confess"``) applies, and the castle book its
+    text is read from; ``None`` for a kind no input has."""
+    for codec in _now().codecs.values():
+        book = book_of(codec)
+        if book is not None and codec.trigger.name == kind:
+            return codec.cls, book
+    return None
 
 
 def decode(entry: Mapping[str, Any], seats: Seats) -> Action | BridgeInput:
@@ -575,7 +462,7 @@ def decode(entry: Mapping[str, Any], seats: Seats) -> Action | BridgeInput:
     if not isinstance(player, str) or not _NAME_RE.fullmatch(player):
         raise InputError("invalid.action.value", field="player", value=str(player))
     name = entry["input"]
-    decoder = DECODERS.get(str(name)) if isinstance(name, str) else None
+    decoder = _now().decoders.get(str(name)) if isinstance(name, str) else None
     if decoder is None:
         raise InputError("invalid.action.kind", kind=str(name))
     value = entry["value"]
@@ -588,16 +475,9 @@ def decode(entry: Mapping[str, Any], seats: Seats) -> Action | BridgeInput:
 # Encoding an action as a press
 
 
-def _seat_of(name: str, seats: Seats) -> int:
-    seat = seats.get(name)
-    if seat is None:
-        raise InputError("illegal.unknown_player", player=name)
-    return seat
-
-
 def _target_seat(action: Any, seats: Seats) -> int:
     """The seat of ``action.target`` (the actions of ``_SEAT_TRIGGER`` all have one)."""
-    return _seat_of(action.target, seats)
+    return seat_of(action.target, seats)
 
 
 def _yes_no(yes: bool) -> int:
@@ -610,10 +490,6 @@ _SEAT_TRIGGER: dict[type[Action], str] = {
     CastVote: VOTE,
     NominateDoubleVote: NOMINATE,
     NominateCandidate: CANDIDATE,
-    ChooseSwordBearer: BEARER,
-    VoteNominee: NOMINEE,
-    AskSeer: SEER,
-    PutOnTrial: TRIAL,
 }
 """Actions sent as the seat of their ``target``."""
 _ONE_TRIGGER: dict[type[Action], str] = {
@@ -622,15 +498,12 @@ _ONE_TRIGGER: dict[type[Action], str] = {
     HoldBack: HOLDBACK,
     KeepEveryone: KEEP,
     Advance: HOST,
-    OpenChest: CHEST,
-    WriteConfession: CONFESS,
-    WriteResponse: RESPOND,
 }
 """Actions sent as the value 1."""
 
 
 def _event(action: ChooseEvent, seats: Seats) -> tuple[str, int]:
-    return _EVENT_TRIGGER[action.event], _seat_of(action.target, seats)
+    return _EVENT_TRIGGER[action.event], seat_of(action.target, seats)
 
 
 def _offer_value(action: AnswerOffer, seats: Seats) -> tuple[str, int]:
@@ -643,8 +516,8 @@ def _torch_value(action: ChooseTorch, seats: Seats) -> tuple[str, int]:
 
 def _power_value(action: UsePower, seats: Seats) -> tuple[str, int]:
     if action.second is None:
-        return POWER, _seat_of(action.target, seats)
-    return POWER2, PAIR * _seat_of(action.target, seats) + _seat_of(action.second, seats)
+        return POWER, seat_of(action.target, seats)
+    return POWER2, PAIR * seat_of(action.target, seats) + seat_of(action.second, seats)
 
 
 def _joker_value(action: AnswerJoker, seats: Seats) -> tuple[str, int]:
@@ -653,15 +526,6 @@ def _joker_value(action: AnswerJoker, seats: Seats) -> tuple[str, int]:
 
 def _repeat_value(action: AskRepeat, seats: Seats) -> tuple[str, int]:
     return REPEAT, _yes_no(action.ask)
-
-
-def _guess_value(action: GuessPower, seats: Seats) -> tuple[str, int]:
-    number = 0 if action.power is None else GUESSABLE.index(action.power) + 1
-    return GUESS, PAIR * _seat_of(action.target, seats) + number
-
-
-def _drink_value(action: TakeDrink, seats: Seats) -> tuple[str, int]:
-    return DRINK, _DRINKS.index(action.drink) + 1
 
 
 def _start_twist_value(action: StartTwist, seats: Seats) -> tuple[str, int]:
@@ -673,7 +537,7 @@ def _cancel_twist_value(action: CancelTwist, seats: Seats) -> tuple[str, int]:
 
 
 def _replace_value(action: ReplaceContestant, seats: Seats) -> tuple[str, int]:
-    return HOST, SEAT_BASE + _seat_of(action.contestant, seats)
+    return HOST, SEAT_BASE + seat_of(action.contestant, seats)
 
 
 def _ask_value(action: AskHappy, seats: Seats) -> tuple[str, int]:
@@ -687,8 +551,6 @@ ENCODERS: dict[type[Action], Callable[[Any, Seats], tuple[str, int]]] = {
     UsePower: _power_value,
     AnswerJoker: _joker_value,
     AskRepeat: _repeat_value,
-    GuessPower: _guess_value,
-    TakeDrink: _drink_value,
     StartTwist: _start_twist_value,
     CancelTwist: _cancel_twist_value,
     ReplaceContestant: _replace_value,
@@ -717,9 +579,12 @@ def encode(action: Action, seats: Seats) -> tuple[str, int]:
     if kind in _ONE_TRIGGER:
         return _ONE_TRIGGER[kind], 1
     encoder = ENCODERS.get(kind)
-    if encoder is None:
+    if encoder is not None:
+        return encoder(action, seats)
+    codec = _now().codecs.get(kind)
+    if codec is None:
         raise TypeError(f"{kind.__name__} is not sent by a trigger")
-    return encoder(action, seats)
+    return codec.encode(action, seats)
 
 
 def trigger_command(action: Action, seats: Seats) -> str:
@@ -730,48 +595,3 @@ def trigger_command(action: Action, seats: Seats) -> str:
     """
     objective, value = encode(action, seats)
     return f"/trigger {objective} set {value}"
-
-
-# --------------------------------------------------------------------------------------------------------------
-# The data pack's trigger functions (written by ``traitors install-datapack``, bridge.minecraft.datapack)
-
-OBJECTIVES_FUNCTION = "data/traitors/function/input/objectives.mcfunction"
-"""``traitors:input/objectives``, called by ``traitors:load``: creates every trigger objective."""
-PLAYER_FUNCTION = "data/traitors/function/input/player.mcfunction"
-"""``traitors:input/player``, run as each online player every tick: enables and captures every trigger."""
-
-_OBJECTIVES_HEADER = """\
-# Written by `traitors install-datapack` from the bridge's trigger table (bridge/minecraft/triggers.py).
-# Called by traitors:load: one trigger objective per input, its title translatable. Safe to run again: an
-# existing objective is kept ("already exists" just fails).
-"""
-
-_PLAYER_HEADER = """\
-# Written by `traitors install-datapack` from the bridge's trigger table (bridge/minecraft/triggers.py).
-# Run as each online player every tick. For each trigger: enable it (creates a 0 score for a new player and
-# unlocks it after a press), then queue a non-zero score as an input (traitors:input/capture resets it to 0).
-# A press therefore reaches the queue exactly once, and the player can press again from the next tick.
-"""
-
-
-def objectives_function() -> str:
-    """The text of ``traitors:input/objectives``: ``scoreboard objectives add traitors.<input> trigger
-    {translate:"traitors.trigger.<input>",fallback:"<title>"}`` per trigger, in table order."""
-    lines = [objective_add_trigger(t.objective, translated(t.key, t.title)).text for t in TABLE]
-    return _OBJECTIVES_HEADER + "".join(line + "\n" for line in lines)
-
-
-def player_function() -> str:
-    """The text of ``traitors:input/player``: per trigger, ``scoreboard players enable @s <objective>`` and
-    ``execute unless score @s <objective> matches 0 run function traitors:input/capture {input:"<input>"}``."""
-    lines: list[str] = []
-    for t in TABLE:
-        lines += [f"scoreboard players enable @s {t.objective}",
-                  f'execute unless score @s {t.objective} matches 0 run function traitors:input/capture '
-                  f'{{input:"{t.input}"}}']  # fmt: skip
-    return _PLAYER_HEADER + "".join(line + "\n" for line in lines)
-
-
-def pack_functions() -> dict[str, str]:
-    """The data pack files made from the table: path inside the pack → text."""
-    return {OBJECTIVES_FUNCTION: objectives_function(), PLAYER_FUNCTION: player_function()}

@@ -9,18 +9,24 @@ import enum
 import typing
 
 from engine import actions
-from engine.actions import _EVERY_ACTION, Action
+from engine.actions import ACTION_TYPES, Action
+from engine.ids import Twist
+from engine.rulesets.traitors import twists
+
+EVERY_ACTION: tuple[type[Action], ...] = tuple(ACTION_TYPES.values())
+"""Every input kind, the twists' own inputs (registered by the twists' registry) included."""
+assert set(twists.INPUTS) <= set(EVERY_ACTION)
 
 
 def _example(cls: type[Action]) -> Action:
     """An instance of ``cls`` with a distinct plain value in every field (names, enum members, numbers)."""
-    hints = typing.get_type_hints(cls, vars(actions))
+    hints = typing.get_type_hints(cls)
     values: dict[str, object] = {}
     for i, f in enumerate(dataclasses.fields(cls)):
         hint = hints[f.name]
         kinds = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
         kind = kinds[0]
-        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        if isinstance(kind, type) and issubclass(kind, (enum.Enum, Twist)):
             values[f.name] = next(iter(kind))
         elif kind is bool:
             values[f.name] = True
@@ -38,7 +44,7 @@ def _sent(cls: type[Action]) -> bool:
 def test_every_kind_names_its_sender_in_its_actor_field() -> None:
     """``actor`` is the first field of every input with a sender, read also by its domain alias (the
     ``actor_key``) and written under that key in the JSON form; ``None`` for system inputs."""
-    for cls in _EVERY_ACTION:
+    for cls in EVERY_ACTION:
         action = _example(cls)
         if not _sent(cls):
             assert action.actor is None and cls.actor_key == "actor", cls.__name__
@@ -73,7 +79,7 @@ def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
 def test_ill_typed_field_names_the_first_field_of_the_wrong_type() -> None:
     from engine.actions import ill_typed_field
 
-    for cls in _EVERY_ACTION:
+    for cls in EVERY_ACTION:
         action = _example(cls)
         assert ill_typed_field(action) is None, cls.__name__
         for f in dataclasses.fields(cls):

@@ -71,14 +71,11 @@ asks whether everybody is happy with their decision, before the clock locks the 
 
 _EVERY_DURATION: dict[str, float] = {**DEFAULT_DURATIONS, **TWIST_DURATIONS, **STEP_DURATIONS}
 
-SUPPORTED_TWISTS = frozenset(Twist)
-"""Twists this version of the engine runs (all of rulebook §8)."""
-
-CONFLICTS: tuple[tuple[Twist, Twist, str], ...] = (
-    (Twist.MURDER, Twist.TRIAL, "both decide that night's murder"),
-    (Twist.GUESS, Twist.SEER, "both need the Faithful's one nominee"),
+CONFLICTS: tuple[tuple[str, str, str], ...] = (
+    ("murder", "trial", "both decide that night's murder"),
+    ("guess", "seer", "both need the Faithful's one nominee"),
 )
-"""Twists that cannot share a day ([house] §8), with the reason."""
+"""Twists that cannot share a day ([house] §8), by key (``Twist.value``), with the reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,16 +223,17 @@ class Settings:
             if not isinstance(day, int) or day < 1:
                 raise ConfigError(f"twists: day {day!r} must be a day number from 1 (no round table on day 0)")
             for t in twists:
-                if t not in SUPPORTED_TWISTS:
-                    raise ConfigError(f"twists.{day}: the {t.value} twist is not available in this version")
+                if not isinstance(t, Twist):  # every declared twist runs (all of rulebook §8)
+                    raise ConfigError(f"twists.{day}: the {t} twist is not available in this version")
             if len(set(twists)) != len(twists):
                 raise ConfigError(f"twists.{day}: a twist is listed twice")
+            keys = {t.value for t in twists}
             for a, b, why in CONFLICTS:
-                if a in twists and b in twists:
-                    raise ConfigError(f"twists.{day}: {a.value} and {b.value} cannot share a day ({why})")
-            if Twist.GUESS in twists and not self.powers:
+                if a in keys and b in keys:
+                    raise ConfigError(f"twists.{day}: {a} and {b} cannot share a day ({why})")
+            if "guess" in keys and not self.powers:
                 raise ConfigError(f"twists.{day}: the guess twist needs powers = true (rulebook §8 Guess)")
-            if Twist.GUESS in twists and day < 2 and not self.first_night_murder:
+            if "guess" in keys and day < 2 and not self.first_night_murder:
                 raise ConfigError(
                     f"twists.{day}: the Traitors guess on the night before, and night 0 has no powers "
                     "(first_night_murder = false); schedule the guess from day 2"

@@ -19,12 +19,12 @@ from bridge.app.export import FORMATS, format_record, summarize
 from bridge.config.play import play_scenario
 from bridge.config.scenario import ScenarioError, load_scenario, parse_scenario
 from bridge.config.settings_json import settings_to_json
-from engine.actions import GuessPower
 from engine.errors import ConfigError
 from engine.ids import Allegiance, Power
 from engine.outcome import Termination, Winner
 from engine.record import RoundTableRecord, TorchRound
 from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.twists.guess import GuessPower
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.toml"))
@@ -379,10 +379,10 @@ def test_advance_needs_a_host() -> None:
 
 
 def test_every_engine_input_has_a_scenario_form() -> None:
-    from bridge.config.inputs import INPUT_MODELS, SHORTHANDS
+    from bridge.config.inputs import SHORTHANDS, input_models
     from engine.actions import ACTION_TYPES
 
-    assert set(INPUT_MODELS) == set(ACTION_TYPES) | set(SHORTHANDS)
+    assert set(input_models()) == set(ACTION_TYPES) | set(SHORTHANDS)
 
 
 def test_every_full_form_has_the_engine_inputs_keys() -> None:
@@ -390,11 +390,12 @@ def test_every_full_form_has_the_engine_inputs_keys() -> None:
     copied from an input log plays as that input."""
     import dataclasses
 
-    from bridge.config.inputs import INPUT_MODELS
+    from bridge.config.inputs import input_models
     from engine.actions import ACTION_TYPES
 
+    forms = input_models()
     for kind, cls in ACTION_TYPES.items():
-        keys = set(INPUT_MODELS[kind].model_fields) - {"action", "at"}
+        keys = set(forms[kind].model_fields) - {"action", "at"}
         assert keys == {cls.actor_key if f.name == "actor" else f.name for f in dataclasses.fields(cls)}, kind
 
 

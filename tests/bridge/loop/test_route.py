@@ -10,11 +10,12 @@ from bridge.io.rcon import RconClient
 from bridge.loop.recovery import Handouts
 from bridge.loop.route import SWORD_PAIRING, Router
 from bridge.minecraft.inputs import SwordHit
-from engine.actions import CastVote, StrikeWithSword
+from engine.actions import CastVote
 from engine.effects import Effect, Message, Whisper
 from engine.ids import Allegiance
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.murder import StrikeWithSword
 
 NAMES = ("Alex", "Kai", "Zuri", "Sunny", "Efe", "Noor")
 HOST = "Hostess"

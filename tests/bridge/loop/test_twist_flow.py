@@ -12,11 +12,12 @@ from bridge.config.castle import default_castle
 from bridge.io.rcon import RconClient
 from bridge.loop.service import SeriesService
 from bridge.sandbox import Sandbox
-from engine.actions import Action, Advance, CastVote, ChooseEvent, ChooseSwordBearer, SwearOath
+from engine.actions import Action, Advance, CastVote, ChooseEvent, SwearOath
 from engine.ids import Allegiance, NightEvent, Twist
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.murder import ChooseSwordBearer
 
 PASSWORD = "pw-twist-flow"
 HOST = "Hosty"

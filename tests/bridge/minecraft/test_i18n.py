@@ -20,7 +20,7 @@ from bridge.minecraft.render import choice_label
 from bridge.minecraft.text import message_component
 from bridge.sandbox.text import plain_text
 from engine import sim
-from engine.actions import CancelTwist, ChooseTorch, ExtendPhase, PauseClock, StartTwist, TakeDrink, UndoHostAction
+from engine.actions import CancelTwist, ChooseTorch, ExtendPhase, PauseClock, StartTwist, UndoHostAction
 from engine.effects import Announce, ClockStarted, Message, Prompt, ShowTitle, Whisper, msg
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import Drink, Torch, Twist
@@ -28,6 +28,7 @@ from engine.messages import CATALOG, counted, placeholders
 from engine.messages_terms import PLURALS
 from engine.rulesets.club.game import ClubSettings
 from engine.rulesets.traitors.settings import Settings
+from engine.rulesets.traitors.twists.bar import TakeDrink
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
 HOST = "Hostess"

@@ -5,9 +5,9 @@ places the bridge does not rewrite when it is upgraded. The host console's dialo
 live server (its console dialog, ``data/traitors/dialog/host/console.json``: ``/trigger traitors.host set 8``
 pauses the clock), the click events of chat prompts and of written books already in contestants' inventories (a book keeps
 its click events for as long as it is held, across a restart of the bridge), a series resumed after an upgrade,
-and the commands hosts learn by heart all carry bare numbers. A twist's number comes from a fixed table by key
-(``triggers.TWIST_NUMBERS``); others are positions in a list the code builds from an enum: a guessed power's its
-place in ``GUESSABLE`` (the order of ``engine.ids.Power``), a drink's its place in ``engine.ids.Drink``. Editing
+and the commands hosts learn by heart all carry bare numbers. A twist's number is declared with its key in its
+module (``Twist.declare``; ``triggers.twist_numbers``); others are positions in a list the code builds from an enum:
+a guessed power's its place in ``GUESSABLE`` (the order of ``engine.ids.Power``), a drink's its place in ``engine.ids.Drink``. Editing
 the table, reordering an enum, or inserting a member anywhere but at the end, would silently make every button
 already handed out start, cancel, guess or pour something else, with no error anywhere.
 
@@ -34,18 +34,17 @@ from engine.actions import (
     AskRepeat,
     CancelTwist,
     ChooseTorch,
-    GuessPower,
     HoldBack,
     KeepEveryone,
-    OpenChest,
     SkipPower,
     StartTwist,
     SwearOath,
-    TakeDrink,
     UsePower,
 )
 from engine.ids import Drink, Power, Torch, Twist
-from engine.rulesets.traitors.twists.guess import GUESSABLE
+from engine.rulesets.traitors.twists.bar import TakeDrink
+from engine.rulesets.traitors.twists.confession import OpenChest
+from engine.rulesets.traitors.twists.guess import GUESSABLE, GuessPower
 
 SEATS = {"Alex": 1, "Bea": 2, "Cal": 3, "Eve": 16}
 

@@ -23,31 +23,26 @@ from engine.actions import (
     AnswerOffer,
     AskHappy,
     AskRepeat,
-    AskSeer,
     CancelTwist,
     CastVote,
     ChooseEvent,
-    ChooseSwordBearer,
     ChooseTorch,
-    GuessPower,
     HoldBack,
     KeepEveryone,
     NominateCandidate,
     NominateDoubleVote,
-    OpenChest,
-    PutOnTrial,
     SkipPower,
     StartTwist,
-    StrikeWithSword,
     SwearOath,
-    TakeDrink,
     TimerExpired,
     UsePower,
-    VoteNominee,
-    WriteConfession,
-    WriteResponse,
 )
 from engine.ids import Drink, NightEvent, Power, Torch, Twist
+from engine.rulesets.traitors.twists.bar import TakeDrink
+from engine.rulesets.traitors.twists.confession import OpenChest, WriteConfession, WriteResponse
+from engine.rulesets.traitors.twists.guess import AskSeer, GuessPower, VoteNominee
+from engine.rulesets.traitors.twists.murder import ChooseSwordBearer, StrikeWithSword
+from engine.rulesets.traitors.twists.trial import PutOnTrial
 
 SEATS = {"Alex": 1, "Bea": 2, "Cal": 3, "Dee_4": 4, "Eve": 16}
 

@@ -17,17 +17,11 @@ from bridge.sandbox.text import plain_text
 from bridge.sandbox.world import World
 from engine import actions
 from engine import effects as fx
-from engine.actions import (
-    Advance,
-    AskSeer,
-    ChooseEvent,
-    ChooseTorch,
-    UsePower,
-    VoteNominee,
-)
+from engine.actions import Advance, ChooseEvent, ChooseTorch, UsePower
 from engine.effects import Effect, GiveItem, TakeItem
 from engine.ids import Allegiance, NightEvent, Power, Torch, Twist
 from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.guess import AskSeer, VoteNominee
 from tests.engine.rulesets.traitors.test_source_items import HOST, Series
 
 T, F = Allegiance.TRAITOR, Allegiance.FAITHFUL

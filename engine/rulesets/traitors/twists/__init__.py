@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.actions import Action, CancelTwist, StartTwist
+from engine.actions import ACTION_TYPES, Action, CancelTwist, StartTwist, register_action, unregister_action
 from engine.errors import IllegalAction, InvalidCommand
 from engine.ids import NightEvent, Twist
 from engine.messages import CATALOG
@@ -60,12 +60,20 @@ INPUTS: dict[type[Action], TwistInput] = {}
 LISTED_IN: dict[Phase, tuple[TwistSpec, ...]] = {}
 """Phase → the specs that can offer an input in it (each spec's ``input_phases``)."""
 _HOOKS: dict[str, tuple[Callable[..., Any], ...]] = {}
-_OWN_TERMS: set[Twist] = set()
-"""Registered twists whose term came from their spec's title (``unregister`` takes it back)."""
+REVISION = 0
+"""How many times the registry was built: a reader that caches what it derives from the registry (the bridge's
+trigger table) rebuilds it when this changes."""
+
+
+def _term(key: Twist) -> str:
+    """A twist's term key (its name inside a sentence): ``term.twist.<key>``."""
+    return f"term.twist.{key.value}"
 
 
 def _index() -> None:
     """Rebuild the tables above from ``SPECS``."""
+    global REVISION
+    REVISION += 1
     TWISTS.clear()
     TITLES.clear()
     INPUTS.clear()
@@ -73,8 +81,11 @@ def _index() -> None:
         if spec.key is not None:
             TWISTS[spec.key] = spec
             TITLES[spec.key] = spec.title
+            TERMS[_term(spec.key)] = CATALOG[_term(spec.key)] = spec.title
+        CATALOG.update(spec.messages)
         for i in spec.inputs:
             INPUTS[i.cls] = i
+            register_action(i.cls)
     LISTED_IN.clear()
     LISTED_IN.update({phase: tuple(s for s in SPECS if s.legal_actions and phase in s.input_phases) for phase in Phase})
     _HOOKS.clear()
@@ -88,30 +99,37 @@ _index()
 
 def register(spec: TwistSpec) -> None:
     """Add a twist to the registry, after the others (its hooks run last); its title becomes its
-    ``term.twist.<key>`` term (in ``TERMS`` and the message catalogue) unless the catalogue has one.
+    ``term.twist.<key>`` term (in ``TERMS`` and the message catalogue), as every registered twist's does.
+
+    Its input classes become known by their kinds (``engine.actions.register_action``), so a game log or a
+    scenario naming them replays.
 
     Raises:
-        ValueError: the twist, or one of its input classes, is already registered.
+        ValueError: the twist, one of its input classes (or an input's kind) or one of its message keys is already
+            registered.
     """
     if spec.key is not None and spec.key in TWISTS:
         raise ValueError(f"twist {spec.key.value!r} is already registered")
-    taken = [i.cls.__name__ for i in spec.inputs if i.cls in INPUTS]
+    taken = [i.cls.__name__ for i in spec.inputs if i.cls in INPUTS or i.cls.kind in ACTION_TYPES]
+    taken += [key for key in spec.messages if key in CATALOG]
     if taken:
-        raise ValueError(f"twist inputs already registered: {', '.join(taken)}")
-    term_key = f"term.twist.{spec.key.value}" if spec.key is not None else ""
-    if spec.key is not None and term_key not in TERMS:
-        TERMS[term_key] = CATALOG[term_key] = spec.title
-        _OWN_TERMS.add(spec.key)
+        raise ValueError(f"twist inputs or messages already registered: {', '.join(taken)}")
     SPECS.append(spec)
     _index()
 
 
 def unregister(key: Twist) -> None:
-    """Take a twist added by ``register`` out of the registry, with the term ``register`` gave it."""
+    """Take a twist added by ``register`` out of the registry, with its term, its messages and its inputs' kinds
+    (``engine.actions.ACTION_TYPES``)."""
+    for spec in SPECS:
+        if spec.key is key:
+            for i in spec.inputs:
+                unregister_action(i.cls)
+            for message in spec.messages:
+                CATALOG.pop(message, None)
     SPECS[:] = [s for s in SPECS if s.key is not key]
-    if key in _OWN_TERMS:
-        _OWN_TERMS.discard(key)
-        del TERMS[f"term.twist.{key.value}"], CATALOG[f"term.twist.{key.value}"]
+    TERMS.pop(_term(key), None)
+    CATALOG.pop(_term(key), None)
     _index()
 
 

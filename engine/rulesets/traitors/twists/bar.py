@@ -10,15 +10,27 @@ held when discussion ends are collected.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, TakeDrink
+from engine.actions import Action, ByContestant
 from engine.effects import GiveItem, TakeItem
 from engine.errors import IllegalAction
 from engine.ids import Drink
+from engine.input_trigger import InputTrigger
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import term
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDrink(ByContestant):
+    """A contestant takes a drink at the bar (§10): once per series, either drink, no effect."""
+
+    kind: ClassVar[str] = "take_drink"
+    drink: Drink
+
 
 BAR_PHASES = frozenset({Phase.BREAKFAST, Phase.DISCUSSION})
 """When the bar serves."""
@@ -64,12 +76,21 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     return []
 
 
+MESSAGES: dict[str, str] = {
+    "drink.taken": "You take a {drink}. It has no effect.",
+    "illegal.drink.taken": "You have already had your drink in this series.",
+    "illegal.drink.closed": "The bar serves at breakfast and during discussion.",
+}
+"""The bar's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
     None,
     "The bar",
-    inputs=(TwistInput(TakeDrink, INPUT_PHASES, validate),),
+    inputs=(TwistInput(TakeDrink, INPUT_PHASES, validate, trigger=InputTrigger("drink", "Drink")),),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     hooks={"end_discussion": end_discussion},
+    messages=MESSAGES,
 )
 """The bar's entry in the twists' registry: always on, never started by the host."""

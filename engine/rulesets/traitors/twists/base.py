@@ -28,8 +28,8 @@ def shared_precondition(game: Context, twist: Twist, day: int) -> str | None:
     if len(game.living()) <= game.settings.finalists:
         return "illegal.twist.finale"
     for a, b, _ in CONFLICTS:
-        other = b if twist is a else a if twist is b else None
-        if other is not None and game.twist_state.is_on(day, other):
+        other = b if twist.value == a else a if twist.value == b else None
+        if other is not None and game.twist_state.is_on(day, Twist(other)):
             return "illegal.twist.conflict"
     return None
 

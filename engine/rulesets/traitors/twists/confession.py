@@ -23,18 +23,50 @@ Precondition [house]: night d can have an event (more than ``finalists + 1`` con
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, OpenChest, WriteConfession, WriteResponse
+from engine.actions import Action, ByContestant, ByTraitor
 from engine.effects import Choice, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Item, Twist
-from engine.messages_terms import TWIST_NAMES
+from engine.input_trigger import InputTrigger
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase, Stage
 from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import check_text, lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
+
+KEY = Twist.declare("confession", 3)
+"""The Confession twist's key; 3 is its number on the host's ``traitors.twist`` trigger."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenChest(ByContestant):
+    """A contestant opens one confession chest during discussion (§8 Confession twist)."""
+
+    kind: ClassVar[str] = "open_chest"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteConfession(ByContestant):
+    """A contestant sends the confession written in their confession book to the Traitors (§8 Confession).
+
+    ``text`` is the book's text (the bridge reads it from the held book); an empty text is refused.
+    """
+
+    kind: ClassVar[str] = "write_confession"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResponse(ByTraitor):
+    """A Traitor sends the Traitors' one anonymous reply to the confessions (§8 Confession); the last sent
+    before the Turret closes is delivered at breakfast."""
+
+    kind: ClassVar[str] = "write_response"
+    text: str
 
 
 def precondition(game: Context, _day: int) -> str | None:
@@ -241,13 +273,41 @@ def soonest(game: Context) -> int:
     return d if game.phase is Phase.BREAKFAST and d >= 1 else d + 1
 
 
+MESSAGES: dict[str, str] = {
+    "confession.open": "The confession room is open. {shields:chests_hold} a murder shield: each contestant may open one chest and write a confession to the Traitors.",
+    "confession.prompt": "Open a confession chest, or send the confession written in your confession book.",
+    "confession.choice.open": "Open a chest",
+    "confession.choice.send": "Send my confession",
+    "confession.shield": "Your chest holds a murder shield. It protects you from murder tonight only.",
+    "confession.empty": "Your chest is empty.",
+    "confession.sent": "Your confession is sent to the Traitors.",
+    "confession.read": "Confession from {player}: {text}",
+    "confession.none": "Nobody wrote a confession.",
+    "confession.shields": "Murder shields were found by: {players}.",
+    "confession.no_shields": "Nobody found a murder shield.",
+    "confession.respond": "Write one anonymous reply in the response draft and send it. Everyone receives it at breakfast.",
+    "confession.choice.respond": "Send the response",
+    "confession.response_saved": "The Traitors' response is saved.",
+    "confession.response": "The Traitors have answered the confessions: read your Traitors' Response book.",
+    "confession.no_response": "The Traitors did not answer the confessions.",
+    "illegal.chest.closed": "The confession chests are not open.",
+    "illegal.chest.opened": "You have already opened a chest.",
+    "illegal.confession.closed": "Confessions are not being collected now.",
+    "illegal.turret.confessing": "Answer the confessions first: tonight's decisions come after the Confession.",
+}
+"""The Confession twist's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
-    Twist.CONFESSION,
-    TWIST_NAMES[Twist.CONFESSION],
+    KEY,
+    "The Confession twist",
     inputs=(
-        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",)),
-        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.send",)),
-        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret", ("confession.choice.respond",)),
+        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",),
+                   InputTrigger("chest", "Chest")),
+        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession",
+                   ("confession.choice.send",), InputTrigger("confess", "Confession", book=Item.CONFESSION_BOOK)),
+        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret",
+                   ("confession.choice.respond",), InputTrigger("respond", "Response", book=Item.RESPONSE_DRAFT)),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
@@ -264,5 +324,6 @@ SPEC = TwistSpec(
     },
     precondition=precondition,
     soonest=soonest,
+    messages=MESSAGES,
 )
 """The Confession twist's entry in the twists' registry."""

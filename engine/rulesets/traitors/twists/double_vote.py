@@ -12,9 +12,11 @@ Precondition: none beyond the shared ones (``engine.rulesets.traitors.twists.pre
 from __future__ import annotations
 
 from engine.ids import Twist
-from engine.messages_terms import TWIST_NAMES
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.twists.spec import TwistSpec
+
+KEY = Twist.declare("double_vote", 1)
+"""The Double Vote's key; 1 is its number on the host's ``traitors.twist`` trigger."""
 
 
 def precondition(_game: Context, _day: int) -> str | None:
@@ -31,6 +33,9 @@ def turret_work(game: Context) -> bool:
 
 
 SPEC = TwistSpec(
-    Twist.DOUBLE_VOTE, TWIST_NAMES[Twist.DOUBLE_VOTE], hooks={"turret_work": turret_work}, precondition=precondition
+    KEY,
+    "The Double Vote",
+    hooks={"turret_work": turret_work},
+    precondition=precondition,
 )
 """The Double Vote's entry in the twists' registry."""

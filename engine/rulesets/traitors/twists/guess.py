@@ -27,12 +27,14 @@ Preconditions: the series deals powers, and night d-1 has powers (from night 1, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, AskSeer, GuessPower, VoteNominee
+from engine.actions import Action, ByVoter, Sent
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Power, Twist
-from engine.messages_terms import TWIST_NAMES
+from engine.input_trigger import InputTrigger
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
@@ -42,6 +44,55 @@ from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import power_term, twist_term
+
+KEY = Twist.declare("guess", 4)
+"""The Guess twist's key; 4 is its number on the host's ``traitors.twist`` trigger."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ByGuesser(Sent):
+    actor_key: ClassVar[str] = "guesser"
+
+    @property
+    def guesser(self) -> str:
+        """The contestant who makes the guess (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class _BySeer(Sent):
+    actor_key: ClassVar[str] = "seer"
+
+    @property
+    def seer(self) -> str:
+        """The contestant who visits the Seer (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class GuessPower(_ByGuesser):
+    """A guess "``target`` holds ``power``" (§8 Guess twist): by a Traitor in the Turret or by the Faithful's
+    nominee before the round table. ``power`` ``None`` first picks the target (the power is asked next)."""
+
+    kind: ClassVar[str] = "guess_power"
+    target: str
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteNominee(ByVoter):
+    """A Faithful votes, at the host's visit, for who makes the Guess or visits the Seer (§7.4, §8)."""
+
+    kind: ClassVar[str] = "vote_nominee"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskSeer(_BySeer):
+    """The Seer twist's nominee chooses whose true allegiance the seer book shows them (§8 Seer)."""
+
+    kind: ClassVar[str] = "ask_seer"
+    target: str
 
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
 """The powers a guess may name (every dealt power; The Joker is offered, never dealt)."""
@@ -348,12 +399,35 @@ def traitor_actions(game: Context) -> list[tuple[str, str]]:
     return [(t, "guess") for t in game.twist_state.guessed_tonight]
 
 
+MESSAGES: dict[str, str] = {
+    "turret.guess": "The Guess: which contestant do you guess about?",
+    "turret.guess.decided": "Tonight's guess: {player} holds {power}.",
+    "guess.power": "Which power does {player} hold?",
+    "result.guess.noted": "Your guess: {player} holds {power}.",
+    "nomination.prompt.guess": "Who makes the Guess before the next round table?",
+    "nomination.prompt.seer": "Who visits the Seer before the next round table?",
+    "nomination.noted": "Your nomination is noted.",
+    "nomination.none": "Nobody was nominated.",
+    "guess.nominee": "{player} was nominated at the host's visit and makes the Guess before the round table.",
+    "guess.nominee.prompt": "The Guess: which contestant do you guess about?",
+    "result.guess.right": "Your guess is right: {player} loses {power}.",
+    "result.guess.wrong": "Your guess is wrong.",
+    "guess.made": "The nominee has made the Guess.",
+    "illegal.guess.closed": "There is no guess for you to make now.",
+    "illegal.guess.target": "{target} cannot be guessed.",
+    "illegal.nominee.closed": "There is no nomination for you now.",
+}
+"""The Guess twist (and the Faithful's nomination it shares with the Seer twist)'s messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
-    Twist.GUESS,
-    TWIST_NAMES[Twist.GUESS],
+    KEY,
+    "The Guess twist",
     inputs=(
-        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess"),
-        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination"),
+        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess",
+                   trigger=InputTrigger("guess", "Guess", choices=GUESSABLE)),
+        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination",
+                   trigger=InputTrigger("nominee", "Nominee")),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
@@ -370,5 +444,6 @@ SPEC = TwistSpec(
         "traitor_actions": traitor_actions,
     },
     precondition=precondition,
+    messages=MESSAGES,
 )
 """The Guess twist's entry in the twists' registry (its nomination and nominee steps also serve the Seer)."""

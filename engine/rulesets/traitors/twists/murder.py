@@ -20,12 +20,14 @@ leave a finale), and no Trial the same day.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, ChooseSwordBearer, StrikeWithSword
+from engine.actions import Action, ByTraitor, Sent
 from engine.effects import Choice, Eliminated, GiveItem, Prompt, TakeItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, NightEvent, Twist
-from engine.messages_terms import TWIST_NAMES
+from engine.input_trigger import InputTrigger
 from engine.record import TwistRecord
 from engine.rulesets.traitors.choices import most_picked
 from engine.rulesets.traitors.context import Context
@@ -35,6 +37,36 @@ from engine.rulesets.traitors.powers import survivor
 from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
+
+KEY = Twist.declare("murder", 2)
+"""The Murder twist's key; 2 is its number on the host's ``traitors.twist`` trigger."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ByAttacker(Sent):
+    actor_key: ClassVar[str] = "attacker"
+
+    @property
+    def attacker(self) -> str:
+        """The Sacred Sword's holder who strikes (``actor``)."""
+        return self.actor
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSwordBearer(ByTraitor):
+    """A Traitor names which Traitor receives the Sacred Sword at the next discussion (§8 Murder twist)."""
+
+    kind: ClassVar[str] = "choose_sword_bearer"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeWithSword(_ByAttacker):
+    """The Sacred Sword's holder hits ``victim`` during discussion (§8 Murder twist; the data pack's
+    ``traitors:sword/struck`` advancement names both players)."""
+
+    kind: ClassVar[str] = "strike_with_sword"
+    victim: str
 
 
 def precondition(game: Context, _day: int) -> str | None:
@@ -193,11 +225,30 @@ def turret_events(game: Context, events: frozenset[NightEvent]) -> frozenset[Nig
     return frozenset() if game.day in game.twist_state.quiet_nights else events
 
 
+MESSAGES: dict[str, str] = {
+    "turret.nominate.sword": "Choose which Traitor receives the Sacred Sword at the next discussion.",
+    "turret.sword_bearer": "{player} will receive the Sacred Sword at the next discussion.",
+    "sword.given": "You hold the Sacred Sword. Strike a Faithful during discussion to murder them in plain sight, then keep it hidden.",
+    "sword.murdered": "{player} has been murdered with the Sacred Sword.",
+    "sword.victim": "You have been murdered with the Sacred Sword.",
+    "sword.nothing": "Nothing happens.",
+    "sword.survived": "{player} survives the Sacred Sword.",
+    "sword.vanished": "The Sacred Sword vanishes.",
+    "illegal.sword.none": "You do not hold the Sacred Sword now.",
+    "illegal.sword.used": "The Sacred Sword has already struck.",
+    "illegal.sword.target": "{target} cannot be struck.",
+}
+"""The Murder twist's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
-    Twist.MURDER,
-    TWIST_NAMES[Twist.MURDER],
+    KEY,
+    "The Murder twist",
     inputs=(
-        TwistInput(ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret"),
+        TwistInput(
+            ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret",
+            trigger=InputTrigger("bearer", "Sword bearer"),
+        ),
         TwistInput(StrikeWithSword, INPUT_PHASES, validate_strike),
     ),
     input_phases=INPUT_PHASES,
@@ -212,5 +263,6 @@ SPEC = TwistSpec(
         "end_discussion": end_discussion,
     },
     precondition=precondition,
+    messages=MESSAGES,
 )
 """The Murder twist's entry in the twists' registry."""

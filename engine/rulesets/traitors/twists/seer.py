@@ -17,17 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.actions import Action, AskSeer
+from engine.actions import Action
 from engine.effects import GiveItem, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, Twist
-from engine.messages_terms import TWIST_NAMES
+from engine.input_trigger import InputTrigger
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
-from engine.rulesets.traitors.twists.guess import finish_nominee, nominee_of
+from engine.rulesets.traitors.twists.guess import AskSeer, finish_nominee, nominee_of
 from engine.rulesets.traitors.twists.spec import TwistInput, TwistSpec
 from engine.terms import term
+
+KEY = Twist.declare("seer", 5)
+"""The Seer twist's key; 5 is its number on the host's ``traitors.twist`` trigger."""
 
 
 def precondition(_game: Context, _day: int) -> str | None:
@@ -71,12 +74,24 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     return []
 
 
+MESSAGES: dict[str, str] = {
+    "seer.nominee": "{player} was nominated at the host's visit and visits the Seer before the round table.",
+    "seer.prompt": "The Seer: whose true allegiance does your seer book show?",
+    "result.seer": "The seer book: {player} is {allegiance}.",
+    "seer.book.page": "The Seer reveals:\n\n{player} is {allegiance}.",
+    "seer.visited": "The Seer has been visited.",
+    "illegal.seer.closed": "There is no seer book for you now.",
+}
+"""The Seer twist's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
-    Twist.SEER,
-    TWIST_NAMES[Twist.SEER],
-    inputs=(TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer"),),
+    KEY,
+    "The Seer twist",
+    inputs=(TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer", trigger=InputTrigger("seer", "Seer")),),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     precondition=precondition,
+    messages=MESSAGES,
 )
 """The Seer twist's entry in the twists' registry (its nomination is the Guess twist's hooks)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.ids import Twist
+from engine.input_trigger import InputTrigger
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase
 
@@ -74,6 +75,8 @@ class TwistInput:
             ``traitors.dialog.title.*``); ``""``: the castle's title.
         labels: the catalogue keys a choice of this input may be labelled with (the bridge shows such a label
             translated); ``()``: its labels are names.
+        trigger: the castle trigger that sends it (``engine.input_trigger``: the bridge's trigger table builds its
+            row from it); ``None``: not sent by a trigger (the Sacred Sword's strike comes from an advancement).
     """
 
     cls: type[Action]
@@ -81,6 +84,7 @@ class TwistInput:
     validate: Callable[[Context, Any], Callable[[], None]]
     dialog_title: str = ""
     labels: tuple[str, ...] = ()
+    trigger: InputTrigger | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +92,10 @@ class TwistSpec:
     """One twist's rule as data plus its functions (rulebook §8).
 
     Args:
-        key: the twist (``engine.ids.Twist``); ``None`` for the bar (rulebook §10), which is always on.
-        title: the twist's English name (its ``term.twist.<key>`` term in other languages).
+        key: the twist's key, declared by its module (``Twist.declare("trial", 6)``: its stable string and its
+            number on the host's trigger); ``None`` for the bar (rulebook §10), which is always on.
+        title: the twist's English name: its ``term.twist.<key>`` term (the registry adds it to the catalogue;
+            other languages translate the term).
         inputs: the contestant inputs it takes.
         input_phases: the phases in which ``legal_actions`` can offer an input (only those are asked).
         legal_actions: ``(game, player) -> [Action]``: the inputs a living contestant may send now (free-text
@@ -99,6 +105,9 @@ class TwistSpec:
         soonest: ``(game) -> day``: the first day a twist started now can still happen on.
         state: ``() -> object``: a new per-series state of the twist (``TwistState.own[key]``); ``None`` when
             it keeps none of its own.
+        messages: catalogue key → English text of the twist's own messages (``engine.messages.CATALOG``: the
+            registry adds them, and takes them back with the twist); other languages translate the keys in their
+            language files.
     """
 
     key: Twist | None
@@ -110,6 +119,7 @@ class TwistSpec:
     precondition: Callable[[Context, int], str | None] = no_precondition
     soonest: Callable[[Context], int] = night_before
     state: Callable[[], object] | None = None
+    messages: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.hooks) - set(HOOKS))

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.actions import Action, PutOnTrial
+from engine.actions import Action, ByTraitor
 from engine.effects import Choice, Prompt, msg
 from engine.errors import IllegalAction
 from engine.ids import NightEvent, Twist
-from engine.messages_terms import TWIST_NAMES
+from engine.input_trigger import InputTrigger
 from engine.record import TwistRecord
 from engine.rulesets.traitors.context import Context
 from engine.rulesets.traitors.phases import Phase, Stage
@@ -33,6 +35,18 @@ from engine.rulesets.traitors.turret import check_turret
 from engine.rulesets.traitors.twists.base import lapses
 from engine.rulesets.traitors.twists.spec import DAY_PHASES, TwistInput, TwistSpec
 from engine.terms import twist_term
+
+KEY = Twist.declare("trial", 6)
+"""The Trial's key; 6 is its number on the host's ``traitors.twist`` trigger."""
+
+
+@dataclass(frozen=True, slots=True)
+class PutOnTrial(ByTraitor):
+    """A Traitor names one contestant to put on trial tonight (§8 Trial twist); each names up to
+    ``Settings.trial_contestants``."""
+
+    kind: ClassVar[str] = "put_on_trial"
+    target: str
 
 
 def precondition(game: Context, _day: int) -> str | None:
@@ -211,10 +225,25 @@ def soonest(game: Context) -> int:
     return max(1, d if game.phase in DAY_PHASES or game.phase is Phase.OATH else d + 1)
 
 
+MESSAGES: dict[str, str] = {
+    "turret.trial": "Instead of a murder, put {count:contestants} on trial. Choose one.",
+    "trial.decided": "On trial: {players}. {player} drew the death card.",
+    "trial.card.life": "You are on trial tonight. You drew a life card.",
+    "trial.card.death": "You are on trial tonight. You drew the death card.",
+    "trial.news": "Last night {players} were put on trial.",
+    "illegal.trial.closed": "There is no trial to decide now.",
+    "illegal.trial.target": "{target} cannot be put on trial.",
+}
+"""The Trial's messages: catalogue key → English (the registry adds them to ``engine.messages.CATALOG``)."""
+
+
 SPEC = TwistSpec(
-    Twist.TRIAL,
-    TWIST_NAMES[Twist.TRIAL],
-    inputs=(TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret"),),
+    KEY,
+    "The Trial",
+    inputs=(
+        TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret",
+                   trigger=InputTrigger("trial", "Trial")),
+    ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     hooks={
@@ -229,5 +258,6 @@ SPEC = TwistSpec(
     },
     precondition=precondition,
     soonest=soonest,
+    messages=MESSAGES,
 )
 """The Trial's entry in the twists' registry."""

@@ -17,11 +17,9 @@ from engine.actions import (
     AnswerOffer,
     CastVote,
     ChooseEvent,
-    ChooseSwordBearer,
     NominateDoubleVote,
     SkipPower,
     StartSeries,
-    StrikeWithSword,
     SwearOath,
     UsePower,
 )
@@ -32,6 +30,7 @@ from engine.record import RoundTableRecord
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.murder import ChooseSwordBearer, StrikeWithSword
 
 HOST = "Host"
 T, F = Allegiance.TRAITOR, Allegiance.FAITHFUL

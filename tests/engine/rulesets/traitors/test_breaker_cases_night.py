@@ -10,22 +10,13 @@ from typing import Any
 
 import pytest
 
-from engine.actions import (
-    AnswerJoker,
-    AnswerOffer,
-    AskHappy,
-    ChooseEvent,
-    ChooseSwordBearer,
-    ChooseTorch,
-    SkipPower,
-    StrikeWithSword,
-    SwearOath,
-)
+from engine.actions import AnswerJoker, AnswerOffer, AskHappy, ChooseEvent, ChooseTorch, SkipPower, SwearOath
 from engine.effects import Announce, GiveItem, MoveTo, Prompt, Whisper
 from engine.errors import IllegalAction
 from engine.ids import Item, NightEvent, Place, Torch, Twist
 from engine.outcome import Winner
 from engine.rulesets.traitors.phases import Phase
+from engine.rulesets.traitors.twists.murder import ChooseSwordBearer, StrikeWithSword
 from tests.engine.rulesets.traitors.test_breaker_cases import (
     EVERY_POWER,
     HOST,

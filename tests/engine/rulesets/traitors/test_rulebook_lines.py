@@ -19,13 +19,10 @@ from engine.actions import (
     AnswerOffer,
     CastVote,
     ChooseEvent,
-    OpenChest,
     SkipPower,
     StartSeries,
     SwearOath,
     UsePower,
-    WriteConfession,
-    WriteResponse,
 )
 from engine.effects import Announce, GiveItem, MoveTo, Prompt, Whisper
 from engine.errors import IllegalAction
@@ -33,6 +30,7 @@ from engine.ids import Allegiance, Item, NightEvent, Place, Power, Twist
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.confession import OpenChest, WriteConfession, WriteResponse
 
 HOST = "Host"
 T, F = Allegiance.TRAITOR, Allegiance.FAITHFUL

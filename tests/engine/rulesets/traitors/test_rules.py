@@ -12,7 +12,6 @@ import pytest
 
 from engine.actions import (
     HOST_TWIST_ACTIONS,
-    TWIST_ACTIONS,
     Advance,
     CastVote,
     NominateCandidate,
@@ -20,7 +19,7 @@ from engine.actions import (
     TimerExpired,
 )
 from engine.errors import InvalidCommand
-from engine.rulesets.traitors import rules
+from engine.rulesets.traitors import rules, twists
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase, Stage
 from engine.rulesets.traitors.settings import Settings
@@ -43,7 +42,7 @@ def test_the_game_offers_no_step_of_play_but_the_graph_s_driver():
 
 def test_every_traitors_input_has_one_rule():
     core = {Advance, CastVote}
-    assert core | set(TWIST_ACTIONS) | set(HOST_TWIST_ACTIONS) <= set(rules.INPUTS)
+    assert core | set(twists.INPUTS) | set(HOST_TWIST_ACTIONS) <= set(rules.INPUTS)
     assert StartSeries not in rules.INPUTS and TimerExpired not in rules.INPUTS  # engine.core.step takes these
     for rule in rules.INPUTS.values():
         assert rule.by in (rules.CONTESTANT, rules.HOST, rules.SERVER) and rule.phases <= set(Phase)

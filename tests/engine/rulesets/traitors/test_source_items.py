@@ -13,7 +13,6 @@ import pytest
 from engine import actions
 from engine.actions import (
     Advance,
-    AskSeer,
     CastVote,
     ChooseEvent,
     ChooseTorch,
@@ -24,7 +23,6 @@ from engine.actions import (
     TimerExpired,
     UndoHostAction,
     UsePower,
-    VoteNominee,
 )
 from engine.effects import Announce, Effect, GiveItem, Message, Prompt, TakeItem, Whisper
 from engine.errors import IllegalAction
@@ -33,6 +31,7 @@ from engine.record import BreakfastRecord, TorchRound
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.guess import AskSeer, VoteNominee
 
 HOST = "Host"
 T, F = Allegiance.TRAITOR, Allegiance.FAITHFUL

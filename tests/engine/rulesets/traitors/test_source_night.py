@@ -12,23 +12,14 @@ from typing import Any
 
 import pytest
 
-from engine.actions import (
-    Action,
-    Advance,
-    AnswerOffer,
-    CastVote,
-    ChooseEvent,
-    PutOnTrial,
-    SkipPower,
-    StartSeries,
-    SwearOath,
-)
+from engine.actions import Action, Advance, AnswerOffer, CastVote, ChooseEvent, SkipPower, StartSeries, SwearOath
 from engine.effects import Announce, GiveItem, MoveTo, Prompt, TakeItem, Whisper
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, Item, NightEvent, Place, Power, Twist
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.trial import PutOnTrial
 from engine.rulesets.traitors.views import view_for
 
 HOST = "Host"

@@ -18,12 +18,10 @@ from engine.actions import (
     CastVote,
     ChooseEvent,
     ChooseTorch,
-    GuessPower,
     SkipPower,
     StartSeries,
     SwearOath,
     UsePower,
-    VoteNominee,
 )
 from engine.effects import Announce, GiveItem, Prompt, Whisper
 from engine.errors import IllegalAction
@@ -34,6 +32,7 @@ from engine.rulesets.club.settings import ClubPhase
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.guess import GuessPower, VoteNominee
 
 HOST = "Host"
 T, F = Allegiance.TRAITOR, Allegiance.FAITHFUL

@@ -2,25 +2,32 @@
 the engine (``engine/rulesets/traitors/twists/spec.py``, ``docs/rulesets.md``).
 
 The toy twist here, the Toast, lives only in this file: on its day's discussion every living contestant may raise
-a toast once (an input class of its own); everyone hears each toast, and when discussion ends the table hears
-how many were raised. The host starts it live with ``StartTwist``. Its key, its messages and its trigger number
-are added for the test and taken away after it, as a real twist's module, catalogue rows and ``TWIST_NUMBERS`` row
-would be added for good.
+a toast to another contestant once (an input class of its own); everyone hears each toast, and when discussion
+ends the table hears how many were raised. The host starts it live with ``StartTwist``. Everything it needs is
+declared here, as a real twist's module declares it: its key and host number (``Twist.declare``), its spec with its
+title, input, trigger and English messages. The fixture registers it for one test and takes it away after; nothing
+else in the engine or the bridge is edited, yet the castle's trigger table, the scenario forms and replay from a
+game log all take it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import pytest
 
+from bridge.config.inputs import parse_inputs
 from bridge.minecraft import triggers
+from bridge.minecraft.inputs import InputError
 from bridge.minecraft.render import choice_label
 from engine.actions import (
+    ACTION_TYPES,
     Action,
     Advance,
+    ByContestant,
     CancelTwist,
     CastVote,
     ChooseEvent,
@@ -29,10 +36,10 @@ from engine.actions import (
     StartTwist,
     SwearOath,
 )
-from engine.actions import _ByContestant as ContestantInput
 from engine.effects import Announce, Choice, Prompt, Whisper, msg
 from engine.errors import IllegalAction
 from engine.ids import Allegiance, NightEvent, Twist
+from engine.input_trigger import InputTrigger
 from engine.messages import CATALOG
 from engine.rulesets.traitors import rules, twists
 from engine.rulesets.traitors.context import Context
@@ -47,10 +54,11 @@ TRAITORS = ("Sunny", "Efe")
 
 
 @dataclass(frozen=True, slots=True)
-class RaiseToast(ContestantInput):
-    """A contestant raises a toast (the Toast twist's one input)."""
+class RaiseToast(ByContestant):
+    """A contestant raises a toast to ``target`` (the Toast twist's one input)."""
 
     kind: ClassVar[str] = "raise_toast"
+    target: str
 
 
 @dataclass(slots=True)
@@ -72,16 +80,20 @@ def validate(game: Context, action: RaiseToast) -> Callable[[], None]:
         raise IllegalAction("illegal.toast.closed")
     if action.actor in _toast(game).raised:
         raise IllegalAction("illegal.toast.raised")
+    if action.target not in game.living() or action.target == action.actor:
+        raise IllegalAction("illegal.toast.target", player=action.target)
 
     def apply() -> None:
         _toast(game).raised.append(action.actor)
-        game.announce("toast.raised", player=action.actor)
+        game.announce("toast.raised", player=action.actor, target=action.target)
 
     return apply
 
 
 def legal_actions(game: Context, player: str) -> list[Action]:
-    return [RaiseToast(player)] if _today(game) and player not in _toast(game).raised else []
+    if not _today(game) or player in _toast(game).raised:
+        return []
+    return [RaiseToast(player, n) for n in game.living() if n != player]
 
 
 def begin_discussion(game: Context) -> None:
@@ -97,10 +109,11 @@ def end_discussion(game: Context) -> None:
 MESSAGES = {
     "toast.open": "The Toast: raise a toast once before the round table.",
     "toast.choice": "Raise a toast",
-    "toast.raised": "{player} raises a toast.",
+    "toast.raised": "{player} raises a toast to {target}.",
     "toast.count": "{count} toasts were raised.",
     "illegal.toast.closed": "No toast can be raised now.",
     "illegal.toast.raised": "You have already raised your toast.",
+    "illegal.toast.target": "{player} cannot be toasted.",
 }
 
 TOAST_KEY: Twist = Twist.DOUBLE_VOTE  # replaced by the fixture's new member before any use
@@ -112,49 +125,34 @@ def _spec() -> TwistSpec:
         "The Toast",
         inputs=(
             TwistInput(
-                RaiseToast, frozenset({Phase.DISCUSSION}), validate, "traitors.dialog.title.twist", ("toast.choice",)
+                RaiseToast,
+                frozenset({Phase.DISCUSSION}),
+                validate,
+                "traitors.dialog.title.twist",
+                ("toast.choice",),
+                InputTrigger("toast", "Toast"),
             ),
         ),
         input_phases=frozenset({Phase.DISCUSSION}),
         legal_actions=legal_actions,
         hooks={"begin_discussion": begin_discussion, "end_discussion": end_discussion},
         state=ToastState,
+        messages=MESSAGES,
     )
-
-
-def _add_twist_member(name: str, value: str) -> Twist:
-    """A new ``Twist`` member for this test only (a real twist appends it to ``engine.ids.Twist``)."""
-    member = object.__new__(Twist)
-    member._name_, member._value_ = name, value
-    Twist._member_map_[name] = member
-    Twist._value2member_map_[value] = member
-    Twist._member_names_.append(name)
-    type.__setattr__(Twist, name, member)
-    return member
-
-
-def _remove_twist_member(member: Twist) -> None:
-    del Twist._member_map_[member.name]
-    del Twist._value2member_map_[member.value]
-    Twist._member_names_.remove(member.name)
-    type.__delattr__(Twist, member.name)
 
 
 @pytest.fixture
 def toast(monkeypatch: pytest.MonkeyPatch) -> Iterator[TwistSpec]:
     """The Toast, registered (key, spec, inputs, messages, trigger number) for one test."""
-    member = _add_twist_member("TOAST", "toast")
+    member = Twist.declare("toast", 7)  # a real twist's module declares its key the same way
     monkeypatch.setattr(f"{__name__}.TOAST_KEY", member)
-    for key, text in MESSAGES.items():
-        monkeypatch.setitem(CATALOG, key, text)
-    monkeypatch.setitem(triggers.TWIST_NUMBERS, "toast", 7)
     spec = _spec()
     rules.register_twist(spec)
     try:
         yield spec
     finally:
         rules.unregister_twist(spec)
-        _remove_twist_member(member)
+        Twist.withdraw(member)
 
 
 class Series:
@@ -203,48 +201,100 @@ class Series:
         return out
 
 
-def test_a_registered_twist_is_started_played_and_heard(toast: TwistSpec) -> None:
-    s = Series()
+def _play_to_the_toasts(s: Series) -> int:
+    """Start the Toast on day 1's discussion, play to day 2's discussion; the mark of the day-2 discussion's effects."""
     s.advance_to(Phase.DISCUSSION)
     assert s.g.day == 1
     mark = len(s.fx)
     s.do(StartTwist(HOST, TOAST_KEY))  # prepared the night before: the soonest day is tomorrow
-    assert any("The Toast" in t and "2" in t for t in s.told(HOST, mark))
-    assert s.g.twist_on(2, TOAST_KEY) and not s.g.twist_on(1, TOAST_KEY)
-    assert not any(isinstance(a, RaiseToast) for a in s.g.legal_actions("Alex"))
-
+    assert s.told(HOST, mark) == ["The Toast is scheduled for day 2."]
+    assert all(s.told(n, mark) == [] for n in NAMES) and s.told(None, mark) == []  # only the host is told
     s.advance_to(Phase.BREAKFAST)
     assert s.g.day == 2
     mark = len(s.fx)
     s.advance_to(Phase.DISCUSSION)
-    living = s.g.living()
-    for name in living:
+    return mark
+
+
+def test_a_registered_twist_is_started_played_and_heard(toast: TwistSpec) -> None:
+    s = Series()
+    s.advance_to(Phase.DISCUSSION)
+    assert s.g.twist_on(2, TOAST_KEY) is False
+    mark = _play_to_the_toasts(s)
+    assert s.g.twist_on(2, TOAST_KEY) and not s.g.twist_on(1, TOAST_KEY)
+    for name in s.g.living():
         assert MESSAGES["toast.open"] in s.told(name, mark)
-    assert RaiseToast("Alex") in s.g.legal_actions("Alex")
+    assert MESSAGES["toast.open"] not in s.told(HOST, mark)
+    assert RaiseToast("Alex", "Kai") in s.g.legal_actions("Alex")
+    assert RaiseToast("Alex", "Alex") not in s.g.legal_actions("Alex")
 
     mark = len(s.fx)
-    s.do(RaiseToast("Alex"))
-    s.do(RaiseToast("Sunny"))
-    assert s.told(None, mark) == ["Alex raises a toast.", "Sunny raises a toast."]
-    assert RaiseToast("Alex") not in s.g.legal_actions("Alex")
-    with pytest.raises(IllegalAction) as err:
-        s.g.handle(RaiseToast("Alex"), now=s.now + 1)
-    assert err.value.reason == "illegal.toast.raised"
+    s.do(RaiseToast("Alex", "Kai"))
+    s.do(RaiseToast("Sunny", "Zuri"))
+    assert s.told(None, mark) == ["Alex raises a toast to Kai.", "Sunny raises a toast to Zuri."]
+    assert not any(isinstance(a, RaiseToast) for a in s.g.legal_actions("Alex"))
+    before = len(s.fx)
+    for bad, reason in ((RaiseToast("Alex", "Zuri"), "illegal.toast.raised"),
+                        (RaiseToast("Kai", "Kai"), "illegal.toast.target")):  # fmt: skip
+        with pytest.raises(IllegalAction) as err:
+            s.g.handle(bad, now=s.now + 1)
+        assert err.value.reason == reason
+    assert len(s.fx) == before and twists.state_of(s.g, TOAST_KEY).raised == ["Alex", "Sunny"]
 
     mark = len(s.fx)
     s.advance_to(Phase.ROUND_TABLE)
     assert "2 toasts were raised." in s.told(None, mark)
     with pytest.raises(IllegalAction) as err:
-        s.g.handle(RaiseToast("Kai"), now=s.now + 1)
+        s.g.handle(RaiseToast("Kai", "Alex"), now=s.now + 1)
     assert err.value.reason == "illegal.toast.closed"
 
 
-def test_a_registered_twist_has_a_trigger_number_by_its_key(toast: TwistSpec) -> None:
-    seats = {"Host_1": 1}
+def test_a_game_with_a_registered_twist_replays_from_its_log(toast: TwistSpec) -> None:
+    s = Series()
+    _play_to_the_toasts(s)
+    s.do(RaiseToast("Alex", "Kai"))
+    s.advance_to(Phase.ROUND_TABLE)
+    log = json.loads(json.dumps(list(s.g.log)))  # as the input log is stored
+    toasts = [e for e in log if e["action"] == "raise_toast"]
+    assert [(e["contestant"], e["target"]) for e in toasts] == [("Alex", "Kai")]
+    assert ACTION_TYPES["raise_toast"] is RaiseToast
+    again = Game.replay(s.g.settings, 5, log)
+    assert again.phase is s.g.phase and again.day == s.g.day
+    assert twists.state_of(again, TOAST_KEY).raised == ["Alex"]
+    assert again.view_for("Alex") == s.g.view_for("Alex") and again.record == s.g.record
+
+
+def test_a_registered_twists_input_is_sent_by_its_own_trigger(toast: TwistSpec) -> None:
+    seats = {"Alex": 1, "Kai": 4, "Host_1": 11}
+    objectives = [t.objective for t in triggers.table()]
+    assert objectives.index("traitors.toast") == objectives.index("traitors.trial") + 1  # by its number, 7
+    assert {t.objective: t.title for t in triggers.table()}["traitors.toast"] == "Toast"
+    assert triggers.encode(RaiseToast("Alex", "Kai"), seats) == ("traitors.toast", 4)
+    assert triggers.decode({"player": "Alex", "input": "toast", "value": 4}, seats) == RaiseToast("Alex", "Kai")
+    with pytest.raises(InputError):
+        triggers.decode({"player": "Alex", "input": "toast", "value": 9}, seats)  # nobody sits there
     assert triggers.encode(StartTwist("Host_1", TOAST_KEY), seats) == ("traitors.twist", 7)
     entry = {"player": "Host_1", "input": "twist", "value": 107}
     assert triggers.decode(entry, seats) == CancelTwist("Host_1", TOAST_KEY)
     assert twists.TITLES[TOAST_KEY] == "The Toast"
+
+
+def test_a_registered_twists_input_has_a_scenario_form(toast: TwistSpec) -> None:
+    played, problems = parse_inputs([{"action": "raise_toast", "contestant": "Alex", "target": "Kai", "at": 5}], [HOST])
+    assert problems == [] and [(i.action, i.at) for i in played] == [(RaiseToast("Alex", "Kai"), 5)]
+    played, problems = parse_inputs([{"action": "raise_toast", "contestant": "Alex"}], [HOST])
+    assert played == [] and problems == ["input[0].target: field required"]
+    played, problems = parse_inputs([{"action": "start_twist", "twist": "toast"}], [HOST])
+    assert problems == [] and played[0].action == StartTwist(HOST, TOAST_KEY)
+
+
+def test_without_the_plugin_its_trigger_form_and_kind_are_unknown() -> None:
+    assert "traitors.toast" not in [t.objective for t in triggers.table()]
+    with pytest.raises(InputError):
+        triggers.decode({"player": "Alex", "input": "toast", "value": 1}, {"Alex": 1})
+    assert "raise_toast" not in ACTION_TYPES and "toast.open" not in CATALOG
+    _, problems = parse_inputs([{"action": "raise_toast", "contestant": "Alex", "target": "Kai"}], [HOST])
+    assert problems and problems[0].startswith("input[0].action: unknown action 'raise_toast'")
 
 
 def test_unregistering_leaves_the_builtin_registry(toast: TwistSpec) -> None:
@@ -257,12 +307,13 @@ def test_unregistering_leaves_the_builtin_registry(toast: TwistSpec) -> None:
 def test_the_builtin_registry_names_every_twist_once() -> None:
     assert set(twists.TWISTS) == set(Twist)
     assert all(spec.key is key for key, spec in twists.TWISTS.items())
-    assert set(triggers.TWIST_NUMBERS) == {t.value for t in Twist}
-    assert len(set(triggers.TWIST_NUMBERS.values())) == len(triggers.TWIST_NUMBERS)
+    numbers = triggers.twist_numbers()
+    assert set(numbers) == {t.value for t in Twist}
+    assert len(set(numbers.values())) == len(numbers)
 
 
 def test_a_registered_twist_names_its_dialog_title_and_labels(toast: TwistSpec) -> None:
-    assert triggers.input_dialog_title(RaiseToast("Alex")) == "traitors.dialog.title.twist"
-    label = choice_label(Choice(msg("toast.choice").text, RaiseToast("Alex")))
-    assert label.translate == "traitors.toast.choice"
-    assert choice_label(Choice("Cheers", RaiseToast("Alex"))).translate is None  # not a fixed label: shown as is
+    toast_kai = RaiseToast("Alex", "Kai")
+    assert triggers.input_dialog_title(toast_kai) == "traitors.dialog.title.twist"
+    assert choice_label(Choice(msg("toast.choice").text, toast_kai)).translate == "traitors.toast.choice"
+    assert choice_label(Choice("Cheers", toast_kai)).translate is None  # not a fixed label: shown as is

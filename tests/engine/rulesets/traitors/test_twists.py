@@ -14,25 +14,15 @@ import pytest
 from bridge.app.export import format_record
 from engine.actions import (
     Advance,
-    AskSeer,
     CancelTwist,
     CastVote,
     ChooseEvent,
-    ChooseSwordBearer,
-    GuessPower,
     NominateDoubleVote,
-    OpenChest,
-    PutOnTrial,
     SkipPower,
     StartSeries,
     StartTwist,
-    StrikeWithSword,
     SwearOath,
-    TakeDrink,
     UsePower,
-    VoteNominee,
-    WriteConfession,
-    WriteResponse,
 )
 from engine.effects import Announce, Eliminated, GiveItem, Prompt, TakeItem, Whisper
 from engine.errors import ConfigError, IllegalAction
@@ -41,6 +31,11 @@ from engine.record import NightRecord, RoundTableRecord, TwistRecord
 from engine.rulesets.traitors.game import Game
 from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import DealEntry, Settings
+from engine.rulesets.traitors.twists.bar import TakeDrink
+from engine.rulesets.traitors.twists.confession import OpenChest, WriteConfession, WriteResponse
+from engine.rulesets.traitors.twists.guess import AskSeer, GuessPower, VoteNominee
+from engine.rulesets.traitors.twists.murder import ChooseSwordBearer, StrikeWithSword
+from engine.rulesets.traitors.twists.trial import PutOnTrial
 
 HOST = "Host"
 T, F = Allegiance.TRAITOR, Allegiance.FAITHFUL
