@@ -95,7 +95,8 @@ BUSY = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end:
 @pytest.mark.slow(reason="two demo series, the second beside three busy processes")
 def test_same_seed_same_game_log_on_a_busy_machine():
     """Issue 21 point 8: the second run shares the cores with three busy processes; the phase clock waits for the
-    bots (the quiet gate), so the series is the same."""
+    bots (the quiet gate) and the bots answer only in a settled world (``test_demo_bots.py``), so the series and
+    the order of its inputs are the same."""
     a, _, _ = asyncio.run(asyncio.wait_for(play_demo(7, seed=11), 120))
     busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(3)]
     try:

@@ -1,0 +1,69 @@
+"""The demo's bots answer only in a settled world (``bridge.sandbox.quiet.settled``): a press waiting for the data
+pack's tick, or an input the service has not acked, holds every other answer back, so the inputs reach the queue
+in an order the seed decides, however the bots' passes fall between the ticks and the service's sends."""
+
+from __future__ import annotations
+
+import json
+
+from bridge.app.demo import Bot, _step
+from bridge.sandbox import Sandbox, quiet
+from bridge.sandbox.world import World
+
+
+def _world(*names: str) -> World:
+    world = Sandbox("pw").world  # never started: it ticks only when the test says so
+    for name in names:
+        world.join(name)
+        world.execute(f"scoreboard players enable {name} traitors.vote")
+    return world
+
+
+def _link(world: World, name: str, value: int) -> None:
+    """Show ``name`` a chat line whose link presses ``traitors.vote`` with ``value`` (the chat fallback)."""
+    line = {"text": "vote", "click_event": {"action": "run_command", "command": f"/trigger traitors.vote set {value}"}}
+    before = len(world.players[name].chat)
+    world.execute(f"tellraw {name} {json.dumps(line)}")
+    assert len(world.players[name].chat) == before + 1
+
+
+def test_a_bot_answers_only_once_every_earlier_press_was_queued_and_acked() -> None:
+    world = _world("Alex", "Kai")
+    alex, kai = Bot("Alex", 1, closes_dialogs=True), Bot("Kai", 1, closes_dialogs=True)
+    bots = [alex, kai]
+    _link(world, "Alex", 2)
+    for _ in range(10):  # its delay is at most 3 passes
+        _step(world, bots)
+    assert alex.clicked == 1 and quiet.triggers_pending(world)  # pressed; the tick has not queued it yet
+    _link(world, "Kai", 1)
+    for _ in range(10):
+        _step(world, bots)
+    assert kai.clicked == 0 and kai.pending  # read, but held back: Alex's press waits for the tick
+    world.tick()
+    assert not quiet.triggers_pending(world) and len(world.storage_python("traitors:io")["queue"]) == 1
+    for _ in range(10):
+        _step(world, bots)
+    assert kai.clicked == 0 and not quiet.settled(world)  # queued, not acked by the service yet
+    seq = world.storage_python("traitors:io")["queue"][0]["seq"]
+    world.execute(f"data remove storage traitors:io queue[{{seq:{seq}}}]")  # the service's ack
+    assert quiet.settled(world)
+    for _ in range(10):
+        _step(world, bots)
+    assert kai.clicked == 1 and not kai.pending
+    world.tick()
+    [entry] = world.storage_python("traitors:io")["queue"]
+    assert entry["value"] == 1 and entry["seq"] == seq + 1  # Kai's press, after Alex's
+
+
+def test_the_presses_of_one_pass_are_queued_by_one_tick_in_the_player_lists_order() -> None:
+    world = _world("Alex", "Kai", "Zuri")
+    bots = [Bot(name, 3, closes_dialogs=True) for name in ("Zuri", "Kai", "Alex")]  # not the player list's order
+    for value, name in enumerate(("Alex", "Kai", "Zuri"), start=1):
+        _link(world, name, value)
+    for bot in bots:  # each reads its link; make every answer due at the next pass
+        bot.read(list(world.players[bot.name].chat), [])
+        bot.pending = [(0, commands, source) for _, commands, source in bot.pending]
+    _step(world, bots)
+    assert [b.clicked for b in bots] == [1, 1, 1]
+    world.tick()
+    assert [e["value"] for e in world.storage_python("traitors:io")["queue"]] == [1, 2, 3]
