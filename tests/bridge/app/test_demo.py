@@ -135,6 +135,7 @@ def test_every_input_goes_through_dialogs_and_triggers(demo12):
     assert service.sandbox_errors == []
 
 
+@pytest.mark.slow(reason="a demo series on the sandbox of each newer release, all at once")
 def test_a_short_series_plays_on_the_sandbox_of_every_release():
     """Issue 18: the demo plays a whole series on a sandbox of each supported release: 6 contestants each, all at
     once (a demo mostly waits for its phase clocks). The oldest release, the default, plays this same series in

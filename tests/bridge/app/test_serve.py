@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bridge.loop.store import SeriesStore
 from bridge.records.db import RecordsDb
 
@@ -87,6 +89,7 @@ def _stop(sandbox: subprocess.Popen[str]) -> None:
         sandbox.kill()
 
 
+@pytest.mark.slow(reason="a whole series on the wall clock through two serve processes and a sandbox process")
 def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
     password, secret = secrets.token_urlsafe(12), secrets.token_hex(20)
     pw_file, secret_file = tmp_path / "rcon.txt", tmp_path / "msmp.txt"
