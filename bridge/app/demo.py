@@ -179,7 +179,8 @@ def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
     and answers, only in a pass that finds the world settled (``quiet.settled``: every press before has been
     queued, applied and acked), so the presses of one pass reach the queue together, in the player list's
     order, and the next pass presses only after the service has answered them: the inputs' order is the seed's,
-    not the machine's.
+    not the machine's. A pass that pressed something runs the world's next tick at once (as ``/tick sprint``
+    brings ticks forward), so its presses are queued without waiting for the sandbox's tick.
 
     Args:
         sandbox: the running sandbox (its world is only touched on its own thread).
@@ -201,7 +202,7 @@ def _come_back_later(world: Any, bot: Bot) -> None:
 def _step(world: Any, bots: list[Bot]) -> None:
     from bridge.sandbox.quiet import settled
 
-    answering = settled(world)
+    answering, pressed = settled(world), False
     for bot in bots:
         p = world.players.get(bot.name)
         if p is None:
@@ -211,6 +212,9 @@ def _step(world: Any, bots: list[Bot]) -> None:
         answer = bot.due() if answering else None
         if answer is not None:
             _answer(world, bot, *answer)
+            pressed = True
+    if pressed:  # bring the next tick forward, as `/tick sprint` would: the presses reach the queue at once
+        world.tick()
 
 
 async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float,

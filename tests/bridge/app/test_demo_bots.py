@@ -28,31 +28,31 @@ def _link(world: World, name: str, value: int) -> None:
 
 
 def test_a_bot_answers_only_once_every_earlier_press_was_queued_and_acked() -> None:
-    world = _world("Alex", "Kai")
+    world = _world("Alex", "Kai", "Host")
     alex, kai = Bot("Alex", 1, closes_dialogs=True), Bot("Kai", 1, closes_dialogs=True)
     bots = [alex, kai]
-    _link(world, "Alex", 2)
-    for _ in range(10):  # its delay is at most 3 passes
-        _step(world, bots)
-    assert alex.clicked == 1 and quiet.triggers_pending(world)  # pressed; the tick has not queued it yet
     _link(world, "Kai", 1)
+    world.press_trigger("Host", "traitors.vote", 9)  # a press the tick has not queued yet
+    for _ in range(10):  # a bot's delay is at most 3 passes
+        _step(world, bots)
+    assert kai.clicked == 0 and kai.pending  # read, but held back
+    world.execute("scoreboard players set Host traitors.vote 0")
     for _ in range(10):
         _step(world, bots)
-    assert kai.clicked == 0 and kai.pending  # read, but held back: Alex's press waits for the tick
-    world.tick()
-    assert not quiet.triggers_pending(world) and len(world.storage_python("traitors:io")["queue"]) == 1
+    assert kai.clicked == 1  # his pass ran a tick: his press is queued, not acked yet
+    [entry] = world.storage_python("traitors:io")["queue"]
+    assert entry["value"] == 1 and not quiet.triggers_pending(world) and not quiet.settled(world)
+    _link(world, "Alex", 2)
     for _ in range(10):
         _step(world, bots)
-    assert kai.clicked == 0 and not quiet.settled(world)  # queued, not acked by the service yet
-    seq = world.storage_python("traitors:io")["queue"][0]["seq"]
-    world.execute(f"data remove storage traitors:io queue[{{seq:{seq}}}]")  # the service's ack
+    assert alex.clicked == 0 and alex.pending  # held back until the service has taken Kai's input
+    world.execute(f"data remove storage traitors:io queue[{{seq:{entry['seq']}}}]")  # the service's ack
     assert quiet.settled(world)
     for _ in range(10):
         _step(world, bots)
-    assert kai.clicked == 1 and not kai.pending
-    world.tick()
-    [entry] = world.storage_python("traitors:io")["queue"]
-    assert entry["value"] == 1 and entry["seq"] == seq + 1  # Kai's press, after Alex's
+    assert alex.clicked == 1 and not alex.pending
+    [then] = world.storage_python("traitors:io")["queue"]
+    assert then["value"] == 2 and then["seq"] == entry["seq"] + 1
 
 
 def test_the_presses_of_one_pass_are_queued_by_one_tick_in_the_player_lists_order() -> None:
@@ -63,7 +63,6 @@ def test_the_presses_of_one_pass_are_queued_by_one_tick_in_the_player_lists_orde
     for bot in bots:  # each reads its link; make every answer due at the next pass
         bot.read(list(world.players[bot.name].chat), [])
         bot.pending = [(0, commands, source) for _, commands, source in bot.pending]
-    _step(world, bots)
+    _step(world, bots)  # the pass's presses, queued by the tick it runs
     assert [b.clicked for b in bots] == [1, 1, 1]
-    world.tick()
     assert [e["value"] for e in world.storage_python("traitors:io")["queue"]] == [1, 2, 3]
