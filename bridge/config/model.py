@@ -59,8 +59,9 @@ def key_path(loc: Sequence[int | str]) -> str:
 def problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str]:
     """Every error of ``exc`` as ``"<key path>: <what is wrong>"`` (``prefix`` goes before each key path).
 
-    A missing key reads ``field required``, an unknown one ``unknown key``; a validator's ``ValueError`` is shown
-    as its own text (``unknown power 'The Sobr'; …``), anything else as pydantic's message, lower-cased.
+    A missing key reads ``field required``, an unknown one ``unknown key``, a value where a table belongs
+    ``should be a table …``; a validator's ``ValueError`` is shown as its own text (``unknown power 'The Sobr'; …``),
+    anything else as pydantic's message, lower-cased.
     """
     out: list[str] = []
     for err in exc.errors(include_url=False):
@@ -71,6 +72,9 @@ def problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str
             text = "unknown key"
         elif kind == "value_error":
             text = str(err.get("ctx", {}).get("error", err["msg"]))
+        elif kind in ("model_type", "dict_type"):
+            # pydantic names its own class here ("instance of WebModel"), which means nothing in a TOML file.
+            text = "should be a table (a [section] or { key = value, … })"
         else:
             text = err["msg"][:1].lower() + err["msg"][1:]
         out.append(f"{key_path([*prefix, *err['loc']])}: {text}")

@@ -15,12 +15,12 @@ from typing import Any
 from engine.core.ruleset import Ruleset, RulesetGame
 from engine.errors import ConfigError
 from engine.rulesets.club import black_knights, mafia_yakuza
-from engine.rulesets.traitors import spec as traitors
+from engine.rulesets.traitors import spec as traitors_spec
 
-RULESETS: dict[str, Ruleset] = {r.name: r for r in (traitors.RULESET, black_knights.RULESET, mafia_yakuza.RULESET)}
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (traitors_spec.RULESET, black_knights.RULESET, mafia_yakuza.RULESET)}
 """Every ruleset by name, each declared by its own package (``engine.core.ruleset.Ruleset``)."""
 
-DEFAULT_RULESET = traitors.RULESET.name
+DEFAULT_RULESET = traitors_spec.RULESET.name
 """The ruleset of a series that names none: the command line's default, a settings value without ``ruleset``."""
 
 

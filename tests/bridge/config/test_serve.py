@@ -71,6 +71,11 @@ def test_a_serve_config_is_told_from_the_other_files_by_its_keys(tmp_path: Path)
     with pytest.raises(ConfigError) as bad:
         load_serve_config(typo)
     assert sorted(str(bad.value).splitlines()) == [f"{typo}: seires: unknown key", f"{typo}: series: field required"]
+    scalar = tmp_path / "scalar.toml"
+    scalar.write_text('series = "series/traitors-12.toml"\nstore = "series.db"\nweb = 5\n')
+    with pytest.raises(ConfigError) as not_a_table:
+        load_serve_config(scalar)
+    assert str(not_a_table.value) == f"{scalar}: web: should be a table (a [section] or {{ key = value, … }})"
 
 
 @pytest.mark.parametrize("name", ["castle.example:8765", "[::1]:8765", "*", "*.castle.example", "a b", ""])
