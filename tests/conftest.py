@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
+import ast
 import functools
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,9 +36,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """With ``--dist loadscope`` (pyproject.toml's addopts: ``-n 2``), hand out one test at a time, except that a
-    test module defining a module-scoped fixture (a demo series, the Spyglass run, a browser) is one unit: one
-    worker builds that fixture once and runs the module's tests (docs/design.md#tests)."""
+    """With ``--dist loadscope`` (pyproject.toml's addopts: ``-n 2``), hand out one test at a time, except that the
+    tests of a module that use a module-scoped fixture it defines (a demo series, the Spyglass run, a browser)
+    are one unit: one worker builds that fixture once and runs them (docs/design.md#tests)."""
     if config.getvalue("dist") != "loadscope":
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -50,19 +50,68 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return SharedFixtureScheduling(config, log)
 
 
-_MODULE_FIXTURE = re.compile(r"""scope=["']module["']""")
+def _fixture_scope(decorator: ast.expr) -> tuple[str, bool] | None:
+    """The scope a ``@pytest.fixture(…)`` / ``@fixture(…)`` decorator gives (``"function"`` when none is named) and
+    whether it is ``autouse``; ``None`` when ``decorator`` is no fixture decorator."""
+    call = decorator if isinstance(decorator, ast.Call) else None
+    target = call.func if call is not None else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+    if name != "fixture":
+        return None
+    given = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)} if call else {}
+    return str(given.get("scope", "function")), bool(given.get("autouse", False))
 
 
 @functools.cache
-def _shares_a_fixture(path: Path) -> bool:
-    """Whether the test module at ``path`` defines a module-scoped fixture."""
-    return path.suffix == ".py" and bool(_MODULE_FIXTURE.search(path.read_text(encoding="utf-8")))
+def _module_fixture_users(path: Path) -> frozenset[str] | None:
+    """The tests of the module at ``path`` (function names, or class names for a test class) that use a
+    module-scoped fixture the module defines, directly or through its other fixtures; ``None`` when it defines
+    none. An ``autouse`` fixture or a ``usefixtures`` mark puts every test of the module in the set's place:
+    ``frozenset({"*"})``."""
+    if path.suffix != ".py" or not path.is_file():
+        return None
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    needs: dict[str, set[str]] = {}  # fixture name -> the fixtures it takes
+    shared: set[str] = set()
+    tests: dict[str, set[str]] = {}  # test (or test class) name -> the fixtures it takes
+    whole_module = "usefixtures" in ast.dump(tree)
+
+    def functions(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+        yield from (node for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+    def args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        return {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+
+    for fn in functions(tree.body):
+        fixture = next((found for d in fn.decorator_list if (found := _fixture_scope(d)) is not None), None)
+        if fixture is not None:
+            needs[fn.name] = args(fn)
+            if fixture[0] == "module":
+                shared.add(fn.name)
+                whole_module |= fixture[1]
+        elif fn.name.startswith("test"):
+            tests[fn.name] = args(fn)
+    for cls in (node for node in tree.body if isinstance(node, ast.ClassDef) and node.name.startswith("Test")):
+        tests[cls.name] = set().union(*(args(fn) for fn in functions(cls.body)))
+    if not shared:
+        return None
+    if whole_module:
+        return frozenset({"*"})
+    using = set(shared)
+    while grown := {name for name, taken in needs.items() if name not in using and taken & using}:
+        using |= grown
+    return frozenset(name for name, taken in tests.items() if taken & using)
 
 
 def _unit(config: pytest.Config, nodeid: str) -> str:
-    """The unit a test is scheduled in: its module when the module shares a fixture, else the test itself."""
-    module = nodeid.split("::", 1)[0]
-    return module if _shares_a_fixture(config.rootpath / module) else nodeid
+    """The unit a test is scheduled in: its module when it uses a module-scoped fixture of its module (one worker
+    builds the fixture once and runs every test that uses it), else the test itself."""
+    module, _, rest = nodeid.partition("::")
+    users = _module_fixture_users(config.rootpath / module)
+    if users is None:
+        return nodeid
+    name = rest.split("::", 1)[0].split("[", 1)[0]
+    return module if "*" in users or name in users else nodeid
 
 
 @pytest.fixture

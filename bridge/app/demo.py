@@ -175,7 +175,12 @@ def step_bots(sandbox: SandboxThread, bots: list[Bot]) -> None:
     """One pass over the bots: each reads what it was newly shown (chat, dialogs) and answers what is due.
 
     The whole pass runs on the sandbox's thread, so the bots change only there and the demo's quiet gate
-    (``bridge/sandbox/quiet.py``) sees them and the world at one moment.
+    (``bridge/sandbox/quiet.py``) sees them and the world at one moment. A bot counts its answer's delay down,
+    and answers, only in a pass that finds the world settled (``quiet.settled``: every press before has been
+    queued, applied and acked), so the presses of one pass reach the queue together, in the player list's
+    order, and the next pass presses only after the service has answered them: the inputs' order is the seed's,
+    not the machine's. A pass that pressed something runs the world's next tick at once (as ``/tick sprint``
+    brings ticks forward), so its presses are queued without waiting for the sandbox's tick.
 
     Args:
         sandbox: the running sandbox (its world is only touched on its own thread).
@@ -195,20 +200,30 @@ def _come_back_later(world: Any, bot: Bot) -> None:
 
 
 def _step(world: Any, bots: list[Bot]) -> None:
+    from bridge.sandbox.quiet import settled
+
+    answering, pressed = settled(world), False
     for bot in bots:
         p = world.players.get(bot.name)
         if p is None:
             _come_back_later(world, bot)
             continue
         bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :], strict=False)))
-        answer = bot.due()
+        answer = bot.due() if answering else None
         if answer is not None:
             _answer(world, bot, *answer)
+            pressed = True
+    if pressed:  # bring the next tick forward, as `/tick sprint` would: the presses reach the queue at once
+        world.tick()
 
 
-async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float) -> None:
+async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float,
+                      lock: asyncio.Lock | None = None) -> None:  # fmt: skip
+    """Step the bots every ``interval`` seconds until ``stop``; with the service's ``lock``, never while the
+    service is sending a step's commands, so a pass sees every prompt of a step or none."""
     while not stop.is_set():
-        step_bots(sandbox, bots)
+        async with lock if lock is not None else contextlib.nullcontext():
+            step_bots(sandbox, bots)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), interval)
 
@@ -282,7 +297,7 @@ async def _run_service(service: SeriesService, rcon: RconClient, sandbox: Sandbo
     await service.learn_version()  # first: what is built next is built for that release
     await build_demo_castle(rcon.command)  # the castle of world_config/castle.toml, to play in
     stop = asyncio.Event()
-    driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+    driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02, service.lock))
     on_service(service)
     try:
         await service.run()

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from bridge.minecraft.storage import QUIET_STORAGE
 from bridge.sandbox.world import World
 
-__all__ = ["IdleBot", "install", "is_quiet", "triggers_pending"]
+__all__ = ["IdleBot", "install", "is_quiet", "settled", "triggers_pending"]
 
 IO_STORAGE = "traitors:io"
 """The data pack's storage; its ``queue`` list holds the inputs the service has not acked yet."""
@@ -53,6 +53,17 @@ def is_quiet(world: World, bots: Iterable[IdleBot]) -> bool:
         player = world.players.get(bot.name)
         if player is not None and not bot.idle(player):
             return False
+    return settled(world)
+
+
+def settled(world: World) -> bool:
+    """Whether every trigger press so far has reached the service: none waits for the data pack's tick and the
+    input queue is empty (the service acks an entry only after sending its effects). Call on the sandbox's thread.
+
+    The demo's bots answer only in a settled world (``bridge.app.demo.step_bots``): the presses of one pass are
+    then queued by one tick, in the player list's order, and applied before the next pass presses anything, so
+    the order of the inputs depends on the seed alone, not on how the passes fall between the ticks.
+    """
     if triggers_pending(world):
         return False
     io = world.storage.get(IO_STORAGE)

@@ -32,21 +32,23 @@ power_pool = ["analyst", "researcher", "sheriff", "cleanser", "detective", "hist
 [twists]
 1 = ["double_vote"]
 [durations]
-day_zero = 0.3
-breakfast = 0.2
-discussion = 0.2
-round_table = 0.2
+day_zero = 0.05
+breakfast = 0.05
+discussion = 0.05
+round_table = 0.05
 vote = 20.0
 revote = 20.0
-oath = 0.5
-turret = 0.5
-offer = 0.5
-traitor_powers = 0.5
-host_visit = 0.5
-torches = 1.5
+oath = 0.05
+turret = 0.05
+offer = 0.05
+traitor_powers = 0.05
+host_visit = 0.05
+torches = 0.05
 """
-"""Short night clocks: every night stage runs its whole clock (the night's public shape), and the quiet gate holds
-a clock until every bot has answered, so a short clock loses no answer."""
+"""Clocks as short as the phase clock allows: the quiet gate holds a deadline until every bot has answered what
+it was shown (``bridge/sandbox/quiet.py``), so a short clock loses no answer and every night stage still runs
+(the night's public shape); a phase ends as soon as the bots are done, as the demo's fast-forward clock does.
+The votes end once everyone has voted; their long clocks are only a safety net."""
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena")
 

@@ -163,7 +163,7 @@ def finished_store(stored_series, tmp_path):
     return stored_series(tmp_path / "series.db", finished=True)
 
 
-@pytest.mark.parametrize("command", ["play", "export", "demo"])
+@pytest.mark.parametrize("command", ["play", "export", pytest.param("demo", marks=pytest.mark.slow(reason="two whole demo processes"))])
 def test_stdout_closed_early_is_quiet(command, finished_store):
     args = {"play": ["play", str(SCENARIO)], "export": ["export", str(finished_store)],
             "demo": ["demo", "--contestants", "6", "--quiet", "--fast-forward"]}[command]  # fmt: skip

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bridge.loop.store import SeriesStore
 from bridge.records.db import RecordsDb
 
@@ -31,13 +33,16 @@ discussion = 0.3
 round_table = 0.3
 vote = 20
 revote = 20
-oath = 20
-turret = 20
-offer = 20
-traitor_powers = 20
-host_visit = 20
+oath = 2
+turret = 2
+offer = 2
+traitor_powers = 2
+host_visit = 2
 torches = 1.5
 """
+"""A 6-contestant series on short clocks. The votes end once everyone has voted; every night stage runs its
+whole clock (``serve`` keeps the wall clock, with no quiet gate), 2 s: long enough for the sandbox's bots to
+answer, short enough that a whole series takes seconds."""
 
 
 def _env() -> dict[str, str]:
@@ -84,6 +89,7 @@ def _stop(sandbox: subprocess.Popen[str]) -> None:
         sandbox.kill()
 
 
+@pytest.mark.slow(reason="a whole series on the wall clock through two serve processes and a sandbox process")
 def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
     password, secret = secrets.token_urlsafe(12), secrets.token_hex(20)
     pw_file, secret_file = tmp_path / "rcon.txt", tmp_path / "msmp.txt"
@@ -113,7 +119,7 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         assert _line(first, "ready ").startswith("ready series=1 inputs=1 phase=day_zero")
         # Stop once day zero is over (1 s) but well before the series could end (a 6-contestant series needs
-        # a round table, a night and a breakfast: about 2.5 s at these clocks).
+        # a round table, a night of 2 s stages and a breakfast: several seconds at these clocks).
         time.sleep(1.3)
         first.send_signal(signal.SIGTERM)
         _, err = first.communicate(timeout=30)

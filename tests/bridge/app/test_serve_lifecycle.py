@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bridge.loop.store import SeriesStore
 
 from .pipes import next_line
@@ -104,6 +106,7 @@ def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> Non
         _stop(sandbox)
 
 
+@pytest.mark.slow(reason="a whole series on the wall clock through serve, then the spectators' delay and the linger")
 def test_a_finished_series_keeps_the_pages_up_until_the_spectators_saw_the_end(tmp_path: Path) -> None:
     """A 2 s spectator delay and ``linger = 1``: the page is sent the series' end and the record (every role)
     after the castle saw them, and only then, a second later, does the process exit."""

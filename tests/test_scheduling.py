@@ -1,0 +1,59 @@
+"""How ``tests/conftest.py`` cuts the suite into the units the two xdist workers take: the tests that use a
+module-scoped fixture of their module go together (the fixture is built once), every other test alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import _module_fixture_users, _unit
+
+MODULE = '''
+import pytest
+
+@pytest.fixture(scope="module")
+def series():
+    return 1
+
+@pytest.fixture
+def seats(series):
+    return series
+
+@pytest.fixture
+def alone():
+    return 2
+
+def test_uses_the_series(series): ...
+
+def test_uses_it_through_another_fixture(seats): ...
+
+def test_needs_no_series(alone, tmp_path): ...
+
+class TestGroup:
+    def test_one(self): ...
+    def test_two(self, series): ...
+'''
+
+
+def test_only_the_tests_that_use_a_module_fixture_are_one_unit(tmp_path: Path, pytestconfig: pytest.Config) -> None:
+    path = tmp_path / "test_sample.py"
+    path.write_text(MODULE, encoding="utf-8")
+    assert _module_fixture_users(path) == {"test_uses_the_series", "test_uses_it_through_another_fixture", "TestGroup"}
+    plain = tmp_path / "test_plain.py"
+    plain.write_text("import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\ndef test_f(f): ...\n", encoding="utf-8")
+    assert _module_fixture_users(plain) is None
+    autouse = tmp_path / "test_autouse.py"
+    autouse.write_text(MODULE.replace('scope="module")\ndef series', 'scope="module", autouse=True)\ndef series'),
+                       encoding="utf-8")  # fmt: skip
+    assert _module_fixture_users(autouse) == {"*"}
+
+
+def test_the_demo_module_shares_its_series_and_hands_out_its_other_tests_alone(pytestconfig: pytest.Config) -> None:
+    module = "tests/bridge/app/test_demo.py"
+    assert _unit(pytestconfig, f"{module}::test_every_command_sent_parses_with_mecha") == module
+    busy = f"{module}::test_same_seed_same_game_log_on_a_busy_machine"
+    assert _unit(pytestconfig, busy) == busy
+    club = f"{module}::test_club_demo_plays_a_whole_series[black_knights]"
+    assert _unit(pytestconfig, club) == club
+    assert _unit(pytestconfig, "tests/test_docs.py::test_x") == "tests/test_docs.py::test_x"
