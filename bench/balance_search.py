@@ -78,8 +78,11 @@ def main() -> int:
     args = ap.parse_args()
     opts = Search(precision=args.precision, keep=args.keep, bots=args.bots, seed=args.seed)
     n = len(setups_for(args.ruleset, args.contestants, dict(p.split("=", 1) for p in args.fix)))
-    print(f"{args.ruleset}, {args.contestants} contestants, {n} setups, bots {args.bots}, seed {args.seed}, "
-          f"precision ±{100 * args.precision:g} %, best {args.keep}, --jobs {args.jobs}", flush=True)  # fmt: skip
+    print(
+        f"{args.ruleset}, {args.contestants} contestants, {n} setups, bots {args.bots}, seed {args.seed}, "
+        f"precision ±{100 * args.precision:g} %, best {args.keep}, --jobs {args.jobs}",
+        flush=True,
+    )
     results: dict[str, list[Arm]] = {}
     for strategy in ("race",) if args.skip_equal else ("race", "equal"):
         arms, wall, cpu = timed_search(args, dataclasses.replace(opts, strategy=strategy))
@@ -104,7 +107,9 @@ def main() -> int:
         t0 = time.perf_counter()
         tally = run(settings, series_seeds(1, args.throughput), bots="smart", jobs=args.jobs)
         dt = time.perf_counter() - t0
-        print(f"\n{tally.series} smart-bot series with --jobs {args.jobs}: {dt:.1f} s ({tally.series / dt:.0f} per second)")
+        print(
+            f"\n{tally.series} smart-bot series with --jobs {args.jobs}: {dt:.1f} s ({tally.series / dt:.0f} per second)"
+        )
     return status
 
 

@@ -45,7 +45,9 @@ def main() -> None:
     ap.add_argument("--pairs", help="only these pairings, GOOD:EVIL,... (e.g. random:smart,smart:smart)")
     args = ap.parse_args()
     seeds = series_seeds(args.seed, args.series)
-    print(f"{args.series} series each, seed {args.seed}, {args.contestants} contestants; evil side's win rate [95 % CI]")
+    print(
+        f"{args.series} series each, seed {args.seed}, {args.contestants} contestants; evil side's win rate [95 % CI]"
+    )
     print("| ruleset | good bots | evil bots | evil side wins | good side wins | nobody | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for ruleset in args.ruleset or sorted(RULESETS):
@@ -64,8 +66,11 @@ def main() -> None:
             n = tally.series
             rate, lo, hi = evil_rate(tally.wins, n, ruleset)
             gw = tally.wins.get(good[0], 0)
-            print(f"| {ruleset} | {gk} | {ek} | {100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
-                  f"| {100 * gw / n:.1f} % | {100 * tally.wins.get('nobody', 0) / n:.1f} % | {dt:.1f} |", flush=True)
+            print(
+                f"| {ruleset} | {gk} | {ek} | {100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
+                f"| {100 * gw / n:.1f} % | {100 * tally.wins.get('nobody', 0) / n:.1f} % | {dt:.1f} |",
+                flush=True,
+            )
         if len(evil) > 1:
             team_rows(settings, seeds, evil, args.jobs)
 
@@ -81,8 +86,11 @@ def team_rows(settings: object, seeds: list[int], evil: list[str], jobs: int) ->
         won = SIDE_WINS.get(side, side)
         n, w = tally.series, tally.wins.get(won, 0)
         lo, hi = wilson(w, n)
-        print(f"| {side} | {100 * w / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] | {100 * plain.get(won, 0) / n:.1f} % "
-              f"| {100 * tally.wins.get('nobody', 0) / n:.1f} % |", flush=True)
+        print(
+            f"| {side} | {100 * w / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] | {100 * plain.get(won, 0) / n:.1f} % "
+            f"| {100 * tally.wins.get('nobody', 0) / n:.1f} % |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

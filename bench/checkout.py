@@ -48,8 +48,9 @@ def run_on_commit(commit: str, script: str, argv: list[str]) -> str:
 
     with tempfile.TemporaryDirectory(prefix="castle-bench-") as tmp:
         tree = Path(tmp) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit], check=True,
-                       capture_output=True)  # fmt: skip
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit], check=True, capture_output=True
+        )
         try:
             copy = tree / "bench" / Path(script).name
             shutil.copyfile(script, copy)

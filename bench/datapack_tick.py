@@ -46,9 +46,13 @@ def main() -> None:
     for k in (5, 15, 30):
         names = [f"Contestant{i:02d}" for i in range(k + 1)]
         seats = {n: i for i, n in enumerate(names, start=1)}
-        effect = Prompt(frozenset({names[0]}), msg("vote.prompt"), tuple(Choice(n, CastVote(names[0], n)) for n in names[1:]))
+        effect = Prompt(
+            frozenset({names[0]}), msg("vote.prompt"), tuple(Choice(n, CastVote(names[0], n)) for n in names[1:])
+        )
         cmds = prompt_dialog(names[0], effect, RenderContext(default_castle(), seats))
-        print(f"prompt with {k:2d} choices: {len(cmds)} RCON commands, largest {max(len(c.text.encode()) for c in cmds)} bytes")
+        print(
+            f"prompt with {k:2d} choices: {len(cmds)} RCON commands, largest {max(len(c.text.encode()) for c in cmds)} bytes"
+        )
 
 
 if __name__ == "__main__":

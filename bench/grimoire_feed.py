@@ -39,8 +39,9 @@ async def measure(contestants: int, seed: int, ruleset: str) -> dict[str, float]
         assert pages is not None
         url = f"ws://127.0.0.1:{pages.port}/ws/host"
         cookie = {"Cookie": f"{COOKIE}={keys.session('Host')}"}
-        async with websockets.connect(url, origin=websockets.Origin(pages.base), max_size=None,
-                                      additional_headers=cookie) as ws:  # fmt: skip
+        async with websockets.connect(
+            url, origin=websockets.Origin(pages.base), max_size=None, additional_headers=cookie
+        ) as ws:
 
             async def read() -> None:
                 async for text in ws:
@@ -58,9 +59,15 @@ async def measure(contestants: int, seed: int, ruleset: str) -> dict[str, float]
             reader.cancel()
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    return {"seconds": time.monotonic() - started, "inputs": len(game.log), "messages": received["messages"],
-            "bytes": received["bytes"], "p50_ms": statistics.median(latencies) * 1000, "p99_ms": p99 * 1000,
-            "max_ms": latencies[-1] * 1000}  # fmt: skip
+    return {
+        "seconds": time.monotonic() - started,
+        "inputs": len(game.log),
+        "messages": received["messages"],
+        "bytes": received["bytes"],
+        "p50_ms": statistics.median(latencies) * 1000,
+        "p99_ms": p99 * 1000,
+        "max_ms": latencies[-1] * 1000,
+    }
 
 
 def main() -> None:
@@ -72,8 +79,10 @@ def main() -> None:
     r = asyncio.run(measure(args.contestants, args.seed, args.ruleset))
     print(f"{args.ruleset}, {args.contestants} seats, seed {args.seed}: {r['inputs']} inputs in {r['seconds']:.1f} s")
     print(f"host page: {r['messages']} messages, {r['bytes'] / 1e6:.3f} MB (target < 2 MB)")
-    print(f"event -> page: p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (target <= 100 ms), "
-          f"max {r['max_ms']:.1f} ms")  # fmt: skip
+    print(
+        f"event -> page: p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (target <= 100 ms), "
+        f"max {r['max_ms']:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

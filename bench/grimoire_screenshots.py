@@ -61,8 +61,9 @@ async def main(out: Path, seed: int) -> None:
         driver = chromium(1500, 1150)
         try:
             await asyncio.to_thread(shoot, driver, rig.web.host_url(), out / "grimoire-host.png", "#table .seat")
-            await asyncio.to_thread(shoot, driver, rig.web.base + "/spectate", out / "grimoire-spectator.png",
-                                    "#table .seat")  # fmt: skip
+            await asyncio.to_thread(
+                shoot, driver, rig.web.base + "/spectate", out / "grimoire-spectator.png", "#table .seat"
+            )
         finally:
             driver.quit()
         phone = chromium(390, 844, phone=True)

@@ -113,8 +113,9 @@ def measure(inputs: int, poll: float, seed: int = 3) -> tuple[list[float], list[
 
     async def serve() -> None:
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            service = SeriesService(game, rcon, default_castle(), poll_interval=poll,
-                                    players=PlayerDirectory(sandbox.players()))  # fmt: skip
+            service = SeriesService(
+                game, rcon, default_castle(), poll_interval=poll, players=PlayerDirectory(sandbox.players())
+            )
             task = asyncio.create_task(service.run(on_ready=ready.set))
             while not done.is_set():
                 await asyncio.sleep(0.05)
@@ -140,14 +141,21 @@ def pct(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=1000)
-    parser.add_argument("--poll", type=float, nargs="*", default=[POLL_INTERVAL],
-                        help="service poll intervals to measure, seconds (default: the service's)")  # fmt: skip
+    parser.add_argument(
+        "--poll",
+        type=float,
+        nargs="*",
+        default=[POLL_INTERVAL],
+        help="service poll intervals to measure, seconds (default: the service's)",
+    )
     args = parser.parse_args()
     for poll in args.poll:
         lat, found = measure(args.inputs, poll)
-        print(f"poll {poll * 1000:4.0f} ms, {len(lat)} inputs at 20 ticks/s: p50 {statistics.median(lat):5.1f} ms, "
-              f"p99 {pct(lat, 0.99):5.1f} ms, max {max(lat):5.1f} ms (target p99 <= 60 ms); "
-              f"press to the poll that read it: p50 {statistics.median(found):5.1f} ms, p99 {pct(found, 0.99):5.1f} ms")  # fmt: skip
+        print(
+            f"poll {poll * 1000:4.0f} ms, {len(lat)} inputs at 20 ticks/s: p50 {statistics.median(lat):5.1f} ms, "
+            f"p99 {pct(lat, 0.99):5.1f} ms, max {max(lat):5.1f} ms (target p99 <= 60 ms); "
+            f"press to the poll that read it: p50 {statistics.median(found):5.1f} ms, p99 {pct(found, 0.99):5.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,14 @@ async def _play(contestants: int, seed: int) -> list[tuple[int, str, str, str]]:
                 return reply
 
             rcon.command = counting  # type: ignore[method-assign]
-            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
-                                    players=PlayerDirectory(sandbox.players()))  # fmt: skip
+            service = SeriesService(
+                game,
+                rcon,
+                default_castle(),
+                poll_interval=0.02,
+                observer=observe,
+                players=PlayerDirectory(sandbox.players()),
+            )
             stop = asyncio.Event()
             driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
             try:
@@ -150,10 +156,14 @@ def show(name: str, out: dict[str, Any]) -> None:
     print(
         f"  per round table: {out['per_round_table'][0]:7.1f} round trips, {out['per_round_table'][1] / 1000:7.1f} kB"
     )
-    print(f"  per series:      {out['per_series'][0]:7.1f} round trips, {out['per_series'][1] / 1000:7.1f} kB"
-          "  (queue polls and acks not counted)")  # fmt: skip
-    print("  round-table commands by verb (mean per round table): "
-          + ", ".join(f"{k} {v:.1f}" for k, v in out["kinds"].items()))  # fmt: skip
+    print(
+        f"  per series:      {out['per_series'][0]:7.1f} round trips, {out['per_series'][1] / 1000:7.1f} kB"
+        "  (queue polls and acks not counted)"
+    )
+    print(
+        "  round-table commands by verb (mean per round table): "
+        + ", ".join(f"{k} {v:.1f}" for k, v in out["kinds"].items())
+    )
 
 
 def main() -> None:
@@ -179,10 +189,12 @@ def main() -> None:
             show(f"{args.compare}", before[i])
             show("this checkout", out)
             a, b = before[i], out
-            print(f"  change: round trips per round table {a['per_round_table'][0]:.1f} -> {b['per_round_table'][0]:.1f}, "
-                  f"per series {a['per_series'][0]:.0f} -> {b['per_series'][0]:.0f} "
-                  f"({100 * b['per_series'][0] / a['per_series'][0]:.0f} %), bytes per round table "
-                  f"{a['per_round_table'][1] / 1000:.1f} -> {b['per_round_table'][1] / 1000:.1f} kB")  # fmt: skip
+            print(
+                f"  change: round trips per round table {a['per_round_table'][0]:.1f} -> {b['per_round_table'][0]:.1f}, "
+                f"per series {a['per_series'][0]:.0f} -> {b['per_series'][0]:.0f} "
+                f"({100 * b['per_series'][0] / a['per_series'][0]:.0f} %), bytes per round table "
+                f"{a['per_round_table'][1] / 1000:.1f} -> {b['per_round_table'][1] / 1000:.1f} kB"
+            )
         else:
             show("this checkout", out)
     print(f"{now[0]['per_round_table'][0]:.1f}")

@@ -79,8 +79,14 @@ def build_store(path: Path, inputs: int, seed: int = 3) -> int:
             for e, gid in zip(effects, ids, strict=False)
             for c in (render_give_once(e, gid) if isinstance(e, GiveItem) and gid else render(e, ctx))
         ]
-        store.record(series, entry=game.log[-1], commands=commands, phase_seq=game.phase_seq,
-                     deadline=game.deadline, over=game.is_over)  # fmt: skip
+        store.record(
+            series,
+            entry=game.log[-1],
+            commands=commands,
+            phase_seq=game.phase_seq,
+            deadline=game.deadline,
+            over=game.is_over,
+        )
 
     step(StartSeries())
     while len(game.log) < inputs and not game.is_over:
@@ -129,18 +135,29 @@ def python_env(tmp: Path, cache: bool) -> dict[str, str]:
 def breakdown(db: Path, runs: int, env: dict[str, str]) -> dict[str, float]:
     """The parts of the start-up's CPU time (seconds, medians of ``runs`` fresh processes; see the module doc)."""
     starts, parts = [], []
-    subprocess.run([sys.executable, "-c", _BREAKDOWN, str(db), str(ROOT)], cwd=ROOT, check=True, env=env,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-c", _BREAKDOWN, str(db), str(ROOT)], cwd=ROOT, check=True, env=env, capture_output=True
+    )
     for _ in range(runs):
         proc = subprocess.Popen([sys.executable, "-c", "pass"], cwd=ROOT, env=env)
         usage = os.wait4(proc.pid, 0)[2]
         proc.returncode = 0
         starts.append(usage.ru_utime + usage.ru_stime)
-        done = subprocess.run([sys.executable, "-c", _BREAKDOWN, str(db), str(ROOT)], cwd=ROOT, check=True, env=env,
-                              capture_output=True, text=True)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", _BREAKDOWN, str(db), str(ROOT)],
+            cwd=ROOT,
+            check=True,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         parts.append([float(x) for x in done.stdout.split()])
-    return {"start": statistics.median(starts), "imports": statistics.median(p[1] for p in parts),
-            "open": statistics.median(p[2] for p in parts), "replay": statistics.median(p[3] for p in parts)}  # fmt: skip
+    return {
+        "start": statistics.median(starts),
+        "imports": statistics.median(p[1] for p in parts),
+        "open": statistics.median(p[2] for p in parts),
+        "replay": statistics.median(p[3] for p in parts),
+    }
 
 
 def measure(inputs: int, runs: int, cache: bool = True) -> dict[str, float | int]:
@@ -161,8 +178,11 @@ def measure(inputs: int, runs: int, cache: bool = True) -> dict[str, float | int
         pw.chmod(0o600)
         sandbox = subprocess.Popen(
             [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw), "--bots", "12"],
-            stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env,
-        )  # fmt: skip
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
         try:
             assert sandbox.stdout is not None
             port = int(sandbox.stdout.readline().rsplit(":", 1)[1])
@@ -170,10 +190,23 @@ def measure(inputs: int, runs: int, cache: bool = True) -> dict[str, float | int
             for _ in range(runs):
                 t = time.perf_counter()
                 proc = subprocess.Popen(
-                    [sys.executable, "-m", "bridge.app.cli", "serve-demo", "--db", str(db), "--port", str(port),
-                     "--password-file", str(pw)],
-                    stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env,
-                )  # fmt: skip
+                    [
+                        sys.executable,
+                        "-m",
+                        "bridge.app.cli",
+                        "serve-demo",
+                        "--db",
+                        str(db),
+                        "--port",
+                        str(port),
+                        "--password-file",
+                        str(pw),
+                    ],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    cwd=ROOT,
+                    env=env,
+                )
                 assert proc.stdout is not None
                 while True:
                     select.select([proc.stdout], [], [], 30)
@@ -190,19 +223,30 @@ def measure(inputs: int, runs: int, cache: bool = True) -> dict[str, float | int
         finally:
             sandbox.terminate()
             sandbox.wait()
-    return {"inputs": n, "load_replay": statistics.median(loads), "wall": statistics.median(times),
-            "wall_min": min(times), "cpu": statistics.median(cpus), "first": times[0],
-            "later": statistics.median(times[1:]) if len(times) > 1 else times[0], **parts}  # fmt: skip
+    return {
+        "inputs": n,
+        "load_replay": statistics.median(loads),
+        "wall": statistics.median(times),
+        "wall_min": min(times),
+        "cpu": statistics.median(cpus),
+        "first": times[0],
+        "later": statistics.median(times[1:]) if len(times) > 1 else times[0],
+        **parts,
+    }
 
 
 def show(name: str, r: dict[str, float | int]) -> None:
-    print(f"{name}: {r['inputs']} inputs; in-process load + replay {r['load_replay'] * 1e3:.0f} ms; process start -> "
-          f"ready: median {r['wall'] * 1e3:.0f} ms wall (min {r['wall_min'] * 1e3:.0f}; first start "
-          f"{r['first'] * 1e3:.0f}, later starts {r['later'] * 1e3:.0f}), {r['cpu'] * 1e3:.0f} ms of CPU")  # fmt: skip
+    print(
+        f"{name}: {r['inputs']} inputs; in-process load + replay {r['load_replay'] * 1e3:.0f} ms; process start -> "
+        f"ready: median {r['wall'] * 1e3:.0f} ms wall (min {r['wall_min'] * 1e3:.0f}; first start "
+        f"{r['first'] * 1e3:.0f}, later starts {r['later'] * 1e3:.0f}), {r['cpu'] * 1e3:.0f} ms of CPU"
+    )
     rest = r["cpu"] - r["start"] - r["imports"] - r["open"] - r["replay"]
-    print(f"  CPU breakdown: interpreter start {r['start'] * 1e3:.0f} ms, imports {r['imports'] * 1e3:.0f} ms, store "
-          f"open + load {r['open'] * 1e3:.0f} ms, replay {r['replay'] * 1e3:.0f} ms, connect + re-sync (the rest) "
-          f"{rest * 1e3:.0f} ms")  # fmt: skip
+    print(
+        f"  CPU breakdown: interpreter start {r['start'] * 1e3:.0f} ms, imports {r['imports'] * 1e3:.0f} ms, store "
+        f"open + load {r['open'] * 1e3:.0f} ms, replay {r['replay'] * 1e3:.0f} ms, connect + re-sync (the rest) "
+        f"{rest * 1e3:.0f} ms"
+    )
 
 
 def main() -> None:

@@ -41,20 +41,46 @@ def main() -> None:
         pw.write_text("bench-password")
         pw.chmod(0o600)
         sandbox = subprocess.Popen(
-            [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw), "--bots",
-             str(args.contestants), "--seed", str(args.seed)],
-            stdout=subprocess.PIPE, text=True, cwd=ROOT,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "bridge.app.cli",
+                "sandbox",
+                "--password-file",
+                str(pw),
+                "--bots",
+                str(args.contestants),
+                "--seed",
+                str(args.seed),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         try:
             assert sandbox.stdout is not None
             port = int(sandbox.stdout.readline().rsplit(":", 1)[1])
             start = time.monotonic()
             service = subprocess.Popen(
-                [sys.executable, "-m", "bridge.app.cli", "serve-demo", "--db", str(Path(tmp) / "series.db"), "--port",
-                 str(port), "--password-file", str(pw), "--contestants", str(args.contestants), "--seed",
-                 str(args.seed)],
-                stdout=subprocess.DEVNULL, cwd=ROOT,
-            )  # fmt: skip
+                [
+                    sys.executable,
+                    "-m",
+                    "bridge.app.cli",
+                    "serve-demo",
+                    "--db",
+                    str(Path(tmp) / "series.db"),
+                    "--port",
+                    str(port),
+                    "--password-file",
+                    str(pw),
+                    "--contestants",
+                    str(args.contestants),
+                    "--seed",
+                    str(args.seed),
+                ],
+                stdout=subprocess.DEVNULL,
+                cwd=ROOT,
+            )
             samples: list[int] = []
             hwm = 0
             while service.poll() is None:
@@ -69,9 +95,11 @@ def main() -> None:
             sandbox.wait(10)
     if service.returncode != 0 or not samples:
         raise SystemExit(f"the service exited with {service.returncode}")
-    print(f"{args.contestants}-contestant series, {elapsed:.1f} s, {len(samples)} samples: service RSS median "
-          f"{sorted(samples)[len(samples) // 2] / 1024:.1f} MB, peak {max(samples) / 1024:.1f} MB, "
-          f"high-water mark {hwm / 1024:.1f} MB (target <= 120 MB)")  # fmt: skip
+    print(
+        f"{args.contestants}-contestant series, {elapsed:.1f} s, {len(samples)} samples: service RSS median "
+        f"{sorted(samples)[len(samples) // 2] / 1024:.1f} MB, peak {max(samples) / 1024:.1f} MB, "
+        f"high-water mark {hwm / 1024:.1f} MB (target <= 120 MB)"
+    )
 
 
 if __name__ == "__main__":

@@ -35,20 +35,50 @@ def one_run(i: int, bots: int, reply_delay: float, timeout: float) -> tuple[int,
         password.write_text(secrets.token_urlsafe(18))
         password.chmod(0o600)
         sandbox = subprocess.Popen(
-            [*cli, "sandbox", "--password-file", str(password), "--bots", str(bots), "--seed", str(i + 1),
-             "--reply-delay", str(reply_delay)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT,
-        )  # fmt: skip
+            [
+                *cli,
+                "sandbox",
+                "--password-file",
+                str(password),
+                "--bots",
+                str(bots),
+                "--seed",
+                str(i + 1),
+                "--reply-delay",
+                str(reply_delay),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
         try:
             assert sandbox.stdout is not None
             ready = sandbox.stdout.readline().split()
             port = ready[2].rsplit(":", 1)[1]
             started = time.monotonic()
             service = subprocess.Popen(
-                [*cli, "serve-demo", "--db", str(Path(tmp) / "series.db"), "--port", port, "--password-file",
-                 str(password), "--contestants", str(bots), "--seed", str(i + 1)],
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT,
-            )  # fmt: skip
+                [
+                    *cli,
+                    "serve-demo",
+                    "--db",
+                    str(Path(tmp) / "series.db"),
+                    "--port",
+                    port,
+                    "--password-file",
+                    str(password),
+                    "--contestants",
+                    str(bots),
+                    "--seed",
+                    str(i + 1),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+                cwd=ROOT,
+            )
             try:
                 out, _ = service.communicate(timeout=timeout)
                 stalled = service.returncode != 0
@@ -86,8 +116,10 @@ def main() -> int:
     stalls = sum(1 for s, _ in results if s)
     times = [t for s, t in results if not s]
     median = statistics.median(times) if times else float("nan")
-    print(f"{len(results)} split demos ({args.bots} bots, replies {args.reply_delay * 1000:.0f} ms late, "
-          f"{args.jobs} at a time): {stalls} stalled; median {median:.1f} s per finished series")  # fmt: skip
+    print(
+        f"{len(results)} split demos ({args.bots} bots, replies {args.reply_delay * 1000:.0f} ms late, "
+        f"{args.jobs} at a time): {stalls} stalled; median {median:.1f} s per finished series"
+    )
     return 1 if stalls else 0
 
 

@@ -37,9 +37,11 @@ async def main(out: Path, lab_series: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = RecordsDb(str(Path(folder) / "records.db"))
         three = dataclasses.replace(demo_settings(10), traitors=3)
-        plays = ([(demo_settings(10), seed, "north") for seed in range(1, 13)]
-                 + [(three, seed, "south") for seed in range(13, 21)]
-                 + [(demo_settings(10, CLUB), seed, "south") for seed in range(21, 27)])  # fmt: skip
+        plays = (
+            [(demo_settings(10), seed, "north") for seed in range(1, 13)]
+            + [(three, seed, "south") for seed in range(13, 21)]
+            + [(demo_settings(10, CLUB), seed, "south") for seed in range(21, 27)]
+        )
         record_bot_series(db, plays, season="spring")
         fill_predictions(db, lab_series, 1)
         server = WebServer(WebHub(), WebConfig(port=0), "0" * 32, extra_routes=stats_routes(db, lab_key(lab_series, 1)))

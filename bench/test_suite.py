@@ -37,8 +37,9 @@ def run_once(extra: list[str]) -> tuple[float, float, int, str, list[str]]:
     """Run the test command once; returns (wall seconds, CPU seconds, exit code, pytest's summary line, the
     ``FAILED``/``ERROR`` lines of its short summary)."""
     cpu, started = children_cpu(), time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", *extra], cwd=ROOT, capture_output=True,
-                          text=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rfE", *extra], cwd=ROOT, capture_output=True, text=True
+    )
     wall = time.monotonic() - started
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     summary = lines[-1].strip("= ") if lines else proc.stderr.strip()[-300:]
@@ -59,8 +60,11 @@ def main() -> int:
         wall, cpu, code, summary, failures = run_once(args.pytest_args)
         walls.append(wall)
         failed += code != 0
-        print(f"run {run}: {summary}; wall {wall:.1f} s, CPU {cpu:.1f} s; load average {load:.1f} before, "
-              f"{os.getloadavg()[0]:.1f} after", flush=True)  # fmt: skip
+        print(
+            f"run {run}: {summary}; wall {wall:.1f} s, CPU {cpu:.1f} s; load average {load:.1f} before, "
+            f"{os.getloadavg()[0]:.1f} after",
+            flush=True,
+        )
         for line in failures:
             print(f"  {line}", flush=True)
     if failed:

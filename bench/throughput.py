@@ -53,9 +53,11 @@ def main() -> None:
         if args.tracemalloc:
             peak = f", traced peak {tracemalloc.get_traced_memory()[1] / 1e6:.1f} MB"
             tracemalloc.stop()
-        print(f"{bots:>6} bots: {args.series} series in {elapsed:6.1f} s = {args.series / elapsed:6.0f} series/s "
-              f"({tally.inputs / elapsed:,.0f} inputs/s, {tally.inputs / tally.series:.0f} inputs per series){peak}; "
-              f"CPU {cpu:.1f} s = {cpu / args.series * 1000:.1f} ms per series")  # fmt: skip
+        print(
+            f"{bots:>6} bots: {args.series} series in {elapsed:6.1f} s = {args.series / elapsed:6.0f} series/s "
+            f"({tally.inputs / elapsed:,.0f} inputs/s, {tally.inputs / tally.series:.0f} inputs per series){peak}; "
+            f"CPU {cpu:.1f} s = {cpu / args.series * 1000:.1f} ms per series"
+        )
         figure = cpu / args.series * 1000
         if args.jobs:
             children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -64,8 +66,10 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             used = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
-            print(f"{bots:>6} bots, --jobs {args.jobs}: {args.series} series in {elapsed:6.1f} s wall, "
-                  f"workers' CPU {used:.1f} s = {used / args.series * 1000:.1f} ms per series")  # fmt: skip
+            print(
+                f"{bots:>6} bots, --jobs {args.jobs}: {args.series} series in {elapsed:6.1f} s wall, "
+                f"workers' CPU {used:.1f} s = {used / args.series * 1000:.1f} ms per series"
+            )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of the process: {rss:.0f} MB (target <= 200 MB)")
     print(f"{figure:.2f}")

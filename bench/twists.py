@@ -21,8 +21,13 @@ from engine.ids import Item, Twist
 from engine.rulesets import RULESETS, new_game
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
-TWISTS = {1: (Twist.DOUBLE_VOTE,), 2: (Twist.CONFESSION,), 3: (Twist.MURDER, Twist.SEER), 4: (Twist.GUESS,),
-          5: (Twist.TRIAL,)}  # fmt: skip
+TWISTS = {
+    1: (Twist.DOUBLE_VOTE,),
+    2: (Twist.CONFESSION,),
+    3: (Twist.MURDER, Twist.SEER),
+    4: (Twist.GUESS,),
+    5: (Twist.TRIAL,),
+}
 
 
 def run(twists: bool, series: int = 40) -> tuple[float, float, float]:
@@ -30,7 +35,9 @@ def run(twists: bool, series: int = 40) -> tuple[float, float, float]:
     sweeps = 0
     for seed in range(series):
         spec = next(r for r in RULESETS.values() if r.twists)  # the ruleset whose host starts these twists
-        game = new_game(spec.settings(contestants=NAMES, traitors=3, hosts=("Host",), twists=TWISTS if twists else {}), seed)
+        game = new_game(
+            spec.settings(contestants=NAMES, traitors=3, hosts=("Host",), twists=TWISTS if twists else {}), seed
+        )
         rng, now = random.Random(seed), 0.0
         game.handle(StartSeries(), now=now)
         while not game.is_over:

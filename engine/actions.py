@@ -462,7 +462,6 @@ def unregister_action(cls: type[Action]) -> None:
         del ACTION_TYPES[cls.kind]
 
 
-
 _FIELD_TYPES: dict[type, tuple[tuple[str, tuple[type, ...] | None], ...]] = {}
 
 
@@ -547,7 +546,9 @@ def _from_dict_spec(cls: type[Action]) -> _FromDict:
         field_of = {key: name for name, key in _json_fields(cls)}
         required = {key for key, f in zip(field_of, dataclasses.fields(cls), strict=True) if f.default is not None}
         declared = dict(_field_types(cls))
-        enums: dict[str, Callable[[Any], Any]] = {key: c for key, classes in declared.items() for c in classes or () if issubclass(c, (enum.Enum, Twist))}
+        enums: dict[str, Callable[[Any], Any]] = {
+            key: c for key, classes in declared.items() for c in classes or () if issubclass(c, (enum.Enum, Twist))
+        }
         spec = _FROM_DICT[cls] = (field_of, frozenset(field_of), frozenset(required), declared, enums)
     return spec
 

@@ -324,4 +324,3 @@ __all__ = [
     "take",
     "whisper",
 ]
-

@@ -63,6 +63,7 @@ PLURALS: dict[str, tuple[str, str]] = {
 """Counted phrase → its English forms (one, other); ``{n}`` is the count. A catalogue text refers to one as
 ``{placeholder:phrase}``."""
 
+
 def english_plural(phrase: str, count: str) -> str:
     """The English form of a counted phrase: one for exactly 1, other for any other count (CLDR ``en``).
 

@@ -81,4 +81,3 @@ class Outcome:
     winner: Winner
     termination: Termination
     winners: tuple[str, ...]
-

@@ -62,9 +62,7 @@ class VoteRound:
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "votes": [
-                {"voter": v, "target": t, "weight": self.weights.get(v, 1)} for v, t in self.votes.items()
-            ],
+            "votes": [{"voter": v, "target": t, "weight": self.weights.get(v, 1)} for v, t in self.votes.items()],
             "candidates": list(self.candidates),
             "count": self.count,
         }

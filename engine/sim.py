@@ -110,9 +110,7 @@ def _deal(game: Any) -> tuple[dict[str, str], dict[str, str]]:
     return roles, sides
 
 
-def play_series(
-    settings: Any, seed: int, bots: str | Mapping[str, str] = "smart"
-) -> tuple[RulesetGame, SeriesResult]:
+def play_series(settings: Any, seed: int, bots: str | Mapping[str, str] = "smart") -> tuple[RulesetGame, SeriesResult]:
     """Play one whole series with bot contestants.
 
     The contestants asked are those the game prompted (``Prompt`` effects) since its phase last changed, in seat
@@ -152,7 +150,8 @@ class _Table:
         names = game.contestants()
         kinds = {n: (bots if isinstance(bots, str) else bots.get(self.sides[n], "smart")) for n in names}
         self.players = {
-            n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}"), ruleset=ruleset_of(game.settings).name) for n in names
+            n: make_bot(kinds[n], n, random.Random(f"{seed}:{n}"), ruleset=ruleset_of(game.settings).name)
+            for n in names
         }
         self.listeners = {n: b for n, b in self.players.items() if b.hears}
         self.hears: frozenset[str] = frozenset().union(*(b.hears for b in self.listeners.values()))
@@ -294,9 +293,7 @@ def without_twist(settings: Any, twist: str) -> Any:
     """The same settings with ``twist`` removed (every day it was scheduled; ``joker``: never offered)."""
     if twist == "joker":
         return dataclasses.replace(settings, joker_night=None)
-    kept = {
-        day: tuple(t for t in ts if t.value != twist) for day, ts in settings.twists.items()
-    }
+    kept = {day: tuple(t for t in ts if t.value != twist) for day, ts in settings.twists.items()}
     return dataclasses.replace(settings, twists={d: ts for d, ts in kept.items() if ts})
 
 
@@ -477,15 +474,21 @@ def summary(tally: Tally, *, ruleset: str, contestants: int, seed: int, bots: st
         "average_days": r(tally.days / n) if n else 0.0,
         "average_inputs": r(tally.inputs / n) if n else 0.0,
         "on_winning_side": {
-            role: {"dealt": d, "won": tally.on_winning_side.get(role, 0),
-                   "rate": r(tally.on_winning_side.get(role, 0) / d)}  # fmt: skip
+            role: {
+                "dealt": d,
+                "won": tally.on_winning_side.get(role, 0),
+                "rate": r(tally.on_winning_side.get(role, 0) / d),
+            }
             for role, d in sorted(tally.dealt.items())
         },
         "twists": {
-            t: {"runs": runs, "changed": tally.twist_changed.get(t, 0),
+            t: {
+                "runs": runs,
+                "changed": tally.twist_changed.get(t, 0),
                 "rate": r(tally.twist_changed.get(t, 0) / runs) if runs else 0.0,
                 "ci95": [r(x) for x in wilson(tally.twist_changed.get(t, 0), runs)],
-                "win_rates_without": {side: r(w / runs) for side, w in sorted(tally.twist_without.get(t, {}).items())}}  # fmt: skip
+                "win_rates_without": {side: r(w / runs) for side, w in sorted(tally.twist_without.get(t, {}).items())},
+            }
             for t, runs in sorted(tally.twist_runs.items())
         },
     }
@@ -504,4 +507,3 @@ __all__ = [
     "wilson",
     "without_twist",
 ]
-

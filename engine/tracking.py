@@ -260,4 +260,3 @@ class CastleTracker:
 
 
 __all__ = ["CastleTracker", "Inbox", "WorldState"]
-

@@ -64,8 +64,7 @@ class PlayerView:
     def to_text(self) -> str:
         """A stable multi-line rendering for golden playthrough files."""
         lines = [
-            f"[{self.name}] day {self.public.day} {self.public.phase}"
-            + ("" if self.in_series else " (out)"),
+            f"[{self.name}] day {self.public.day} {self.public.phase}" + ("" if self.in_series else " (out)"),
             f"  allegiance: {self.allegiance or '-'}  power: {self.power or '-'}  false power: {self.false_power or '-'}",
             f"  traitors known: {', '.join(self.traitors) or '-'}"
             + ("  joker: yes" if self.joker else "")

@@ -185,9 +185,18 @@ class _Cluster:
             s.bind(("127.0.0.1", 0))
             self.port = int(s.getsockname()[1])
         self._run("initdb", "-D", f"{self.folder}/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-        self._run("pg_ctl", "-D", f"{self.folder}/data", "-l", f"{self.folder}/log", "-w", "-o",
-                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                  "-c synchronous_commit=off -c full_page_writes=off", "start")  # fmt: skip
+        self._run(
+            "pg_ctl",
+            "-D",
+            f"{self.folder}/data",
+            "-l",
+            f"{self.folder}/log",
+            "-w",
+            "-o",
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off",
+            "start",
+        )
         self.count = 0
 
     def _run(self, tool: str, *args: str) -> None:

@@ -73,8 +73,13 @@ def test_no_file_cites_anything_outside_the_repository() -> None:
 
 def test_the_pattern_finds_each_kind_of_outside_citation() -> None:
     # Each example is split with "+" so this file does not itself cite anything (a formatter joins "a" "b").
-    for cited in ("see ../" + "shared/x.md", "(FAC" + "TS §5)", "shared" + "/rules/traitors.md", "STY" + "LE §2.3",
-                  "DES" + 'IGN "data flow"'):
+    for cited in (
+        "see ../" + "shared/x.md",
+        "(FAC" + "TS §5)",
+        "shared" + "/rules/traitors.md",
+        "STY" + "LE §2.3",
+        "DES" + 'IGN "data flow"',
+    ):
         assert OUTSIDE.search(cited), cited
     for fine in ("docs/minecraft.md", "a shared night-resolution core", "the shared core's kinds"):
         assert not OUTSIDE.search(fine), fine
@@ -160,6 +165,6 @@ def test_house_rules_rows_sit_under_their_ruleset() -> None:
     rows = [line.split("|")[1].strip() for line in club.splitlines() if line.startswith("| ")]
     club_rows = [r for r in rows if r not in ("Where", "---")]
     assert club_rows and all(r.startswith(("Both:", "BK:", "M&Y:")) for r in club_rows), club_rows
-    assert "| BK: repeat vote (\"win the players over\") |" in club and "| M&Y: the morning |" in club
+    assert '| BK: repeat vote ("win the players over") |' in club and "| M&Y: the morning |" in club
     for row in ("§8 Twist days", "§10 Drinks", "§3 Host: pause", "Host: replace", "Host: undo", "Record"):
         assert f"| {row} |" in traitors, row

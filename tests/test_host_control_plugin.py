@@ -57,10 +57,14 @@ def _ring(game: Any, host: str) -> None:
 
 
 SPEC = HostControlSpec(
-    RingBell, _check_ring, "Rang the bell", "ring bell", undoable=True,
+    RingBell,
+    _check_ring,
+    "Rang the bell",
+    "ring bell",
+    undoable=True,
     messages={"host.bell": "The host rings the castle's bell."},
     button=ConsoleButton(BUTTON, "ring_bell", "Ring the bell", RingBell),
-)  # fmt: skip
+)
 
 
 @pytest.fixture
@@ -91,9 +95,14 @@ def test_both_games_take_the_control_and_everyone_is_told(bell: HostControlSpec,
     assert effects == [Announce(msg("host.bell"))]  # to everyone, the contestants and the host alike
     assert Announce(msg("host.bell")).message.text == "The host rings the castle's bell."
     assert game.record.host_actions[-1] | {"at": 0} == {
-        "host": HOST, "action": "ring_bell", "at": 0, "day": game.day, "phase": game.phase.value,
-        "detail": "once", "undone": False,
-    }  # fmt: skip
+        "host": HOST,
+        "action": "ring_bell",
+        "at": 0,
+        "day": game.day,
+        "phase": game.phase.value,
+        "detail": "once",
+        "undone": False,
+    }
     assert action_from_dict(RingBell(HOST).to_dict()) == RingBell(HOST)  # the input log reads it back
 
     told = game.handle(UndoHostAction(HOST), now=3.0)  # undoable: the series is rebuilt without it
@@ -130,4 +139,6 @@ def test_a_taken_number_or_kind_is_refused(bell: HostControlSpec) -> None:
     with pytest.raises(ValueError, match="already registered"):
         register_host_control(twin)
     with pytest.raises(ValueError, match="is taken"):
-        register_host_control(HostControlSpec(ByHost, _check_ring, "x", "x", button=ConsoleButton(BUTTON, "y", "y", None)))
+        register_host_control(
+            HostControlSpec(ByHost, _check_ring, "x", "x", button=ConsoleButton(BUTTON, "y", "y", None))
+        )

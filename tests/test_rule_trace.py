@@ -329,9 +329,14 @@ PAGE = """## 1. Setup
 def test_sentences_split_after_stops_but_not_after_list_numbers() -> None:
     text, spans = sentences(SOURCE)
     assert [text[a:b] for a, b in spans] == [
-        "Heading", "One sentence here.", "Two sentences here!", "1. A numbered item.", "Then more.", "Name Power",
+        "Heading",
+        "One sentence here.",
+        "Two sentences here!",
+        "1. A numbered item.",
+        "Then more.",
+        "Name Power",
         "Ann X",
-    ]  # fmt: skip
+    ]
 
 
 def test_a_page_with_bad_rule_lines_fails() -> None:
@@ -378,8 +383,12 @@ def test_a_rule_without_a_test_and_a_mark_without_a_rule_fail() -> None:
         "def test_c(x):\n    pass\n",
     }
     marked, problems = marked_rules(tests)
-    assert marked == {"T1.1": ["tests/a.py:3"], "T9.9": ["tests/a.py:3"], "BK2": ["tests/b.py:2"],
-                      "MY3": ["tests/c.py:3"]}  # fmt: skip
+    assert marked == {
+        "T1.1": ["tests/a.py:3"],
+        "T9.9": ["tests/a.py:3"],
+        "BK2": ["tests/b.py:2"],
+        "MY3": ["tests/c.py:3"],
+    }
     assert problems == ["tests/b.py:4: not a rule id: RULE"]
     assert coverage_problems({"T1.1", "T1.2", "T1.10", "BK2", "MY3", "MY4"}, marked) == [
         "MY4: no test names it",

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import _module_fixture_users, _unit
 
-MODULE = '''
+MODULE = """
 import pytest
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def test_needs_no_series(alone, tmp_path): ...
 class TestGroup:
     def test_one(self): ...
     def test_two(self, series): ...
-'''
+"""
 
 
 def test_only_the_tests_that_use_a_module_fixture_are_one_unit(tmp_path: Path, pytestconfig: pytest.Config) -> None:
@@ -41,11 +41,14 @@ def test_only_the_tests_that_use_a_module_fixture_are_one_unit(tmp_path: Path, p
     path.write_text(MODULE, encoding="utf-8")
     assert _module_fixture_users(path) == {"test_uses_the_series", "test_uses_it_through_another_fixture", "TestGroup"}
     plain = tmp_path / "test_plain.py"
-    plain.write_text("import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\ndef test_f(f): ...\n", encoding="utf-8")
+    plain.write_text(
+        "import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\ndef test_f(f): ...\n", encoding="utf-8"
+    )
     assert _module_fixture_users(plain) is None
     autouse = tmp_path / "test_autouse.py"
-    autouse.write_text(MODULE.replace('scope="module")\ndef series', 'scope="module", autouse=True)\ndef series'),
-                       encoding="utf-8")  # fmt: skip
+    autouse.write_text(
+        MODULE.replace('scope="module")\ndef series', 'scope="module", autouse=True)\ndef series'), encoding="utf-8"
+    )
     assert _module_fixture_users(autouse) == {"*"}
 
 

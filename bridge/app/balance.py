@@ -108,8 +108,7 @@ def _wanted(arms: Sequence[Arm], opts: Search) -> list[Arm]:
     best = kept(arms, opts)
     if opts.strategy == "equal":
         return room if not all(precise(a, opts) for a in best) else []
-    return [a for a in room if a.dropped is None
-            and (not precise(a, opts) if a in best else in_doubt(a, best, opts))]  # fmt: skip
+    return [a for a in room if a.dropped is None and (not precise(a, opts) if a in best else in_doubt(a, best, opts))]
 
 
 def _drop(arms: Sequence[Arm], opts: Search, round_no: int) -> None:
@@ -135,8 +134,9 @@ class Progress(Protocol):
         """``series`` more series were played."""
 
 
-def search(setups: Sequence[Setup], opts: Search, run: Runner, progress: Progress | None = None,
-           ruleset: str = DEFAULT_RULESET) -> list[Arm]:  # fmt: skip
+def search(
+    setups: Sequence[Setup], opts: Search, run: Runner, progress: Progress | None = None, ruleset: str = DEFAULT_RULESET
+) -> list[Arm]:
     """Play the search (the module docstring) and return every setup's counts, in ``setups`` order.
 
     Args:
@@ -181,8 +181,12 @@ def _check(opts: Search) -> None:
         raise ConfigError(f"--target: {opts.target}; a fraction between 0 and 1")
     if not 0.0 < opts.precision < 0.5:
         raise ConfigError(f"--precision: {opts.precision}; a fraction above 0 and below 0.5")
-    for name, v in (("--keep", opts.keep), ("--first", opts.first), ("--batch", opts.batch),
-                    ("--max-series", opts.max_series)):  # fmt: skip
+    for name, v in (
+        ("--keep", opts.keep),
+        ("--first", opts.first),
+        ("--batch", opts.batch),
+        ("--max-series", opts.max_series),
+    ):
         if v < 1:
             raise ConfigError(f"{name}: {v}; at least 1")
     if opts.strategy not in STRATEGIES:
@@ -213,8 +217,10 @@ def differences(race: Sequence[Arm], equal: Sequence[Arm], opts: Search) -> list
     for a in kept(race, opts):
         e = theirs[a.setup.label]
         if e.distance(opts.target)[1] > bar + opts.precision:
-            out.append(f"{a.setup.label}: {100 * e.rate():.1f} % by equal allocation, more than "
-                       f"{100 * opts.precision:g} points further from the target than its best few")  # fmt: skip
+            out.append(
+                f"{a.setup.label}: {100 * e.rate():.1f} % by equal allocation, more than "
+                f"{100 * opts.precision:g} points further from the target than its best few"
+            )
         if abs(a.rate() - e.rate()) > opts.precision:
             out.append(f"{a.setup.label}: {100 * a.rate():.1f} % racing, {100 * e.rate():.1f} % equal allocation")
     return out
@@ -222,21 +228,33 @@ def differences(race: Sequence[Arm], equal: Sequence[Arm], opts: Search) -> list
 
 def to_json(arms: Sequence[Arm], opts: Search, *, ruleset: str, contestants: int) -> dict[str, Any]:
     """The ``--json`` output (keys documented in ``docs/simulate.md``); rates rounded to 4 places."""
+
     def r(x: float) -> float:
         return round(x, 4)
 
     return {
-        "ruleset": ruleset, "contestants": contestants, "target": opts.target, "precision": opts.precision,
-        "keep": opts.keep, "strategy": opts.strategy, "seed": opts.seed,
+        "ruleset": ruleset,
+        "contestants": contestants,
+        "target": opts.target,
+        "precision": opts.precision,
+        "keep": opts.keep,
+        "strategy": opts.strategy,
+        "seed": opts.seed,
         "bots": opts.bots if isinstance(opts.bots, str) else dict(opts.bots),
         "series_total": sum(a.series for a in arms),
         "setups": [
-            {"knobs": dict(a.setup.knobs), "series": a.series, "evil_wins": a.evil, "rate": r(a.rate()),
-             "ci95": [r(x) for x in a.interval()], "distance": r(a.distance(opts.target)[1]),
-             "dropped_in_round": a.dropped}
+            {
+                "knobs": dict(a.setup.knobs),
+                "series": a.series,
+                "evil_wins": a.evil,
+                "rate": r(a.rate()),
+                "ci95": [r(x) for x in a.interval()],
+                "distance": r(a.distance(opts.target)[1]),
+                "dropped_in_round": a.dropped,
+            }
             for a in ranked(arms, opts.target)
         ],
-    }  # fmt: skip
+    }
 
 
 def format_text(data: Mapping[str, Any], seconds: float) -> str:
@@ -251,8 +269,9 @@ def format_text(data: Mapping[str, Any], seconds: float) -> str:
         lo, hi = s["ci95"]
         state = "" if s["dropped_in_round"] is None else f"  (dropped in round {s['dropped_in_round']})"
         knobs = " ".join(f"{k}={v}" for k, v in s["knobs"].items())
-        lines.append(f"{i:>4}  {100 * s['rate']:6.1f} %  [{100 * lo:5.1f}, {100 * hi:5.1f}]  {s['series']:>7}  "
-                     f"{knobs}{state}")  # fmt: skip
+        lines.append(
+            f"{i:>4}  {100 * s['rate']:6.1f} %  [{100 * lo:5.1f}, {100 * hi:5.1f}]  {s['series']:>7}  {knobs}{state}"
+        )
     return "\n".join(lines)
 
 
@@ -281,9 +300,19 @@ class Bar:
         self.tqdm.close()
 
 
-def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, scheduler: Any = None,
-                as_json: bool = False, plot_file: str | None = None, out: TextIO | None = None,
-                err: TextIO | None = None, fixed: Mapping[str, str] | None = None) -> int:  # fmt: skip
+def run_balance(
+    *,
+    ruleset: str,
+    contestants: int,
+    opts: Search,
+    jobs: int = 1,
+    scheduler: Any = None,
+    as_json: bool = False,
+    plot_file: str | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    fixed: Mapping[str, str] | None = None,
+) -> int:
     """The ``traitors balance`` command; returns 0 when the table was printed.
 
     Raises:
@@ -314,17 +343,51 @@ def run_balance(*, ruleset: str, contestants: int, opts: Search, jobs: int = 1, 
 
 def from_arguments(args: argparse.Namespace) -> int:
     """Run ``traitors balance`` from parsed ``add_arguments`` options."""
-    opts = Search(target=args.target, precision=args.precision, keep=args.keep, first=args.first, batch=args.batch,
-                  max_series=args.max_series, seed=args.seed, bots=args.bots, strategy=args.strategy)  # fmt: skip
+    opts = Search(
+        target=args.target,
+        precision=args.precision,
+        keep=args.keep,
+        first=args.first,
+        batch=args.batch,
+        max_series=args.max_series,
+        seed=args.seed,
+        bots=args.bots,
+        strategy=args.strategy,
+    )
     fixed = {}
     for pair in args.fix:
         knob, sep, value = pair.partition("=")
         if not sep:
             raise ConfigError(f"--fix: {pair!r}; expected KNOB=VALUE")
         fixed[knob.strip()] = value.strip()
-    return run_balance(ruleset=args.ruleset or DEFAULT_RULESET, contestants=args.contestants, opts=opts, jobs=args.jobs,
-                       scheduler=args.scheduler, as_json=args.json, plot_file=args.plot, fixed=fixed)  # fmt: skip
+    return run_balance(
+        ruleset=args.ruleset or DEFAULT_RULESET,
+        contestants=args.contestants,
+        opts=opts,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        as_json=args.json,
+        plot_file=args.plot,
+        fixed=fixed,
+    )
 
 
-__all__ = ["Arm", "Bar", "Progress", "STRATEGIES", "Search", "add_arguments", "differences", "format_text",
-           "from_arguments", "in_doubt", "kept", "plot", "precise", "ranked", "run_balance", "search", "to_json"]
+__all__ = [
+    "Arm",
+    "Bar",
+    "Progress",
+    "STRATEGIES",
+    "Search",
+    "add_arguments",
+    "differences",
+    "format_text",
+    "from_arguments",
+    "in_doubt",
+    "kept",
+    "plot",
+    "precise",
+    "ranked",
+    "run_balance",
+    "search",
+    "to_json",
+]

@@ -24,7 +24,9 @@ def positions(setups: Sequence[Mapping[str, Any]], knob: str) -> tuple[list[str]
         setups: ``to_json``'s ``setups`` (each with ``knobs`` and ``rate``).
         knob: the knob on the x axis.
     """
-    values = sorted({s["knobs"][knob] for s in setups}, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
+    values = sorted(
+        {s["knobs"][knob] for s in setups}, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v)
+    )
     xs = [0.0] * len(setups)
     for tick, value in enumerate(values):
         group = sorted((i for i, s in enumerate(setups) if s["knobs"][knob] == value), key=lambda i: setups[i]["rate"])
@@ -47,8 +49,9 @@ def check_plot_file(path: str) -> None:
     formats = Figure().canvas.get_supported_filetypes()
     suffix = Path(path).suffix.lstrip(".").lower()
     if suffix not in formats:
-        raise ConfigError(f"--plot: {path}: not an image file name matplotlib writes (e.g. .png; "
-                          f"known: {', '.join(sorted(formats))})")  # fmt: skip
+        raise ConfigError(
+            f"--plot: {path}: not an image file name matplotlib writes (e.g. .png; known: {', '.join(sorted(formats))})"
+        )
     folder = Path(path).parent
     if not folder.is_dir():
         raise ConfigError(f"--plot: {path}: no folder {folder}")
@@ -86,11 +89,29 @@ def plot(data: Mapping[str, Any], path: str) -> None:
         rates = [setups[i]["rate"] for i in group]
         below = [setups[i]["rate"] - setups[i]["ci95"][0] for i in group]
         above = [setups[i]["ci95"][1] - setups[i]["rate"] for i in group]
-        ax.errorbar([xs[i] for i in group], rates, yerr=[below, above], fmt=marker, color=color, ecolor=color,
-                    elinewidth=1, capsize=2, markersize=5 if marker != "." else 6, label=name, zorder=3)  # fmt: skip
+        ax.errorbar(
+            [xs[i] for i in group],
+            rates,
+            yerr=[below, above],
+            fmt=marker,
+            color=color,
+            ecolor=color,
+            elinewidth=1,
+            capsize=2,
+            markersize=5 if marker != "." else 6,
+            label=name,
+            zorder=3,
+        )
     for rank, s in enumerate(setups[: data["keep"]], 1):
-        ax.annotate(str(rank), (xs[rank - 1], s["ci95"][1]), textcoords="offset points", xytext=(0, 4),
-                    ha="center", fontsize=8, color="C1")  # fmt: skip
+        ax.annotate(
+            str(rank),
+            (xs[rank - 1], s["ci95"][1]),
+            textcoords="offset points",
+            xytext=(0, 4),
+            ha="center",
+            fontsize=8,
+            color="C1",
+        )
     ax.set_xticks(range(len(values)), values)
     ax.set_xlim(-0.5, len(values) - 0.5)
     low = min(s["ci95"][0] for s in setups)
@@ -101,14 +122,27 @@ def plot(data: Mapping[str, Any], path: str) -> None:
     ax.set_xlabel(f"{knobs.axis} (each value's setups spread around its tick, lowest rate first)")
     ax.set_ylabel("evil side's win rate, with its 95 % interval")
     bots = data.get("bots", "")
-    ax.set_title(f"Balance search: {data['ruleset']}, {data['contestants']} contestants, {len(setups)} setups, "
-                 f"{bots if isinstance(bots, str) else 'mixed'} bots, {data.get('series_total', 0):,} series")  # fmt: skip
+    ax.set_title(
+        f"Balance search: {data['ruleset']}, {data['contestants']} contestants, {len(setups)} setups, "
+        f"{bots if isinstance(bots, str) else 'mixed'} bots, {data.get('series_total', 0):,} series"
+    )
     ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
-    best = "\n".join(f"{i}. {100 * s['rate']:.1f} %  " + " ".join(f"{k}={v}" for k, v in s["knobs"].items())
-                     for i, s in enumerate(setups[: data["keep"]], 1))  # fmt: skip
-    ax.text(0.99, 0.02, best, transform=ax.transAxes, ha="right", va="bottom", multialignment="left", fontsize=8,
-            family="monospace",
-            bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "C1", "alpha": 0.9})  # fmt: skip
+    best = "\n".join(
+        f"{i}. {100 * s['rate']:.1f} %  " + " ".join(f"{k}={v}" for k, v in s["knobs"].items())
+        for i, s in enumerate(setups[: data["keep"]], 1)
+    )
+    ax.text(
+        0.99,
+        0.02,
+        best,
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        multialignment="left",
+        fontsize=8,
+        family="monospace",
+        bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "C1", "alpha": 0.9},
+    )
     try:
         fig.savefig(path, dpi=100)
     except OSError as exc:

@@ -90,8 +90,9 @@ class DaskRunner:
         except (OSError, TimeoutError) as exc:
             raise ConfigError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
         except ValueError as exc:  # distributed's address parsing: "missing port number in address ..."
-            raise ConfigError(f"--scheduler: {scheduler!r} is not a scheduler address like tcp://HOST:8786 "
-                              f"({exc})") from None  # fmt: skip
+            raise ConfigError(
+                f"--scheduler: {scheduler!r} is not a scheduler address like tcp://HOST:8786 ({exc})"
+            ) from None
         self._as_completed: Any = as_completed
 
     def map(self, tasks: Sequence[Task], done: Callable[[int], None] | None = None) -> list[dict[str, int]]:

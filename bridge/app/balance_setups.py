@@ -75,8 +75,10 @@ def setups_for(ruleset: str, contestants: int, fixed: Mapping[str, str] | None =
         values = {v for s in every for k, v in s.knobs if k == knob}
         if value not in values:
             if not values:
-                raise ConfigError(f"--fix: {knob}={value}; {ruleset} has no knob {knob!r} (its knobs: "
-                                  f"{', '.join(k for k, _ in every[0].knobs)})")  # fmt: skip
+                raise ConfigError(
+                    f"--fix: {knob}={value}; {ruleset} has no knob {knob!r} (its knobs: "
+                    f"{', '.join(k for k, _ in every[0].knobs)})"
+                )
             raise ConfigError(f"--fix: {knob}={value}; values: {', '.join(sorted(values))}")
         every = [s for s in every if dict(s.knobs)[knob] == value]
     out: list[Setup] = []

@@ -148,8 +148,10 @@ async def build(send: Send, plan: CastlePlan, *, force: bool = False, err: TextI
         not_air, probed = await probe(send, plan.areas)
         if not_air and not force:
             first = plan.areas[0]
-            raise CastleRefused(f"{not_air} blocks that are not air are where the castle would stand (from "
-                                f"{first.x1} {first.y1} {first.z1}); choose another --origin, or add --force")  # fmt: skip
+            raise CastleRefused(
+                f"{not_air} blocks that are not air are where the castle would stand (from "
+                f"{first.x1} {first.y1} {first.z1}); choose another --origin, or add --force"
+            )
         commands = plan.commands()
         bar = _bar(len(commands), err, "building")
         try:
@@ -248,13 +250,16 @@ def _connection(opts: BuildOptions, env: Mapping[str, str]) -> tuple[str, int, s
         secrets = secrets if secrets.is_absolute() else path.parent / secrets
     password, _ = load_secrets(env, secrets)
     if password is None:
-        raise ConfigError(f"{path}: no RCON password: set CASTLE_RCON_PASSWORD in the environment"
-                          + (f" or in {secrets}" if secrets else " or use secrets_file"))  # fmt: skip
+        raise ConfigError(
+            f"{path}: no RCON password: set CASTLE_RCON_PASSWORD in the environment"
+            + (f" or in {secrets}" if secrets else " or use secrets_file")
+        )
     return model.rcon.host, model.rcon.port, password
 
 
-def run_build_castle(opts: BuildOptions, env: Mapping[str, str], out: TextIO | None = None,
-                     err: TextIO | None = None) -> int:  # fmt: skip
+def run_build_castle(
+    opts: BuildOptions, env: Mapping[str, str], out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """Run ``traitors build-castle``; returns the exit code (0).
 
     Raises:
@@ -274,9 +279,11 @@ def run_build_castle(opts: BuildOptions, env: Mapping[str, str], out: TextIO | N
     if opts.dry_run:
         if opts.commands:
             print("\n".join(commands), file=out)
-        print(f"the castle: {len(commands)} commands ({sum(op.box.volume for op in plan.ops)} blocks set) in "
-              f"{len(plan.areas)} areas from {' '.join(map(str, plan.origin))}, {plan.seats} seats; nothing sent",
-              file=out if not opts.commands else err)  # fmt: skip
+        print(
+            f"the castle: {len(commands)} commands ({sum(op.box.volume for op in plan.ops)} blocks set) in "
+            f"{len(plan.areas)} areas from {' '.join(map(str, plan.origin))}, {plan.seats} seats; nothing sent",
+            file=out if not opts.commands else err,
+        )
         return 0
     if not opts.out.parent.is_dir():  # found out before the build, not after it, when nothing would record it
         raise ConfigError(f"--out {opts.out}: the folder {opts.out.parent} does not exist")
@@ -286,13 +293,16 @@ def run_build_castle(opts: BuildOptions, env: Mapping[str, str], out: TextIO | N
     write_text_atomically(record_path(opts.out), record_for(plan, report).to_json())
     over = f"; {report.not_air} blocks that were not air overwritten" if report.not_air else ""
     print(f"built the castle: {report.commands} commands in {report.seconds:.1f} s{over}", file=out)
-    print(f"wrote {opts.out} and {record_path(opts.out)} (traitors build-castle --remove --out {opts.out} takes "
-          "it down)", file=out)  # fmt: skip
+    print(
+        f"wrote {opts.out} and {record_path(opts.out)} (traitors build-castle --remove --out {opts.out} takes it down)",
+        file=out,
+    )
     return 0
 
 
-async def _build_over_rcon(host: str, port: int, password: str, plan: CastlePlan, force: bool,
-                           err: TextIO) -> BuildReport:  # fmt: skip
+async def _build_over_rcon(
+    host: str, port: int, password: str, plan: CastlePlan, force: bool, err: TextIO
+) -> BuildReport:
     async with RconClient(host, port, password, timeout=10.0) as rcon:
         return await build(rcon.command, plan, force=force, err=err)
 
@@ -316,6 +326,9 @@ def _run_remove(opts: BuildOptions, env: Mapping[str, str], out: TextIO, err: Te
 
     report = asyncio.run(run())
     os.replace(path, path.with_name(path.name + ".removed"))
-    print(f"removed the castle: {report.commands} commands in {report.seconds:.1f} s; air restored in its "
-          f"{len(record.areas)} areas ({path} kept as {path.name}.removed)", file=out)  # fmt: skip
+    print(
+        f"removed the castle: {report.commands} commands in {report.seconds:.1f} s; air restored in its "
+        f"{len(record.areas)} areas ({path} kept as {path.name}.removed)",
+        file=out,
+    )
     return 0

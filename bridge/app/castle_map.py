@@ -28,13 +28,30 @@ INSTALL_HINT = "castle-map needs Pillow: pip install 'castle-traitors[map]'"
 
 _GROUND = "#7fa35b"
 _COLOURS = {
-    "stone_bricks": "#6e6e6e", "cobblestone": "#5f5f5f", "mossy_cobblestone": "#66725a", "glass": "#bfe3f0",
-    "oak_planks": "#b8945f", "spruce_planks": "#7a5a36", "birch_planks": "#d8c98f", "dark_oak_planks": "#4a3020",
-    "polished_andesite": "#a9aaa8", "smooth_stone": "#c4c4c4", "black_wool": "#2a2a30", "red_wool": "#a8302c",
-    "green_wool": "#3f7a2a", "bookshelf": "#8a5a2b", "barrel": "#8c6a3c", "smoker": "#4b4b4b",
-    "crafting_table": "#9c7144", "glowstone": "#f2d17a", "sea_lantern": "#d9ece6", "coarse_dirt": "#77553b",
-    "red_nether_bricks": "#5a1014", "campfire": "#e07b24", "ladder": "#a07a45",
-}  # fmt: skip
+    "stone_bricks": "#6e6e6e",
+    "cobblestone": "#5f5f5f",
+    "mossy_cobblestone": "#66725a",
+    "glass": "#bfe3f0",
+    "oak_planks": "#b8945f",
+    "spruce_planks": "#7a5a36",
+    "birch_planks": "#d8c98f",
+    "dark_oak_planks": "#4a3020",
+    "polished_andesite": "#a9aaa8",
+    "smooth_stone": "#c4c4c4",
+    "black_wool": "#2a2a30",
+    "red_wool": "#a8302c",
+    "green_wool": "#3f7a2a",
+    "bookshelf": "#8a5a2b",
+    "barrel": "#8c6a3c",
+    "smoker": "#4b4b4b",
+    "crafting_table": "#9c7144",
+    "glowstone": "#f2d17a",
+    "sea_lantern": "#d9ece6",
+    "coarse_dirt": "#77553b",
+    "red_nether_bricks": "#5a1014",
+    "campfire": "#e07b24",
+    "ladder": "#a07a45",
+}
 _DOOR = "#c98f3a"
 _OTHER = "#909090"
 
@@ -87,16 +104,25 @@ def _labels(castle: CastleConfig, plan: CastlePlan | None, upstairs: bool) -> li
         out += [_Label(s.x, s.z, str(n), "seat") for n, s in enumerate(castle.seats, 1)]
         out += [_Label(h.x, h.z, f"Home {n}", "home") for n, h in enumerate(castle.homes, 1)]
     if plan is None and not upstairs:
-        out += [_Label(loc.x, loc.z, name.replace("_", " "), "place") for name, loc in castle_spots(castle)
-                if not name.startswith(("seat", "home"))]  # fmt: skip
+        out += [
+            _Label(loc.x, loc.z, name.replace("_", " "), "place")
+            for name, loc in castle_spots(castle)
+            if not name.startswith(("seat", "home"))
+        ]
     return out
 
 
 def _extent(castle: CastleConfig, plan: CastlePlan | None) -> Box:
     if plan is not None:
         areas = plan.areas
-        return Box(min(a.x1 for a in areas), min(a.y1 for a in areas), min(a.z1 for a in areas),
-                   max(a.x2 for a in areas), max(a.y2 for a in areas), max(a.z2 for a in areas))  # fmt: skip
+        return Box(
+            min(a.x1 for a in areas),
+            min(a.y1 for a in areas),
+            min(a.z1 for a in areas),
+            max(a.x2 for a in areas),
+            max(a.y2 for a in areas),
+            max(a.z2 for a in areas),
+        )
     spots = [loc for _, loc in castle_spots(castle)]
     xs, zs = [math.floor(s.x) for s in spots], [math.floor(s.z) for s in spots]
     return Box(min(xs) - 4, 0, min(zs) - 4, max(xs) + 4, 0, max(zs) + 4)
@@ -125,8 +151,9 @@ def _panel(castle: CastleConfig, plan: CastlePlan | None, blocks: Blocks | None,
         tower = plan.areas[2]
         for z in range(ext.z1, ext.z2 + 1):
             for x in range(ext.x1, ext.x2 + 1):
-                y, floor = (oy + 2, oy) if not upstairs else ((oy + 20, oy + 18) if (x, oy, z) in tower
-                                                                else (oy + 8, oy + 6))  # fmt: skip
+                y, floor = (
+                    (oy + 2, oy) if not upstairs else ((oy + 20, oy + 18) if (x, oy, z) in tower else (oy + 8, oy + 6))
+                )
                 colour = _cut(blocks, x, z, y, floor)
                 if colour is not None:
                     px, pz = (x - ext.x1) * scale, (z - ext.z1) * scale + top
@@ -149,8 +176,15 @@ def _draw_label(draw: Any, label: _Label, ext: Box, scale: int, top: int) -> Non
     if label.kind == "place":
         r = scale * 0.6
         draw.ellipse((px - r, pz - r, px + r, pz + r), fill="#d03030")
-    draw.text((px, pz), label.text, fill="white" if label.kind != "home" else "black", anchor="mm", font=font,
-              stroke_width=max(1, scale // 4), stroke_fill="black" if label.kind != "home" else "white")  # fmt: skip
+    draw.text(
+        (px, pz),
+        label.text,
+        fill="white" if label.kind != "home" else "black",
+        anchor="mm",
+        font=font,
+        stroke_width=max(1, scale // 4),
+        stroke_fill="black" if label.kind != "home" else "white",
+    )
 
 
 def draw_castle(castle: CastleConfig, scale: int = 6) -> Any:
@@ -169,8 +203,9 @@ def draw_castle(castle: CastleConfig, scale: int = 6) -> Any:
     if plan is not None:
         panels.append(_panel(castle, plan, blocks, True, scale))
     gap = 4 * scale
-    out = Image.new("RGB", (sum(p.width for p in panels) + gap * (len(panels) - 1), max(p.height for p in panels)),
-                    "white")  # fmt: skip
+    out = Image.new(
+        "RGB", (sum(p.width for p in panels) + gap * (len(panels) - 1), max(p.height for p in panels)), "white"
+    )
     x = 0
     for p in panels:
         out.paste(p, (x, 0))
@@ -206,4 +241,3 @@ def run_castle_map(castle_file: str, out: str, scale: int = 6) -> int:
     image.save(Path(out), format="PNG")
     print(f"wrote {out} ({image.width}x{image.height})")
     return 0
-

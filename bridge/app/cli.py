@@ -84,8 +84,17 @@ from bridge.app.cli_options import (
 from bridge.app.ruleset_names import RULESET_NAMES
 from engine.errors import ConfigError
 
-__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_OK", "RULESET_NAMES", "Command",
-           "main", "os_error_text"]  # fmt: skip
+__all__ = [
+    "COMMANDS",
+    "EXIT_BAD_INPUT",
+    "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "RULESET_NAMES",
+    "Command",
+    "main",
+    "os_error_text",
+]
 
 
 def _parser() -> Parser:
@@ -95,7 +104,9 @@ def _parser() -> Parser:
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
     # Also accepted after the subcommand; SUPPRESS keeps a subcommand from resetting a --debug given before it.
     common = Parser(add_help=False)
-    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a failure")
+    common.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a failure"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for c in COMMANDS.values():
         # --help starts with the one-line help, then the description
@@ -192,68 +203,149 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-COMMANDS: dict[str, Command] = {c.name: c for c in (
-    Command("demo", "play a whole series with bot contestants in the built-in sandbox server",
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command(
+            "demo",
+            "play a whole series with bot contestants in the built-in sandbox server",
             "The live announcements and the closing summary go to stderr; stdout carries only the game log in the "
-            "chosen --format. --seed N repeats a series.", demo_arguments, demo_command),
-    Command("sandbox", "run the built-in sandbox server with bot contestants (the Minecraft side) until stopped",
+            "chosen --format. --seed N repeats a series.",
+            demo_arguments,
+            demo_command,
+        ),
+        Command(
+            "sandbox",
+            "run the built-in sandbox server with bot contestants (the Minecraft side) until stopped",
             "Prints 'sandbox ready 127.0.0.1:PORT' once listening, then each phase as its clock starts. Pair it "
-            "with `traitors serve-demo` (docs/recovery.md). SIGTERM or Ctrl-C stops it.", sandbox_arguments,
-            sandbox_command),
-    Command("serve", "run (or resume) the series configured in --config against a Minecraft server",
+            "with `traitors serve-demo` (docs/recovery.md). SIGTERM or Ctrl-C stops it.",
+            sandbox_arguments,
+            sandbox_command,
+        ),
+        Command(
+            "serve",
+            "run (or resume) the series configured in --config against a Minecraft server",
             "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or the config's secrets_file (chmod 600), "
             "never from the command line or the config. SIGTERM stops cleanly; run again to resume.",
-            serve_arguments, serve_command),
-    Command("init-config", "write a sample castle, series files and serve.toml into a folder",
-            "Existing files are kept. Then edit serve.toml and run `traitors check-config`.", init_arguments,
-            init_config_command),
-    Command("check-config", "check castle, series, serve and scenario files",
+            serve_arguments,
+            serve_command,
+        ),
+        Command(
+            "init-config",
+            "write a sample castle, series files and serve.toml into a folder",
+            "Existing files are kept. Then edit serve.toml and run `traitors check-config`.",
+            init_arguments,
+            init_config_command,
+        ),
+        Command(
+            "check-config",
+            "check castle, series, serve and scenario files",
             "Each file's kind comes from its keys; every problem names the file and the key. Exit code 2 when any "
-            "file has a problem.", check_arguments, check_config_command),
-    Command("export", "print a series record from a store (series.db) or a scenario file",
+            "file has a problem.",
+            check_arguments,
+            check_config_command,
+        ),
+        Command(
+            "export",
+            "print a series record from a store (series.db) or a scenario file",
             "The record names every allegiance and power: a series that is still running is printed only with "
-            "--reveal (docs/game-log.md).", export_arguments, export_command),
-    Command("serve-demo", "run or resume the series stored in --db against a running `traitors sandbox`",
+            "--reveal (docs/game-log.md).",
+            export_arguments,
+            export_command,
+        ),
+        Command(
+            "serve-demo",
+            "run or resume the series stored in --db against a running `traitors sandbox`",
             "Prints 'ready series=… inputs=… phase=…' once resumed, each phase as its clock starts, and the game "
             "log at the end. Kill it at any moment and run it again: the series carries on (docs/recovery.md).",
-            serve_demo_arguments, serve_demo_command),
-    Command("play", "play a scripted scenario through the engine and print the game log",
+            serve_demo_arguments,
+            serve_demo_command,
+        ),
+        Command(
+            "play",
+            "play a scripted scenario through the engine and print the game log",
             "A scenario file (docs/scenarios.md) holds the settings, the deal and every input; no server is "
-            "involved. Examples: tests/scenarios/*.toml.", play_arguments, play_command),
-    Command("doctor", "check a server's settings over RCON and MSMP",
+            "involved. Examples: tests/scenarios/*.toml.",
+            play_arguments,
+            play_command,
+        ),
+        Command(
+            "doctor",
+            "check a server's settings over RCON and MSMP",
             "Secrets come from CASTLE_RCON_PASSWORD / CASTLE_MSMP_SECRET or --secrets-file, never from the command "
-            "line. Exit code 1 when a check fails.", doctor_arguments, doctor_command),
-    Command("rehearse", "run every kind of command Castle sends on the server of --config and print a table",
+            "line. Exit code 1 when a check fails.",
+            doctor_arguments,
+            doctor_command,
+        ),
+        Command(
+            "rehearse",
+            "run every kind of command Castle sends on the server of --config and print a table",
             "Run it before the first series: it checks the version, the data pack, storage, scoreboard, bossbar, "
             "function, chat and, with --player, a dialog, a book, a title, items and the castle's seats; then it "
-            "cleans up. Exit code 1 when a check fails: report the table.", rehearse_arguments, rehearse_command),
-    Command("simulate", "the balance lab: play many series with bot contestants through the engine and print "
-            "win rates", "Plays --series series with bot contestants through the engine alone and prints each "
+            "cleans up. Exit code 1 when a check fails: report the table.",
+            rehearse_arguments,
+            rehearse_command,
+        ),
+        Command(
+            "simulate",
+            "the balance lab: play many series with bot contestants through the engine and print win rates",
+            "Plays --series series with bot contestants through the engine alone and prints each "
             "side's win rate (95 % Wilson interval), the average series length, how often each power or role was "
             "on the winning side and which twists changed the outcome. See docs/simulate.md.",
-            simulate_arguments, simulate_command),
-    Command("balance", "search a ruleset's setups for the ones whose win rate is closest to a target",
+            simulate_arguments,
+            simulate_command,
+        ),
+        Command(
+            "balance",
+            "search a ruleset's setups for the ones whose win rate is closest to a target",
             "Plays every setup the settings allow (number of Traitors, drunk, Joker, twists, first-night murder; "
             "the club rulesets' deal and day vote) with bots, racing: a setup is dropped once its interval rules it "
-            "out, so series go to the close ones. See docs/simulate.md.", balance_arguments, balance_command),
-    Command("install-datapack", "copy the data pack into a world's datapacks/ folder",
+            "out, so series go to the close ones. See docs/simulate.md.",
+            balance_arguments,
+            balance_command,
+        ),
+        Command(
+            "install-datapack",
+            "copy the data pack into a world's datapacks/ folder",
             "Then run /reload (or restart the server). --resourcepack also writes the language resource pack as a "
-            "zip (docs/datapack.md).", install_arguments, install_command),
-    Command("build-castle", "build the castle on the server and write the castle file of what was built",
+            "zip (docs/datapack.md).",
+            install_arguments,
+            install_command,
+        ),
+        Command(
+            "build-castle",
+            "build the castle on the server and write the castle file of what was built",
             "Over RCON (--config serve.toml). Reads the area first and refuses to build over blocks that are not air "
             "unless --force; --remove takes down exactly what it built. See docs/operator.md#the-castle.",
-            build_castle_arguments, build_castle_command),
-    Command("castle-map", "draw a castle file's plan from above (rooms, seats, homes) as a PNG",
-            "Needs Pillow: pip install 'castle-traitors[map]'.", castle_map_arguments, castle_map_command),
-    Command("records", "record the finished series of existing series stores in the records database",
+            build_castle_arguments,
+            build_castle_command,
+        ),
+        Command(
+            "castle-map",
+            "draw a castle file's plan from above (rooms, seats, homes) as a PNG",
+            "Needs Pillow: pip install 'castle-traitors[map]'.",
+            castle_map_arguments,
+            castle_map_command,
+        ),
+        Command(
+            "records",
+            "record the finished series of existing series stores in the records database",
             "`records import STORE…` replays every finished series of each store and writes it once (a series "
             "already recorded is left as it is; one still running is not recorded). See docs/seasons.md.",
-            records_arguments, records_command),
-    Command("stats", "the records' figures: players, leaderboard, powers, twists, setups against the balance lab",
+            records_arguments,
+            records_command,
+        ),
+        Command(
+            "stats",
+            "the records' figures: players, leaderboard, powers, twists, setups against the balance lab",
             "Reads the records database ([records] of --config, or --records). Each recorded setup is also played by "
             "the balance lab (traitors simulate, cached in the database) to set its predicted win rates beside the "
-            "real ones. See docs/seasons.md.", stats_arguments, stats_command),
-)}  # fmt: skip
+            "real ones. See docs/seasons.md.",
+            stats_arguments,
+            stats_command,
+        ),
+    )
+}
 """Every subcommand, in the order ``--help`` lists them."""
 
 

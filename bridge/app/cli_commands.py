@@ -31,9 +31,16 @@ def demo_command(args: argparse.Namespace) -> int:
     from bridge.minecraft.versions import version_named
     from engine.rulesets import DEFAULT_RULESET
 
-    return run_demo(contestants=args.contestants, seed=args.seed, fmt=args.format, quiet=args.quiet,
-                    ruleset=args.ruleset or DEFAULT_RULESET, version=version_named(args.mc_version),
-                    grimoire=args.grimoire, fast_forward=args.fast_forward)  # fmt: skip
+    return run_demo(
+        contestants=args.contestants,
+        seed=args.seed,
+        fmt=args.format,
+        quiet=args.quiet,
+        ruleset=args.ruleset or DEFAULT_RULESET,
+        version=version_named(args.mc_version),
+        grimoire=args.grimoire,
+        fast_forward=args.fast_forward,
+    )
 
 
 def simulate_command(args: argparse.Namespace) -> int:
@@ -41,10 +48,16 @@ def simulate_command(args: argparse.Namespace) -> int:
     from bridge.app.simulate import run_simulate
 
     return run_simulate(
-        ruleset=args.ruleset, contestants=args.contestants, series=args.series, seed=args.seed,
-        as_json=args.json, settings_file=args.settings, jobs=args.jobs, bots=args.bots,
+        ruleset=args.ruleset,
+        contestants=args.contestants,
+        series=args.series,
+        seed=args.seed,
+        as_json=args.json,
+        settings_file=args.settings,
+        jobs=args.jobs,
+        bots=args.bots,
         twist_impact=args.twist_impact,
-    )  # fmt: skip
+    )
 
 
 def init_config_command(args: argparse.Namespace) -> int:
@@ -53,8 +66,10 @@ def init_config_command(args: argparse.Namespace) -> int:
 
     for path in init_config(args.folder):
         print(f"wrote {path}")
-    print(f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
-          f"{args.folder}/series/*.toml")  # fmt: skip
+    print(
+        f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
+        f"{args.folder}/series/*.toml"
+    )
     return EXIT_OK
 
 
@@ -63,8 +78,10 @@ def install_command(args: argparse.Namespace) -> int:
     from bridge.minecraft.datapack import install, write_resourcepack_zip
 
     if args.resourcepack and not Path(args.resourcepack).absolute().parent.is_dir():
-        raise ConfigError(f"--resourcepack {args.resourcepack}: no folder {Path(args.resourcepack).absolute().parent}"
-                          " to write it into")  # fmt: skip
+        raise ConfigError(
+            f"--resourcepack {args.resourcepack}: no folder {Path(args.resourcepack).absolute().parent}"
+            " to write it into"
+        )
     path = install(args.world, as_zip=args.zip)
     print(f"installed the data pack: {path}")
     if args.resourcepack:
@@ -101,17 +118,31 @@ def sandbox_command(args: argparse.Namespace) -> int:
     if args.startup_delay < 0:
         raise ConfigError(f"--startup-delay: {args.startup_delay} is not 0 or more seconds")
     if args.startup_delay > 0 and not version.msmp_answers_before_start:
-        raise ConfigError(f"--startup-delay: Minecraft {version.name} (MSMP {version.msmp}) answers every call "
-                          "from the ready line on; a start-up that answers only rpc.discover is 26.2 and later")  # fmt: skip
+        raise ConfigError(
+            f"--startup-delay: Minecraft {version.name} (MSMP {version.msmp}) answers every call "
+            "from the ready line on; a start-up that answers only rpc.discover is 26.2 and later"
+        )
     delay = 2.0 if args.upgrade_world and args.startup_delay == 0 else args.startup_delay
     if args.upgrade_world and tuple(int(x) for x in version.msmp.split(".")) < (3, 1):
-        raise ConfigError(f"--upgrade-world: Minecraft {version.name} (MSMP {version.msmp}) reports no world "
-                          "upgrade; use --version 26.3")  # fmt: skip
-    return run_sandbox_process(args.port, password, args.bots, args.seed, args.report, msmp_secret=secret,
-                               msmp_port=args.msmp_port, names=names, hosts=hosts,
-                               phases=None if args.quiet else sys.stdout, reply_delay=args.reply_delay,
-                               join_over=args.join_over, release={"version": version, "startup_delay": delay,
-                                                                  "upgrade_world": args.upgrade_world})  # fmt: skip
+        raise ConfigError(
+            f"--upgrade-world: Minecraft {version.name} (MSMP {version.msmp}) reports no world "
+            "upgrade; use --version 26.3"
+        )
+    return run_sandbox_process(
+        args.port,
+        password,
+        args.bots,
+        args.seed,
+        args.report,
+        msmp_secret=secret,
+        msmp_port=args.msmp_port,
+        names=names,
+        hosts=hosts,
+        phases=None if args.quiet else sys.stdout,
+        reply_delay=args.reply_delay,
+        join_over=args.join_over,
+        release={"version": version, "startup_delay": delay, "upgrade_world": args.upgrade_world},
+    )
 
 
 def serve_demo_command(args: argparse.Namespace) -> int:
@@ -122,9 +153,19 @@ def serve_demo_command(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
-    return asyncio.run(serve_stored(args.db, args.port, password, contestants=args.contestants, seed=args.seed,
-                                    out=sys.stdout, phases=None if args.quiet else sys.stdout, new=args.new_series,
-                                    web_port=args.web_port))  # fmt: skip
+    return asyncio.run(
+        serve_stored(
+            args.db,
+            args.port,
+            password,
+            contestants=args.contestants,
+            seed=args.seed,
+            out=sys.stdout,
+            phases=None if args.quiet else sys.stdout,
+            new=args.new_series,
+            web_port=args.web_port,
+        )
+    )
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -183,9 +224,16 @@ def build_castle_command(args: argparse.Namespace) -> int:
     """Run ``traitors build-castle`` with its parsed options; return the exit code."""
     from bridge.app.build_castle import BuildOptions, run_build_castle
 
-    opts = BuildOptions(config=args.config, origin=(args.origin[0], args.origin[1], args.origin[2]), seats=args.seats,
-                        out=Path(args.out), dry_run=args.dry_run, force=args.force, remove=args.remove,
-                        commands=args.commands)  # fmt: skip
+    opts = BuildOptions(
+        config=args.config,
+        origin=(args.origin[0], args.origin[1], args.origin[2]),
+        seats=args.seats,
+        out=Path(args.out),
+        dry_run=args.dry_run,
+        force=args.force,
+        remove=args.remove,
+        commands=args.commands,
+    )
     return run_build_castle(opts, os.environ)
 
 
@@ -215,8 +263,9 @@ def doctor_command(args: argparse.Namespace) -> int:
     serve = load_serve_config(args.config) if args.config else None
     secrets = Path(args.secrets_file) if args.secrets_file else (serve.secrets_file if serve else None)
     rcon_password, msmp_secret = load_secrets(os.environ, secrets)
-    opts = DoctorOptions(rcon_password=rcon_password, msmp_secret=msmp_secret, datapack=args.datapack,
-                         fix=args.fix, timeout=args.timeout)  # fmt: skip
+    opts = DoctorOptions(
+        rcon_password=rcon_password, msmp_secret=msmp_secret, datapack=args.datapack, fix=args.fix, timeout=args.timeout
+    )
     if serve is not None:
         opts.rcon_host, opts.rcon_port = serve.rcon_host, serve.rcon_port
         opts.msmp_url, opts.msmp_ca_file = serve.msmp_url, serve.msmp_ca_file
@@ -290,6 +339,14 @@ def stats_command(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise ConfigError(f"--jobs: {args.jobs}; at least 1")
     db, records = _records_db(args)
-    return run_stats(db, season=args.season, castle=args.castle, as_json=args.json,
-                     lab_series=args.lab_series or records.lab_series, lab_seed=records.lab_seed, lab=not args.no_lab,
-                     refresh=args.refresh_lab, jobs=args.jobs)  # fmt: skip
+    return run_stats(
+        db,
+        season=args.season,
+        castle=args.castle,
+        as_json=args.json,
+        lab_series=args.lab_series or records.lab_series,
+        lab_seed=records.lab_seed,
+        lab=not args.no_lab,
+        refresh=args.refresh_lab,
+        jobs=args.jobs,
+    )

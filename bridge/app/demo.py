@@ -208,7 +208,10 @@ def _step(world: Any, bots: list[Bot]) -> None:
         if p is None:
             _come_back_later(world, bot)
             continue
-        bot.read(list(p.chat[bot.seen :]), list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :], strict=False)))
+        bot.read(
+            list(p.chat[bot.seen :]),
+            list(zip(p.dialogs[bot.dialogs_seen :], p.dialog_chat[bot.dialogs_seen :], strict=False)),
+        )
         answer = bot.due() if answering else None
         if answer is not None:
             _answer(world, bot, *answer)
@@ -217,8 +220,9 @@ def _step(world: Any, bots: list[Bot]) -> None:
         world.tick()
 
 
-async def _drive_bots(sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float,
-                      lock: asyncio.Lock | None = None) -> None:  # fmt: skip
+async def _drive_bots(
+    sandbox: SandboxThread, bots: list[Bot], stop: asyncio.Event, interval: float, lock: asyncio.Lock | None = None
+) -> None:
     """Step the bots every ``interval`` seconds until ``stop``; with the service's ``lock``, never while the
     service is sending a step's commands, so a pass sees every prompt of a step or none."""
     while not stop.is_set():
@@ -278,9 +282,16 @@ async def play_demo(
         sandbox.call(quiet.install, sandbox.world, bots)
         observe = LiveAnnouncements(out, time.monotonic()) if out is not None else None
         async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon:
-            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02, observer=observe,
-                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon),
-                                    fast_forward=fast_forward)  # fmt: skip
+            service = SeriesService(
+                game,
+                rcon,
+                default_castle(),
+                poll_interval=0.02,
+                observer=observe,
+                players=PlayerDirectory(sandbox.players()),
+                quiet=rcon_quiet_gate(rcon),
+                fast_forward=fast_forward,
+            )
             service.bots = bots  # type: ignore[attr-defined]
             await _run_service(service, rcon, sandbox, bots, observe, on_service)
     finally:
@@ -289,8 +300,14 @@ async def play_demo(
     return game, sandbox, service
 
 
-async def _run_service(service: SeriesService, rcon: RconClient, sandbox: SandboxThread, bots: list[Bot],
-                       observe: LiveAnnouncements | None, on_service: Callable[[SeriesService], None]) -> None:  # fmt: skip
+async def _run_service(
+    service: SeriesService,
+    rcon: RconClient,
+    sandbox: SandboxThread,
+    bots: list[Bot],
+    observe: LiveAnnouncements | None,
+    on_service: Callable[[SeriesService], None],
+) -> None:
     """Learn the release, build the castle, then run the series while the bots play (``play_demo``)."""
     from bridge.app.build_castle import build_demo_castle  # here: serve-demo resumes without the builder
 
@@ -380,8 +397,9 @@ def _write_report(sandbox: SandboxThread, report: str | None) -> None:
             json.dump({"world": sandbox.snapshot(), "commands": sandbox.command_log()}, fh, default=str)
 
 
-def _join_players(sandbox: SandboxThread, names: tuple[str, ...], hosts: tuple[str, ...], seed: int,
-                  join_over: float) -> list[Bot]:  # fmt: skip
+def _join_players(
+    sandbox: SandboxThread, names: tuple[str, ...], hosts: tuple[str, ...], seed: int, join_over: float
+) -> list[Bot]:
     """The hosts join now; the bots (returned) join now too, or one by one over ``join_over`` seconds."""
     for name in (*names, *hosts) if join_over <= 0 else hosts:
         sandbox.join(name)
@@ -398,8 +416,14 @@ def _join_later(bots: list[Bot], seconds: float, interval: float = 0.02) -> None
         bot.away = REJOIN_POLLS - round(seconds * i / len(bots) / interval)
 
 
-def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
-            reply_delay: float, release: Mapping[str, Any] | None = None) -> tuple[SandboxThread, int]:  # fmt: skip
+def _listen(
+    password: str,
+    port: int,
+    msmp_secret: str | None,
+    msmp_port: int,
+    reply_delay: float,
+    release: Mapping[str, Any] | None = None,
+) -> tuple[SandboxThread, int]:
     """A started sandbox server, the shipped castle standing in its world, and the RCON port it listens on.
 
     Raises:
@@ -416,8 +440,9 @@ def _listen(password: str, port: int, msmp_secret: str | None, msmp_port: int,
     except OSError as exc:
         ports = f"--port {port}" + (f" or --msmp-port {msmp_port}" if msmp_secret is not None else "")
         why = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise BridgeError(f"sandbox: cannot listen on 127.0.0.1 ({ports}): {why}; choose another port, or 0 for "
-                          "any free port") from None  # fmt: skip
+        raise BridgeError(
+            f"sandbox: cannot listen on 127.0.0.1 ({ports}): {why}; choose another port, or 0 for any free port"
+        ) from None
 
 
 async def _run_bots_until_stopped(sandbox: SandboxThread, bots: list[Bot], phases: TextIO | None) -> None:
@@ -501,17 +526,27 @@ async def serve_stored(
     try:
         if store is not None and new:  # before the sandbox is reached, as serve checks its store
             refuse_new_while_running(store)
-        async with RconClient("127.0.0.1", port, password, timeout=10.0) as rcon, web_pages(web_port, sys.stdout) as pages:
+        async with (
+            RconClient("127.0.0.1", port, password, timeout=10.0) as rcon,
+            web_pages(web_port, sys.stdout) as pages,
+        ):
             if store is None:
                 store = open_store(db, fresh=new)
             series_id = store.latest()
             if series_id is None or (new and store.is_over(series_id)):
                 series_id = store.create(demo_settings(contestants), seed).id
             progress = _DemoProgress(series_id, phases, pages.hub if pages is not None else None)
-            service = await run_series(store, series_id, rcon, default_castle(), poll_interval=0.02,
-                                       on_ready=progress.ready, observer=progress.observer,
-                                       quiet=rcon_quiet_gate(rcon),
-                                       fault=Fault.from_env(os.environ))  # fmt: skip
+            service = await run_series(
+                store,
+                series_id,
+                rcon,
+                default_castle(),
+                poll_interval=0.02,
+                on_ready=progress.ready,
+                observer=progress.observer,
+                quiet=rcon_quiet_gate(rcon),
+                fault=Fault.from_env(os.environ),
+            )
     finally:
         if store is not None:
             store.close()
@@ -587,22 +622,39 @@ def run_demo(
     started = time.monotonic()
     live = None if quiet else err
     if live is not None:
-        print(f"Castle demo ({RULESETS[ruleset].title}): {contestants} bot contestants, seed {seed}, sandbox server "
-              f"on 127.0.0.1 as Minecraft {version.name}\n", file=live, flush=True)  # fmt: skip
+        print(
+            f"Castle demo ({RULESETS[ruleset].title}): {contestants} bot contestants, seed {seed}, sandbox server "
+            f"on 127.0.0.1 as Minecraft {version.name}\n",
+            file=live,
+            flush=True,
+        )
 
     def report(game: Any, service: SeriesService) -> int:
         return _report(game, service, format_record(game.record, fmt), started, out=out, err=err, live=live)
 
     if grimoire is None:
-        game, _, service = asyncio.run(play_demo(contestants, seed, out=live, ruleset=ruleset, version=version,
-                                                 fast_forward=fast_forward))  # fmt: skip
+        game, _, service = asyncio.run(
+            play_demo(contestants, seed, out=live, ruleset=ruleset, version=version, fast_forward=fast_forward)
+        )
         return report(game, service)
-    return asyncio.run(_with_pages(grimoire, err, report, contestants=contestants, seed=seed, out=live,
-                                   ruleset=ruleset, version=version, fast_forward=fast_forward))  # fmt: skip
+    return asyncio.run(
+        _with_pages(
+            grimoire,
+            err,
+            report,
+            contestants=contestants,
+            seed=seed,
+            out=live,
+            ruleset=ruleset,
+            version=version,
+            fast_forward=fast_forward,
+        )
+    )
 
 
-def _report(game: Any, service: SeriesService, record: str, started: float, *, out: TextIO, err: TextIO,
-            live: TextIO | None) -> int:  # fmt: skip
+def _report(
+    game: Any, service: SeriesService, record: str, started: float, *, out: TextIO, err: TextIO, live: TextIO | None
+) -> int:
     """The end of ``run_demo``: the game log to ``out``, the summary to ``live``; the exit code."""
     if live is not None and out.isatty():  # both on one screen: mark where the game log starts
         print("\n=== Game log ===\n", file=live, flush=True)

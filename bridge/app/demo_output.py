@@ -179,8 +179,10 @@ def _finale_line(record: SeriesRecord) -> str:
         last = torches[-1].choices.values()
         end = sum(1 for t in last if t == Torch.END_GAME.value)
         again = sum(1 for t in last if t == Torch.BANISH_AGAIN.value)
-        parts.append(f"{len(torches)} torch vote{'s' if len(torches) != 1 else ''}, the last {end} "
-                     f"{Torch.END_GAME.title} to {again} {Torch.BANISH_AGAIN.title}")  # fmt: skip
+        parts.append(
+            f"{len(torches)} torch vote{'s' if len(torches) != 1 else ''}, the last {end} "
+            f"{Torch.END_GAME.title} to {again} {Torch.BANISH_AGAIN.title}"
+        )
     if banished:
         names = []
         for e in banished:

@@ -15,9 +15,23 @@ from engine.ids import Twist
 from engine.rulesets import DEFAULT_RULESET, RULESETS, Ruleset
 
 DEMO_NAMES = (
-    "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe",
-    "Makena", "Lena", "Omar", "Rhea", "Tomas", "Ines", "Yuki", "Bram",
-)  # fmt: skip
+    "Alex",
+    "Kai",
+    "Zuri",
+    "Steve",
+    "Ari",
+    "Noor",
+    "Sunny",
+    "Efe",
+    "Makena",
+    "Lena",
+    "Omar",
+    "Rhea",
+    "Tomas",
+    "Ines",
+    "Yuki",
+    "Bram",
+)
 """Contestant names in seat order (the rulebook's example names first)."""
 
 DEMO_HOST = "Host"
@@ -119,4 +133,12 @@ def demo_settings(contestants: int, ruleset: str = DEFAULT_RULESET, hosts: tuple
     return DEMO_SERIES[spec.family](spec, DEMO_NAMES[:contestants], hosts)
 
 
-__all__ = ["CLUB_DEMO_DURATIONS", "DEMO_DURATIONS", "DEMO_HOST", "DEMO_NAMES", "DEMO_SERIES", "default_traitors", "demo_settings"]
+__all__ = [
+    "CLUB_DEMO_DURATIONS",
+    "DEMO_DURATIONS",
+    "DEMO_HOST",
+    "DEMO_NAMES",
+    "DEMO_SERIES",
+    "default_traitors",
+    "demo_settings",
+]

@@ -164,8 +164,12 @@ def tls_check(url: str, properties: Mapping[str, str] | None = None) -> Check:
         note = ""
         if tls_prop == "true":
             note = "; but server.properties says management-server-tls-enabled=true (use wss://)"
-        return Check("msmp-tls", WARN if note else OK, f"plain ws:// on loopback ({host}){note}",
-                     "connect with wss://" if note else "")  # fmt: skip
+        return Check(
+            "msmp-tls",
+            WARN if note else OK,
+            f"plain ws:// on loopback ({host}){note}",
+            "connect with wss://" if note else "",
+        )
     return Check(
         "msmp-tls",
         FAIL,
@@ -229,8 +233,14 @@ def _properties(server_dir: Path | None, checks: list[Check]) -> dict[str, str] 
         checks.append(Check("server.properties", FAIL, str(exc), "pass the folder that holds server.properties"))
         return None
     if os.name == "posix" and mode & stat.S_IROTH:
-        checks.append(Check("server.properties", WARN, f"{path} is readable by every user; it holds "
-                            "rcon.password and management-server-secret", f"chmod 640 {path}"))  # fmt: skip
+        checks.append(
+            Check(
+                "server.properties",
+                WARN,
+                f"{path} is readable by every user; it holds rcon.password and management-server-secret",
+                f"chmod 640 {path}",
+            )
+        )
     else:
         checks.append(Check("server.properties", OK, f"read {path}"))
     return props
@@ -239,19 +249,38 @@ def _properties(server_dir: Path | None, checks: list[Check]) -> dict[str, str] 
 async def _connect_rcon(opts: DoctorOptions, checks: list[Check]) -> RconClient | None:
     """An RCON client logged in to the server, or ``None`` (with the FAIL check that says why)."""
     if not opts.rcon_password:
-        checks.append(Check("rcon", FAIL, "no RCON password given",
-                            f"export {RCON_ENV}=<rcon.password> or put it in a secrets file (chmod 600)"))  # fmt: skip
+        checks.append(
+            Check(
+                "rcon",
+                FAIL,
+                "no RCON password given",
+                f"export {RCON_ENV}=<rcon.password> or put it in a secrets file (chmod 600)",
+            )
+        )
         return None
     rcon = RconClient(opts.rcon_host, opts.rcon_port, opts.rcon_password, timeout=opts.timeout)
     try:
         await rcon.connect()
     except RconAuthError:
-        checks.append(Check("rcon", FAIL, f"{opts.rcon_host}:{opts.rcon_port} refused the password",
-                            f"set {RCON_ENV} to the server's rcon.password"))  # fmt: skip
+        checks.append(
+            Check(
+                "rcon",
+                FAIL,
+                f"{opts.rcon_host}:{opts.rcon_port} refused the password",
+                f"set {RCON_ENV} to the server's rcon.password",
+            )
+        )
         return None
     except BridgeError as exc:
-        checks.append(Check("rcon", FAIL, str(exc), "set enable-rcon=true, rcon.port and rcon.password in "
-                            "server.properties, restart the server, and check the address"))  # fmt: skip
+        checks.append(
+            Check(
+                "rcon",
+                FAIL,
+                str(exc),
+                "set enable-rcon=true, rcon.port and rcon.password in "
+                "server.properties, restart the server, and check the address",
+            )
+        )
         return None
     checks.append(Check("rcon", OK, f"logged in to {opts.rcon_host}:{opts.rcon_port}"))
     return rcon
@@ -260,23 +289,48 @@ async def _connect_rcon(opts: DoctorOptions, checks: list[Check]) -> RconClient 
 async def _connect_msmp(opts: DoctorOptions, checks: list[Check]) -> MsmpClient | None:
     """An MSMP client connected to the server, or ``None`` (with the check that says why)."""
     if opts.msmp_url is None:
-        checks.append(Check("msmp", WARN, "no MSMP address given; MSMP checks skipped",
-                            "pass --msmp wss://127.0.0.1:<management-server-port> (or --server-dir)"))  # fmt: skip
+        checks.append(
+            Check(
+                "msmp",
+                WARN,
+                "no MSMP address given; MSMP checks skipped",
+                "pass --msmp wss://127.0.0.1:<management-server-port> (or --server-dir)",
+            )
+        )
         return None
     if not opts.msmp_secret:
-        checks.append(Check("msmp", FAIL, "no MSMP secret given",
-                            f"export {MSMP_ENV}=<management-server-secret> or put it in a secrets file"))  # fmt: skip
+        checks.append(
+            Check(
+                "msmp",
+                FAIL,
+                "no MSMP secret given",
+                f"export {MSMP_ENV}=<management-server-secret> or put it in a secrets file",
+            )
+        )
         return None
     msmp = MsmpClient(opts.msmp_url, opts.msmp_secret, timeout=opts.timeout, ca_file=opts.msmp_ca_file)
     try:
         await msmp.start()
     except MsmpAuthError:
-        checks.append(Check("msmp", FAIL, f"{opts.msmp_url} answered 401: wrong secret",
-                            f"set {MSMP_ENV} to the server's management-server-secret (40 characters)"))  # fmt: skip
+        checks.append(
+            Check(
+                "msmp",
+                FAIL,
+                f"{opts.msmp_url} answered 401: wrong secret",
+                f"set {MSMP_ENV} to the server's management-server-secret (40 characters)",
+            )
+        )
         return None
     except BridgeError as exc:
-        checks.append(Check("msmp", FAIL, str(exc), "set management-server-enabled=true, a fixed "
-                            "management-server-port and management-server-host, restart the server"))  # fmt: skip
+        checks.append(
+            Check(
+                "msmp",
+                FAIL,
+                str(exc),
+                "set management-server-enabled=true, a fixed "
+                "management-server-port and management-server-host, restart the server",
+            )
+        )
         return None
     checks.append(Check("msmp", OK, f"connected to {opts.msmp_url}"))
     return msmp
@@ -289,8 +343,12 @@ def _msmp_version(msmp: MsmpClient) -> Check:
     if releases:
         return Check("msmp-version", OK, f"MSMP {version} (rpc.discover; Minecraft {', '.join(releases)})")
     spoken = ", ".join(dict.fromkeys(v.msmp for v in SUPPORTED))
-    return Check("msmp-version", WARN, f"MSMP {version}; Castle speaks {spoken}",
-                 f"run one of Minecraft {', '.join(names())}, and run traitors rehearse first")  # fmt: skip
+    return Check(
+        "msmp-version",
+        WARN,
+        f"MSMP {version}; Castle speaks {spoken}",
+        f"run one of Minecraft {', '.join(names())}, and run traitors rehearse first",
+    )
 
 
 async def _minecraft_version(rcon: RconClient | None, msmp: MsmpClient | None) -> Check:
@@ -301,28 +359,43 @@ async def _minecraft_version(rcon: RconClient | None, msmp: MsmpClient | None) -
         return Check("minecraft-version", FAIL, str(exc), f"run one of Minecraft {', '.join(names())}")
     if found.support == KNOWN:
         return Check("minecraft-version", OK, f"{found.summary}; needs Java {found.forms.java}")
-    return Check("minecraft-version", WARN, found.summary,
-                 f"run one of Minecraft {', '.join(names())}, and run traitors rehearse first")  # fmt: skip
+    return Check(
+        "minecraft-version",
+        WARN,
+        found.summary,
+        f"run one of Minecraft {', '.join(names())}, and run traitors rehearse first",
+    )
 
 
 def _broadcast_check(props: Mapping[str, str] | None, rules: Mapping[str, bool | int | None]) -> Check:
     """``broadcast-rcon-to-ops``: not observable over RCON or MSMP, so read from ``server.properties``."""
     if props is None:
-        inferred = ("send_command_feedback is false, so vanilla shows no command feedback to ops either way"
-                    if rules.get("send_command_feedback") is False else
-                    "send_command_feedback is not false, so if it is true every op player sees RCON feedback")  # fmt: skip
-        return Check("broadcast-rcon-to-ops", UNKNOWN, "neither RCON nor MSMP can read it; " + inferred,
-                     "check server.properties for broadcast-rcon-to-ops=false (or pass --server-dir)")  # fmt: skip
+        inferred = (
+            "send_command_feedback is false, so vanilla shows no command feedback to ops either way"
+            if rules.get("send_command_feedback") is False
+            else "send_command_feedback is not false, so if it is true every op player sees RCON feedback"
+        )
+        return Check(
+            "broadcast-rcon-to-ops",
+            UNKNOWN,
+            "neither RCON nor MSMP can read it; " + inferred,
+            "check server.properties for broadcast-rcon-to-ops=false (or pass --server-dir)",
+        )
     value = props.get("broadcast-rcon-to-ops", "true")
     if value == "false":
         return Check("broadcast-rcon-to-ops", OK, "false in server.properties")
-    return Check("broadcast-rcon-to-ops", FAIL, f"{value} in server.properties (default true): op players see "
-                 "the feedback of every RCON command (e.g. who was given the Sacred Sword)",
-                 "set broadcast-rcon-to-ops=false in server.properties and restart the server")  # fmt: skip
+    return Check(
+        "broadcast-rcon-to-ops",
+        FAIL,
+        f"{value} in server.properties (default true): op players see "
+        "the feedback of every RCON command (e.g. who was given the Sacred Sword)",
+        "set broadcast-rcon-to-ops=false in server.properties and restart the server",
+    )
 
 
-async def _rule_check(rule: str, value: bool | int | None, fix: bool, rcon: RconClient | None,
-                      msmp: MsmpClient | None) -> Check:  # fmt: skip
+async def _rule_check(
+    rule: str, value: bool | int | None, fix: bool, rcon: RconClient | None, msmp: MsmpClient | None
+) -> Check:
     """One feedback game rule: false is fine; true is fixed with ``--fix`` or reported."""
     if value is False:
         return Check(rule, OK, "false")
@@ -330,8 +403,13 @@ async def _rule_check(rule: str, value: bool | int | None, fix: bool, rcon: Rcon
         return Check(rule, UNKNOWN, "could not read it over MSMP or RCON", f"run: gamerule {rule} false")
     if fix:
         return await _fix_rule(rule, rcon, msmp)
-    return Check(rule, FAIL, f"{value}: trigger presses and RCON commands are shown to op players and logged "
-                 "(docs/operator.md, \"Game rules\")", f"traitors doctor --fix, or run: gamerule {rule} false")  # fmt: skip
+    return Check(
+        rule,
+        FAIL,
+        f"{value}: trigger presses and RCON commands are shown to op players and logged "
+        '(docs/operator.md, "Game rules")',
+        f"traitors doctor --fix, or run: gamerule {rule} false",
+    )
 
 
 async def _feedback_rules(rcon: RconClient | None, msmp: MsmpClient | None) -> dict[str, bool | int | None]:
@@ -392,8 +470,12 @@ async def _datapack_check(rcon: RconClient, pack: str) -> Check:
         return Check("datapack", UNKNOWN, f"could not list data packs: {exc}", "run: datapack list")
     if pack in available:
         return Check("datapack", FAIL, f"{pack} is installed but not enabled", f'run: datapack enable "{pack}"')
-    return Check("datapack", FAIL, f"{pack} is not installed (enabled: {', '.join(enabled) or 'none'})",
-                 "traitors install-datapack --world <world folder>, then /reload")  # fmt: skip
+    return Check(
+        "datapack",
+        FAIL,
+        f"{pack} is not installed (enabled: {', '.join(enabled) or 'none'})",
+        "traitors install-datapack --world <world folder>, then /reload",
+    )
 
 
 def format_report(checks: list[Check]) -> str:

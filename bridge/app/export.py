@@ -184,13 +184,18 @@ def _names(names: Sequence[str], none: str = "nobody") -> str:
 
 
 def _cast(record: SeriesRecord) -> _Section:
-    finale_banished = {
-        e.banished for e in record.events if isinstance(e, RoundTableRecord) and e.finale and e.banished
-    }
+    finale_banished = {e.banished for e in record.events if isinstance(e, RoundTableRecord) and e.finale and e.banished}
     rows = []
     for c in record.contestants:
         rows.append(
-            [str(c.seat), c.name, _allegiance(c), _power(c), left_text(c, c.name in finale_banished), WINNER if c.winner else ""]
+            [
+                str(c.seat),
+                c.name,
+                _allegiance(c),
+                _power(c),
+                left_text(c, c.name in finale_banished),
+                WINNER if c.winner else "",
+            ]
         )
     header = ["Seat", "Contestant", *_hand_headings(record), "Left the series", "Result"]
     return _Section("Cast", table=_Table(header, rows))
@@ -290,8 +295,10 @@ def _club_day(d: ClubDayRecord) -> _Section:
 
 def _twist(t: TwistRecord) -> _Section:
     """One twist step (rulebook §8): its details as facts, in the order recorded."""
-    facts = [(k.replace("_", " ").capitalize(), [", ".join(v) if isinstance(v, list) else str(v)])
-             for k, v in t.details.items()]  # fmt: skip
+    facts = [
+        (k.replace("_", " ").capitalize(), [", ".join(v) if isinstance(v, list) else str(v)])
+        for k, v in t.details.items()
+    ]
     return _Section(f"{t.twist.replace('_', ' ').capitalize()} twist, day {t.day}", facts)
 
 
@@ -404,19 +411,22 @@ def _result(record: SeriesRecord) -> _Section:
 
 def _summary(record: SeriesRecord) -> _Section:
     """The "Contestants" table: the counted columns of the record's ruleset (``bridge.app.summary.COLUMNS``)."""
-    finale_banished = {
-        e.banished for e in record.events if isinstance(e, RoundTableRecord) and e.finale and e.banished
-    }
+    finale_banished = {e.banished for e in record.events if isinstance(e, RoundTableRecord) and e.finale and e.banished}
     by_name = {c.name: c for c in record.contestants}
     counted = columns(record.ruleset)
     rows = []
     for s in summarize(record):
         c = by_name[s["name"]]
-        rows.append([
-            c.name, _allegiance(c), _power(c), *(str(s[key]) for _, key in counted),
-            left_text(c, c.name in finale_banished) or (_to_the_end(record) if record.winner else "Still in"),
-            WINNER if c.winner else "",
-        ])  # fmt: skip
+        rows.append(
+            [
+                c.name,
+                _allegiance(c),
+                _power(c),
+                *(str(s[key]) for _, key in counted),
+                left_text(c, c.name in finale_banished) or (_to_the_end(record) if record.winner else "Still in"),
+                WINNER if c.winner else "",
+            ]
+        )
     header = ["Contestant", *_hand_headings(record), *(title for title, _ in counted), "Series", "Result"]
     return _Section("Contestants", table=_Table(header, rows, row_headers=True))
 
@@ -461,7 +471,9 @@ def _host_actions(record: SeriesRecord) -> _Section | None:
             what += f": {a['detail']}"
         if a.get("undone"):
             what += " (undone)"
-        rows.append([a.get("host", ""), f"day {a.get('day')}, {a.get('phase')}", f"{float(a.get('at', 0)):.0f} s", what])
+        rows.append(
+            [a.get("host", ""), f"day {a.get('day')}, {a.get('phase')}", f"{float(a.get('at', 0)):.0f} s", what]
+        )
     if not rows:
         return None
     return _Section("Host actions", table=_Table(["Host", "When", "Series time", "Action"], rows))
@@ -504,8 +516,10 @@ def load_record(source: str, series_id: int | None = None, *, reveal: bool = Fal
         if sid is None:
             raise ConfigError(f"{source}: the store holds no series yet")
         if not reveal and not store.is_over(sid):
-            raise ConfigError(f"{source}: series {sid} is still running and its record names every Traitor; "
-                              "add --reveal to print it anyway")  # fmt: skip
+            raise ConfigError(
+                f"{source}: series {sid} is still running and its record names every Traitor; "
+                "add --reveal to print it anyway"
+            )
         stored = store.load(sid)
     try:
         record: SeriesRecord = replay(stored.settings, stored.seed, stored.log).record

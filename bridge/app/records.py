@@ -36,8 +36,19 @@ from engine.record import SeriesRecord
 from engine.rulesets import replay
 from engine.sim import twists_of
 
-__all__ = ["CASTLE", "MINECRAFT", "SEASON", "ImportCount", "flush", "import_stores", "record_bot_series", "records_db", "records_password",
-           "series_key", "stored_entry"]
+__all__ = [
+    "CASTLE",
+    "MINECRAFT",
+    "SEASON",
+    "ImportCount",
+    "flush",
+    "import_stores",
+    "record_bot_series",
+    "records_db",
+    "records_password",
+    "series_key",
+    "stored_entry",
+]
 
 log = logging.getLogger("castle.records")
 
@@ -75,17 +86,35 @@ def series_key(tag: str, seed: int) -> str:
     return f"{tag}-{seed}"
 
 
-def entry_for(record: SeriesRecord, settings: AnySettings, *, key: str, castle: str, season: str, minecraft: str = "",
-              started: float | None = None, ended: float | None = None) -> SeriesEntry:  # fmt: skip
+def entry_for(
+    record: SeriesRecord,
+    settings: AnySettings,
+    *,
+    key: str,
+    castle: str,
+    season: str,
+    minecraft: str = "",
+    started: float | None = None,
+    ended: float | None = None,
+) -> SeriesEntry:
     """The database entry of a finished series' record (house rule 1).
 
     Raises:
         ValueError: the series is not over.
     """
     data = json.loads(format_record(record, "json"))
-    return make_entry(data, format_record(record, "text"), key=key, settings=settings_to_json(settings), castle=castle,
-                      season=season, minecraft=minecraft, started=started, ended=ended,
-                      twists=twists_of(settings))  # fmt: skip
+    return make_entry(
+        data,
+        format_record(record, "text"),
+        key=key,
+        settings=settings_to_json(settings),
+        castle=castle,
+        season=season,
+        minecraft=minecraft,
+        started=started,
+        ended=ended,
+        twists=twists_of(settings),
+    )
 
 
 def stored_entry(store: SeriesStore, series_id: int, *, castle: str, season: str) -> SeriesEntry | None:
@@ -103,10 +132,16 @@ def stored_entry(store: SeriesStore, series_id: int, *, castle: str, season: str
         raise StoreError(f"{store.path}: series {series_id}: the input log does not replay ({exc})") from None
     times = [float(e["now"]) for e in stored.log if isinstance(e.get("now"), (int, float))]
     facts = SeasonStore(store, writable=False).facts(series_id)
-    return entry_for(game.record, stored.settings, key=series_key(stored.tag, stored.seed),
-                     castle=facts.get(CASTLE, castle), season=facts.get(SEASON, season),
-                     minecraft=facts.get(MINECRAFT, ""), started=min(times, default=None),
-                     ended=max(times, default=None))  # fmt: skip
+    return entry_for(
+        game.record,
+        stored.settings,
+        key=series_key(stored.tag, stored.seed),
+        castle=facts.get(CASTLE, castle),
+        season=facts.get(SEASON, season),
+        minecraft=facts.get(MINECRAFT, ""),
+        started=min(times, default=None),
+        ended=max(times, default=None),
+    )
 
 
 @dataclass(slots=True)
@@ -118,8 +153,9 @@ class ImportCount:
     running: int = 0
 
     def line(self, path: str) -> str:
-        return (f"{path}: {self.written} series recorded, {self.already} already recorded"
-                + (f", {self.running} still running (not recorded)" if self.running else ""))  # fmt: skip
+        return f"{path}: {self.written} series recorded, {self.already} already recorded" + (
+            f", {self.running} still running (not recorded)" if self.running else ""
+        )
 
 
 def import_stores(paths: Sequence[str], db: RecordsDb, *, castle: str, season: str, out: TextIO) -> int:
@@ -178,8 +214,7 @@ async def flush(store: SeriesStore, db: RecordsDb, *, castle: str, season: str) 
         if entry is None:
             continue
         if await asyncio.to_thread(db.write, entry):
-            log.info("series %d recorded in %s", series_id, db.name,
-                     extra={"event": "recorded", "series": series_id})  # fmt: skip
+            log.info("series %d recorded in %s", series_id, db.name, extra={"event": "recorded", "series": series_id})
         season_store.mark_recorded(series_id, db.name)
         done.append(series_id)
     return done
@@ -197,5 +232,15 @@ def record_bot_series(db: RecordsDb, plays: Sequence[tuple[AnySettings, int, str
     for settings, seed, castle in plays:
         game, _ = play_series(settings, seed)
         times = [float(e["now"]) for e in game.log]
-        db.write(entry_for(game.record, settings, key=f"bots-{castle}-{seed}", castle=castle, season=season,
-                           minecraft="1.21.11", started=0.0, ended=60.0 * (25 + len(times) % 40)))  # fmt: skip
+        db.write(
+            entry_for(
+                game.record,
+                settings,
+                key=f"bots-{castle}-{seed}",
+                castle=castle,
+                season=season,
+                minecraft="1.21.11",
+                started=0.0,
+                ended=60.0 * (25 + len(times) % 40),
+            )
+        )

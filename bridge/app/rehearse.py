@@ -174,8 +174,10 @@ async def check_datapack(r: Rehearsal) -> str:
     """The pack is enabled, and a ``reload`` is taken (it runs ``#minecraft:load`` again)."""
     enabled = parse_datapacks(await r.send("datapack list enabled"))
     if r.datapack not in enabled:
-        raise Failed(f"{r.datapack} is not enabled (enabled: {', '.join(enabled) or 'none'}); run traitors "
-                     "install-datapack, then /reload")  # fmt: skip
+        raise Failed(
+            f"{r.datapack} is not enabled (enabled: {', '.join(enabled) or 'none'}); run traitors "
+            "install-datapack, then /reload"
+        )
     reloaded = await r.send("reload")
     if r.datapack not in parse_datapacks(await r.send("datapack list enabled")):
         raise Failed(f"{r.datapack} is no longer enabled after reload ({reloaded})")
@@ -226,8 +228,11 @@ async def check_function(r: Rehearsal) -> str:
 
 async def check_tellraw(r: Rehearsal) -> str:
     """A chat message with a click event (the choices in chat): to the player, or parsed with no one to reach."""
-    component = text_component("Castle rehearsal: this line checks chat messages.", color="gold",
-                                  click=RunCommand(f"/trigger {OBJECTIVE} set 1"))  # fmt: skip
+    component = text_component(
+        "Castle rehearsal: this line checks chat messages.",
+        color="gold",
+        click=RunCommand(f"/trigger {OBJECTIVE} set 1"),
+    )
     replies = [await r.send(c, nobody_ok=True) for c in tellraw(r.player or NOBODY, component)]
     return f"tellraw to {r.player}" if r.player else f"tellraw parsed ({replies[-1] or 'no reply'})"
 
@@ -235,10 +240,16 @@ async def check_tellraw(r: Rehearsal) -> str:
 async def check_dialog(r: Rehearsal) -> str:
     """A dialog through the pack's prompt macro (how every choice is shown), then closed."""
     player = r.needs_player()
-    button: SnbtValue = {"label": text_component("OK").to_nbt(),
-                            "action": {"type": "run_command", "command": f"trigger {OBJECTIVE} set 1"}}  # fmt: skip
-    args: dict[str, SnbtValue] = {"player": player, "title": text_component("Castle rehearsal").to_nbt(),
-            "body": text_component("This dialog checks the castle's dialogs.").to_nbt(), "actions": [button]}  # fmt: skip
+    button: SnbtValue = {
+        "label": text_component("OK").to_nbt(),
+        "action": {"type": "run_command", "command": f"trigger {OBJECTIVE} set 1"},
+    }
+    args: dict[str, SnbtValue] = {
+        "player": player,
+        "title": text_component("Castle rehearsal").to_nbt(),
+        "body": text_component("This dialog checks the castle's dialogs.").to_nbt(),
+        "actions": [button],
+    }
     reply = await r.send(function_call(PROMPT_FUNCTION, args))
     await r.send(dialog_clear(player))
     return f"dialog shown to {player} and closed ({reply})"
@@ -404,8 +415,9 @@ def format_table(rows: list[Row]) -> str:
     lines = [f"{'check':<{width}}  result  detail"]
     lines += [f"{r.check:<{width}}  {r.result:<6}  {r.detail}" for r in rows]
     failed = sum(r.result == FAIL for r in rows)
-    lines.append(f"{failed} check(s) failed: report this table with the server's version." if failed
-                 else "Every check passed.")  # fmt: skip
+    lines.append(
+        f"{failed} check(s) failed: report this table with the server's version." if failed else "Every check passed."
+    )
     return "\n".join(lines)
 
 
@@ -447,8 +459,9 @@ async def _require_online(rcon: RconClient, player: str) -> None:
         raise ConfigError(f"--player {player}: not online (online: {listed}); names are case-sensitive")
 
 
-def run_rehearse(config_file: str | Path, env: Mapping[str, str], *, player: str | None = None,
-                 out: TextIO | None = None) -> int:  # fmt: skip
+def run_rehearse(
+    config_file: str | Path, env: Mapping[str, str], *, player: str | None = None, out: TextIO | None = None
+) -> int:
     """``traitors rehearse``: print the table; exit code 1 when a check failed.
 
     Raises:

@@ -86,8 +86,12 @@ class Records:
             done = await flush(self.store, self.db, castle=records.castle, season=records.season)
         except RecordsUnavailable as exc:
             self.failures += 1
-            log.warning("%s; the series wait in %s and are written when it is back", exc, self.store.path,
-                        extra={"event": "records_unavailable"})  # fmt: skip
+            log.warning(
+                "%s; the series wait in %s and are written when it is back",
+                exc,
+                self.store.path,
+                extra={"event": "records_unavailable"},
+            )
             return False
         for series_id in done:
             await self._predict(series_id)
@@ -139,11 +143,21 @@ class Records:
             self._lab.shutdown(wait=True, cancel_futures=True)
 
 
-async def run_season(config: ServeConfig, store: SeriesStore, rcon: RconClient, records: Records, *,
-                     msmp: MsmpClient | None = None, on_ready: Callable[[SeriesService], None] | None = None,
-                     observer: Callable[[Effect], None] | None = None, quiet: QuietGate | None = None,
-                     fault: Fault | None = None, season: Season | None = None, out: TextIO | None = None,
-                     series_limit: int | None = None) -> SeriesService | None:  # fmt: skip
+async def run_season(
+    config: ServeConfig,
+    store: SeriesStore,
+    rcon: RconClient,
+    records: Records,
+    *,
+    msmp: MsmpClient | None = None,
+    on_ready: Callable[[SeriesService], None] | None = None,
+    observer: Callable[[Effect], None] | None = None,
+    quiet: QuietGate | None = None,
+    fault: Fault | None = None,
+    season: Season | None = None,
+    out: TextIO | None = None,
+    series_limit: int | None = None,
+) -> SeriesService | None:
     """Lobby → series → lobby … until a stop signal (house rules 1-5).
 
     Args:
@@ -184,25 +198,49 @@ async def run_season(config: ServeConfig, store: SeriesStore, rcon: RconClient, 
             if on_ready is not None:
                 on_ready(service)
 
-        standbys = standbys_of(store, series_id, config.castle, seats=config.series.contestant_count,
-                               hosts=config.settings.hosts)  # fmt: skip
-        service = await run_series(store, series_id, rcon, config.castle, msmp=msmp, poll_interval=config.poll_interval,
-                                   on_ready=ready, observer=observer, quiet=quiet, fault=fault, standbys=standbys)  # fmt: skip
+        standbys = standbys_of(
+            store, series_id, config.castle, seats=config.series.contestant_count, hosts=config.settings.hosts
+        )
+        service = await run_series(
+            store,
+            series_id,
+            rcon,
+            config.castle,
+            msmp=msmp,
+            poll_interval=config.poll_interval,
+            on_ready=ready,
+            observer=observer,
+            quiet=quiet,
+            fault=fault,
+            standbys=standbys,
+        )
         season.series = None
         if service.game.outcome is None:  # stopped: the series resumes at the next start
             return service
         ended += 1
-        log.info("series %d over: %s", series_id, service.game.outcome.winner.title,
-                 extra={"event": "over", "series": series_id})  # fmt: skip
+        log.info(
+            "series %d over: %s",
+            series_id,
+            service.game.outcome.winner.title,
+            extra={"event": "over", "series": series_id},
+        )
         records.kick()
     return service
 
 
-async def _lobby(config: ServeConfig, store: SeriesStore, rcon: RconClient, season: Season,
-                 out: TextIO | None) -> list[str] | None:  # fmt: skip
+async def _lobby(
+    config: ServeConfig, store: SeriesStore, rcon: RconClient, season: Season, out: TextIO | None
+) -> list[str] | None:
     """Run the lobby of the next series until the host starts it (the cast) or a stop signal (``None``)."""
-    lobby = LobbyRunner(store, rcon, config.castle, seats=config.series.contestant_count, hosts=config.settings.hosts,
-                        board=config.board, poll_interval=config.poll_interval)  # fmt: skip
+    lobby = LobbyRunner(
+        store,
+        rcon,
+        config.castle,
+        seats=config.series.contestant_count,
+        hosts=config.settings.hosts,
+        board=config.board,
+        poll_interval=config.poll_interval,
+    )
     lobby.listeners = season.listeners
     season.lobby = lobby
     loop = asyncio.get_running_loop()

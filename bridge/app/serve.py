@@ -101,7 +101,9 @@ def setup_logging(fmt: str = "json", level: str = "info", stream: TextIO | None 
         stream: where to write (default ``sys.stderr``).
     """
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonLines() if fmt == "json" else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        JsonLines() if fmt == "json" else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     for h in list(root.handlers):
         root.removeHandler(h)
@@ -132,11 +134,17 @@ def series_to_run(store: SeriesStore, settings: AnySettings, *, new: bool = Fals
     if new:
         refuse_new_while_running(store)
     if over:
-        raise StoreError(f"{store.path}: series {latest} is over; export it (traitors export {store.path}) and run "
-                         "serve --new-series to start the next one")  # fmt: skip
+        raise StoreError(
+            f"{store.path}: series {latest} is over; export it (traitors export {store.path}) and run "
+            "serve --new-series to start the next one"
+        )
     if settings_to_json(store.load(latest).settings) != settings_to_json(settings):
-        log.warning("the stored series %d keeps the settings it was dealt with; %s now differs", latest,
-                    source or "the series file", extra={"event": "settings_differ", "series": latest})  # fmt: skip
+        log.warning(
+            "the stored series %d keeps the settings it was dealt with; %s now differs",
+            latest,
+            source or "the series file",
+            extra={"event": "settings_differ", "series": latest},
+        )
     return latest
 
 
@@ -168,8 +176,10 @@ class _Progress:
     def phase(self, effect: Effect) -> None:
         if isinstance(effect, ClockStarted):
             day = self.service.game.day if self.service is not None else None
-            log.info(phase_line(effect.label.text, effect.seconds, day),
-                     extra={"event": "phase", "series": self.series_id, "day": day, "seconds": effect.seconds})  # fmt: skip
+            log.info(
+                phase_line(effect.label.text, effect.seconds, day),
+                extra={"event": "phase", "series": self.series_id, "day": day, "seconds": effect.seconds},
+            )
 
 
 def _secrets(config: ServeConfig, env: Mapping[str, str]) -> tuple[str, str | None]:
@@ -180,8 +190,10 @@ def _secrets(config: ServeConfig, env: Mapping[str, str]) -> tuple[str, str | No
     """
     password, msmp_secret = load_secrets(env, config.secrets_file)
     if password is None:
-        raise ConfigError(f"{config.path}: no RCON password: set CASTLE_RCON_PASSWORD in the environment"
-                          + (f" or in {config.secrets_file}" if config.secrets_file else " or use secrets_file"))
+        raise ConfigError(
+            f"{config.path}: no RCON password: set CASTLE_RCON_PASSWORD in the environment"
+            + (f" or in {config.secrets_file}" if config.secrets_file else " or use secrets_file")
+        )
     if config.msmp_url is None:
         return password, None
     if msmp_secret is None:
@@ -194,8 +206,14 @@ def web_hub(delay: float) -> WebHub:
     return WebHub(delay=delay, record_text=lambda record: format_record(record, "text"))
 
 
-async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = False,
-                out: TextIO | None = None, insecure_bind: bool = False) -> int:  # fmt: skip
+async def serve(
+    config: ServeConfig,
+    env: Mapping[str, str],
+    *,
+    new: bool = False,
+    out: TextIO | None = None,
+    insecure_bind: bool = False,
+) -> int:
     """``traitors serve``: run the configured series until it ends or a stop signal arrives.
 
     An existing store is checked and locked first; a new store is made, and a new series dealt, only once the
@@ -229,10 +247,17 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
         resume = None
         if store is not None and not config.lobby:
             resume = series_to_run(store, config.settings, new=new, source=config.series.path)
-        async with RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon, serving(
-                config.web, keys, hub=web_hub(config.web.spectator_delay) if config.web else None,
-                insecure_bind=insecure_bind, announce=announce_pages(out),
-                extra_routes=web_routes(config, db, season, keys)) as pages:  # fmt: skip
+        async with (
+            RconClient(config.rcon_host, config.rcon_port, password, timeout=10.0) as rcon,
+            serving(
+                config.web,
+                keys,
+                hub=web_hub(config.web.spectator_delay) if config.web else None,
+                insecure_bind=insecure_bind,
+                announce=announce_pages(out),
+                extra_routes=web_routes(config, db, season, keys),
+            ) as pages,
+        ):
             if config.msmp_url is not None and msmp_secret is not None:
                 msmp = MsmpClient(config.msmp_url, msmp_secret, timeout=10.0, ca_file=config.msmp_ca_file)
                 await msmp.start()
@@ -244,18 +269,40 @@ async def serve(config: ServeConfig, env: Mapping[str, str], *, new: bool = Fals
             started = time.monotonic()
             if config.lobby:
                 progress = _Progress(0, out, pages)
-                last = await run_season(config, store, rcon, records, msmp=msmp, on_ready=progress.ready,
-                                        observer=progress.phase, fault=Fault.from_env(env), season=season, out=out)  # fmt: skip
+                last = await run_season(
+                    config,
+                    store,
+                    rcon,
+                    records,
+                    msmp=msmp,
+                    on_ready=progress.ready,
+                    observer=progress.phase,
+                    fault=Fault.from_env(env),
+                    season=season,
+                    out=out,
+                )
                 if last is not None and last.game.outcome is None:
                     _report_end(last, season.series or 0, started, out)
                 return 0
             series_id = resume if resume is not None else deal_series(store, config.settings)
-            log.info("series %d %s", series_id, "resuming" if resume is not None else "created",
-                     extra={"event": "series", "series": series_id, "store": str(config.store)})  # fmt: skip
+            log.info(
+                "series %d %s",
+                series_id,
+                "resuming" if resume is not None else "created",
+                extra={"event": "series", "series": series_id, "store": str(config.store)},
+            )
             progress = _Progress(series_id, out, pages)
-            service = await run_series(store, series_id, rcon, config.castle, msmp=msmp,
-                                       poll_interval=config.poll_interval, on_ready=progress.ready,
-                                       observer=progress.phase, fault=Fault.from_env(env))  # fmt: skip
+            service = await run_series(
+                store,
+                series_id,
+                rcon,
+                config.castle,
+                msmp=msmp,
+                poll_interval=config.poll_interval,
+                on_ready=progress.ready,
+                observer=progress.phase,
+                fault=Fault.from_env(env),
+            )
             if service.game.outcome is not None:
                 await records.flush_once()
             _report_end(service, series_id, started, out)
@@ -275,8 +322,12 @@ async def linger(hub: WebHub, seconds: float, out: TextIO) -> None:
     """Keep the pages up after the series (house rule 5): until the spectator page has been sent the end through
     its delay, then ``seconds`` more; SIGTERM or SIGINT ends the wait at once."""
     stop = asyncio.Event()
-    print(f"the series is over; the pages stay up {hub.spectator.line.delay + seconds:.0f} s more for the "
-          "spectators (Ctrl-C ends it)", file=out, flush=True)  # fmt: skip
+    print(
+        f"the series is over; the pages stay up {hub.spectator.line.delay + seconds:.0f} s more for the "
+        "spectators (Ctrl-C ends it)",
+        file=out,
+        flush=True,
+    )
     with on_stop_signals(lambda _sig: stop.set()):
         await hub.drain(stop)
         with contextlib.suppress(TimeoutError):
@@ -302,8 +353,11 @@ def _report_end(service: SeriesService, series_id: int, started: float, out: Tex
         log.info("series over: %s", game.outcome.winner.title, extra={"event": "over", "series": series_id})
         print(format_record(game.record, "text"), file=out)
     else:
-        log.info("stopped after %.1f s; resume with the same command", time.monotonic() - started,
-                 extra={"event": "stopped", "series": series_id, "inputs": len(game.log)})  # fmt: skip
+        log.info(
+            "stopped after %.1f s; resume with the same command",
+            time.monotonic() - started,
+            extra={"event": "stopped", "series": series_id, "inputs": len(game.log)},
+        )
 
 
 SERVE_TEMPLATE = """# traitors serve --config serve.toml   (docs/operator.md)

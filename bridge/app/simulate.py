@@ -207,11 +207,14 @@ def format_text(data: Mapping[str, Any], twists: Sequence[str]) -> str:
         for t, r in data["twists"].items():
             lo, hi = r["ci95"]
             without = ", ".join(f"{side} {_pct(x).strip()}" for side, x in r["win_rates_without"].items())
-            lines.append(f"  {t:<14} {_pct(r['rate'])}  [{_pct(lo)}, {_pct(hi)}]  {r['changed']:>5} of {r['runs']:<5}  "
-                         f"{without}")  # fmt: skip
+            lines.append(
+                f"  {t:<14} {_pct(r['rate'])}  [{_pct(lo)}, {_pct(hi)}]  {r['changed']:>5} of {r['runs']:<5}  {without}"
+            )
     elif twists:
-        lines.append(f"Twists in this setup: {', '.join(twists)} (add --twist-impact to measure whether each "
-                     "changed the outcome; it plays every series once more per twist)")  # fmt: skip
+        lines.append(
+            f"Twists in this setup: {', '.join(twists)} (add --twist-impact to measure whether each "
+            "changed the outcome; it plays every series once more per twist)"
+        )
     else:
         lines.append("Twists in this setup: none")
     return "\n".join(lines)
@@ -255,13 +258,20 @@ def run_simulate(
 
         bar = tqdm(total=series, file=err, unit="series", desc="simulating", leave=False)
     try:
-        tally = run(settings, seeds, bots=kinds, twist_impact=twist_impact, jobs=jobs,
-                    progress=bar.update if bar is not None else None)  # fmt: skip
+        tally = run(
+            settings,
+            seeds,
+            bots=kinds,
+            twist_impact=twist_impact,
+            jobs=jobs,
+            progress=bar.update if bar is not None else None,
+        )
     finally:
         if bar is not None:
             bar.close()
-    data = summary(tally, ruleset=ruleset_of(settings).name, contestants=len(settings.contestants), seed=seed,
-                   bots=bots)  # fmt: skip
+    data = summary(
+        tally, ruleset=ruleset_of(settings).name, contestants=len(settings.contestants), seed=seed, bots=bots
+    )
     data["twist_impact"] = twist_impact
     data["twists_in_setup"] = list(twists_of(settings))
     if as_json:

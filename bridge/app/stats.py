@@ -31,6 +31,7 @@ from engine.sim import series_seeds, summary
 
 __all__ = ["LAB_BOTS", "fill_predictions", "lab_key", "predict", "run_stats", "settings_of_setup"]
 
+
 def settings_of_setup(setup: Mapping[str, Any]) -> Any:
     """The engine settings the lab plays for a recorded setup (house rule 2).
 
@@ -54,12 +55,14 @@ def predict(setup: Mapping[str, Any], series: int, seed: int, jobs: int = 1) -> 
     """
     settings = settings_of_setup(setup)
     tally = run(settings, series_seeds(seed, series), bots=LAB_BOTS, jobs=jobs)
-    return summary(tally, ruleset=ruleset_of(settings).name, contestants=len(settings.contestants), seed=seed,
-                   bots=LAB_BOTS)  # fmt: skip
+    return summary(
+        tally, ruleset=ruleset_of(settings).name, contestants=len(settings.contestants), seed=seed, bots=LAB_BOTS
+    )
 
 
-def fill_predictions(db: RecordsDb, series: int, seed: int, *, jobs: int = 1, refresh: bool = False,
-                     err: TextIO | None = None) -> int:  # fmt: skip
+def fill_predictions(
+    db: RecordsDb, series: int, seed: int, *, jobs: int = 1, refresh: bool = False, err: TextIO | None = None
+) -> int:
     """Make and cache the prediction of every recorded setup that has none for this lab run (house rule 2).
 
     Returns:
@@ -75,8 +78,11 @@ def fill_predictions(db: RecordsDb, series: int, seed: int, *, jobs: int = 1, re
         if key in have:
             continue
         if err is not None:
-            print(f"balance lab: {series} series of setup {key} ({ruleset}, {setup.get('contestants')} contestants)",
-                  file=err, flush=True)  # fmt: skip
+            print(
+                f"balance lab: {series} series of setup {key} ({ruleset}, {setup.get('contestants')} contestants)",
+                file=err,
+                flush=True,
+            )
         try:
             result = predict(setup, series, seed, jobs)
         except ConfigError as exc:
@@ -88,9 +94,20 @@ def fill_predictions(db: RecordsDb, series: int, seed: int, *, jobs: int = 1, re
     return made
 
 
-def run_stats(db: RecordsDb, *, season: str | None, castle: str | None, as_json: bool, lab_series: int,
-              lab_seed: int, lab: bool = True, refresh: bool = False, jobs: int = 1,
-              out: TextIO | None = None, err: TextIO | None = None) -> int:  # fmt: skip
+def run_stats(
+    db: RecordsDb,
+    *,
+    season: str | None,
+    castle: str | None,
+    as_json: bool,
+    lab_series: int,
+    lab_seed: int,
+    lab: bool = True,
+    refresh: bool = False,
+    jobs: int = 1,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     """``traitors stats``: fill the lab's predictions (unless ``lab`` is off), then print the figures.
 
     Returns:
@@ -101,14 +118,19 @@ def run_stats(db: RecordsDb, *, season: str | None, castle: str | None, as_json:
         RecordsUnavailable: the database cannot be used.
     """
     if db.backend == "sqlite" and not Path(db.target).is_file():  # reading must not leave an empty database behind
-        raise ConfigError(f"{db.target}: no records database here (`traitors serve` and `traitors records import` "
-                          "create it)")  # fmt: skip
+        raise ConfigError(
+            f"{db.target}: no records database here (`traitors serve` and `traitors records import` create it)"
+        )
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if lab:
         fill_predictions(db, lab_series, lab_seed, jobs=jobs, refresh=refresh, err=None if as_json else err)
-    data = figures(db.series(season=season, castle=castle), db.predictions(lab_key(lab_series, lab_seed)),
-                   season=season, castle=castle)  # fmt: skip
+    data = figures(
+        db.series(season=season, castle=castle),
+        db.predictions(lab_key(lab_series, lab_seed)),
+        season=season,
+        castle=castle,
+    )
     data["lab"] = {"bots": LAB_BOTS, "series": lab_series, "seed": lab_seed}
     if as_json:
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -132,11 +154,14 @@ def format_text(data: Mapping[str, Any]) -> str:
     if data["leaderboard"]:
         lines.append("Leaderboard (wins; win rate with its 95 % interval):")
         for p in data["leaderboard"][:20]:
-            lines.append(f"  {p['rank']:>3}. {p['name']:<16} {p['wins']:>3} of {p['series']:<3} {_interval(p['win_rate'])}")
+            lines.append(
+                f"  {p['rank']:>3}. {p['name']:<16} {p['wins']:>3} of {p['series']:<3} {_interval(p['win_rate'])}"
+            )
         lines.append("")
     for s in data["setups"]:
-        lines.append(f"Setup {s['key']} ({s['ruleset']}, {s['setup'].get('contestants')} contestants): "
-                     f"{s['series']} series")  # fmt: skip
+        lines.append(
+            f"Setup {s['key']} ({s['ruleset']}, {s['setup'].get('contestants')} contestants): {s['series']} series"
+        )
         for side, r in s["wins"].items():
             check = s["check"].get(side)
             lab = f"  lab {_interval(check['lab'])}  gap {100 * check['gap']:+.1f} points" if check else ""

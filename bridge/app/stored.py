@@ -46,8 +46,10 @@ def refuse_new_while_running(store: SeriesStore) -> None:
     """
     latest = store.latest()
     if latest is not None and not store.is_over(latest):
-        raise StoreError(f"{store.path}: series {latest} is still running; finish it (or end it from the host "
-                         "console) before starting a new one")  # fmt: skip
+        raise StoreError(
+            f"{store.path}: series {latest} is still running; finish it (or end it from the host "
+            "console) before starting a new one"
+        )
 
 
 __all__ = ["open_store", "refuse_new_while_running", "store_is_there"]

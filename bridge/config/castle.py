@@ -105,7 +105,7 @@ VISITORS = 2
 BREAKFAST_REQUIRED = (
     "field required: one place per seat at the breakfast table, where each contestant's player head is set as "
     "they arrive ([[breakfast]] tables, seat 1 first; `traitors build-castle` writes them; docs/operator.md, "
-    "\"The castle\")"
+    '"The castle")'
 )
 """The problem a castle file without ``[[breakfast]]`` places is reported with."""
 
@@ -166,8 +166,9 @@ class CastleConfig:
         x = home.x + VISIT_AHEAD * ahead_x + side * ahead_z
         z = home.z + VISIT_AHEAD * ahead_z - side * ahead_x
         back = (home.yaw + 180.0) % 360.0
-        return Location(x=round(x, 2) + 0.0, y=home.y, z=round(z, 2) + 0.0, yaw=back - 360.0 if back > 180.0 else back,
-                        pitch=0.0)  # fmt: skip
+        return Location(
+            x=round(x, 2) + 0.0, y=home.y, z=round(z, 2) + 0.0, yaw=back - 360.0 if back > 180.0 else back, pitch=0.0
+        )
 
 
 SHARED_PLACES: tuple[str, ...] = tuple(f.name for f in fields(CastlePlaces))
@@ -234,8 +235,13 @@ def castle_toml(castle: CastleConfig, comment: str = "") -> str:
     lines = [_HEADER.rstrip("\n")] + [f"# {line}".rstrip() for line in comment.splitlines()]
     if castle.built is not None:
         b = castle.built
-        lines += ["", "[built]", f"origin = [{', '.join(str(c) for c in b.origin)}]", f"seats = {b.seats}",
-                  f'blueprint = "{b.blueprint}"']  # fmt: skip
+        lines += [
+            "",
+            "[built]",
+            f"origin = [{', '.join(str(c) for c in b.origin)}]",
+            f"seats = {b.seats}",
+            f'blueprint = "{b.blueprint}"',
+        ]
     lines += ["", "[places]"]
     lines += [f"{name} = {_inline(getattr(castle.places, name))}" for name in SHARED_PLACES]
     for n, seat in enumerate(castle.seats, 1):

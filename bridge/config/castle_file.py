@@ -87,8 +87,10 @@ class CastleModel(ConfigModel):
         redraw the castle from it."""
         seats = info.data.get("seats")
         if built is not None and seats is not None and built.seats != len(seats):
-            raise ValueError(f"says {built.seats} seats, but the file lists {len(seats)} [[seats]]; "
-                             "rebuild it with traitors build-castle, or remove the [built] table")  # fmt: skip
+            raise ValueError(
+                f"says {built.seats} seats, but the file lists {len(seats)} [[seats]]; "
+                "rebuild it with traitors build-castle, or remove the [built] table"
+            )
         return built
 
 

@@ -142,8 +142,10 @@ class OathIn(InputModel):
     traitor: str
 
     def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
-        return [ScenarioInput(i, SwearOath(self.traitor), self.at if n == 0 else None, f"oath[{n}]")
-                for n in range(OATH_ANSWERS)]  # fmt: skip
+        return [
+            ScenarioInput(i, SwearOath(self.traitor), self.at if n == 0 else None, f"oath[{n}]")
+            for n in range(OATH_ANSWERS)
+        ]
 
 
 class HostTwistIn(InputModel):
@@ -157,7 +159,6 @@ class HostTwistIn(InputModel):
         return [ScenarioInput(i, cls(_host(self.host, first_host), self.twist), self.at)]
 
 
-
 class VotesIn(InputModel):
     """``votes``: voter → target, cast in the order written."""
 
@@ -166,10 +167,14 @@ class VotesIn(InputModel):
 
     def expand(self, i: int, _first_host: str | None) -> list[ScenarioInput]:
         return [
-            ScenarioInput(i, KeepEveryone(voter) if target == "keep everyone" else CastVote(voter, target),
-                          self.at if n == 0 else None, f"votes.{voter}")
+            ScenarioInput(
+                i,
+                KeepEveryone(voter) if target == "keep everyone" else CastVote(voter, target),
+                self.at if n == 0 else None,
+                f"votes.{voter}",
+            )
             for n, (voter, target) in enumerate(self.votes.items())
-        ]  # fmt: skip
+        ]
 
 
 class TorchesIn(InputModel):
@@ -192,7 +197,12 @@ _FORMS: dict[str, type[InputModel]] = {
 }
 """The engine inputs whose form is not simply their JSON form (a host that may be left out)."""
 
-SHORTHAND_MODELS: dict[str, type[InputModel]] = {"timer": TimerIn, "oath": OathIn, "votes": VotesIn, "torches": TorchesIn}
+SHORTHAND_MODELS: dict[str, type[InputModel]] = {
+    "timer": TimerIn,
+    "oath": OathIn,
+    "votes": VotesIn,
+    "torches": TorchesIn,
+}
 """The shorthands' forms."""
 
 _NAMED_FIELDS: dict[type, Any] = {Power: PowerName, Twist: TwistName}
@@ -267,7 +277,7 @@ def parse_inputs(raw: Sequence[Any], hosts: object) -> tuple[list[ScenarioInput]
     for i, entry in enumerate(raw):
         where = f"input[{i}]"
         if not isinstance(entry, Mapping):
-            found.append(f"{where}: an input is a table such as {{ action = \"advance\" }}")
+            found.append(f'{where}: an input is a table such as {{ action = "advance" }}')
             continue
         kind = entry.get("action")
         if kind is None:
@@ -288,4 +298,13 @@ def parse_inputs(raw: Sequence[Any], hosts: object) -> tuple[list[ScenarioInput]
     return inputs, found
 
 
-__all__ = ["OATH_ANSWERS", "SHORTHANDS", "InputModel", "ScenarioInput", "form_of", "input_model", "input_models", "parse_inputs"]
+__all__ = [
+    "OATH_ANSWERS",
+    "SHORTHANDS",
+    "InputModel",
+    "ScenarioInput",
+    "form_of",
+    "input_model",
+    "input_models",
+    "parse_inputs",
+]

@@ -17,8 +17,9 @@ from typing import Any
 from bridge.config.model import read_toml
 from engine.errors import ConfigError
 
-SERVE_KEYS = frozenset({"castle", "lobby", "log", "msmp", "poll_interval", "rcon", "records", "secrets_file", "series",
-                        "store", "web"})  # fmt: skip
+SERVE_KEYS = frozenset(
+    {"castle", "lobby", "log", "msmp", "poll_interval", "rcon", "records", "secrets_file", "series", "store", "web"}
+)
 """The serve config's top-level keys that no series file or scenario has (theirs: ``bridge/config/settings.py``)."""
 
 

@@ -120,5 +120,12 @@ def parse_scenario_data(data: Mapping[str, Any], name: str) -> Scenario:
     return Scenario(path=name, settings=settings, seed=model.seed, inputs=tuple(inputs))
 
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioInput", "ScenarioModel", "load_scenario", "parse_scenario",
-           "parse_scenario_data"]
+__all__ = [
+    "Scenario",
+    "ScenarioError",
+    "ScenarioInput",
+    "ScenarioModel",
+    "load_scenario",
+    "parse_scenario",
+    "parse_scenario_data",
+]

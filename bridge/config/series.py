@@ -75,9 +75,7 @@ class SeriesFile:
         """How many contestants the series is for."""
         return len(self.settings.contestants)
 
-    def settings_for(
-        self, names: Sequence[str] | None = None, hosts: Sequence[str] | None = None
-    ) -> AnySettings:
+    def settings_for(self, names: Sequence[str] | None = None, hosts: Sequence[str] | None = None) -> AnySettings:
         """The engine settings for the real cast.
 
         Args:
@@ -90,8 +88,10 @@ class SeriesFile:
         """
         if names is None:
             if not self.named:
-                raise ConfigError(f"{self.path}: contestants: the file names no contestants; give their names "
-                                  "(serve config `contestants`)")  # fmt: skip
+                raise ConfigError(
+                    f"{self.path}: contestants: the file names no contestants; give their names "
+                    "(serve config `contestants`)"
+                )
             names = self.settings.contestants
         names = tuple(names)
         if len(names) != self.contestant_count:
@@ -99,8 +99,9 @@ class SeriesFile:
                 f"{self.path}: contestant_count: the series is for {self.contestant_count} contestants, "
                 f"but {len(names)} names were given"
             )
-        settings = replace(self.settings, contestants=names,
-                           hosts=tuple(hosts) if hosts is not None else self.settings.hosts)  # fmt: skip
+        settings = replace(
+            self.settings, contestants=names, hosts=tuple(hosts) if hosts is not None else self.settings.hosts
+        )
         try:
             validate_settings(settings)
         except ConfigError as exc:
@@ -152,8 +153,9 @@ def _cast_problems(model: SeriesModel) -> list[str]:
     problems = []
     named = model.contestants is not None
     if named and model.contestant_count is not None and model.contestant_count != len(model.contestants or []):
-        problems.append(f"contestant_count: {model.contestant_count}, but contestants names "
-                        f"{len(model.contestants or [])}")  # fmt: skip
+        problems.append(
+            f"contestant_count: {model.contestant_count}, but contestants names {len(model.contestants or [])}"
+        )
     if not named and model.contestant_count is None:
         problems.append("contestant_count: field required (or name the contestants: contestants = [...])")
     return problems
@@ -207,5 +209,12 @@ def shipped_series() -> dict[str, SeriesFile]:
     return out
 
 
-__all__ = ["SeriesFile", "SeriesModel", "load_series", "load_series_settings", "parse_series", "series_from_data",
-           "shipped_series"]
+__all__ = [
+    "SeriesFile",
+    "SeriesModel",
+    "load_series",
+    "load_series_settings",
+    "parse_series",
+    "series_from_data",
+    "shipped_series",
+]

@@ -114,7 +114,7 @@ class WebModel(ConfigModel):
         for name in names:
             port = name.count(":") == 1 or "]:" in name  # one colon: a name and a port; an IPv6 address has more
             if not name.strip("[]") or port or any(c in name for c in " */?#@"):
-                raise ValueError(f"{name!r}: a host name or address without a port or wildcard (\"castle.example\")")
+                raise ValueError(f'{name!r}: a host name or address without a port or wildcard ("castle.example")')
         return names
 
 
@@ -263,8 +263,10 @@ def check_seats(castle: CastleConfig, castle_name: str, settings: AnySettings, s
     needed = ruleset_of(settings).castle_places
     for key, spots, plural, what in (p for p in places if p[0] in needed):
         if len(spots) < n:
-            out.append(f"{castle_name}: {key}: {len(spots)} {plural}, but {series_name} has {n} contestants: "
-                       f"no {what} for contestant {len(spots) + 1}")  # fmt: skip
+            out.append(
+                f"{castle_name}: {key}: {len(spots)} {plural}, but {series_name} has {n} contestants: "
+                f"no {what} for contestant {len(spots) + 1}"
+            )
     return out
 
 
@@ -288,8 +290,10 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
     """
     name = str(path)
     if _secret_keys(data):
-        raise ConfigError(f"{name}: secrets do not belong in the serve config; set CASTLE_RCON_PASSWORD and "
-                          "CASTLE_MSMP_SECRET in the environment or in secrets_file (chmod 600)")  # fmt: skip
+        raise ConfigError(
+            f"{name}: secrets do not belong in the serve config; set CASTLE_RCON_PASSWORD and "
+            "CASTLE_MSMP_SECRET in the environment or in secrets_file (chmod 600)"
+        )
     m = validate(ServeModel, data, name)
 
     def rel(p: str) -> Path:
@@ -314,19 +318,44 @@ def serve_config_from_data(data: Mapping[str, Any], path: Path) -> ServeConfig:
         raise ConfigError("\n".join(problems))
     web = None
     if m.web is not None:
-        web = WebConfig(m.web.bind, m.web.port, rel(m.web.tls_cert) if m.web.tls_cert else None,
-                        rel(m.web.tls_key) if m.web.tls_key else None, m.web.spectator_delay,
-                        tuple(m.web.server_names), m.web.max_spectators, m.web.client_queue, m.web.linger)  # fmt: skip
+        web = WebConfig(
+            m.web.bind,
+            m.web.port,
+            rel(m.web.tls_cert) if m.web.tls_cert else None,
+            rel(m.web.tls_key) if m.web.tls_key else None,
+            m.web.spectator_delay,
+            tuple(m.web.server_names),
+            m.web.max_spectators,
+            m.web.client_queue,
+            m.web.linger,
+        )
     return ServeConfig(
-        path=path, castle=castle, castle_path=castle_path, series=series, settings=settings, store=rel(m.store),
-        rcon_host=m.rcon.host, rcon_port=m.rcon.port, msmp_url=m.msmp.url if m.msmp is not None else None,
+        path=path,
+        castle=castle,
+        castle_path=castle_path,
+        series=series,
+        settings=settings,
+        store=rel(m.store),
+        rcon_host=m.rcon.host,
+        rcon_port=m.rcon.port,
+        msmp_url=m.msmp.url if m.msmp is not None else None,
         msmp_ca_file=rel(m.msmp.ca_file) if m.msmp is not None and m.msmp.ca_file else None,
-        secrets_file=rel(m.secrets_file) if m.secrets_file else None, log_format=m.log.format,
-        log_level=m.log.level, poll_interval=m.poll_interval, web=web,
-        records=RecordsConfig(m.records.url, path.parent, m.records.castle or socket.gethostname(), m.records.season,
-                              m.records.lab_series, m.records.lab_seed),
-        lobby=lobby, board=(m.lobby.board[0], m.lobby.board[1], m.lobby.board[2]) if m.lobby.board else None,
-    )  # fmt: skip
+        secrets_file=rel(m.secrets_file) if m.secrets_file else None,
+        log_format=m.log.format,
+        log_level=m.log.level,
+        poll_interval=m.poll_interval,
+        web=web,
+        records=RecordsConfig(
+            m.records.url,
+            path.parent,
+            m.records.castle or socket.gethostname(),
+            m.records.season,
+            m.records.lab_series,
+            m.records.lab_seed,
+        ),
+        lobby=lobby,
+        board=(m.lobby.board[0], m.lobby.board[1], m.lobby.board[2]) if m.lobby.board else None,
+    )
 
 
 def _named_file(load: Callable[[Path], T], file: Path, key: str, config: Path, problems: list[str]) -> T | None:
@@ -352,6 +381,18 @@ def _secret_keys(data: Any) -> list[str]:
     return found
 
 
-__all__ = ["LobbyModel", "LogModel", "MsmpModel", "RconModel", "RecordsConfig", "RecordsModel", "ServeConfig",
-           "ServeModel", "WebConfig", "WebModel", "check_seats",
-           "load_serve_config", "serve_config_from_data"]
+__all__ = [
+    "LobbyModel",
+    "LogModel",
+    "MsmpModel",
+    "RconModel",
+    "RecordsConfig",
+    "RecordsModel",
+    "ServeConfig",
+    "ServeModel",
+    "WebConfig",
+    "WebModel",
+    "check_seats",
+    "load_serve_config",
+    "serve_config_from_data",
+]

@@ -37,14 +37,15 @@ def _parse_power(value: object) -> Power:
     if isinstance(value, Power):
         return value
     if not isinstance(value, str):
-        raise ValueError("a power is a name such as \"The Bartender\"")
+        raise ValueError('a power is a name such as "The Bartender"')
     key = _words(value).removeprefix("the ").strip()
     try:
         return Power(key)
     except ValueError:
         known = ", ".join(p.title for p in Power)
-        raise ValueError(f"unknown power {value!r}{did_you_mean(key, [p.value for p in Power], Power)} "
-                         f"(known: {known})") from None
+        raise ValueError(
+            f"unknown power {value!r}{did_you_mean(key, [p.value for p in Power], Power)} (known: {known})"
+        ) from None
 
 
 def _parse_allegiance(value: object) -> Allegiance:
@@ -72,7 +73,9 @@ def _parse_twist(value: object) -> Twist:
 
 def _known_ruleset(value: str) -> str:
     if value not in RULESETS:
-        raise ValueError(f"unknown ruleset {value!r}{did_you_mean(value, list(RULESETS))} (known: {', '.join(RULESETS)})")
+        raise ValueError(
+            f"unknown ruleset {value!r}{did_you_mean(value, list(RULESETS))} (known: {', '.join(RULESETS)})"
+        )
     return value
 
 
@@ -149,7 +152,7 @@ def settings_body(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def settings_problems(exc: ValidationError) -> list[str]:
     """``problems(exc)`` with ``deal_table`` named ``deal``, as the file writes it."""
-    return [("deal" + p[len("deal_table"):]) if p.startswith("deal_table") else p for p in problems(exc)]
+    return [("deal" + p[len("deal_table") :]) if p.startswith("deal_table") else p for p in problems(exc)]
 
 
 # ---------------------------------------------------------------------------------------------- engine settings

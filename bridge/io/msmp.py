@@ -186,8 +186,12 @@ def check_schema(value: Any, schema: Mapping[str, Any], doc: Mapping[str, Any], 
 
 
 _PY_TYPES: dict[str, type | tuple[type, ...]] = {
-    "string": str, "boolean": bool, "object": dict, "array": list, "null": type(None),
-}  # fmt: skip
+    "string": str,
+    "boolean": bool,
+    "object": dict,
+    "array": list,
+    "null": type(None),
+}
 
 
 def _is_type(value: Any, t: str) -> bool:
@@ -442,8 +446,8 @@ class MsmpClient:
         finally:
             self._pending.pop(rid, None)
         if reply.get("jsonrpc") != JSONRPC:
-            log.warning("MSMP answered %s without \"jsonrpc\": \"2.0\"; the call fails", method)
-            raise ClientMessageError(f"MSMP {method}: the response is not JSON-RPC 2.0 (no \"jsonrpc\": \"2.0\")")
+            log.warning('MSMP answered %s without "jsonrpc": "2.0"; the call fails', method)
+            raise ClientMessageError(f'MSMP {method}: the response is not JSON-RPC 2.0 (no "jsonrpc": "2.0")')
         if "error" in reply:
             err = reply["error"] if isinstance(reply["error"], dict) else {}
             raise MsmpError(method, int(err.get("code", 0)), str(err.get("message", "")))
@@ -528,13 +532,13 @@ class MsmpClient:
                     if versioned:
                         self._notification(str(message["method"]), message.get("params"))
                     else:
-                        log.warning("MSMP sent a notification without \"jsonrpc\": \"2.0\"; ignored")
+                        log.warning('MSMP sent a notification without "jsonrpc": "2.0"; ignored')
                 elif "id" in message:
                     fut = self._pending.get(message["id"]) if isinstance(message["id"], int) else None
                     if fut is not None and not fut.done():
                         fut.set_result(message)  # call() checks it (house rule 7)
                     elif not versioned:
-                        log.warning("MSMP sent a response without \"jsonrpc\": \"2.0\" to no pending call; ignored")
+                        log.warning('MSMP sent a response without "jsonrpc": "2.0" to no pending call; ignored')
                 else:
                     log.warning("MSMP sent an object that is neither a response nor a notification; ignored")
         except ConnectionClosed:
@@ -617,7 +621,11 @@ class MsmpClient:
         while not self._started.is_set():
             left = deadline - loop.time()
             if not self.is_connected or left <= 0:
-                why = "is not connected" if not self.is_connected else f"has not started within {self.startup_timeout:g} s"
+                why = (
+                    "is not connected"
+                    if not self.is_connected
+                    else f"has not started within {self.startup_timeout:g} s"
+                )
                 raise MsmpUnavailable(f"MSMP {method}: the server at {self.url} {why}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._started.wait(), min(0.5, left))

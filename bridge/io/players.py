@@ -99,7 +99,7 @@ class PlayerDirectory:
         m = _LIST_PREFIX.match(reply)
         if m is None:
             return 0
-        found = [{"id": u, "name": n} for n, u in _NAME_AND_ID.findall(reply[m.end():])]
+        found = [{"id": u, "name": n} for n, u in _NAME_AND_ID.findall(reply[m.end() :])]
         return self.update(found)
 
     def names(self) -> set[str]:

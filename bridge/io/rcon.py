@@ -247,6 +247,7 @@ class RconClient:
         if owner is None or owner.is_closed() or (owner is not loop and not owner.is_running()):
             self._adopt(loop)
         elif owner is not loop:
+
             async def run() -> T:
                 return await make()
 
@@ -295,7 +296,9 @@ class RconClient:
                     return await self._exchange(payload)
             except TimeoutError:
                 await self._drop()
-                raise RconTimeout(f"no complete RCON reply from {self.host}:{self.port} within {self.timeout} s") from None
+                raise RconTimeout(
+                    f"no complete RCON reply from {self.host}:{self.port} within {self.timeout} s"
+                ) from None
             except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
                 await self._drop()
                 raise RconUnavailable(f"RCON connection to {self.host}:{self.port} lost: {reason(exc)}") from None
@@ -376,14 +379,13 @@ class RconClient:
                 self._failures += 1
                 backoff = min(self.max_backoff, _BACKOFF_START * 2 ** (self._failures - 1))
                 self._retry_at = time.monotonic() + backoff
-                log.info("RCON connect to %s:%s failed (%s); retry in %.1f s", self.host, self.port,
-                         reason(exc), backoff)
+                log.info(
+                    "RCON connect to %s:%s failed (%s); retry in %.1f s", self.host, self.port, reason(exc), backoff
+                )
                 if time.monotonic() >= deadline or self._retry_at > deadline:
                     if isinstance(exc, TimeoutError):
                         raise RconTimeout(f"RCON login to {self.host}:{self.port} timed out") from None
-                    raise RconUnavailable(
-                        f"cannot connect to RCON at {self.host}:{self.port}: {reason(exc)}"
-                    ) from None
+                    raise RconUnavailable(f"cannot connect to RCON at {self.host}:{self.port}: {reason(exc)}") from None
                 continue
             self._failures = 0
             self._retry_at = 0.0
@@ -428,9 +430,7 @@ class BlockingRcon:
         host, port, password, timeout, max_backoff: as for :class:`RconClient` (seconds).
     """
 
-    def __init__(
-        self, host: str, port: int, password: str, *, timeout: float = 5.0, max_backoff: float = 10.0
-    ) -> None:
+    def __init__(self, host: str, port: int, password: str, *, timeout: float = 5.0, max_backoff: float = 10.0) -> None:
         self.client = RconClient(host, port, password, timeout=timeout, max_backoff=max_backoff)
         ready: concurrent.futures.Future[asyncio.AbstractEventLoop] = concurrent.futures.Future()
 

@@ -97,8 +97,14 @@ class PhaseClock:
     Use it from one event loop: ``start`` creates the task there.
     """
 
-    def __init__(self, expire: Callable[[int], Awaitable[None]], *, now: Callable[[], float] = time.time,
-                 gate: QuietGate | None = None, skip: Callable[[float], None] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        expire: Callable[[int], Awaitable[None]],
+        *,
+        now: Callable[[], float] = time.time,
+        gate: QuietGate | None = None,
+        skip: Callable[[float], None] | None = None,
+    ) -> None:
         if skip is not None and gate is None:
             raise ValueError("a phase clock skips ahead only when a quiet gate says so")
         self._expire = expire
@@ -188,10 +194,15 @@ class PhaseClock:
         now = self.now()
         if now < deadline + grace or self._armed == (phase_seq, deadline) or self._firing == phase_seq:
             return False
-        if self._fired_at is not None and self._fired_at[:2] == (phase_seq, deadline) and now - self._fired_at[2] < grace:
+        if (
+            self._fired_at is not None
+            and self._fired_at[:2] == (phase_seq, deadline)
+            and now - self._fired_at[2] < grace
+        ):
             return False
-        log.warning("phase clock %d: its deadline passed %.1f s ago without its timer; firing it now",
-                    phase_seq, now - deadline)  # fmt: skip
+        log.warning(
+            "phase clock %d: its deadline passed %.1f s ago without its timer; firing it now", phase_seq, now - deadline
+        )
         self.rescued += 1
         self.arm(phase_seq, deadline)
         return True
@@ -265,13 +276,14 @@ def rcon_quiet_gate(rcon: Any) -> QuietGate:
 
     async def gate() -> bool:
         reply = await rcon.command(query)
-        return not reply.startswith(prefix) or reply[len(prefix):].strip() in ("1b", "true")
+        return not reply.startswith(prefix) or reply[len(prefix) :].strip() in ("1b", "true")
 
     return gate
 
 
-async def count_down(deadline: Callable[[], float | None], now: Callable[[], float],
-                     show: Callable[[int], Awaitable[None]]) -> None:  # fmt: skip
+async def count_down(
+    deadline: Callable[[], float | None], now: Callable[[], float], show: Callable[[int], Awaitable[None]]
+) -> None:
     """Show the whole seconds left until ``deadline()`` once a second (the clock bossbar), until cancelled.
 
     Args:

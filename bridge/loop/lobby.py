@@ -190,16 +190,20 @@ class Lobby:
                 raise _private(player, "lobby.already")
             self.signups.append(player)
             n = len(self.signups)
-            return [Announce(msg("lobby.joined", player=player, count=n, **count)),
-                    Whisper(frozenset({player}), msg("lobby.signed_up", count=n, **count))]  # fmt: skip
+            return [
+                Announce(msg("lobby.joined", player=player, count=n, **count)),
+                Whisper(frozenset({player}), msg("lobby.signed_up", count=n, **count)),
+            ]
         if action == "withdraw":
             if player not in self.signups:
                 raise _private(player, "lobby.not_signed_up")
             self.signups.remove(player)
             if player in self.cast:
                 self.cast.remove(player)
-            return [Announce(msg("lobby.left", player=player, count=len(self.signups), **count)),
-                    Whisper(frozenset({player}), msg("lobby.withdrawn"))]  # fmt: skip
+            return [
+                Announce(msg("lobby.left", player=player, count=len(self.signups), **count)),
+                Whisper(frozenset({player}), msg("lobby.withdrawn")),
+            ]
         if action == "pick":
             if player not in self.signups or player in self.cast:
                 raise _private(str(entry.get("by")), "lobby.no_pick", index=0)

@@ -62,8 +62,9 @@ LOAD_WAIT = 2.0
 _HOST_CONTROLS = (LobbyControl.DRAW, LobbyControl.START, LobbyControl.CLEAR, LobbyControl.PICK, LobbyControl.CONSOLE)
 
 
-def standbys_of(store: SeriesStore, series_id: int, castle: CastleConfig, *, seats: int,
-                hosts: Sequence[str]) -> list[str]:  # fmt: skip
+def standbys_of(
+    store: SeriesStore, series_id: int, castle: CastleConfig, *, seats: int, hosts: Sequence[str]
+) -> list[str]:
     """The stand-bys of a series started from the lobby: the sign-ups of its lobby (kept in the store under its
     number) not in the cast, in sign-up order; ``[]`` for a series that had no lobby.
 
@@ -103,9 +104,18 @@ class LobbyRunner:
         refresh: seconds between player-list reads (new players are invited) and action bar repeats.
     """
 
-    def __init__(self, store: SeriesStore, rcon: RconClient, castle: CastleConfig, *, seats: int,
-                 hosts: Sequence[str], board: tuple[float, float, float] | None = None, poll_interval: float = 0.1,
-                 refresh: float = 2.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: SeriesStore,
+        rcon: RconClient,
+        castle: CastleConfig,
+        *,
+        seats: int,
+        hosts: Sequence[str],
+        board: tuple[float, float, float] | None = None,
+        poll_interval: float = 0.1,
+        refresh: float = 2.0,
+    ) -> None:
         self.store = store
         self.season = SeasonStore(store)
         self.rcon = rcon
@@ -138,9 +148,16 @@ class LobbyRunner:
         """The lobby as plain data: ``{"round", "seats", "capacity", "signups", "cast", "standbys", "started",
         "online"}`` (public: sign-ups are announced)."""
         lobby = self.lobby
-        return {"round": self.round, "seats": lobby.seats, "capacity": lobby.capacity, "signups": list(lobby.signups),
-                "cast": list(lobby.cast), "standbys": lobby.standbys, "started": lobby.started,
-                "online": sorted(self.online - lobby.hosts)}  # fmt: skip
+        return {
+            "round": self.round,
+            "seats": lobby.seats,
+            "capacity": lobby.capacity,
+            "signups": list(lobby.signups),
+            "cast": list(lobby.cast),
+            "standbys": lobby.standbys,
+            "started": lobby.started,
+            "online": sorted(self.online - lobby.hosts),
+        }
 
     def request_stop(self) -> None:
         """Ask ``run`` to return ``None`` (SIGTERM): the sign-ups stay in the store."""
@@ -285,8 +302,7 @@ class LobbyRunner:
             if control in _HOST_CONTROLS:
                 await self._host(player, control, press.index, seq)
                 return
-            step = (lobby.sign_up(player, self.online) if control is LobbyControl.SIGN_UP
-                    else lobby.withdraw(player))  # fmt: skip
+            step = lobby.sign_up(player, self.online) if control is LobbyControl.SIGN_UP else lobby.withdraw(player)
         except LobbyRefused as refused:
             await self._whisper(refused.to, refused.message)
             return
@@ -318,8 +334,12 @@ class LobbyRunner:
     async def _commit(self, step: Step, seq: int | None) -> None:
         """Keep the input (house rule 1), then send what it says and the new board."""
         self.season.add_lobby(self.round, {**step.entry, **({"seq": seq} if seq is not None else {})})
-        log.info("lobby: %s %s", step.entry.get("action"), step.entry.get("player") or step.entry.get("by") or "",
-                 extra={"event": "lobby_" + str(step.entry.get("action")), "series": self.round})  # fmt: skip
+        log.info(
+            "lobby: %s %s",
+            step.entry.get("action"),
+            step.entry.get("player") or step.entry.get("by") or "",
+            extra={"event": "lobby_" + str(step.entry.get("action")), "series": self.round},
+        )
         await self._effects(step.effects)
         if step.entry.get("action") != "start":
             await self._show_board()
@@ -380,5 +400,3 @@ class LobbyRunner:
                 return refused.message
             await self._commit(step, None)
         return None
-
-

@@ -47,7 +47,7 @@ def parse_queue(reply: str) -> list[dict[str, Any]]:
     """
     if not reply.startswith(QUEUE_PREFIX):
         return []
-    tag = snbt.parse(reply[len(QUEUE_PREFIX):])
+    tag = snbt.parse(reply[len(QUEUE_PREFIX) :])
     entries = tag if isinstance(tag, list) else [tag]
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get("seq"), int)]
 

@@ -130,9 +130,7 @@ def _seats(game: RulesetGame, players: Iterable[str] | None) -> list[tuple[str, 
     return seats
 
 
-def items_to_hold(
-    rebuilt: Rebuilt, players: Iterable[str] | None = None
-) -> dict[str, list[tuple[Item, Label, str]]]:
+def items_to_hold(rebuilt: Rebuilt, players: Iterable[str] | None = None) -> dict[str, list[tuple[Item, Label, str]]]:
     """The castle items each re-synced player should hold (house rule 3).
 
     Args:

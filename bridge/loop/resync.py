@@ -68,8 +68,14 @@ class CastleSync:
         last_clock: the last ``ClockStarted`` sent (the bossbar's label and length), or ``None``.
     """
 
-    def __init__(self, game: RulesetGame, sender: Sender, now: Callable[[], float],
-                 store: tuple[SeriesStore, StoredSeries] | None, last_clock: ClockStarted | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        game: RulesetGame,
+        sender: Sender,
+        now: Callable[[], float],
+        store: tuple[SeriesStore, StoredSeries] | None,
+        last_clock: ClockStarted | None,
+    ) -> None:
         self.game = game
         self.sender = sender
         self.rcon: RconClient = sender.rcon
@@ -126,6 +132,7 @@ class CastleSync:
             RconUnavailable: the server went away while reading.
         """
         rebuilt = Rebuilt(self.game, self.sender.handouts, self.last_clock)
-        holding = {name: held_give_ids(await read_inventory(self.rcon, name))
-                   for name in items_to_hold(rebuilt, players)}  # fmt: skip
+        holding = {
+            name: held_give_ids(await read_inventory(self.rcon, name)) for name in items_to_hold(rebuilt, players)
+        }
         return resync_commands(rebuilt, self.sender.ctx, self.now(), players=players, holding=holding)

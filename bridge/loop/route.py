@@ -72,8 +72,15 @@ class Router:
         refresh_players: the player list from MSMP, or ``None``: RCON ``list uuids``.
     """
 
-    def __init__(self, game: RulesetGame, rcon: RconClient, seats: Mapping[str, int], players: PlayerDirectory,
-                 handouts: Handouts, refresh_players: PlayerList | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        game: RulesetGame,
+        rcon: RconClient,
+        seats: Mapping[str, int],
+        players: PlayerDirectory,
+        handouts: Handouts,
+        refresh_players: PlayerList | None,
+    ) -> None:
         self.game = game
         self.rcon = rcon
         self.seats = seats

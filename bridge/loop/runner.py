@@ -70,8 +70,9 @@ async def run_series(
         UnsupportedVersion: the server runs a release older than the oldest supported one
             (``bridge/loop/version.py``).
     """
-    service = SeriesService.resume(store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer,
-                                   quiet=quiet, fault=fault)
+    service = SeriesService.resume(
+        store, series_id, rcon, castle, poll_interval=poll_interval, observer=observer, quiet=quiet, fault=fault
+    )
     service.router.console.standbys = tuple(standbys)
     if msmp is not None:
         service.attach_msmp(msmp)

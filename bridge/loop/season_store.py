@@ -114,8 +114,9 @@ class SeasonStore:
 
     def mark_recorded(self, series: int, target: str) -> None:
         """The records database ``target`` (its shown address) has the series."""
-        self._write("INSERT OR IGNORE INTO season_recorded (series, target, at) VALUES (?, ?, ?)",
-                    (series, target, time.time()))  # fmt: skip
+        self._write(
+            "INSERT OR IGNORE INTO season_recorded (series, target, at) VALUES (?, ?, ?)", (series, target, time.time())
+        )
 
     # ------------------------------------------------------------------ the lobby
 
@@ -126,5 +127,7 @@ class SeasonStore:
 
     def add_lobby(self, round_: int, entry: Mapping[str, Any]) -> None:
         """Keep one lobby input of round ``round_`` (before its effects are sent)."""
-        self._write("INSERT INTO season_lobby (round, at, entry) VALUES (?, ?, ?)",
-                    (round_, time.time(), json.dumps(dict(entry), ensure_ascii=False)))  # fmt: skip
+        self._write(
+            "INSERT INTO season_lobby (round, at, entry) VALUES (?, ?, ?)",
+            (round_, time.time(), json.dumps(dict(entry), ensure_ascii=False)),
+        )

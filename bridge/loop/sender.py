@@ -53,8 +53,15 @@ class Sender:
         outbox: whether a store keeps unsent commands (house rule 4).
     """
 
-    def __init__(self, rcon: RconClient, ctx: RenderContext, handouts: Handouts,
-                 observer: Callable[[Effect], None] | None, *, outbox: bool) -> None:  # fmt: skip
+    def __init__(
+        self,
+        rcon: RconClient,
+        ctx: RenderContext,
+        handouts: Handouts,
+        observer: Callable[[Effect], None] | None,
+        *,
+        outbox: bool,
+    ) -> None:
         self.rcon = rcon
         self.ctx = ctx
         self.handouts = handouts
@@ -74,8 +81,10 @@ class Sender:
         whose commands it carries, the effects before it then list none. Numbers the gives among ``effects``."""
         ids = self.handouts.feed(effects)
         gives, gathered = _gathered_gives(effects, ids)
-        rendered = [render_give_each(*gives[i]) if i in gives else [] if i in gathered else self._render_one(e, gids)
-                    for i, (e, gids) in enumerate(zip(effects, ids, strict=True))]  # fmt: skip
+        rendered = [
+            render_give_each(*gives[i]) if i in gives else [] if i in gathered else self._render_one(e, gids)
+            for i, (e, gids) in enumerate(zip(effects, ids, strict=True))
+        ]
         owner = [i for i, commands in enumerate(rendered) for _ in commands]
         out: list[list[McCommand]] = [[] for _ in effects]
         done = 0

@@ -185,22 +185,30 @@ class SeriesService:
         self.store, self.stored = store, stored
         self.fault = fault if fault is not None else NO_FAULT
         self.ctx = RenderContext(castle, {name: i for i, name in enumerate(game.settings.contestants, start=1)})
-        handouts = rebuilt.handouts if rebuilt is not None else Handouts(
-            stored.tag if stored is not None else secrets.token_hex(4))  # fmt: skip
+        handouts = (
+            rebuilt.handouts
+            if rebuilt is not None
+            else Handouts(stored.tag if stored is not None else secrets.token_hex(4))
+        )
         self.sender = Sender(rcon, self.ctx, handouts, observer, outbox=store is not None)
         """Render and send (house rule 4)."""
         kept = (store, stored) if store is not None and stored is not None else None
         self.sync = CastleSync(game, self.sender, clock, kept, rebuilt.clock if rebuilt is not None else None)
         """Set-up, outbox and re-sync (house rule 7)."""
-        self.queue = InputQueue(rcon, stored.last_seq if stored is not None else (last_seq or 0),
-                                stored.sources if stored is not None else None)  # fmt: skip
+        self.queue = InputQueue(
+            rcon,
+            stored.last_seq if stored is not None else (last_seq or 0),
+            stored.sources if stored is not None else None,
+        )
         """The input queue (house rule 2)."""
-        self.router = Router(game, rcon, self.ctx.seats, players if players is not None else PlayerDirectory(),
-                             handouts, refresh_players)  # fmt: skip
+        self.router = Router(
+            game, rcon, self.ctx.seats, players if players is not None else PlayerDirectory(), handouts, refresh_players
+        )
         """Who sent an entry and what it becomes (house rules 3 and 8-11)."""
         self.lock = asyncio.Lock()
-        self.phase_clock = PhaseClock(self._timer_fired, now=clock, gate=quiet,
-                                      skip=skipping.skip_to if skipping is not None else None)  # fmt: skip
+        self.phase_clock = PhaseClock(
+            self._timer_fired, now=clock, gate=quiet, skip=skipping.skip_to if skipping is not None else None
+        )
         """The phase clock (house rule 5), started by ``start``."""
         self._over = asyncio.Event()
         self._stopping = asyncio.Event()
@@ -341,8 +349,9 @@ class SeriesService:
         return not self._stop_asked
 
     @classmethod
-    def resume(cls, store: SeriesStore, series_id: int, rcon: RconClient, castle: CastleConfig,
-               **kwargs: Any) -> SeriesService:  # fmt: skip
+    def resume(
+        cls, store: SeriesStore, series_id: int, rcon: RconClient, castle: CastleConfig, **kwargs: Any
+    ) -> SeriesService:
         """A service for a stored series: load it and rebuild the game by replaying its log.
 
         Args:
@@ -513,8 +522,13 @@ class SeriesService:
         sent = functools.partial(self._mark_sent, pos) if pos is not None else None
         await self.sender.send(effects, rendered, sent=sent, after=self._effect_sent)
 
-    def _commit(self, entry: dict[str, Any] | None, rendered: list[list[McCommand]], queue_seq: int | None,
-                source: Mapping[str, Any] | None) -> int | None:  # fmt: skip
+    def _commit(
+        self,
+        entry: dict[str, Any] | None,
+        rendered: list[list[McCommand]],
+        queue_seq: int | None,
+        source: Mapping[str, Any] | None,
+    ) -> int | None:
         """The store stage: record the input, its queue entry and its commands; their position, or ``None`` (no
         store, or nothing to record)."""
         if self.store is None or self.stored is None or (entry is None and queue_seq is None):

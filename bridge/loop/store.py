@@ -246,8 +246,10 @@ class SeriesStore:
         except OSError as exc:
             raise StoreError(f"{p}: cannot read the series store ({exc.strerror or exc})") from None
         if head != _SQLITE_HEADER:
-            raise StoreError(f"{p}: not a Castle series store (not an SQLite database); it is left as it is: "
-                             "move it aside or name another store file")  # fmt: skip
+            raise StoreError(
+                f"{p}: not a Castle series store (not an SQLite database); it is left as it is: "
+                "move it aside or name another store file"
+            )
         return False
 
     def _empty_error(self, create: bool, what: str = "the file is empty (0 bytes)") -> StoreError:
@@ -286,8 +288,10 @@ class SeriesStore:
             raise self._empty_error(create, "the file is an SQLite database with no tables")
         if not new and app_id != APPLICATION_ID and not (app_id == 0 and tables >= TABLES):
             shown = ", ".join(sorted(tables)[:5]) or "none"
-            raise StoreError(f"{self.path}: not a Castle series store (an SQLite database with tables: {shown}); "
-                             "it is left as it is: move it aside or name another store file")  # fmt: skip
+            raise StoreError(
+                f"{self.path}: not a Castle series store (an SQLite database with tables: {shown}); "
+                "it is left as it is: move it aside or name another store file"
+            )
         if not new:
             try:
                 problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)")]
@@ -304,8 +308,10 @@ class SeriesStore:
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA busy_timeout=5000")
             if new:
-                db.executescript(f"BEGIN IMMEDIATE;\n{_SCHEMA}\nPRAGMA application_id={APPLICATION_ID};\n"
-                                 f"INSERT INTO meta VALUES ('schema', '{SCHEMA_VERSION}');\nCOMMIT;")  # fmt: skip
+                db.executescript(
+                    f"BEGIN IMMEDIATE;\n{_SCHEMA}\nPRAGMA application_id={APPLICATION_ID};\n"
+                    f"INSERT INTO meta VALUES ('schema', '{SCHEMA_VERSION}');\nCOMMIT;"
+                )
                 self.created = True
                 return
             row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()

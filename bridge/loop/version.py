@@ -27,8 +27,16 @@ from bridge.minecraft.versions import NEWEST, OLDEST, McVersion, names, version_
 if TYPE_CHECKING:  # websockets is imported only where MSMP is used: a service without it starts sooner
     from bridge.io.msmp import MsmpClient
 
-__all__ = ["KNOWN", "NEWER", "UNKNOWN", "ServerVersion", "UnsupportedVersion", "detect_version", "judge",
-           "parse_version_reply"]  # fmt: skip
+__all__ = [
+    "KNOWN",
+    "NEWER",
+    "UNKNOWN",
+    "ServerVersion",
+    "UnsupportedVersion",
+    "detect_version",
+    "judge",
+    "parse_version_reply",
+]
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +78,14 @@ class ServerVersion:
             return f"Minecraft {said} over {self.source.upper()}: supported as {self.forms.name}"
         if self.support == NEWER:
             kind = "a snapshot, newer" if (self.protocol or 0) >= SNAPSHOT_PROTOCOL else "newer"
-            return (f"Minecraft {said} is {kind} than {NEWEST.name}, the newest release Castle supports: running "
-                    f"with {NEWEST.name}'s forms; the data pack still loads where vanilla allows")  # fmt: skip
-        return (f"the server's Minecraft version is unknown (neither MSMP server/status nor the RCON version "
-                f"command answered): running with {OLDEST.name}'s forms")  # fmt: skip
+            return (
+                f"Minecraft {said} is {kind} than {NEWEST.name}, the newest release Castle supports: running "
+                f"with {NEWEST.name}'s forms; the data pack still loads where vanilla allows"
+            )
+        return (
+            f"the server's Minecraft version is unknown (neither MSMP server/status nor the RCON version "
+            f"command answered): running with {OLDEST.name}'s forms"
+        )
 
 
 def judge(protocol: int | None, reported: str = "", source: str = "") -> ServerVersion:
@@ -93,8 +105,10 @@ def judge(protocol: int | None, reported: str = "", source: str = "") -> ServerV
     if found is not None:
         return ServerVersion(found, reported, protocol, source, KNOWN)
     if protocol < OLDEST.protocol:
-        raise UnsupportedVersion(f"the server runs Minecraft {reported or '?'} (protocol {protocol}), older than "
-                                 f"{OLDEST.name}; Castle supports {', '.join(names())}: update the server")  # fmt: skip
+        raise UnsupportedVersion(
+            f"the server runs Minecraft {reported or '?'} (protocol {protocol}), older than "
+            f"{OLDEST.name}; Castle supports {', '.join(names())}: update the server"
+        )
     return ServerVersion(NEWEST, reported, protocol, source, NEWER)
 
 

@@ -111,9 +111,12 @@ def pack(commands: Sequence[McCommand]) -> list[tuple[McCommand, int]]:
             out.append((command, 1))
             continue
         this = _kind(command.text)
-        if group and (len(group) >= MAX_ENTRIES or frame + size + 1 + entry > MAX_COMMAND_BYTES
-                      or (this and kind and this != kind)
-                      or (gave and command.text.startswith("clear "))):  # fmt: skip
+        if group and (
+            len(group) >= MAX_ENTRIES
+            or frame + size + 1 + entry > MAX_COMMAND_BYTES
+            or (this and kind and this != kind)
+            or (gave and command.text.startswith("clear "))
+        ):
             flush()
         if not group:
             kind, gave = "", False
@@ -177,8 +180,12 @@ def ask(name: str, title: Component, body: Component, buttons: Sequence[tuple[Co
     if not all(command.startswith(_TRIGGER) for _, command in buttons):
         raise ValueError("a choice that runs no castle trigger")
     choices: list[SnbtValue] = [{"l": label.to_nbt(), "c": command[len(_TRIGGER) :]} for label, command in buttons]
-    args: dict[str, SnbtValue] = {"player": player_name(name), "title": title.to_nbt(), "body": body.to_nbt(),
-                                  "choices": choices}  # fmt: skip
+    args: dict[str, SnbtValue] = {
+        "player": player_name(name),
+        "title": title.to_nbt(),
+        "body": body.to_nbt(),
+        "choices": choices,
+    }
     return checked_command(f"function {ASK_FUNCTION} {snbt(args)}")
 
 

@@ -30,17 +30,21 @@ def console_dialog() -> dict[str, Any]:
     return {
         "type": "minecraft:multi_action",
         "title": _text("traitors.console.title", UI_TEXT["traitors.console.title"]),
-        "body": {"type": "minecraft:plain_message",
-                 "contents": _text("traitors.console.body", UI_TEXT["traitors.console.body"])},
+        "body": {
+            "type": "minecraft:plain_message",
+            "contents": _text("traitors.console.body", UI_TEXT["traitors.console.body"]),
+        },
         "can_close_with_escape": True,
         "pause": False,
         "columns": 2,
         "actions": [
-            {"label": _text(c.key, c.title),
-             "action": {"type": "minecraft:run_command", "command": f"/trigger {HOST} set {c.value}"}}
+            {
+                "label": _text(c.key, c.title),
+                "action": {"type": "minecraft:run_command", "command": f"/trigger {HOST} set {c.value}"},
+            }
             for c in HostControl
         ],
-    }  # fmt: skip
+    }
 
 
 def console_dialog_text() -> str:

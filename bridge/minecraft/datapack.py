@@ -88,10 +88,14 @@ OVERLAYS: tuple[Overlay, ...] = (
 OVERLAY_OPEN_MAX = 2**31 - 1
 """The ``max_format`` of every overlay: the largest major vanilla reads (``Integer.MAX_VALUE``), i.e. no end."""
 
-PACK_DESCRIPTION = {"translate": "traitors.pack.description",
-                    "fallback": "Castle: The Traitors (input triggers, dialogs, Sacred Sword)"}  # fmt: skip
-RESOURCES_DESCRIPTION = {"translate": "traitors.pack.resources",
-                         "fallback": "Castle: The Traitors (English, Russian, Ukrainian)"}  # fmt: skip
+PACK_DESCRIPTION = {
+    "translate": "traitors.pack.description",
+    "fallback": "Castle: The Traitors (input triggers, dialogs, Sacred Sword)",
+}
+RESOURCES_DESCRIPTION = {
+    "translate": "traitors.pack.resources",
+    "fallback": "Castle: The Traitors (English, Russian, Ukrainian)",
+}
 
 
 def _format(fmt: PackFormat) -> list[int]:
@@ -102,19 +106,30 @@ def pack_mcmeta() -> str:
     """The data pack's ``pack.mcmeta``: ``min_format`` the oldest supported release's data format,
     ``max_format`` the newest one's (``bridge.minecraft.versions.SUPPORTED``), no ``supported_formats`` (refused
     from format 82 on), and one ``overlays.entries`` item per :data:`OVERLAYS` entry."""
-    entries = [{"directory": o.directory, "min_format": _format(o.first), "max_format": OVERLAY_OPEN_MAX}
-               for o in OVERLAYS]  # fmt: skip
-    meta = {"pack": {"description": PACK_DESCRIPTION, "min_format": _format(OLDEST.data_pack),
-                     "max_format": _format(NEWEST.data_pack)},
-            "overlays": {"entries": entries}}  # fmt: skip
+    entries = [
+        {"directory": o.directory, "min_format": _format(o.first), "max_format": OVERLAY_OPEN_MAX} for o in OVERLAYS
+    ]
+    meta = {
+        "pack": {
+            "description": PACK_DESCRIPTION,
+            "min_format": _format(OLDEST.data_pack),
+            "max_format": _format(NEWEST.data_pack),
+        },
+        "overlays": {"entries": entries},
+    }
     return json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
 
 
 def resourcepack_mcmeta() -> str:
     """The resource pack's ``pack.mcmeta``: the oldest to the newest supported release's resource format (the
     language files have one form in every release, so there is no overlay)."""
-    meta = {"pack": {"description": RESOURCES_DESCRIPTION, "min_format": _format(OLDEST.resource_pack),
-                     "max_format": _format(NEWEST.resource_pack)}}  # fmt: skip
+    meta = {
+        "pack": {
+            "description": RESOURCES_DESCRIPTION,
+            "min_format": _format(OLDEST.resource_pack),
+            "max_format": _format(NEWEST.resource_pack),
+        }
+    }
     return json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
 
 

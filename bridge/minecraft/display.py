@@ -144,8 +144,6 @@ def title(
     return out
 
 
-
-
 def dialog_clear(to: str) -> McCommand:
     """``dialog clear <to>``: close whatever dialog the player(s) have open (1.21.6+,
     ``docs/minecraft.md#commands-and-text``)."""

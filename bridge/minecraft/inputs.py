@@ -98,8 +98,9 @@ class HostControl(metaclass=_Console):
         raise ValueError(f"{value!r} is not a console button")
 
     @classmethod
-    def make(cls, name: str, value: int, title: str, phase: Phase | None = None,
-             press: Callable[[str], Action] | None = None) -> HostControl:  # fmt: skip
+    def make(
+        cls, name: str, value: int, title: str, phase: Phase | None = None, press: Callable[[str], Action] | None = None
+    ) -> HostControl:
         """A new button (the console's own, ``OWN``, or a host control's, made by ``_buttons``)."""
         made = object.__new__(cls)
         for attr, v in (("name", name), ("value", value), ("title", title), ("phase", phase), ("press", press)):

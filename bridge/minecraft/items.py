@@ -58,9 +58,12 @@ CLOAK_SPEED = -0.3
 """How much of their walking speed a Traitor loses while wearing the cloak (rulebook §10 "While equipped, a Traitor
 will move more slowly than usual"): 30 %, as much as Slowness II."""
 CLOAK_MODIFIER: dict[str, SnbtValue] = {
-    "type": "minecraft:movement_speed", "id": "traitors:cloak", "amount": CLOAK_SPEED,
-    "operation": "add_multiplied_total", "slot": "chest",
-}  # fmt: skip
+    "type": "minecraft:movement_speed",
+    "id": "traitors:cloak",
+    "amount": CLOAK_SPEED,
+    "operation": "add_multiplied_total",
+    "slot": "chest",
+}
 """The cloak's ``attribute_modifiers`` entry (``docs/minecraft.md#commands-and-text``): it slows its wearer only
 while it is worn in the chest slot, and replaces the leather chestplate's armour points."""
 
@@ -76,23 +79,46 @@ ITEMS: dict[Item, ItemSpec] = {
         "minecraft:paper", "Vote Paper", "gold", ("Write a name at the round table",), max_stack_size=1
     ),
     Item.DOUBLE_VOTE_PAPER: ItemSpec(
-        "minecraft:paper", "Double Vote Paper", "gold", ("Counts twice at the round table",), glint=True,
+        "minecraft:paper",
+        "Double Vote Paper",
+        "gold",
+        ("Counts twice at the round table",),
+        glint=True,
         max_stack_size=1,
     ),
     Item.CAST_VOTE_PAPER: ItemSpec(
-        "minecraft:paper", "Cast Vote Paper", "white", ("A cast vote cannot be changed",), max_stack_size=1,
+        "minecraft:paper",
+        "Cast Vote Paper",
+        "white",
+        ("A cast vote cannot be changed",),
+        max_stack_size=1,
         labelled=True,
     ),
     Item.BANISH_TORCH: ItemSpec(
-        "minecraft:redstone_torch", "Finale Torch", "gold", (_TORCH_LORE,), max_stack_size=1, labelled=True,
+        "minecraft:redstone_torch",
+        "Finale Torch",
+        "gold",
+        (_TORCH_LORE,),
+        max_stack_size=1,
+        labelled=True,
         extra=_TORCH_LOOK,
     ),
     Item.END_TORCH: ItemSpec(
-        "minecraft:copper_torch", "Finale Torch", "gold", (_TORCH_LORE,), max_stack_size=1, labelled=True,
+        "minecraft:copper_torch",
+        "Finale Torch",
+        "gold",
+        (_TORCH_LORE,),
+        max_stack_size=1,
+        labelled=True,
         extra=_TORCH_LOOK,
     ),
     Item.SACRED_SWORD: ItemSpec(
-        "minecraft:iron_sword", "Sacred Sword", "gold", (), glint=True, name_field="custom_name",
+        "minecraft:iron_sword",
+        "Sacred Sword",
+        "gold",
+        (),
+        glint=True,
+        name_field="custom_name",
         extra=(("unbreakable", {}),),
     ),
     Item.MURDER_SHIELD: ItemSpec(
@@ -102,15 +128,20 @@ ITEMS: dict[Item, ItemSpec] = {
         "minecraft:shield", "Deadlock Shield", "aqua", ("Safe from this deadlock",), glint=True
     ),
     Item.TRAITORS_CLOAK: ItemSpec(
-        "minecraft:leather_chestplate", "Hooded Cloak", "dark_gray", ("Worn at night",),
+        "minecraft:leather_chestplate",
+        "Hooded Cloak",
+        "dark_gray",
+        ("Worn at night",),
         extra=(("dyed_color", 0x1D1D21), ("attribute_modifiers", [CLOAK_MODIFIER])),
     ),
-    Item.LANTERN: ItemSpec(
-        "minecraft:lantern", "Lantern", "yellow", ("Carried at night",), max_stack_size=1
-    ),
+    Item.LANTERN: ItemSpec("minecraft:lantern", "Lantern", "yellow", ("Carried at night",), max_stack_size=1),
     Item.RESPONSE_BOOK: ItemSpec(
-        "minecraft:written_book", "Traitors' Response", "dark_purple", ("One anonymous reply",),
-        name_field="custom_name", label_pages=True,
+        "minecraft:written_book",
+        "Traitors' Response",
+        "dark_purple",
+        ("One anonymous reply",),
+        name_field="custom_name",
+        label_pages=True,
         extra=(("written_book_content", {"title": "Response", "author": "The Traitors", "pages": [_BOOK_PAGE]}),),
     ),
     Item.RESPONSE_DRAFT: ItemSpec(
@@ -120,23 +151,40 @@ ITEMS: dict[Item, ItemSpec] = {
         "minecraft:writable_book", "Confession Book", "aqua", ("Write your confession, then send it",)
     ),
     Item.FAITHFUL_FANCY: ItemSpec(
-        "minecraft:potion", "Faithful Fancy", "gold", ("From the bar",), max_stack_size=1,
+        "minecraft:potion",
+        "Faithful Fancy",
+        "gold",
+        ("From the bar",),
+        max_stack_size=1,
         extra=(("potion_contents", {"custom_color": 0xE0B040}),),
     ),
     Item.TRAITORS_TIPPLE: ItemSpec(
-        "minecraft:potion", "Traitors' Tipple", "gold", ("From the bar",), max_stack_size=1,
+        "minecraft:potion",
+        "Traitors' Tipple",
+        "gold",
+        ("From the bar",),
+        max_stack_size=1,
         extra=(("potion_contents", {"custom_color": 0x802030}),),
     ),
     Item.SEER_BOOK: ItemSpec(
-        "minecraft:written_book", "Seer Book", "light_purple", (), name_field="custom_name", label_pages=True,
+        "minecraft:written_book",
+        "Seer Book",
+        "light_purple",
+        (),
+        name_field="custom_name",
+        label_pages=True,
         extra=(("written_book_content", {"title": "Seer Book", "author": "The Seer", "pages": [_BOOK_PAGE]}),),
     ),
     Item.DIARY_BOOK: ItemSpec(
-        "minecraft:written_book", "Diary Room Letter", "light_purple", (), name_field="custom_name",
+        "minecraft:written_book",
+        "Diary Room Letter",
+        "light_purple",
+        (),
+        name_field="custom_name",
         extra=(("written_book_content", {"title": "Diary Room", "author": "The Castle", "pages": [_BOOK_PAGE]}),),
     ),
     Item.PLAYER_HEAD: ItemSpec("minecraft:player_head", "Player Head", "yellow", ()),
-}  # fmt: skip
+}
 """Every castle item. What others can see of an item is neutral: a held item's model (everyone sees it in its
 holder's hand), its name and lore (shown to whoever holds or picks it up) and a book's title never name a role,
 an allegiance or a chosen contestant; a secret travels in a ``Whisper`` to one player, or on a page only its
@@ -230,8 +278,10 @@ def item_stack(
             raise ValueError(f"{item.value} needs a label (the name written on it)")
         comps.append(("custom_name", text_component(label, color="white", italic=False).snbt()))
     if spec.lore:
-        lines = [translated(key + ".lore" + (f".{i}" if i else ""), line, color="gray", italic=False).snbt()
-                 for i, line in enumerate(spec.lore)]  # fmt: skip
+        lines = [
+            translated(key + ".lore" + (f".{i}" if i else ""), line, color="gray", italic=False).snbt()
+            for i, line in enumerate(spec.lore)
+        ]
         comps.append(("lore", "[" + ",".join(lines) + "]"))
     comps.append(("custom_data", snbt(custom_data(item, give_id))))
     if spec.glint:
@@ -371,8 +421,10 @@ def equip(name: str, slot: str, stack: ItemStack) -> McCommand:
         raise ValueError(f"not an equipment slot Castle uses: {slot!r}")
     player = player_name(name)
     count = check_count(stack.count, "item count", 1)
-    return checked_command(f"execute unless items entity {player} {slot} * run item replace entity {player} {slot} "
-                           f"with {stack.argument()} {count}")  # fmt: skip
+    return checked_command(
+        f"execute unless items entity {player} {slot} * run item replace entity {player} {slot} "
+        f"with {stack.argument()} {count}"
+    )
 
 
 def give_unless_worn(name: str, slot: str, item: Item, stack: ItemStack) -> McCommand:
@@ -385,8 +437,9 @@ def give_unless_worn(name: str, slot: str, item: Item, stack: ItemStack) -> McCo
     """
     player = player_name(name)
     marker = snbt(custom_data(item))
-    return checked_command(f"execute unless items entity {player} {slot} *[custom_data~{marker}] run "
-                           f"{give(player, stack).text}")  # fmt: skip
+    return checked_command(
+        f"execute unless items entity {player} {slot} *[custom_data~{marker}] run {give(player, stack).text}"
+    )
 
 
 def clear(to: str, item: Item) -> McCommand:

@@ -25,8 +25,16 @@ from bridge.minecraft.text import Component, RunCommand, joined, message_compone
 from bridge.minecraft.triggers import lobby_command
 from engine.effects import Message, msg
 
-__all__ = ["BOARD_TAG", "actionbar", "board_chunk", "board_commands", "board_gone", "board_loaded", "host_console",
-           "invitation"]
+__all__ = [
+    "BOARD_TAG",
+    "actionbar",
+    "board_chunk",
+    "board_commands",
+    "board_gone",
+    "board_loaded",
+    "host_console",
+    "invitation",
+]
 
 BOARD_TAG = "traitors.board"
 """The tag of the sign-up board entity."""
@@ -69,8 +77,14 @@ def board_commands(at: tuple[float, float, float], signups: Sequence[str], seats
     heading = message_component(msg("lobby.board", **_counts(signups, seats)), color="gold", bold=True)
     names = text_component("".join("\n" + n for n in signups), color="white", bold=False)
     text = replace(heading, extra=(*heading.extra, names))
-    data: dict[str, SnbtValue] = {"Tags": [BOARD_TAG], "billboard": "center", "alignment": "center", "line_width": 240,
-            "background": 1140850688, "text": text.to_nbt()}  # fmt: skip
+    data: dict[str, SnbtValue] = {
+        "Tags": [BOARD_TAG],
+        "billboard": "center",
+        "alignment": "center",
+        "line_width": 240,
+        "background": 1140850688,
+        "text": text.to_nbt(),
+    }
     x, y, z = at
     return [board_gone(), checked_command(f"summon minecraft:text_display {x:g} {y:g} {z:g} {snbt(data)}")]
 
@@ -78,7 +92,9 @@ def board_commands(at: tuple[float, float, float], signups: Sequence[str], seats
 def actionbar(signups: Sequence[str], seats: int) -> list[McCommand]:
     """The action bar for everyone: how many signed up, and how to sign up (it fades after a few seconds, so the
     lobby sends it again while it is open)."""
-    return title_commands("@a", actionbar=message_component(msg("lobby.actionbar", **_counts(signups, seats))), times=None)
+    return title_commands(
+        "@a", actionbar=message_component(msg("lobby.actionbar", **_counts(signups, seats))), times=None
+    )
 
 
 def _button(key: str, control: LobbyControl, index: int | None = None, **params: object) -> tuple[Component, str]:
@@ -89,8 +105,9 @@ def _list(signups: Sequence[str]) -> Message:
     return msg("lobby.list", players=tuple(signups)) if signups else msg("lobby.list.none")
 
 
-def _with_chat(name: str, body: Message, buttons: list[tuple[Component, str]],
-               extra: Message | None = None) -> list[McCommand]:  # fmt: skip
+def _with_chat(
+    name: str, body: Message, buttons: list[tuple[Component, str]], extra: Message | None = None
+) -> list[McCommand]:
     """A dialog for ``name`` (its text: ``body``, then ``extra``), then the same buttons as chat links
     (``bridge.minecraft.render``'s prompt form)."""
     title = message_component(msg("lobby.title"), color="gold", bold=True)
@@ -107,8 +124,11 @@ def _with_chat(name: str, body: Message, buttons: list[tuple[Component, str]],
 
 def invitation(name: str, signups: Sequence[str], seats: int, *, signed_up: bool) -> list[McCommand]:
     """The sign-up dialog for one player: "Sign up", or "Withdraw" for one already signed up."""
-    button = (_button("lobby.button.withdraw", LobbyControl.WITHDRAW) if signed_up
-              else _button("lobby.button.sign_up", LobbyControl.SIGN_UP))  # fmt: skip
+    button = (
+        _button("lobby.button.withdraw", LobbyControl.WITHDRAW)
+        if signed_up
+        else _button("lobby.button.sign_up", LobbyControl.SIGN_UP)
+    )
     return _with_chat(name, msg("lobby.invite", **_counts(signups, seats)), [button], _list(signups))
 
 
@@ -119,8 +139,11 @@ def host_console(host: str, signups: Sequence[str], cast: Sequence[str], seats: 
     body = msg("lobby.console", count=len(signups), cast=len(cast), seats=seats, seated=tuple(cast) or none)
     buttons: list[tuple[Component, str]] = []
     if len(cast) < seats:
-        buttons += [_button("lobby.button.pick", LobbyControl.PICK, i, player=p)
-                    for i, p in enumerate(signups, start=1) if p not in cast]  # fmt: skip
+        buttons += [
+            _button("lobby.button.pick", LobbyControl.PICK, i, player=p)
+            for i, p in enumerate(signups, start=1)
+            if p not in cast
+        ]
         buttons.append(_button("lobby.button.draw", LobbyControl.DRAW))
     if cast:
         buttons.append(_button("lobby.button.clear", LobbyControl.CLEAR))

@@ -79,6 +79,7 @@ class Press:
             raise self.bad()
         return value - 1
 
+
 Decoder = Callable[[Press], Action | BridgeInput]
 """Turns one press of a trigger into its input (raising ``InputError`` for a value that means nothing)."""
 

@@ -195,8 +195,11 @@ def _give(effect: GiveItem) -> list[McCommand]:
     stack = item_stack(effect.item, label=effect.label)
     slot = WORN.get(effect.item)
     if slot is not None:  # worn (house rule 5): into its slot when free, else into the inventory
-        return [c for name in _sorted(effect.to) for c in
-                (equip(name, slot, stack), give_unless_worn(name, slot, effect.item, stack))]  # fmt: skip
+        return [
+            c
+            for name in _sorted(effect.to)
+            for c in (equip(name, slot, stack), give_unless_worn(name, slot, effect.item, stack))
+        ]
     return [give(name, stack) for name in _sorted(effect.to)]
 
 
@@ -353,8 +356,13 @@ def _prompt(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
         command = trigger_command(choice.action, ctx.seats)
         label = choice_label(choice, effect.message)
         parts.append(text_component(" "))
-        style = {"color": "aqua", "bold": True, "italic": False, "click": RunCommand(command),
-                 "hover": ui("traitors.choice.hover", choice=label, color="gray")}  # fmt: skip
+        style = {
+            "color": "aqua",
+            "bold": True,
+            "italic": False,
+            "click": RunCommand(command),
+            "hover": ui("traitors.choice.hover", choice=label, color="gray"),
+        }
         if label.translate is None:
             parts.append(text_component(f"[{choice.label}]", **style))  # type: ignore[arg-type]
         else:  # "[" + translated label + "]"; the children inherit the click event
@@ -386,8 +394,9 @@ def _dialog_parts(effect: Prompt, ctx: RenderContext) -> tuple[Component, Compon
     if first is not None:
         title_key = input_dialog_title(first) or _DIALOG_TITLES.get(encode(first, ctx.seats)[0], "")
     title = ui(title_key or "traitors.dialog.title.castle", color="gold", bold=True)
-    buttons = [(choice_label(choice, effect.message), trigger_command(choice.action, ctx.seats))
-               for choice in effect.choices]  # fmt: skip
+    buttons = [
+        (choice_label(choice, effect.message), trigger_command(choice.action, ctx.seats)) for choice in effect.choices
+    ]
     return title, message_component(effect.message), buttons
 
 
@@ -409,8 +418,9 @@ def render_prompt_asks(effect: Prompt, ctx: RenderContext) -> list[McCommand]:
     return out
 
 
-def dialog_commands(name: str, title: Component, body: Component,
-                    buttons: Sequence[tuple[Component, str]]) -> list[McCommand]:  # fmt: skip
+def dialog_commands(
+    name: str, title: Component, body: Component, buttons: Sequence[tuple[Component, str]]
+) -> list[McCommand]:
     """The commands that show ``name`` a dialog with one button per ``(label, /trigger command)``
     (``prompt_dialog``'s form; the lobby's dialogs, ``bridge/loop/lobby_run.py``, too).
 
@@ -468,8 +478,9 @@ def _revealed(effect: Revealed) -> list[McCommand]:
     traitor = effect.allegiance is Allegiance.TRAITOR
     word = term("term.allegiance.a_traitor" if traitor else "term.allegiance.faithful")
     message = msg("banish.reveal", player=effect.player, allegiance=word)
-    headline = message_component(msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green",
-                                    bold=True)  # fmt: skip
+    headline = message_component(
+        msg(f"title.{effect.allegiance.value}"), color="dark_red" if traitor else "green", bold=True
+    )
     # The title only: the engine announces the reveal in chat itself (its ``Announce`` beside this effect).
     return title_commands("@a", title=headline, subtitle=message_component(message, color="white"))
 

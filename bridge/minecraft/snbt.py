@@ -101,7 +101,6 @@ def snbt(value: SnbtValue) -> str:
     raise TypeError(f"cannot write {type(value).__name__} as SNBT")
 
 
-
 class SnbtError(ValueError):
     """The text is not SNBT; the message says what was expected and at which character (0-based)."""
 

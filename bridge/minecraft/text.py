@@ -33,11 +33,26 @@ _COUNT_RE = re.compile(r"\d{1,9}")
 
 NAMED_COLORS: frozenset[str] = frozenset(
     {
-        "black", "dark_blue", "dark_green", "dark_aqua", "dark_red", "dark_purple", "gold", "gray",
-        "dark_gray", "blue", "green", "aqua", "red", "light_purple", "yellow", "white",
+        "black",
+        "dark_blue",
+        "dark_green",
+        "dark_aqua",
+        "dark_red",
+        "dark_purple",
+        "gold",
+        "gray",
+        "dark_gray",
+        "blue",
+        "green",
+        "aqua",
+        "red",
+        "light_purple",
+        "yellow",
+        "white",
     }
-)  # fmt: skip
+)
 """Text colours a component may name (or ``#RRGGBB``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RunCommand:
@@ -105,8 +120,13 @@ class Component:
     @property
     def is_unstyled(self) -> bool:
         """True when the component sets no colour, weight, slant, click or hover of its own."""
-        return (self.color is None and self.bold is None and self.italic is None and self.click is None
-                and self.hover is None)  # fmt: skip
+        return (
+            self.color is None
+            and self.bold is None
+            and self.italic is None
+            and self.click is None
+            and self.hover is None
+        )
 
     @property
     def is_bare_list(self) -> bool:
@@ -274,5 +294,3 @@ def joined(*parts: Component | str) -> Component:
 
 def _unformat(fallback: str) -> str:
     return fallback.replace("%%", "%")
-
-

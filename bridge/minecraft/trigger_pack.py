@@ -39,9 +39,11 @@ def player_function() -> str:
     ``execute unless score @s <objective> matches 0 run function traitors:input/capture {input:"<input>"}``."""
     lines: list[str] = []
     for t in table():
-        lines += [f"scoreboard players enable @s {t.objective}",
-                  f'execute unless score @s {t.objective} matches 0 run function traitors:input/capture '
-                  f'{{input:"{t.input}"}}']  # fmt: skip
+        lines += [
+            f"scoreboard players enable @s {t.objective}",
+            f"execute unless score @s {t.objective} matches 0 run function traitors:input/capture "
+            f'{{input:"{t.input}"}}',
+        ]
     return _PLAYER_HEADER + "".join(line + "\n" for line in lines)
 
 

@@ -159,6 +159,8 @@ MAX_SEATS = 16
 _NAME_RE = re.compile(r"[A-Za-z0-9_]{3,16}")
 _TORCHES: dict[int, Torch] = {1: Torch.BANISH_AGAIN, 2: Torch.END_GAME}
 _TORCH_VALUE = {v: k for k, v in _TORCHES.items()}
+
+
 def twist_numbers() -> dict[str, int]:
     """``traitors.twist``: every registered twist's key (``Twist.value``) → its number (``Twist.number``).
     Numbers are written into installed data packs and books already handed out, so a twist's number never changes:
@@ -293,8 +295,12 @@ def _twist(p: Press) -> Action:
 
 SIGNUP_VALUES: dict[int, LobbyControl] = {1: LobbyControl.SIGN_UP, 2: LobbyControl.WITHDRAW, 3: LobbyControl.SHOW}
 """``traitors.signup`` value → what the player asks (``/trigger traitors.signup`` alone adds 1: signs up)."""
-LOBBY_VALUES: dict[int, LobbyControl] = {1: LobbyControl.CONSOLE, 2: LobbyControl.DRAW, 3: LobbyControl.START,
-                                         4: LobbyControl.CLEAR}  # fmt: skip
+LOBBY_VALUES: dict[int, LobbyControl] = {
+    1: LobbyControl.CONSOLE,
+    2: LobbyControl.DRAW,
+    3: LobbyControl.START,
+    4: LobbyControl.CLEAR,
+}
 """``traitors.lobby`` value → the host's lobby control (``PICK_BASE + k``: seat the k-th sign-up)."""
 PICK_BASE = 100
 """``traitors.lobby`` value ``PICK_BASE + k`` seats the k-th sign-up (k = 1 … ``MAX_SIGNUPS``)."""
@@ -484,8 +490,11 @@ def _yes_no(yes: bool) -> int:
     return 1 if yes else 2
 
 
-_EVENT_TRIGGER: dict[NightEvent, str] = {NightEvent.MURDER: MURDER, NightEvent.SEDUCE: SEDUCE,
-                                         NightEvent.ULTIMATUM: ULTIMATUM}  # fmt: skip
+_EVENT_TRIGGER: dict[NightEvent, str] = {
+    NightEvent.MURDER: MURDER,
+    NightEvent.SEDUCE: SEDUCE,
+    NightEvent.ULTIMATUM: ULTIMATUM,
+}
 _SEAT_TRIGGER: dict[type[Action], str] = {
     CastVote: VOTE,
     NominateDoubleVote: NOMINATE,

@@ -96,8 +96,14 @@ def placeholders(template: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def ui(key: str, *, color: str | None = None, bold: bool | None = None, italic: bool | None = None,
-       **params: str | Component) -> Component:
+def ui(
+    key: str,
+    *,
+    color: str | None = None,
+    bold: bool | None = None,
+    italic: bool | None = None,
+    **params: str | Component,
+) -> Component:
     """A translate component for a ``UI_TEXT`` key, its English text (filled) as the fallback.
 
     A parameter is plain text or a component (a translated choice label inside the hover text: each client

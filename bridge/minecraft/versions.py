@@ -74,15 +74,36 @@ SINGLE_TRIGGER_CONDITION_FROM: PackFormat = (111, 0)
 
 SUPPORTED: tuple[McVersion, ...] = (
     McVersion("1.21.11", 774, 4671, (94, 1), (75, 0), "2.0.0", 21, "2025-12"),
-    McVersion("26.1", 775, 4786, (101, 1), (84, 0), "2.0.0", 25, "2026-03",
-              ("Java 25 needed",)),
-    McVersion("26.2", 776, 4903, (107, 1), (88, 0), "3.0.0", 25, "2026-06",
-              ("entity predicates are a map of named checks (entity_type, not type)",
-               "MSMP 3.0.0: the management socket answers before the game has started")),
-    McVersion("26.3", 777, 5023, (121, 0), (97, 1), "3.1.0", 25, "2026-09",
-              ("loot conditions are keyed type, not condition; a trigger's player/entity is one condition",
-               "MSMP 3.1.0: world/upgrade_* notifications while a world is upgraded")),
-)  # fmt: skip
+    McVersion("26.1", 775, 4786, (101, 1), (84, 0), "2.0.0", 25, "2026-03", ("Java 25 needed",)),
+    McVersion(
+        "26.2",
+        776,
+        4903,
+        (107, 1),
+        (88, 0),
+        "3.0.0",
+        25,
+        "2026-06",
+        (
+            "entity predicates are a map of named checks (entity_type, not type)",
+            "MSMP 3.0.0: the management socket answers before the game has started",
+        ),
+    ),
+    McVersion(
+        "26.3",
+        777,
+        5023,
+        (121, 0),
+        (97, 1),
+        "3.1.0",
+        25,
+        "2026-09",
+        (
+            "loot conditions are keyed type, not condition; a trigger's player/entity is one condition",
+            "MSMP 3.1.0: world/upgrade_* notifications while a world is upgraded",
+        ),
+    ),
+)
 """Every supported release, oldest first. 26.1.1 and 26.1.2 share 26.1's formats and protocol."""
 
 OLDEST = SUPPORTED[0]

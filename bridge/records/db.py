@@ -37,8 +37,16 @@ from bridge.records.entry import SeriesEntry, setup_key
 from bridge.records.schema import SCHEMA_VERSION, statements
 from engine.errors import ConfigError
 
-__all__ = ["PASSWORD_ENV", "RecordsDb", "RecordsUnavailable", "StoredSeries", "default_path", "parse_url",
-           "password_from", "shown"]
+__all__ = [
+    "PASSWORD_ENV",
+    "RecordsDb",
+    "RecordsUnavailable",
+    "StoredSeries",
+    "default_path",
+    "parse_url",
+    "password_from",
+    "shown",
+]
 
 PASSWORD_ENV = "CASTLE_RECORDS_PASSWORD"
 """The secrets-file line (or environment variable) holding a PostgreSQL password, when ``~/.pgpass`` or
@@ -70,8 +78,10 @@ def parse_url(url: str, base: Path | None = None) -> tuple[str, str]:
     parts = urlsplit(url)
     if parts.scheme in ("postgresql", "postgres"):
         if parts.password is not None:
-            raise ConfigError("records: url: a password does not belong in the address; put it in "
-                              f"{PASSWORD_ENV} (secrets file or environment), PGPASSWORD or ~/.pgpass")  # fmt: skip
+            raise ConfigError(
+                "records: url: a password does not belong in the address; put it in "
+                f"{PASSWORD_ENV} (secrets file or environment), PGPASSWORD or ~/.pgpass"
+            )
         return "postgresql", url
     if parts.scheme == "sqlite":
         path = parts.path
@@ -137,8 +147,9 @@ class RecordsDb:
         ConfigError: a bad address.
     """
 
-    def __init__(self, url: str, *, base: Path | None = None, password: str | None = None,
-                 timeout: float = 5.0) -> None:  # fmt: skip
+    def __init__(
+        self, url: str, *, base: Path | None = None, password: str | None = None, timeout: float = 5.0
+    ) -> None:
         self.backend, self.target = parse_url(url, base)
         self.password = password
         self.timeout = timeout
@@ -206,7 +217,9 @@ class RecordsDb:
         try:
             import psycopg
         except ImportError:
-            raise ConfigError("records: url: PostgreSQL needs psycopg: pip install 'castle-traitors[postgres]'") from None
+            raise ConfigError(
+                "records: url: PostgreSQL needs psycopg: pip install 'castle-traitors[postgres]'"
+            ) from None
         extra: dict[str, Any] = {"connect_timeout": max(1, round(self.timeout))}
         if self.password is not None:
             extra["password"] = self.password
@@ -236,20 +249,26 @@ class RecordsDb:
             else:
                 problems = [str(r[0]) for r in cur.execute("PRAGMA quick_check(5)").fetchall()]
                 if problems != ["ok"]:
-                    raise RecordsUnavailable(f"records database {self.name}: damaged (SQLite quick_check: "
-                                             f"{problems[0]}); restore it from its backup")  # fmt: skip
+                    raise RecordsUnavailable(
+                        f"records database {self.name}: damaged (SQLite quick_check: "
+                        f"{problems[0]}); restore it from its backup"
+                    )
             tables = self._tables(cur)
             if "schema_version" not in tables:
                 if tables & {"series", "contestants"}:
-                    raise RecordsUnavailable(f"records database {self.name}: holds tables but no schema_version: "
-                                             "not a Castle records database")  # fmt: skip
+                    raise RecordsUnavailable(
+                        f"records database {self.name}: holds tables but no schema_version: "
+                        "not a Castle records database"
+                    )
                 cur.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
                 cur.execute("INSERT INTO schema_version (version) VALUES (0)")
             row = cur.execute("SELECT version FROM schema_version").fetchone()
             before = int(row[0]) if row is not None else 0
             if before > SCHEMA_VERSION:
-                raise RecordsUnavailable(f"records database {self.name}: schema version {before} is newer than this "
-                                         f"Castle's ({SCHEMA_VERSION}); upgrade Castle")  # fmt: skip
+                raise RecordsUnavailable(
+                    f"records database {self.name}: schema version {before} is newer than this "
+                    f"Castle's ({SCHEMA_VERSION}); upgrade Castle"
+                )
             for version in range(before + 1, SCHEMA_VERSION + 1):
                 for sql in statements(version, self.backend):
                     cur.execute(sql)
@@ -261,8 +280,9 @@ class RecordsDb:
         if self.backend == "sqlite":
             rows = cur.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
         else:
-            rows = cur.execute("SELECT table_name FROM information_schema.tables "
-                               "WHERE table_schema = current_schema()").fetchall()  # fmt: skip
+            rows = cur.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            ).fetchall()
         return {str(r[0]) for r in rows}
 
     def _ensure(self) -> None:
@@ -299,12 +319,28 @@ class RecordsDb:
                 "started, ended, duration, days, contestants, winner, termination, record, tables, recorded) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING "
                 "RETURNING id",
-                (entry.key, entry.castle, entry.season, entry.ruleset, setup_key(setup), _json(setup),
-                 _json(entry.settings), int(record.get("seed") or 0), entry.minecraft, entry.started,
-                 entry.ended, entry.duration, entry.days, len(entry.contestants), str(record.get("winner")),
-                 str(record.get("termination") or ""), _json(record), entry.tables,
-                 time.time() if now is None else now),
-            ).fetchone()  # fmt: skip
+                (
+                    entry.key,
+                    entry.castle,
+                    entry.season,
+                    entry.ruleset,
+                    setup_key(setup),
+                    _json(setup),
+                    _json(entry.settings),
+                    int(record.get("seed") or 0),
+                    entry.minecraft,
+                    entry.started,
+                    entry.ended,
+                    entry.duration,
+                    entry.days,
+                    len(entry.contestants),
+                    str(record.get("winner")),
+                    str(record.get("termination") or ""),
+                    _json(record),
+                    entry.tables,
+                    time.time() if now is None else now,
+                ),
+            ).fetchone()
             if row is None:
                 return False
             sid = int(row[0])
@@ -312,20 +348,47 @@ class RecordsDb:
                 "INSERT INTO contestants (series_id, seat, name, allegiance, side, power, false_power, recruited_day, "
                 "out, out_day, winner, winning_side, votes_cast, votes_found, votes_received) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(sid, c.seat, c.name, c.allegiance, c.side, c.power, c.false_power, c.recruited_day, c.out,
-                  c.out_day, int(c.winner), int(c.winning_side), c.votes_cast, c.votes_found, c.votes_received)
-                 for c in entry.contestants],
-            )  # fmt: skip
+                [
+                    (
+                        sid,
+                        c.seat,
+                        c.name,
+                        c.allegiance,
+                        c.side,
+                        c.power,
+                        c.false_power,
+                        c.recruited_day,
+                        c.out,
+                        c.out_day,
+                        int(c.winner),
+                        int(c.winning_side),
+                        c.votes_cast,
+                        c.votes_found,
+                        c.votes_received,
+                    )
+                    for c in entry.contestants
+                ],
+            )
             events = record.get("events", [])
             if events:
                 cur.executemany(
                     "INSERT INTO events (series_id, pos, type, day, data) VALUES (?, ?, ?, ?, ?)",
-                    [(sid, i, str(e.get("type", "")), e.get("day") if isinstance(e.get("day"), int) else None,
-                      _json(e)) for i, e in enumerate(events)],
-                )  # fmt: skip
+                    [
+                        (
+                            sid,
+                            i,
+                            str(e.get("type", "")),
+                            e.get("day") if isinstance(e.get("day"), int) else None,
+                            _json(e),
+                        )
+                        for i, e in enumerate(events)
+                    ],
+                )
             if entry.twists:
-                cur.executemany("INSERT INTO twists (series_id, twist) VALUES (?, ?)",
-                                [(sid, t) for t in dict.fromkeys(entry.twists)])  # fmt: skip
+                cur.executemany(
+                    "INSERT INTO twists (series_id, twist) VALUES (?, ?)",
+                    [(sid, t) for t in dict.fromkeys(entry.twists)],
+                )
         return True
 
     def has(self, key: str) -> bool:
@@ -349,21 +412,34 @@ class RecordsDb:
         self._ensure()
         where, params = _filters(season=season, castle=castle)
         with self._transaction() as cur:
-            rows = _dicts(cur, f"SELECT id, key, castle, season, ruleset, setup_key, setup, settings, seed, minecraft, "
-                               f"started, ended, duration, days, contestants, winner, termination, recorded "
-                               f"FROM series{where} ORDER BY id", params)  # fmt: skip
-            seats = _dicts(cur, f"SELECT c.* FROM contestants c JOIN series s ON s.id = c.series_id{where} "
-                                f"ORDER BY c.series_id, c.seat", params)  # fmt: skip
-            twists = cur.execute(f"SELECT t.series_id, t.twist FROM twists t JOIN series s ON s.id = t.series_id"
-                                 f"{where} ORDER BY t.series_id, t.twist", params).fetchall()  # fmt: skip
+            rows = _dicts(
+                cur,
+                f"SELECT id, key, castle, season, ruleset, setup_key, setup, settings, seed, minecraft, "
+                f"started, ended, duration, days, contestants, winner, termination, recorded "
+                f"FROM series{where} ORDER BY id",
+                params,
+            )
+            seats = _dicts(
+                cur,
+                f"SELECT c.* FROM contestants c JOIN series s ON s.id = c.series_id{where} "
+                f"ORDER BY c.series_id, c.seat",
+                params,
+            )
+            twists = cur.execute(
+                f"SELECT t.series_id, t.twist FROM twists t JOIN series s ON s.id = t.series_id"
+                f"{where} ORDER BY t.series_id, t.twist",
+                params,
+            ).fetchall()
         by_series: dict[int, list[Mapping[str, Any]]] = {}
         for c in seats:
             by_series.setdefault(int(c["series_id"]), []).append(c)
         twist_map: dict[int, list[str]] = {}
         for sid, twist in twists:
             twist_map.setdefault(int(sid), []).append(str(twist))
-        return [StoredSeries(r, tuple(by_series.get(int(r["id"]), [])), tuple(twist_map.get(int(r["id"]), [])))
-                for r in rows]  # fmt: skip
+        return [
+            StoredSeries(r, tuple(by_series.get(int(r["id"]), [])), tuple(twist_map.get(int(r["id"]), [])))
+            for r in rows
+        ]
 
     def one(self, series_id: int) -> StoredSeries | None:
         """One recorded series with its record and tables (``columns["record"]``, ``["tables"]``), or ``None``.
@@ -377,8 +453,12 @@ class RecordsDb:
             if not rows:
                 return None
             seats = _dicts(cur, "SELECT * FROM contestants WHERE series_id=? ORDER BY seat", (series_id,))
-            twists = [str(r[0]) for r in cur.execute("SELECT twist FROM twists WHERE series_id=? ORDER BY twist",
-                                                     (series_id,)).fetchall()]  # fmt: skip
+            twists = [
+                str(r[0])
+                for r in cur.execute(
+                    "SELECT twist FROM twists WHERE series_id=? ORDER BY twist", (series_id,)
+                ).fetchall()
+            ]
         return StoredSeries(rows[0], tuple(seats), tuple(twists))
 
     def seasons(self) -> list[str]:
@@ -427,9 +507,12 @@ class RecordsDb:
         """
         self._ensure()
         with self._transaction() as cur:
-            cur.execute("INSERT INTO predictions (setup_key, lab, ruleset, result, computed) VALUES (?, ?, ?, ?, ?) "
-                        "ON CONFLICT (setup_key, lab) DO UPDATE SET result=excluded.result, "
-                        "computed=excluded.computed", (key, lab, ruleset, _json(result), time.time()))  # fmt: skip
+            cur.execute(
+                "INSERT INTO predictions (setup_key, lab, ruleset, result, computed) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (setup_key, lab) DO UPDATE SET result=excluded.result, "
+                "computed=excluded.computed",
+                (key, lab, ruleset, _json(result), time.time()),
+            )
 
     def setups(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Every recorded setup: key → (ruleset, setup).
@@ -508,4 +591,3 @@ def password_from(env: Mapping[str, str], secrets: Mapping[str, str] | None = No
 def default_path(folder: Path) -> Path:
     """Where the SQLite records database lives when ``[records] url`` is not given: ``records.db`` in ``folder``."""
     return folder / "records.db"
-

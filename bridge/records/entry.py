@@ -134,20 +134,40 @@ def contestant_rows(record: Mapping[str, Any]) -> tuple[ContestantRow, ...]:
         s = summary.get(c.get("name"), {})
         side = side_at_end(c)
         found = next((int(s[k]) for k in FOUND_KEYS if k in s), 0)
-        rows.append(ContestantRow(
-            seat=int(c["seat"]), name=str(c["name"]), allegiance=str(c.get("allegiance") or ""), side=side,
-            power=c.get("power"), false_power=c.get("false_power"), recruited_day=c.get("recruited_day"),
-            out=c.get("out"), out_day=c.get("out_day"), winner=bool(c.get("winner")),
-            winning_side=bool(c.get("winner")) or (winner != "" and SIDE_WINS.get(side, side) == winner),
-            votes_cast=int(s.get("votes_cast", 0)), votes_found=found, votes_received=int(s.get("votes_received", 0)),
-        ))  # fmt: skip
+        rows.append(
+            ContestantRow(
+                seat=int(c["seat"]),
+                name=str(c["name"]),
+                allegiance=str(c.get("allegiance") or ""),
+                side=side,
+                power=c.get("power"),
+                false_power=c.get("false_power"),
+                recruited_day=c.get("recruited_day"),
+                out=c.get("out"),
+                out_day=c.get("out_day"),
+                winner=bool(c.get("winner")),
+                winning_side=bool(c.get("winner")) or (winner != "" and SIDE_WINS.get(side, side) == winner),
+                votes_cast=int(s.get("votes_cast", 0)),
+                votes_found=found,
+                votes_received=int(s.get("votes_received", 0)),
+            )
+        )
     return tuple(rows)
 
 
-def make_entry(record: Mapping[str, Any], tables: str, *, key: str, settings: Mapping[str, Any], castle: str,
-               season: str = "",
-               minecraft: str = "", started: float | None = None, ended: float | None = None,
-               twists: tuple[str, ...] = ()) -> SeriesEntry:  # fmt: skip
+def make_entry(
+    record: Mapping[str, Any],
+    tables: str,
+    *,
+    key: str,
+    settings: Mapping[str, Any],
+    castle: str,
+    season: str = "",
+    minecraft: str = "",
+    started: float | None = None,
+    ended: float | None = None,
+    twists: tuple[str, ...] = (),
+) -> SeriesEntry:
     """A ``SeriesEntry`` from a finished series' JSON game log and its text tables.
 
     Raises:

@@ -42,6 +42,7 @@ def lab_key(series: int, seed: int) -> str:
         release = "unknown"
     return f"{LAB_BOTS}:{series}:{seed}:{release}"
 
+
 NO_POWER = "no power"
 """A seat dealt no power or role (the balance lab's word for it, ``engine.sim``)."""
 
@@ -85,10 +86,23 @@ def _players(series: Sequence[StoredSeries]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for s in series:
         for c in s.contestants:
-            p = out.setdefault(str(c["name"]), {
-                "name": str(c["name"]), "series": 0, "wins": 0, "winning_side": 0, "survived": 0,
-                "by_side": {}, "powers": {}, "votes_cast": 0, "votes_found": 0, "votes_received": 0,
-                "rulesets": {}, "series_ids": []})  # fmt: skip
+            p = out.setdefault(
+                str(c["name"]),
+                {
+                    "name": str(c["name"]),
+                    "series": 0,
+                    "wins": 0,
+                    "winning_side": 0,
+                    "survived": 0,
+                    "by_side": {},
+                    "powers": {},
+                    "votes_cast": 0,
+                    "votes_found": 0,
+                    "votes_received": 0,
+                    "rulesets": {},
+                    "series_ids": [],
+                },
+            )
             p["series"] += 1
             p["series_ids"].append(s.id)
             won = bool(c["winner"])
@@ -115,8 +129,17 @@ def _leaderboard(players: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any
     ranked = sorted(players.values(), key=lambda p: (-p["wins"], -p["win_rate"]["ci95"][0], p["name"]))
     board = []
     for i, p in enumerate(ranked, start=1):
-        board.append({"rank": i, "name": p["name"], "series": p["series"], "wins": p["wins"], "win_rate": p["win_rate"],
-                      "votes_found": p["votes_found"], "survived": p["survived"]})  # fmt: skip
+        board.append(
+            {
+                "rank": i,
+                "name": p["name"],
+                "series": p["series"],
+                "wins": p["wins"],
+                "win_rate": p["win_rate"],
+                "votes_found": p["votes_found"],
+                "survived": p["survived"],
+            }
+        )
     return board
 
 
@@ -138,9 +161,13 @@ def _twists(series: Sequence[StoredSeries]) -> dict[str, dict[str, Any]]:
     for s in series:
         for t in s.twists:
             had.setdefault(t, []).append(s)
-    return {t: {"series": len(ss), "wins": {w: rate(sum(1 for s in ss if s.columns["winner"] == w), len(ss))
-                                           for w in _sides(ss)}}  # fmt: skip
-            for t, ss in sorted(had.items())}
+    return {
+        t: {
+            "series": len(ss),
+            "wins": {w: rate(sum(1 for s in ss if s.columns["winner"] == w), len(ss)) for w in _sides(ss)},
+        }
+        for t, ss in sorted(had.items())
+    }
 
 
 def _setups(series: Sequence[StoredSeries], lab: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -158,21 +185,40 @@ def _setups(series: Sequence[StoredSeries], lab: Mapping[str, Mapping[str, Any]]
         if predicted:
             for w in sides:
                 lab_w = lab_rates.get(w, {"rate": 0.0, "ci95": list(wilson(0, int(predicted.get("series", 0))))})
-                check[w] = {"real": wins[w], "lab": {"rate": lab_w["rate"], "ci95": lab_w["ci95"]},
-                            **gap(wins[w], lab_w)}  # fmt: skip
-        out.append({
-            "key": key, "ruleset": first["ruleset"], "setup": json.loads(first["setup"]), "series": len(ss),
-            "wins": wins,
-            "lab": None if not predicted else {"series": predicted.get("series"), "seed": predicted.get("seed"),
-                                               "bots": predicted.get("bots"), "win_rates": lab_rates},
-            "check": check,
-            "average_days": _r(sum(int(s.columns["days"]) for s in ss) / len(ss)),
-        })  # fmt: skip
+                check[w] = {
+                    "real": wins[w],
+                    "lab": {"rate": lab_w["rate"], "ci95": lab_w["ci95"]},
+                    **gap(wins[w], lab_w),
+                }
+        out.append(
+            {
+                "key": key,
+                "ruleset": first["ruleset"],
+                "setup": json.loads(first["setup"]),
+                "series": len(ss),
+                "wins": wins,
+                "lab": None
+                if not predicted
+                else {
+                    "series": predicted.get("series"),
+                    "seed": predicted.get("seed"),
+                    "bots": predicted.get("bots"),
+                    "win_rates": lab_rates,
+                },
+                "check": check,
+                "average_days": _r(sum(int(s.columns["days"]) for s in ss) / len(ss)),
+            }
+        )
     return sorted(out, key=lambda x: (-x["series"], x["key"]))
 
 
-def figures(series: Sequence[StoredSeries], lab: Mapping[str, Mapping[str, Any]] | None = None, *,
-            season: str | None = None, castle: str | None = None) -> dict[str, Any]:  # fmt: skip
+def figures(
+    series: Sequence[StoredSeries],
+    lab: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    season: str | None = None,
+    castle: str | None = None,
+) -> dict[str, Any]:
     """Every figure of the stats pages (the module docstring) as JSON-ready data.
 
     Args:
@@ -196,7 +242,24 @@ def figures(series: Sequence[StoredSeries], lab: Mapping[str, Mapping[str, Any]]
         "powers": _powers(series),
         "twists": _twists(series),
         "setups": _setups(series, lab or {}),
-        "recorded": [{k: s.columns[k] for k in ("id", "castle", "season", "ruleset", "winner", "termination", "days",
-                                                "contestants", "duration", "ended", "minecraft", "setup_key")}
-                     for s in series],  # fmt: skip
+        "recorded": [
+            {
+                k: s.columns[k]
+                for k in (
+                    "id",
+                    "castle",
+                    "season",
+                    "ruleset",
+                    "winner",
+                    "termination",
+                    "days",
+                    "contestants",
+                    "duration",
+                    "ended",
+                    "minecraft",
+                    "setup_key",
+                )
+            }
+            for s in series
+        ],
     }

@@ -37,14 +37,31 @@ BLOCK_ENTITIES: Mapping[str, str] = {
 ``BlockEntityType.SKULL`` serves every head and skull; the player heads are what Castle sets)."""
 
 LIGHT: Mapping[str, int] = {
-    "minecraft:glowstone": 15, "minecraft:sea_lantern": 15, "minecraft:lantern": 15, "minecraft:campfire": 15,
-    "minecraft:shroomlight": 15, "minecraft:jack_o_lantern": 15, "minecraft:torch": 14, "minecraft:wall_torch": 14,
-    "minecraft:copper_torch": 14, "minecraft:copper_wall_torch": 14,
-}  # fmt: skip
+    "minecraft:glowstone": 15,
+    "minecraft:sea_lantern": 15,
+    "minecraft:lantern": 15,
+    "minecraft:campfire": 15,
+    "minecraft:shroomlight": 15,
+    "minecraft:jack_o_lantern": 15,
+    "minecraft:torch": 14,
+    "minecraft:wall_torch": 14,
+    "minecraft:copper_torch": 14,
+    "minecraft:copper_wall_torch": 14,
+}
 """Blocks that emit light, with their level (the game's ``luminance`` of each block)."""
 
-_NOT_SOLID = frozenset({"minecraft:ladder", "minecraft:water", "minecraft:lava", "minecraft:campfire",
-                        "minecraft:structure_void", "minecraft:light", "minecraft:vine", "minecraft:fire"})  # fmt: skip
+_NOT_SOLID = frozenset(
+    {
+        "minecraft:ladder",
+        "minecraft:water",
+        "minecraft:lava",
+        "minecraft:campfire",
+        "minecraft:structure_void",
+        "minecraft:light",
+        "minecraft:vine",
+        "minecraft:fire",
+    }
+)
 _NOT_SOLID_ENDINGS = ("_door", "torch", "_sign", "_banner", "_button", "_pressure_plate", "_sapling", "_carpet")
 _TRANSPARENT = frozenset({"minecraft:glass", "minecraft:ladder", "minecraft:campfire", "minecraft:structure_void"})
 _TRANSPARENT_ENDINGS = ("_door", "torch", "_stairs", "_slab", "_carpet", "_pane", "_fence", "lantern")
@@ -171,8 +188,11 @@ class Blocks:
         """Whether a player whose feet are at ``(x, y, z)`` stands: a solid block under the feet, air at the feet
         and at the head."""
         bx, by, bz = math.floor(x), math.floor(y), math.floor(z)
-        return (is_solid(self.get((bx, by - 1, bz))) and is_air(self.get((bx, by, bz)))
-                and is_air(self.get((bx, by + 1, bz))))  # fmt: skip
+        return (
+            is_solid(self.get((bx, by - 1, bz)))
+            and is_air(self.get((bx, by, bz)))
+            and is_air(self.get((bx, by + 1, bz)))
+        )
 
     def air_reach(self, start: Pos, limit: int) -> set[Pos]:
         """The air positions reachable from ``start`` through air, face to face (doors, glass and every other

@@ -167,7 +167,6 @@ class Datapack:
         shown = path.relative_to(self.root).as_posix()
         self.errors += [f"Couldn't parse data file '{aid}' from '{shown}' ({self.version.name}): {p}" for p in problems]
 
-
     def tag(self, tag_id: str) -> list[str]:
         """Function ids of a function tag (``[]`` when the tag does not exist)."""
         return list(self.function_tags.get(tag_id, []))

@@ -34,6 +34,7 @@ __all__ = [
 #: Current Java usernames (3-16 of ``A-Z a-z 0-9 _``; ``docs/design.md#the-bridge``).
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 
+
 @dataclass(frozen=True)
 class GameRule:
     """A vanilla game rule: its default (a bool for a boolean rule, an int for an integer rule) and, for an
@@ -117,9 +118,12 @@ GAMERULE_DEFAULTS = {
 
 
 EQUIPMENT_SLOTS: dict[str, str] = {
-    "armor.head": "head", "armor.chest": "chest", "armor.legs": "legs", "armor.feet": "feet",
+    "armor.head": "head",
+    "armor.chest": "chest",
+    "armor.legs": "legs",
+    "armor.feet": "feet",
     "weapon.offhand": "offhand",
-}  # fmt: skip
+}
 """A player's equipment slots the sandbox models: the slot's name in commands (``item replace entity``,
 ``items entity``) → its key in the player's ``equipment`` data (1.21.5+) and in an ``attribute_modifiers`` entry's
 ``slot``."""
@@ -253,25 +257,34 @@ class Player:
         """The entity data the sandbox models: ``UUID`` (int array), ``Tags`` and ``Inventory`` (one compound
         ``{Slot, id, count, components}`` per stack, slots numbered in the order received)."""
         stacks = [
-            nbtlib.Compound({
-                "Slot": nbtlib.Byte(i), "id": nbtlib.String(s.item), "count": nbtlib.Int(s.count),
-                **({"components": nbt.from_python(s.components)} if s.components else {}),
-            })
+            nbtlib.Compound(
+                {
+                    "Slot": nbtlib.Byte(i),
+                    "id": nbtlib.String(s.item),
+                    "count": nbtlib.Int(s.count),
+                    **({"components": nbt.from_python(s.components)} if s.components else {}),
+                }
+            )
             for i, s in enumerate(self.inventory)
-        ]  # fmt: skip
+        ]
         worn = {
-            EQUIPMENT_SLOTS[slot]: nbtlib.Compound({
-                "id": nbtlib.String(st.item), "count": nbtlib.Int(st.count),
-                **({"components": nbt.from_python(st.components)} if st.components else {}),
-            })
+            EQUIPMENT_SLOTS[slot]: nbtlib.Compound(
+                {
+                    "id": nbtlib.String(st.item),
+                    "count": nbtlib.Int(st.count),
+                    **({"components": nbt.from_python(st.components)} if st.components else {}),
+                }
+            )
             for slot, st in self.equipment.items()
-        }  # fmt: skip
-        return nbtlib.Compound({
-            "UUID": nbtlib.IntArray(list(ints_from_uuid(self.uuid))),
-            "Tags": nbtlib.List[nbtlib.String]([nbtlib.String(t) for t in sorted(self.tags)]),
-            "Inventory": nbtlib.List[nbtlib.Compound](stacks),
-            **({"equipment": nbtlib.Compound(worn)} if worn else {}),
-        })
+        }
+        return nbtlib.Compound(
+            {
+                "UUID": nbtlib.IntArray(list(ints_from_uuid(self.uuid))),
+                "Tags": nbtlib.List[nbtlib.String]([nbtlib.String(t) for t in sorted(self.tags)]),
+                "Inventory": nbtlib.List[nbtlib.Compound](stacks),
+                **({"equipment": nbtlib.Compound(worn)} if worn else {}),
+            }
+        )
 
     def stacks(self) -> list[ItemStack]:
         """Everything the player has: the inventory, then the equipment slots."""

@@ -96,8 +96,9 @@ class MsmpServer:
             and the start-up order (house rule 6); ``server/status`` reports its protocol.
     """
 
-    def __init__(self, world: World, secret: str, ssl_context: ssl.SSLContext | None = None,
-                 version: McVersion = OLDEST) -> None:  # fmt: skip
+    def __init__(
+        self, world: World, secret: str, ssl_context: ssl.SSLContext | None = None, version: McVersion = OLDEST
+    ) -> None:
         self.world = world
         self.version = version
         self.schema = schema_document(version.msmp)
@@ -244,8 +245,9 @@ class MsmpServer:
             return None
         self.rejected += 1
         body = json.dumps({"error": "Unauthorized", "message": "Invalid or missing API key"}).encode()
-        headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                           ("Connection", "close")])  # fmt: skip
+        headers = Headers(
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Connection", "close")]
+        )
         return Response(401, "Unauthorized", headers, body)
 
     async def _handle(self, conn: ServerConnection) -> None:

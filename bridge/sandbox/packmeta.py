@@ -77,8 +77,10 @@ def compatibility_warning(meta: dict[str, Any], version: McVersion) -> str | Non
     if low <= fmt <= high:
         return None
     made_for = "an older" if fmt > high else "a newer"
-    return (f"data pack formats {_show(low)}..{_show(high)} do not include {version.name}'s {_show(fmt)}: "
-            f"made for {made_for} version of Minecraft (loaded anyway, as a dedicated server does)")  # fmt: skip
+    return (
+        f"data pack formats {_show(low)}..{_show(high)} do not include {version.name}'s {_show(fmt)}: "
+        f"made for {made_for} version of Minecraft (loaded anyway, as a dedicated server does)"
+    )
 
 
 def applied_overlays(meta: dict[str, Any], version: McVersion) -> list[str]:
@@ -124,8 +126,10 @@ def _trigger_field_errors(value: Any, where: str, version: McVersion) -> list[st
         if isinstance(value, str):
             return []
         if isinstance(value, list):
-            return [f"{where}: a list of conditions is not accepted from {version.name} on (one condition, keyed "
-                    "type, or a predicate id)"]  # fmt: skip
+            return [
+                f"{where}: a list of conditions is not accepted from {version.name} on (one condition, keyed "
+                "type, or a predicate id)"
+            ]
         return _condition_errors(value, where, version)
     if isinstance(value, list):
         return [e for i, c in enumerate(value) for e in _condition_errors(c, f"{where}[{i}]", version)]
@@ -156,8 +160,10 @@ def _entity_predicate_errors(predicate: dict[str, Any], where: str, version: McV
     if version.entity_predicate_map:
         for key, now in _RENAMED_SUB_PREDICATES.items():
             if key in predicate:
-                errors.append(f"{where}: unknown entity sub-predicate 'minecraft:{key}' in {version.name} "
-                              f"(written {now} from 26.2 on)")  # fmt: skip
+                errors.append(
+                    f"{where}: unknown entity sub-predicate 'minecraft:{key}' in {version.name} "
+                    f"(written {now} from 26.2 on)"
+                )
     for key, inner in _nested_entity_predicates(predicate):
         errors += _entity_predicate_errors(inner, f"{where}.{key}", version)
     return errors

@@ -47,7 +47,7 @@ def split_reply(text: str) -> list[bytes]:
     chunks: list[bytes] = []
     step = CHUNK_UNITS * 2
     for start in range(0, max(len(units), 1), step):
-        part = units[start:start + step].decode("utf-16-le", "surrogatepass")
+        part = units[start : start + step].decode("utf-16-le", "surrogatepass")
         chunks.append(part.encode("utf-8", "replace"))
     return chunks
 

@@ -35,8 +35,13 @@ class Registries:
 def _load() -> Registries:
     data = json.loads(resources.files("bridge.sandbox").joinpath("registries-1.21.11.json").read_text("utf-8"))
     prov = data["provenance"]
-    return Registries(prov["version"], prov["source"], frozenset(data["item"]), frozenset(data["block"]),
-                      frozenset(data["entity_type"]))  # fmt: skip
+    return Registries(
+        prov["version"],
+        prov["source"],
+        frozenset(data["item"]),
+        frozenset(data["block"]),
+        frozenset(data["entity_type"]),
+    )
 
 
 REGISTRIES = _load()

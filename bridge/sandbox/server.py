@@ -78,8 +78,10 @@ class Sandbox:
         if startup_delay < 0:
             raise ValueError(f"startup_delay must be 0 or more seconds, not {startup_delay}")
         if upgrade_world and tuple(int(x) for x in version.msmp.split(".")) < (3, 1):
-            raise ValueError(f"Minecraft {version.name} (MSMP {version.msmp}) reports no world upgrade; "
-                             "--upgrade-world needs 26.3 or later")  # fmt: skip
+            raise ValueError(
+                f"Minecraft {version.name} (MSMP {version.msmp}) reports no world upgrade; "
+                "--upgrade-world needs 26.3 or later"
+            )
         self.version = version
         self.startup_delay = startup_delay if version.msmp_answers_before_start else 0.0
         self.upgrade_world = upgrade_world
@@ -152,7 +154,9 @@ class Sandbox:
         if self.msmp is not None:
             self.msmp_port = await self.msmp.start(host, msmp_port)
             if self.startup_delay > 0 or self.upgrade_world:
-                self._booting = asyncio.create_task(self.msmp.boot(self.startup_delay, upgrade_world=self.upgrade_world))
+                self._booting = asyncio.create_task(
+                    self.msmp.boot(self.startup_delay, upgrade_world=self.upgrade_world)
+                )
             else:
                 self.msmp.mark_started()
         if self.tick_rate > 0 and self._ticker is None:
@@ -260,8 +264,15 @@ class SandboxThread:
         startup_delay: float = 0.0,
         upgrade_world: bool = False,
     ) -> None:
-        self.sandbox = Sandbox(password, tick_rate=tick_rate, datapack=datapack, msmp_secret=msmp_secret,
-                               version=version, startup_delay=startup_delay, upgrade_world=upgrade_world)  # fmt: skip
+        self.sandbox = Sandbox(
+            password,
+            tick_rate=tick_rate,
+            datapack=datapack,
+            msmp_secret=msmp_secret,
+            version=version,
+            startup_delay=startup_delay,
+            upgrade_world=upgrade_world,
+        )
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 

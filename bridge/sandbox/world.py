@@ -293,11 +293,16 @@ class World(WorldState):
             "ticks": self.ticks,
             "players": {
                 n: {
-                    "pos": list(p.pos), "yaw": p.yaw, "pitch": p.pitch, "gamemode": p.gamemode,
+                    "pos": list(p.pos),
+                    "yaw": p.yaw,
+                    "pitch": p.pitch,
+                    "gamemode": p.gamemode,
                     "tags": sorted(p.tags),
                     "inventory": [{"item": s.item, "components": s.components, "count": s.count} for s in p.inventory],
-                    "equipment": {slot: {"item": s.item, "components": s.components, "count": s.count}
-                                  for slot, s in p.equipment.items()},
+                    "equipment": {
+                        slot: {"item": s.item, "components": s.components, "count": s.count}
+                        for slot, s in p.equipment.items()
+                    },
                     "chat": [m.text for m in p.chat],
                     "title": plain_text(p.title) if p.title is not None else None,
                     "subtitle": plain_text(p.subtitle) if p.subtitle is not None else None,
@@ -311,8 +316,15 @@ class World(WorldState):
             "unlocked": sorted([list(u) for u in self.unlocked]),
             "storage": {k: nbt.to_python(v) for k, v in self.storage.items()},
             "bossbars": {
-                k: {"name": plain_text(b.name), "value": b.value, "max": b.max, "color": b.color,
-                    "style": b.style, "players": sorted(b.players), "visible": b.visible}
+                k: {
+                    "name": plain_text(b.name),
+                    "value": b.value,
+                    "max": b.max,
+                    "color": b.color,
+                    "style": b.style,
+                    "players": sorted(b.players),
+                    "visible": b.visible,
+                }
                 for k, b in self.bossbars.items()
             },
             "gamerules": dict(self.gamerules),
@@ -394,4 +406,4 @@ def _here(text: str, cursor: int) -> str:
     """Vanilla's context of a parse failure at ``cursor``: up to 10 characters before it (``...`` when more),
     the rest, and ``<--[HERE]``."""
     i = min(len(text), max(0, cursor))
-    return ("..." if i > 10 else "") + text[max(0, i - 10):i] + text[i:] + "<--[HERE]"
+    return ("..." if i > 10 else "") + text[max(0, i - 10) : i] + text[i:] + "<--[HERE]"

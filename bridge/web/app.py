@@ -86,13 +86,15 @@ async def spectator_page(_request: Request) -> Response:
 def login_page(said: str = "", status: int = 200) -> Response:
     """The login form (house rule 2 of ``bridge/web/auth.py``): the token is typed in and posted, never put in an
     address."""
-    html = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Castle: host login</title>'
-            '<link rel="stylesheet" href="/static/castle.css"></head><body class="login"><main>'
-            f'<h1>The host\'s grimoire</h1><p class="said">{escape(said)}</p>'
-            '<form method="post" action="/host/login"><label>Host token '
-            '<input type="password" name="token" autocomplete="current-password" required></label>'
-            '<button>Log in</button></form></main></body></html>')  # fmt: skip
+    html = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Castle: host login</title>'
+        '<link rel="stylesheet" href="/static/castle.css"></head><body class="login"><main>'
+        f'<h1>The host\'s grimoire</h1><p class="said">{escape(said)}</p>'
+        '<form method="post" action="/host/login"><label>Host token '
+        '<input type="password" name="token" autocomplete="current-password" required></label>'
+        "<button>Log in</button></form></main></body></html>"
+    )
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 
@@ -101,8 +103,9 @@ def session_host(keys: HostKeys, conn: HTTPConnection) -> str | None:
     return keys.host_of(conn.cookies.get(COOKIE))
 
 
-def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
-             extra_routes: Sequence[BaseRoute] = ()) -> Starlette:  # fmt: skip
+def make_app(
+    hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None, extra_routes: Sequence[BaseRoute] = ()
+) -> Starlette:
     """The app for one series' pages.
 
     Args:
@@ -153,8 +156,11 @@ def make_app(hub: WebHub, keys: HostKeys, *, web: WebConfig | None = None,
 
     async def host_feed(ws: WebSocket) -> None:
         host = session_host(keys, ws)
-        if "token" in ws.query_params or host is None or not same_origin(
-                ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme):  # fmt: skip
+        if (
+            "token" in ws.query_params
+            or host is None
+            or not same_origin(ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme)
+        ):
             await ws.close(code=1008)
             return
         await ws.accept()

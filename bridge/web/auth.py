@@ -73,7 +73,9 @@ class HostKeys:
 
     def __post_init__(self) -> None:
         if len(set(self.tokens.values())) != len(self.tokens):
-            raise ConfigError("two hosts have the same web token: give each host their own (the token says who pressed)")
+            raise ConfigError(
+                "two hosts have the same web token: give each host their own (the token says who pressed)"
+            )
         self._sessions = {_session_of(token): host for host, token in self.tokens.items()}
 
     @classmethod
@@ -133,8 +135,10 @@ class HostKeys:
 
 def _check(token: str, where: str, name: str) -> str:
     if len(token) < 2 * TOKEN_BYTES:
-        raise ConfigError(f"{where}: {name} is too short: use 32 hex digits or more (python3 -c "
-                          "'import secrets; print(secrets.token_hex(16))')")  # fmt: skip
+        raise ConfigError(
+            f"{where}: {name} is too short: use 32 hex digits or more (python3 -c "
+            "'import secrets; print(secrets.token_hex(16))')"
+        )
     return token
 
 
@@ -161,7 +165,9 @@ def host_keys(env: Mapping[str, str], secrets_file: Path | None, hosts: Sequence
     for i, host in enumerate(hosts or [""]):
         names = ([token_env(host)] if host else []) + ([TOKEN_ENV] if i == 0 else [])
         found = next(((name, values[name], str(secrets_file)) for name in names if values.get(name)), None)
-        found = found or next(((name, env[name].strip(), "the environment") for name in names if env.get(name, "").strip()), None)
+        found = found or next(
+            ((name, env[name].strip(), "the environment") for name in names if env.get(name, "").strip()), None
+        )
         if found is None:
             tokens[host] = secrets.token_hex(TOKEN_BYTES)
             made.add(host)

@@ -78,18 +78,34 @@ def _traitors_seat(game: Any, name: str) -> dict[str, Any]:
     marks the powers leave (rulebook §5-§7)."""
     p = game.players[name]
     powers = game.powers
-    marks = [mark for mark, names in (
-        ("sworn", {n for n, q in game.players.items() if q.sworn}),
-        ("silenced", powers.silenced), ("shielded", powers.shields), ("intoxicated", powers.intoxicated),
-        ("falsified", powers.falsified), ("sobered", powers.sobered), ("cleansed", powers.cleansed),
-        ("joker", powers.jokers), ("guarded", game.guarded),
-        ("protected", {powers.protected}), ("accused", {powers.accusation}), ("alerted", {powers.alerted}),
-        ("double vote", {game.double_vote_holder}),
-    ) if name in names]  # fmt: skip
+    marks = [
+        mark
+        for mark, names in (
+            ("sworn", {n for n, q in game.players.items() if q.sworn}),
+            ("silenced", powers.silenced),
+            ("shielded", powers.shields),
+            ("intoxicated", powers.intoxicated),
+            ("falsified", powers.falsified),
+            ("sobered", powers.sobered),
+            ("cleansed", powers.cleansed),
+            ("joker", powers.jokers),
+            ("guarded", game.guarded),
+            ("protected", {powers.protected}),
+            ("accused", {powers.accusation}),
+            ("alerted", {powers.alerted}),
+            ("double vote", {game.double_vote_holder}),
+        )
+        if name in names
+    ]
     if p.recruited_day is not None:
         marks.append(f"recruited day {p.recruited_day}")
-    return {"allegiance": _title(p.allegiance), "role": _title(p.power), "false_role": _title(p.false_power),
-            "drunk": bool(p.drunk), "marks": marks}  # fmt: skip
+    return {
+        "allegiance": _title(p.allegiance),
+        "role": _title(p.power),
+        "false_role": _title(p.false_power),
+        "drunk": bool(p.drunk),
+        "marks": marks,
+    }
 
 
 def _club_seat(game: Any, name: str) -> dict[str, Any]:
@@ -97,12 +113,25 @@ def _club_seat(game: Any, name: str) -> dict[str, Any]:
     (blocked, mined, poisoned)."""
     p = game.players[name]
     roles = game.rules.roles
-    marks = [mark for mark, names in (
-        ("blocked", game.blocked), ("mined", game.mines), ("poisoned", game.poisons),
-        ("to act", game.pending), ("speaking", {game.speaker}), ("departing", {game.departing}),
-    ) if name in names]  # fmt: skip
-    return {"allegiance": roles[p.role].team, "role": roles[p.role].title,
-            "false_role": roles[p.dealt].title if p.dealt != p.role else None, "drunk": False, "marks": marks}  # fmt: skip
+    marks = [
+        mark
+        for mark, names in (
+            ("blocked", game.blocked),
+            ("mined", game.mines),
+            ("poisoned", game.poisons),
+            ("to act", game.pending),
+            ("speaking", {game.speaker}),
+            ("departing", {game.departing}),
+        )
+        if name in names
+    ]
+    return {
+        "allegiance": roles[p.role].team,
+        "role": roles[p.role].title,
+        "false_role": roles[p.dealt].title if p.dealt != p.role else None,
+        "drunk": False,
+        "marks": marks,
+    }
 
 
 SEAT_READERS: dict[str, Callable[[Any, str], dict[str, Any]]] = {
@@ -115,8 +144,15 @@ SEAT_READERS: dict[str, Callable[[Any, str], dict[str, Any]]] = {
 def _seat(game: RulesetGame, name: str, seat: int) -> dict[str, Any]:
     g: Any = game
     p = g.players[name]
-    base = {"seat": seat, "name": name, "player": game.player_of(name), "status": _status(p),
-            "items": [f"{_title(item)}{f' ({label_text(label)})' if label else ''}" for item, label in game.items.get(name, [])]}  # fmt: skip
+    base = {
+        "seat": seat,
+        "name": name,
+        "player": game.player_of(name),
+        "status": _status(p),
+        "items": [
+            f"{_title(item)}{f' ({label_text(label)})' if label else ''}" for item, label in game.items.get(name, [])
+        ],
+    }
     reader = SEAT_READERS.get(family(game))
     return base | (reader(g, name) if reader is not None else {})
 
@@ -162,8 +198,14 @@ def _traitors_vote(game: Any) -> dict[str, Any] | None:
     torches = {n: _title(t) for n, t in game.torches.items()} if game.torches else None
     if ballot is None:
         return {"kind": "torches", "torches": torches} if torches else None
-    return {"kind": ballot.kind, "voters": list(ballot.voters), "candidates": list(ballot.candidates),
-            "votes": dict(ballot.votes), **_tally(ballot.votes, ballot.weights), "torches": torches}  # fmt: skip
+    return {
+        "kind": ballot.kind,
+        "voters": list(ballot.voters),
+        "candidates": list(ballot.candidates),
+        "votes": dict(ballot.votes),
+        **_tally(ballot.votes, ballot.weights),
+        "torches": torches,
+    }
 
 
 def _club_vote(game: Any) -> dict[str, Any] | None:
@@ -171,8 +213,14 @@ def _club_vote(game: Any) -> dict[str, Any] | None:
     nominations = dict(game.day_record.nominations) if game.day_record is not None else {}
     if ballot is None:
         return {"kind": "nominations", "nominations": nominations} if nominations else None
-    return {"kind": ballot.kind, "voters": list(ballot.voters), "candidates": list(ballot.options),
-            "votes": dict(ballot.votes), **_tally(ballot.votes), "nominations": nominations}  # fmt: skip
+    return {
+        "kind": ballot.kind,
+        "voters": list(ballot.voters),
+        "candidates": list(ballot.options),
+        "votes": dict(ballot.votes),
+        **_tally(ballot.votes),
+        "nominations": nominations,
+    }
 
 
 NIGHT_READERS: dict[str, Callable[[Any], dict[str, Any] | None]] = {
@@ -208,12 +256,20 @@ def grimoire(game: RulesetGame) -> Parts:
     phase = game.phase
     spec = RULESETS.get(game.ruleset)
     parts: Parts = {
-        "clock": {"ruleset": game.ruleset, "day": game.day, "phase": phase.value if phase is not None else None,
-                  "phase_seq": game.phase_seq, "deadline": game.deadline, "paused": getattr(g, "paused", None),
-                  "label": getattr(g, "clock_label", ""), "over": game.is_over, "hosts": sorted(game.hosts),
-                  "winner": _title(game.outcome.winner) if game.outcome is not None else None,
-                  "twists": list(spec.twists) if spec is not None else []},
-    }  # fmt: skip
+        "clock": {
+            "ruleset": game.ruleset,
+            "day": game.day,
+            "phase": phase.value if phase is not None else None,
+            "phase_seq": game.phase_seq,
+            "deadline": game.deadline,
+            "paused": getattr(g, "paused", None),
+            "label": getattr(g, "clock_label", ""),
+            "over": game.is_over,
+            "hosts": sorted(game.hosts),
+            "winner": _title(game.outcome.winner) if game.outcome is not None else None,
+            "twists": list(spec.twists) if spec is not None else [],
+        },
+    }
     for name, seat in game.seats().items():
         parts[f"seat/{name}"] = _seat(game, name, seat)
     if game.started:
@@ -293,7 +349,12 @@ def input_entry(entry: Mapping[str, Any], now: float) -> dict[str, Any]:
     control's line names the host (the record keeps who and when too: ``host_actions``)."""
     fields = " ".join(f"{k}={v}" for k, v in entry.items() if k not in ("action", "now", "at"))
     kind = str(entry.get("action", "input"))
-    return {"t": entry.get("now", entry.get("at", now)), "kind": "input", "text": f"{kind} {fields}".strip(), "to": None}
+    return {
+        "t": entry.get("now", entry.get("at", now)),
+        "kind": "input",
+        "text": f"{kind} {fields}".strip(),
+        "to": None,
+    }
 
 
 def rebuilt_log(game: RulesetGame) -> list[dict[str, Any]]:

@@ -32,8 +32,10 @@ __all__ = ["LOOPBACK_NAMES", "SECURITY_HEADERS", "Guard", "allowed_hosts", "from
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 """The names a loopback server answers to by default."""
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")  # fmt: skip
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+)
 
 SECURITY_HEADERS: dict[str, str] = {
     "Content-Security-Policy": CSP,
@@ -115,8 +117,12 @@ class Guard:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
             else:
-                await self._with_headers(PlainTextResponse("400: this server does not answer to that name\n",
-                                                           status_code=400), scope, receive, send)  # fmt: skip
+                await self._with_headers(
+                    PlainTextResponse("400: this server does not answer to that name\n", status_code=400),
+                    scope,
+                    receive,
+                    send,
+                )
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)

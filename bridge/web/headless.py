@@ -27,10 +27,16 @@ def chromium(width: int, height: int, *, phone: bool = False) -> Any:
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={max(width, 500)},{height}"):  # fmt: skip
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        f"--window-size={max(width, 500)},{height}",
+    ):
         options.add_argument(arg)
     if phone:
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
-                                                                              "pixelRatio": 2.0}})  # fmt: skip
+        options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0}}
+        )
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)

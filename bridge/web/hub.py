@@ -62,6 +62,7 @@ __all__ = ["NOTE", "ControlError", "Refused", "WebHub", "controls", "press"]
 
 log = logging.getLogger(__name__)
 
+
 def controls() -> list[dict[str, str]]:
     """The page's buttons, made from the console's (``HostControl``, in its order): ``{"control": name, "label":
     English label}`` each, the name in lower case (``advance``, ``pause_clock``, …). The page renders them; a press
@@ -137,8 +138,14 @@ class WebHub:
         queue_limit: the most messages a page may fall behind before it is dropped (house rule 5).
     """
 
-    def __init__(self, *, delay: float = 0.0, clock: Callable[[], float] = time.time,
-                 record_text: Callable[[SeriesRecord], str] = _record_json, queue_limit: int = QUEUE_LIMIT) -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        delay: float = 0.0,
+        clock: Callable[[], float] = time.time,
+        record_text: Callable[[SeriesRecord], str] = _record_json,
+        queue_limit: int = QUEUE_LIMIT,
+    ) -> None:
         self.clock = clock
         self.queue_limit = queue_limit
         self.record_text = record_text
@@ -202,9 +209,12 @@ class WebHub:
         game = self.service.game
         now = self.clock()
         if self._asking is not None:
-            self._refusals += [e.message.text for e in effects if isinstance(e, Whisper)
-                               and e.to == frozenset((self._asking,)) and e.message.key.startswith(REFUSALS)]  # fmt: skip
-        entries = [input_entry(e, now) for e in game.log[self._inputs:]]
+            self._refusals += [
+                e.message.text
+                for e in effects
+                if isinstance(e, Whisper) and e.to == frozenset((self._asking,)) and e.message.key.startswith(REFUSALS)
+            ]
+        entries = [input_entry(e, now) for e in game.log[self._inputs :]]
         entries += [x for x in (effect_entry(e, now) for e in effects) if x is not None]
         self._inputs = len(game.log)
         self.log = (self.log + entries)[-LOG_LIMIT:]
@@ -222,8 +232,17 @@ class WebHub:
         self.parts, self._stale = parts, False
         if changed or entries:
             self.version += 1
-            message = json.dumps({"type": "diff", "v": self.version, "now": now, "set": changed.set,
-                                  "drop": changed.drop, "log": entries}, ensure_ascii=False)  # fmt: skip
+            message = json.dumps(
+                {
+                    "type": "diff",
+                    "v": self.version,
+                    "now": now,
+                    "set": changed.set,
+                    "drop": changed.drop,
+                    "log": entries,
+                },
+                ensure_ascii=False,
+            )
             self._send(self.hosts, message)
 
     def _rebuild_feed(self, stored: StoredSeries, now: float) -> None:
@@ -293,8 +312,17 @@ class WebHub:
 
     def state_message(self) -> str:
         """The whole grimoire and event log, for a host page that connects (or reconnects)."""
-        return json.dumps({"type": "state", "v": self.version, "now": self.clock(), "parts": self.parts,
-                           "log": self.log, "controls": controls()}, ensure_ascii=False)  # fmt: skip
+        return json.dumps(
+            {
+                "type": "state",
+                "v": self.version,
+                "now": self.clock(),
+                "parts": self.parts,
+                "log": self.log,
+                "controls": controls(),
+            },
+            ensure_ascii=False,
+        )
 
     def open_host(self) -> asyncio.Queue[str]:
         """A new host page: its queue, starting with the whole state."""
@@ -345,8 +373,12 @@ class WebHub:
             self.save_note(host, request)
             return
         entry = {"player": host, **press(request)}
-        log.info("web host control %s by %s", request.get("control"), host,
-                 extra={"event": "web_control", "host": host, "control": request.get("control"), "client": client})  # fmt: skip
+        log.info(
+            "web host control %s by %s",
+            request.get("control"),
+            host,
+            extra={"event": "web_control", "host": host, "control": request.get("control"), "client": client},
+        )
         self._asking, self._refusals = host, []
         try:
             await service.apply_entry(entry)

@@ -33,8 +33,13 @@ __all__ = ["lobby_routes"]
 COOKIE = "castle_host"
 """The host pages' session cookie (``bridge.web.app.COOKIE``)."""
 
-_CONTROLS = {"draw": LobbyControl.DRAW, "start": LobbyControl.START, "clear": LobbyControl.CLEAR,
-             "pick": LobbyControl.PICK}  # fmt: skip
+_CONTROLS = {
+    "draw": LobbyControl.DRAW,
+    "start": LobbyControl.START,
+    "clear": LobbyControl.CLEAR,
+    "pick": LobbyControl.PICK,
+}
+
 
 def _button(do: str, label: str, **fields: str) -> str:
     hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in fields.items())
@@ -55,27 +60,42 @@ def lobby_routes(season: Season, keys: HostKeys) -> list[BaseRoute]:
         said = request.query_params.get("said", "")
         lobby = season.lobby
         if lobby is None:
-            body = (f"<p>Series {season.series} is running: the lobby opens when it is over.</p>" if season.series
-                    else "<p>The lobby is not open.</p>")  # fmt: skip
+            body = (
+                f"<p>Series {season.series} is running: the lobby opens when it is over.</p>"
+                if season.series
+                else "<p>The lobby is not open.</p>"
+            )
         else:
             s = lobby.state()
             rows = "".join(
                 f"<tr><td>{i}</td><td>{escape(p)}</td><td>{'seat ' + str(s['cast'].index(p) + 1) if p in s['cast'] else 'stand-by'}</td>"
                 f"<td>{'' if p in s['cast'] or len(s['cast']) >= s['seats'] else _button('pick', 'Seat', index=str(i))}"
                 f"{_button('withdraw', 'Withdraw', name=p)}</td></tr>"
-                for i, p in enumerate(s["signups"], start=1))  # fmt: skip
+                for i, p in enumerate(s["signups"], start=1)
+            )
             waiting = [p for p in s["online"] if p not in s["signups"]]
-            add = "".join(_button("add", f"Sign up {p}", name=p) for p in waiting) or '<span class="muted">nobody</span>'
-            actions = (_button("draw", "Draw the cast") + _button("clear", "Clear the draw")
-                       + _button("start", "Start the series"))  # fmt: skip
-            body = (f"<h2>Series {s['round']}: {len(s['cast'])} of {s['seats']} seats, {len(s['signups'])} sign-ups "
-                    f"(the castle seats {s['capacity']})</h2><p>{actions}</p>"
-                    f"<table><tr><th>#</th><th>Player</th><th>Place</th><th></th></tr>{rows}</table>"
-                    f"<h2>On the server, not signed up</h2><p>{add}</p>"
-                    f'<form method="post" action="/host/lobby"><input type="hidden" name="do" value="add">'
-                    f'<input name="name" placeholder="player name" maxlength="16"><button>Sign up</button></form>')  # fmt: skip
-        return html_page("The lobby", f'<p class="said">{escape(said)}</p>{body}',
-                         nav=[("Grimoire", "/host"), ("Stats", "/stats")], cache="no-store")
+            add = (
+                "".join(_button("add", f"Sign up {p}", name=p) for p in waiting) or '<span class="muted">nobody</span>'
+            )
+            actions = (
+                _button("draw", "Draw the cast")
+                + _button("clear", "Clear the draw")
+                + _button("start", "Start the series")
+            )
+            body = (
+                f"<h2>Series {s['round']}: {len(s['cast'])} of {s['seats']} seats, {len(s['signups'])} sign-ups "
+                f"(the castle seats {s['capacity']})</h2><p>{actions}</p>"
+                f"<table><tr><th>#</th><th>Player</th><th>Place</th><th></th></tr>{rows}</table>"
+                f"<h2>On the server, not signed up</h2><p>{add}</p>"
+                f'<form method="post" action="/host/lobby"><input type="hidden" name="do" value="add">'
+                f'<input name="name" placeholder="player name" maxlength="16"><button>Sign up</button></form>'
+            )
+        return html_page(
+            "The lobby",
+            f'<p class="said">{escape(said)}</p>{body}',
+            nav=[("Grimoire", "/host"), ("Stats", "/stats")],
+            cache="no-store",
+        )
 
     async def press(request: Request) -> Response:
         host = keys.host_of(request.cookies.get(COOKIE))

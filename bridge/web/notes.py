@@ -67,6 +67,8 @@ class HostNotes:
         """
         text = text.strip()[:MAX_NOTE]
         if self.store is not None:
-            self.store.db.execute("INSERT INTO notes (series, contestant, host, text, at) VALUES (?, ?, ?, ?, ?)",
-                                  (self.series, contestant, host, text, time.time()))  # fmt: skip
+            self.store.db.execute(
+                "INSERT INTO notes (series, contestant, host, text, at) VALUES (?, ?, ?, ?, ?)",
+                (self.series, contestant, host, text, time.time()),
+            )
         self._keep(contestant, text)

@@ -29,11 +29,29 @@ from engine.rulesets import DEFAULT_RULESET, RULESETS, AnySettings, new_game
 __all__ = ["HOST", "NAMES", "SandboxRig", "rig_settings"]
 
 HOST = "Host"
-NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea",
-         "Tomas", "Ines", "Yuki", "Bram")  # fmt: skip
+NAMES = (
+    "Alex",
+    "Kai",
+    "Zuri",
+    "Steve",
+    "Ari",
+    "Noor",
+    "Sunny",
+    "Efe",
+    "Makena",
+    "Lena",
+    "Omar",
+    "Rhea",
+    "Tomas",
+    "Ines",
+    "Yuki",
+    "Bram",
+)
 
 
-def rig_settings(contestants: int = 12, ruleset: str = DEFAULT_RULESET, hosts: tuple[str, ...] = (HOST,)) -> AnySettings:
+def rig_settings(
+    contestants: int = 12, ruleset: str = DEFAULT_RULESET, hosts: tuple[str, ...] = (HOST,)
+) -> AnySettings:
     """A series of ``contestants`` (6-16) of ``ruleset`` with ``hosts`` (default ``HOST``), the ruleset's usual
     settings for that cast (``SettingsForm.sample``) and the real phase clocks.
 
@@ -56,8 +74,17 @@ class SandboxRig:
         hosts: the series' hosts (default ``HOST``); each joins the sandbox and has a token (``keys``).
     """
 
-    def __init__(self, contestants: int = 12, seed: int = 1, ruleset: str = DEFAULT_RULESET, *, delay: float = 0.0,
-                 token: str | None = None, web_port: int = 0, hosts: tuple[str, ...] = (HOST,)) -> None:  # fmt: skip
+    def __init__(
+        self,
+        contestants: int = 12,
+        seed: int = 1,
+        ruleset: str = DEFAULT_RULESET,
+        *,
+        delay: float = 0.0,
+        token: str | None = None,
+        web_port: int = 0,
+        hosts: tuple[str, ...] = (HOST,),
+    ) -> None:
         self.settings = rig_settings(contestants, ruleset, hosts)
         self.seed = seed
         self.token = token or secrets.token_hex(16)
@@ -77,16 +104,18 @@ class SandboxRig:
         await self.web.start()
         self._rcon = RconClient("127.0.0.1", port, self.password, timeout=10.0)
         game = new_game(self.settings, self.seed)
-        self.service = SeriesService(game, self._rcon, default_castle(), poll_interval=0.01,
-                                     players=PlayerDirectory(self.sandbox.players()))  # fmt: skip
+        self.service = SeriesService(
+            game, self._rcon, default_castle(), poll_interval=0.01, players=PlayerDirectory(self.sandbox.players())
+        )
         ready = asyncio.Event()
         self.hub.attach(self.service)
         self._task = asyncio.create_task(self.service.run(on_ready=ready.set))
         await asyncio.wait_for(ready.wait(), 30)
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:  # fmt: skip
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if self.service is not None:
             self.service.request_stop()
         if self._task is not None:

@@ -57,8 +57,10 @@ def check_bind(web: WebConfig, insecure_bind: bool = False, source: str = "") ->
     """
     if is_loopback(web.bind) or web.tls_cert is not None or insecure_bind:
         return
-    raise ConfigError(f"{source + ': ' if source else ''}web: bind = {web.bind!r} is not loopback: set tls_cert and tls_key (https://), or pass "
-                      "--insecure-bind to serve the host token and the grimoire in clear")  # fmt: skip
+    raise ConfigError(
+        f"{source + ': ' if source else ''}web: bind = {web.bind!r} is not loopback: set tls_cert and tls_key (https://), or pass "
+        "--insecure-bind to serve the host token and the grimoire in clear"
+    )
 
 
 class _Server(uvicorn.Server):
@@ -83,16 +85,31 @@ class WebServer:
         extra_routes: more pages of the same app (``make_app``).
     """
 
-    def __init__(self, hub: WebHub, web: WebConfig, keys: HostKeys, *, release_interval: float = 0.2,
-                 extra_routes: Sequence[BaseRoute] = ()) -> None:  # fmt: skip
+    def __init__(
+        self,
+        hub: WebHub,
+        web: WebConfig,
+        keys: HostKeys,
+        *,
+        release_interval: float = 0.2,
+        extra_routes: Sequence[BaseRoute] = (),
+    ) -> None:
         self.hub, self.web, self.keys = hub, web, keys
         hub.queue_limit = web.client_queue
         self.release_interval = release_interval
         app = make_app(hub, keys, web=web, extra_routes=extra_routes)
-        config = uvicorn.Config(app, host=web.bind, port=web.port, log_level="warning", access_log=False,
-                                lifespan="off", ws="websockets-sansio", timeout_graceful_shutdown=SHUTDOWN_GRACE,
-                                ssl_certfile=str(web.tls_cert) if web.tls_cert else None,
-                                ssl_keyfile=str(web.tls_key) if web.tls_key else None)  # fmt: skip
+        config = uvicorn.Config(
+            app,
+            host=web.bind,
+            port=web.port,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            ws="websockets-sansio",
+            timeout_graceful_shutdown=SHUTDOWN_GRACE,
+            ssl_certfile=str(web.tls_cert) if web.tls_cert else None,
+            ssl_keyfile=str(web.tls_key) if web.tls_key else None,
+        )
         self.server = _Server(config)
         self._tasks: list[asyncio.Task[None]] = []
         self.port = web.port
@@ -156,17 +173,26 @@ def announce_pages(out: TextIO) -> Callable[[WebServer], None]:
             who = f" ({host})" if host and len(keys.hosts) > 1 else ""
             print(f"grimoire: {pages.host_url(host)}{who}", file=out)
             if host in keys.made:
-                print(f"host token{who}: {keys.tokens[host]} (not saved: set {token_env(host) if host else TOKEN_ENV} "
-                      "to keep it)", file=out)  # fmt: skip
+                print(
+                    f"host token{who}: {keys.tokens[host]} (not saved: set {token_env(host) if host else TOKEN_ENV} "
+                    "to keep it)",
+                    file=out,
+                )
         print(f"spectators: {pages.base}/spectate", file=out, flush=True)
 
     return show
 
 
 @contextlib.asynccontextmanager
-async def serving(web: WebConfig | None, keys: HostKeys, *, hub: WebHub | None = None, insecure_bind: bool = False,
-                  announce: Callable[[WebServer], None] | None = None,
-                  extra_routes: Sequence[BaseRoute] = ()) -> AsyncIterator[WebServer | None]:  # fmt: skip
+async def serving(
+    web: WebConfig | None,
+    keys: HostKeys,
+    *,
+    hub: WebHub | None = None,
+    insecure_bind: bool = False,
+    announce: Callable[[WebServer], None] | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
+) -> AsyncIterator[WebServer | None]:
     """The pages served for the block's duration (``None``, and nothing served, without ``web``).
 
     Args:

@@ -38,29 +38,49 @@ def _round(r: VoteRound) -> dict[str, Any]:
         if target is not None:
             tally[target] += r.weights.get(voter, 1)
     top = max(tally.values(), default=0)
-    return {"kind": r.kind, "papers": [[v, t, r.weights.get(v, 1)] for v, t in r.votes.items()],
-            "tally": dict(tally.most_common()), "tied": sorted(n for n, c in tally.items() if c == top) if top else [],
-            "count": r.count}  # fmt: skip
+    return {
+        "kind": r.kind,
+        "papers": [[v, t, r.weights.get(v, 1)] for v, t in r.votes.items()],
+        "tally": dict(tally.most_common()),
+        "tied": sorted(n for n, c in tally.items() if c == top) if top else [],
+        "count": r.count,
+    }
 
 
 def _round_table(e: RoundTableRecord) -> dict[str, Any]:
     result = f"{e.banished} banished" if e.banished else "no banishment yet"
     if e.banished and e.revealed:
         result += f" ({e.revealed})"
-    notes = [text for text, shown in (
-        (f"double vote: {e.double_vote}", e.double_vote), (f"silenced: {', '.join(e.silenced)}", e.silenced),
-        (f"accused by the Sheriff: {e.accused} ({e.accusation})", e.accused),
-        (f"protected by the Judge: {e.protected}", e.protected and e.protection_used),
-        (f"deadlock chests: {', '.join(e.deadlock or [])}", e.deadlock),
-    ) if shown]  # fmt: skip
-    return {"day": e.day, "title": f"{'Finale' if e.finale else 'Round table'}, day {e.day}", "nominations": {},
-            "rounds": [_round(r) for r in e.rounds], "result": result, "notes": notes}  # fmt: skip
+    notes = [
+        text
+        for text, shown in (
+            (f"double vote: {e.double_vote}", e.double_vote),
+            (f"silenced: {', '.join(e.silenced)}", e.silenced),
+            (f"accused by the Sheriff: {e.accused} ({e.accusation})", e.accused),
+            (f"protected by the Judge: {e.protected}", e.protected and e.protection_used),
+            (f"deadlock chests: {', '.join(e.deadlock or [])}", e.deadlock),
+        )
+        if shown
+    ]
+    return {
+        "day": e.day,
+        "title": f"{'Finale' if e.finale else 'Round table'}, day {e.day}",
+        "nominations": {},
+        "rounds": [_round(r) for r in e.rounds],
+        "result": result,
+        "notes": notes,
+    }
 
 
 def _club_day(e: ClubDayRecord) -> dict[str, Any]:
-    return {"day": e.day, "title": f"Day {e.day}", "nominations": dict(e.nominations),
-            "rounds": [_round(r) for r in e.rounds], "result": f"{e.left} left" if e.left else "nobody left" if e.rounds else "no vote yet",
-            "notes": ["repeat vote asked for"] if e.repeat else []}  # fmt: skip
+    return {
+        "day": e.day,
+        "title": f"Day {e.day}",
+        "nominations": dict(e.nominations),
+        "rounds": [_round(r) for r in e.rounds],
+        "result": f"{e.left} left" if e.left else "nobody left" if e.rounds else "no vote yet",
+        "notes": ["repeat vote asked for"] if e.repeat else [],
+    }
 
 
 def vote_history(game: RulesetGame) -> list[dict[str, Any]]:
@@ -111,17 +131,28 @@ def _traitors_sheet(game: Any) -> list[dict[str, Any]]:
             holders.setdefault(p.power, []).append(name + (" (drunk)" if p.drunk else ""))
     traitors = [n for n in living if game.players[n].allegiance.value == "traitor"]
     rows = [
-        _row("The Oath", [n for n in traitors if not game.players[n].sworn],
-             "a Traitor not yet sworn answers the Oath's three questions"),
-        _row("The Turret", [n for n in traitors if game.players[n].sworn],
-             "the sworn Traitors choose the night's event (murder, seduction, ultimatum) and nominate for the double vote"),
-    ]  # fmt: skip
-    rows += [_row(p.title, holders[p], _rule(powers[p])) for p in powers if powers[p].stage == tables.TURRET and p in holders]
+        _row(
+            "The Oath",
+            [n for n in traitors if not game.players[n].sworn],
+            "a Traitor not yet sworn answers the Oath's three questions",
+        ),
+        _row(
+            "The Turret",
+            [n for n in traitors if game.players[n].sworn],
+            "the sworn Traitors choose the night's event (murder, seduction, ultimatum) and nominate for the double vote",
+        ),
+    ]
+    rows += [
+        _row(p.title, holders[p], _rule(powers[p])) for p in powers if powers[p].stage == tables.TURRET and p in holders
+    ]
     rows.append(_row("The offer", [], "a seduced contestant (or one given the ultimatum) answers at home"))
     rows += [_row(p.title, holders[p], _rule(powers[p])) for p in tables.VISIT_ORDER if p in holders]
     steps = {tables.MURDER: "the murder", tables.GUESS: "the guess"}
-    order = [s.title if isinstance(s, Power) else steps.get(s, s) for s in tables.NIGHT_ORDER
-             if not isinstance(s, Power) or s in holders]  # fmt: skip
+    order = [
+        s.title if isinstance(s, Power) else steps.get(s, s)
+        for s in tables.NIGHT_ORDER
+        if not isinstance(s, Power) or s in holders
+    ]
     rows.append(_row("Resolution", [], " → ".join(order)))
     rows.append(_row("Breakfast", [], "everyone arrives; the murdered are found missing"))
     return rows
@@ -146,11 +177,17 @@ def _club_sheet(game: Any) -> list[dict[str, Any]]:
     for step in rules.steps:
         who = [n for n, p in game.players.items() if p.alive and p.role in step.roles]
         what = [_KINDS.get(step.kind, step.kind)]
-        what += [text for text, shown in (
-            (f"the {str(step.team).replace('_', ' ')} choose together", step.team), ("may name themself", step.self_ok),
-            ("a new one each night", step.no_repeat), ("once per series", step.once),
-            (f"told too: {', '.join(rules.roles[w].title for w in step.watchers)}", step.watchers),
-        ) if shown]  # fmt: skip
+        what += [
+            text
+            for text, shown in (
+                (f"the {str(step.team).replace('_', ' ')} choose together", step.team),
+                ("may name themself", step.self_ok),
+                ("a new one each night", step.no_repeat),
+                ("once per series", step.once),
+                (f"told too: {', '.join(rules.roles[w].title for w in step.watchers)}", step.watchers),
+            )
+            if shown
+        ]
         roles = ", ".join(rules.roles[r].title for r in step.roles)
         rows.append(_row(f"{step.name.replace('_', ' ').capitalize()} ({roles})", who, "; ".join(what)))
     if rules.intro:

@@ -26,6 +26,7 @@ from engine.views import PublicView
 
 __all__ = ["PUBLIC_EFFECTS", "DelayLine", "SpectatorFeed", "public_effects"]
 
+
 def _clock_changed(e: ClockChanged) -> dict[str, Any]:
     return {"type": "clock", "deadline": e.deadline, "paused": e.remaining if e.deadline is None else None}
 

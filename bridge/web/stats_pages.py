@@ -69,27 +69,34 @@ def _pct(x: float) -> str:
 
 
 def _interval(r: Mapping[str, Any]) -> str:
-    return f"{_pct(r['rate'])} <span class=\"muted\">[{_pct(r['ci95'][0])}, {_pct(r['ci95'][1])}]</span>"
+    return f'{_pct(r["rate"])} <span class="muted">[{_pct(r["ci95"][0])}, {_pct(r["ci95"][1])}]</span>'
 
 
-def html_page(title: str, body: str, *, query: str = "", nav: Sequence[tuple[str, str]] | None = None,
-              cache: str = "no-cache") -> HTMLResponse:  # fmt: skip
+def html_page(
+    title: str, body: str, *, query: str = "", nav: Sequence[tuple[str, str]] | None = None, cache: str = "no-cache"
+) -> HTMLResponse:
     """A whole page: the stylesheet, a header with ``title`` and its links (default: the season and its JSON,
     with ``query``), and ``body`` (already HTML) in ``main``."""
     links = nav if nav is not None else [("Season", f"/stats{query}"), ("JSON", f"/stats.json{query}")]
     bar = "".join(f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in links)
-    html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
-            f'<link rel="stylesheet" href="/stats/stats.css"></head><body><header><h1>{escape(title)}</h1>'
-            f"<nav>{bar}</nav></header><main>{body}</main></body></html>")  # fmt: skip
+    html = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
+        f'<link rel="stylesheet" href="/stats/stats.css"></head><body><header><h1>{escape(title)}</h1>'
+        f"<nav>{bar}</nav></header><main>{body}</main></body></html>"
+    )
     return HTMLResponse(html, headers={"Cache-Control": cache})
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()) -> str:
     """A table whose cells are already HTML (escape values before)."""
     head = "".join(f"<th>{h}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>"
-                                    for i, c in enumerate(r)) + "</tr>" for r in rows)  # fmt: skip
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>" for i, c in enumerate(r))
+        + "</tr>"
+        for r in rows
+    )
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -98,8 +105,11 @@ def _player_link(name: str, query: str) -> str:
 
 
 def _setup_label(setup: Mapping[str, Any]) -> str:
-    knobs = ", ".join(f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in setup.items()
-                      if k not in ("ruleset", "contestants", "power_pool", "deal", "deal_table"))  # fmt: skip
+    knobs = ", ".join(
+        f"{k} {json.dumps(v, ensure_ascii=False)}"
+        for k, v in setup.items()
+        if k not in ("ruleset", "contestants", "power_pool", "deal", "deal_table")
+    )
     return f"{setup.get('ruleset')}, {setup.get('contestants')} contestants" + (f"; {knobs}" if knobs else "")
 
 
@@ -116,78 +126,154 @@ def _lab_check(setups: Sequence[Mapping[str, Any]]) -> str:
             if check is not None:
                 lab = check["lab"]
                 bars.append(Bar.of("lab", lab, LAB_COLOUR))
-                verdict = ('<span class="ok">within</span>' if check["agrees"]
-                           else '<span class="miss">lab misses</span>')  # fmt: skip
-                rows.append([escape(side), _interval(real), _interval(lab),
-                             f"{check['gap'] * 100:+.1f} points <span class=\"muted\">[{check['ci95'][0] * 100:+.1f}, "
-                             f"{check['ci95'][1] * 100:+.1f}]</span>", verdict])  # fmt: skip
+                verdict = (
+                    '<span class="ok">within</span>' if check["agrees"] else '<span class="miss">lab misses</span>'
+                )
+                rows.append(
+                    [
+                        escape(side),
+                        _interval(real),
+                        _interval(lab),
+                        f'{check["gap"] * 100:+.1f} points <span class="muted">[{check["ci95"][0] * 100:+.1f}, '
+                        f"{check['ci95'][1] * 100:+.1f}]</span>",
+                        verdict,
+                    ]
+                )
             else:
                 rows.append([escape(side), _interval(real), "—", "—", ""])
             groups.append((side, bars))
-        lab_note = (f"the balance lab: {s['lab']['series']} series, seed {s['lab']['seed']}, {escape(str(s['lab']['bots']))} bots"
-                    if s["lab"] else "no lab prediction yet (run <code>traitors stats</code>, or wait for the season to make it)")  # fmt: skip
+        lab_note = (
+            f"the balance lab: {s['lab']['series']} series, seed {s['lab']['seed']}, {escape(str(s['lab']['bots']))} bots"
+            if s["lab"]
+            else "no lab prediction yet (run <code>traitors stats</code>, or wait for the season to make it)"
+        )
         parts.append(
             f'<h3 id="setup-{escape(s["key"])}">{escape(str(s["ruleset"]))}, {s["setup"].get("contestants")} contestants '
             f'<span class="muted">setup {escape(s["key"])}</span></h3><p class="muted">{escape(_setup_label(s["setup"]))}</p>'
             f'<p class="muted">{s["series"]} series recorded; {lab_note}; average {s["average_days"]} days</p>'
             + bar_chart(groups, title=f"Win rates of setup {s['key']}: real and lab", marker=None)
             + _table(["Side", "Real (95 % interval)", "Lab (95 % interval)", "Gap, real − lab", ""], rows)
-        )  # fmt: skip
+        )
     return "".join(parts)
 
 
 def _overview(f: Mapping[str, Any], seasons: Sequence[str], query: str, season: str | None) -> str:
-    options = "".join(f'<option value="{escape(x)}"{" selected" if x == season else ""}>{escape(x or "(none)")}</option>'
-                      for x in seasons)  # fmt: skip
-    filters = (f'<form class="filters" method="get" action="/stats"><label>Season <select name="season">'
-               f'<option value="">all</option>{options}</select></label><button>Show</button></form>')  # fmt: skip
-    cards = "".join(f'<div class="card"><b>{r["k"]}</b>{escape(side)} won <span class="muted">{_pct(r["rate"])}</span></div>'
-                    for side, r in f["wins"].items())  # fmt: skip
-    wins_chart = bar_chart([("", [Bar.of(side, r, side_colour(side), f"{_pct(r['rate'])} ({r['k']})")
-                                  for side, r in f["wins"].items()])], title="Wins by side")  # fmt: skip
-    board = _table(["#", "Player", "Series", "Wins", "Win rate (95 % interval)", "Votes that found the other side",
-                    "Survived"],
-                   [[str(p["rank"]), _player_link(p["name"], query), str(p["series"]), str(p["wins"]),
-                     _interval(p["win_rate"]), str(p["votes_found"]), str(p["survived"])]
-                    for p in f["leaderboard"]], numeric=(0, 2, 3, 5, 6))  # fmt: skip
+    options = "".join(
+        f'<option value="{escape(x)}"{" selected" if x == season else ""}>{escape(x or "(none)")}</option>'
+        for x in seasons
+    )
+    filters = (
+        f'<form class="filters" method="get" action="/stats"><label>Season <select name="season">'
+        f'<option value="">all</option>{options}</select></label><button>Show</button></form>'
+    )
+    cards = "".join(
+        f'<div class="card"><b>{r["k"]}</b>{escape(side)} won <span class="muted">{_pct(r["rate"])}</span></div>'
+        for side, r in f["wins"].items()
+    )
+    wins_chart = bar_chart(
+        [("", [Bar.of(side, r, side_colour(side), f"{_pct(r['rate'])} ({r['k']})") for side, r in f["wins"].items()])],
+        title="Wins by side",
+    )
+    board = _table(
+        ["#", "Player", "Series", "Wins", "Win rate (95 % interval)", "Votes that found the other side", "Survived"],
+        [
+            [
+                str(p["rank"]),
+                _player_link(p["name"], query),
+                str(p["series"]),
+                str(p["wins"]),
+                _interval(p["win_rate"]),
+                str(p["votes_found"]),
+                str(p["survived"]),
+            ]
+            for p in f["leaderboard"]
+        ],
+        numeric=(0, 2, 3, 5, 6),
+    )
     powers = sorted(f["powers"].items(), key=lambda kv: (-kv[1]["rate"], kv[0]))
-    powers_chart = bar_chart([("", [Bar.of(p, r, side_colour(r["ruleset"]), f"{_pct(r['rate'])} ({r['k']} of {r['n']})")
-                                    for p, r in powers])], title="Powers and roles: holders on the winning side",
-                             marker={"even": 0.5})  # fmt: skip
-    twists = _table(["Twist", "Series", "Wins by side"],
-                    [[escape(t), str(x["series"]), ", ".join(f"{escape(w)} {_interval(r)}" for w, r in x["wins"].items())]
-                     for t, x in f["twists"].items()], numeric=(1,))  # fmt: skip
-    recorded = _table(["#", "Castle", "Season", "Ruleset", "Winner", "Days", "Contestants", "Minutes"],
-                      [[f'<a href="/stats/series/{r["id"]}">{r["id"]}</a>', escape(str(r["castle"])), escape(str(r["season"])),
-                        escape(str(r["ruleset"])), escape(str(r["winner"])), str(r["days"]), str(r["contestants"]),
-                        f"{r['duration'] / 60:.0f}" if r["duration"] is not None else "—"]
-                       for r in reversed(f["recorded"])], numeric=(5, 6, 7))  # fmt: skip
-    return (f"{filters}<section><h2>{f['series']} series</h2><div class=\"cards\">{cards}</div>{wins_chart}</section>"
-            f"<section><h2>The lab check: real play against the balance lab</h2><p class=\"muted\">Each setup's real win "
-            f"rates beside what <code>traitors simulate</code> predicts for the same settings; a gap whose interval "
-            f"holds 0 is one the lab's bots are not shown to miss.</p>{_lab_check(f['setups'])}</section>"
-            f"<section><h2>Leaderboard</h2>{board}</section>"
-            f"<section><h2>Powers and roles on the winning side</h2>{powers_chart}</section>"
-            f"<section><h2>Twists</h2>{twists}</section>"
-            f"<section><h2>Every series</h2>{recorded}</section>")  # fmt: skip
+    powers_chart = bar_chart(
+        [
+            (
+                "",
+                [
+                    Bar.of(p, r, side_colour(r["ruleset"]), f"{_pct(r['rate'])} ({r['k']} of {r['n']})")
+                    for p, r in powers
+                ],
+            )
+        ],
+        title="Powers and roles: holders on the winning side",
+        marker={"even": 0.5},
+    )
+    twists = _table(
+        ["Twist", "Series", "Wins by side"],
+        [
+            [escape(t), str(x["series"]), ", ".join(f"{escape(w)} {_interval(r)}" for w, r in x["wins"].items())]
+            for t, x in f["twists"].items()
+        ],
+        numeric=(1,),
+    )
+    recorded = _table(
+        ["#", "Castle", "Season", "Ruleset", "Winner", "Days", "Contestants", "Minutes"],
+        [
+            [
+                f'<a href="/stats/series/{r["id"]}">{r["id"]}</a>',
+                escape(str(r["castle"])),
+                escape(str(r["season"])),
+                escape(str(r["ruleset"])),
+                escape(str(r["winner"])),
+                str(r["days"]),
+                str(r["contestants"]),
+                f"{r['duration'] / 60:.0f}" if r["duration"] is not None else "—",
+            ]
+            for r in reversed(f["recorded"])
+        ],
+        numeric=(5, 6, 7),
+    )
+    return (
+        f'{filters}<section><h2>{f["series"]} series</h2><div class="cards">{cards}</div>{wins_chart}</section>'
+        f'<section><h2>The lab check: real play against the balance lab</h2><p class="muted">Each setup\'s real win '
+        f"rates beside what <code>traitors simulate</code> predicts for the same settings; a gap whose interval "
+        f"holds 0 is one the lab's bots are not shown to miss.</p>{_lab_check(f['setups'])}</section>"
+        f"<section><h2>Leaderboard</h2>{board}</section>"
+        f"<section><h2>Powers and roles on the winning side</h2>{powers_chart}</section>"
+        f"<section><h2>Twists</h2>{twists}</section>"
+        f"<section><h2>Every series</h2>{recorded}</section>"
+    )
 
 
 def _player(p: Mapping[str, Any]) -> str:
-    sides = _table(["Side at the end", "Series", "Wins"],
-                   [[escape(s), str(v["played"]), str(v["won"])] for s, v in sorted(p["by_side"].items())], numeric=(1, 2))  # fmt: skip
-    powers = _table(["Power or role", "Series"],
-                    [[escape(k), str(v)] for k, v in sorted(p["powers"].items(), key=lambda kv: (-kv[1], kv[0]))], numeric=(1,))  # fmt: skip
-    chart = bar_chart([("", [Bar.of("wins", p["win_rate"], "#7fd17f"),
-                             Bar.of("survived", p["survival"], "#8fd3ff"),
-                             Bar.of("votes found", p["found_rate"], "#ff6b6b")])],
-                      title=f"{p['name']}: wins, survival, votes that found the other side")  # fmt: skip
+    sides = _table(
+        ["Side at the end", "Series", "Wins"],
+        [[escape(s), str(v["played"]), str(v["won"])] for s, v in sorted(p["by_side"].items())],
+        numeric=(1, 2),
+    )
+    powers = _table(
+        ["Power or role", "Series"],
+        [[escape(k), str(v)] for k, v in sorted(p["powers"].items(), key=lambda kv: (-kv[1], kv[0]))],
+        numeric=(1,),
+    )
+    chart = bar_chart(
+        [
+            (
+                "",
+                [
+                    Bar.of("wins", p["win_rate"], "#7fd17f"),
+                    Bar.of("survived", p["survival"], "#8fd3ff"),
+                    Bar.of("votes found", p["found_rate"], "#ff6b6b"),
+                ],
+            )
+        ],
+        title=f"{p['name']}: wins, survival, votes that found the other side",
+    )
     series = ", ".join(f'<a href="/stats/series/{i}">{i}</a>' for i in p["series_ids"])
-    return (f'<div class="cards"><div class="card"><b>{p["series"]}</b>series</div><div class="card"><b>{p["wins"]}</b>wins '
-            f'<span class="muted">{_pct(p["win_rate"]["rate"])}</span></div><div class="card"><b>{p["winning_side"]}</b>'
-            f'on the winning side</div><div class="card"><b>{p["survived"]}</b>survived to the end</div>'
-            f'<div class="card"><b>{p["votes_found"]} of {p["votes_cast"]}</b>votes found the other side</div></div>'
-            f"{chart}<section><h2>Wins by side</h2>{sides}</section><section><h2>Powers and roles held</h2>{powers}</section>"
-            f"<section><h2>Series</h2><p>{series}</p></section>")  # fmt: skip
+    return (
+        f'<div class="cards"><div class="card"><b>{p["series"]}</b>series</div><div class="card"><b>{p["wins"]}</b>wins '
+        f'<span class="muted">{_pct(p["win_rate"]["rate"])}</span></div><div class="card"><b>{p["winning_side"]}</b>'
+        f'on the winning side</div><div class="card"><b>{p["survived"]}</b>survived to the end</div>'
+        f'<div class="card"><b>{p["votes_found"]} of {p["votes_cast"]}</b>votes found the other side</div></div>'
+        f"{chart}<section><h2>Wins by side</h2>{sides}</section><section><h2>Powers and roles held</h2>{powers}</section>"
+        f"<section><h2>Series</h2><p>{series}</p></section>"
+    )
 
 
 def record_html(tables: str) -> str:
@@ -223,10 +309,12 @@ def _series_page(db: RecordsDb, number: int) -> Response:
         return PlainTextResponse("404: no such series in these records\n", status_code=404)
     c = one.columns
     names = ", ".join(_player_link(str(x["name"]), "") for x in one.contestants)
-    head = (f'<p class="muted">{escape(str(c["castle"]))}{", season " + escape(str(c["season"])) if c["season"] else ""}'
-            f"; Minecraft {escape(str(c['minecraft']) or 'unknown')}; {c['days']} days"
-            + (f"; {float(c['duration']) / 60:.0f} minutes" if c["duration"] is not None else "")
-            + f'</p><p>{names}</p><p><a href="/stats#setup-{escape(str(c["setup_key"]))}">setup {escape(str(c["setup_key"]))}</a></p>')  # fmt: skip
+    head = (
+        f'<p class="muted">{escape(str(c["castle"]))}{", season " + escape(str(c["season"])) if c["season"] else ""}'
+        f"; Minecraft {escape(str(c['minecraft']) or 'unknown')}; {c['days']} days"
+        + (f"; {float(c['duration']) / 60:.0f} minutes" if c["duration"] is not None else "")
+        + f'</p><p>{names}</p><p><a href="/stats#setup-{escape(str(c["setup_key"]))}">setup {escape(str(c["setup_key"]))}</a></p>'
+    )
     return html_page(f"Series {number}", head + record_html(str(c["tables"])))
 
 

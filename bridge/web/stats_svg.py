@@ -16,10 +16,19 @@ from typing import Any
 __all__ = ["Bar", "SIDE_COLOURS", "bar_chart", "side_colour"]
 
 SIDE_COLOURS: dict[str, str] = {
-    "faithful": "#8fd3ff", "traitors": "#ff6b6b", "traitor": "#ff6b6b", "joker": "#f5c542",
-    "white_order": "#8fd3ff", "black_order": "#ff6b6b", "mad_knight": "#f5c542",
-    "town": "#8fd3ff", "mafia": "#ff6b6b", "yakuza": "#ff9f6b", "loners": "#f5c542", "nobody": "#999999",
-}  # fmt: skip
+    "faithful": "#8fd3ff",
+    "traitors": "#ff6b6b",
+    "traitor": "#ff6b6b",
+    "joker": "#f5c542",
+    "white_order": "#8fd3ff",
+    "black_order": "#ff6b6b",
+    "mad_knight": "#f5c542",
+    "town": "#8fd3ff",
+    "mafia": "#ff6b6b",
+    "yakuza": "#ff9f6b",
+    "loners": "#f5c542",
+    "nobody": "#999999",
+}
 """A side's colour (the grimoire's: Faithful blue, Traitors red); any other side gets one from ``_MORE``."""
 
 _MORE = ("#b39ddb", "#80cbc4", "#ffcc80", "#a5d6a7", "#f48fb1")
@@ -50,8 +59,13 @@ class Bar:
         return cls(label, float(figure["rate"]), float(low), float(high), colour, note)
 
 
-def bar_chart(groups: Sequence[tuple[str, Sequence[Bar]]], *, title: str, width: int = 640,
-              marker: Mapping[str, float] | None = None) -> str:  # fmt: skip
+def bar_chart(
+    groups: Sequence[tuple[str, Sequence[Bar]]],
+    *,
+    title: str,
+    width: int = 640,
+    marker: Mapping[str, float] | None = None,
+) -> str:
     """Horizontal bars with interval whiskers, in labelled groups (a side: the real rate and the lab's).
 
     Args:
@@ -67,8 +81,10 @@ def bar_chart(groups: Sequence[tuple[str, Sequence[Bar]]], *, title: str, width:
     plot_w = width - label_w - 130  # room for the note at the bar's end
     rows = sum(len(bars) for _, bars in groups) + sum(1 for g, _ in groups if g)
     height = pad * 2 + rows * (bar_h + gap) + 18
-    out = [f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
-           f'preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>']  # fmt: skip
+    out = [
+        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
+        f'preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>'
+    ]
     y = pad
     x0 = label_w
 
@@ -76,29 +92,35 @@ def bar_chart(groups: Sequence[tuple[str, Sequence[Bar]]], *, title: str, width:
         return round(x0 + max(0.0, min(1.0, v)) * plot_w, 1)
 
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        out.append(f'<line x1="{px(tick)}" y1="{pad}" x2="{px(tick)}" y2="{height - 18}" stroke="#444" '
-                   f'stroke-width="1"/><text x="{px(tick)}" y="{height - 4}" font-size="11" fill="#aaa" '
-                   f'text-anchor="middle">{round(tick * 100)} %</text>')  # fmt: skip
+        out.append(
+            f'<line x1="{px(tick)}" y1="{pad}" x2="{px(tick)}" y2="{height - 18}" stroke="#444" '
+            f'stroke-width="1"/><text x="{px(tick)}" y="{height - 4}" font-size="11" fill="#aaa" '
+            f'text-anchor="middle">{round(tick * 100)} %</text>'
+        )
     for name, value in (marker or {}).items():
-        out.append(f'<line x1="{px(value)}" y1="{pad}" x2="{px(value)}" y2="{height - 18}" stroke="#f5c542" '
-                   f'stroke-dasharray="4 3"><title>{escape(name)}</title></line>')  # fmt: skip
+        out.append(
+            f'<line x1="{px(value)}" y1="{pad}" x2="{px(value)}" y2="{height - 18}" stroke="#f5c542" '
+            f'stroke-dasharray="4 3"><title>{escape(name)}</title></line>'
+        )
     for group, bars in groups:
         if group:
-            out.append(f'<text x="4" y="{y + bar_h - 3}" font-size="13" font-weight="bold" fill="#eee">{escape(group)}</text>')
+            out.append(
+                f'<text x="4" y="{y + bar_h - 3}" font-size="13" font-weight="bold" fill="#eee">{escape(group)}</text>'
+            )
             y += bar_h + gap
         for bar in bars:
             mid = y + bar_h / 2
             note = bar.note or f"{bar.rate * 100:.1f} %"
             out.append(
-                f'<g><title>{escape(bar.label)}: {bar.rate * 100:.1f} % (95 % interval {bar.low * 100:.1f}–'
-                f'{bar.high * 100:.1f} %)</title>'
+                f"<g><title>{escape(bar.label)}: {bar.rate * 100:.1f} % (95 % interval {bar.low * 100:.1f}–"
+                f"{bar.high * 100:.1f} %)</title>"
                 f'<text x="{x0 - 6}" y="{mid + 4}" font-size="12" fill="#ddd" text-anchor="end">{escape(bar.label)}</text>'
                 f'<rect x="{x0}" y="{y}" width="{round(px(bar.rate) - x0, 1)}" height="{bar_h}" fill="{bar.colour}" rx="2"/>'
                 f'<line x1="{px(bar.low)}" y1="{mid}" x2="{px(bar.high)}" y2="{mid}" stroke="#eee" stroke-width="2"/>'
                 f'<line x1="{px(bar.low)}" y1="{mid - 5}" x2="{px(bar.low)}" y2="{mid + 5}" stroke="#eee" stroke-width="2"/>'
                 f'<line x1="{px(bar.high)}" y1="{mid - 5}" x2="{px(bar.high)}" y2="{mid + 5}" stroke="#eee" stroke-width="2"/>'
                 f'<text x="{px(1.0) + 6}" y="{mid + 4}" font-size="11" fill="#ccc">{escape(note)}</text></g>'
-            )  # fmt: skip
+            )
             y += bar_h + gap
     out.append("</svg>")
     return "".join(out)

@@ -37,22 +37,33 @@ def _names(names: list[str] | tuple[str, ...]) -> str:
 
 
 def _vote(r: VoteRound) -> str:
-    papers = ", ".join(f"{v} → {t or 'no vote'}{' (x2)' if r.weights.get(v, 1) == 2 else ''}" for v, t in r.votes.items())
+    papers = ", ".join(
+        f"{v} → {t or 'no vote'}{' (x2)' if r.weights.get(v, 1) == 2 else ''}" for v, t in r.votes.items()
+    )
     return f"{r.kind} vote {r.count}: {papers}"
 
 
 def _night(e: NightRecord) -> Told:
-    lines = [f"Oath: {_names(e.sworn)}", f"event: {e.event or 'none'}" + (f" on {e.target}: {e.result}" if e.target else "")]
+    lines = [
+        f"Oath: {_names(e.sworn)}",
+        f"event: {e.event or 'none'}" + (f" on {e.target}: {e.result}" if e.target else ""),
+    ]
     if e.double_vote:
         lines.append(f"double vote: {e.double_vote}")
-    lines += [f"{u.get('contestant')}: {u.get('power')} on {_names(u.get('targets') or [])}"
-              + (f" ({u['result']})" if u.get("result") else "") for u in e.powers]  # fmt: skip
+    lines += [
+        f"{u.get('contestant')}: {u.get('power')} on {_names(u.get('targets') or [])}"
+        + (f" ({u['result']})" if u.get("result") else "")
+        for u in e.powers
+    ]
     return f"Night {e.day}", lines, []
 
 
 def _breakfast(e: BreakfastRecord) -> Told:
-    return f"Breakfast, day {e.day}", [f"arrivals: {_names(e.arrivals)}", f"murdered: {_names(e.murdered)}"], \
-        [(n, "murdered") for n in e.murdered]  # fmt: skip
+    return (
+        f"Breakfast, day {e.day}",
+        [f"arrivals: {_names(e.arrivals)}", f"murdered: {_names(e.murdered)}"],
+        [(n, "murdered") for n in e.murdered],
+    )
 
 
 def _round_table(e: RoundTableRecord) -> Told:
@@ -92,9 +103,14 @@ def _club_day(e: ClubDayRecord) -> Told:
 
 
 _TELLERS: dict[type, Callable[[Any], Told]] = {
-    NightRecord: _night, BreakfastRecord: _breakfast, RoundTableRecord: _round_table, TorchRound: _torches,
-    TwistRecord: _twist, ClubNightRecord: _club_night, ClubDayRecord: _club_day,
-}  # fmt: skip
+    NightRecord: _night,
+    BreakfastRecord: _breakfast,
+    RoundTableRecord: _round_table,
+    TorchRound: _torches,
+    TwistRecord: _twist,
+    ClubNightRecord: _club_night,
+    ClubDayRecord: _club_day,
+}
 """Record event class → how it is told."""
 
 
@@ -116,7 +132,14 @@ def timeline(record: SeriesRecord) -> list[dict[str, Any]]:
         out = out + [[name, how] for name, how in gone if name not in {o[0] for o in out}]
         steps.append({"title": title, "lines": lines, "out": out})
     winners = [c.name for c in record.contestants if c.winner]
-    steps.append({"title": "The result", "out": out, "lines": [
-        f"winner: {record.winner or 'none'}" + (f" ({record.termination})" if record.termination else ""),
-        f"won: {_names(winners)}"]})  # fmt: skip
+    steps.append(
+        {
+            "title": "The result",
+            "out": out,
+            "lines": [
+                f"winner: {record.winner or 'none'}" + (f" ({record.termination})" if record.termination else ""),
+                f"won: {_names(winners)}",
+            ],
+        }
+    )
     return steps

@@ -96,8 +96,15 @@ class PublicBelief:
     __slots__ = ("_pair_sums", "alive", "ballot", "consensus", "h", "papers", "uid", "weights")
     _next = itertools.count()
 
-    def __init__(self, h: Hypotheses, weights: list[float], alive: int, papers: tuple[tuple[int, ...], ...],
-                 ballot: tuple[tuple[int, int], ...], consensus: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        h: Hypotheses,
+        weights: list[float],
+        alive: int,
+        papers: tuple[tuple[int, ...], ...],
+        ballot: tuple[tuple[int, int], ...],
+        consensus: int,
+    ) -> None:
         self.h, self.weights, self.alive, self.papers = h, weights, alive, papers
         self.ballot, self.consensus = ballot, consensus
         self.uid = next(PublicBelief._next)

@@ -67,10 +67,15 @@ SELF_HEAL = 0.1
 """A healer's preference for themself (on a chance scale): they are surely good."""
 
 CHECK_ANSWERS: dict[str, bool] = {
-    "bk.check.lord.black": True, "bk.check.lord.mad": True, "bk.check.lord.white": False,
-    "my.check.commissar.mafia": True, "my.check.commissar.yakuza": True, "my.check.commissar.loner": True,
-    "my.check.commissar.town": False, "my.check.priest.loner": True,
-}  # fmt: skip
+    "bk.check.lord.black": True,
+    "bk.check.lord.mad": True,
+    "bk.check.lord.white": False,
+    "my.check.commissar.mafia": True,
+    "my.check.commissar.yakuza": True,
+    "my.check.commissar.loner": True,
+    "my.check.commissar.town": False,
+    "my.check.priest.loner": True,
+}
 """A good side's check answer → whether the checked contestant is an enemy ("not a Loner" tells neither)."""
 CARDINAL_FINDS = {"bk.check.cardinal.crown": "lord", "bk.check.cardinal.syringe": "healer"}
 """The Grey Cardinal's answers worth a kill (Black Knights night step 3)."""
@@ -101,16 +106,37 @@ def _vocabulary(club: tuple[Ruleset, ...]) -> Vocabulary:
     good = frozenset(r.good_side for r in club)
     welcomes = {f"{r.prefix}.welcome": name for name, r in rules.items()}
     cards = {
-        f"{r.prefix}.reveal.{code}": role.team not in good for r in rules.values() if r.reveal_role
+        f"{r.prefix}.reveal.{code}": role.team not in good
+        for r in rules.values()
+        if r.reveal_role
         for code, role in r.roles.items()
     }
-    setups = {f"{e.rules.prefix}.setup.{code}": code for e in club for code in e.rules.roles
-              if f"{e.rules.prefix}.setup.{code}" in e.messages}  # fmt: skip
-    heard = frozenset({
-        "club.died", "club.night", "club.no_deaths", "club.team.pick", "vote.reveal", "vote.count", "bk.leaves",
-        "bk.repeat", "my.expelled", *welcomes, *CHECK_ANSWERS, *CARDINAL_FINDS, *NEWS, *cards, *setups,
-        *(f"{r.prefix}.prompt.{s.name}" for r in rules.values() for s in r.steps),
-    })  # fmt: skip
+    setups = {
+        f"{e.rules.prefix}.setup.{code}": code
+        for e in club
+        for code in e.rules.roles
+        if f"{e.rules.prefix}.setup.{code}" in e.messages
+    }
+    heard = frozenset(
+        {
+            "club.died",
+            "club.night",
+            "club.no_deaths",
+            "club.team.pick",
+            "vote.reveal",
+            "vote.count",
+            "bk.leaves",
+            "bk.repeat",
+            "my.expelled",
+            *welcomes,
+            *CHECK_ANSWERS,
+            *CARDINAL_FINDS,
+            *NEWS,
+            *cards,
+            *setups,
+            *(f"{r.prefix}.prompt.{s.name}" for r in rules.values() for s in r.steps),
+        }
+    )
     return Vocabulary(rules, good, welcomes, cards, setups, heard)
 
 
@@ -495,17 +521,25 @@ prompts)."""
 
 Choice = Callable[[ClubBot, Sequence[Action], dict[str, float], bool, frozenset[str]], Action]
 CHOICES: dict[type, Choice] = {
-    CastVote: ClubBot.vote, KeepEveryone: ClubBot.vote, NominateCandidate: ClubBot.nominate, HoldBack: ClubBot.nominate,
-    AskRepeat: ClubBot.ask_repeat, UsePower: ClubBot.night_action, SkipPower: ClubBot.night_action,
-}  # fmt: skip
+    CastVote: ClubBot.vote,
+    KeepEveryone: ClubBot.vote,
+    NominateCandidate: ClubBot.nominate,
+    HoldBack: ClubBot.nominate,
+    AskRepeat: ClubBot.ask_repeat,
+    UsePower: ClubBot.night_action,
+    SkipPower: ClubBot.night_action,
+}
 """The first legal input's type → the choice it asks for."""
 Worth = Callable[[ClubBot, str, dict[str, float], frozenset[str]], float]
 GOOD_POWER: dict[str, Worth] = {CHECK: ClubBot.worth_unknown, HEAL: ClubBot.worth_heal, BLOCK: ClubBot.worth_suspect}
 """A good contestant's night action kind → what a target is worth."""
 EVIL_POWER: dict[str, Worth] = {
-    SHOT: ClubBot.worth_threat, POISON: ClubBot.worth_threat, MINE: ClubBot.worth_threat,
-    EXPLODE: ClubBot.worth_threat, CHECK: ClubBot.worth_search,
-}  # fmt: skip
+    SHOT: ClubBot.worth_threat,
+    POISON: ClubBot.worth_threat,
+    MINE: ClubBot.worth_threat,
+    EXPLODE: ClubBot.worth_threat,
+    CHECK: ClubBot.worth_search,
+}
 """An evil contestant's night action kind → what a target is worth."""
 
 

@@ -71,8 +71,14 @@ def quiet_nights(public: Any, k: int, after_reveal: float = QUIET_RECRUIT) -> tu
 
 
 def recruit_chances(
-    public: Any, k: int, p: Mapping[str, float], reading: VoteReading, history: Sequence[tuple[str, str]], me: str,
-    *, others_join: bool = True,
+    public: Any,
+    k: int,
+    p: Mapping[str, float],
+    reading: VoteReading,
+    history: Sequence[tuple[str, str]],
+    me: str,
+    *,
+    others_join: bool = True,
 ) -> dict[str, float]:
     """Per contestant in the castle (``me`` excepted), the chance they are a recruit.
 

@@ -88,12 +88,31 @@ SPARED_TRAITOR = 0.3
 """Suspicion change for a voter who wrote another name when a Traitor was banished."""
 BUS_BAR = 0.2
 """A Traitor gives up a fellow Traitor who is the most publicly suspected candidate, at least this much."""
-HEARD = frozenset({
-    "breakfast.murdered", "survivor.murdered", "vote.reveal", "vote.reveal.double", "vote.closed", "banish.reveal",
-    "sheriff.success", "sheriff.failed", "result.researcher", "result.historian", "result.analyst.same",
-    "result.analyst.different", "turret.choice", "offer.seduce", "offer.ultimatum", "night.home", "series.welcome",
-    "series.drunk.none", "banish.result", "sword.murdered", "result.seer",
-})  # fmt: skip
+HEARD = frozenset(
+    {
+        "breakfast.murdered",
+        "survivor.murdered",
+        "vote.reveal",
+        "vote.reveal.double",
+        "vote.closed",
+        "banish.reveal",
+        "sheriff.success",
+        "sheriff.failed",
+        "result.researcher",
+        "result.historian",
+        "result.analyst.same",
+        "result.analyst.different",
+        "turret.choice",
+        "offer.seduce",
+        "offer.ultimatum",
+        "night.home",
+        "series.welcome",
+        "series.drunk.none",
+        "banish.result",
+        "sword.murdered",
+        "result.seer",
+    }
+)
 """Every message key ``SuspicionBot.observe`` learns from."""
 A_TRAITOR = TERMS["term.allegiance.a_traitor"]
 """An allegiance as a message says it of a Traitor ("Kai was a Traitor")."""
@@ -114,13 +133,17 @@ PUBLIC_EVENTS: dict[str, Callable[[Params], tuple[Event, ...]]] = {
 }
 """Public message key → the events it adds to the record ``engine.bots.belief.PublicBelief`` weighs."""
 PRIVATE_EVENTS: dict[str, Callable[[Params], tuple[str, str, str, bool]]] = {
-    "result.researcher": lambda p: ("traitor", p["player"], "",
-                                    p["first"] in TRAITOR_TITLES or p["second"] in TRAITOR_TITLES),
+    "result.researcher": lambda p: (
+        "traitor",
+        p["player"],
+        "",
+        p["first"] in TRAITOR_TITLES or p["second"] in TRAITOR_TITLES,
+    ),
     "result.historian": lambda p: ("traitor", p["player"], "", p["power"] in TRAITOR_TITLES),
     "result.seer": lambda p: ("traitor", p["player"], "", p["allegiance"] == A_TRAITOR),
     "result.analyst.same": lambda p: ("same", p["first"], p["second"], True),
     "result.analyst.different": lambda p: ("same", p["first"], p["second"], False),
-}  # fmt: skip
+}
 """Private answer key → (``traitor``, name, "", is a Traitor) or (``same``, first, second, same side)."""
 TRUST_SOBER = 0.93
 """How far a power's answer is trusted when nobody is drunk in the series (The Falsifier may still lie)."""
@@ -344,8 +367,9 @@ class SuspicionBot:
             noms = [a for a in legal if isinstance(a, NominateCandidate) and a.target not in fellows]
             return self._best(noms, lambda a: self._rank(a.target, good)) if noms else legal[-1]
         if isinstance(first, AnswerOffer):
-            want = not good or accepts_offer(self.offer == "offer.ultimatum", self.p, view.public.in_castle, self.name,
-                                             to_win=self.joins_to_win)  # fmt: skip
+            want = not good or accepts_offer(
+                self.offer == "offer.ultimatum", self.p, view.public.in_castle, self.name, to_win=self.joins_to_win
+            )
             return next((a for a in legal if isinstance(a, AnswerOffer) and a.accept is want), first)
         if isinstance(first, AnswerJoker):
             want = self.rng.random() < 0.2
@@ -387,8 +411,9 @@ class SuspicionBot:
             if p is not None and self.node is not None:  # the most likely Traitor; the noise only breaks near-ties
                 lead, distinct = consensus(self.node)
                 self.reading.note_vote(len(self.history), lead, distinct, view.public.day)
-                r = recruit_chances(view.public, self.k, p, self.reading, self.history, self.name,
-                                    others_join=self.joins_to_win)
+                r = recruit_chances(
+                    view.public, self.k, p, self.reading, self.history, self.name, others_join=self.joins_to_win
+                )
                 return self._best(votes, lambda a: _either(p, r, a.target) / TIE_NOISE)
             return self._best(votes, lambda a: self.suspicion(a.target))
         if self.node is not None and BLEND:
@@ -416,8 +441,9 @@ class SuspicionBot:
         if good:
             finalists = [n for n in view.public.in_castle if n != self.name]
             if self.p is not None:
-                r = recruit_chances(view.public, self.k, self.p, self.reading, self.history, self.name,
-                                    others_join=self.joins_to_win)
+                r = recruit_chances(
+                    view.public, self.k, self.p, self.reading, self.history, self.name, others_join=self.joins_to_win
+                )
                 if self._clean(view, finalists) * math.prod(1.0 - r.get(n, 0.0) for n in finalists) < END_AT:
                     want = Torch.BANISH_AGAIN
             elif any(self.suspicion(n) > FINALE_BAR for n in finalists):
@@ -451,7 +477,9 @@ class SuspicionBot:
         if not good:
             enemies = [a for a in uses if a.target not in fellows]
             if power == "The Falsifier":
-                suspected = [a for a in uses if a.target in fellows and self.suspicion(a.target, public_only=True) > 0.5]
+                suspected = [
+                    a for a in uses if a.target in fellows and self.suspicion(a.target, public_only=True) > 0.5
+                ]
                 if suspected:
                     return self._best(suspected, lambda a: self.suspicion(a.target, public_only=True))
             pool = enemies or uses
@@ -483,8 +511,13 @@ class SuspicionBot:
 
         def worth(a: UsePower) -> float:
             names = [a.target] + ([a.second] if a.second else [])
-            return sum(-1.0 if n == self.name else min(p.get(n, 0.0), 1.0 - p.get(n, 0.0)) + p.get(n, 0.0) / 2
-                       for n in names) / TIE_NOISE  # fmt: skip
+            return (
+                sum(
+                    -1.0 if n == self.name else min(p.get(n, 0.0), 1.0 - p.get(n, 0.0)) + p.get(n, 0.0) / 2
+                    for n in names
+                )
+                / TIE_NOISE
+            )
 
         return self._best(uses, worth)
 

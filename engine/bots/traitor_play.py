@@ -162,8 +162,7 @@ def exposed(p: dict[str, float], living: Sequence[str], me: str) -> float:
     return sum(top[:2])
 
 
-def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[str], me: str, *,
-                  to_win: bool) -> bool:  # fmt: skip
+def accepts_offer(ultimatum: bool, p: dict[str, float] | None, living: Sequence[str], me: str, *, to_win: bool) -> bool:
     """Whether a Faithful accepts the Traitors' offer (see the module docstring; rulebook §7.2, §9).
 
     Args:

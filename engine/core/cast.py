@@ -28,7 +28,6 @@ def same_player(name: str, names: Iterable[str]) -> str | None:
     return next((n for n in names if n.lower() == key), None)
 
 
-
 def check_cast(
     contestants: Sequence[str], hosts: Sequence[str] = (), *, field: str = "contestants", hosts_field: str = "hosts"
 ) -> None:
@@ -58,8 +57,10 @@ def check_cast(
         if other == name and contestants.index(name) != i:
             twice.append(name)
         elif other != name:
-            raise ConfigError(f"{field}: {other} and {name} differ only in case; Minecraft takes them for one "
-                              "player, so each contestant needs a name of their own")  # fmt: skip
+            raise ConfigError(
+                f"{field}: {other} and {name} differ only in case; Minecraft takes them for one "
+                "player, so each contestant needs a name of their own"
+            )
     if twice:
         raise ConfigError(f"{field}: duplicate names {', '.join(sorted(set(twice)))}")
     host_seen: dict[str, str] = {}
@@ -70,12 +71,15 @@ def check_cast(
         if contestant == h:
             raise ConfigError(f"{hosts_field}: {h} is a contestant; the host is not a contestant (rulebook §1)")
         if contestant is not None:
-            raise ConfigError(f"{hosts_field}: {h} and contestant {contestant} differ only in case; Minecraft takes "
-                              "them for one player (the host is not a contestant, rulebook §1)")  # fmt: skip
+            raise ConfigError(
+                f"{hosts_field}: {h} and contestant {contestant} differ only in case; Minecraft takes "
+                "them for one player (the host is not a contestant, rulebook §1)"
+            )
         other = host_seen.setdefault(h.lower(), h)
         if other != h:
-            raise ConfigError(f"{hosts_field}: {other} and {h} differ only in case; Minecraft takes them for one "
-                              "player")  # fmt: skip
+            raise ConfigError(
+                f"{hosts_field}: {other} and {h} differ only in case; Minecraft takes them for one player"
+            )
 
 
 __all__ = ["NAME_RE", "check_cast", "same_player"]

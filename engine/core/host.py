@@ -281,10 +281,17 @@ class HostControls(InputStep):
             kind: the action (``pause_clock``, ``advance``…).
             detail: a short text (``"+60 s"``, the button that moved on).
         """
-        self.record.host_actions.append({
-            "host": host, "action": kind, "at": self._now, "day": self.day,
-            "phase": self.phase.value if self.phase is not None else None, "detail": detail, "undone": False,
-        })  # fmt: skip
+        self.record.host_actions.append(
+            {
+                "host": host,
+                "action": kind,
+                "at": self._now,
+                "day": self.day,
+                "phase": self.phase.value if self.phase is not None else None,
+                "detail": detail,
+                "undone": False,
+            }
+        )
 
     def _clock_changed(self) -> None:
         self.phase_seq += 1
@@ -417,38 +424,59 @@ def _extend(host: str) -> Action:
 
 BUILT_IN: tuple[HostControlSpec, ...] = (
     HostControlSpec(
-        PauseClock, HostControls.check_pause, "Paused the clock", "pause clock", undoable=True,
+        PauseClock,
+        HostControls.check_pause,
+        "Paused the clock",
+        "pause clock",
+        undoable=True,
         messages={"host.paused": "The host has paused the clock."},
         button=ConsoleButton(8, "pause_clock", "Pause the clock", PauseClock),
     ),
     HostControlSpec(
-        ResumeClock, HostControls.check_resume, "Resumed the clock", "resume clock", undoable=True,
+        ResumeClock,
+        HostControls.check_resume,
+        "Resumed the clock",
+        "resume clock",
+        undoable=True,
         messages={"host.resumed": "The clock runs again: {seconds:seconds} left."},
         button=ConsoleButton(9, "resume_clock", "Resume the clock", ResumeClock),
     ),
     HostControlSpec(
-        ExtendPhase, HostControls.check_extend, "Extended the phase", "extend phase", undoable=True,
+        ExtendPhase,
+        HostControls.check_extend,
+        "Extended the phase",
+        "extend phase",
+        undoable=True,
         messages={"host.extended": "The host has added {seconds:seconds} to the clock."},
         button=ConsoleButton(11, "extend_phase", "Add a minute", _extend),
     ),
     # Not undoable: the new player already knows the hand (replace again instead).
     HostControlSpec(
-        ReplaceContestant, HostControls.check_replace, "Replaced a contestant", "replace contestant",
+        ReplaceContestant,
+        HostControls.check_replace,
+        "Replaced a contestant",
+        "replace contestant",
         messages={"host.replaced": "{player} now plays for {contestant} (seat {seat})."},
         button=ConsoleButton(12, "replace_contestant", "Replace a contestant", None),
     ),
     HostControlSpec(
-        UndoHostAction, HostControls.check_undo, "Undid a host action", "undo host action",
+        UndoHostAction,
+        HostControls.check_undo,
+        "Undid a host action",
+        "undo host action",
         messages={"host.undone": "The host has taken back the last host action ({action})."},
         button=ConsoleButton(13, "undo", "Undo the last host action", UndoHostAction),
     ),
     # Not undoable: the service has stopped.
     HostControlSpec(
-        EndSeries, HostControls.check_end, "Ended the series", "end series",
+        EndSeries,
+        HostControls.check_end,
+        "Ended the series",
+        "end series",
         messages={"host.ended": "The host has ended the series."},
         button=ConsoleButton(10, "end_series", "End the series", EndSeries),
     ),
-)  # fmt: skip
+)
 """The host controls every series takes (house rules above), each with its check (which returns the function
 that applies it), its texts and its console button; registered at import (``engine.core.host_spec``)."""
 
@@ -476,9 +504,15 @@ def _players(e: Any, who: Seated) -> Effect:
 
 
 ADDRESSED: dict[type[Effect], Callable[[Any, Seated], Effect]] = {
-    Whisper: _to, Prompt: _to, GiveItem: _to, ShowTitle: _to, Eliminated: _to, MoveTo: _players, TakeItem: _players,
+    Whisper: _to,
+    Prompt: _to,
+    GiveItem: _to,
+    ShowTitle: _to,
+    Eliminated: _to,
+    MoveTo: _players,
+    TakeItem: _players,
     PlaceItem: _label,
-}  # fmt: skip
+}
 """The effects that name contestants as recipients (``to``), movers (``players``) or owners (the ``label`` of a
 head set down), and how to rename them; a ``None`` means everyone and stays."""
 

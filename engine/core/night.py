@@ -223,10 +223,13 @@ def _set_off_mines(
     for mined in sorted(live_mines):
         layer = laid.get(mined)
         visitors = [
-            v for v in order
-            if v.target == mined and v.actor != mined and v.kind != MINE
+            v
+            for v in order
+            if v.target == mined
+            and v.actor != mined
+            and v.kind != MINE
             and (layer is None or _wake_order(v) > _wake_order(layer))
-        ]  # fmt: skip
+        ]
         if not visitors:
             continue
         first = visitors[0]
@@ -293,4 +296,3 @@ __all__ = [
     "settle_attack",
     "team_choice",
 ]
-

@@ -99,6 +99,14 @@ def replay(settings: object, seed: int, log: Iterable[dict[str, Any]]) -> Rulese
 
 
 __all__ = [
-    "DEFAULT_RULESET", "AnySettings", "RULESETS", "Ruleset", "family", "new_game", "register", "replay", "ruleset_of",
+    "DEFAULT_RULESET",
+    "AnySettings",
+    "RULESETS",
+    "Ruleset",
+    "family",
+    "new_game",
+    "register",
+    "replay",
+    "ruleset_of",
     "unregister",
-]  # fmt: skip
+]

@@ -25,8 +25,10 @@ from bridge.web.rig import HOST, SandboxRig
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                                reason="no chromium/chromedriver: apt-get install chromium chromium-driver")  # fmt: skip
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="no chromium/chromedriver: apt-get install chromium chromium-driver",
+)
 
 T = TypeVar("T")
 
@@ -66,7 +68,13 @@ def browser() -> Iterator[Any]:
 
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     try:
@@ -191,9 +199,13 @@ def test_the_host_page_fits_a_phone(phone: Any, running: Running, tmp_path: Path
     check_fits_a_phone(phone, tmp_path / "host-390.png")
     seats = [s.rect for s in phone.find_elements(By.CSS_SELECTOR, "#table .seat")]
     for i, a in enumerate(seats):
-        for b in seats[i + 1:]:
-            apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
-                     or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)  # fmt: skip
+        for b in seats[i + 1 :]:
+            apart = (
+                a["x"] + a["width"] <= b["x"] + 0.5
+                or b["x"] + b["width"] <= a["x"] + 0.5
+                or a["y"] + a["height"] <= b["y"] + 0.5
+                or b["y"] + b["height"] <= a["y"] + 0.5
+            )
             assert apart, "no seat card covers another"
     phone.find_element(By.CSS_SELECTOR, "[data-control=pause_clock]").click()
     until(lambda: "paused" in text(phone, "#clock"))
@@ -233,8 +245,10 @@ def test_the_buttons_follow_the_console_list_and_a_new_control_gets_one(browser:
     from tests.test_host_control_plugin import SPEC
 
     def shown() -> list[dict[str, str]]:
-        return [{"control": b.get_attribute("data-control"), "label": b.text}
-                for b in browser.find_elements(By.CSS_SELECTOR, "#controls [data-control]")]  # fmt: skip
+        return [
+            {"control": b.get_attribute("data-control"), "label": b.text}
+            for b in browser.find_elements(By.CSS_SELECTOR, "#controls [data-control]")
+        ]
 
     open_host(browser, running)
     assert shown() == controls() and shown()[0] == {"control": "advance", "label": "Start the day / move on"}
@@ -406,13 +420,16 @@ def test_the_vote_history_shows_every_paper_and_the_tally(browser: Any, running:
     until(lambda: f"{present[1]} → {present[0]}" in text(browser, "#votes"), timeout=20)
     history = text(browser, "#votes")
     (table,) = [e for e in rig.game.record.events if type(e).__name__ == "RoundTableRecord"]
-    tally = Counter(t for v, t in table.rounds[0].votes.items() if t is not None for _ in range(table.rounds[0].weights.get(v, 1)))
+    tally = Counter(
+        t for v, t in table.rounds[0].votes.items() if t is not None for _ in range(table.rounds[0].weights.get(v, 1))
+    )
     assert "tally: " + ", ".join(f"{n} {c}" for n, c in tally.most_common()) in history
     assert "banished" in history
 
 
-def test_the_finished_series_has_a_timeline_to_step_through(browser: Any, running: Running, phone: Any,
-                                                            tmp_path: Path) -> None:  # fmt: skip
+def test_the_finished_series_has_a_timeline_to_step_through(
+    browser: Any, running: Running, phone: Any, tmp_path: Path
+) -> None:
     """The host ends the series: the timeline appears, starts at the deal, and the slider and the buttons step
     through the record's events to the result; it fits a phone too."""
     from selenium.webdriver.common.by import By
@@ -426,8 +443,9 @@ def test_the_finished_series_has_a_timeline_to_step_through(browser: Any, runnin
     assert all(name in text(browser, "#step-lines") for name in rig.game.contestants())
     browser.find_element(By.ID, "step-on").click()
     assert text(browser, "#step-title").startswith(f"2/{steps} ")
-    browser.execute_script("const s = document.getElementById('scrub'); s.value = s.max;"
-                           "s.dispatchEvent(new Event('input'));")  # fmt: skip
+    browser.execute_script(
+        "const s = document.getElementById('scrub'); s.value = s.max;s.dispatchEvent(new Event('input'));"
+    )
     assert text(browser, "#step-title") == f"{steps}/{steps} The result"
     browser.find_element(By.ID, "step-back").click()
     assert text(browser, "#step-title").startswith(f"{steps - 1}/{steps} ")

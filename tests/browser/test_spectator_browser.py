@@ -16,8 +16,10 @@ from bridge.web.rig import SandboxRig
 
 from .test_grimoire_browser import CHROMEDRIVER, CHROMIUM, Running, browser, text, until
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                                reason="no chromium/chromedriver: apt-get install chromium chromium-driver")  # fmt: skip
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="no chromium/chromedriver: apt-get install chromium chromium-driver",
+)
 __all__ = ["browser"]  # the fixture, shared with the grimoire's tests
 
 DELAY = 8.0

@@ -23,15 +23,20 @@ from bridge.web.hub import WebHub
 from bridge.web.server import WebServer
 from bridge.web.stats_pages import stats_routes
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                                reason="no chromium/chromedriver: apt-get install chromium chromium-driver")  # fmt: skip
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="no chromium/chromedriver: apt-get install chromium chromium-driver",
+)
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = RecordsDb(str(tmp_path_factory.mktemp("stats") / "records.db"))
-    record_bot_series(db, [(demo_settings(8), seed, "north") for seed in range(1, 7)]
-                      + [(demo_settings(8, "black_knights"), 7, "south")], season="spring")  # fmt: skip
+    record_bot_series(
+        db,
+        [(demo_settings(8), seed, "north") for seed in range(1, 7)] + [(demo_settings(8, "black_knights"), 7, "south")],
+        season="spring",
+    )
     fill_predictions(db, 30, 1)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
@@ -61,7 +66,8 @@ def test_the_overview_fits_a_phone_and_draws_its_charts(phone: Any, site: str) -
     phone.get(f"{site}/stats")
     assert phone.execute_script("return window.innerWidth") <= 390
     assert phone.execute_script("return document.documentElement.scrollWidth") <= phone.execute_script(
-        "return window.innerWidth")  # wide tables scroll inside their box, not the page
+        "return window.innerWidth"
+    )  # wide tables scroll inside their box, not the page
     charts = phone.find_elements(By.CSS_SELECTOR, "svg.chart")
     assert len(charts) >= 4 and all(c.size["width"] > 200 and c.size["height"] > 40 for c in charts)
     assert "The lab check" in phone.find_element(By.TAG_NAME, "main").text

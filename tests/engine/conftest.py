@@ -78,9 +78,7 @@ class Driver:
 
 def deal_of(names: Sequence[str], traitors: Sequence[str]) -> tuple[DealEntry, ...]:
     """An explicit deal without powers: ``traitors`` are Traitors, the rest Faithful."""
-    return tuple(
-        DealEntry(n, Allegiance.TRAITOR if n in traitors else Allegiance.FAITHFUL) for n in names
-    )
+    return tuple(DealEntry(n, Allegiance.TRAITOR if n in traitors else Allegiance.FAITHFUL) for n in names)
 
 
 @pytest.fixture
@@ -97,16 +95,12 @@ def series() -> Callable[..., Driver]:
             settings = Settings(contestants=tuple(names), traitors=traitors, hosts=(HOST,), **kw)
         else:
             kw.setdefault("powers", False)
-            settings = Settings(
-                contestants=tuple(names), hosts=(HOST,), deal=deal_of(names, traitors), **kw
-            )
+            settings = Settings(contestants=tuple(names), hosts=(HOST,), deal=deal_of(names, traitors), **kw)
         d = Driver(Game(settings, seed))
         d.do(StartSeries())
         return d
 
     return make
-
-
 
 
 # ---------------------------------------------------------------- club rulesets (Black Knights, Mafia & Yakuza)

@@ -119,11 +119,22 @@ def test_an_input_with_fields_of_the_wrong_type_is_refused_and_changes_nothing()
         now += 1
         game.handle(Advance("Host"), now=now)
     junk: list[Action] = [
-        CastVote(["Alex"], "Kai"), CastVote("Alex", ["Kai"]), CastVote(7, "Kai"), CastVote("Alex", None),  # type: ignore[arg-type]
-        Advance(None), Advance(["Host"]), SwearOath(7), UsePower("Alex", ["Kai"]),  # type: ignore[arg-type]
-        ChooseTorch("Alex", "Nobody"), TimerExpired("1"), TimerExpired(None),  # type: ignore[arg-type]
-        ChooseEvent("Alex", None, "Kai"), AnswerOffer("Alex", None), AnswerJoker("Alex", 1),  # type: ignore[arg-type]
-    ]  # fmt: skip
+        CastVote(["Alex"], "Kai"),
+        CastVote("Alex", ["Kai"]),
+        CastVote(7, "Kai"),
+        CastVote("Alex", None),  # type: ignore[arg-type]
+        Advance(None),
+        Advance(["Host"]),
+        SwearOath(7),
+        UsePower("Alex", ["Kai"]),  # type: ignore[arg-type]
+        ChooseTorch("Alex", "Nobody"),
+        TimerExpired("1"),
+        TimerExpired(None),  # type: ignore[arg-type]
+        ChooseEvent("Alex", None, "Kai"),
+        AnswerOffer("Alex", None),
+        AnswerJoker("Alex", 1),  # type: ignore[arg-type]
+    ]
+
     def state() -> tuple[object, ...]:
         return (game.record.to_dict(), len(game.log), game.phase, game.phase_seq, dict(game.inbox), game.items)
 

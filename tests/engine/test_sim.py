@@ -105,7 +105,9 @@ class TestTally:
             lo, hi = w["ci95"]
             assert lo <= w["rate"] <= hi
         # Every Traitor power is dealt in every series of 12 with 3 Traitors.
-        assert all(data["on_winning_side"][p]["dealt"] == 10 for p in ("The Bartender", "The Falsifier", "The Silencer"))
+        assert all(
+            data["on_winning_side"][p]["dealt"] == 10 for p in ("The Bartender", "The Falsifier", "The Silencer")
+        )
 
     def test_series_seeds(self):
         assert series_seeds(1, 5) == series_seeds(1, 5)

@@ -62,10 +62,14 @@ project's own included, is a problem: the project's files are checked together, 
 
 CANARY_NS = "castle_canary"
 BROKEN_ADVANCEMENT = {
-    "criteria": {"hit": {"trigger": "minecraft:player_hurt_entity", "conditions": {
-        "player": [{"condition": "minecraft:entity_properties", "entity": "this", "predicate": {}}]}}},
+    "criteria": {
+        "hit": {
+            "trigger": "minecraft:player_hurt_entity",
+            "conditions": {"player": [{"condition": "minecraft:entity_properties", "entity": "this", "predicate": {}}]},
+        }
+    },
     "rewards": {"function": "traitors:sword/hit"},
-}  # fmt: skip
+}
 """The list form of a trigger condition, keyed ``condition``: valid up to 26.2, refused from 26.3."""
 
 
@@ -79,15 +83,22 @@ class Canary:
 
 
 CANARIES = (
-    Canary(f"data/{CANARY_NS}/function/click_event.mcfunction",
-           'tellraw @a {"text":"x","clickEvent":{"action":"run_command","value":"/say hi"}}\n',
-           frozenset(v.name for v in SUPPORTED)),
-    Canary(f"data/{CANARY_NS}/advancement/list_form.json", json.dumps(BROKEN_ADVANCEMENT, indent=2) + "\n",
-           frozenset(v.name for v in SUPPORTED if v.single_trigger_condition)),
-    Canary(f"data/{CANARY_NS}/advancement/entity_type.json",
-           (pack_root() / "data/traitors/advancement/sword/struck.json").read_text(encoding="utf-8"),
-           frozenset(v.name for v in SUPPORTED if v.entity_predicate_map)),
-)  # fmt: skip
+    Canary(
+        f"data/{CANARY_NS}/function/click_event.mcfunction",
+        'tellraw @a {"text":"x","clickEvent":{"action":"run_command","value":"/say hi"}}\n',
+        frozenset(v.name for v in SUPPORTED),
+    ),
+    Canary(
+        f"data/{CANARY_NS}/advancement/list_form.json",
+        json.dumps(BROKEN_ADVANCEMENT, indent=2) + "\n",
+        frozenset(v.name for v in SUPPORTED if v.single_trigger_condition),
+    ),
+    Canary(
+        f"data/{CANARY_NS}/advancement/entity_type.json",
+        (pack_root() / "data/traitors/advancement/sword/struck.json").read_text(encoding="utf-8"),
+        frozenset(v.name for v in SUPPORTED if v.entity_predicate_map),
+    ),
+)
 """A 1.21.5-era ``clickEvent`` (``click_event`` since) in a tellraw, broken everywhere; a trigger's list form,
 broken from 26.3; the base pack's ``sword/struck.json`` (``"type"`` in an entity predicate), broken from 26.2."""
 
@@ -163,10 +174,16 @@ def lobby_commands() -> list[str]:
     from bridge.minecraft import lobby
 
     names = list(DEMO_NAMES[:14])
-    out = [lobby.board_gone(), *lobby.board_commands((88.5, 68.0, -7.5), names, 12), *lobby.actionbar(names, 12),
-           *lobby.invitation("Alex", names[:3], 12, signed_up=False), *lobby.invitation("Kai", names, 12, signed_up=True),
-           *lobby.host_console("Host", names, [], 12), *lobby.host_console("Host", names, names[:12], 12),
-           *lobby.host_console("Host", [], [], 12)]  # fmt: skip
+    out = [
+        lobby.board_gone(),
+        *lobby.board_commands((88.5, 68.0, -7.5), names, 12),
+        *lobby.actionbar(names, 12),
+        *lobby.invitation("Alex", names[:3], 12, signed_up=False),
+        *lobby.invitation("Kai", names, 12, signed_up=True),
+        *lobby.host_console("Host", names, [], 12),
+        *lobby.host_console("Host", names, names[:12], 12),
+        *lobby.host_console("Host", [], [], 12),
+    ]
     return list(dict.fromkeys(c.text for c in out))
 
 
@@ -191,8 +208,10 @@ def item_commands() -> list[str]:
         elif spec.label_pages:
             label = "The reply, written by the Traitors."
         effects.append(GiveItem(frozenset({"Host"}), item, label))
-    effects += [PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, 1, "Alex"),
-                ClearPlace(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, (1,))]  # fmt: skip
+    effects += [
+        PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, 1, "Alex"),
+        ClearPlace(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, (1,)),
+    ]
     return [c.text for e in effects for c in render(e, ctx)]  # type: ignore[arg-type]
 
 
@@ -226,8 +245,9 @@ def macro_lines(commands: Iterable[str], pack: Datapack) -> list[str]:
         if function is None or args is None:
             continue
         texts = {k: str(v) if isinstance(v, str) else serialize(v) for k, v in args.items()}
-        out += [line.substitute(texts) for line in function.lines
-                if line.is_macro and set(line.variables()) <= set(texts)]  # fmt: skip
+        out += [
+            line.substitute(texts) for line in function.lines if line.is_macro and set(line.variables()) <= set(texts)
+        ]
     return out
 
 
@@ -252,7 +272,9 @@ def distinct_forms(commands: Mapping[str, list[str]], players: Iterable[str]) ->
     return out
 
 
-def prepare(work: Path, commands: Mapping[str, list[str]], versions: Iterable[McVersion] = SUPPORTED) -> dict[str, object]:
+def prepare(
+    work: Path, commands: Mapping[str, list[str]], versions: Iterable[McVersion] = SUPPORTED
+) -> dict[str, object]:
     """Write one folder per release under ``work`` and return the job ``run.mjs`` reads.
 
     Each ``work/<release>/`` holds ``datapack/`` (the installed pack with the overlays that release applies merged
@@ -277,8 +299,9 @@ def prepare(work: Path, commands: Mapping[str, list[str]], versions: Iterable[Mc
         for canary in CANARIES:
             (pack / canary.path).parent.mkdir(parents=True, exist_ok=True)
             (pack / canary.path).write_text(canary.text, encoding="utf-8")
-        projects.append({"version": SPYGLASS_VERSION.get(version.name, version.name), "name": version.name,
-                         "root": str(root)})  # fmt: skip
+        projects.append(
+            {"version": SPYGLASS_VERSION.get(version.name, version.name), "name": version.name, "root": str(root)}
+        )
     return {"cache": str(work / "cache"), "projects": projects}
 
 
@@ -307,8 +330,14 @@ def run(job: Mapping[str, object], node: str = "node", processes: int = 2) -> Re
         running = []
         for i, part in enumerate(jobs):
             (Path(tmp) / f"{i}.json").write_text(json.dumps(part), encoding="utf-8")
-            running.append(subprocess.Popen([node, str(HERE / "run.mjs"), str(Path(tmp) / f"{i}.json")],
-                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))  # fmt: skip
+            running.append(
+                subprocess.Popen(
+                    [node, str(HERE / "run.mjs"), str(Path(tmp) / f"{i}.json")],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
         outputs = [(p.communicate(), p.returncode) for p in running]
         seconds = time.monotonic() - started
     checked: list[dict[str, object]] = []
@@ -332,10 +361,16 @@ def _report(projects: list[dict[str, object]], names: Mapping[str, str], seconds
         files[name] = len(checked)
         prepared = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
         unchecked += [f"{name}: {f}" for f in sorted(prepared - set(checked))]
-        commands[name] = sum(_command_count(Path(str(project["root"])) / f) for f in checked
-                             if f.startswith("datapack/data/castle_commands/"))  # fmt: skip
-        found = [Problem(name, **d) for d in project["diagnostics"]  # type: ignore[attr-defined]
-                 if d["severity"] >= WARNING and not expected(d["message"])]  # fmt: skip
+        commands[name] = sum(
+            _command_count(Path(str(project["root"])) / f)
+            for f in checked
+            if f.startswith("datapack/data/castle_commands/")
+        )
+        found = [
+            Problem(name, **d)
+            for d in project["diagnostics"]  # type: ignore[attr-defined]
+            if d["severity"] >= WARNING and not expected(d["message"])
+        ]
         canary_files = {f"datapack/{c.path}": c for c in CANARIES}
         kept += [p for p in found if p.file not in canary_files]
         for path, canary in canary_files.items():
@@ -367,10 +402,15 @@ def main() -> int:
     captured = time.monotonic() - started
     report = check(commands)
     for name in report.files:
-        print(f"{name}: {report.files[name]} files, {report.commands[name]} commands, "
-              f"{sum(p.version == name for p in report.problems)} problems")  # fmt: skip
-    for line in [*map(str, report.problems), *(f"canary missed: {m}" for m in report.missed_canaries),
-                 *(f"not checked: {u}" for u in report.unchecked)]:  # fmt: skip
+        print(
+            f"{name}: {report.files[name]} files, {report.commands[name]} commands, "
+            f"{sum(p.version == name for p in report.problems)} problems"
+        )
+    for line in [
+        *map(str, report.problems),
+        *(f"canary missed: {m}" for m in report.missed_canaries),
+        *(f"not checked: {u}" for u in report.unchecked),
+    ]:
         print(line)
     print(f"demo commands captured in {captured:.1f} s; Spyglass ran {report.seconds:.1f} s")
     return 1 if report.problems or report.missed_canaries or report.unchecked else 0

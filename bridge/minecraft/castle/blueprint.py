@@ -118,22 +118,22 @@ courtyard, the diary room booth inside the gallery)."""
 
 _DOORS: tuple[tuple[int, int, int, str], ...] = (
     # x, y (lower half), z, facing (relative); walls run along x or z
-    (24, 1, 20, "north"),   # great hall -> courtyard
-    (24, 1, 48, "south"),   # great hall -> foyer
-    (24, 1, 60, "south"),   # foyer -> gate
-    (12, 1, 27, "west"),    # great hall -> library
-    (12, 1, 41, "west"),    # great hall -> billiards room
-    (12, 1, 54, "west"),    # foyer -> confession room
-    (6, 1, 34, "south"),    # library -> billiards room
-    (36, 1, 29, "east"),    # great hall -> breakfast room
-    (36, 1, 44, "east"),    # great hall -> bar
-    (36, 1, 54, "east"),    # foyer -> kitchen
-    (42, 1, 38, "south"),   # breakfast room -> bar
-    (42, 1, 49, "south"),   # bar -> kitchen
-    (24, 7, 26, "south"),   # gallery -> diary room
-    (5, 1, 10, "south"),    # tower -> courtyard
-    (5, 19, 5, "south"),    # Oath landing -> Turret
-)  # fmt: skip
+    (24, 1, 20, "north"),  # great hall -> courtyard
+    (24, 1, 48, "south"),  # great hall -> foyer
+    (24, 1, 60, "south"),  # foyer -> gate
+    (12, 1, 27, "west"),  # great hall -> library
+    (12, 1, 41, "west"),  # great hall -> billiards room
+    (12, 1, 54, "west"),  # foyer -> confession room
+    (6, 1, 34, "south"),  # library -> billiards room
+    (36, 1, 29, "east"),  # great hall -> breakfast room
+    (36, 1, 44, "east"),  # great hall -> bar
+    (36, 1, 54, "east"),  # foyer -> kitchen
+    (42, 1, 38, "south"),  # breakfast room -> bar
+    (42, 1, 49, "south"),  # bar -> kitchen
+    (24, 7, 26, "south"),  # gallery -> diary room
+    (5, 1, 10, "south"),  # tower -> courtyard
+    (5, 19, 5, "south"),  # Oath landing -> Turret
+)
 
 _PLACES: dict[str, tuple[float, float, float, float, float]] = {
     # relative x, y (feet), z, yaw, pitch
@@ -154,41 +154,46 @@ _PLACES: dict[str, tuple[float, float, float, float, float]] = {
 
 _FURNITURE: tuple[tuple[int, int, int, int, int, int, str], ...] = (
     # the great hall's table: filled row by row in _round_table; the rest as boxes (relative)
-    (41, 1, 24, 43, 1, 34, "minecraft:spruce_planks"),       # breakfast room: the long table
-    (1, 1, 21, 1, 4, 33, "minecraft:bookshelf"),             # library: west wall of shelves
-    (2, 1, 21, 11, 4, 21, "minecraft:bookshelf"),            # library: north wall of shelves
-    (4, 1, 38, 8, 1, 43, "minecraft:green_wool"),            # billiards room: the table
-    (38, 1, 42, 44, 1, 42, "minecraft:barrel"),              # bar: the counter
-    (47, 1, 40, 47, 2, 47, "minecraft:barrel"),              # bar: the shelves along the east wall
-    (47, 1, 51, 47, 1, 58, "minecraft:smoker"),              # kitchen: ovens along the east wall
-    (44, 1, 55, 45, 1, 57, "minecraft:crafting_table"),      # kitchen: the worktop
+    (41, 1, 24, 43, 1, 34, "minecraft:spruce_planks"),  # breakfast room: the long table
+    (1, 1, 21, 1, 4, 33, "minecraft:bookshelf"),  # library: west wall of shelves
+    (2, 1, 21, 11, 4, 21, "minecraft:bookshelf"),  # library: north wall of shelves
+    (4, 1, 38, 8, 1, 43, "minecraft:green_wool"),  # billiards room: the table
+    (38, 1, 42, 44, 1, 42, "minecraft:barrel"),  # bar: the counter
+    (47, 1, 40, 47, 2, 47, "minecraft:barrel"),  # bar: the shelves along the east wall
+    (47, 1, 51, 47, 1, 58, "minecraft:smoker"),  # kitchen: ovens along the east wall
+    (44, 1, 55, 45, 1, 57, "minecraft:crafting_table"),  # kitchen: the worktop
     (6, 1, 50, 6, 1, 50, "minecraft:oak_stairs[facing=south]"),  # confession room: the chair
-    (23, 0, 9, 25, 0, 11, "minecraft:stone_bricks"),         # courtyard: the hearth under the fire pit
-    (24, 1, 10, 24, 1, 10, "minecraft:campfire"),            # courtyard: the fire pit
-    (4, 19, 3, 6, 19, 3, "minecraft:dark_oak_planks"),       # Turret: the table, between its place and the door
+    (23, 0, 9, 25, 0, 11, "minecraft:stone_bricks"),  # courtyard: the hearth under the fire pit
+    (24, 1, 10, 24, 1, 10, "minecraft:campfire"),  # courtyard: the fire pit
+    (4, 19, 3, 6, 19, 3, "minecraft:dark_oak_planks"),  # Turret: the table, between its place and the door
     (24, 7, 23, 24, 7, 23, "minecraft:spruce_stairs[facing=north]"),  # diary room: the chair's back
-)  # fmt: skip
+)
 
 _LIGHTS: tuple[tuple[int, int, int, int, int, int, str], ...] = (
     # ground-floor ceiling and roof: strips of glowstone over every room (relative)
     *((1, 6, z, 47, 6, z, GLOW) for z in (24, 30, 36, 42, 54)),
     *((1, 12, z, 47, 12, z, GLOW) for z in (24, 30, 36, 42, 48, 54)),
-    (23, 10, 23, 25, 10, 25, GLOW),                          # the diary room booth's ceiling
-    (11, 0, 5, 47, 0, 5, LANTERN),                           # courtyard floor
+    (23, 10, 23, 25, 10, 25, GLOW),  # the diary room booth's ceiling
+    (11, 0, 5, 47, 0, 5, LANTERN),  # courtyard floor
     (1, 0, 15, 47, 0, 15, LANTERN),
-    (5, 0, 5, 5, 0, 5, GLOW),                                # tower: the ground floor
-    (2, 23, 1, 8, 23, 3, GLOW),                              # Turret ceiling
-    (2, 23, 7, 8, 23, 8, GLOW),                              # Oath landing ceiling
-)  # fmt: skip
+    (5, 0, 5, 5, 0, 5, GLOW),  # tower: the ground floor
+    (2, 23, 1, 8, 23, 3, GLOW),  # Turret ceiling
+    (2, 23, 7, 8, 23, 8, GLOW),  # Oath landing ceiling
+)
 
 _WINDOWS: tuple[tuple[int, int, int, int, int, int], ...] = (
-    *((0, y, z, 0, y + 1, z + 1) for y in (2, 8) for z in (24, 30, 39, 43, 52, 57)),   # west wall
+    *((0, y, z, 0, y + 1, z + 1) for y in (2, 8) for z in (24, 30, 39, 43, 52, 57)),  # west wall
     *((48, y, z, 48, y + 1, z + 1) for y in (2, 8) for z in (24, 30, 42, 45, 52, 57)),  # east wall
-    *((x, 8, 20, x + 1, 9, 20) for x in (16, 31)),                                      # north wall, upstairs
-    *((x, y, 60, x + 1, y + 1, 60) for y in (2, 8) for x in (4, 16, 31, 43)),            # south wall
-    (5, 12, 0, 5, 14, 0), (0, 12, 5, 0, 14, 5), (10, 12, 5, 10, 14, 5),                 # tower
-    (3, 20, 0, 3, 21, 0), (7, 20, 0, 7, 21, 0), (0, 20, 2, 0, 21, 3), (10, 20, 2, 10, 21, 3),  # Turret
-)  # fmt: skip
+    *((x, 8, 20, x + 1, 9, 20) for x in (16, 31)),  # north wall, upstairs
+    *((x, y, 60, x + 1, y + 1, 60) for y in (2, 8) for x in (4, 16, 31, 43)),  # south wall
+    (5, 12, 0, 5, 14, 0),
+    (0, 12, 5, 0, 14, 5),
+    (10, 12, 5, 10, 14, 5),  # tower
+    (3, 20, 0, 3, 21, 0),
+    (7, 20, 0, 7, 21, 0),
+    (0, 20, 2, 0, 21, 3),
+    (10, 20, 2, 10, 21, 3),  # Turret
+)
 
 
 _TOWER_ROOMS = frozenset({"tower", "oath_spot", "turret"})
@@ -227,7 +232,9 @@ class _Draft:
                 self.set(bx, y, bz, block)
 
 
-def seat_spots(seats: int, centre: tuple[float, float], radius: float = SEAT_RADIUS) -> list[tuple[float, float, float]]:
+def seat_spots(
+    seats: int, centre: tuple[float, float], radius: float = SEAT_RADIUS
+) -> list[tuple[float, float, float]]:
     """Round-table seats: ``(x, z, yaw)`` for seat 1..``seats``, seat 1 due south of ``centre``, seat 2 east of
     it and so on round the table (anticlockwise on a map with north up), each facing the centre (Minecraft yaw, degrees).
 
@@ -381,8 +388,10 @@ def plan_castle(origin: Pos, seats: int) -> CastlePlan:
         raise ValueError(f"seats must be {MIN_SEATS}..{MAX_SEATS}, got {seats}")
     east, south = castle_extent(seats)
     if min(ox, oz) < -BORDER or max(ox + east, oz + south) >= BORDER:  # block b spans b..b+1: b+1 <= BORDER
-        raise ValueError(f"origin x {ox} z {oz}: the castle (x {ox}..{ox + east}, z {oz}..{oz + south}) would reach "
-                         f"past the world border at x and z -{BORDER}..{BORDER}")  # fmt: skip
+        raise ValueError(
+            f"origin x {ox} z {oz}: the castle (x {ox}..{ox + east}, z {oz}..{oz + south}) would reach "
+            f"past the world border at x and z -{BORDER}..{BORDER}"
+        )
     d = _Draft(origin)
     _shell(d)
     _rooms(d)
@@ -398,14 +407,28 @@ def plan_castle(origin: Pos, seats: int) -> CastlePlan:
     homes = _homes(d, seats)
     for x, y, z, facing in _DOORS:
         d.door(x, y, z, facing)
-    areas = tuple(a.shifted(ox, oy, oz) for a in (box(0, 0, 0, 48, 6, 19), box(0, 0, 20, 48, 13, 60),
-                                                   box(0, 0, 0, 10, 24, 10), box(20, 0, 61, 28, 9, 63), lane))  # fmt: skip
+    areas = tuple(
+        a.shifted(ox, oy, oz)
+        for a in (
+            box(0, 0, 0, 48, 6, 19),
+            box(0, 0, 20, 48, 13, 60),
+            box(0, 0, 0, 10, 24, 10),
+            box(20, 0, 61, 28, 9, 63),
+            lane,
+        )
+    )
     rooms = [Room(k, label, box(*r).shifted(ox, oy, oz), closed) for k, label, r, _, closed in _ROOMS]
     rooms += [Room(f"home_{n}", f"Home {n}", _home_interior(n).shifted(ox, oy, oz)) for n in range(1, seats + 1)]
-    places = {k: Location(x=x + ox, y=y + oy, z=z + oz, yaw=yaw, pitch=pitch)
-              for k, (x, y, z, yaw, pitch) in _PLACES.items()}  # fmt: skip
-    castle = CastleConfig(places=CastlePlaces(**places), seats=table, homes=homes, breakfast=breakfast,
-                          built=BuiltBy(origin=[ox, oy, oz], seats=seats, blueprint=BLUEPRINT))  # fmt: skip
+    places = {
+        k: Location(x=x + ox, y=y + oy, z=z + oz, yaw=yaw, pitch=pitch) for k, (x, y, z, yaw, pitch) in _PLACES.items()
+    }
+    castle = CastleConfig(
+        places=CastlePlaces(**places),
+        seats=table,
+        homes=homes,
+        breakfast=breakfast,
+        built=BuiltBy(origin=[ox, oy, oz], seats=seats, blueprint=BLUEPRINT),
+    )
     return CastlePlan(origin, seats, tuple(d.ops), areas, tuple(rooms), castle)
 
 

@@ -42,8 +42,14 @@ class Box:
 
     def inside(self, other: Box) -> bool:
         """Whether every block of this box is also in ``other``."""
-        return (other.x1 <= self.x1 and self.x2 <= other.x2 and other.y1 <= self.y1 and self.y2 <= other.y2
-                and other.z1 <= self.z1 and self.z2 <= other.z2)  # fmt: skip
+        return (
+            other.x1 <= self.x1
+            and self.x2 <= other.x2
+            and other.y1 <= self.y1
+            and self.y2 <= other.y2
+            and other.z1 <= self.z1
+            and self.z2 <= other.z2
+        )
 
     def shifted(self, dx: int, dy: int, dz: int) -> Box:
         """The same box moved by ``(dx, dy, dz)`` blocks."""

@@ -136,8 +136,14 @@ def remove_commands(areas: Sequence[Box]) -> list[str]:
 
 def forceload_commands(areas: Iterable[Box], add: bool = True) -> list[str]:
     """``forceload add`` (or ``remove``) for every chunk under ``areas``, each command at most 256 chunks."""
-    chunks = sorted({(cx, cz) for a in areas for cx in range(a.x1 >> 4, (a.x2 >> 4) + 1)
-                     for cz in range(a.z1 >> 4, (a.z2 >> 4) + 1)})  # fmt: skip
+    chunks = sorted(
+        {
+            (cx, cz)
+            for a in areas
+            for cx in range(a.x1 >> 4, (a.x2 >> 4) + 1)
+            for cz in range(a.z1 >> 4, (a.z2 >> 4) + 1)
+        }
+    )
     verb = "add" if add else "remove"
     out = []
     for cx in sorted({c[0] for c in chunks}):
@@ -163,9 +169,21 @@ class BuildRecord:
 
     def to_json(self) -> str:
         """The record as JSON text (``RECORD_FORMAT``)."""
-        return json.dumps({"format": RECORD_FORMAT, "blueprint": self.blueprint, "origin": list(self.origin),
-                           "seats": self.seats, "commands": self.commands, "overwritten": self.overwritten,
-                           "areas": [list(a.corners()) for a in self.areas]}, indent=1) + "\n"  # fmt: skip
+        return (
+            json.dumps(
+                {
+                    "format": RECORD_FORMAT,
+                    "blueprint": self.blueprint,
+                    "origin": list(self.origin),
+                    "seats": self.seats,
+                    "commands": self.commands,
+                    "overwritten": self.overwritten,
+                    "areas": [list(a.corners()) for a in self.areas],
+                },
+                indent=1,
+            )
+            + "\n"
+        )
 
     @classmethod
     def from_json(cls, text: str) -> BuildRecord:
@@ -183,8 +201,14 @@ class BuildRecord:
         try:
             areas = tuple(Box(*(int(c) for c in a)) for a in data["areas"])
             x, y, z = (int(c) for c in data["origin"])
-            return cls(str(data["blueprint"]), (x, y, z), int(data["seats"]), areas, int(data["commands"]),
-                       int(data.get("overwritten", 0)))  # fmt: skip
+            return cls(
+                str(data["blueprint"]),
+                (x, y, z),
+                int(data["seats"]),
+                areas,
+                int(data["commands"]),
+                int(data.get("overwritten", 0)),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"malformed record: {exc!r}") from None
 
@@ -208,13 +232,19 @@ def castle_spots(castle: CastleConfig) -> list[tuple[str, Location]]:
     spots = [(name, getattr(castle.places, name)) for name in SHARED_PLACES]
     spots += [(f"seat {n}", loc) for n, loc in enumerate(castle.seats, 1)]
     spots += [(f"home {n}", loc) for n, loc in enumerate(castle.homes, 1)]
-    spots += [(f"home {n} visitor {k + 1}", castle.visitor(n, k))
-              for n in range(1, len(castle.homes) + 1) for k in range(VISITORS)]  # fmt: skip
+    spots += [
+        (f"home {n} visitor {k + 1}", castle.visitor(n, k))
+        for n in range(1, len(castle.homes) + 1)
+        for k in range(VISITORS)
+    ]
     return spots
 
 
-_CHECKS = (("the block under the feet is air", -1, "unless"), ("the feet are not in air", 0, "if"),
-           ("the head is not in air", 1, "if"))  # fmt: skip
+_CHECKS = (
+    ("the block under the feet is air", -1, "unless"),
+    ("the feet are not in air", 0, "if"),
+    ("the head is not in air", 1, "if"),
+)
 
 
 def place_areas(castle: CastleConfig) -> list[Box]:
@@ -250,7 +280,7 @@ def read_place_probes(castle: CastleConfig, replies: Sequence[str]) -> list[Plac
     out = []
     for i, (name, _) in enumerate(spots):
         wrong = []
-        for (what, _, _), reply in zip(_CHECKS, replies[i * 3:i * 3 + 3], strict=True):
+        for (what, _, _), reply in zip(_CHECKS, replies[i * 3 : i * 3 + 3], strict=True):
             if not reply.startswith("Test passed"):
                 wrong.append(what if reply.startswith("Test failed") else reply.strip() or "no reply")
         out.append(PlaceCheck(name, not wrong, "; ".join(dict.fromkeys(wrong)) or "standable"))

@@ -50,12 +50,18 @@ def _datapack_list(world: WorldState, which: str) -> str:
     out = []
     if which in ("all", "enabled"):
         on = [p for p, en in world.datapacks.items() if en]
-        out.append(f"There are {len(on)} data pack(s) enabled: " + ", ".join(_shown(p) for p in on)
-                   if on else "There are no data packs enabled")  # fmt: skip
+        out.append(
+            f"There are {len(on)} data pack(s) enabled: " + ", ".join(_shown(p) for p in on)
+            if on
+            else "There are no data packs enabled"
+        )
     if which in ("all", "available"):
         avail = [p for p, on in world.datapacks.items() if not on]
-        out.append(f"There are {len(avail)} data pack(s) available: " + ", ".join(_shown(p) for p in avail)
-                   if avail else "There are no more data packs available")  # fmt: skip
+        out.append(
+            f"There are {len(avail)} data pack(s) available: " + ", ".join(_shown(p) for p in avail)
+            if avail
+            else "There are no more data packs available"
+        )
     return "".join(out)
 
 

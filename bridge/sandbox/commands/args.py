@@ -44,7 +44,7 @@ def rl(node: Any) -> str:
 
 def src(node: Any, text: str) -> str:
     """The source text of an argument node within the command ``text``."""
-    return text[node.location.pos:node.end_location.pos]
+    return text[node.location.pos : node.end_location.pos]
 
 
 def plain(node: Any) -> str:

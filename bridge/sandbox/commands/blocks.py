@@ -113,8 +113,11 @@ def forceload(world: WorldState, parts: list[str], args: list[Any], _text: str) 
     forced = world.chunks.forced
     changed = area - forced if parts[1] == "add" else area & forced
     if not changed:
-        raise CommandFailure("No chunks were marked for force loading" if parts[1] == "add"
-                             else "No chunks were removed from force loading")  # fmt: skip
+        raise CommandFailure(
+            "No chunks were marked for force loading"
+            if parts[1] == "add"
+            else "No chunks were removed from force loading"
+        )
     if parts[1] == "add":
         forced |= changed
     else:
@@ -122,8 +125,11 @@ def forceload(world: WorldState, parts: list[str], args: list[Any], _text: str) 
     world.result = len(changed)
     if len(changed) == 1:
         [(cx, cz)] = changed
-        return (f"Marked chunk [{cx}, {cz}] in minecraft:overworld to be force loaded" if parts[1] == "add"
-                else f"Unmarked chunk [{cx}, {cz}] in minecraft:overworld for force loading")  # fmt: skip
+        return (
+            f"Marked chunk [{cx}, {cz}] in minecraft:overworld to be force loaded"
+            if parts[1] == "add"
+            else f"Unmarked chunk [{cx}, {cz}] in minecraft:overworld for force loading"
+        )
     where = f"{len(changed)} chunks in minecraft:overworld from [{x1}, {z1}] to [{x2}, {z2}]"
     return f"Marked {where} to be force loaded" if parts[1] == "add" else f"Unmarked {where} for force loading"
 
@@ -133,4 +139,3 @@ def block_condition(world: WorldState, args: list[Any]) -> bool:
     pos = block_pos(world, args[0])
     bid, states = block_state(args[1])
     return world.blocks.matches(pos, bid, states)
-

@@ -114,8 +114,12 @@ def _merge_at(root: Any, path: nbt.NbtPath, _args: list[Any], value: Any) -> int
 
 
 _MODIFY: dict[str, _Modify] = {
-    "set": _set, "append": _append, "prepend": _prepend, "insert": _insert, "merge": _merge_at,
-}  # fmt: skip
+    "set": _set,
+    "append": _append,
+    "prepend": _prepend,
+    "insert": _insert,
+    "merge": _merge_at,
+}
 
 
 def _modify(world: WorldState, root: Any, parts: list[str], args: list[Any], text: str) -> int:
@@ -125,7 +129,7 @@ def _modify(world: WorldState, root: Any, parts: list[str], args: list[Any], tex
     if parts[-2:] == ["value", "value"]:
         value = args[-1].evaluate()
     elif "from" in parts:
-        value = data_source(world, parts[parts.index("from") + 1:], args[3 if op == "insert" else 2:], text)
+        value = data_source(world, parts[parts.index("from") + 1 :], args[3 if op == "insert" else 2 :], text)
     else:
         raise Unsupported(f"data modify {op} {parts[6]}")
     change = _MODIFY.get(op)
@@ -138,8 +142,10 @@ def _modify(world: WorldState, root: Any, parts: list[str], args: list[Any], tex
 
 
 _CHANGES: dict[str, Callable[[WorldState, Any, list[str], list[Any], str], int]] = {
-    "merge": _merge, "remove": _remove, "modify": _modify,
-}  # fmt: skip
+    "merge": _merge,
+    "remove": _remove,
+    "modify": _modify,
+}
 
 
 def _get_block(world: WorldState, args: list[Any], text: str) -> str:

@@ -31,9 +31,13 @@ __all__ = ["execute"]
 _Step = Callable[[WorldState, list[str], list[Any], str, Source], int]
 
 _NUMERIC = {
-    "byte": nbtlib.Byte, "short": nbtlib.Short, "int": nbtlib.Int, "long": nbtlib.Long,
-    "float": nbtlib.Float, "double": nbtlib.Double,
-}  # fmt: skip
+    "byte": nbtlib.Byte,
+    "short": nbtlib.Short,
+    "int": nbtlib.Int,
+    "long": nbtlib.Long,
+    "float": nbtlib.Float,
+    "double": nbtlib.Double,
+}
 
 
 def execute(world: WorldState, _parts: list[str], args: list[Any], text: str) -> str:
@@ -197,5 +201,10 @@ def _store_storage(world: WorldState, parts: list[str], args: list[Any], text: s
 
 
 _STEPS: dict[str, _Step] = {
-    "run": _run, "as": _as, "if": _if, "unless": _if, "store": _store, "on": _on,
-}  # fmt: skip
+    "run": _run,
+    "as": _as,
+    "if": _if,
+    "unless": _if,
+    "store": _store,
+    "on": _on,
+}

@@ -147,6 +147,7 @@ _PLAYERS: dict[str, _Sub] = {
     "remove": _players_change,
 }
 
+
 def scoreboard(world: WorldState, parts: list[str], args: list[Any], text: str) -> str:
     """``scoreboard objectives add|remove|list`` and ``scoreboard players list|reset|get|enable|set|add|remove``.
 

@@ -11,8 +11,21 @@ from bridge.sandbox.model import PLAYER_NAME, Player
 from bridge.sandbox.uuids import offline_uuid
 from bridge.sandbox.world import World
 
-__all__ = ["INTERNAL_ERROR", "INVALID_PARAMS", "INVALID_REQUEST", "METHOD_NOT_FOUND", "PARSE_ERROR", "Context",
-           "Handler", "Management", "RpcError", "SANDBOX_VERSION", "player_json", "resolve", "resolve_all"]  # fmt: skip
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "Context",
+    "Handler",
+    "Management",
+    "RpcError",
+    "SANDBOX_VERSION",
+    "player_json",
+    "resolve",
+    "resolve_all",
+]
 
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
@@ -118,4 +131,3 @@ def resolve_all(ctx: Context, given: list[Any] | None) -> list[tuple[str, str]]:
         if found is not None and found not in out:
             out.append(found)
     return out
-

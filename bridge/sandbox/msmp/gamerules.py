@@ -48,8 +48,11 @@ def _checked(name: str, rule: GameRule, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RpcError(INVALID_PARAMS, f"Invalid params: {NAMESPACE}{name} takes an integer")
     if (rule.minimum is not None and value < rule.minimum) or (rule.maximum is not None and value > rule.maximum):
-        raise RpcError(INVALID_PARAMS, f"Invalid params: {NAMESPACE}{name} takes {rule.minimum} to "
-                       f"{rule.maximum if rule.maximum is not None else 'any'}, not {value}")  # fmt: skip
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid params: {NAMESPACE}{name} takes {rule.minimum} to "
+            f"{rule.maximum if rule.maximum is not None else 'any'}, not {value}",
+        )
     return str(value)
 
 

@@ -40,6 +40,7 @@ _EXPIRES = "%Y-%m-%d %H:%M:%S %z"
 
 # -- what an entry is, per list ---------------------------------------------------------------------
 
+
 def _allow_entries(ctx: Context, given: list[Any]) -> list[tuple[str, Any]]:
     return [(uuid, player_json(uuid, name)) for uuid, name in resolve_all(ctx, given)]
 
@@ -57,8 +58,16 @@ def _op_entries(ctx: Context, given: list[Any]) -> list[tuple[str, Any]]:
         level = entry.get("permissionLevel", ctx.state.settings["operator_user_permission_level"])
         if not 0 <= level <= 4:
             raise RpcError(INVALID_PARAMS, f"Invalid params: permissionLevel {level} is not 0-4")
-        out.append((found[0], {"player": player_json(*found), "permissionLevel": level,
-                               "bypassesPlayerLimit": bool(entry.get("bypassesPlayerLimit", False))}))  # fmt: skip
+        out.append(
+            (
+                found[0],
+                {
+                    "player": player_json(*found),
+                    "permissionLevel": level,
+                    "bypassesPlayerLimit": bool(entry.get("bypassesPlayerLimit", False)),
+                },
+            )
+        )
     return out
 
 
@@ -69,8 +78,9 @@ def _ban_fields(entry: dict[str, Any]) -> dict[str, Any]:
         try:
             datetime.strptime(expires, _EXPIRES)
         except ValueError:
-            raise RpcError(INVALID_PARAMS, f"Invalid params: expires {expires!r} is not "
-                           "yyyy-MM-dd HH:mm:ss Z") from None  # fmt: skip
+            raise RpcError(
+                INVALID_PARAMS, f"Invalid params: expires {expires!r} is not yyyy-MM-dd HH:mm:ss Z"
+            ) from None
         out["expires"] = expires
     return out
 
@@ -111,6 +121,7 @@ def _ips(_ctx: Context, given: list[Any]) -> list[str]:
 
 # -- who is disconnected ---------------------------------------------------------------------------
 
+
 def _kick_unlisted(ctx: Context, _keys: list[str]) -> None:
     """Players off an enforced allowlist are disconnected."""
     settings = ctx.state.settings
@@ -135,6 +146,7 @@ def _nobody(ctx: Context, keys: list[str]) -> None:
 
 
 # -- the four lists --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _List:
@@ -242,6 +254,11 @@ def _call(family: _List, operation: Callable[..., Any], ctx: Context, **given: A
 METHODS: dict[str, Handler] = {
     f"{family.name}{suffix}": partial(_call, family, operation)
     for family in LISTS
-    for suffix, operation in (("", _List.get), ("/set", _List.set), ("/add", _List.add),
-                              ("/remove", _List.remove), ("/clear", _List.clear))  # fmt: skip
+    for suffix, operation in (
+        ("", _List.get),
+        ("/set", _List.set),
+        ("/add", _List.add),
+        ("/remove", _List.remove),
+        ("/clear", _List.clear),
+    )
 }

@@ -12,7 +12,6 @@ from bridge.sandbox.text import plain_text
 __all__ = ["METHODS", "component", "online"]
 
 
-
 def players(ctx: Context) -> list[dict[str, str]]:
     """The online players, in the order they joined."""
     return [player_json(p.uuid, p.name) for p in ctx.world.players.values()]
@@ -37,7 +36,9 @@ def component(message: Any) -> dict[str, Any] | None:
         return {"text": message["literal"]}
     if isinstance(message.get("translatable"), str):
         params = [str(p) for p in message.get("translatableParams") or []]
-        return {"translate": message["translatable"], "with": params} if params else {"translate": message["translatable"]}
+        return (
+            {"translate": message["translatable"], "with": params} if params else {"translate": message["translatable"]}
+        )
     return None
 
 

@@ -132,9 +132,11 @@ def default_deal(n: int) -> tuple[str, ...]:
     extra = n - 8
     black = 1 + extra // 3
     white = n - 6 - black
-    return ("grey_cardinal", "courtesan", "mad_knight", "lord", "heir", "healer") + ("black_knight",) * black + (
-        "white_knight",
-    ) * white
+    return (
+        ("grey_cardinal", "courtesan", "mad_knight", "lord", "heir", "healer")
+        + ("black_knight",) * black
+        + ("white_knight",) * white
+    )
 
 
 RULES = ClubRules(
@@ -232,4 +234,15 @@ RULESET = club_ruleset(
 """The registry entry (``engine.rulesets.RULESETS``); the summary columns are those of ``bridge.app.summary``."""
 
 
-__all__ = ["BlackKnightsGame", "MESSAGES", "RULESET", "INTRO", "RULES", "ROLES", "STEPS", "check_answer", "default_deal", "win"]
+__all__ = [
+    "BlackKnightsGame",
+    "MESSAGES",
+    "RULESET",
+    "INTRO",
+    "RULES",
+    "ROLES",
+    "STEPS",
+    "check_answer",
+    "default_deal",
+    "win",
+]

@@ -140,7 +140,9 @@ def open_vote(game: ClubState, kind: str, options: tuple[str, ...]) -> ClubNode 
         n for n in game.living() if n != game.departing and (KEEP in options or any(o != n for o in options))
     )
     game.ballot = ClubBallot(kind, voters, options)
-    game.announce("club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options))
+    game.announce(
+        "club.vote.open" if kind == "first" else "club.vote.revote", options=tuple(SAID.get(o, o) for o in options)
+    )
     game.set_clock(ClubPhase.VOTE, "vote" if kind == "first" else "revote", "clock.vote")
     for v in voters:
         prompt_vote(game, v, options)
@@ -190,9 +192,7 @@ def close_vote(game: ClubState) -> ClubNode | None:
             game.announce("vote.reveal", voter=v, target=SAID.get(choice, choice))
             tally[choice] += 1
     count = "-".join(str(c) for c in sorted(tally.values(), reverse=True)) or "0"
-    rec.rounds.append(
-        VoteRound(b.kind, {v: b.votes.get(v) for v in b.voters}, {}, list(b.options), count)
-    )
+    rec.rounds.append(VoteRound(b.kind, {v: b.votes.get(v) for v in b.voters}, {}, list(b.options), count))
     game.announce("vote.count", count=count)
     best = max(tally.values(), default=0)
     top = [o for o in b.options if tally[o] == best] if best > 0 else []

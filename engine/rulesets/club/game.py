@@ -204,9 +204,7 @@ class ClubGame(ClubState):
         """What everyone (a spectator too) may know now (``engine.views.PublicView``): the day, the phase, the
         seats, who is out, how and when, and the winners."""
         out = tuple(
-            OutEntry(q.name, q.out or "", q.out_day or 0, q.revealed)
-            for q in self.players.values()
-            if q.publicly_out
+            OutEntry(q.name, q.out or "", q.out_day or 0, q.revealed) for q in self.players.values() if q.publicly_out
         )
         return PublicView(
             day=self.day,
@@ -269,7 +267,9 @@ class ClubGame(ClubState):
         for seat, (name, role) in enumerate(deal, start=1):
             self.players[name] = ClubPlayer(name, seat, role, role)
             self.record.contestants.append(
-                ContestantRecord(name=name, seat=seat, allegiance=self.rules.roles[role].team, power=self.role_title(role))
+                ContestantRecord(
+                    name=name, seat=seat, allegiance=self.rules.roles[role].team, power=self.role_title(role)
+                )
             )
         names = list(self.players)
         self.announce(f"{px}.welcome", count=len(names))
@@ -297,8 +297,9 @@ class ClubGame(ClubState):
         """The seat's new player learns the role (and the team it knows) privately, as the contestant knows it."""
         p = self.players[contestant]
         px = self.rules.prefix
-        self.whisper([contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat),
-                      role=msg(f"{px}.role.{p.role}"))  # fmt: skip
+        self.whisper(
+            [contestant], "club.replace.hand", contestant=contestant, seat=str(p.seat), role=msg(f"{px}.role.{p.role}")
+        )
         night.tell_team(self, contestant)
 
     def _reprompt(self, only: list[str] | None) -> None:

@@ -55,7 +55,6 @@ def news(game: ClubState, outcome: NightOutcome) -> list[tuple[str, dict[str, ob
             return f"{prefix}.news.{what}", {"player": who, **params}
         return f"{prefix}.news.{what}.unnamed", dict(params)
 
-
     def in_seat_order(names: Iterable[str]) -> list[str]:
         return sorted((n for n in names if n in seat), key=lambda n: seat[n])
 

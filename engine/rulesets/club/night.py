@@ -192,9 +192,13 @@ def resolve_night(game: ClubState) -> None:
     assert game.night_record is not None
     rec = game.night_record
     outcome = core.resolve(
-        game.visits, night=game.night_no, mines=game.mines, poisons=game.poisons,
-        delay=game.rules.poison_delay, alive=game.living(),
-    )  # fmt: skip
+        game.visits,
+        night=game.night_no,
+        mines=game.mines,
+        poisons=game.poisons,
+        delay=game.rules.poison_delay,
+        alive=game.living(),
+    )
     said = morning.news(game, outcome)
     game.mines = outcome.mines
     game.poisons = dict(outcome.poisons)
@@ -207,9 +211,7 @@ def resolve_night(game: ClubState) -> None:
             continue
         step = game.rules.steps[v.rank]  # a visit's rank is its step's place in the wake order
         key = game.rules.check_answer(step.name, game.players[v.actor].role, game.players[v.target].role)
-        watchers = [
-            p.name for p in game.players.values() if p.alive and p.role in step.watchers and p.name != v.actor
-        ]
+        watchers = [p.name for p in game.players.values() if p.alive and p.role in step.watchers and p.name != v.actor]
         game.whisper([v.actor, *watchers], key, player=v.target)
         rec.checks.append({"contestant": v.actor, "target": v.target, "answer": msg(key, player=v.target).text})
     game.news = list(outcome.deaths.items())

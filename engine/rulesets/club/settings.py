@@ -218,7 +218,6 @@ class ClubSettings:
         if not lo <= len(names) <= hi and len(names) not in self.deal_table:
             raise ConfigError(f"contestants: {len(names)} contestants; {rules.name} allows {lo}-{hi}")
 
-
     def _validate_deal_table(self, rules: ClubRules) -> None:
         """``deal.N``: N roles of ``rules`` for N contestants. Raises ``ConfigError``."""
         for count, roles in self.deal_table.items():

@@ -89,8 +89,15 @@ def build(name: str, values: dict[str, Any]) -> tuple[ClubSettings | None, Probl
     if problems or contestants is None:
         return None, problems
     kwargs = {key: values[key] for key in _PASSED if key in values}
-    return ClubSettings(ruleset=name, contestants=contestants, hosts=values.get("hosts", ()), deal=explicit,
-                        deal_table=table, durations=values.get("durations", {}), **kwargs), []  # fmt: skip
+    return ClubSettings(
+        ruleset=name,
+        contestants=contestants,
+        hosts=values.get("hosts", ()),
+        deal=explicit,
+        deal_table=table,
+        durations=values.get("durations", {}),
+        **kwargs,
+    ), []
 
 
 def sample(name: str, contestants: tuple[str, ...], hosts: tuple[str, ...]) -> ClubSettings:

@@ -29,7 +29,11 @@ def role_messages(prefix: str, names: Mapping[str, str], texts: Mapping[str, str
             adding to ``ROLE_TEXTS`` (Mafia & Yakuza's ``setup`` line of the first night).
     """
     kinds = {**ROLE_TEXTS, **(texts or {})}
-    return {f"{prefix}.{kind}.{code}": text.format(name=name) for code, name in names.items() for kind, text in kinds.items()}
+    return {
+        f"{prefix}.{kind}.{code}": text.format(name=name)
+        for code, name in names.items()
+        for kind, text in kinds.items()
+    }
 
 
 def club_ruleset(

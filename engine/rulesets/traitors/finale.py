@@ -149,9 +149,7 @@ def lock_torches(game: Table) -> Node | None:
             ends += t is Torch.END_GAME
     others = len(finalists) - ends
     count = f"{max(ends, others)}-{min(ends, others)}"
-    game.record.events.append(
-        TorchRound({n: (t.value if t else None) for n, t in game.torches.items()}, count)
-    )
+    game.record.events.append(TorchRound({n: (t.value if t else None) for n, t in game.torches.items()}, count))
     game.torches = {}
     game.torches_asked = False
     if ends == len(finalists):

@@ -69,10 +69,41 @@ from engine.views import LazyView, PlayerView, PublicView
 
 RULESET = "traitors"
 _REPLAYED_STATE: tuple[str, ...] = (
-    "settings", "seed", "rng", "players", "hosts", "phase", "phase_seq", "deadline", "day", "started", "ballot",
-    "table", "revote_used", "double_vote_holder", "double_vote_next", "night", "news", "torches", "outcome", "log",
-    "record", "powers", "guarded", "last_removed", "twist_state", "paused", "clock_label", "stand_ins", "_inbox",
-    "_items", "_places", "_placed", "_untracked", "heads", "torches_asked",
+    "settings",
+    "seed",
+    "rng",
+    "players",
+    "hosts",
+    "phase",
+    "phase_seq",
+    "deadline",
+    "day",
+    "started",
+    "ballot",
+    "table",
+    "revote_used",
+    "double_vote_holder",
+    "double_vote_next",
+    "night",
+    "news",
+    "torches",
+    "outcome",
+    "log",
+    "record",
+    "powers",
+    "guarded",
+    "last_removed",
+    "twist_state",
+    "paused",
+    "clock_label",
+    "stand_ins",
+    "_inbox",
+    "_items",
+    "_places",
+    "_placed",
+    "_untracked",
+    "heads",
+    "torches_asked",
 )
 """Every attribute of a ``Game`` that an undo takes from the replayed game: all but the effects being gathered
 (``_fx``), the time (``_now``) and the pending item reset (a test keeps this list whole). Named, not read off
@@ -532,7 +563,6 @@ class Game(HostControls):
         self.emit(ShowTitle(msg("title.series_over", winner=term(f"term.winner.{winner.value}"))))
         self.emit(SeriesOver(self.outcome))
 
-
     # ------------------------------------------------------------------ host controls (engine.core.host)
 
     def _tell_hand(self, contestant: str) -> None:
@@ -578,7 +608,6 @@ def _settings_dict(s: Settings) -> dict[str, Any]:
         **({"end_when_no_traitors": True} if s.end_when_no_traitors else {}),
         **({"night_fixed_length": False} if not s.night_fixed_length else {}),
     }
-
 
 
 __all__ = ["Ballot", "Game", "NightState", "PlayerState", "RULESET", "WorldState"]

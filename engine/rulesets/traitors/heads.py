@@ -29,7 +29,9 @@ def arrive(game: Table, arrivals: Sequence[str]) -> None:
     for name in arrivals:
         seat = game.players[name].seat
         game.heads[name] = seat
-        game.emit(announce("breakfast.arrives", player=name), PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, seat, name))
+        game.emit(
+            announce("breakfast.arrives", player=name), PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, seat, name)
+        )
 
 
 def leave(game: Table, name: str) -> None:

@@ -34,16 +34,26 @@ def tell_hand(game: Table, contestant: str) -> None:
     p = game.players[contestant]
     seat = str(p.seat)
     if p.allegiance is Allegiance.TRAITOR and p.sworn:
-        game.whisper([contestant], "replace.hand.traitor", contestant=contestant, seat=seat,
-                      power=power_term(p.power.title if p.power else "none"),
-                      false_power=power_term(p.false_power.title if p.false_power else "none"),
-                      traitors=", ".join(game.living_traitors()))  # fmt: skip
+        game.whisper(
+            [contestant],
+            "replace.hand.traitor",
+            contestant=contestant,
+            seat=seat,
+            power=power_term(p.power.title if p.power else "none"),
+            false_power=power_term(p.false_power.title if p.false_power else "none"),
+            traitors=", ".join(game.living_traitors()),
+        )
     elif p.allegiance is Allegiance.TRAITOR:
         game.whisper([contestant], "replace.hand.traitor.unsworn", contestant=contestant, seat=seat)
     else:
         power = Power.JOKER if contestant in game.powers.jokers else game.active_power(contestant)
-        game.whisper([contestant], "replace.hand.faithful", contestant=contestant, seat=seat,
-                      power=power_term(power.title if power else "none"))  # fmt: skip
+        game.whisper(
+            [contestant],
+            "replace.hand.faithful",
+            contestant=contestant,
+            seat=seat,
+            power=power_term(power.title if power else "none"),
+        )
 
 
 def reprompt(game: Table, only: list[str] | None) -> None:
@@ -51,6 +61,7 @@ def reprompt(game: Table, only: list[str] | None) -> None:
 
     Turret, power and host-visit prompts are not repeated: their choices stay in the chat fallback.
     """
+
     def wanted(n: str) -> bool:
         return only is None or n in only
 

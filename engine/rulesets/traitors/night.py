@@ -266,7 +266,9 @@ def open_turret(game: Table) -> Node | None:
     night.traitors = traitors
     if not traitors:
         return Stage.AFTER_TURRET
-    events = twists.turret_events(game, allowed_events(game, len(traitors)))  # TWIST HOOK: the Murder twist's quiet night, the Trial
+    events = twists.turret_events(
+        game, allowed_events(game, len(traitors))
+    )  # TWIST HOOK: the Murder twist's quiet night, the Trial
     night.events = events
     night.nominate = game.twist_on(game.day + 1, Twist.DOUBLE_VOTE)
     night.confessing = twists.confession_first(game)  # TWIST HOOK: the Confession instead of the Turret
@@ -359,7 +361,13 @@ def apply_event_pick(game: Table, action: ChooseEvent) -> Node | None:
     """Note a Traitor's event pick (told to the Traitors); the Turret may close."""
     assert game.night
     game.night.picks[action.actor] = (action.event, action.target)
-    game.whisper(game.night.traitors, "turret.choice", traitor=action.actor, event=term(f"term.event.{action.event.value}"), target=action.target)
+    game.whisper(
+        game.night.traitors,
+        "turret.choice",
+        traitor=action.actor,
+        event=term(f"term.event.{action.event.value}"),
+        target=action.target,
+    )
     return turret_maybe_done(game)
 
 

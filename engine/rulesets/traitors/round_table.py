@@ -228,7 +228,6 @@ def close_vote(game: Table) -> Node | None:
     return open_vote(game, "second", others, tuple(top))
 
 
-
 def reveal_votes(game: Table, b: Ballot, table: RoundTableRecord) -> tuple[dict[str, int], str]:
     """Collect the papers and reveal them in seat order (one announcement each); record the round.
 
@@ -326,7 +325,12 @@ def banish(game: Table, name: str) -> Node | None:
     game.emit(take(Item.DEADLOCK_SHIELD))
     game.move([name], Place.GATE)
     alerted, game.powers.alerted = game.powers.alerted, None
-    if alerted is not None and alerted != name and game.players[alerted].alive and p.allegiance is not Allegiance.TRAITOR:
+    if (
+        alerted is not None
+        and alerted != name
+        and game.players[alerted].alive
+        and p.allegiance is not Allegiance.TRAITOR
+    ):
         # Rulebook §4, §5: the alerted Survivor is murdered right after a round table that fails to banish
         # a Traitor.
         table.survivor_murdered = alerted

@@ -98,9 +98,13 @@ INPUTS: dict[type[Action], InputRule] = {
     CancelTwist: InputRule(HOST, EVERY_PHASE, twists.check_host, twists.apply_host),
     ContestantLeft: InputRule(SERVER, EVERY_PHASE, presence.check_left, presence.apply_left),
     ContestantReturned: InputRule(SERVER, EVERY_PHASE, presence.check_returned, presence.apply_returned),
-    CastVote: InputRule(CONTESTANT, _phases(Phase.VOTE), round_table.check_vote, round_table.apply_vote, round_table.list_vote),
+    CastVote: InputRule(
+        CONTESTANT, _phases(Phase.VOTE), round_table.check_vote, round_table.apply_vote, round_table.list_vote
+    ),
     SwearOath: InputRule(CONTESTANT, _phases(Phase.OATH), night.check_oath, night.apply_oath, night.list_oath),
-    ChooseEvent: InputRule(CONTESTANT, _phases(Phase.TURRET), night.check_event, night.apply_event_pick, night.list_events),
+    ChooseEvent: InputRule(
+        CONTESTANT, _phases(Phase.TURRET), night.check_event, night.apply_event_pick, night.list_events
+    ),
     NominateDoubleVote: InputRule(
         CONTESTANT, _phases(Phase.TURRET), night.check_nomination, night.apply_nomination, night.list_nominations
     ),
@@ -111,8 +115,12 @@ INPUTS: dict[type[Action], InputRule] = {
     UsePower: InputRule(
         CONTESTANT, _phases(Phase.TRAITOR_POWERS, Phase.HOST_VISIT), visit.check_use, visit.apply_use, visit.list_uses
     ),
-    SkipPower: InputRule(CONTESTANT, _phases(Phase.TRAITOR_POWERS, Phase.HOST_VISIT), visit.check_skip, visit.apply_skip),
-    ChooseTorch: InputRule(CONTESTANT, _phases(Phase.TORCHES), finale.check_torch, finale.apply_torch, finale.list_torches),
+    SkipPower: InputRule(
+        CONTESTANT, _phases(Phase.TRAITOR_POWERS, Phase.HOST_VISIT), visit.check_skip, visit.apply_skip
+    ),
+    ChooseTorch: InputRule(
+        CONTESTANT, _phases(Phase.TORCHES), finale.check_torch, finale.apply_torch, finale.list_torches
+    ),
     **{cls: _twist_rule(i) for cls, i in twists.INPUTS.items()},
 }
 """Every input the Traitors take, with its rules, but the host controls (``HOST_CONTROL``; an input of another
@@ -127,6 +135,7 @@ def rule_of(cls: type[Action]) -> InputRule | None:
     """The rule of an input type: its ``INPUTS`` row, ``HOST_CONTROL`` for a host control, else ``None``."""
     rule = INPUTS.get(cls)
     return HOST_CONTROL if rule is None and cls in HOST_CONTROLS else rule
+
 
 LISTERS: dict[Phase, tuple[Lister, ...]] = {
     phase: tuple(r.lister for r in INPUTS.values() if r.lister is not None and phase in r.phases) for phase in Phase

@@ -308,6 +308,8 @@ def _check_dealt(where: str, e: DealEntry) -> None:
         raise ConfigError(f"{where}: only Traitors have a false power")
     if e.drunk and e.power is Power.SOBER:
         raise ConfigError(f"{where}: The Sober is never drunk ([house] rulebook §1)")
+
+
 def _deal_entry(e: DealEntry) -> dict[str, Any]:
     return {
         "name": e.name,

@@ -33,9 +33,15 @@ def _read_deal(value: Any, problems: Problems) -> tuple[DealEntry, ...] | None:
             problems.append(f"{where}.allegiance: field required")
         if d.get("role") is not None:
             problems.append(f"{where}.role: the traitors ruleset deals allegiances and powers, not roles")
-        allegiance = code(Allegiance, d.get("allegiance"), f"{where}.allegiance", problems) if d.get("allegiance") else None
+        allegiance = (
+            code(Allegiance, d.get("allegiance"), f"{where}.allegiance", problems) if d.get("allegiance") else None
+        )
         power = code(Power, d["power"], f"{where}.power", problems) if d.get("power") is not None else None
-        false = code(Power, d["false_power"], f"{where}.false_power", problems) if d.get("false_power") is not None else None
+        false = (
+            code(Power, d["false_power"], f"{where}.false_power", problems)
+            if d.get("false_power") is not None
+            else None
+        )
         deal.append(DealEntry(str(d.get("name", "")), allegiance, power, false, bool(d.get("drunk", False))))  # type: ignore[arg-type]
     return tuple(deal)
 

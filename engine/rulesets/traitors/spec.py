@@ -26,10 +26,21 @@ def balance_setups(base: Settings, n: int) -> list[tuple[Knobs, Settings]]:
     ):
         if drunk != "none" and not base.powers:
             continue
-        s = dataclasses.replace(base, traitors=t, drunk=drunk, joker_night=2 if joker else None,
-                                twists={1: (Twist.DOUBLE_VOTE,)} if dv else {}, first_night_murder=fnm)  # fmt: skip
-        knobs = (("traitors", str(t)), ("drunk", drunk), ("joker", on_off(joker)), ("double_vote", on_off(dv)),
-                 ("first_night_murder", on_off(fnm)))  # fmt: skip
+        s = dataclasses.replace(
+            base,
+            traitors=t,
+            drunk=drunk,
+            joker_night=2 if joker else None,
+            twists={1: (Twist.DOUBLE_VOTE,)} if dv else {},
+            first_night_murder=fnm,
+        )
+        knobs = (
+            ("traitors", str(t)),
+            ("drunk", drunk),
+            ("joker", on_off(joker)),
+            ("double_vote", on_off(dv)),
+            ("first_night_murder", on_off(fnm)),
+        )
         out.append((knobs, s))
     return out
 

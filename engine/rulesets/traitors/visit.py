@@ -63,7 +63,9 @@ def power_choices(game: Table, name: str) -> list[Choice]:
         return []
     spec = POWERS[power]
     living = game.living()
-    if spec.options is not None:  # the power's own list of what validate accepts (engine.rulesets.traitors.powers.base.Power)
+    if (
+        spec.options is not None
+    ):  # the power's own list of what validate accepts (engine.rulesets.traitors.powers.base.Power)
         return [use_choice(name, t, second) for t, second in spec.options(game, name, living)]
     validate = spec.validate
     out: list[Choice] = []

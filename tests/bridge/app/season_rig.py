@@ -57,8 +57,13 @@ def season_config(folder: Path, records: str, castle: str, *, seats: int = 6) ->
     """A serve config with no cast (a season), the records at ``records``, this castle's name."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "season.toml").write_text(SERIES_FILE.format(seats=seats))
-    data = {"series": "season.toml", "store": "series.db", "hosts": ["Host"], "poll_interval": 0.02,
-            "records": {"url": records, "castle": castle, "season": "spring", "lab_series": 20}}  # fmt: skip
+    data = {
+        "series": "season.toml",
+        "store": "series.db",
+        "hosts": ["Host"],
+        "poll_interval": 0.02,
+        "records": {"url": records, "castle": castle, "season": "spring", "lab_series": 20},
+    }
     return serve_config_from_data(data, folder / "serve.toml")
 
 
@@ -120,8 +125,9 @@ async def play(server: Server, series: int) -> Any:
     try:
         async with RconClient("127.0.0.1", server.sandbox.sandbox.port or 0, server.password, timeout=10.0) as rcon:
             records.start()
-            return await run_season(config, store, rcon, records, quiet=rcon_quiet_gate(rcon), season=server.season,
-                                    series_limit=series)  # fmt: skip
+            return await run_season(
+                config, store, rcon, records, quiet=rcon_quiet_gate(rcon), season=server.season, series_limit=series
+            )
     finally:
         stop.set()
         await driver

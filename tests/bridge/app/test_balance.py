@@ -46,7 +46,9 @@ class Known:
     def map(self, tasks, done=None):
         out = []
         for rate, seeds, _bots in tasks:
-            wins = sum(int.from_bytes(hashlib.sha256(f"{rate}:{s}".encode()).digest()[:4]) < rate * 2**32 for s in seeds)
+            wins = sum(
+                int.from_bytes(hashlib.sha256(f"{rate}:{s}".encode()).digest()[:4]) < rate * 2**32 for s in seeds
+            )
             out.append({"traitors": wins, "faithful": len(seeds) - wins})
             if done is not None:
                 done(len(seeds))
@@ -56,12 +58,38 @@ class Known:
         pass
 
 
-RATES = (0.50, 0.51, 0.49, 0.52, 0.47, 0.54, 0.45, 0.56, 0.42, 0.60, 0.38, 0.65,
-         0.70, 0.30, 0.75, 0.80, 0.25, 0.85, 0.90, 0.20, 0.53, 0.48, 0.55, 0.58)  # fmt: skip
+RATES = (
+    0.50,
+    0.51,
+    0.49,
+    0.52,
+    0.47,
+    0.54,
+    0.45,
+    0.56,
+    0.42,
+    0.60,
+    0.38,
+    0.65,
+    0.70,
+    0.30,
+    0.75,
+    0.80,
+    0.25,
+    0.85,
+    0.90,
+    0.20,
+    0.53,
+    0.48,
+    0.55,
+    0.58,
+)
 """24 setups, eight of them within 3 points of 50 %: the near ties that make a search expensive."""
 
 
-TIES = tuple(round(0.48 + 0.04 * i / 23, 4) for i in range(24)) + tuple(round(0.55 + 0.4 * i / 47, 4) for i in range(48))
+TIES = tuple(round(0.48 + 0.04 * i / 23, 4) for i in range(24)) + tuple(
+    round(0.55 + 0.4 * i / 47, 4) for i in range(48)
+)
 """72 setups, a third of them within 2 points of 50 %."""
 
 
@@ -248,7 +276,9 @@ def test_plot_spreads_the_setups_of_one_value_lowest_rate_first():
 
 
 def _modules_loaded_by(code: str) -> list[str]:
-    code += "\nprint(sorted(m for m in sys.modules if m.startswith(('bridge.sandbox', 'bridge.loop', 'mecha', 'engine.'))))"
+    code += (
+        "\nprint(sorted(m for m in sys.modules if m.startswith(('bridge.sandbox', 'bridge.loop', 'mecha', 'engine.'))))"
+    )
     out = subprocess.run([sys.executable, "-c", "import sys\n" + code], capture_output=True, text=True, check=True)
     return [m for m in json.loads(out.stdout.replace("'", '"')) if not m.startswith(("engine.errors", "engine.ids"))]
 
@@ -258,4 +288,6 @@ def test_traitors_help_imports_no_rules_and_balance_and_simulate_no_sandbox():
     loaded = _modules_loaded_by("import bridge.app.cli as cli\ncli._parser()")
     assert not [m for m in loaded if m.startswith(("bridge.sandbox", "engine.rulesets", "engine.sim", "mecha"))]
     loaded = _modules_loaded_by("import bridge.app.balance, bridge.app.simulate")
-    assert "engine.sim" in loaded and not [m for m in loaded if m.startswith(("bridge.sandbox", "bridge.loop", "mecha"))]
+    assert "engine.sim" in loaded and not [
+        m for m in loaded if m.startswith(("bridge.sandbox", "bridge.loop", "mecha"))
+    ]

@@ -39,12 +39,25 @@ def _serve_toml(tmp_path: Path, port: int) -> Path:
 
 
 def _cli(tmp_path: Path, port: int, *extra: str) -> int:
-    return main(["build-castle", "--config", str(_serve_toml(tmp_path, port)), "--out", str(tmp_path / "castle.toml"),
-                 "--origin", "1000", "70", "-500", "--seats", "12", *extra])  # fmt: skip
+    return main(
+        [
+            "build-castle",
+            "--config",
+            str(_serve_toml(tmp_path, port)),
+            "--out",
+            str(tmp_path / "castle.toml"),
+            "--origin",
+            "1000",
+            "70",
+            "-500",
+            "--seats",
+            "12",
+            *extra,
+        ]
+    )
 
 
-def test_build_writes_a_castle_file_of_standable_places_and_remove_restores_air(sandbox, tmp_path, monkeypatch,
-                                                                                capsys):  # fmt: skip
+def test_build_writes_a_castle_file_of_standable_places_and_remove_restores_air(sandbox, tmp_path, monkeypatch, capsys):
     s, port = sandbox
     monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
     s.call(lambda: s.world.blocks.place((900, 70, -500), "minecraft:stone"))  # outside the castle: kept
@@ -81,13 +94,28 @@ def test_a_block_in_the_way_is_refused_without_force_and_built_over_with_it(sand
     assert BuildRecord.from_json(record_path(tmp_path / "castle.toml").read_text()).overwritten == 1
 
 
-def test_an_out_folder_that_does_not_exist_is_refused_before_anything_is_built(sandbox, tmp_path, monkeypatch,
-                                                                             capsys):  # fmt: skip
+def test_an_out_folder_that_does_not_exist_is_refused_before_anything_is_built(sandbox, tmp_path, monkeypatch, capsys):
     s, port = sandbox
     monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
     out = tmp_path / "no such folder" / "castle.toml"
-    assert main(["build-castle", "--config", str(_serve_toml(tmp_path, port)), "--out", str(out),
-                 "--origin", "1000", "70", "-500", "--seats", "12"]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "build-castle",
+                "--config",
+                str(_serve_toml(tmp_path, port)),
+                "--out",
+                str(out),
+                "--origin",
+                "1000",
+                "70",
+                "-500",
+                "--seats",
+                "12",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith(f"traitors: --out {out}: the folder ") and len(err.splitlines()) == 1
     assert not any(r.text.startswith(("fill", "setblock")) for r in s.call(lambda: list(s.world.command_log)))
@@ -98,6 +126,7 @@ def test_a_refused_command_stops_the_build_with_its_reply(sandbox):
 
     async def run() -> None:
         async with RconClient("127.0.0.1", port, PASSWORD) as rcon:
+
             async def send(cmd: str) -> str:
                 return await rcon.command(cmd.replace("minecraft:glass", "minecraft:no_such_glass"))
 
@@ -118,13 +147,16 @@ def test_dry_run_sends_nothing_and_can_list_every_command(capsys):
     assert "4 seats" in captured.err
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--seats", "17"], "seats must be 1..16"),
-    (["--origin", "0", "310", "0"], "origin y 310"),
-    (["--origin", "29999960", "64", "0"], "past the world border"),
-    (["--remove", "--out", "nowhere/castle.toml"], "no build record"),
-    ([], "--config"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--seats", "17"], "seats must be 1..16"),
+        (["--origin", "0", "310", "0"], "origin y 310"),
+        (["--origin", "29999960", "64", "0"], "past the world border"),
+        (["--remove", "--out", "nowhere/castle.toml"], "no build record"),
+        ([], "--config"),
+    ],
+)
 def test_bad_options_are_one_line_with_exit_2(argv, words, capsys):
     assert main(["build-castle", *argv]) == 2
     err = capsys.readouterr().err

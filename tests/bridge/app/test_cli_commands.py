@@ -122,24 +122,39 @@ def test_serve_demo_and_sandbox_print_the_phases(tmp_path):
     pw.chmod(0o600)
 
     def popen(*args: str) -> subprocess.Popen[bytes]:
-        return subprocess.Popen([sys.executable, "-m", "bridge.app.cli", *args], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, env=_env(), cwd=ROOT)  # fmt: skip
+        return subprocess.Popen(
+            [sys.executable, "-m", "bridge.app.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_env(),
+            cwd=ROOT,
+        )
 
     sandbox = popen("sandbox", "--password-file", str(pw), "--bots", "6")
     try:
         first = _lines_until(sandbox, lambda ls: len(ls) >= 1)
         assert first and first[0].startswith("sandbox ready 127.0.0.1:")
         port = first[0].split(":")[1].split()[0]
-        serve = popen("serve-demo", "--db", str(tmp_path / "s.db"), "--port", port, "--password-file", str(pw),
-                      "--contestants", "6")  # fmt: skip
+        serve = popen(
+            "serve-demo",
+            "--db",
+            str(tmp_path / "s.db"),
+            "--port",
+            port,
+            "--password-file",
+            str(pw),
+            "--contestants",
+            "6",
+        )
         lines = _lines_until(serve, lambda ls: len(_phases(ls)) >= 3)
         _stop(serve)
         assert any(line.startswith("ready series=1 ") for line in lines)
         assert any(line.startswith("phase: day 0, ") for line in _phases(lines)), lines
         seen = _phases(_lines_until(sandbox, lambda ls: len(_phases(ls)) >= 3, timeout=10))
         assert len(seen) >= 3 and seen[0].startswith("phase: Arrival, "), seen
-        quiet = popen("serve-demo", "--db", str(tmp_path / "s.db"), "--port", port, "--password-file", str(pw),
-                      "--quiet")  # fmt: skip
+        quiet = popen(
+            "serve-demo", "--db", str(tmp_path / "s.db"), "--port", port, "--password-file", str(pw), "--quiet"
+        )
         lines = _lines_until(quiet, lambda ls: any(line.startswith("ready ") for line in ls))
         time.sleep(1.0)  # a few phases pass
         lines += _stop(quiet).splitlines()
@@ -148,15 +163,19 @@ def test_serve_demo_and_sandbox_print_the_phases(tmp_path):
         _stop(sandbox)
 
 
-@pytest.mark.parametrize(("argv", "says"), [
-    (["play", "world_config/series/traitors.toml"], "a series file, not a scenario: `traitors simulate --settings"),
-    (["export", "world_config/series/traitors.toml"], "a series file, not a scenario"),
-    (["simulate", "--series", "1", "--settings", "world_config/castle.toml"], "a castle file, not a series file"),
-    (["simulate", "--series", "1", "--settings", "SERVE"], "a serve config, not a series file: `traitors serve"),
-    (["simulate", "--series", "1", "--settings", "tests/scenarios/finale.toml"], "a scenario, not a series file"),
-])  # fmt: skip
-def test_a_file_of_another_kind_is_refused_in_one_line(argv: list[str], says: str, tmp_path: Path, capsys,
-                                                       monkeypatch) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["play", "world_config/series/traitors.toml"], "a series file, not a scenario: `traitors simulate --settings"),
+        (["export", "world_config/series/traitors.toml"], "a series file, not a scenario"),
+        (["simulate", "--series", "1", "--settings", "world_config/castle.toml"], "a castle file, not a series file"),
+        (["simulate", "--series", "1", "--settings", "SERVE"], "a serve config, not a series file: `traitors serve"),
+        (["simulate", "--series", "1", "--settings", "tests/scenarios/finale.toml"], "a scenario, not a series file"),
+    ],
+)
+def test_a_file_of_another_kind_is_refused_in_one_line(
+    argv: list[str], says: str, tmp_path: Path, capsys, monkeypatch
+) -> None:
     """``play`` takes a scenario, ``simulate --settings`` a series file, ``export`` a store or a scenario: a file
     of another kind (as check-config tells them) is one line saying what it is, exit 2, nothing played."""
     monkeypatch.chdir(ROOT)

@@ -66,8 +66,14 @@ def sandbox(tmp_path_factory):
     """A ``traitors sandbox`` process: (its RCON port, its password file)."""
     tmp = tmp_path_factory.mktemp("sandbox")
     pw = _password_file(tmp, "pw", secrets.token_urlsafe(12))
-    proc = subprocess.Popen(_cli("sandbox", "--password-file", str(pw), "--bots", "6", "--quiet"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)  # fmt: skip
+    proc = subprocess.Popen(
+        _cli("sandbox", "--password-file", str(pw), "--bots", "6", "--quiet"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
     try:
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 30)
@@ -92,11 +98,19 @@ def test_serve_with_a_wrong_rcon_password_leaves_no_store(sandbox, tmp_path):
     the right password) would refuse as an empty store."""
     port, _ = sandbox
     (tmp_path / "series.toml").write_text('contestant_count = 6\ntraitors = 1\npowers = false\nhosts = ["Host"]\n')
-    (tmp_path / "serve.toml").write_text('series = "series.toml"\ncontestants = ["Alex", "Kai", "Zuri", "Steve", '
-                                         f'"Ari", "Noor"]\n[rcon]\nport = {port}\n')  # fmt: skip
+    (tmp_path / "serve.toml").write_text(
+        'series = "series.toml"\ncontestants = ["Alex", "Kai", "Zuri", "Steve", '
+        f'"Ari", "Noor"]\n[rcon]\nport = {port}\n'
+    )
     env = {**_env(), "CASTLE_RCON_PASSWORD": "not-the-password"}
-    proc = subprocess.run(_cli("serve", "--config", str(tmp_path / "serve.toml")), capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=60)  # fmt: skip
+    proc = subprocess.run(
+        _cli("serve", "--config", str(tmp_path / "serve.toml")),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     failures = [line for line in proc.stderr.splitlines() if line.startswith("traitors: ")]
     assert len(failures) == 1 and "refused" in failures[0], proc.stderr
@@ -105,8 +119,9 @@ def test_serve_with_a_wrong_rcon_password_leaves_no_store(sandbox, tmp_path):
 
 def test_serve_demo_with_no_server_listening(tmp_path):
     pw = _password_file(tmp_path, "pw", "secret")
-    proc = traitors("serve-demo", "--db", str(tmp_path / "s.db"), "--port", str(_free_port()), "--password-file",
-                    str(pw))  # fmt: skip
+    proc = traitors(
+        "serve-demo", "--db", str(tmp_path / "s.db"), "--port", str(_free_port()), "--password-file", str(pw)
+    )
     assert_one_line(proc, 1, "cannot connect")
     assert "connection refused" in proc.stderr and "Error" not in proc.stderr, proc.stderr
 
@@ -163,21 +178,33 @@ def finished_store(stored_series, tmp_path):
     return stored_series(tmp_path / "series.db", finished=True)
 
 
-@pytest.mark.parametrize("command", ["play", "export", pytest.param("demo", marks=pytest.mark.slow(reason="two whole demo processes"))])
+@pytest.mark.parametrize(
+    "command", ["play", "export", pytest.param("demo", marks=pytest.mark.slow(reason="two whole demo processes"))]
+)
 def test_stdout_closed_early_is_quiet(command, finished_store):
-    args = {"play": ["play", str(SCENARIO)], "export": ["export", str(finished_store)],
-            "demo": ["demo", "--contestants", "6", "--quiet", "--fast-forward"]}[command]  # fmt: skip
+    args = {
+        "play": ["play", str(SCENARIO)],
+        "export": ["export", str(finished_store)],
+        "demo": ["demo", "--contestants", "6", "--quiet", "--fast-forward"],
+    }[command]
     # The reader is gone before the first write, as `| head -1` is by the time a long record is written.
-    proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
-                            cwd=ROOT)  # fmt: skip
+    proc = subprocess.Popen(
+        _cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT
+    )
     assert proc.stdout is not None
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert err.strip() == "" and proc.returncode == 1, (proc.returncode, err)
     # And through a real pipe into head: its first line arrives, nothing else is said.
-    shell = subprocess.run(["bash", "-c", " ".join(_cli(*args)) + " | head -1; exit ${PIPESTATUS[0]}"],
-                           capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)  # fmt: skip
+    shell = subprocess.run(
+        ["bash", "-c", " ".join(_cli(*args)) + " | head -1; exit ${PIPESTATUS[0]}"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+        timeout=120,
+    )
     assert shell.stdout.count("\n") == 1 and "Traceback" not in shell.stderr, shell.stderr
     assert shell.returncode in (0, 1)
 
@@ -186,17 +213,29 @@ def _with_ctrl_c(argv: list[str]) -> list[str]:
     """``argv`` (a Python command) run with SIGINT at its default: a job a shell started in the background
     (``pytest ... &``) ignores SIGINT, a child inherits that, and a Python started so never sees Ctrl-C."""
     assert argv[0] == sys.executable
-    reset = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-             "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+    reset = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+        "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+    )
     return [sys.executable, "-c", reset, *argv[1:]]
 
 
-@pytest.mark.parametrize("args", [("demo", "--contestants", "12"), ("simulate", "--series", "100000", "--jobs", "2")],
-                         ids=["demo", "simulate-jobs"])  # fmt: skip
+@pytest.mark.parametrize(
+    "args",
+    [("demo", "--contestants", "12"), ("simulate", "--series", "100000", "--jobs", "2")],
+    ids=["demo", "simulate-jobs"],
+)
 def test_ctrl_c_exits_130_quietly(args):
     # Its own process group, signalled as a whole: a terminal's Ctrl-C reaches simulate's workers too.
-    proc = subprocess.Popen(_with_ctrl_c(_cli(*args)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env(), cwd=ROOT, start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        _with_ctrl_c(_cli(*args)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+        start_new_session=True,
+    )
     assert proc.stderr is not None
     seen = ""
     try:
@@ -225,12 +264,26 @@ def test_ctrl_c_exits_130_quietly(args):
 def test_ctrl_c_on_serve_demo_exits_130_and_the_series_resumes(tmp_path):
     pw = _password_file(tmp_path, "rcon.txt", secrets.token_hex(8))
     port = _free_port()
-    sandbox = subprocess.Popen(_cli("sandbox", "--password-file", str(pw), "--port", str(port), "--quiet"),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)  # fmt: skip
+    sandbox = subprocess.Popen(
+        _cli("sandbox", "--password-file", str(pw), "--port", str(port), "--quiet"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
     try:
         assert sandbox.stdout is not None and "ready" in sandbox.stdout.readline()
-        cmd = _cli("serve-demo", "--db", str(tmp_path / "series.db"), "--port", str(port), "--password-file", str(pw),
-                   "--quiet")
+        cmd = _cli(
+            "serve-demo",
+            "--db",
+            str(tmp_path / "series.db"),
+            "--port",
+            str(port),
+            "--password-file",
+            str(pw),
+            "--quiet",
+        )
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
         assert proc.stdout is not None and proc.stdout.readline().startswith("ready ")
         proc.send_signal(signal.SIGINT)
@@ -285,7 +338,10 @@ def test_stats_of_a_missing_sqlite_file_is_refused_and_creates_nothing(tmp_path:
     typo = tmp_path / "typo.db"
     assert main(["stats", "--records", str(typo), "--no-lab"]) == 2
     err = capsys.readouterr().err
-    assert err == f"traitors: {typo}: no records database here (`traitors serve` and `traitors records import` create it)\n"
+    assert (
+        err
+        == f"traitors: {typo}: no records database here (`traitors serve` and `traitors records import` create it)\n"
+    )
     assert not typo.exists()
 
 
@@ -297,8 +353,10 @@ def test_serve_demo_new_series_refuses_a_running_series_as_serve_does(stored_ser
     db = stored_series(tmp_path / "running.db", finished=False)
     password = _password_file(tmp_path, "pw.txt", "pw")
     assert main(["serve-demo", "--db", str(db), "--port", "1", "--password-file", str(password), "--new-series"]) == 2
-    assert capsys.readouterr().err == (f"traitors: {db}: series 1 is still running; finish it (or end it from the "
-                                       "host console) before starting a new one\n")  # fmt: skip
+    assert capsys.readouterr().err == (
+        f"traitors: {db}: series 1 is still running; finish it (or end it from the "
+        "host console) before starting a new one\n"
+    )
     with SeriesStore(db, create=False) as store:
         assert store.latest() == 1 and not store.is_over(1)
 

@@ -76,9 +76,11 @@ def test_the_end_is_announced_once(demo12):
 
 def test_secrets_reach_only_their_holder(demo12):
     game, log, chats, _, _ = demo12
-    traitors = {p.name for p in game.players.values() if p.record_allegiance == "traitor"} if False else {
-        c.name for c in game.record.contestants if c.allegiance == "traitor"
-    }
+    traitors = (
+        {p.name for p in game.players.values() if p.record_allegiance == "traitor"}
+        if False
+        else {c.name for c in game.record.contestants if c.allegiance == "traitor"}
+    )
     for name, lines in chats.items():
         told_traitor = any("You have been chosen as a Traitor" in line for line in lines)
         assert told_traitor == (name in traitors)
@@ -144,8 +146,9 @@ def test_a_short_series_plays_on_the_sandbox_of_every_release():
     newer = [n for n in names() if n != OLDEST.name]
 
     async def every_release():
-        return await asyncio.gather(*(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True, fast_forward=True)
-                                      for n in newer))  # fmt: skip
+        return await asyncio.gather(
+            *(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True, fast_forward=True) for n in newer)
+        )
 
     played = asyncio.run(every_release())
     for name, (game, sandbox, service) in zip(newer, played, strict=True):
@@ -221,9 +224,15 @@ def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
         sandbox.call(quiet.install, sandbox.world, bots)
         msmp = MsmpClient(sandbox.sandbox.msmp_url or "", secret, timeout=5, ca_file=sandbox.sandbox.msmp_cert_file)
         async with RconClient("127.0.0.1", port, "pw", timeout=10.0) as rcon:
-            service = SeriesService(game, rcon, default_castle(), poll_interval=0.02,
-                                    players=PlayerDirectory(sandbox.players()), quiet=rcon_quiet_gate(rcon),
-                                    fast_forward=True)
+            service = SeriesService(
+                game,
+                rcon,
+                default_castle(),
+                poll_interval=0.02,
+                players=PlayerDirectory(sandbox.players()),
+                quiet=rcon_quiet_gate(rcon),
+                fast_forward=True,
+            )
             service.attach_msmp(msmp)
             await msmp.start()
             done = asyncio.Event()

@@ -75,8 +75,11 @@ def test_fresh_server_reports_each_problem_with_its_fix(tmp_path: Path) -> None:
             assert "broadcast-rcon-to-ops=false" in report["broadcast-rcon-to-ops"][2]
             for rule in ("send_command_feedback", "log_admin_commands"):
                 assert report[rule][0] == "FAIL" and f"gamerule {rule} false" in report[rule][2]
-            assert report["datapack"] == ("FAIL", "file/traitors is installed but not enabled",
-                                          'run: datapack enable "file/traitors"')  # fmt: skip
+            assert report["datapack"] == (
+                "FAIL",
+                "file/traitors is installed but not enabled",
+                'run: datapack enable "file/traitors"',
+            )
             assert sb.world.gamerules == {}  # nothing changed without --fix
         finally:
             await sb.stop()
@@ -108,7 +111,10 @@ def test_doctor_reads_the_release_over_rcon_without_msmp() -> None:
         await sb.start()
         try:
             report = await _doctor(sb, msmp_url=None)
-            assert report["minecraft-version"][0] == "ok" and "over RCON: supported as 26.2" in report["minecraft-version"][1]
+            assert (
+                report["minecraft-version"][0] == "ok"
+                and "over RCON: supported as 26.2" in report["minecraft-version"][1]
+            )
         finally:
             await sb.stop()
 
@@ -146,8 +152,9 @@ def test_game_rules_are_read_and_set_by_their_namespaced_msmp_keys(tmp_path: Pat
             report = await _doctor(sb, fix=True, server_dir=_props(tmp_path))
             assert report["send_command_feedback"][0] == "fixed"
             assert not [r.text for r in sb.world.command_log if r.text.startswith("gamerule ")]  # all over MSMP
-            keys = [r["params"]["gamerule"]["key"] for r in sb.msmp.requests
-                    if r["method"] == "minecraft:gamerules/update"]  # fmt: skip
+            keys = [
+                r["params"]["gamerule"]["key"] for r in sb.msmp.requests if r["method"] == "minecraft:gamerules/update"
+            ]
             assert keys == ["minecraft:send_command_feedback", "minecraft:log_admin_commands"]
         finally:
             await sb.stop()
@@ -186,8 +193,13 @@ def test_wrong_secrets_and_missing_server_are_reported_not_raised() -> None:
             port, mport = sb.port, sb.msmp_port
         finally:
             await sb.stop()
-        opts = DoctorOptions(rcon_port=port or 0, rcon_password=PASSWORD, msmp_url=f"ws://127.0.0.1:{mport}",
-                             msmp_secret=SECRET, timeout=0.3)  # fmt: skip
+        opts = DoctorOptions(
+            rcon_port=port or 0,
+            rcon_password=PASSWORD,
+            msmp_url=f"ws://127.0.0.1:{mport}",
+            msmp_secret=SECRET,
+            timeout=0.3,
+        )
         down = {c.name: c.status for c in await run_doctor(opts)}
         assert down["rcon"] == "FAIL" and down["msmp"] == "FAIL"
 
@@ -207,9 +219,12 @@ def test_properties_secrets_and_datapack_parsing(tmp_path: Path) -> None:
     props = read_properties(_props(tmp_path, **{"server-ip": "", "rcon.port": "25600"}) / "server.properties")
     assert options_from_properties(props) == ("127.0.0.1", 25600, "ws://127.0.0.1:25585")
     assert options_from_properties({"management-server-enabled": "true", "management-server-port": "9"})[2] == (
-        "wss://localhost:9")  # TLS is on by default (docs/minecraft.md#msmp)
+        "wss://localhost:9"
+    )  # TLS is on by default (docs/minecraft.md#msmp)
     assert parse_datapacks("There are 2 data pack(s) enabled: [vanilla (built-in)], [file/traitors (world)]") == [
-        "vanilla", "file/traitors"]
+        "vanilla",
+        "file/traitors",
+    ]
     secrets = tmp_path / "secrets"
     secrets.write_text("# castle\nCASTLE_RCON_PASSWORD=from-file\n")
     secrets.chmod(0o644)
@@ -232,14 +247,23 @@ def server() -> Iterator[tuple[SandboxThread, int]]:
 
 
 def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
     server: tuple[SandboxThread, int],
 ) -> None:
     sb, port = server
     monkeypatch.setenv("CASTLE_RCON_PASSWORD", PASSWORD)
     monkeypatch.setenv("CASTLE_MSMP_SECRET", SECRET)
-    args = ["doctor", "--rcon", f"127.0.0.1:{port}", "--msmp", str(sb.sandbox.msmp_url),
-            "--msmp-ca-file", str(sb.sandbox.msmp_cert_file)]  # fmt: skip
+    args = [
+        "doctor",
+        "--rcon",
+        f"127.0.0.1:{port}",
+        "--msmp",
+        str(sb.sandbox.msmp_url),
+        "--msmp-ca-file",
+        str(sb.sandbox.msmp_cert_file),
+    ]
     assert main(args) == 1  # the game rules are still on
     out = capsys.readouterr().out
     assert "FAIL     send_command_feedback" in out and "fix: traitors doctor --fix" in out
@@ -261,7 +285,9 @@ def test_cli_doctor_reads_secrets_from_the_environment_and_never_prints_them(
 
 
 def test_cli_doctor_takes_the_addresses_and_secrets_file_of_a_serve_config(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
     server: tuple[SandboxThread, int],
 ) -> None:
     sb, port = server
@@ -271,8 +297,10 @@ def test_cli_doctor_takes_the_addresses_and_secrets_file_of_a_serve_config(
     secrets_file.chmod(0o600)
     serve = tmp_path / "serve.toml"
     text = serve.read_text().split("[msmp]")[0].replace("port = 25575", f"port = {port}")
-    serve.write_text(f'secrets_file = "castle.secrets"\n{text}[msmp]\nurl = "{sb.sandbox.msmp_url}"\n'
-                     f'ca_file = "{sb.sandbox.msmp_cert_file}"\n')  # fmt: skip
+    serve.write_text(
+        f'secrets_file = "castle.secrets"\n{text}[msmp]\nurl = "{sb.sandbox.msmp_url}"\n'
+        f'ca_file = "{sb.sandbox.msmp_cert_file}"\n'
+    )
     monkeypatch.setattr(os, "environ", {})
     assert main(["doctor", "--config", str(serve), "--fix"]) == 0
     out = capsys.readouterr().out

@@ -30,10 +30,14 @@ def store_with_every_ruleset(path: Path) -> Path:
 
 
 def test_import_records_every_finished_series_once_as_export_prints_it(
-        tmp_path: Path, records_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    tmp_path: Path, records_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     store = store_with_every_ruleset(tmp_path / "series.db")
     assert main(["records", "import", str(store), "--records", records_url, "--castle", "north", "--season", "s1"]) == 0
-    assert capsys.readouterr().out.strip() == f"{store}: 3 series recorded, 0 already recorded, 1 still running (not recorded)"
+    assert (
+        capsys.readouterr().out.strip()
+        == f"{store}: 3 series recorded, 0 already recorded, 1 still running (not recorded)"
+    )
     assert main(["records", "import", str(store), "--records", records_url]) == 0
     assert "0 series recorded, 3 already recorded" in capsys.readouterr().out
     recorded = RecordsDb(records_url).series()
@@ -49,12 +53,14 @@ def test_import_records_every_finished_series_once_as_export_prints_it(
 
 
 def test_a_missing_store_is_one_line_and_the_others_are_still_imported(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     store = store_with_every_ruleset(tmp_path / "series.db")
     junk = tmp_path / "junk.db"
     junk.write_text("not a store")
-    code = main(["records", "import", str(tmp_path / "missing.db"), str(junk), str(store),
-                 "--records", str(tmp_path / "r.db")])  # fmt: skip
+    code = main(
+        ["records", "import", str(tmp_path / "missing.db"), str(junk), str(store), "--records", str(tmp_path / "r.db")]
+    )
     out = capsys.readouterr().out.splitlines()
     assert code == 1
     assert out[0] == f"traitors: {tmp_path / 'missing.db'}: no such series store"

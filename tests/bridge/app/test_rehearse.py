@@ -141,8 +141,12 @@ def test_places_not_standable_fail_by_name_and_forceload_is_released() -> None:
 def test_an_older_server_fails_the_version_check() -> None:
     async def main_() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, datapack=False)
-        sb.world.commands = {**sb.world.commands, "version": lambda *_a: "Server version info:id = 1.21.4name = "
-                             "1.21.4data = 4189series = mainprotocol = 769 (0x301)"}  # fmt: skip
+        sb.world.commands = {
+            **sb.world.commands,
+            "version": lambda *_a: (
+                "Server version info:id = 1.21.4name = 1.21.4data = 4189series = mainprotocol = 769 (0x301)"
+            ),
+        }
         await sb.start()
         try:
             rows = {c: (res, detail) for c, res, detail in await _rehearse(sb, None)}
@@ -153,8 +157,9 @@ def test_an_older_server_fails_the_version_check() -> None:
     asyncio.run(main_())
 
 
-def test_cli_rehearse_prints_the_table_and_exits_by_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_cli_rehearse_prints_the_table_and_exits_by_the_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     password = secrets.token_urlsafe(12)
     sandbox = SandboxThread(password, version=version_named("26.1"))
     place_demo_castle(sandbox.world.blocks)
@@ -178,7 +183,9 @@ def test_cli_rehearse_prints_the_table_and_exits_by_the_result(tmp_path: Path, m
         sent = len(sandbox.command_log())
         assert main(["rehearse", "--config", str(tmp_path / "serve.toml"), "--player", "Nobody"]) == 2
         err = capsys.readouterr().err
-        assert err.startswith(f"traitors: --player Nobody: not online (online: {PLAYER})") and len(err.splitlines()) == 1
+        assert (
+            err.startswith(f"traitors: --player Nobody: not online (online: {PLAYER})") and len(err.splitlines()) == 1
+        )
         assert [text for text, _, _ in sandbox.command_log()[sent:]] == ["list uuids"]  # no check ran
     finally:
         sandbox.stop()
@@ -188,6 +195,10 @@ def test_table_format() -> None:
     from bridge.app.rehearse import Row
 
     text = format_table([Row("version", OK, "26.3"), Row("book", FAIL, "give refused")])
-    assert text.splitlines() == ["check    result  detail", "version  ok      26.3", "book     FAIL    give refused",
-                                 "1 check(s) failed: report this table with the server's version."]  # fmt: skip
+    assert text.splitlines() == [
+        "check    result  detail",
+        "version  ok      26.3",
+        "book     FAIL    give refused",
+        "1 check(s) failed: report this table with the server's version.",
+    ]
     assert io.StringIO(text).readline().startswith("check")

@@ -43,8 +43,10 @@ def record(db: RecordsDb, series_id: int) -> dict[str, Any]:
 
 def check_pages_against(db: RecordsDb, games: list[dict[str, Any]], castles: dict[str, int]) -> None:
     """The stats pages' figures (``/stats.json`` and ``/stats``) are the exports' own counts."""
-    client = TestClient(make_app(WebHub(), HostKeys.one("Host"), extra_routes=stats_routes(db, lab_key(20, 1))),
-                        base_url="http://127.0.0.1:8765")  # fmt: skip
+    client = TestClient(
+        make_app(WebHub(), HostKeys.one("Host"), extra_routes=stats_routes(db, lab_key(20, 1))),
+        base_url="http://127.0.0.1:8765",
+    )
     f = client.get("/stats.json").json()
     assert f["series"] == len(games) == sum(castles.values())
     assert Counter(r["castle"] for r in f["recorded"]) == Counter(castles)
@@ -64,7 +66,7 @@ def check_pages_against(db: RecordsDb, games: list[dict[str, Any]], castles: dic
     assert setup["lab"] is not None and setup["lab"]["series"] == 20  # the season cached the lab's prediction
     html = client.get("/stats").text
     for p in f["leaderboard"]:
-        assert f">{p['name']}</a></td><td class=\"num\">{p['series']}</td><td class=\"num\">{p['wins']}</td>" in html
+        assert f'>{p["name"]}</a></td><td class="num">{p["series"]}</td><td class="num">{p["wins"]}</td>' in html
     for stored in db.series():
         game = record(db, stored.id)
         assert game in games
@@ -82,10 +84,13 @@ def check_lobby(games: list[dict[str, Any]], names: set[str]) -> None:
 
 @pytest.mark.slow(reason="two castles, three sandbox series each, on the wall clock")
 def test_three_series_from_the_lobby_on_two_castles_sharing_postgresql(
-        tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     async def both() -> None:
-        async with castle(tmp_path / "north", postgres_url, "north", seed=1) as north, \
-                castle(tmp_path / "south", postgres_url, "south", seed=2) as south:  # fmt: skip
+        async with (
+            castle(tmp_path / "north", postgres_url, "north", seed=1) as north,
+            castle(tmp_path / "south", postgres_url, "south", seed=2) as south,
+        ):
             await asyncio.gather(play(north, 2), play(south, 1))
             assert north.lobbies == 2 and south.lobbies == 1
 
@@ -118,8 +123,9 @@ def test_three_series_in_a_row_with_the_sqlite_default(tmp_path: Path, capsys: p
 
 
 @pytest.mark.slow(reason="sandbox series while the records database goes away and comes back")
-def test_a_records_database_that_is_away_loses_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_a_records_database_that_is_away_loses_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The database's folder is missing while the series is played: one warning line, the series waits in its
     store's outbox, and it is written once the database is there."""
     from bridge.app.records import records_db

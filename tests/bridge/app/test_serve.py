@@ -74,10 +74,27 @@ def _sandbox(tmp_path: Path, *options: str) -> tuple[str, subprocess.Popen[str]]
     pw_file.write_text(password)
     pw_file.chmod(0o600)
     sandbox = subprocess.Popen(
-        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--names",
-         ",".join(NAMES), "--hosts", "Host", "--seed", "3", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "bridge.app.cli",
+            "sandbox",
+            "--password-file",
+            str(pw_file),
+            "--names",
+            ",".join(NAMES),
+            "--hosts",
+            "Host",
+            "--seed",
+            "3",
+            *options,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
     return password, sandbox
 
 
@@ -98,10 +115,28 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
     pw_file.chmod(0o600)
     secret_file.chmod(0o600)
     sandbox = subprocess.Popen(
-        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw_file), "--msmp-secret-file",
-         str(secret_file), "--names", ",".join(NAMES), "--hosts", "Host", "--seed", "3"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "bridge.app.cli",
+            "sandbox",
+            "--password-file",
+            str(pw_file),
+            "--msmp-secret-file",
+            str(secret_file),
+            "--names",
+            ",".join(NAMES),
+            "--hosts",
+            "Host",
+            "--seed",
+            "3",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
     try:
         ready = _line(sandbox, "sandbox ready")
         rcon_port = int(ready.split()[2].split(":")[1])
@@ -146,12 +181,24 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         third = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)
         assert third.returncode == 2 and "is over" in third.stderr
         # and its record exports
-        export = subprocess.run([sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"),
-                                 "--format", "wiki"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)  # fmt: skip
+        export = subprocess.run(
+            [sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"), "--format", "wiki"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=30,
+        )
         assert export.returncode == 0 and "== Contestants ==" in export.stdout
         # the finished series went into the records database (the SQLite default, beside serve.toml)
-        exported = subprocess.run([sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"),
-                                   "--format", "json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=30)  # fmt: skip
+        exported = subprocess.run(
+            [sys.executable, "-m", "bridge.app.cli", "export", str(tmp_path / "series.db"), "--format", "json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=30,
+        )
         [recorded] = RecordsDb(str(tmp_path / "records.db")).series()
         one = RecordsDb(str(tmp_path / "records.db")).one(recorded.id)
         assert one is not None and one.record() == json.loads(exported.stdout)
@@ -210,8 +257,10 @@ def test_serve_serves_the_web_pages_with_a_token_printed_once(tmp_path: Path) ->
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
         (tmp_path / "series.toml").write_text(SERIES.replace("vote = 20", "vote = 600"))
-        config = (f'series = "series.toml"\ncontestants = {json.dumps(list(NAMES))}\n[rcon]\nport = {rcon_port}\n'
-                  '[web]\nport = 0\n')  # fmt: skip
+        config = (
+            f'series = "series.toml"\ncontestants = {json.dumps(list(NAMES))}\n[rcon]\nport = {rcon_port}\n'
+            "[web]\nport = 0\n"
+        )
         (tmp_path / "serve.toml").write_text(config)
         env = {**_env(), "CASTLE_RCON_PASSWORD": password}
         cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]

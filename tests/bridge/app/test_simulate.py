@@ -37,8 +37,20 @@ def test_jobs_give_the_same_result(capsys):
 
 def test_json_schema(capsys):
     data = simulate_json(capsys, "--series", "5", "--contestants", "10", "--twist-impact")
-    assert set(data) == {"ruleset", "contestants", "series", "seed", "bots", "win_rates", "average_days",
-                         "average_inputs", "on_winning_side", "twists", "twist_impact", "twists_in_setup"}  # fmt: skip
+    assert set(data) == {
+        "ruleset",
+        "contestants",
+        "series",
+        "seed",
+        "bots",
+        "win_rates",
+        "average_days",
+        "average_inputs",
+        "on_winning_side",
+        "twists",
+        "twist_impact",
+        "twists_in_setup",
+    }
     assert data["ruleset"] == "traitors" and data["contestants"] == 10 and data["series"] == 5
     assert sum(w["wins"] for w in data["win_rates"].values()) == 5
     for w in data["win_rates"].values():
@@ -77,12 +89,34 @@ def test_progress_bar_only_on_a_terminal():
             return True
 
     err, out = Tty(), io.StringIO()
-    run_simulate(ruleset=None, contestants=None, series=3, seed=1, as_json=False, settings_file=None, jobs=1,
-                 bots="random", twist_impact=False, out=out, err=err)  # fmt: skip
+    run_simulate(
+        ruleset=None,
+        contestants=None,
+        series=3,
+        seed=1,
+        as_json=False,
+        settings_file=None,
+        jobs=1,
+        bots="random",
+        twist_impact=False,
+        out=out,
+        err=err,
+    )
     assert "series" in err.getvalue() and "Win rates" in out.getvalue()
     err, out = Tty(), io.StringIO()
-    run_simulate(ruleset=None, contestants=None, series=3, seed=1, as_json=True, settings_file=None, jobs=1,
-                 bots="random", twist_impact=False, out=out, err=err)  # fmt: skip
+    run_simulate(
+        ruleset=None,
+        contestants=None,
+        series=3,
+        seed=1,
+        as_json=True,
+        settings_file=None,
+        jobs=1,
+        bots="random",
+        twist_impact=False,
+        out=out,
+        err=err,
+    )
     assert err.getvalue() == "" and json.loads(out.getvalue())["series"] == 3
 
 
@@ -95,10 +129,14 @@ def test_progress_bar_only_on_a_terminal():
         (["--series", "2", "--bots", "clever"], "--bots"),
         (["--series", "2", "--bots", "foo=random"], "no side 'foo' in traitors (sides: faithful, traitor)"),
         (["--series", "2", "--bots", "town=random"], "no side 'town' in traitors"),
-        (["--series", "2", "--ruleset", "black_knights", "--bots", "mafia=random"],
-         "no side 'mafia' in black_knights (sides: alone, black_order, white_order)"),
-        (["--series", "2", "--ruleset", "black_knights", "--bots", "alone=random,mad_knight=smart"],
-         "side 'alone' given twice, as random and as smart"),
+        (
+            ["--series", "2", "--ruleset", "black_knights", "--bots", "mafia=random"],
+            "no side 'mafia' in black_knights (sides: alone, black_order, white_order)",
+        ),
+        (
+            ["--series", "2", "--ruleset", "black_knights", "--bots", "alone=random,mad_knight=smart"],
+            "side 'alone' given twice, as random and as smart",
+        ),
         (["--series", "2", "--bots", "faithful=random,faithful=smart"], "side 'faithful' given twice"),
         (["--series", "2", "--settings", "/nonexistent/series.toml"], "/nonexistent/series.toml"),
     ],
@@ -140,8 +178,17 @@ def test_parse_bots():
 
 
 def test_format_text_lists_twists():
-    data = {"ruleset": "traitors", "contestants": 12, "series": 1, "seed": 1, "bots": "smart",
-            "win_rates": {"faithful": {"wins": 1, "rate": 1.0, "ci95": [0.2065, 1.0]}}, "average_days": 5.0,
-            "average_inputs": 100.0, "on_winning_side": {}, "twists": {}}  # fmt: skip
+    data = {
+        "ruleset": "traitors",
+        "contestants": 12,
+        "series": 1,
+        "seed": 1,
+        "bots": "smart",
+        "win_rates": {"faithful": {"wins": 1, "rate": 1.0, "ci95": [0.2065, 1.0]}},
+        "average_days": 5.0,
+        "average_inputs": 100.0,
+        "on_winning_side": {},
+        "twists": {},
+    }
     assert "Twists in this setup: none" in format_text(data, ())
     assert "double_vote" in format_text(data, ("double_vote",))

@@ -46,8 +46,12 @@ def from_the_log(game) -> dict[str, Counter]:
     return want
 
 
-CASES = [(r, n, seed, bots) for r, n in (("black_knights", 11), ("mafia_yakuza", 12)) for seed in (1, 2, 3)
-         for bots in ("smart", "random")]  # fmt: skip
+CASES = [
+    (r, n, seed, bots)
+    for r, n in (("black_knights", 11), ("mafia_yakuza", 12))
+    for seed in (1, 2, 3)
+    for bots in ("smart", "random")
+]
 
 
 @pytest.mark.parametrize(("ruleset", "count", "seed", "bots"), CASES)
@@ -56,8 +60,10 @@ def test_club_summary_counts_what_the_series_log_shows(ruleset, count, seed, bot
     assert game.is_over
     want = from_the_log(game)
     rows = summarize(game.record)
-    keys = {"black_knights": ("days", "put_forward", "votes_cast", "votes_for_opponents", "votes_received"),
-            "mafia_yakuza": ("days", "votes_cast", "votes_to_keep", "votes_for_opponents", "votes_received")}[ruleset]  # fmt: skip
+    keys = {
+        "black_knights": ("days", "put_forward", "votes_cast", "votes_for_opponents", "votes_received"),
+        "mafia_yakuza": ("days", "votes_cast", "votes_to_keep", "votes_for_opponents", "votes_received"),
+    }[ruleset]
     assert [r["name"] for r in rows] == list(NAMES[:count])
     for row in rows:
         assert {k: row[k] for k in keys} == {k: want[row["name"]][k] for k in keys}, row["name"]
@@ -79,7 +85,12 @@ def test_club_record_tables_show_the_rulesets_columns(ruleset):
     for line in table[4 : 4 + 12]:
         cells = [c.strip() for c in line.strip("|").split("|")]
         counted = header[3:-2]
-        key = {"Days": "days", "Put forward": "put_forward", "Votes cast": "votes_cast",
-               "Votes to keep everyone": "votes_to_keep", "Votes for an opponent": "votes_for_opponents",
-               "Votes received": "votes_received"}  # fmt: skip
+        key = {
+            "Days": "days",
+            "Put forward": "put_forward",
+            "Votes cast": "votes_cast",
+            "Votes to keep everyone": "votes_to_keep",
+            "Votes for an opponent": "votes_for_opponents",
+            "Votes received": "votes_received",
+        }
         assert cells[3:-2] == [str(rows[cells[0]][key[h]]) for h in counted]

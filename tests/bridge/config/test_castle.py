@@ -47,8 +47,10 @@ def test_a_hand_built_castle_has_no_built_table_and_a_bad_one_is_named() -> None
     assert info.value.problems == ["built.seats: input should be less than or equal to 16"]
     with pytest.raises(ConfigFileError) as info:
         parse_castle(shipped.replace("seats = 16\nblueprint", "seats = 12\nblueprint"), "c.toml")
-    assert info.value.problems == ["built: says 12 seats, but the file lists 16 [[seats]]; rebuild it with "
-                                   "traitors build-castle, or remove the [built] table"]
+    assert info.value.problems == [
+        "built: says 12 seats, but the file lists 16 [[seats]]; rebuild it with "
+        "traitors build-castle, or remove the [built] table"
+    ]
     far = shipped.replace("foyer = { x = 88.5,", "foyer = { x = 30000000.5,")
     with pytest.raises(ConfigFileError) as info:
         parse_castle(far, "c.toml")

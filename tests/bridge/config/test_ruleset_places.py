@@ -22,12 +22,15 @@ def test_a_castle_short_of_places_is_reported_for_the_places_the_ruleset_needs(n
     """Rulebook §10: The Traitors' contestants each have a place at the breakfast table; a club series needs only
     seats and homes."""
     shipped = default_castle()
-    cut = dataclasses.replace(shipped, **{"seats": shipped.seats[:8], "homes": shipped.homes[:8],
-                                     "breakfast": shipped.breakfast[:7]})  # fmt: skip
+    cut = dataclasses.replace(
+        shipped, **{"seats": shipped.seats[:8], "homes": shipped.homes[:8], "breakfast": shipped.breakfast[:7]}
+    )
     settings = demo_settings(8, name)
     problems = check_seats(cut, "castle.toml", settings, "series.toml")
-    short = ["castle.toml: breakfast: 7 breakfast places, but series.toml has 8 contestants: no place at the "
-             "breakfast table for contestant 8"]  # fmt: skip
+    short = [
+        "castle.toml: breakfast: 7 breakfast places, but series.toml has 8 contestants: no place at the "
+        "breakfast table for contestant 8"
+    ]
     assert problems == (short if "breakfast" in RULESETS[name].castle_places else [])
     assert check_seats(shipped, "castle.toml", settings, "series.toml") == []
 

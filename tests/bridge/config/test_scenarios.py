@@ -84,7 +84,10 @@ def test_every_shipped_scenario_loads_and_plays(path: Path) -> None:
 
 def test_json_is_the_record_dict() -> None:
     game = play("finale")
-    assert json.loads(format_record(game.record, "json")) == {**game.record.to_dict(), "summary": summarize(game.record)}
+    assert json.loads(format_record(game.record, "json")) == {
+        **game.record.to_dict(),
+        "summary": summarize(game.record),
+    }
 
 
 def test_unknown_format_is_refused() -> None:
@@ -247,7 +250,7 @@ def test_error_is_a_config_error_naming_file_and_key_path() -> None:
         ("seed = 1.5\n", "seed: input should be a valid integer"),
         ('twists = { 1 = ["double vote", "mystery"] }\n', "twists.1[1]: unknown twist 'mystery'"),
         ('twists = { one = ["double_vote"] }\n', "twists.one: a key is a day number"),
-        ('durations = { lunch = 5 }\n', "durations.lunch: unknown phase"),
+        ("durations = { lunch = 5 }\n", "durations.lunch: unknown phase"),
         ('no_votes = "skip"\n', "no_votes: input should be 'revote' or 'deadlock'"),
     ],
 )
@@ -311,7 +314,11 @@ def _re(text: str) -> str:
 def test_bad_deal_names_the_entry() -> None:
     text = 'hosts = ["Host"]\n' + "".join(
         f'[[deal]]\nname = "{n}"\nallegiance = "{a}"\npower = "{p}"\n'
-        for n, a, p in [("Alex", "faithful", "The Cleanser"), ("Kai", "faithful", "The Wizard"), ("Zuri", "traitor", "x")]
+        for n, a, p in [
+            ("Alex", "faithful", "The Cleanser"),
+            ("Kai", "faithful", "The Wizard"),
+            ("Zuri", "traitor", "x"),
+        ]
     )
     with pytest.raises(ScenarioError) as info:
         parse_scenario(text, "deal.toml")
@@ -329,7 +336,10 @@ def test_scripted_deal_is_only_checked_for_consistency() -> None:
     assert load_scenario(SCENARIOS / "day_one.toml").settings.deal is not None
     nine = '["Sunny", "Efe", "Makena", "Alex", "Kai", "Zuri", "Steve", "Ari", "Noor"]'
     assert parse_scenario(f"contestants = {nine}\ntraitors = 3\n", "x.toml").settings.traitors == 3
-    with pytest.raises(ScenarioError, match=_re("traitors: 4 Traitors with 9 contestants; need at least 1 and at most a third (3 at most)")):
+    with pytest.raises(
+        ScenarioError,
+        match=_re("traitors: 4 Traitors with 9 contestants; need at least 1 and at most a third (3 at most)"),
+    ):
         parse_scenario(f"contestants = {nine}\ntraitors = 4\n", "x.toml")
     # Consistency is still checked: a Traitor holds a Traitor power, the counts agree.
     with pytest.raises(ScenarioError, match=_re("x.toml: deal[0] (Sunny): a Traitor's power must be a Traitor power")):
@@ -351,7 +361,9 @@ def test_refused_input_names_file_index_and_engine_message() -> None:
 
 def test_refused_shorthand_names_the_part() -> None:
     text = MINIMAL + '[[input]]\naction = "timer"\n[[input]]\naction = "oath"\ntraitor = "Kai"\n'
-    with pytest.raises(ScenarioError, match=_re("x.toml: input[1].oath[0]: the engine refused swear_oath(traitor=Kai)")):
+    with pytest.raises(
+        ScenarioError, match=_re("x.toml: input[1].oath[0]: the engine refused swear_oath(traitor=Kai)")
+    ):
         play_scenario(parse_scenario(text, "x.toml"))
 
 
@@ -373,7 +385,9 @@ def test_times_default_to_one_second_apart_and_timer_to_the_deadline() -> None:
 
 
 def test_advance_needs_a_host() -> None:
-    text = 'contestants = ["Alex", "Kai", "Zuri", "Sunny", "Efe", "Noor"]\ntraitors = 1\n[[input]]\naction = "advance"\n'
+    text = (
+        'contestants = ["Alex", "Kai", "Zuri", "Sunny", "Efe", "Noor"]\ntraitors = 1\n[[input]]\naction = "advance"\n'
+    )
     with pytest.raises(ScenarioError, match=_re("x.toml: input[0].host: no host given and the scenario sets no hosts")):
         parse_scenario(text, "x.toml")
 

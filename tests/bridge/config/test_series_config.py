@@ -57,25 +57,34 @@ def test_series_errors_name_the_key_and_what_is_wrong() -> None:
     ]
     (p,) = _problems('contestant_count = 12\npower_pool = ["The Sobr"]\n')
     assert p.startswith("power_pool[0]: unknown power 'The Sobr'; did you mean 'The Sober'?")
-    (p,) = _problems('contestant_count = 16\n')
+    (p,) = _problems("contestant_count = 16\n")
     assert p.startswith("power_pool: 12 Faithful powers cannot deal") and "4 short" in p
-    (p,) = _problems('contestant_count = 12\n[duration]\nvote = 5\n')
+    (p,) = _problems("contestant_count = 12\n[duration]\nvote = 5\n")
     assert p == "duration: unknown key; did you mean 'durations'?"
-    (p,) = _problems('contestant_count = 12\n[durations]\nvotes = 5\n')
+    (p,) = _problems("contestant_count = 12\n[durations]\nvotes = 5\n")
     assert p.startswith("durations.votes: unknown phase; did you mean 'vote'?")
-    assert _problems('contestant_count = 12\nseed = 4\n')[0].startswith("seed: ")
+    assert _problems("contestant_count = 12\nseed = 4\n")[0].startswith("seed: ")
     assert _problems('ruleset = "traitor"\ncontestant_count = 12\n')[0].startswith(
-        "ruleset: unknown ruleset 'traitor'; did you mean 'traitors'?")  # fmt: skip
-    assert _problems("traitors = 2\n") == ["contestant_count: field required (or name the contestants: contestants = [...])"]
+        "ruleset: unknown ruleset 'traitor'; did you mean 'traitors'?"
+    )
+    assert _problems("traitors = 2\n") == [
+        "contestant_count: field required (or name the contestants: contestants = [...])"
+    ]
 
 
 def test_check_config_reports_every_file_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a castle with 12 seats, homes and breakfast places: the shipped one cut after seat 12 (its [built] table says so)
     shipped = default_castle()
     assert shipped.built is not None
-    cut = dataclasses.replace(shipped, **{"seats": shipped.seats[:12], "homes": shipped.homes[:12],
-                                     "breakfast": shipped.breakfast[:12],
-                                     "built": dataclasses.replace(shipped.built, seats=12)})  # fmt: skip
+    cut = dataclasses.replace(
+        shipped,
+        **{
+            "seats": shipped.seats[:12],
+            "homes": shipped.homes[:12],
+            "breakfast": shipped.breakfast[:12],
+            "built": dataclasses.replace(shipped.built, seats=12),
+        },
+    )
     small = tmp_path / "castle.toml"
     small.write_text(castle_toml(cut))
     big = tmp_path / "big.toml"
@@ -100,8 +109,10 @@ def test_check_config_reads_a_club_series_file_as_a_series_file(capsys: pytest.C
     files = [str(folder.joinpath(f"{name}.toml")) for name in ("black_knights", "mafia_yakuza")]
     assert main(["check-config", *files]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [f"{files[0]}: OK (series: black_knights, 12 contestants)",
-                   f"{files[1]}: OK (series: mafia_yakuza, 12 contestants)"]  # fmt: skip
+    assert out == [
+        f"{files[0]}: OK (series: black_knights, 12 contestants)",
+        f"{files[1]}: OK (series: mafia_yakuza, 12 contestants)",
+    ]
 
 
 def test_a_club_series_file_refuses_what_a_series_file_refuses(tmp_path: Path) -> None:
@@ -114,7 +125,7 @@ def test_a_club_series_file_refuses_what_a_series_file_refuses(tmp_path: Path) -
 
 
 def _serve_files(tmp_path: Path, extra: str = "") -> Path:
-    (tmp_path / "series.toml").write_text("contestant_count = 12\nhosts = [\"Host\"]\n")
+    (tmp_path / "series.toml").write_text('contestant_count = 12\nhosts = ["Host"]\n')
     cfg = tmp_path / "serve.toml"
     names = ", ".join(f'"{n}"' for n in NAMES)
     cfg.write_text(f'series = "series.toml"\ncontestants = [{names}]\n{extra}[rcon]\nport = 25575\n')

@@ -77,7 +77,10 @@ def test_discover_players_and_both_param_forms() -> None:
                 # by-name form
                 rule = {"key": "send_command_feedback", "value": False}
                 assert await client.call("minecraft:gamerules/update", {"gamerule": rule}) == {
-                    "key": "minecraft:send_command_feedback", "type": "boolean", "value": False}
+                    "key": "minecraft:send_command_feedback",
+                    "type": "boolean",
+                    "value": False,
+                }
                 # positional (array) form
                 rule = {"key": "log_admin_commands", "value": False}
                 assert (await client.call("minecraft:gamerules/update", [rule]))["value"] is False
@@ -317,15 +320,19 @@ def test_a_message_without_jsonrpc_2_is_a_protocol_error_never_a_crash(caplog: p
             elif method == "minecraft:server/status":
                 player = {"id": offline_uuid("Mallory"), "name": "Mallory"}
                 await ws.send(json.dumps({"method": "minecraft:notification/players/joined", "params": [player]}))
-                await ws.send(json.dumps({"jsonrpc": "1.0", "method": "minecraft:notification/players/joined",
-                                          "params": [player]}))  # fmt: skip
+                await ws.send(
+                    json.dumps(
+                        {"jsonrpc": "1.0", "method": "minecraft:notification/players/joined", "params": [player]}
+                    )
+                )
                 await ws.send(json.dumps(["not", "an", "object"]))
                 await ws.send(json.dumps({"jsonrpc": "2.0", "id": 999, "result": 1}))  # nobody asked
                 await ws.send(json.dumps({"id": rid, "result": {"started": True, "version": {}}}))
             elif method == "minecraft:gamerules":
                 alice = {"id": offline_uuid("Alice"), "name": "Alice"}
-                await ws.send(json.dumps({"jsonrpc": "2.0", "method": "minecraft:notification/players/joined",
-                                          "params": [alice]}))  # fmt: skip
+                await ws.send(
+                    json.dumps({"jsonrpc": "2.0", "method": "minecraft:notification/players/joined", "params": [alice]})
+                )
                 await ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": []}))
 
     async def main() -> None:
@@ -357,8 +364,16 @@ def test_a_message_without_jsonrpc_2_is_a_protocol_error_never_a_crash(caplog: p
 
 
 async def _starting(name: str, delay: float, **kw: Any) -> Sandbox:
-    sb = Sandbox("rcon-pw", tick_rate=0, msmp_secret=SECRET, msmp_tls=False, datapack=False,
-                 version=version_named(name), startup_delay=delay, **kw)  # fmt: skip
+    sb = Sandbox(
+        "rcon-pw",
+        tick_rate=0,
+        msmp_secret=SECRET,
+        msmp_tls=False,
+        datapack=False,
+        version=version_named(name),
+        startup_delay=delay,
+        **kw,
+    )
     await sb.start()
     return sb
 
@@ -423,8 +438,14 @@ def test_world_upgrade_progress_is_shown_to_the_operator(caplog: pytest.LogCaptu
     asyncio.run(main())
     said = [r.getMessage() for r in caplog.records if r.name == "bridge.io.msmp"]
     upgrade = [m for m in said if m.startswith("world upgrade")]
-    assert upgrade == ["world upgrade started", "world upgrade: 25 % done", "world upgrade: 50 % done",
-                       "world upgrade: 75 % done", "world upgrade: 100 % done", "world upgrade finished"]  # fmt: skip
+    assert upgrade == [
+        "world upgrade started",
+        "world upgrade: 25 % done",
+        "world upgrade: 50 % done",
+        "world upgrade: 75 % done",
+        "world upgrade: 100 % done",
+        "world upgrade finished",
+    ]
 
 
 def test_a_failed_world_upgrade_is_logged_as_an_error(caplog: pytest.LogCaptureFixture) -> None:

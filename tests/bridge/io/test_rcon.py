@@ -109,7 +109,7 @@ def test_long_reply_arrives_whole_and_next_reply_stays_in_sync() -> None:
                     await rcon.command(f'data modify storage test:big items append value "{i:03d}' + "x" * 600 + '"')
                 reply = await rcon.command("data get storage test:big")
                 assert len(reply) > 10_000
-                assert reply.startswith("Storage test:big has the following contents: {items: [\"000")
+                assert reply.startswith('Storage test:big has the following contents: {items: ["000')
                 assert reply.endswith('"]}')
                 assert reply.count("x" * 600) == 20
                 # The next command gets its own reply, not the tail of the previous one (mcrcon's fault).
@@ -160,7 +160,7 @@ def test_reply_bytes_trickling_across_tcp_reads_with_gaps_between_chunks() -> No
             for chunk in chunks:
                 data = encode_packet(rid, 0, chunk)
                 for i in range(0, len(data), 1001):  # odd cut points split 2-byte characters
-                    writer.write(data[i:i + 1001])
+                    writer.write(data[i : i + 1001])
                     await writer.drain()
                     await asyncio.sleep(0.002)
                 await asyncio.sleep(0.02)
@@ -350,7 +350,9 @@ def test_check_reply_recognises_vanilla_errors(reply: str) -> None:
         check_reply("cmd", reply)
 
 
-@pytest.mark.parametrize("reply", ["", "Gave 1 [Vote Paper] to Alice", "Storage traitors:io has the following contents: {}"])
+@pytest.mark.parametrize(
+    "reply", ["", "Gave 1 [Vote Paper] to Alice", "Storage traitors:io has the following contents: {}"]
+)
 def test_check_reply_passes_ordinary_replies(reply: str) -> None:
     assert check_reply("cmd", reply) == reply
 

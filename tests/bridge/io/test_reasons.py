@@ -26,13 +26,16 @@ def test_a_refused_connection_says_so_and_what_to_check():
     assert "Error" not in text
 
 
-@pytest.mark.parametrize(("exc", "words"), [
-    (TimeoutError(), "timed out"),
-    (asyncio.IncompleteReadError(b"ab", 10), "closed the connection"),
-    (socket.gaierror(socket.EAI_NONAME, "Name or service not known"), "unknown host"),
-    (ConnectionResetError(errno.ECONNRESET, "reset"), "reset by the server"),
-    (OSError(errno.EHOSTUNREACH, "No route to host"), "host unreachable"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("exc", "words"),
+    [
+        (TimeoutError(), "timed out"),
+        (asyncio.IncompleteReadError(b"ab", 10), "closed the connection"),
+        (socket.gaierror(socket.EAI_NONAME, "Name or service not known"), "unknown host"),
+        (ConnectionResetError(errno.ECONNRESET, "reset"), "reset by the server"),
+        (OSError(errno.EHOSTUNREACH, "No route to host"), "host unreachable"),
+    ],
+)
 def test_known_failures_get_plain_words(exc, words):
     assert words in reason(exc)
 

@@ -169,8 +169,9 @@ def test_slow_server_short_phases_many_series_never_stall() -> None:
                     deadline = game.deadline
                     if still >= 10 and deadline is not None and time.time() > deadline + 5:
                         run.cancel()
-                        raise AssertionError(f"seed {seed}: the series stalled at phase {game.phase}, "
-                                             f"{len(game.log)} inputs")  # fmt: skip
+                        raise AssertionError(
+                            f"seed {seed}: the series stalled at phase {game.phase}, {len(game.log)} inputs"
+                        )
                 await run
                 return service
 

@@ -17,12 +17,27 @@ from engine.rulesets.club.settings import ClubSettings
 PASSWORD = "pw-club-console"
 HOST = "Hosty"
 DEALS = {
-    "black_knights": (("Alex", "courtesan"), ("Kai", "grey_cardinal"), ("Zuri", "black_knight"),
-                      ("Steve", "mad_knight"), ("Ari", "lord"), ("Noor", "heir"), ("Sunny", "healer"),
-                      ("Efe", "white_knight")),
-    "mafia_yakuza": (("Alex", "don"), ("Kai", "oyabun"), ("Zuri", "commissar"), ("Steve", "doctor"),
-                     ("Ari", "mistress"), ("Noor", "maniac"), ("Sunny", "citizen"), ("Efe", "citizen")),
-}  # fmt: skip
+    "black_knights": (
+        ("Alex", "courtesan"),
+        ("Kai", "grey_cardinal"),
+        ("Zuri", "black_knight"),
+        ("Steve", "mad_knight"),
+        ("Ari", "lord"),
+        ("Noor", "heir"),
+        ("Sunny", "healer"),
+        ("Efe", "white_knight"),
+    ),
+    "mafia_yakuza": (
+        ("Alex", "don"),
+        ("Kai", "oyabun"),
+        ("Zuri", "commissar"),
+        ("Steve", "doctor"),
+        ("Ari", "mistress"),
+        ("Noor", "maniac"),
+        ("Sunny", "citizen"),
+        ("Efe", "citizen"),
+    ),
+}
 
 
 def chat_texts(sb: Sandbox, name: str) -> list[str]:
@@ -65,9 +80,11 @@ def test_the_host_pauses_resumes_extends_undoes_replaces_and_ends_a_club_series_
                 await press(HOST, 13)  # undo the extension
                 assert game.deadline is not None and game.deadline < deadline + 60
                 assert [(a["action"], a["undone"]) for a in game.record.host_actions] == [
-                    ("pause_clock", False), ("resume_clock", False), ("extend_phase", True),
+                    ("pause_clock", False),
+                    ("resume_clock", False),
+                    ("extend_phase", True),
                     ("undo_host_action", False),
-                ]  # fmt: skip
+                ]
                 # replace: the host picks the seat, the new player opens the console and takes it
                 await press(HOST, 12)
                 leaver = names[1]

@@ -94,7 +94,8 @@ def test_in_a_season_the_first_stand_by_on_the_server_takes_the_seat() -> None:
     assert not any(t.startswith("You now play") for t in told(effects, "Kai"))  # the hand is the stand-by's alone
     # Ines plays now: the next replacement passes over her to the next stand-by on the server
     assert c.command(HostCommand(HOST, HostControl.REPLACE_CONTESTANT, seat=2), online={"Ines", "Bram"}) == (
-        ReplaceContestant(HOST, "Kai", "Bram"))
+        ReplaceContestant(HOST, "Kai", "Bram")
+    )
 
 
 def test_with_no_stand_by_on_the_server_the_seat_waits_and_the_host_is_told() -> None:
@@ -102,7 +103,9 @@ def test_with_no_stand_by_on_the_server_the_seat_waits_and_the_host_is_told() ->
     c.standbys = ("Ines", "Bram")
     out = c.command(HostCommand(HOST, HostControl.REPLACE_CONTESTANT, seat=2), online={"Alex", HOST})
     assert isinstance(out, list) and [e.to for e in out] == [frozenset({HOST})]  # type: ignore[union-attr]
-    assert told(out, HOST) == ["No stand-by is on the server: seat 2 (Kai) waits for a new player, who takes it by "
-                               "typing /trigger traitors.console."]
+    assert told(out, HOST) == [
+        "No stand-by is on the server: seat 2 (Kai) waits for a new player, who takes it by "
+        "typing /trigger traitors.console."
+    ]
     assert c.seat_waiting == (HOST, "Kai")
     assert c.open("Newbie", in_series=False) == ReplaceContestant(HOST, "Kai", "Newbie")  # as outside a season

@@ -116,8 +116,11 @@ def test_a_crash_between_reading_and_acking_loses_and_repeats_nothing() -> None:
         assert service.game.phase is Phase.OATH and len(await queue(rcon)) == 1  # applied, not acked
         # restart: the game is rebuilt from its log, last_seq comes from where the log is stored
         restarted = SeriesService(
-            Game.replay(SETTINGS, 5, service.game.log), rcon, default_castle(),
-            last_seq=service.last_seq, players=PlayerDirectory(),
+            Game.replay(SETTINGS, 5, service.game.log),
+            rcon,
+            default_castle(),
+            last_seq=service.last_seq,
+            players=PlayerDirectory(),
         )
         assert await restarted.poll_once() == 0  # seen again: acked, not applied again
         assert len(restarted.game.log) == applied and restarted.game.phase is Phase.OATH
@@ -139,7 +142,9 @@ def test_a_crash_after_reading_before_applying_loses_nothing() -> None:
             await service.poll_once()
         assert len(service.game.log) == before and service.game.phase is Phase.DAY_ZERO
         restarted = SeriesService(
-            Game.replay(SETTINGS, 5, service.game.log), rcon, default_castle(),
+            Game.replay(SETTINGS, 5, service.game.log),
+            rcon,
+            default_castle(),
             last_seq=service.last_seq,
         )
         assert await restarted.poll_once() == 1
@@ -264,7 +269,9 @@ def test_console_pause_resume_extend_undo_and_replace_through_the_castle() -> No
         world.tick()  # the data pack enables the triggers of a new player on its next tick
         await press("Newbie", "traitors.console")
         assert game.contestant_of("Newbie") == leaver, (
-            chat_texts(sb, HOST)[-3:], chat_texts(sb, "Newbie"), service.router.console.seat_waiting
+            chat_texts(sb, HOST)[-3:],
+            chat_texts(sb, "Newbie"),
+            service.router.console.seat_waiting,
         )
         texts = chat_texts(sb, "Newbie")
         assert any(f"You now play for {leaver} (seat {seat})" in t for t in texts)

@@ -118,8 +118,12 @@ def test_a_sign_up_is_announced_shown_on_the_board_and_kept(rig: Rig) -> None:
         assert any("You are signed up for the next series (1 of 4)" in t for t in rig.said("Alex"))
         assert not any("You are signed up" in t for t in rig.said("Kai"))  # the confirmation is private
         # the action bar is sent after the board, in the same step's commands: wait for it, do not race it
-        await until(lambda: "Sign-ups for the next series: 1 of 4" in plain_text(
-            rig.sandbox.call(lambda w: w.player("Kai").actionbar, rig.sandbox.world)))
+        await until(
+            lambda: (
+                "Sign-ups for the next series: 1 of 4"
+                in plain_text(rig.sandbox.call(lambda w: w.player("Kai").actionbar, rig.sandbox.world))
+            )
+        )
         press(rig, "Alex", "traitors.withdraw")
         await until(lambda: runner.lobby.signups == [])
         await until(lambda: rig.board() == ["Next series: 0 of 4 signed up"])
@@ -153,17 +157,22 @@ def test_every_bad_lobby_press_is_private_and_changes_nothing(rig: Rig) -> None:
         press(rig, "Alex", "traitors.signup")
         await until(lambda: runner.lobby.signups == ["Alex"])
         await refused(rig, runner, "Alex", "traitors.signup", None, "You are already signed up for the next series.")
-        await refused(rig, runner, "Kai", "traitors.withdraw", None, "You are not signed up, so there is nothing to withdraw.")
+        await refused(
+            rig, runner, "Kai", "traitors.withdraw", None, "You are not signed up, so there is nothing to withdraw."
+        )
         await refused(rig, runner, "Host", "traitors.signup", None, "Hosts run the series and do not play in it.")
         await refused(rig, runner, "Kai", "traitors.lobby", 2, "Only the host can do that.")
         await refused(rig, runner, "Kai", "traitors.lobby", 3, "Only the host can do that.")
         await refused(rig, runner, "Host", "traitors.lobby", 3, "Draw the cast first: 0 of 4 seats are filled.")
-        await refused(rig, runner, "Host", "traitors.lobby", 2, "4 seats but only 1 sign-ups: 3 more must sign up first.")
+        await refused(
+            rig, runner, "Host", "traitors.lobby", 2, "4 seats but only 1 sign-ups: 3 more must sign up first."
+        )
         await refused(rig, runner, "Host", "traitors.lobby", 105, "There is no sign-up number 5 waiting for a seat.")
         await refused(rig, runner, "Kai", "traitors.vote", 1, "You can't do that now.")
         assert await runner.add("Host", "Nobody_Here") is not None
         assert (await runner.add("Host", "Nobody_Here")).text == (  # type: ignore[union-attr]
-            "Nobody_Here is not on the server: only a player on the server can sign up.")
+            "Nobody_Here is not on the server: only a player on the server can sign up."
+        )
         assert (await runner.add("Kai", "Zuri")).key == "illegal.not_host"  # type: ignore[union-attr]
         # an entry without the UUID the data pack writes is dropped, whatever name it carries
         told = len(rig.said("Kai"))
@@ -178,8 +187,14 @@ def test_no_more_sign_ups_than_the_castle_seats(rig: Rig) -> None:
         for name in PLAYERS[:6]:
             press(rig, name, "traitors.signup")
         await until(lambda: len(runner.lobby.signups) == 6)
-        await refused(rig, runner, "Sunny", "traitors.signup", None,
-                      "The castle has 6 seats and every one is taken by a sign-up; try again when someone withdraws.")  # fmt: skip
+        await refused(
+            rig,
+            runner,
+            "Sunny",
+            "traitors.signup",
+            None,
+            "The castle has 6 seats and every one is taken by a sign-up; try again when someone withdraws.",
+        )
 
     lobby_run(rig, body, seats=6, castle_seats=6)
 
@@ -231,12 +246,18 @@ def test_sign_ups_survive_a_restart(rig: Rig) -> None:
 def test_signing_up_while_a_series_runs_is_refused_privately() -> None:
     game = new_game(demo_settings(6), 1)
     router = Router(game, None, {}, PlayerDirectory(), Handouts("t"), None)  # type: ignore[arg-type]
-    for who, control in (("Alex", LobbyControl.SIGN_UP), ("Stranger", LobbyControl.SIGN_UP),
-                         ("Kai", LobbyControl.WITHDRAW), ("Host", LobbyControl.DRAW)):  # fmt: skip
+    for who, control in (
+        ("Alex", LobbyControl.SIGN_UP),
+        ("Stranger", LobbyControl.SIGN_UP),
+        ("Kai", LobbyControl.WITHDRAW),
+        ("Host", LobbyControl.DRAW),
+    ):
         reply = asyncio.run(router.route(who, LobbyPress(who, control), {"input": "signup"}))
         assert reply == [Whisper(frozenset({who}), reply[0].message)]  # type: ignore[index, union-attr]
-        assert reply[0].message.text == ("Sign-ups are closed while a series runs; the lobby opens again when it "  # type: ignore[index, union-attr]
-                                         "is over.")
+        assert reply[0].message.text == (
+            "Sign-ups are closed while a series runs; the lobby opens again when it "  # type: ignore[index, union-attr]
+            "is over."
+        )
     assert game.log == [] or len(game.log) == 0
 
 

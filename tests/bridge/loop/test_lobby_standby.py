@@ -106,8 +106,10 @@ def test_with_no_stand_by_on_the_server_the_seat_waits_for_a_new_player(tmp_path
     async def body(sb: Sandbox, service: SeriesService) -> None:
         await press(sb, service, HOST, "traitors.host", 102)
         assert service.router.console.seat_waiting == (HOST, "Alex")
-        assert said(sb, HOST)[-1].endswith("No stand-by is on the server: seat 2 (Alex) waits for a new player, who "
-                                      "takes it by typing /trigger traitors.console.")
+        assert said(sb, HOST)[-1].endswith(
+            "No stand-by is on the server: seat 2 (Alex) waits for a new player, who "
+            "takes it by typing /trigger traitors.console."
+        )
         assert not any("No stand-by" in t for n in (*CAST, "Newbie") for t in said(sb, n))
         await press(sb, service, "Newbie", "traitors.console")
         assert service.game.contestant_of("Newbie") == "Alex"

@@ -65,12 +65,16 @@ def in_order(lines: list[str], fragments: tuple[str, ...]) -> bool:
 
 @pytest.mark.rule("T7.1", "T7.3", "T7.6")
 def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
-    """"One Traitor at a time will take the Traitors' Oath before entering the Traitors' Turret for the first
+    """ "One Traitor at a time will take the Traitors' Oath before entering the Traitors' Turret for the first
     time." / "When The Traitors meet each other, or with a Faithful during the night, they will be equipped with
     their cloak and lantern. While equipped, a Traitor will move more slowly than usual." / "After making all of
     the necessary decisions, The Traitors will be sent to their individual homes." """
-    deal = tuple(DealEntry(n, Allegiance.TRAITOR if n in TRAITORS else Allegiance.FAITHFUL,
-                           Power.GUARDIAN if n == "Kai" else None) for n in NAMES)  # fmt: skip
+    deal = tuple(
+        DealEntry(
+            n, Allegiance.TRAITOR if n in TRAITORS else Allegiance.FAITHFUL, Power.GUARDIAN if n == "Kai" else None
+        )
+        for n in NAMES
+    )
     settings = Settings(contestants=NAMES, hosts=(HOST,), deal=deal, joker_night=None, twists={1: (Twist.DOUBLE_VOTE,)})
 
     async def main() -> None:
@@ -106,9 +110,17 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                     await press("Sunny", "traitors.oath", 1)
                 assert not any("You stand before" in t for t in chat(p["Efe"]))  # one Traitor at a time
                 await press("Sunny", "traitors.oath", 1)
-                assert in_order(chat(p["Sunny"]), (
-                    "to take the Traitors' Oath.", "throughout this game? [I do.]", "every single night? [I am.]",
-                    "a secret? [I do.]", "Then you are now, officially, a Traitor.", "Go home and wait"))
+                assert in_order(
+                    chat(p["Sunny"]),
+                    (
+                        "to take the Traitors' Oath.",
+                        "throughout this game? [I do.]",
+                        "every single night? [I am.]",
+                        "a secret? [I do.]",
+                        "Then you are now, officially, a Traitor.",
+                        "Go home and wait",
+                    ),
+                )
                 # sworn: the cloak on, slower, home to wait; the Oath's clock runs on (phases house rule 9), then
                 # Efe, alone, at the Oath spot
                 assert at(p["Sunny"], Place.HOME, seat["Sunny"]) and wears(p["Sunny"]) == ("traitors_cloak", None)
@@ -134,8 +146,11 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 for t in TRAITORS:
                     home, hall = CASTLE.location(Place.HOME, seat[t]), CASTLE.location(Place.BREAKFAST_ROOM)
                     back = log.index(f'clear {t} *[custom_data~{{traitors:{{item:"traitors_cloak"}}}}]')
-                    assert back < log.index(f"tp {t} {home.x} {home.y} {home.z} {home.yaw} {home.pitch}") < next(
-                        i for i, c in enumerate(log) if c.startswith(f"tp {t} {hall.x} {hall.y} {hall.z} "))
+                    assert (
+                        back
+                        < log.index(f"tp {t} {home.x} {home.y} {home.z} {home.yaw} {home.pitch}")
+                        < next(i for i, c in enumerate(log) if c.startswith(f"tp {t} {hall.x} {hall.y} {hall.z} "))
+                    )
                     assert wears(p[t]) == (None, None) and p[t].movement_speed() == BASE_MOVEMENT_SPEED
                 # day one: Zuri is banished; night one: the Traitors seduce Alex
                 while service.game.phase is not Phase.VOTE:
@@ -163,7 +178,9 @@ def test_a_night_in_the_castle_oath_turret_offer_and_home() -> None:
                 assert service.game.phase is Phase.HOST_VISIT  # the host visits Kai; the Traitors are home
                 for t in TRAITORS:
                     assert at(p[t], Place.HOME, seat[t]) and wears(p[t]) == (None, None)
-                    assert p[t].movement_speed() == BASE_MOVEMENT_SPEED and any("Alex declined." in m for m in chat(p[t]))
+                    assert p[t].movement_speed() == BASE_MOVEMENT_SPEED and any(
+                        "Alex declined." in m for m in chat(p[t])
+                    )
                 assert at(p["Alex"], Place.HOME, seat["Alex"]) and p["Alex"].count_items("diary_book") == 0
                 assert world.bad_landings == []  # every spot anyone was sent to is standable in the built castle
                 assert world.errors == [] and service.failed_commands == []

@@ -79,7 +79,7 @@ def test_two_byte_character_split_across_chunks_and_section_sign_decode() -> Non
                 # a § byte sequence in an ordinary reply (vanilla keeps legacy codes in replies)
                 sb.world.join("Alice")
                 assert await rcon.command("tag Alice add x") == "Added tag 'x' to Alice"
-                assert "§" in await rcon.command('data get storage test:s v')
+                assert "§" in await rcon.command("data get storage test:s v")
         finally:
             await sb.stop()
 
@@ -94,7 +94,7 @@ def test_command_over_1446_bytes_is_never_sent() -> None:
         sb.world.join("Alice")
         try:
             async with RconClient("127.0.0.1", port, PASSWORD, timeout=5) as rcon:
-                text = "Ünïcödé text with \"quotes\" and § signs. " * 120  # > 5,000 bytes of UTF-8
+                text = 'Ünïcödé text with "quotes" and § signs. ' * 120  # > 5,000 bytes of UTF-8
                 commands = tellraw("Alice", text_component(text))
                 assert len(commands) >= 4
                 for cmd in commands:
@@ -223,6 +223,7 @@ def test_one_client_shared_by_threads_tasks_and_other_loops() -> None:
 
             def worker(k: int) -> None:
                 try:
+
                     async def go() -> None:
                         for i in range(5):
                             results.append(await rcon.command(f"tag Alice add w{k}_{i}"))
@@ -269,7 +270,9 @@ def test_blocking_facade_from_many_threads() -> None:
         with BlockingRcon("127.0.0.1", port, PASSWORD, timeout=2) as rcon:
             assert PASSWORD not in repr(rcon)
             threads = [
-                threading.Thread(target=lambda k=k: out.extend(rcon.command(f"tag Alice add b{k}_{i}") for i in range(5)))
+                threading.Thread(
+                    target=lambda k=k: out.extend(rcon.command(f"tag Alice add b{k}_{i}") for i in range(5))
+                )
                 for k in range(6)
             ]
             for t in threads:

@@ -39,9 +39,7 @@ PASSWORD = "recovery-test-password"
 SEED = 5
 CONTESTANTS = 12
 KILLS = 20
-SETTINGS = dataclasses.replace(
-    demo_settings(CONTESTANTS), durations={**DEMO_DURATIONS, "torches": 4.0}
-)
+SETTINGS = dataclasses.replace(demo_settings(CONTESTANTS), durations={**DEMO_DURATIONS, "torches": 4.0})
 """The demo series with a longer torch vote, so a restart never eats the finalists' time to choose."""
 ROOT = Path(__file__).resolve().parents[3]
 GIVE_ID = re.compile(r'give:"([^"]+)"')
@@ -103,10 +101,24 @@ def spawn(castle: Castle, db: Path, fault: str | None = None) -> subprocess.Pope
         env["CASTLE_FAULT"] = fault
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.Popen(
-        [sys.executable, "-m", "bridge.app.cli", "serve-demo", "--db", str(db), "--port", str(castle.port),
-         "--password-file", str(castle.password_file)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "bridge.app.cli",
+            "serve-demo",
+            "--db",
+            str(db),
+            "--port",
+            str(castle.port),
+            "--password-file",
+            str(castle.password_file),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
 
 
 def wait_ready(proc: subprocess.Popen[str], timeout: float = 60.0) -> bool:
@@ -160,17 +172,21 @@ def world_result(castle: Castle) -> dict[str, Any]:
             "inventories": {
                 n: sorted(
                     f"{s.custom_data.get('traitors', {}).get('item')}:{_label(s)}"
-                    for s in p.inventory for _ in range(s.count)
+                    for s in p.inventory
+                    for _ in range(s.count)
                 )
                 for n, p in w.players.items()
             },
             "give_ids": [
-                gid for p in w.players.values() for s in p.inventory
-                if (gid := s.custom_data.get("traitors", {}).get("give")) for _ in range(s.count)
+                gid
+                for p in w.players.values()
+                for s in p.inventory
+                if (gid := s.custom_data.get("traitors", {}).get("give"))
+                for _ in range(s.count)
             ],
             "commands": [(r.text, r.reply, r.outcome) for r in w.command_log],
             "inner": [(r.text, r.reply) for r in w.inner_log],  # what batches ran (bridge/minecraft/batch.py)
-        }  # fmt: skip
+        }
 
     return castle.sandbox.call(read)
 
@@ -179,7 +195,11 @@ def _label(stack: Any) -> str | None:
     from bridge.sandbox.text import plain_text
 
     name = stack.components.get("minecraft:custom_name")
-    return plain_text(name) if name is not None and stack.custom_data.get("traitors", {}).get("item") == "cast_vote_paper" else None
+    return (
+        plain_text(name)
+        if name is not None and stack.custom_data.get("traitors", {}).get("item") == "cast_vote_paper"
+        else None
+    )
 
 
 def play_reference(tmp: Path) -> dict[str, Any]:
@@ -236,15 +256,13 @@ def kill_plan(rng: random.Random) -> list[tuple[str, Any]]:
     plan: list[tuple[str, Any]] = []
     for a, f in zip(aimed, faults, strict=False):  # the faults past the aimed kills come in `rest`
         plan += [a, f]
-    rest = faults[len(aimed):] + [("after", rng.uniform(0.05, 0.4)) for _ in range(6)]
+    rest = faults[len(aimed) :] + [("after", rng.uniform(0.05, 0.4)) for _ in range(6)]
     rng.shuffle(rest)
     return plan + rest
 
 
 @pytest.mark.slow(reason="twenty service processes started and killed, and two server outages, in one series")
-def test_sigkill_twenty_times_and_server_restarts_change_nothing(
-    tmp_path: Path, reference: Mapping[str, Any]
-) -> None:
+def test_sigkill_twenty_times_and_server_restarts_change_nothing(tmp_path: Path, reference: Mapping[str, Any]) -> None:
     db = tmp_path / "series.db"
     new_store(db)
     castle = Castle(tmp_path)
@@ -298,8 +316,10 @@ def test_sigkill_twenty_times_and_server_restarts_change_nothing(
 
     got = stored_result(db)
     ref = reference["store"]
-    print(f"\n{len(kills)} kills, {outages} server outages; phases at the kills: "
-          f"{collections.Counter(p for _, _, p in kills)}")  # fmt: skip
+    print(
+        f"\n{len(kills)} kills, {outages} server outages; phases at the kills: "
+        f"{collections.Counter(p for _, _, p in kills)}"
+    )
 
     # the same series: the game log (record) and the same accepted inputs
     assert got["over"] and got["record"] == ref["record"]

@@ -45,8 +45,13 @@ def _vote_opens() -> list[Effect]:
     out: list[Effect] = [ClockStarted(phase_seq=4, label=msg("clock.vote"), seconds=90.0, deadline=0.0)]
     for voter in NAMES:
         out.append(GiveItem(frozenset({voter}), Item.VOTE_PAPER))
-        out.append(Prompt(frozenset({voter}), msg("vote.prompt"),
-                          tuple(Choice(n, CastVote(voter, n)) for n in NAMES if n != voter)))  # fmt: skip
+        out.append(
+            Prompt(
+                frozenset({voter}),
+                msg("vote.prompt"),
+                tuple(Choice(n, CastVote(voter, n)) for n in NAMES if n != voter),
+            )
+        )
     out.append(Announce(msg("vote.open")))
     return out
 

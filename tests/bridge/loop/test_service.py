@@ -26,9 +26,7 @@ HOST = "Hostess"
 
 
 def make_game() -> Game:
-    deal = tuple(
-        DealEntry(n, Allegiance.TRAITOR if n == "Sunny" else Allegiance.FAITHFUL) for n in NAMES
-    )
+    deal = tuple(DealEntry(n, Allegiance.TRAITOR if n == "Sunny" else Allegiance.FAITHFUL) for n in NAMES)
     settings = Settings(contestants=NAMES, hosts=(HOST,), deal=deal, powers=False)
     return Game(settings, seed=5)
 
@@ -126,13 +124,22 @@ def test_a_spectator_pressing_a_trigger_is_told_only_contestants_can() -> None:
         sb.world.tick()  # the data pack enables the triggers of a new player on its next tick
         await to_vote(service)
         log_before, chat_before = list(game.log), {n: len(sb.world.player(n).chat) for n in NAMES}
-        for objective, value in (("traitors.vote", seats["Kai"]), ("traitors.vote", 99), ("traitors.oath", 1),
-                                 ("traitors.confess", 1)):  # fmt: skip
+        for objective, value in (
+            ("traitors.vote", seats["Kai"]),
+            ("traitors.vote", 99),
+            ("traitors.oath", 1),
+            ("traitors.confess", 1),
+        ):
             await press(sb, service, "Watcher", objective, value)
             assert last_private(sb, "Watcher") == "[Castle, to you] Only contestants can do that.", objective
             assert sb.world.player("Watcher").chat[-1].source == "tellraw"
-        for objective, value in (("traitors.host", 1), ("traitors.host", 8), ("traitors.host", 999),
-                                 ("traitors.twist", 1), ("traitors.console", 1)):  # fmt: skip
+        for objective, value in (
+            ("traitors.host", 1),
+            ("traitors.host", 8),
+            ("traitors.host", 999),
+            ("traitors.twist", 1),
+            ("traitors.console", 1),
+        ):
             await press(sb, service, "Watcher", objective, value)
             assert last_private(sb, "Watcher") == "[Castle, to you] Only the host can do that.", (objective, value)
         assert game.log == log_before and service.last_seq > 0

@@ -77,12 +77,21 @@ def test_an_input_and_its_outbox_are_stored_together(tmp_path: Path) -> None:
     with SeriesStore(db) as store:
         series = store.create(dealt_settings(), 9)
         pos = store.record(
-            series, entry={"now": 1.0, "action": "start_series"}, commands=["say a", "say b", "say c"],
-            queue_seq=None, phase_seq=1, deadline=301.0,
-        )  # fmt: skip
+            series,
+            entry={"now": 1.0, "action": "start_series"},
+            commands=["say a", "say b", "say c"],
+            queue_seq=None,
+            phase_seq=1,
+            deadline=301.0,
+        )
         store.mark_sent(series, pos, 0)
-        store.record(series, entry=None, commands=["tellraw Kai {text:\"no\"}"], queue_seq=4,
-                     source={"player": "Kai", "input": "vote", "value": 2})  # fmt: skip
+        store.record(
+            series,
+            entry=None,
+            commands=['tellraw Kai {text:"no"}'],
+            queue_seq=4,
+            source={"player": "Kai", "input": "vote", "value": 2},
+        )
     assert store.db is not None
     with SeriesStore(db) as again:
         loaded = again.load(again.latest() or 0)
@@ -90,8 +99,10 @@ def test_an_input_and_its_outbox_are_stored_together(tmp_path: Path) -> None:
     assert loaded.log == [{"now": 1.0, "action": "start_series"}]
     assert loaded.last_seq == 4 and loaded.sources == {4: {"player": "Kai", "input": "vote", "value": 2}}
     assert [(p.pos, p.i, p.text) for p in loaded.pending] == [
-        (0, 1, "say b"), (0, 2, "say c"), (1, 0, "tellraw Kai {text:\"no\"}"),
-    ]  # fmt: skip
+        (0, 1, "say b"),
+        (0, 2, "say c"),
+        (1, 0, 'tellraw Kai {text:"no"}'),
+    ]
     assert loaded.next_pos == 2 and loaded.deadline is None
 
 
@@ -167,7 +178,9 @@ def test_a_give_sent_twice_gives_one_item() -> None:
     assert world.execute(command) == ""  # vanilla runs nothing when the `unless items` test fails
     other = give_once("Kai", item_stack(Item.VOTE_PAPER, give_id="t1/Kai/4"), "t1/Kai/4").text
     assert world.execute(other).startswith("Gave 1")
-    assert world.player("Kai").count_items("cast_vote_paper") == 1 and world.player("Kai").count_items("vote_paper") == 1
+    assert (
+        world.player("Kai").count_items("cast_vote_paper") == 1 and world.player("Kai").count_items("vote_paper") == 1
+    )
     assert world.errors == []
     with pytest.raises(ValueError):
         give_once("Kai", item_stack(Item.VOTE_PAPER), "t1/Kai/5")  # the stack lacks the id

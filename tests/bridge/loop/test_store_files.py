@@ -28,8 +28,9 @@ def cli(*args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     """``traitors …`` as a process of its own (the real console entry point's module)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASTLE_")} | extra_env
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "bridge.app.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=60)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "bridge.app.cli", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
 
 
 def refused(run: subprocess.CompletedProcess[str], code: int, *needles: str) -> str:
@@ -65,8 +66,14 @@ def store_a_series(path: Path, inputs: int = 400, seed: int = 5) -> None:
         while len(game.log) < inputs and not game.is_over:
             now += 1.0
             effects = game.handle(action, now=now)  # type: ignore[arg-type]
-            store.record(series, entry=game.log[-1], commands=[f"say {type(e).__name__} {now}" for e in effects],
-                         phase_seq=game.phase_seq, deadline=game.deadline, over=game.is_over)  # fmt: skip
+            store.record(
+                series,
+                entry=game.log[-1],
+                commands=[f"say {type(e).__name__} {now}" for e in effects],
+                phase_seq=game.phase_seq,
+                deadline=game.deadline,
+                over=game.is_over,
+            )
             legal = [a for n in game.contestants() for a in game.legal_actions(n)]
             action = rng.choice(legal) if legal else TimerExpired(game.phase_seq)
 
@@ -128,9 +135,11 @@ def test_a_file_that_is_not_a_store_is_refused_and_left_untouched(tmp_path: Path
 
 def test_serve_refuses_an_empty_store_before_it_connects(tmp_path: Path) -> None:
     (tmp_path / "series.toml").write_text('contestant_count = 6\ntraitors = 1\npowers = false\nhosts = ["Host"]\n')
-    (tmp_path / "serve.toml").write_text('series = "series.toml"\nstore = "series.db"\n'
-                                         'contestants = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor"]\n'
-                                         f'[rcon]\nport = {free_port()}\n')  # fmt: skip
+    (tmp_path / "serve.toml").write_text(
+        'series = "series.toml"\nstore = "series.db"\n'
+        'contestants = ["Alex", "Kai", "Zuri", "Steve", "Ari", "Noor"]\n'
+        f"[rcon]\nport = {free_port()}\n"
+    )
     db = tmp_path / "series.db"
     db.write_bytes(b"")
     served = cli("serve", "--config", str(tmp_path / "serve.toml"), CASTLE_RCON_PASSWORD="pw")
@@ -196,8 +205,12 @@ def test_damage_in_the_middle_of_the_store_is_refused_with_how_to_restore(tmp_pa
     assert "quick_check" in line or "malformed" in line
     assert f"mv {db} {db}.broken" in line
     pw = private_password(tmp_path)
-    refused(cli("serve-demo", "--db", str(db), "--port", str(free_port()), "--password-file", str(pw)), 2,
-            str(db), "damaged")  # fmt: skip
+    refused(
+        cli("serve-demo", "--db", str(db), "--port", str(free_port()), "--password-file", str(pw)),
+        2,
+        str(db),
+        "damaged",
+    )
 
     # the restore the message describes gives the series back
     db.rename(tmp_path / "series.db.broken")

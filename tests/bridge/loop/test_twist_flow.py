@@ -164,7 +164,9 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
         # in the Turret: cloak (worn: slower), lantern and the response draft, for the Traitors only
         for n in NAMES:
             traitor = n in TRAITORS and service.game.players[n].alive
-            assert count(sb, n, "traitors_cloak") == count(sb, n, "lantern") == count(sb, n, "response_draft") == traitor
+            assert (
+                count(sb, n, "traitors_cloak") == count(sb, n, "lantern") == count(sb, n, "response_draft") == traitor
+            )
             assert (sb.world.player(n).movement_speed() < 0.1) is traitor
         assert "Confession from Kai: I saw Efe" in chat(sb, "Sunny")
         assert "Confession from Kai" not in chat(sb, "Alex")
@@ -181,7 +183,11 @@ def test_confession_chests_books_shields_and_the_response_book() -> None:
             assert count(sb, n, "murder_shield") == 0
         living = [n for n in NAMES if service.game.players[n].alive]
         for n in living:
-            (book,) = [s for s in sb.world.player(n).inventory if s.custom_data.get("traitors", {}).get("item") == "response_book"]
+            (book,) = [
+                s
+                for s in sb.world.player(n).inventory
+                if s.custom_data.get("traitors", {}).get("item") == "response_book"
+            ]
             pages = book.components["minecraft:written_book_content"]["pages"]
             assert "We read you." in str(pages)
 

@@ -119,15 +119,29 @@ def test_the_operator_guide_lists_the_versions_table() -> None:
     guide = (Path(__file__).parents[3] / "docs" / "operator.md").read_text(encoding="utf-8")
     rows = [line for line in guide.splitlines() if line.startswith("| ") and line.count("|") == 8]
     shown = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
-    assert shown == [[v.name, v.released, str(v.protocol), f"{v.data_pack[0]}.{v.data_pack[1]}",
-                      f"{v.resource_pack[0]}.{v.resource_pack[1]}", v.msmp, str(v.java)] for v in SUPPORTED]  # fmt: skip
+    assert shown == [
+        [
+            v.name,
+            v.released,
+            str(v.protocol),
+            f"{v.data_pack[0]}.{v.data_pack[1]}",
+            f"{v.resource_pack[0]}.{v.resource_pack[1]}",
+            v.msmp,
+            str(v.java),
+        ]
+        for v in SUPPORTED
+    ]
 
 
 def test_run_series_refuses_an_older_server_before_anything_is_sent(tmp_path: Path) -> None:
     async def main() -> None:
         sb = Sandbox(PASSWORD, tick_rate=0, datapack=False)
-        sb.world.commands = {**sb.world.commands, "version": lambda *_a: "Server version info:id = 1.21.10name = "
-                             "1.21.10data = 4556series = mainprotocol = 773 (0x305)"}  # fmt: skip
+        sb.world.commands = {
+            **sb.world.commands,
+            "version": lambda *_a: (
+                "Server version info:id = 1.21.10name = 1.21.10data = 4556series = mainprotocol = 773 (0x305)"
+            ),
+        }
         await sb.start()
         try:
             names6 = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor")

@@ -14,9 +14,20 @@ from bridge.minecraft.syntax import check_command
 _MECHA = Mecha(version="1.21")
 
 ALLOWED_KEYS = {
-    "text", "translate", "fallback", "with", "color", "bold", "italic", "extra",
-    "click_event", "hover_event", "action", "command", "value",
-}  # fmt: skip
+    "text",
+    "translate",
+    "fallback",
+    "with",
+    "color",
+    "bold",
+    "italic",
+    "extra",
+    "click_event",
+    "hover_event",
+    "action",
+    "command",
+    "value",
+}
 """Every key a component we build may contain (click_event/hover_event bodies included)."""
 
 
@@ -48,8 +59,6 @@ def _walk(node: Any, keys: set[str] | None = None) -> tuple[str, set[str]]:
     if "click_event" in node:
         keys.update(node["click_event"].keys())
     return own + "".join(_walk(e, keys)[0] for e in node.get("extra", [])), keys
-
-
 
 
 @pytest.fixture(scope="session")

@@ -35,19 +35,28 @@ def _world() -> World:
 
 def _seen(world: World) -> dict[str, Any]:
     """What each player was shown and holds."""
-    return {n: ([m.text for m in p.chat], [(s.item, s.components, s.count) for s in p.inventory], p.dialog)
-            for n, p in world.players.items()}  # fmt: skip
+    return {
+        n: ([m.text for m in p.chat], [(s.item, s.components, s.count) for s in p.inventory], p.dialog)
+        for n, p in world.players.items()
+    }
 
 
 def _vote_prompt(voter: str) -> Prompt:
-    return Prompt(frozenset({voter}), msg("vote.prompt"),
-                  tuple(Choice(n, CastVote(voter, n)) for n in SEATS if n != voter))  # fmt: skip
+    return Prompt(
+        frozenset({voter}), msg("vote.prompt"), tuple(Choice(n, CastVote(voter, n)) for n in SEATS if n != voter)
+    )
 
 
 def test_a_batch_runs_its_commands_in_order_and_the_world_ends_as_one_by_one() -> None:
-    commands = [c for e in (Announce(msg("vote.open")), Whisper(frozenset({"Kai"}), msg("vote.cast", target="Zuri")),
-                            Announce(msg("vote.closed")))
-                for c in render(e, CTX)]  # fmt: skip
+    commands = [
+        c
+        for e in (
+            Announce(msg("vote.open")),
+            Whisper(frozenset({"Kai"}), msg("vote.cast", target="Zuri")),
+            Announce(msg("vote.closed")),
+        )
+        for c in render(e, CTX)
+    ]
     commands.append(clear("Alex", Item.VOTE_PAPER))
     batches = pack(commands)
     assert len(batches) == 1 and batches[0][1] == len(commands)
@@ -57,8 +66,10 @@ def test_a_batch_runs_its_commands_in_order_and_the_world_ends_as_one_by_one() -
         one.execute(c.text)
     assert packed.execute(batches[0][0].text) == "Executed function 'traitors:run'"
     assert _seen(packed) == _seen(one)
-    assert [m.text for m in packed.player("Alex").chat] == ["[Castle] The vote is open. Write a name on your vote paper.",
-                                                            "[Castle] The vote is closed."]  # fmt: skip
+    assert [m.text for m in packed.player("Alex").chat] == [
+        "[Castle] The vote is open. Write a name on your vote paper.",
+        "[Castle] The vote is closed.",
+    ]
     assert any("Zuri" in m.text for m in packed.player("Kai").chat)  # the whisper went to Kai alone
     assert not any("Zuri" in m.text for n in ("Alex", "Zuri") for m in packed.player(n).chat)
     assert packed.storage_python("traitors:run") == {"q": []} and packed.errors == []

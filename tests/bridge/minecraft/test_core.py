@@ -17,7 +17,7 @@ def test_player_name_ok(name: str) -> None:
     assert player_name(name) == name
 
 
-@pytest.mark.parametrize("name", ["ab", "x" * 17, "Al ice", "@a", "Al\"ice", "Alicé", "", "a;b", "a\nb"])
+@pytest.mark.parametrize("name", ["ab", "x" * 17, "Al ice", "@a", 'Al"ice', "Alicé", "", "a;b", "a\nb"])
 def test_player_name_rejected(name: str) -> None:
     with pytest.raises(ValueError):
         player_name(name)

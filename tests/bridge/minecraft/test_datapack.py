@@ -79,7 +79,9 @@ def test_pack_mcmeta_spans_the_versions_table_with_one_overlay_per_form() -> Non
     assert "supported_formats" not in pack and "pack_format" not in pack  # refused from format 82 on
     entries = meta["overlays"]["entries"]
     assert [(e["directory"], e["min_format"]) for e in entries] == [
-        ("ov_26_2", list(ENTITY_PREDICATE_MAP_FROM)), ("ov_26_3", list(SINGLE_TRIGGER_CONDITION_FROM))]
+        ("ov_26_2", list(ENTITY_PREDICATE_MAP_FROM)),
+        ("ov_26_3", list(SINGLE_TRIGGER_CONDITION_FROM)),
+    ]
     assert all(e["max_format"] == OVERLAY_OPEN_MAX for e in entries)  # a newer release keeps the newest forms
     assert all((ROOT / e["directory"] / "data").is_dir() for e in entries)
     resources = json.loads(resourcepack_mcmeta())["pack"]
@@ -109,10 +111,14 @@ def test_a_broken_function_is_reported_with_its_file_and_line(tmp_path: Path) ->
 
 def test_the_generated_functions_are_every_function_checked_here() -> None:
     generated = generated_files()
-    assert {Path("data/traitors/function/input/objectives.mcfunction"),
-            Path("data/traitors/function/input/player.mcfunction"),
-            Path("data/traitors/function/setup.mcfunction"), Path("data/traitors/function/item/give/one.mcfunction"),
-            Path("data/traitors/dialog/host/console.json"), Path("pack.mcmeta")} == set(generated)  # fmt: skip
+    assert {
+        Path("data/traitors/function/input/objectives.mcfunction"),
+        Path("data/traitors/function/input/player.mcfunction"),
+        Path("data/traitors/function/setup.mcfunction"),
+        Path("data/traitors/function/item/give/one.mcfunction"),
+        Path("data/traitors/dialog/host/console.json"),
+        Path("pack.mcmeta"),
+    } == set(generated)
     assert {ROOT / rel for rel in generated if rel.suffix == ".mcfunction"} <= set(FUNCTIONS)
     assert all((ROOT / rel).read_text(encoding="utf-8") == text for rel, text in generated.items())
     # no hand-kept copy of a generated function is shipped next to it
@@ -156,7 +162,7 @@ def test_sword_hit_advancement_queues_an_event_and_rearms() -> None:
 def test_macro_needs_its_arguments_and_return_ends_a_function() -> None:
     world = _world("Alex")
     assert world.execute("function traitors:input/capture").startswith("Function traitors:input/capture requires")
-    assert world.execute("execute as @a run function traitors:ui/console {player:\"Alex\"}") == ""
+    assert world.execute('execute as @a run function traitors:ui/console {player:"Alex"}') == ""
     assert world.player("Alex").dialog["title"]["fallback"] == "Host console"
     assert world.errors == []
 
@@ -192,7 +198,9 @@ def test_a_big_prompt_dialog_fits_rcon_and_arrives_whole() -> None:
     names = [f"Player{i:02d}" for i in range(1, 16)]
     seats = {n: i for i, n in enumerate(["Alex", *names], start=1)}
     choices = tuple(
-        Choice(f"{e.value} {n}", ChooseEvent("Alex", e, n)) for e in (NightEvent.MURDER, NightEvent.SEDUCE) for n in names
+        Choice(f"{e.value} {n}", ChooseEvent("Alex", e, n))
+        for e in (NightEvent.MURDER, NightEvent.SEDUCE)
+        for n in names
     )
     effect = Prompt(frozenset({"Alex"}), msg("turret.choose.seduce_or_murder"), choices)
     commands = prompt_dialog("Alex", effect, RenderContext(default_castle(), seats))
@@ -217,8 +225,11 @@ def test_the_setup_function_runs_the_setup_commands() -> None:
     source = (ROOT / "data/traitors/function/setup.mcfunction").read_text()
     lines = [line for line in source.splitlines() if line and not line.startswith("#")]
     one_by_one = [c.text for c in setup_commands(RenderContext(default_castle(), {}))]
-    assert lines == (one_by_one[:2] + ["function traitors:load"]
-                     + [c for c in one_by_one[2:] if not c.startswith("scoreboard objectives add")])  # fmt: skip
+    assert lines == (
+        one_by_one[:2]
+        + ["function traitors:load"]
+        + [c for c in one_by_one[2:] if not c.startswith("scoreboard objectives add")]
+    )
     world = _world("Alex", "Kai")
     for _ in range(2):
         assert world.execute(setup_call().text) == "Executed function 'traitors:setup'"
@@ -246,8 +257,11 @@ def test_the_clock_function_shows_the_phase_clock_to_everyone() -> None:
 
 def test_a_small_prompt_dialog_is_one_inline_call() -> None:
     seats = {"Alex": 1, "Kai": 2, "Zuri": 3}
-    effect = Prompt(frozenset({"Alex"}), msg("turret.choose.murder"),
-                    tuple(Choice(f"murder {n}", ChooseEvent("Alex", NightEvent.MURDER, n)) for n in ("Kai", "Zuri")))  # fmt: skip
+    effect = Prompt(
+        frozenset({"Alex"}),
+        msg("turret.choose.murder"),
+        tuple(Choice(f"murder {n}", ChooseEvent("Alex", NightEvent.MURDER, n)) for n in ("Kai", "Zuri")),
+    )
     (command,) = prompt_dialog("Alex", effect, RenderContext(default_castle(), seats))
     assert command.text.startswith('function traitors:ui/prompt {player:"Alex",')
     world = _world("Alex", "Kai")

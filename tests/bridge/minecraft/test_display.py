@@ -19,8 +19,33 @@ from engine.ids import Item
 ComponentOf = Callable[[str], Any]
 Walk = Callable[[Any], tuple[str, set[str]]]
 
-_TRICKY = st.sampled_from(['"', "'", "\\", "\n", "\r", "\t", "§", "%", "%s", "{", "}", "[", "]", ":", ",", "\x00",
-                           "\x7f", "\x85", "\u2028", "😀", "clickEvent", "\\u00a7", "\\n"])  # fmt: skip
+_TRICKY = st.sampled_from(
+    [
+        '"',
+        "'",
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "§",
+        "%",
+        "%s",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\x00",
+        "\x7f",
+        "\x85",
+        "\u2028",
+        "😀",
+        "clickEvent",
+        "\\u00a7",
+        "\\n",
+    ]
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -65,7 +90,6 @@ def test_unsplittable_commands_raise() -> None:
     with pytest.raises(ValueError, match="1446"):
         title("@a", title=text_component("y" * 1500))
     with pytest.raises(ValueError, match="1446"):
-        tellraw("@a", text_component("z" * 1500, click=RunCommand("/trigger traitors.vote set 1"),
-                                           hover="h" * 1500))  # fmt: skip
+        tellraw("@a", text_component("z" * 1500, click=RunCommand("/trigger traitors.vote set 1"), hover="h" * 1500))
     with pytest.raises(ValueError, match="1446"):
         McCommand("say " + "x" * 1443)

@@ -32,7 +32,12 @@ from engine.rulesets.traitors.twists.bar import TakeDrink
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea")
 HOST = "Hostess"
-ALL_TWISTS = {1: (Twist.CONFESSION,), 2: (Twist.DOUBLE_VOTE, Twist.GUESS), 3: (Twist.MURDER,), 4: (Twist.SEER, Twist.TRIAL)}
+ALL_TWISTS = {
+    1: (Twist.CONFESSION,),
+    2: (Twist.DOUBLE_VOTE, Twist.GUESS),
+    3: (Twist.MURDER,),
+    4: (Twist.SEER, Twist.TRIAL),
+}
 FREE_TEXT = frozenset({"text"})
 """Placeholders whose value is what a contestant wrote (a confession): shown as written."""
 TABLES = {lang: load(lang) for lang in LANGUAGES}
@@ -74,10 +79,19 @@ def _host_messages() -> list[Message]:
     game = sim.new_game(Settings(contestants=NAMES, traitors=3, hosts=(HOST,)), 3)
     effects = list(game.handle(sim.StartSeries(), now=0.0))
     out: list[Message] = []
-    actions = [*(StartTwist(HOST, t) for t in Twist), *(StartTwist(HOST, t) for t in Twist),
-               *(CancelTwist(HOST, t) for t in Twist), PauseClock(HOST), UndoHostAction(HOST), ExtendPhase(HOST, 60),
-               UndoHostAction(HOST), ExtendPhase(HOST, 1), UndoHostAction(HOST), TakeDrink("Alex", Drink.FAITHFUL_FANCY),
-               ChooseTorch("Alex", Torch.END_GAME)]  # fmt: skip
+    actions = [
+        *(StartTwist(HOST, t) for t in Twist),
+        *(StartTwist(HOST, t) for t in Twist),
+        *(CancelTwist(HOST, t) for t in Twist),
+        PauseClock(HOST),
+        UndoHostAction(HOST),
+        ExtendPhase(HOST, 60),
+        UndoHostAction(HOST),
+        ExtendPhase(HOST, 1),
+        UndoHostAction(HOST),
+        TakeDrink("Alex", Drink.FAITHFUL_FANCY),
+        ChooseTorch("Alex", Torch.END_GAME),
+    ]
     for action in actions:
         try:
             effects += game.handle(action, now=1.0)
@@ -137,8 +151,19 @@ def test_no_english_value_inside_a_russian_or_ukrainian_message(every_message) -
         _check(message, people, problems)
     keys = {m.key for m in messages}
     # the values that used to stay English are all among what was shown
-    assert {"deal.faithful", "oath.sworn", "banish.reveal", "series.over", "finale.torch.reveal", "twist.started",
-            "result.researcher", "turret.choice", "bk.team", "my.team", "host.undone"} <= keys  # fmt: skip
+    assert {
+        "deal.faithful",
+        "oath.sworn",
+        "banish.reveal",
+        "series.over",
+        "finale.torch.reveal",
+        "twist.started",
+        "result.researcher",
+        "turret.choice",
+        "bk.team",
+        "my.team",
+        "host.undone",
+    } <= keys
     assert not problems, "\n".join(f"{k}: {v}" for k, v in sorted(problems.items()))
 
 
@@ -171,7 +196,9 @@ def test_every_catalogue_message_renders_in_every_language(language: str) -> Non
         text = plain_text(message_component(_sample(key)).to_nbt(), table)
         assert text != "traitors." + key and "%" not in text.replace("%%", ""), (key, text)
         if language != "en_us":  # the language's own words only, none left in English
-            own = re.sub(r"%\d+\$s|/trigger traitors\.[a-z_]+|Minecraft", "", table["traitors." + key])  # proper names stay
+            own = re.sub(
+                r"%\d+\$s|/trigger traitors\.[a-z_]+|Minecraft", "", table["traitors." + key]
+            )  # proper names stay
             assert not re.search("[A-Za-z]", own), (key, text)
 
 
@@ -198,14 +225,17 @@ def test_the_plural_rules_are_cldrs() -> None:
         assert [rule(n) for n in range(2000)] == [cldr(n) for n in range(2000)], lang
 
 
-@pytest.mark.parametrize(("n", "english", "russian", "ukrainian"), [
-    (1, "1 Traitor action", "1 действие предателей", "1 дія зрадників"),
-    (2, "2 Traitor actions", "2 действия предателей", "2 дії зрадників"),
-    (5, "5 Traitor actions", "5 действий предателей", "5 дій зрадників"),
-    (11, "11 Traitor actions", "11 действий предателей", "11 дій зрадників"),
-    (21, "21 Traitor actions", "21 действие предателей", "21 дія зрадників"),
-    (0, "0 Traitor actions", "0 действий предателей", "0 дій зрадників"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("n", "english", "russian", "ukrainian"),
+    [
+        (1, "1 Traitor action", "1 действие предателей", "1 дія зрадників"),
+        (2, "2 Traitor actions", "2 действия предателей", "2 дії зрадників"),
+        (5, "5 Traitor actions", "5 действий предателей", "5 дій зрадників"),
+        (11, "11 Traitor actions", "11 действий предателей", "11 дій зрадників"),
+        (21, "21 Traitor actions", "21 действие предателей", "21 дія зрадників"),
+        (0, "0 Traitor actions", "0 действий предателей", "0 дій зрадників"),
+    ],
+)
 def test_a_count_reads_right_in_each_language(n: int, english: str, russian: str, ukrainian: str) -> None:
     component = message_component(msg("result.detective", player="Ari", count=n)).to_nbt()
     assert plain_text(component, TABLES["en_us"]) == f"Ari was targeted by {english} tonight."
@@ -230,6 +260,9 @@ def test_the_sandbox_reads_nested_components_as_an_english_client_would() -> Non
     component = message_component(message).to_nbt()
     component["fallback"] = "stale"  # the language file wins over the fallback, as on a client with the pack
     assert plain_text(component) == "Ari holds The Spy or no power."
-    assert plain_text({"translate": "traitors.no.such.key", "fallback": "%s and %s", "with": ["a", {"text": "b"}]}) == "a and b"
+    assert (
+        plain_text({"translate": "traitors.no.such.key", "fallback": "%s and %s", "with": ["a", {"text": "b"}]})
+        == "a and b"
+    )
     assert plain_text({"translate": "x.y", "with": ["a"]}, {"x.y": "%2$s"}) == "%2$s"  # a missing argument: as is
     assert plain_text({"translate": "x.y", "with": ["a"]}, {"x.y": "50%% %1$s"}) == "50% a"

@@ -19,4 +19,6 @@ def test_the_deadlock_shield_and_the_murder_shield_look_the_same() -> None:
     given = {item: give("Alex", item_stack(item)).text for item in (Item.MURDER_SHIELD, Item.DEADLOCK_SHIELD)}
     assert given[Item.MURDER_SHIELD].startswith("give Alex minecraft:shield[")
     assert given[Item.DEADLOCK_SHIELD].startswith("give Alex minecraft:shield[")
-    assert 'item:"murder_shield"' in given[Item.MURDER_SHIELD] and 'item:"deadlock_shield"' in given[Item.DEADLOCK_SHIELD]
+    assert (
+        'item:"murder_shield"' in given[Item.MURDER_SHIELD] and 'item:"deadlock_shield"' in given[Item.DEADLOCK_SHIELD]
+    )

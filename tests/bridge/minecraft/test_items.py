@@ -48,7 +48,7 @@ def test_cast_vote_paper_needs_label() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(min_size=1, max_size=400) | st.text(alphabet="\"\\\n€😀ж", min_size=300, max_size=400))
+@given(st.text(min_size=1, max_size=400) | st.text(alphabet='"\\\n€😀ж', min_size=300, max_size=400))
 def test_every_accepted_reply_fits_the_response_book(text: str) -> None:
     """A reply the engine accepts (engine.rulesets.traitors.twists.check_text) always becomes one ``give`` that parses and fits
     the 1446-byte RCON limit, with the text on its pages."""
@@ -66,25 +66,45 @@ def test_every_accepted_reply_fits_the_response_book(text: str) -> None:
 
 
 def test_book_text_reads_pages_in_both_forms() -> None:
-    book = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book"}},
-                           "minecraft:writable_book_content": {"pages": [{"raw": "one"}, "two"]}}}  # fmt: skip
-    other = {"components": {"minecraft:custom_data": {"traitors": {"item": "notes_book"}},
-                            "minecraft:writable_book_content": {"pages": ["secret notes"]}}}  # fmt: skip
+    book = {
+        "components": {
+            "minecraft:custom_data": {"traitors": {"item": "confession_book"}},
+            "minecraft:writable_book_content": {"pages": [{"raw": "one"}, "two"]},
+        }
+    }
+    other = {
+        "components": {
+            "minecraft:custom_data": {"traitors": {"item": "notes_book"}},
+            "minecraft:writable_book_content": {"pages": ["secret notes"]},
+        }
+    }
     assert book_text([other, book], Item.CONFESSION_BOOK) == "one\ntwo"
     assert book_text([other], Item.CONFESSION_BOOK) is None
     assert book_text("garbage", Item.CONFESSION_BOOK) is None
     # Only a book given to the player counts when their hand-out ids are given: not one picked up from another.
-    mine = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Kai/3"}},
-                           "minecraft:writable_book_content": {"pages": ["mine"]}}}  # fmt: skip
-    theirs = {"components": {"minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Alex/2"}},
-                             "minecraft:writable_book_content": {"pages": ["theirs"]}}}  # fmt: skip
+    mine = {
+        "components": {
+            "minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Kai/3"}},
+            "minecraft:writable_book_content": {"pages": ["mine"]},
+        }
+    }
+    theirs = {
+        "components": {
+            "minecraft:custom_data": {"traitors": {"item": "confession_book", "give": "t/Alex/2"}},
+            "minecraft:writable_book_content": {"pages": ["theirs"]},
+        }
+    }
     assert book_text([theirs, mine], Item.CONFESSION_BOOK, {"t/Kai/3"}) == "mine"
     assert book_text([theirs], Item.CONFESSION_BOOK, {"t/Kai/3"}) is None
 
 
 def test_held_give_ids_reads_the_hand_out_ids_of_an_inventory() -> None:
-    paper = {"Slot": 0, "id": "minecraft:paper", "count": 1,
-             "components": {"minecraft:custom_data": {"traitors": {"item": "vote_paper", "give": "t1/Kai/4"}}}}  # fmt: skip
+    paper = {
+        "Slot": 0,
+        "id": "minecraft:paper",
+        "count": 1,
+        "components": {"minecraft:custom_data": {"traitors": {"item": "vote_paper", "give": "t1/Kai/4"}}},
+    }
     plain = {"Slot": 1, "id": "minecraft:dirt", "count": 5}
     odd = {"components": {"minecraft:custom_data": {"traitors": {"give": 7}}}}
     assert held_give_ids([paper, plain, odd, "junk"]) == {"t1/Kai/4"}

@@ -74,6 +74,8 @@ def test_datapack_fallbacks_match_english() -> None:
 
 def test_lang_format_numbers_arguments_in_first_appearance_order() -> None:
     assert lang_format("{voter}: {target} {voter} 50%") == "%1$s: %2$s %1$s 50%%"
-    component = message_component(__import__("engine.effects", fromlist=["msg"]).msg("vote.reveal", target="B", voter="A"))
+    component = message_component(
+        __import__("engine.effects", fromlist=["msg"]).msg("vote.reveal", target="B", voter="A")
+    )
     assert [a.text for a in component.args] == ["A", "B"]  # the order of the English text, not of the call
     assert json.loads(json.dumps(load("ru_ru")))  # plain JSON

@@ -43,7 +43,7 @@ def marker(stack: object) -> str | None:
 
 @pytest.mark.rule("T7.6")
 def test_the_cloak_is_worn_and_slows_its_wearer_only_while_worn() -> None:
-    """"When The Traitors meet each other, or with a Faithful during the night, they will be equipped with their
+    """ "When The Traitors meet each other, or with a Faithful during the night, they will be equipped with their
     cloak and lantern. While equipped, a Traitor will move more slowly than usual." """
     world = world_with("Sunny", "Alex")
     run(world, GiveItem(frozenset({"Sunny"}), Item.TRAITORS_CLOAK, None))
@@ -55,8 +55,15 @@ def test_the_cloak_is_worn_and_slows_its_wearer_only_while_worn() -> None:
     assert sunny.movement_speed() == pytest.approx(SLOWED)  # 30 % slower, as Slowness II
     assert world.players["Alex"].movement_speed() == BASE_MOVEMENT_SPEED and not world.players["Alex"].equipment
     modifiers = sunny.equipment["armor.chest"].components["minecraft:attribute_modifiers"]
-    assert modifiers == [{"type": "minecraft:movement_speed", "id": "traitors:cloak", "amount": -0.3,
-                          "operation": "add_multiplied_total", "slot": "chest"}]  # fmt: skip
+    assert modifiers == [
+        {
+            "type": "minecraft:movement_speed",
+            "id": "traitors:cloak",
+            "amount": -0.3,
+            "operation": "add_multiplied_total",
+            "slot": "chest",
+        }
+    ]
     run(world, TakeItem(Item.TRAITORS_CLOAK, ("Sunny",)))
     run(world, TakeItem(Item.LANTERN, ("Sunny",)))
     assert sunny.equipment == {} and sunny.movement_speed() == BASE_MOVEMENT_SPEED
@@ -77,7 +84,9 @@ def test_equipping_never_overwrites_what_a_player_wears() -> None:
     assert sorted(marker(s) or "" for s in efe.inventory) == ["lantern", "traitors_cloak"]
     assert efe.movement_speed() == BASE_MOVEMENT_SPEED
     run(world, TakeItem(Item.TRAITORS_CLOAK, ("Efe",)))
-    assert [marker(s) for s in efe.inventory] == ["lantern"] and efe.equipment["armor.chest"].item.endswith("iron_chestplate")
+    assert [marker(s) for s in efe.inventory] == ["lantern"] and efe.equipment["armor.chest"].item.endswith(
+        "iron_chestplate"
+    )
 
 
 @pytest.mark.rule("T7.6")
@@ -142,7 +151,7 @@ OATH = {
 @pytest.mark.rule("T7.1")
 @pytest.mark.parametrize("language", sorted(OATH))
 def test_the_oath_in_every_language(language: str) -> None:
-    """"Host:You stand before the Traitors' Turret. Before I give you this cloak, I'm going to need you to take
+    """ "Host:You stand before the Traitors' Turret. Before I give you this cloak, I'm going to need you to take
     the Traitors' Oath." … "Sunny:I do." … "Sunny:I am." … "Host:Then you are now, officially, a Traitor." The
     English is the source's, word for word; Russian and Ukrainian say the same (each answer fits its verb)."""
     table = load(language)

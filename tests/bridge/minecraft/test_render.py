@@ -88,7 +88,7 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
             'value:{translate:"traitors.choice.hover",fallback:"Choose Bea",with:[{text:"Bea"}],color:"gray"}}},{text:" "},'
             '{text:"[Cal]",color:"aqua",bold:true,italic:false,click_event:{action:"run_command",'
             'command:"/trigger traitors.vote set 3"},hover_event:{action:"show_text",'
-            'value:{translate:"traitors.choice.hover",fallback:"Choose Cal",with:[{text:"Cal"}],color:"gray"}}}]}'
+            'value:{translate:"traitors.choice.hover",fallback:"Choose Cal",with:[{text:"Cal"}],color:"gray"}}}]}',
         ],
     ),
     (
@@ -134,7 +134,10 @@ EXPECTED: list[tuple[Effect, list[str]]] = [
     ),
     (TakeItem(item=Item.VOTE_PAPER), ['clear @a *[custom_data~{traitors:{item:"vote_paper"}}]']),
     # Ballot papers taken from several voters at once (the vote closes): one clear for everyone.
-    (TakeItem(item=Item.CAST_VOTE_PAPER, players=("Cal", "Alex")), ['clear @a *[custom_data~{traitors:{item:"cast_vote_paper"}}]']),
+    (
+        TakeItem(item=Item.CAST_VOTE_PAPER, players=("Cal", "Alex")),
+        ['clear @a *[custom_data~{traitors:{item:"cast_vote_paper"}}]'],
+    ),
     (TakeItem(item=Item.VOTE_PAPER, players=("Cal",)), ['clear Cal *[custom_data~{traitors:{item:"vote_paper"}}]']),
     (
         TakeItem(item=Item.SACRED_SWORD, players=("Cal", "Alex")),
@@ -180,8 +183,10 @@ def test_revealed_faithful() -> None:
 def test_the_end_of_a_series_is_announced_once(how: str) -> None:
     """Issue 21 point 5: the effects that end a series (by the rules: the clock alone plays this one to its end;
     or by the host) say the end once in chat and show one title."""
-    game = Game(Settings(contestants=("Ann", "Bea", "Cal", "Dan", "Eve", "Fay"), traitors=1, hosts=("Host",),
-                         powers=False), seed=1)  # fmt: skip
+    game = Game(
+        Settings(contestants=("Ann", "Bea", "Cal", "Dan", "Eve", "Fay"), traitors=1, hosts=("Host",), powers=False),
+        seed=1,
+    )
     effects = game.handle(StartSeries(), now=0.0)
     while not game.is_over:
         action = TimerExpired(game.phase_seq) if how == "rules" else EndSeries("Host")
@@ -194,8 +199,10 @@ def test_the_end_of_a_series_is_announced_once(how: str) -> None:
 
 def test_a_banished_contestants_reveal_is_said_once() -> None:
     """A banishment's reveal is one chat line (the engine's announcement) and one title (``Revealed``)."""
-    game = Game(Settings(contestants=("Ann", "Bea", "Cal", "Dan", "Eve", "Fay"), traitors=1, hosts=("Host",),
-                         powers=False), seed=1)  # fmt: skip
+    game = Game(
+        Settings(contestants=("Ann", "Bea", "Cal", "Dan", "Eve", "Fay"), traitors=1, hosts=("Host",), powers=False),
+        seed=1,
+    )
     out: list[str] = []
     effects = game.handle(StartSeries(), now=0.0)
     while not any(isinstance(e, Revealed) for e in effects):
@@ -300,9 +307,12 @@ def test_private_effects_never_reach_everyone(effect: Effect) -> None:
         verb, target, _ = command.text.split(" ", 2)
         if verb in ("data", "function"):  # a prompt dialog for one named player (inline, or built in storage)
             assert command.text.startswith(
-                ("data modify storage traitors:ui prompt", "function traitors:ui/prompt with storage traitors:ui prompt",
-                 'function traitors:ui/prompt {player:"')
-            )  # fmt: skip
+                (
+                    "data modify storage traitors:ui prompt",
+                    "function traitors:ui/prompt with storage traitors:ui prompt",
+                    'function traitors:ui/prompt {player:"',
+                )
+            )
             if " set value {player:" in command.text or command.text.startswith("function traitors:ui/prompt {"):
                 named.append(command.text.split('{player:"', 1)[1].split('"', 1)[0])
             continue
@@ -332,8 +342,9 @@ def test_clock_update_and_hidden() -> None:
 
 def test_short_clock_still_has_max_one() -> None:
     out = texts(ClockStarted(phase_seq=1, label=msg("clock.night"), seconds=0.0, deadline=0.0))
-    assert out == ['function traitors:ui/clock {name:{translate:"traitors.clock.night",fallback:"Night",color:"white"},'
-                   "seconds:1}"]  # fmt: skip
+    assert out == [
+        'function traitors:ui/clock {name:{translate:"traitors.clock.night",fallback:"Night",color:"white"},seconds:1}'
+    ]
 
 
 def test_setup_commands() -> None:

@@ -26,10 +26,26 @@ def test_the_input_queue_as_vanilla_prints_it() -> None:
 
 
 def test_numbers_arrays_and_words() -> None:
-    value = snbt.parse("{a: 1b, b: -2s, c: 3L, d: 1.5f, e: 2.0d, f: 3f, g: -1.0E5d, h: .5, i: [B; 1b, 0b], "
-                       "j: [L; 5L], k: true, l: false, m: word, n: 1.2.3}")  # fmt: skip
-    assert value == {"a": 1, "b": -2, "c": 3, "d": 1.5, "e": 2.0, "f": 3.0, "g": -100000.0, "h": 0.5, "i": [1, 0],
-                     "j": [5], "k": 1, "l": 0, "m": "word", "n": "1.2.3"}  # fmt: skip
+    value = snbt.parse(
+        "{a: 1b, b: -2s, c: 3L, d: 1.5f, e: 2.0d, f: 3f, g: -1.0E5d, h: .5, i: [B; 1b, 0b], "
+        "j: [L; 5L], k: true, l: false, m: word, n: 1.2.3}"
+    )
+    assert value == {
+        "a": 1,
+        "b": -2,
+        "c": 3,
+        "d": 1.5,
+        "e": 2.0,
+        "f": 3.0,
+        "g": -100000.0,
+        "h": 0.5,
+        "i": [1, 0],
+        "j": [5],
+        "k": 1,
+        "l": 0,
+        "m": "word",
+        "n": "1.2.3",
+    }
     assert type(value["a"]) is int and type(value["f"]) is float
 
 
@@ -45,10 +61,37 @@ def test_strings_quotes_and_escapes() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "[", "{a 1}", "[1,]", "{a: 1}}", '"abc', r'"\q"', r'"\u12"', r'"\N{NO SUCH NAME}"', r'"\N{x', "{a: 1.5b}",
-     "[I; a]", "{,}", "[,]", "[" * 5000, "[I; 1e999]", "[L; 1e400d]", "[I; 1.5]", "[B; 300]", "[I; -2147483649]",
-     "128b", "40000s", "3000000000", "1" * 5000, r'"\a"', r'"\0"', r'"\U00110000"', '"abc\\'],
-)  # fmt: skip
+    [
+        "",
+        "[",
+        "{a 1}",
+        "[1,]",
+        "{a: 1}}",
+        '"abc',
+        r'"\q"',
+        r'"\u12"',
+        r'"\N{NO SUCH NAME}"',
+        r'"\N{x',
+        "{a: 1.5b}",
+        "[I; a]",
+        "{,}",
+        "[,]",
+        "[" * 5000,
+        "[I; 1e999]",
+        "[L; 1e400d]",
+        "[I; 1.5]",
+        "[B; 300]",
+        "[I; -2147483649]",
+        "128b",
+        "40000s",
+        "3000000000",
+        "1" * 5000,
+        r'"\a"',
+        r'"\0"',
+        r'"\U00110000"',
+        '"abc\\',
+    ],
+)
 def test_what_is_not_snbt_is_an_snbt_error(text: str) -> None:
     with pytest.raises(snbt.SnbtError):
         snbt.parse(text)
@@ -77,11 +120,13 @@ def test_reads_the_sandbox_replies_as_nbtlib_does() -> None:
         world.execute(give_once("Alex", item_stack(item, give_id=f"ab12/Alex/{n}"), f"ab12/Alex/{n}").text)
     entry = '{seq: 3, uuid: [I; 1, 2, -3, 4], input: "vote", value: 2}'
     world.execute(f"data modify storage traitors:io queue set value [{entry}]")
-    for command, prefix in (("data get entity Alex Inventory", "Alex has the following entity data: "),
-                            ("data get storage traitors:io queue", "Storage traitors:io has the following contents: ")):
+    for command, prefix in (
+        ("data get entity Alex Inventory", "Alex has the following entity data: "),
+        ("data get storage traitors:io queue", "Storage traitors:io has the following contents: "),
+    ):
         reply = world.execute(command)
         assert reply.startswith(prefix)
-        assert snbt.parse(reply[len(prefix):]) == to_python(nbtlib.parse_nbt(reply[len(prefix):]))  # fmt: skip
+        assert snbt.parse(reply[len(prefix) :]) == to_python(nbtlib.parse_nbt(reply[len(prefix) :]))
     assert world.errors == []
 
 

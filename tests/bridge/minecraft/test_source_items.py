@@ -76,11 +76,14 @@ def test_the_seer_book_is_given_to_the_nominee_alone_with_its_page_stating_the_a
 
 
 @pytest.mark.rule("T8.5")
-@pytest.mark.parametrize(("language", "traitor", "faithful"), [
-    ("en_us", "The Seer reveals:\n\nSunny is a Traitor.", "The Seer reveals:\n\nAlex is Faithful."),
-    ("ru_ru", "Провидец открывает:\n\nSunny — предатель.", "Провидец открывает:\n\nAlex — верный."),
-    ("uk_ua", "Провидець відкриває:\n\nSunny — зрадник.", "Провидець відкриває:\n\nAlex — вірний."),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("language", "traitor", "faithful"),
+    [
+        ("en_us", "The Seer reveals:\n\nSunny is a Traitor.", "The Seer reveals:\n\nAlex is Faithful."),
+        ("ru_ru", "Провидец открывает:\n\nSunny — предатель.", "Провидец открывает:\n\nAlex — верный."),
+        ("uk_ua", "Провидець відкриває:\n\nSunny — зрадник.", "Провидець відкриває:\n\nAlex — вірний."),
+    ],
+)
 def test_the_seer_books_page_reads_in_the_readers_language(language: str, traitor: str, faithful: str) -> None:
     """The page is a translate component (the resource pack's language files), so each reader's client shows it
     in their own language; the allegiance inside is translated too."""
@@ -143,8 +146,10 @@ def test_the_question_is_a_button_of_the_console_dialog_and_of_the_grimoire() ->
     assert commands[ask + 1] == "/trigger traitors.host set 5"  # the lock comes after the question
     assert dialog["actions"][ask]["label"]["translate"] == "traitors.console.ask_happy"
     assert {lang: load(lang)["traitors.console.ask_happy"] for lang in LANGUAGES} == {
-        "en_us": "Ask: is everybody happy?", "ru_ru": "Спросить: все довольны?", "uk_ua": "Спитати: усі задоволені?",
-    }  # fmt: skip
+        "en_us": "Ask: is everybody happy?",
+        "ru_ru": "Спросить: все довольны?",
+        "uk_ua": "Спитати: усі задоволені?",
+    }
     assert press({"control": "ask_happy"}) == {"input": "host", "value": 14}
     buttons = [c["control"] for c in controls()]  # the page's buttons, in its order
     assert buttons.index("ask_happy") == buttons.index("lock_torches") - 1
@@ -160,11 +165,15 @@ def test_a_head_is_set_at_its_breakfast_place_with_a_profile_naming_the_player_a
     0 south, 4 west, 8 north, 12 east); taking it away replaces only a head there."""
     for seat, name in ((1, "Alex"), (2, "Kai")):
         loc = CASTLE.breakfast[seat - 1]
-        (command,) = [c.text for c in render(effects.PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, seat, name), CTX)]
+        (command,) = [
+            c.text for c in render(effects.PlaceItem(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, seat, name), CTX)
+        ]
         check_command(command)
         rotation = {90.0: 4, -90.0: 12}[loc.yaw]
-        assert command == (f"setblock {int(loc.x // 1)} {int(loc.y // 1)} {int(loc.z // 1)} "
-                           f'minecraft:player_head[rotation={rotation}]{{profile:{{name:"{name}"}}}}')  # fmt: skip
+        assert command == (
+            f"setblock {int(loc.x // 1)} {int(loc.y // 1)} {int(loc.z // 1)} "
+            f'minecraft:player_head[rotation={rotation}]{{profile:{{name:"{name}"}}}}'
+        )
     out = [c.text for c in render(effects.ClearPlace(Item.PLAYER_HEAD, Place.BREAKFAST_TABLE, (1, 2)), CTX)]
     for seat, command in zip((1, 2), out, strict=True):
         loc = CASTLE.breakfast[seat - 1]
@@ -174,8 +183,10 @@ def test_a_head_is_set_at_its_breakfast_place_with_a_profile_naming_the_player_a
 
 
 @pytest.mark.rule("T10.2")
-@pytest.mark.parametrize(("yaw", "rotation"), [(0.0, 0), (90.0, 4), (180.0, 8), (-180.0, 8), (-90.0, 12),
-                                               (270.0, 12), (22.4, 1), (-11.0, 0), (350.0, 0)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("yaw", "rotation"),
+    [(0.0, 0), (90.0, 4), (180.0, 8), (-180.0, 8), (-90.0, 12), (270.0, 12), (22.4, 1), (-11.0, 0), (350.0, 0)],
+)
 def test_head_rotation_follows_the_yaw(yaw: float, rotation: int) -> None:
     assert head_rotation(yaw) == rotation
 

@@ -30,16 +30,60 @@ from engine.effects import Announce, Choice, Prompt, ShowTitle, Whisper, msg
 from engine.ids import Item
 
 ALLOWED_KEYS = {
-    "text", "translate", "fallback", "with", "color", "bold", "italic", "extra",
-    "click_event", "hover_event", "action", "command", "value",
-}  # fmt: skip
+    "text",
+    "translate",
+    "fallback",
+    "with",
+    "color",
+    "bold",
+    "italic",
+    "extra",
+    "click_event",
+    "hover_event",
+    "action",
+    "command",
+    "value",
+}
 
-_TRICKY = st.sampled_from([
-    '"', "'", "\\", "\n", "\r", "\t", "§", "§k", "§r", "%", "%s", "%1$s", "{", "}", "[", "]", ":", ",", "\x00",
-    "\x7f", "\x85", "\u2028", "😀", "é", "clickEvent", "click_event", "hover_event",
-    '",click_event:{action:"run_command",command:"/op Eve"},text:"', '"}], "clickEvent": {"action": "run_command"}',
-    "\\u00a7", "\\n", "\\\"", "${jndi:x}", "@a", "@e[type=player]",
-])  # fmt: skip
+_TRICKY = st.sampled_from(
+    [
+        '"',
+        "'",
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "§",
+        "§k",
+        "§r",
+        "%",
+        "%s",
+        "%1$s",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\x00",
+        "\x7f",
+        "\x85",
+        "\u2028",
+        "😀",
+        "é",
+        "clickEvent",
+        "click_event",
+        "hover_event",
+        '",click_event:{action:"run_command",command:"/op Eve"},text:"',
+        '"}], "clickEvent": {"action": "run_command"}',
+        "\\u00a7",
+        "\\n",
+        '\\"',
+        "${jndi:x}",
+        "@a",
+        "@e[type=player]",
+    ]
+)
 TEXT = st.lists(st.one_of(st.characters(), _TRICKY), max_size=40).map("".join)
 CTX = RenderContext(default_castle(), {"Alice": 1, "Bob": 2})
 
@@ -146,7 +190,9 @@ def test_prompt_labels_keep_only_their_own_click(question: str, label: str) -> N
     assert shown.text == f"[Castle, to you] {prompt.message.text} [{label}]"
     # A label too long for one command is split over several tellraws; every piece keeps the one click and
     # hover of its choice, and nothing else is clickable.
-    assert shown.clicks and all(c == {"action": "run_command", "command": "/trigger traitors.vote set 2"} for c in shown.clicks)
+    assert shown.clicks and all(
+        c == {"action": "run_command", "command": "/trigger traitors.vote set 2"} for c in shown.clicks
+    )
     assert shown.hovers == [f"Choose {label}"] * len(shown.clicks)
 
 

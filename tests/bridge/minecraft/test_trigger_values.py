@@ -154,7 +154,9 @@ def test_fixed_values(action: Action, objective: str, value: int) -> None:
 @pytest.mark.parametrize(("control", "value"), HOST_CONTROLS.items())
 def test_host_console_values(control: str, value: int) -> None:
     pressed = decode({"player": "Host_1", "input": "host", "value": value}, SEATS)
-    expected = Advance("Host_1", button="advance") if control == "ADVANCE" else HostCommand("Host_1", HostControl[control])
+    expected = (
+        Advance("Host_1", button="advance") if control == "ADVANCE" else HostCommand("Host_1", HostControl[control])
+    )
     assert pressed == expected
 
 

@@ -171,7 +171,9 @@ def test_host_controls_and_seat_choice_decode() -> None:
 
     for control in HostControl:
         item = decode({"player": "Host_1", "input": "host", "value": control.value}, SEATS)
-        assert item == (Advance("Host_1", button="advance") if control is HostControl.ADVANCE else HostCommand("Host_1", control))
+        assert item == (
+            Advance("Host_1", button="advance") if control is HostControl.ADVANCE else HostCommand("Host_1", control)
+        )
     item = decode({"player": "Host_1", "input": "host", "value": SEAT_BASE + 3}, SEATS)
     assert item == HostCommand("Host_1", HostControl.REPLACE_CONTESTANT, seat=3)
     assert encode(ReplaceContestant("Host_1", "Cal", ""), SEATS) == ("traitors.host", SEAT_BASE + 3)
@@ -216,9 +218,11 @@ def test_round_trip_property(case: tuple[Action, dict[str, int]]) -> None:
 
 
 def test_decode_accepts_nbtlib_values_from_the_queue() -> None:
-    queue = Mecha().parse(
-        '[{seq:1,player:"Alex",input:"vote",value:3},{seq:2,player:"Cal",input:"offer",value:2}]', type=AstNbt
-    ).evaluate()
+    queue = (
+        Mecha()
+        .parse('[{seq:1,player:"Alex",input:"vote",value:3},{seq:2,player:"Cal",input:"offer",value:2}]', type=AstNbt)
+        .evaluate()
+    )
     assert [decode(e, SEATS) for e in queue] == [
         CastVote(actor="Alex", target="Cal"),
         AnswerOffer(actor="Cal", accept=False),

@@ -34,9 +34,18 @@ def finished(ruleset: str = "traitors", seed: int = 3, contestants: int = 8) -> 
 
 def entry(ruleset: str = "traitors", seed: int = 3, key: str | None = None, castle: str = "north") -> SeriesEntry:
     record, tables, settings = finished(ruleset, seed)
-    return make_entry(record, tables, key=key or f"{ruleset}-{seed}", settings=settings_to_json(settings),
-                      castle=castle, season="s1",
-                      minecraft="1.21.11", started=1000.0, ended=1600.0, twists=twists_of(settings))  # fmt: skip
+    return make_entry(
+        record,
+        tables,
+        key=key or f"{ruleset}-{seed}",
+        settings=settings_to_json(settings),
+        castle=castle,
+        season="s1",
+        minecraft="1.21.11",
+        started=1000.0,
+        ended=1600.0,
+        twists=twists_of(settings),
+    )
 
 
 def test_a_new_database_gets_the_whole_schema_once(records_url: str) -> None:
@@ -136,7 +145,9 @@ def test_an_unreachable_server_is_one_line_without_user_or_password() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nothing listens there once closed
-    text = one_line(lambda: RecordsDb(f"postgresql://castle@127.0.0.1:{port}/records", password="pw", timeout=1).migrate())
+    text = one_line(
+        lambda: RecordsDb(f"postgresql://castle@127.0.0.1:{port}/records", password="pw", timeout=1).migrate()
+    )
     assert text.startswith(f"records database postgresql://127.0.0.1:{port}/records: ")
     assert "castle@" not in text and "pw" not in text.split(": ", 1)[1].split()[:1]
 

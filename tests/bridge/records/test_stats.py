@@ -32,9 +32,17 @@ def recorded(tmp_path: Path) -> tuple[RecordsDb, list[dict[str, Any]]]:
         settings = demo_settings(8, ruleset)
         game, _ = play_series(settings, seed)
         record = json.loads(format_record(game.record, "json"))
-        db.write(make_entry(record, format_record(game.record, "text"), key=f"k{seed}",
-                            settings=settings_to_json(settings), castle="north" if seed % 2 else "south",
-                            season="s1" if seed < 6 else "s2", twists=twists_of(settings)))  # fmt: skip
+        db.write(
+            make_entry(
+                record,
+                format_record(game.record, "text"),
+                key=f"k{seed}",
+                settings=settings_to_json(settings),
+                castle="north" if seed % 2 else "south",
+                season="s1" if seed < 6 else "s2",
+                twists=twists_of(settings),
+            )
+        )
         exports.append(record)
     return db, exports
 
@@ -44,8 +52,9 @@ def test_player_figures_are_the_sums_of_the_exports(recorded: tuple[RecordsDb, l
     f = figures(db.series())
     assert f["series"] == len(GAMES)
     for name, p in f["players"].items():
-        seats = [(e, c, s) for e in exports for c, s in zip(e["contestants"], e["summary"], strict=True)
-                 if c["name"] == name]  # fmt: skip
+        seats = [
+            (e, c, s) for e in exports for c, s in zip(e["contestants"], e["summary"], strict=True) if c["name"] == name
+        ]
         assert p["series"] == len(seats)
         assert p["wins"] == sum(c["winner"] for _, c, _ in seats)
         assert p["survived"] == sum(c["out"] is None for _, c, _ in seats)
@@ -56,7 +65,9 @@ def test_player_figures_are_the_sums_of_the_exports(recorded: tuple[RecordsDb, l
         ended_as = Counter("traitor" if c["recruited_day"] is not None else c["allegiance"] for _, c, _ in seats)
         assert {side: v["played"] for side, v in p["by_side"].items()} == dict(ended_as)
     assert [p["name"] for p in f["leaderboard"]] == sorted(
-        f["players"], key=lambda n: (-f["players"][n]["wins"], -wilson(f["players"][n]["wins"], f["players"][n]["series"])[0], n))
+        f["players"],
+        key=lambda n: (-f["players"][n]["wins"], -wilson(f["players"][n]["wins"], f["players"][n]["series"])[0], n),
+    )
 
 
 def test_power_shares_count_the_winning_side_as_the_lab_does(recorded: tuple[RecordsDb, list[dict[str, Any]]]) -> None:
@@ -96,14 +107,19 @@ def test_the_gap_interval_is_newcombes_from_the_two_wilson_intervals() -> None:
     g = gap(real, lab)
     # Newcombe (1998), method 10: L = d - sqrt((p1-l1)^2 + (u2-p2)^2), U = d + sqrt((u1-p1)^2 + (p2-l2)^2)
     assert g["gap"] == pytest.approx(0.3)
-    assert g["ci95"][0] == pytest.approx(0.3 - ((0.6 - real["ci95"][0]) ** 2 + (lab["ci95"][1] - 0.3) ** 2) ** 0.5, abs=1e-4)
-    assert g["ci95"][1] == pytest.approx(0.3 + ((real["ci95"][1] - 0.6) ** 2 + (0.3 - lab["ci95"][0]) ** 2) ** 0.5, abs=1e-4)
+    assert g["ci95"][0] == pytest.approx(
+        0.3 - ((0.6 - real["ci95"][0]) ** 2 + (lab["ci95"][1] - 0.3) ** 2) ** 0.5, abs=1e-4
+    )
+    assert g["ci95"][1] == pytest.approx(
+        0.3 + ((real["ci95"][1] - 0.6) ** 2 + (0.3 - lab["ci95"][0]) ** 2) ** 0.5, abs=1e-4
+    )
     assert g["agrees"] is False  # 0.3 apart with 10 real series: the lab misses
     assert gap({"rate": 0.5, "ci95": list(wilson(2, 4))}, lab)["agrees"] is True
 
 
 def test_the_prediction_is_what_traitors_simulate_prints_for_the_setup(
-        recorded: tuple[RecordsDb, list[dict[str, Any]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    recorded: tuple[RecordsDb, list[dict[str, Any]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db, _ = recorded
     assert fill_predictions(db, 40, 7) == 3
     assert fill_predictions(db, 40, 7) == 0  # cached: nothing played again
@@ -115,7 +131,8 @@ def test_the_prediction_is_what_traitors_simulate_prints_for_the_setup(
 
     written = settings_to_json(load_settings(str(series_file), None, None))
     assert {k: v for k, v in written.items() if k not in ("contestants", "hosts", "durations")} == {
-        k: v for k, v in traitors["setup"].items() if k != "contestants"}
+        k: v for k, v in traitors["setup"].items() if k != "contestants"
+    }
     assert main(["simulate", "--settings", str(series_file), "--series", "40", "--seed", "7", "--json"]) == 0
     simulated = json.loads(capsys.readouterr().out)
     assert traitors["lab"]["win_rates"] == simulated["win_rates"]
@@ -139,8 +156,9 @@ def toml_of(setup: dict[str, Any]) -> str:
     return "\n".join(lines + tables) + "\n"
 
 
-def test_stats_json_gives_the_same_figures(recorded: tuple[RecordsDb, list[dict[str, Any]]],
-                                           capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_stats_json_gives_the_same_figures(
+    recorded: tuple[RecordsDb, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
     db, _ = recorded
     assert main(["stats", "--records", db.target, "--json", "--lab-series", "20", "--season", "s1"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -40,4 +40,6 @@ def test_block_light_falls_one_per_block_and_walls_stop_it():
 
 
 def test_state_text_sorts_states_and_adds_the_namespace():
-    assert state_text("oak_door", [("half", "lower"), ("facing", "east")]) == "minecraft:oak_door[facing=east,half=lower]"
+    assert (
+        state_text("oak_door", [("half", "lower"), ("facing", "east")]) == "minecraft:oak_door[facing=east,half=lower]"
+    )

@@ -15,8 +15,10 @@ from bridge.sandbox.datapack import Datapack, DatapackError, project_pack
 from bridge.sandbox.world import World
 
 HIT, STRUCK = "traitors:sword/hit", "traitors:sword/struck"
-GIVE_SWORD = ('give Alex minecraft:iron_sword[custom_name={text:"Sacred Sword",color:"gold",italic:false},'
-              'custom_data={traitors:{item:"sacred_sword"}},enchantment_glint_override=true,unbreakable={}] 1')
+GIVE_SWORD = (
+    'give Alex minecraft:iron_sword[custom_name={text:"Sacred Sword",color:"gold",italic:false},'
+    'custom_data={traitors:{item:"sacred_sword"}},enchantment_glint_override=true,unbreakable={}] 1'
+)
 
 
 def _sword_world(pack: Datapack) -> World:
@@ -38,8 +40,10 @@ def test_the_sacred_sword_hit_runs_its_function_on(name: str) -> None:
 
 
 def test_the_overlays_supply_each_release_its_form() -> None:
-    hit = {v.name: Datapack.load(built_pack_root(), v).advancements[HIT]["criteria"]["hit"]["conditions"]
-           for v in SUPPORTED}  # fmt: skip
+    hit = {
+        v.name: Datapack.load(built_pack_root(), v).advancements[HIT]["criteria"]["hit"]["conditions"]
+        for v in SUPPORTED
+    }
     assert isinstance(hit["1.21.11"]["player"], list) and hit["1.21.11"] == hit["26.1"]
     assert hit["1.21.11"]["entity"][0]["predicate"] == {"type": "minecraft:player"}
     assert hit["26.2"]["entity"][0]["predicate"] == {"entity_type": "minecraft:player"}  # ov_26_2
@@ -73,12 +77,15 @@ def test_a_26_3_sandbox_refuses_a_condition_keyed_condition(tmp_path: Path) -> N
     path = root / "ov_26_3" / "data" / "traitors" / "advancement" / "sword" / "hit.json"
     data = json.loads(path.read_text())
     data["criteria"]["hit"]["conditions"]["player"]["condition"] = data["criteria"]["hit"]["conditions"]["player"].pop(
-        "type")
+        "type"
+    )
     path.write_text(json.dumps(data))
     pack = Datapack.load(root, version_named("26.3"))
     assert HIT not in pack.advancements
-    assert any("ov_26_3/data/traitors/advancement/sword/hit.json" in e and "no key type (keyed condition" in e
-               for e in pack.errors)  # fmt: skip
+    assert any(
+        "ov_26_3/data/traitors/advancement/sword/hit.json" in e and "no key type (keyed condition" in e
+        for e in pack.errors
+    )
     assert Datapack.load(root, version_named("26.2")).errors == []  # 26.2 reads ov_26_2's file, not this one
 
 

@@ -14,7 +14,11 @@ def test_summon_keeps_the_entity_and_kill_removes_it_by_type_and_tag() -> None:
     assert world.execute(BOARD) == "Summoned new Text Display"
     assert world.execute('summon minecraft:text_display 0 70 0 {Tags:["other"]}') == "Summoned new Text Display"
     [board, other] = world.entities
-    assert board.pos == (88.5, 67.0, -9.5) and board.tags == {"traitors.board"} and board.data["text"] == {"text": "Sign-ups"}
+    assert (
+        board.pos == (88.5, 67.0, -9.5)
+        and board.tags == {"traitors.board"}
+        and board.data["text"] == {"text": "Sign-ups"}
+    )
     assert world.execute("kill @e[type=minecraft:text_display,tag=traitors.board]") == "Killed Text Display"
     assert world.entities == [other]
     assert world.execute("kill @e[type=minecraft:text_display,tag=traitors.board]") == "No entity was found"

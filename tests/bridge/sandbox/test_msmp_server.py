@@ -43,8 +43,9 @@ def test_discover_and_status_report_the_release(name: str) -> None:
         sb = Sandbox("pw", tick_rate=0, datapack=False, msmp_secret=SECRET, msmp_tls=False, version=v)
         await sb.start()
         try:
-            async with connect(f"ws://127.0.0.1:{sb.msmp_port}",
-                               additional_headers={"Authorization": f"Bearer {SECRET}"}) as ws:  # fmt: skip
+            async with connect(
+                f"ws://127.0.0.1:{sb.msmp_port}", additional_headers={"Authorization": f"Bearer {SECRET}"}
+            ) as ws:
                 assert (await _call(ws, 1, "rpc.discover"))["result"]["info"]["version"] == v.msmp
                 status = (await _call(ws, 2, "minecraft:server/status"))["result"]
                 assert status["started"] is True and status["version"]["protocol"] == v.protocol
@@ -57,12 +58,21 @@ def test_discover_and_status_report_the_release(name: str) -> None:
 
 def test_a_starting_3x_server_answers_only_discovery_then_says_started() -> None:
     async def main() -> None:
-        sb = Sandbox("pw", tick_rate=0, datapack=False, msmp_secret=SECRET, msmp_tls=False,
-                     version=version_named("26.3"), startup_delay=0.5, upgrade_world=True)  # fmt: skip
+        sb = Sandbox(
+            "pw",
+            tick_rate=0,
+            datapack=False,
+            msmp_secret=SECRET,
+            msmp_tls=False,
+            version=version_named("26.3"),
+            startup_delay=0.5,
+            upgrade_world=True,
+        )
         await sb.start()
         try:
-            async with connect(f"ws://127.0.0.1:{sb.msmp_port}",
-                               additional_headers={"Authorization": f"Bearer {SECRET}"}) as ws:  # fmt: skip
+            async with connect(
+                f"ws://127.0.0.1:{sb.msmp_port}", additional_headers={"Authorization": f"Bearer {SECRET}"}
+            ) as ws:
                 assert (await _call(ws, 1, "rpc.discover"))["result"]["info"]["version"] == "3.1.0"
                 for rid, method in ((2, "minecraft:players"), (3, "minecraft:server/status")):
                     error = (await _call(ws, rid, method))["error"]
@@ -71,9 +81,13 @@ def test_a_starting_3x_server_answers_only_discovery_then_says_started() -> None
                 while not seen or seen[-1]["method"] != "minecraft:notification/server/started":
                     seen.append(json.loads(await asyncio.wait_for(ws.recv(), 2)))
                 events = [m["method"].removeprefix("minecraft:notification/") for m in seen]
-                assert events == ["world/upgrade_started", *["world/upgrade_progress"] * UPGRADE_STEPS,
-                                  "world/upgrade_finished", "server/started"]  # fmt: skip
-                assert [m["params"] for m in seen[1:1 + UPGRADE_STEPS]] == [[0.25], [0.5], [0.75], [1.0]]
+                assert events == [
+                    "world/upgrade_started",
+                    *["world/upgrade_progress"] * UPGRADE_STEPS,
+                    "world/upgrade_finished",
+                    "server/started",
+                ]
+                assert [m["params"] for m in seen[1 : 1 + UPGRADE_STEPS]] == [[0.25], [0.5], [0.75], [1.0]]
                 assert "result" in await _call(ws, 4, "minecraft:players")
         finally:
             await sb.stop()

@@ -11,13 +11,20 @@ from bridge.sandbox.registries import REGISTRIES
 @pytest.mark.parametrize(
     ("command", "reply"),
     [  # the context starts at the id, as vanilla resets the cursor there before it throws
-        ("give Alice minecraft:notanitem", "Unknown item 'minecraft:notanitem'...ive Alice minecraft:notanitem<--[HERE]"),
+        (
+            "give Alice minecraft:notanitem",
+            "Unknown item 'minecraft:notanitem'...ive Alice minecraft:notanitem<--[HERE]",
+        ),
         ("give Alice notanitem 2", "Unknown item 'minecraft:notanitem'...ive Alice notanitem 2<--[HERE]"),
         ("clear Alice minecraft:nope", "Unknown item 'minecraft:nope'...ear Alice minecraft:nope<--[HERE]"),
-        ("execute if block 0 0 0 minecraft:notablock run say hi",
-         "Unknown block type 'minecraft:notablock'...ock 0 0 0 minecraft:notablock run say hi<--[HERE]"),
-        ("kill @e[type=minecraft:notamob]",
-         "Invalid or unknown entity type 'minecraft:notamob'...l @e[type=minecraft:notamob]<--[HERE]"),
+        (
+            "execute if block 0 0 0 minecraft:notablock run say hi",
+            "Unknown block type 'minecraft:notablock'...ock 0 0 0 minecraft:notablock run say hi<--[HERE]",
+        ),
+        (
+            "kill @e[type=minecraft:notamob]",
+            "Invalid or unknown entity type 'minecraft:notamob'...l @e[type=minecraft:notamob]<--[HERE]",
+        ),
     ],
 )
 def test_unknown_ids_are_refused_with_vanillas_text(command: str, reply: str) -> None:

@@ -59,7 +59,9 @@ def test_give_and_clear_with_components() -> None:
         paper = alice.inventory[0]
         assert paper.item == "minecraft:paper" and paper.count == 1
         assert paper.custom_data == {"traitors": {"item": "vote_paper"}}
-        assert paper.components["minecraft:lore"] == [{"text": "Write a name at the Round Table", "color": "gray", "italic": 0}]
+        assert paper.components["minecraft:lore"] == [
+            {"text": "Write a name at the Round Table", "color": "gray", "italic": 0}
+        ]
         assert alice.count_items("sacred_sword") == 1
         # count only (0), then remove by partial custom_data match
         assert await rcon.command("clear @a *[custom_data~{traitors:{}}] 0") == "Found 2 matching item(s) on 2 players"
@@ -107,9 +109,15 @@ def test_tellraw_keeps_click_events_and_a_player_can_click_them() -> None:
 def test_titles() -> None:
     async def body(sb: Sandbox, rcon: RconClient) -> None:
         assert await rcon.command("title @a times 10 70 20") == "Changed title display times for 2 players"
-        assert await rcon.command('title Alice title {text:"Alice",color:"dark_red",bold:true}') == "Showing new title for Alice"
+        assert (
+            await rcon.command('title Alice title {text:"Alice",color:"dark_red",bold:true}')
+            == "Showing new title for Alice"
+        )
         assert await rcon.command('title Alice subtitle {text:"you are a Traitor"}') == "Showing new subtitle for Alice"
-        assert await rcon.command('title @a actionbar {text:"Round Table in 30 s"}') == "Showing new actionbar title for 2 players"
+        assert (
+            await rcon.command('title @a actionbar {text:"Round Table in 30 s"}')
+            == "Showing new actionbar title for 2 players"
+        )
         alice, bob = sb.world.player("Alice"), sb.world.player("Bob")
         assert alice.title == {"text": "Alice", "color": "dark_red", "bold": 1}
         assert [s.kind for s in alice.screen] == ["title", "subtitle", "actionbar"]
@@ -126,7 +134,10 @@ def test_teleports() -> None:
         assert reply == "Teleported 2 entities to 100.500000, 65.000000, -20.500000"
         bob = sb.world.player("Bob")
         assert bob.pos == (100.5, 65.0, -20.5) and (bob.yaw, bob.pitch) == (180.0, 0.0)
-        assert await rcon.command("teleport Alice 0 64 0 facing 10 64 0") == "Teleported Alice to 0.500000, 64.000000, 0.500000"
+        assert (
+            await rcon.command("teleport Alice 0 64 0 facing 10 64 0")
+            == "Teleported Alice to 0.500000, 64.000000, 0.500000"
+        )
         alice = sb.world.player("Alice")
         assert alice.pos == (0.5, 64.0, 0.5)
         assert alice.yaw == pytest.approx(-90.0)  # facing +x
@@ -141,16 +152,45 @@ def test_teleports() -> None:
 
 def test_bossbar_round_trip() -> None:
     async def body(sb: Sandbox, rcon: RconClient) -> None:
-        assert await rcon.command('bossbar add traitors:timer {text:"Round Table",color:"gold"}') == "Created custom bossbar [Round Table]"
-        assert await rcon.command("bossbar set traitors:timer max 300") == "Custom bossbar [Round Table] has changed maximum to 300"
-        assert await rcon.command("bossbar set traitors:timer value 120") == "Custom bossbar [Round Table] has changed value to 120"
-        assert await rcon.command("bossbar set traitors:timer color red") == "Custom bossbar [Round Table] has changed color"
-        assert await rcon.command("bossbar set traitors:timer style notched_10") == "Custom bossbar [Round Table] has changed style"
-        assert await rcon.command("bossbar set traitors:timer players @a") == "Custom bossbar [Round Table] now has 2 player(s): Alice, Bob"
-        assert await rcon.command("bossbar get traitors:timer value") == "Custom bossbar [Round Table] has a value of 120"
+        assert (
+            await rcon.command('bossbar add traitors:timer {text:"Round Table",color:"gold"}')
+            == "Created custom bossbar [Round Table]"
+        )
+        assert (
+            await rcon.command("bossbar set traitors:timer max 300")
+            == "Custom bossbar [Round Table] has changed maximum to 300"
+        )
+        assert (
+            await rcon.command("bossbar set traitors:timer value 120")
+            == "Custom bossbar [Round Table] has changed value to 120"
+        )
+        assert (
+            await rcon.command("bossbar set traitors:timer color red")
+            == "Custom bossbar [Round Table] has changed color"
+        )
+        assert (
+            await rcon.command("bossbar set traitors:timer style notched_10")
+            == "Custom bossbar [Round Table] has changed style"
+        )
+        assert (
+            await rcon.command("bossbar set traitors:timer players @a")
+            == "Custom bossbar [Round Table] now has 2 player(s): Alice, Bob"
+        )
+        assert (
+            await rcon.command("bossbar get traitors:timer value") == "Custom bossbar [Round Table] has a value of 120"
+        )
         bar = sb.world.bossbars["traitors:timer"]
-        assert (bar.value, bar.max, bar.color, bar.style, bar.players) == (120, 300, "red", "notched_10", {"Alice", "Bob"})
-        assert await rcon.command("bossbar set traitors:timer visible false") == "Custom bossbar [Round Table] is now hidden"
+        assert (bar.value, bar.max, bar.color, bar.style, bar.players) == (
+            120,
+            300,
+            "red",
+            "notched_10",
+            {"Alice", "Bob"},
+        )
+        assert (
+            await rcon.command("bossbar set traitors:timer visible false")
+            == "Custom bossbar [Round Table] is now hidden"
+        )
         assert await rcon.command("bossbar remove traitors:timer") == "Removed custom bossbar [Round Table]"
         assert await rcon.command("bossbar get traitors:timer max") == "No bossbar exists with the ID 'traitors:timer'"
 
@@ -159,15 +199,24 @@ def test_bossbar_round_trip() -> None:
 
 def test_scoreboard_round_trip() -> None:
     async def body(sb: Sandbox, rcon: RconClient) -> None:
-        assert await rcon.command('scoreboard objectives add traitors.vote trigger {text:"Vote"}') == "Created new objective [Vote]"
+        assert (
+            await rcon.command('scoreboard objectives add traitors.vote trigger {text:"Vote"}')
+            == "Created new objective [Vote]"
+        )
         assert await rcon.command("scoreboard objectives add points dummy") == "Created new objective [points]"
-        assert await rcon.command("scoreboard objectives add points dummy") == "An objective already exists by that name"
+        assert (
+            await rcon.command("scoreboard objectives add points dummy") == "An objective already exists by that name"
+        )
         assert await rcon.command("scoreboard players set Alice points 5") == "Set [points] for Alice to 5"
         assert await rcon.command("scoreboard players add Alice points 2") == "Added 2 to [points] for Alice (now 7)"
         assert await rcon.command("scoreboard players get Alice points") == "Alice has 7 [points]"
-        assert await rcon.command("scoreboard players get Bob points") == "Can't get value of points for Bob; none is set"
+        assert (
+            await rcon.command("scoreboard players get Bob points") == "Can't get value of points for Bob; none is set"
+        )
         assert await rcon.command("scoreboard players enable @a points") == "Can only enable trigger-objectives"
-        assert await rcon.command("scoreboard players enable @a traitors.vote") == "Enabled trigger [Vote] for 2 entities"
+        assert (
+            await rcon.command("scoreboard players enable @a traitors.vote") == "Enabled trigger [Vote] for 2 entities"
+        )
         assert await rcon.command("scoreboard objectives list") == "There are 2 objective(s): [Vote], [points]"
         assert await rcon.command("scoreboard players reset Alice points") == "Reset [points] for Alice"
         assert "points" not in sb.world.scores["Alice"]
@@ -178,19 +227,43 @@ def test_scoreboard_round_trip() -> None:
 
 def test_storage_round_trip() -> None:
     async def body(sb: Sandbox, rcon: RconClient) -> None:
-        assert await rcon.command("data get storage traitors:io") == "Storage traitors:io has the following contents: {}"
-        assert await rcon.command('data modify storage traitors:io queue append value {seq:1,player:"Alice",input:"vote",value:2}') == "Modified storage traitors:io"
-        assert await rcon.command('data modify storage traitors:io queue append value {seq:2,player:"Bob",input:"vote",value:1}') == "Modified storage traitors:io"
-        assert await rcon.command("data modify storage traitors:io phase set value \"night\"") == "Modified storage traitors:io"
-        assert await rcon.command("data modify storage traitors:io phase set value \"night\"") == "Nothing changed. The specified properties already have these values"
+        assert (
+            await rcon.command("data get storage traitors:io") == "Storage traitors:io has the following contents: {}"
+        )
+        assert (
+            await rcon.command(
+                'data modify storage traitors:io queue append value {seq:1,player:"Alice",input:"vote",value:2}'
+            )
+            == "Modified storage traitors:io"
+        )
+        assert (
+            await rcon.command(
+                'data modify storage traitors:io queue append value {seq:2,player:"Bob",input:"vote",value:1}'
+            )
+            == "Modified storage traitors:io"
+        )
+        assert (
+            await rcon.command('data modify storage traitors:io phase set value "night"')
+            == "Modified storage traitors:io"
+        )
+        assert (
+            await rcon.command('data modify storage traitors:io phase set value "night"')
+            == "Nothing changed. The specified properties already have these values"
+        )
         reply = await rcon.command("data get storage traitors:io queue")
         assert reply == (
             'Storage traitors:io has the following contents: [{seq: 1, player: "Alice", input: "vote", value: 2}, '
             '{seq: 2, player: "Bob", input: "vote", value: 1}]'
         )
-        assert await rcon.command("data get storage traitors:io queue[1].player") == 'Storage traitors:io has the following contents: "Bob"'
+        assert (
+            await rcon.command("data get storage traitors:io queue[1].player")
+            == 'Storage traitors:io has the following contents: "Bob"'
+        )
         assert await rcon.command("data remove storage traitors:io queue[0]") == "Modified storage traitors:io"
-        assert sb.world.storage_python("traitors:io") == {"queue": [{"seq": 2, "player": "Bob", "input": "vote", "value": 1}], "phase": "night"}
+        assert sb.world.storage_python("traitors:io") == {
+            "queue": [{"seq": 2, "player": "Bob", "input": "vote", "value": 1}],
+            "phase": "night",
+        }
         assert await rcon.command("data get storage traitors:io nothing") == "Found no elements matching nothing"
 
     run_with(body)
@@ -250,7 +323,10 @@ def test_tick_moves_triggers_into_the_queue_and_ack_removes_exactly_one() -> Non
         assert reply.startswith("Storage traitors:io has the following contents: [{")
         assert await rcon.command("data remove storage traitors:io queue[{seq:2}]") == "Modified storage traitors:io"
         assert [e["seq"] for e in world.storage_python("traitors:io")["queue"]] == [1, 3]
-        assert await rcon.command("data remove storage traitors:io queue[{seq:2}]") == "Found no elements matching queue[{seq:2}]"
+        assert (
+            await rcon.command("data remove storage traitors:io queue[{seq:2}]")
+            == "Found no elements matching queue[{seq:2}]"
+        )
         assert world.scores["#next"]["traitors.seq"] == 3
         assert world.errors == []
 
@@ -288,13 +364,22 @@ def test_selectors_tags_and_console_selectors() -> None:
     async def body(sb: Sandbox, rcon: RconClient) -> None:
         assert await rcon.command("tag Alice add alive") == "Added tag 'alive' to Alice"
         assert await rcon.command("tag Carol add alive") == "Added tag 'alive' to Carol"
-        assert await rcon.command("gamemode adventure @a[tag=alive]") == "Set Alice's game mode to Adventure ModeSet Carol's game mode to Adventure Mode"
+        assert (
+            await rcon.command("gamemode adventure @a[tag=alive]")
+            == "Set Alice's game mode to Adventure ModeSet Carol's game mode to Adventure Mode"
+        )
         assert sb.world.player("Bob").gamemode == "survival"
-        assert await rcon.command("effect give @a[tag=!alive] minecraft:blindness 5 0 true") == "Applied effect Blindness to Bob"
+        assert (
+            await rcon.command("effect give @a[tag=!alive] minecraft:blindness 5 0 true")
+            == "Applied effect Blindness to Bob"
+        )
         assert await rcon.command('tellraw @a[name=Bob] "hi"') == ""
         assert await rcon.command('tellraw @s "hi"') == "No player was found"  # the console has no entity
         assert await rcon.command("list") == "There are 3 of a max of 20 players online: Alice, Bob, Carol"
-        assert await rcon.command("gamerule send_command_feedback false") == "Gamerule send_command_feedback is now set to: false"
+        assert (
+            await rcon.command("gamerule send_command_feedback false")
+            == "Gamerule send_command_feedback is now set to: false"
+        )
         assert sb.world.gamerules["send_command_feedback"] == "false"
         assert await rcon.command("function traitors:nope") == "Unknown function traitors:nope"
         assert await rcon.command("/say hello §aworld") == ""
@@ -334,7 +419,9 @@ def _enable_and_queue(world: World) -> None:
     """A Python tick function (for a world without the data pack): queue a pressed vote, re-enable it."""
     for name, scores in world.scores.items():
         if scores.get("traitors.vote"):
-            world.execute(f'data modify storage traitors:io queue append value {{seq:1,player:"{name}",input:"vote",value:{scores["traitors.vote"]}}}')
+            world.execute(
+                f'data modify storage traitors:io queue append value {{seq:1,player:"{name}",input:"vote",value:{scores["traitors.vote"]}}}'
+            )
             scores["traitors.vote"] = 0
             world.unlocked.add((name, "traitors.vote"))
 
@@ -364,10 +451,17 @@ def test_sandbox_thread_ticks_by_itself() -> None:
                 return reply
 
         reply = asyncio.run(client())
-        assert reply == 'Storage traitors:io has the following contents: [{seq: 1, player: "Alice", input: "vote", value: 5}]'
+        assert (
+            reply
+            == 'Storage traitors:io has the following contents: [{seq: 1, player: "Alice", input: "vote", value: 5}]'
+        )
         assert sandbox.press_trigger("Alice", "traitors.vote", 1).startswith("Triggered")  # re-enabled by the tick
         log = sandbox.command_log()
-        assert log[0] == ('scoreboard objectives add traitors.vote trigger {text:"Vote"}', "Created new objective [Vote]", "ok")
+        assert log[0] == (
+            'scoreboard objectives add traitors.vote trigger {text:"Vote"}',
+            "Created new objective [Vote]",
+            "ok",
+        )
         snap = sandbox.snapshot()
         assert snap["players"]["Alice"]["chat"][0] == "Vote" and snap["errors"] == []
     finally:

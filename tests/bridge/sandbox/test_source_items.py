@@ -35,8 +35,9 @@ class Played(Series):
     effects also run in a sandbox world, with every contestant and the host online (and the shipped castle built,
     with ``castle``)."""
 
-    def __init__(self, hands: Iterable[tuple[str, Allegiance, Power | None]], *, castle: bool = False,
-                 **kw: object) -> None:
+    def __init__(
+        self, hands: Iterable[tuple[str, Allegiance, Power | None]], *, castle: bool = False, **kw: object
+    ) -> None:
         hands = tuple(hands)
         self.world = World()
         if castle:
@@ -67,8 +68,12 @@ def test_the_nominee_alone_holds_the_seer_book_and_its_page_tells_the_truth_in_t
     """Rulebook §10: "the seer book, which reveals whether a player is a Faithful or a Traitor during the Seer
     twist". Sunny, a Traitor falsified by The Falsifier that night, is shown a Traitor on the book's page, which
     reads in each reader's language; nobody else holds a seer book."""
-    hands = (("Sunny", T, Power.BARTENDER), ("Efe", T, Power.FALSIFIER), ("Makena", T, Power.SILENCER),
-             *((n, F, None) for n in ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Lena", "Omar", "Vic")))  # fmt: skip
+    hands = (
+        ("Sunny", T, Power.BARTENDER),
+        ("Efe", T, Power.FALSIFIER),
+        ("Makena", T, Power.SILENCER),
+        *((n, F, None) for n in ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Lena", "Omar", "Vic")),
+    )
     p = Played(hands, twists={2: (Twist.SEER,)})
     p.banish("Vic")
     for t in ("Sunny", "Efe", "Makena"):
@@ -116,13 +121,19 @@ def test_the_host_holds_one_torch_per_finalist_of_their_latest_vote_and_no_final
     p.do(ChooseTorch("Alex", Torch.BANISH_AGAIN))
     p.do(ChooseTorch("Kai", Torch.BANISH_AGAIN))
     p.do(ChooseTorch("Zuri", Torch.END_GAME))
-    assert _torches(p) == [("minecraft:copper_torch", "Zuri"), ("minecraft:redstone_torch", "Alex"),
-                           ("minecraft:redstone_torch", "Kai")]  # fmt: skip
+    assert _torches(p) == [
+        ("minecraft:copper_torch", "Zuri"),
+        ("minecraft:redstone_torch", "Alex"),
+        ("minecraft:redstone_torch", "Kai"),
+    ]
     p.do(ChooseTorch("Alex", Torch.END_GAME))
     p.do(actions.AskHappy(HOST))
     p.do(ChooseTorch("Kai", Torch.END_GAME))  # changed after the question, before the lock
-    assert _torches(p) == [("minecraft:copper_torch", "Alex"), ("minecraft:copper_torch", "Kai"),
-                           ("minecraft:copper_torch", "Zuri")]  # fmt: skip
+    assert _torches(p) == [
+        ("minecraft:copper_torch", "Alex"),
+        ("minecraft:copper_torch", "Kai"),
+        ("minecraft:copper_torch", "Zuri"),
+    ]
     assert all(p.stacks(n, "banish_torch") == p.stacks(n, "end_torch") == [] for n in ("Alex", "Kai", "Zuri", "Sunny"))
     assert all(s.components["minecraft:item_model"] == "minecraft:torch" for s in p.stacks(HOST, "end_torch"))
 
@@ -149,8 +160,10 @@ def test_a_torch_the_host_places_turns_red_for_banish_again_and_green_for_end_ga
 
 # ---------------------------------------------------------------------------------------------- T10.2
 
-HEAD_HANDS = tuple((n, T if n in ("Sunny", "Efe") else F, None)
-                   for n in ("Alex", "Kai", "Zuri", "Sunny", "Efe", "Noor", "Ari", "Steve", "Lena"))  # fmt: skip
+HEAD_HANDS = tuple(
+    (n, T if n in ("Sunny", "Efe") else F, None)
+    for n in ("Alex", "Kai", "Zuri", "Sunny", "Efe", "Noor", "Ari", "Steve", "Lena")
+)
 
 
 def _spot(seat: int) -> tuple[int, int, int]:
@@ -179,7 +192,10 @@ def test_the_heads_of_the_arrivals_stand_at_their_breakfast_places_and_go_at_nig
         rotation = 4 if seat % 2 else 12  # odd seats on the table's west side face west, even ones east
         assert here == f"minecraft:player_head[rotation={rotation}]", name
         x, y, z = _spot(seat)
-        assert p.world.execute(f"data get block {x} {y} {z} profile.name") == f'{x}, {y}, {z} has the following block data: "{name}"'
+        assert (
+            p.world.execute(f"data get block {x} {y} {z} profile.name")
+            == f'{x}, {y}, {z} has the following block data: "{name}"'
+        )
         assert p.world.blocks.get((x, y - 1, z)) == "minecraft:spruce_planks"  # on the breakfast table
     p.banish("Noor")
     assert all(p.world.blocks.get(_spot(n)) == "minecraft:air" for n in range(1, 17))

@@ -59,4 +59,5 @@ def test_a_macro_line_is_parsed_once_and_a_bad_one_is_a_pack_error(tmp_path: Pat
         assert parsed[1:] == ["scoreboard players set #a n x y"]
     assert world.scores["#a"]["n"] == 7  # the line did not run
     assert len(world.errors) == 1 and world.errors[0].endswith(
-        "m.mcfunction:1: macro line does not parse: Expected number but got literal 'x'.: scoreboard players set #a n x y")
+        "m.mcfunction:1: macro line does not parse: Expected number but got literal 'x'.: scoreboard players set #a n x y"
+    )

@@ -69,8 +69,11 @@ def test_plain_ws_is_an_explicit_choice() -> None:
 def test_the_certificate_names_loopback_and_a_bad_ca_file_is_a_config_error(tmp_path: Path) -> None:
     cert = self_signed()
     assert isinstance(cert.server_context(), ssl.SSLContext)
-    names = x509.load_pem_x509_certificate(cert.cert_pem).extensions.get_extension_for_class(
-        x509.SubjectAlternativeName).value
+    names = (
+        x509.load_pem_x509_certificate(cert.cert_pem)
+        .extensions.get_extension_for_class(x509.SubjectAlternativeName)
+        .value
+    )
     assert names.get_values_for_type(x509.DNSName) == ["localhost"]
     assert [str(ip) for ip in names.get_values_for_type(x509.IPAddress)] == ["127.0.0.1", "::1"]
     folder = tmp_path

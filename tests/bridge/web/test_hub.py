@@ -66,18 +66,28 @@ def test_every_press_is_audited_as_the_host_whose_token_was_used() -> None:
             cookie = {"Cookie": f"{COOKIE}={rig.keys.session('Ann')}"}
             async with websockets.connect(url, origin=websockets.Origin(rig.web.base), additional_headers=cookie) as ws:
                 assert json.loads(await ws.recv())["type"] == "state"
-                for request in ({"control": "pause_clock", "as": HOST}, {"control": "resume_clock", "as": HOST},
-                                {"control": "start_twist", "twist": "murder", "as": HOST},
-                                {"control": "cancel_twist", "twist": "murder"}, {"control": "advance", "as": HOST}):  # fmt: skip
+                for request in (
+                    {"control": "pause_clock", "as": HOST},
+                    {"control": "resume_clock", "as": HOST},
+                    {"control": "start_twist", "twist": "murder", "as": HOST},
+                    {"control": "cancel_twist", "twist": "murder"},
+                    {"control": "advance", "as": HOST},
+                ):
                     await ws.send(json.dumps(request))
                     while (reply := json.loads(await ws.recv()))["type"] != "reply":
                         pass
                     assert reply["ok"], reply
-            return [(a["host"], a["action"], a["detail"].split(",")[0].split()[-1]) for a in rig.game.record.host_actions]
+            return [
+                (a["host"], a["action"], a["detail"].split(",")[0].split()[-1]) for a in rig.game.record.host_actions
+            ]
 
-    assert asyncio.run(run()) == [("Ann", "pause_clock", "left"), ("Ann", "resume_clock", "left"),
-                                  ("Ann", "start_twist", "murder"), ("Ann", "cancel_twist", "murder"),
-                                  ("Ann", "advance", "advance")]  # fmt: skip
+    assert asyncio.run(run()) == [
+        ("Ann", "pause_clock", "left"),
+        ("Ann", "resume_clock", "left"),
+        ("Ann", "start_twist", "murder"),
+        ("Ann", "cancel_twist", "murder"),
+        ("Ann", "advance", "advance"),
+    ]
 
 
 def test_a_stopping_service_takes_no_control_from_the_page() -> None:
@@ -145,8 +155,14 @@ def test_press_is_the_console_button() -> None:
     assert press({"control": "replace_contestant", "seat": 4}) == {"input": "host", "value": 104}
     assert press({"control": "start_twist", "twist": "murder"}) == {"input": "twist", "value": 2}
     assert press({"control": "cancel_twist", "twist": "murder"}) == {"input": "twist", "value": 102}
-    for bad in ({"control": "start_twist", "twist": "nope"}, {"control": "replace_contestant", "seat": 40},
-                {"control": None}, {}, {"control": "PAUSE_CLOCK"}, {"control": "nope"}):  # fmt: skip
+    for bad in (
+        {"control": "start_twist", "twist": "nope"},
+        {"control": "replace_contestant", "seat": 40},
+        {"control": None},
+        {},
+        {"control": "PAUSE_CLOCK"},
+        {"control": "nope"},
+    ):
         with pytest.raises(ControlError):
             press(bad)
 
@@ -156,9 +172,21 @@ def test_the_page_is_sent_the_console_buttons_in_the_console_order() -> None:
     state = json.loads(WebHub().state_message())
     assert state["controls"] == controls()
     assert [c["control"] for c in controls()] == [
-        "advance", "open_round_table", "open_vote", "close_vote", "ask_happy", "lock_torches", "start_twist",
-        "cancel_twist", "pause_clock", "resume_clock", "end_series", "extend_phase", "replace_contestant", "undo",
-    ]  # fmt: skip
+        "advance",
+        "open_round_table",
+        "open_vote",
+        "close_vote",
+        "ask_happy",
+        "lock_torches",
+        "start_twist",
+        "cancel_twist",
+        "pause_clock",
+        "resume_clock",
+        "end_series",
+        "extend_phase",
+        "replace_contestant",
+        "undo",
+    ]
     assert controls()[-1] == {"control": "undo", "label": "Undo the last host action"}
     for c in controls():
         press({"control": c["control"], "seat": 1, "twist": "murder"})  # each is a press the hub takes

@@ -81,8 +81,9 @@ def test_a_note_without_a_store_lives_in_memory_and_is_cut_to_its_limit() -> Non
     assert drain(hub.open_host())[0]["parts"]["notes"] == {name: "x" * MAX_NOTE}
 
 
-@pytest.mark.parametrize("request_", [{"contestant": "Nobody", "text": "x"}, {"contestant": "Alex", "text": 3},
-                                      {"text": "x"}])  # fmt: skip
+@pytest.mark.parametrize(
+    "request_", [{"contestant": "Nobody", "text": "x"}, {"contestant": "Alex", "text": 3}, {"text": "x"}]
+)
 def test_a_bad_note_is_refused(request_: dict[str, Any]) -> None:
     series = EngineSeries(new_game(random_settings(random.Random(6), "traitors"), 6))
     hub = WebHub()

@@ -74,7 +74,7 @@ def public_trace(timed: Timed, seats: dict[str, int], living: Sequence[str] | No
 def since(timed: Timed, key: str, nth: int = 1) -> Timed:
     """``timed`` from the ``nth`` public announcement ``key`` on."""
     marks = [i for i, (_, e) in enumerate(timed) if isinstance(e, Announce) and e.message.key == key]
-    return timed[marks[nth - 1]:]
+    return timed[marks[nth - 1] :]
 
 
 def until(timed: Timed, key: str) -> Timed:
@@ -252,8 +252,13 @@ def test_traitors_a_recruitment_shows_only_night_on_the_public_clock() -> None:
         labels = [e.label.key for _, e in night if isinstance(e, ClockStarted)]
         assert set(labels) == {"clock.night", "clock.breakfast"} and labels[-1] == "clock.breakfast", labels
         everything = {e.label.key for _, e in s.timed if isinstance(e, ClockStarted)}
-        assert not everything & {"clock.oath", "clock.turret", "clock.offer", "clock.traitor_powers",
-                                 "clock.host_visit"}, everything  # fmt: skip
+        assert not everything & {
+            "clock.oath",
+            "clock.turret",
+            "clock.offer",
+            "clock.traitor_powers",
+            "clock.host_visit",
+        }, everything
         assert "night" in s.phases and not set(s.phases) & {p.value for p in NIGHT_PHASES}
         said = [e.message.key for _, e in s.timed if isinstance(e, Announce)]
         assert "phase.night" in said and "phase.host_visit" not in said  # the visit is told to the one visited
@@ -281,8 +286,9 @@ def test_public_trace_sees_a_public_difference() -> None:
     assert public_trace(a.timed, seats) != public_trace(b.timed, seats)
 
 
-def powerless(hands: tuple[tuple[str, Allegiance, Power | None], ...], allegiance: Allegiance
-              ) -> tuple[tuple[str, Allegiance, Power | None], ...]:
+def powerless(
+    hands: tuple[tuple[str, Allegiance, Power | None], ...], allegiance: Allegiance
+) -> tuple[tuple[str, Allegiance, Power | None], ...]:
     """``hands`` with no power for any contestant of ``allegiance``."""
     return tuple((n, a, None if a is allegiance else p) for n, a, p in hands)
 
@@ -299,12 +305,16 @@ def murder_night(hands: tuple[tuple[str, Allegiance, Power | None], ...]) -> Tim
 
 
 @pytest.mark.rule("T5.1", "T7.10")
-@pytest.mark.parametrize(("powers", "asked", "prompt"), [
-    (Allegiance.TRAITOR, "Sunny", "prompt.bartender"),
-    (Allegiance.FAITHFUL, "Alex", "prompt.analyst"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("powers", "asked", "prompt"),
+    [
+        (Allegiance.TRAITOR, "Sunny", "prompt.bartender"),
+        (Allegiance.FAITHFUL, "Alex", "prompt.analyst"),
+    ],
+)
 def test_traitors_a_usable_power_held_or_not_leaves_the_public_trace_the_same(
-        powers: Allegiance, asked: str, prompt: str) -> None:
+    powers: Allegiance, asked: str, prompt: str
+) -> None:
     """T5.1: «After making their decision, each Traitor will also use their power's ability to hinder The
     Faithful.» T7.10: «the host will individually visit each Faithful to use their ability» … «each player will
     only be visited if they actually need to be». The same night one with the Traitors' powers dealt and with

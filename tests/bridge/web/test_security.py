@@ -111,9 +111,16 @@ def test_the_session_cookie_holds_no_token_and_is_strict(client: TestClient) -> 
     assert response.headers["location"] == "/host" and "token" not in response.headers["location"]
 
 
-@pytest.mark.parametrize("headers", [{"origin": "http://evil.example"}, {"origin": "http://127.0.0.1:9999"},
-                                     {"origin": "null"}, {"sec-fetch-site": "cross-site", "origin": "null"},
-                                     {"sec-fetch-site": "same-site", "origin": BASE}])  # fmt: skip
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://evil.example"},
+        {"origin": "http://127.0.0.1:9999"},
+        {"origin": "null"},
+        {"sec-fetch-site": "cross-site", "origin": "null"},
+        {"sec-fetch-site": "same-site", "origin": BASE},
+    ],
+)
 def test_a_login_from_another_site_is_refused(client: TestClient, headers: dict[str, str]) -> None:
     """Another site, another port of this machine (same site, other origin), or an origin the browser hid."""
     response = client.post("/host/login", data={"token": TOKEN}, headers=headers, follow_redirects=False)
@@ -127,8 +134,12 @@ def test_a_huge_login_post_is_not_read(client: TestClient) -> None:
 
 def test_a_login_from_this_page_under_no_referrer_is_taken(client: TestClient) -> None:
     """Under ``Referrer-Policy: no-referrer`` a browser posts ``Origin: null``; its ``Sec-Fetch-Site`` decides."""
-    response = client.post("/host/login", data={"token": TOKEN}, follow_redirects=False,
-                           headers={"sec-fetch-site": "same-origin", "origin": "null"})  # fmt: skip
+    response = client.post(
+        "/host/login",
+        data={"token": TOKEN},
+        follow_redirects=False,
+        headers={"sec-fetch-site": "same-origin", "origin": "null"},
+    )
     assert response.status_code == 303 and COOKIE in response.cookies
 
 
@@ -211,8 +222,10 @@ def first_view(ws: Any) -> str:
 
 def test_spectators_beyond_the_limit_are_turned_away() -> None:
     client, hub = app_for(HostKeys.one(HOST, TOKEN), WebConfig(max_spectators=2))
-    with client.websocket_connect(f"{WS}/ws/spectate", headers=ORIGIN) as one, \
-            client.websocket_connect(f"{WS}/ws/spectate", headers=ORIGIN) as two:  # fmt: skip
+    with (
+        client.websocket_connect(f"{WS}/ws/spectate", headers=ORIGIN) as one,
+        client.websocket_connect(f"{WS}/ws/spectate", headers=ORIGIN) as two,
+    ):
         assert first_view(one) == first_view(two) == "view"
         assert refused(client, f"{WS}/ws/spectate", **ORIGIN) == TRY_LATER
     with client.websocket_connect(f"{WS}/ws/spectate", headers=ORIGIN) as three:  # room again

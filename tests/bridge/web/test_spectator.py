@@ -29,8 +29,24 @@ from engine.rulesets.traitors.settings import Settings
 from engine.views import OutEntry, PublicView
 
 HOST = "Host"
-NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea",
-         "Tomas", "Ines", "Yuki", "Bram")  # fmt: skip
+NAMES = (
+    "Alex",
+    "Kai",
+    "Zuri",
+    "Steve",
+    "Ari",
+    "Noor",
+    "Sunny",
+    "Efe",
+    "Makena",
+    "Lena",
+    "Omar",
+    "Rhea",
+    "Tomas",
+    "Ines",
+    "Yuki",
+    "Bram",
+)
 SERIES = 300
 STEP_LIMIT = 4000
 VIEW_FIELDS = {f.name for f in fields(PublicView)}
@@ -44,12 +60,18 @@ Knights: the card of the one who leaves is turned before their last word), as th
 def random_settings(rng: random.Random, ruleset: str) -> Settings | ClubSettings:
     if ruleset != "traitors":
         n = rng.randint(8, 16)
-        return ClubSettings(ruleset, NAMES[:n], hosts=(HOST,), day_execution=rng.random() < 0.85,
-                            max_days=rng.choice([30, 6]))  # fmt: skip
+        return ClubSettings(
+            ruleset, NAMES[:n], hosts=(HOST,), day_execution=rng.random() < 0.85, max_days=rng.choice([30, 6])
+        )
     n = rng.randint(6, 12)
-    return Settings(contestants=NAMES[:n], traitors=rng.randint(1, (n - 1) // 3), hosts=(HOST,),
-                    drunk=rng.choice(["none", "possible", "always"]), first_night_murder=rng.random() < 0.3,
-                    joker_night=rng.choice([None, 1, 2, 3]))  # fmt: skip
+    return Settings(
+        contestants=NAMES[:n],
+        traitors=rng.randint(1, (n - 1) // 3),
+        hosts=(HOST,),
+        drunk=rng.choice(["none", "possible", "always"]),
+        first_night_murder=rng.random() < 0.3,
+        joker_night=rng.choice([None, 1, 2, 3]),
+    )
 
 
 class EngineSeries:
@@ -169,8 +191,9 @@ def test_only_public_effects_pass() -> None:
 
 
 def _view(day: int) -> PublicView:
-    return PublicView(day, "night", (("Alex", 1), ("Noor", 2)), ("Alex",), (OutEntry("Noor", "banished", 1, "faithful"),),
-                      None, ())  # fmt: skip
+    return PublicView(
+        day, "night", (("Alex", 1), ("Noor", 2)), ("Alex",), (OutEntry("Noor", "banished", 1, "faithful"),), None, ()
+    )
 
 
 def test_the_delay_holds_every_message_back() -> None:
@@ -256,7 +279,7 @@ def restart_once(ruleset: str, seed: int) -> None:
     seen, shown = [json.loads(t) for t in texts[1:]], json.loads(json.dumps(hub.spectator.history))
     assert [m for m in seen if m["type"] != "view"] == [m for m in shown if m["type"] != "view"]
     views = [m for m in seen if m["type"] == "view"]  # the page open all along saw the castle before the start too
-    assert views == [m for m in shown if m["type"] == "view"][-len(views):]
+    assert views == [m for m in shown if m["type"] == "view"][-len(views) :]
     assert any(m["type"] == "event" and m["kind"] == "announce" for m in seen)
     for text in texts:
         check_message(resumed.game, text)

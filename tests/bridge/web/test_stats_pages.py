@@ -35,22 +35,34 @@ def db(tmp_path: Path) -> RecordsDb:
     for ruleset, seed in (("traitors", 1), ("traitors", 2), ("black_knights", 3)):
         settings = demo_settings(8, ruleset)
         game, _ = play_series(settings, seed)
-        db.write(make_entry(json.loads(format_record(game.record, "json")), format_record(game.record, "text"),
-                            key=f"k{seed}", settings=settings_to_json(settings), castle="north<b>",
-                            season="spring", twists=twists_of(settings)))  # fmt: skip
+        db.write(
+            make_entry(
+                json.loads(format_record(game.record, "json")),
+                format_record(game.record, "text"),
+                key=f"k{seed}",
+                settings=settings_to_json(settings),
+                castle="north<b>",
+                season="spring",
+                twists=twists_of(settings),
+            )
+        )
     fill_predictions(db, 30, 1)
     return db
 
 
 @pytest.fixture
 def client(db: RecordsDb) -> TestClient:
-    return TestClient(make_app(WebHub(), HostKeys.one("Host", TOKEN), extra_routes=stats_routes(db, LAB)), base_url=BASE)
+    return TestClient(
+        make_app(WebHub(), HostKeys.one("Host", TOKEN), extra_routes=stats_routes(db, LAB)), base_url=BASE
+    )
 
 
 def test_the_json_is_the_stats_figures(client: TestClient, db: RecordsDb) -> None:
     got = client.get("/stats.json?season=spring")
     assert got.status_code == 200
-    assert got.json() == json.loads(json.dumps(figures(db.series(season="spring"), db.predictions(LAB), season="spring")))
+    assert got.json() == json.loads(
+        json.dumps(figures(db.series(season="spring"), db.predictions(LAB), season="spring"))
+    )
 
 
 def test_the_overview_shows_the_lab_check_with_both_intervals_and_the_gap(client: TestClient, db: RecordsDb) -> None:
@@ -61,9 +73,12 @@ def test_the_overview_shows_the_lab_check_with_both_intervals_and_the_gap(client
     traitors = next(s for s in f["setups"] if s["ruleset"] == "traitors")
     for side, check in traitors["check"].items():
         real, lab = check["real"], check["lab"]
-        row = (f"<td>{side}</td><td>{real['rate'] * 100:.1f} %")
+        row = f"<td>{side}</td><td>{real['rate'] * 100:.1f} %"
         assert row in html
-        assert f"{lab['rate'] * 100:.1f} % <span class=\"muted\">[{lab['ci95'][0] * 100:.1f} %, {lab['ci95'][1] * 100:.1f} %]" in html
+        assert (
+            f'{lab["rate"] * 100:.1f} % <span class="muted">[{lab["ci95"][0] * 100:.1f} %, {lab["ci95"][1] * 100:.1f} %]'
+            in html
+        )
         assert f"{check['gap'] * 100:+.1f} points" in html
     assert html.count("<svg") >= 4 and "<script" not in html and " style=" not in html
     for p in f["leaderboard"]:
@@ -85,17 +100,29 @@ def test_player_and_series_pages(client: TestClient, db: RecordsDb) -> None:
 
 
 def test_the_record_tables_become_html_tables() -> None:
-    html = record_html("# The Traitors: series record\n\n## Cast\n\n| Seat | Contestant |\n|---|---|\n| 1 | <Alex> |\n\n"
-                       "Result: Traitors win")  # fmt: skip
-    assert html == ('<div class="record"><h2>The Traitors: series record</h2><h2>Cast</h2><div class="scroll"><table>'
-                    '<thead><tr><th>Seat</th><th>Contestant</th></tr></thead><tbody><tr><td>1</td><td>&lt;Alex&gt;</td>'
-                    "</tr></tbody></table></div><p>Result: Traitors win</p></div>")  # fmt: skip
+    html = record_html(
+        "# The Traitors: series record\n\n## Cast\n\n| Seat | Contestant |\n|---|---|\n| 1 | <Alex> |\n\n"
+        "Result: Traitors win"
+    )
+    assert html == (
+        '<div class="record"><h2>The Traitors: series record</h2><h2>Cast</h2><div class="scroll"><table>'
+        "<thead><tr><th>Seat</th><th>Contestant</th></tr></thead><tbody><tr><td>1</td><td>&lt;Alex&gt;</td>"
+        "</tr></tbody></table></div><p>Result: Traitors win</p></div>"
+    )
 
 
 def test_host_only_pages_need_the_host_cookie(db: RecordsDb) -> None:
     keys = HostKeys.one("Host", TOKEN)
-    client = TestClient(make_app(WebHub(), keys, extra_routes=stats_routes(
-        db, LAB, allow=lambda request: keys.host_of(request.cookies.get(COOKIE)) is not None)), base_url=BASE)  # fmt: skip
+    client = TestClient(
+        make_app(
+            WebHub(),
+            keys,
+            extra_routes=stats_routes(
+                db, LAB, allow=lambda request: keys.host_of(request.cookies.get(COOKIE)) is not None
+            ),
+        ),
+        base_url=BASE,
+    )
     assert client.get("/stats").status_code == 403
     client.cookies.set(COOKIE, keys.session("Host"))
     assert client.get("/stats").status_code == 200
@@ -104,7 +131,9 @@ def test_host_only_pages_need_the_host_cookie(db: RecordsDb) -> None:
 def test_a_database_that_cannot_be_read_is_a_one_line_503(tmp_path: Path) -> None:
     broken = tmp_path / "records.db"
     broken.write_text("junk" * 100)
-    client = TestClient(make_app(WebHub(), HostKeys.one("Host", TOKEN), extra_routes=stats_routes(RecordsDb(str(broken)), LAB)),
-                        base_url=BASE)  # fmt: skip
+    client = TestClient(
+        make_app(WebHub(), HostKeys.one("Host", TOKEN), extra_routes=stats_routes(RecordsDb(str(broken)), LAB)),
+        base_url=BASE,
+    )
     page = client.get("/stats")
     assert page.status_code == 503 and re.fullmatch(r"503: records database .*\n", page.text)

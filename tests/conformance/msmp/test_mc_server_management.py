@@ -38,8 +38,13 @@ def test_mc_server_management_drives_every_method_family_over_wss() -> None:
         sb.join("Bob")
         url, ca = sb.sandbox.msmp_url, sb.sandbox.msmp_cert_file
         assert url is not None and url.startswith("wss://") and ca is not None
-        proc = subprocess.run([node, str(HERE / "run.mjs"), url, SECRET, str(ca), offline_uuid("Bob")],
-                              capture_output=True, text=True, timeout=60, cwd=HERE)  # fmt: skip
+        proc = subprocess.run(
+            [node, str(HERE / "run.mjs"), url, SECRET, str(ca), offline_uuid("Bob")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=HERE,
+        )
         assert proc.returncode == 0, proc.stderr
         got = json.loads(proc.stdout)
         alice = sb.world.players["Alice"]
@@ -51,13 +56,24 @@ def test_mc_server_management_drives_every_method_family_over_wss() -> None:
     assert got == {
         "status": {"started": True, "players": ["Alice", "Bob"], "protocol": 774},
         "registry": True,
-        "allowlist": ["Alice"], "allowlist_cleared": [],
-        "operator": {"name": "Alice", "level": 2, "bypasses": True}, "operators_after": 0,
-        "ban": {"name": "Mallory", "reason": "griefing", "source": "Management server"}, "bans_after": 0,
-        "ip_bans": ["203.0.113.7"], "ip_bans_after": 0,
-        "difficulty": "easy", "difficulty_set": "hard", "motd": "A Minecraft Server", "max_players": 20,
-        "gamerule_count": 59, "advance_time": True,
+        "allowlist": ["Alice"],
+        "allowlist_cleared": [],
+        "operator": {"name": "Alice", "level": 2, "bypasses": True},
+        "operators_after": 0,
+        "ban": {"name": "Mallory", "reason": "griefing", "source": "Management server"},
+        "bans_after": 0,
+        "ip_bans": ["203.0.113.7"],
+        "ip_bans_after": 0,
+        "difficulty": "easy",
+        "difficulty_set": "hard",
+        "motd": "A Minecraft Server",
+        "max_players": 20,
+        "gamerule_count": 59,
+        "advance_time": True,
         "advance_time_updated": {"key": "minecraft:advance_time", "value": False},
-        "overlay": True, "translated": True, "kicked": ["Bob"],
-        "saved": True, "stopped": True,
-    }  # fmt: skip
+        "overlay": True,
+        "translated": True,
+        "kicked": ["Bob"],
+        "saved": True,
+        "stopped": True,
+    }

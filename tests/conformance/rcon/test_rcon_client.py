@@ -33,9 +33,14 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[subproce
     pw = tmp_path_factory.mktemp("rcon") / "pw"
     pw.write_text(password, encoding="utf-8")
     pw.chmod(0o600)
-    proc = subprocess.Popen([sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw),
-                             "--bots", "6", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env(), cwd=ROOT)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw), "--bots", "6", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
     try:
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 30)
@@ -75,10 +80,19 @@ def test_help_lists_every_command_as_vanilla_does(sandbox) -> None:
     """Vanilla's ``help`` over RCON: one ``/usage`` line per command (Brigadier's smart usage), run together."""
     listed = run(sandbox, "help")
     lines = ["/" + line for line in listed.split("/")[1:]]
-    for expected in ("/advancement (grant|revoke)", "/attribute <target> <attribute> (base|get|modifier)",
-                     "/ban <targets> [<reason>]", "/banlist [ips|players]", "/bossbar (add|get|list|remove|set)",
-                     "/clear [<targets>]", "/kick <targets> [<reason>]", "/tp -> teleport", "/tell -> msg",
-                     "/list [uuids]", "/stop"):  # fmt: skip
+    for expected in (
+        "/advancement (grant|revoke)",
+        "/attribute <target> <attribute> (base|get|modifier)",
+        "/ban <targets> [<reason>]",
+        "/banlist [ips|players]",
+        "/bossbar (add|get|list|remove|set)",
+        "/clear [<targets>]",
+        "/kick <targets> [<reason>]",
+        "/tp -> teleport",
+        "/tell -> msg",
+        "/list [uuids]",
+        "/stop",
+    ):
         assert expected in lines, expected
     assert "/publish" not in " ".join(lines), "a dedicated server has no /publish"
     assert lines == sorted(lines, key=lambda s: s.split()[0]), "in the tree's order: by name"
@@ -88,7 +102,8 @@ def test_help_lists_every_command_as_vanilla_does(sandbox) -> None:
 
 def test_give_refuses_an_unknown_item(sandbox) -> None:
     assert run(sandbox, "give Zuri minecraft:notanitem") == (
-        "Unknown item 'minecraft:notanitem'give Zuri minecraft:notanitem<--[HERE]")
+        "Unknown item 'minecraft:notanitem'give Zuri minecraft:notanitem<--[HERE]"
+    )
     assert run(sandbox, "give Zuri minecraft:paper").startswith("Gave 1 [Paper] to Zuri")
 
 
@@ -97,9 +112,26 @@ def test_with_join_over_the_bots_join_after_the_ready_line(tmp_path: Path) -> No
     pw = tmp_path / "pw"
     pw.write_text("pw-join", encoding="utf-8")
     pw.chmod(0o600)
-    proc = subprocess.Popen([sys.executable, "-m", "bridge.app.cli", "sandbox", "--password-file", str(pw),
-                             "--bots", "6", "--quiet", "--join-over", "2"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bridge.app.cli",
+            "sandbox",
+            "--password-file",
+            str(pw),
+            "--bots",
+            "6",
+            "--quiet",
+            "--join-over",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
     try:
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 30)

@@ -18,13 +18,19 @@ NAMES = tuple(demo_settings(12, "black_knights").contestants)
 ME = NAMES[0]
 
 
-def view(allegiance: str, *, fellows: tuple[str, ...] = (), out: tuple[str, ...] = (), phase: str = "vote",
-         me: str = ME) -> PlayerView:  # fmt: skip
+def view(
+    allegiance: str, *, fellows: tuple[str, ...] = (), out: tuple[str, ...] = (), phase: str = "vote", me: str = ME
+) -> PlayerView:
     """The view of ``me`` with every contestant but ``out`` still in."""
     public = PublicView(
-        day=1, phase=phase, seats=tuple((n, i + 1) for i, n in enumerate(NAMES)),
-        in_castle=tuple(n for n in NAMES if n not in out), out=(), winner=None, winners=(),
-    )  # fmt: skip
+        day=1,
+        phase=phase,
+        seats=tuple((n, i + 1) for i, n in enumerate(NAMES)),
+        in_castle=tuple(n for n in NAMES if n not in out),
+        out=(),
+        winner=None,
+        winners=(),
+    )
     return PlayerView(me, public, True, allegiance, None, None, fellows, (), (), ())
 
 

@@ -25,21 +25,31 @@ def test_a_night_with_a_murder_is_not_quiet_and_a_save_before_any_reveal_hardly_
 
 
 def test_a_quiet_night_after_a_traitor_was_revealed_is_likely_a_recruitment():
-    out = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
-           OutEntry("Zuri", "banished", 2, "faithful"))  # fmt: skip
+    out = (
+        OutEntry("Alex", "banished", 1, "traitor"),
+        OutEntry("Kai", "murdered", 1, None),
+        OutEntry("Zuri", "banished", 2, "faithful"),
+    )
     assert quiet_nights(public(3, out), 3) == (pytest.approx(QUIET_RECRUIT), 2)
 
 
 def test_the_series_going_on_after_every_dealt_traitor_is_revealed_means_a_recruit():
-    out = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
-           OutEntry("Zuri", "banished", 2, "traitor"), OutEntry("Steve", "murdered", 2, None))  # fmt: skip
+    out = (
+        OutEntry("Alex", "banished", 1, "traitor"),
+        OutEntry("Kai", "murdered", 1, None),
+        OutEntry("Zuri", "banished", 2, "traitor"),
+        OutEntry("Steve", "murdered", 2, None),
+    )
     expected, _ = quiet_nights(public(3, out), 2)
     assert expected == 1.0
 
 
 def test_the_recruit_is_likelier_among_those_whose_papers_left_the_consensus_since_the_quiet_night():
-    out = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
-           OutEntry("Zuri", "banished", 2, "faithful"))  # fmt: skip
+    out = (
+        OutEntry("Alex", "banished", 1, "traitor"),
+        OutEntry("Kai", "murdered", 1, None),
+        OutEntry("Zuri", "banished", 2, "faithful"),
+    )
     reading = VoteReading()
     reading.note_vote(0, "Noor", True, 3)  # day 3, after the quiet night 2
     history = [("Steve", "Noor"), ("Ari", "Noor"), ("Sunny", "Noor"), ("Efe", "Makena"), ("Makena", "Noor")]
@@ -52,18 +62,27 @@ def test_the_recruit_is_likelier_among_those_whose_papers_left_the_consensus_sin
     before.note_vote(0, "Noor", True, 2)
     flat = recruit_chances(public(3, out), 3, p, before, history, "Steve")
     assert len(set(flat.values())) == 1
-    assert recruit_chances(public(3, out[:2] + (OutEntry("Zuri", "murdered", 2, None),)), 3, p, reading, history,
-                           "Steve") == {}  # fmt: skip
+    assert (
+        recruit_chances(public(3, out[:2] + (OutEntry("Zuri", "murdered", 2, None),)), 3, p, reading, history, "Steve")
+        == {}
+    )
 
 
 def test_a_faithful_who_refuses_offers_reads_a_quiet_night_as_a_refusal_but_still_counts_a_certain_recruit():
-    quiet = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
-             OutEntry("Zuri", "banished", 2, "faithful"))  # fmt: skip
+    quiet = (
+        OutEntry("Alex", "banished", 1, "traitor"),
+        OutEntry("Kai", "murdered", 1, None),
+        OutEntry("Zuri", "banished", 2, "faithful"),
+    )
     p = dict.fromkeys(NAMES, 0.2)
     joins = recruit_chances(public(3, quiet), 3, p, VoteReading(), [], "Steve", others_join=True)
     refuses = recruit_chances(public(3, quiet), 3, p, VoteReading(), [], "Steve", others_join=False)
     assert sum(joins.values()) == pytest.approx(QUIET_RECRUIT) and sum(refuses.values()) == pytest.approx(QUIET_SAVE)
-    every = (OutEntry("Alex", "banished", 1, "traitor"), OutEntry("Kai", "murdered", 1, None),
-             OutEntry("Zuri", "banished", 2, "traitor"), OutEntry("Steve", "murdered", 2, None))  # fmt: skip
+    every = (
+        OutEntry("Alex", "banished", 1, "traitor"),
+        OutEntry("Kai", "murdered", 1, None),
+        OutEntry("Zuri", "banished", 2, "traitor"),
+        OutEntry("Steve", "murdered", 2, None),
+    )
     certain = recruit_chances(public(3, every), 2, p, VoteReading(), [], "Ari", others_join=False)
     assert sum(certain.values()) == pytest.approx(1.0)

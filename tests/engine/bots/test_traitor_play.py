@@ -98,7 +98,8 @@ def test_the_opportunist_kind_answers_offers_to_win_and_the_smart_kind_refuses()
     assert OpportunistBot("Zuri", rng).joins_to_win
     assert not make_bot("smart", "Zuri", rng, ruleset="traitors").joins_to_win  # type: ignore[attr-defined]
     assert type(make_bot("opportunist", "Zuri", rng, ruleset="black_knights")) is type(
-        make_bot("smart", "Zuri", rng, ruleset="black_knights"))  # no offers in the club rulesets
+        make_bot("smart", "Zuri", rng, ruleset="black_knights")
+    )  # no offers in the club rulesets
 
 
 def test_the_traitors_seduce_only_after_losing_a_fellow_and_while_the_evidence_does_not_name_them():

@@ -91,12 +91,17 @@ def test_only_the_absent_vanilla_registries_are_filtered() -> None:
 
 
 def test_commands_of_one_form_are_checked_once() -> None:
-    sent = {"traitors": ["clear Alex *[custom_data~{traitors:{item:\"vote_paper\"}}]",
-                         "clear Kai *[custom_data~{traitors:{item:\"vote_paper\"}}]",
-                         "scoreboard players set Kai traitors.power2 12", "scoreboard players set Alex traitors.power2 7"],
-            "mafia_yakuza": ["clear Kai *[custom_data~{traitors:{item:\"vote_paper\"}}]", "tellraw Kai \"Kaiser\""]}  # fmt: skip
+    sent = {
+        "traitors": [
+            'clear Alex *[custom_data~{traitors:{item:"vote_paper"}}]',
+            'clear Kai *[custom_data~{traitors:{item:"vote_paper"}}]',
+            "scoreboard players set Kai traitors.power2 12",
+            "scoreboard players set Alex traitors.power2 7",
+        ],
+        "mafia_yakuza": ['clear Kai *[custom_data~{traitors:{item:"vote_paper"}}]', 'tellraw Kai "Kaiser"'],
+    }
     got = check.distinct_forms(sent, ["Alex", "Kai"])
-    assert got == {"traitors": [sent["traitors"][0], sent["traitors"][2]], "mafia_yakuza": ["tellraw Kai \"Kaiser\""]}
+    assert got == {"traitors": [sent["traitors"][0], sent["traitors"][2]], "mafia_yakuza": ['tellraw Kai "Kaiser"']}
 
 
 def test_the_versions_table_agrees_with_spyglass() -> None:
@@ -115,15 +120,21 @@ def test_the_versions_table_agrees_with_spyglass() -> None:
 def test_macro_calls_are_checked_as_the_lines_they_run() -> None:
     from bridge.sandbox.datapack import project_pack
 
-    prompt = ('{player:"Kai",title:{text:"T"},body:{text:"B"},actions:[{label:{text:"Alex"},action:'
-              '{type:"run_command",command:"/trigger traitors.vote set 1"}}]}')  # fmt: skip
-    sent = [f"function traitors:ui/prompt {prompt}",
-            f"data modify storage traitors:ui prompt set value {prompt}",
-            'data modify storage traitors:ui prompt.actions append value {label:{text:"Zuri"},action:'
-            '{type:"run_command",command:"/trigger traitors.vote set 3"}}',
-            "function traitors:ui/prompt with storage traitors:ui prompt",
-            "say not a macro call"]  # fmt: skip
+    prompt = (
+        '{player:"Kai",title:{text:"T"},body:{text:"B"},actions:[{label:{text:"Alex"},action:'
+        '{type:"run_command",command:"/trigger traitors.vote set 1"}}]}'
+    )
+    sent = [
+        f"function traitors:ui/prompt {prompt}",
+        f"data modify storage traitors:ui prompt set value {prompt}",
+        'data modify storage traitors:ui prompt.actions append value {label:{text:"Zuri"},action:'
+        '{type:"run_command",command:"/trigger traitors.vote set 3"}}',
+        "function traitors:ui/prompt with storage traitors:ui prompt",
+        "say not a macro call",
+    ]
     got = check.macro_lines(sent, project_pack())
-    assert len(got) == 2 and all(line.startswith('dialog show Kai {type:"minecraft:multi_action",title:') for line in got)
+    assert len(got) == 2 and all(
+        line.startswith('dialog show Kai {type:"minecraft:multi_action",title:') for line in got
+    )
     assert "traitors.vote set 1" in got[0] and "Zuri" not in got[0]
     assert "traitors.vote set 1" in got[1] and "traitors.vote set 3" in got[1]  # the appended button is in

@@ -88,7 +88,15 @@ VISIT_ORDER: tuple[PowerName, ...] = tuple(
 """The order in which the host visits the Faithful (rulebook §7.4)."""
 
 INFORMATION: frozenset[PowerName] = frozenset(
-    {PowerName.ANALYST, PowerName.RESEARCHER, PowerName.DETECTIVE, PowerName.SPY, PowerName.HISTORIAN, PowerName.SOBER, PowerName.MIMIC}
+    {
+        PowerName.ANALYST,
+        PowerName.RESEARCHER,
+        PowerName.DETECTIVE,
+        PowerName.SPY,
+        PowerName.HISTORIAN,
+        PowerName.SOBER,
+        PowerName.MIMIC,
+    }
 )
 """Powers whose use gives the user an answer (false when impaired, rulebook §2)."""
 

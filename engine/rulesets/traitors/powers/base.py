@@ -106,13 +106,13 @@ def last_use_target(game: Context, actor: str, power: PowerName) -> str | None:
 
 
 def not_last_night(game: Context, actor: str, power: PowerName, target: str) -> None:
-    """"Not the same one two nights running" (The Bartender, The Silencer)."""
+    """ "Not the same one two nights running" (The Bartender, The Silencer)."""
     if target == last_night_target(game, actor, power):
         raise IllegalAction("illegal.power.repeat", target=target)
 
 
 def not_last_use(game: Context, actor: str, power: PowerName, target: str) -> None:
-    """"Not the same twice running" (The Judge, The Guardian)."""
+    """ "Not the same twice running" (The Judge, The Guardian)."""
     if target == last_use_target(game, actor, power):
         raise IllegalAction("illegal.power.repeat", target=target)
 
@@ -181,4 +181,3 @@ __all__ = [
     "power_title",
     "wrong_choice",
 ]
-

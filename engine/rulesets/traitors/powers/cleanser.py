@@ -31,4 +31,6 @@ def resolve(game: Context, use: Use) -> None:
     game.powers.cleansed.add(use.targets[0])
 
 
-POWER = Power(PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, any_living, resolve, any_living_options)
+POWER = Power(
+    PowerName.CLEANSER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, any_living, resolve, any_living_options
+)

@@ -37,4 +37,6 @@ def resolve(game: Context, use: Use) -> None:
     game.tell(use, "result.detective", player=t, count=count)
 
 
-POWER = Power(PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, another_living, resolve, other_living)
+POWER = Power(
+    PowerName.DETECTIVE, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, another_living, resolve, other_living
+)

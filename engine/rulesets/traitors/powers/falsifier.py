@@ -29,4 +29,6 @@ def resolve(game: Context, use: Use) -> None:
         game.powers.falsified.add(t)
 
 
-POWER = Power(PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, any_living, resolve, any_living_options)
+POWER = Power(
+    PowerName.FALSIFIER, __doc__ or "", TURRET, Allegiance.TRAITOR, 1, None, any_living, resolve, any_living_options
+)

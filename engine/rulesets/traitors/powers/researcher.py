@@ -40,4 +40,6 @@ def resolve(game: Context, use: Use) -> None:
     game.tell(use, "result.researcher", player=t, first=power_term(names[0]), second=power_term(names[1]))
 
 
-POWER = Power(PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, another_living, resolve, other_living)
+POWER = Power(
+    PowerName.RESEARCHER, __doc__ or "", VISIT, Allegiance.FAITHFUL, 1, None, another_living, resolve, other_living
+)

@@ -173,8 +173,11 @@ def end_discussion(game: Context) -> None:
     st.response_due = True
     game.emit(TakeItem(Item.CONFESSION_BOOK, None))
     game.record.events.append(
-        TwistRecord(game.day, Twist.CONFESSION.value, {"shields": list(st.shield_finders),
-                                                       "confessions": sorted(st.confessions)})  # fmt: skip
+        TwistRecord(
+            game.day,
+            Twist.CONFESSION.value,
+            {"shields": list(st.shield_finders), "confessions": sorted(st.confessions)},
+        )
     )
 
 
@@ -216,8 +219,13 @@ def prompt_response(game: Context) -> None:
     night = game.night
     assert night
     for t in night.traitors:
-        game.emit(Prompt(frozenset({t}), msg("confession.respond"),
-                          (Choice(msg("confession.choice.respond").text, WriteResponse(t, "")),)))  # fmt: skip
+        game.emit(
+            Prompt(
+                frozenset({t}),
+                msg("confession.respond"),
+                (Choice(msg("confession.choice.respond").text, WriteResponse(t, "")),),
+            )
+        )
 
 
 def end_night(game: Context) -> None:
@@ -302,12 +310,30 @@ SPEC = TwistSpec(
     KEY,
     "The Confession twist",
     inputs=(
-        TwistInput(OpenChest, INPUT_PHASES, validate, "traitors.dialog.title.confession", ("confession.choice.open",),
-                   InputTrigger("chest", "Chest")),
-        TwistInput(WriteConfession, INPUT_PHASES, validate, "traitors.dialog.title.confession",
-                   ("confession.choice.send",), InputTrigger("confess", "Confession", book=Item.CONFESSION_BOOK)),
-        TwistInput(WriteResponse, frozenset({Phase.TURRET}), validate, "traitors.dialog.title.turret",
-                   ("confession.choice.respond",), InputTrigger("respond", "Response", book=Item.RESPONSE_DRAFT)),
+        TwistInput(
+            OpenChest,
+            INPUT_PHASES,
+            validate,
+            "traitors.dialog.title.confession",
+            ("confession.choice.open",),
+            InputTrigger("chest", "Chest"),
+        ),
+        TwistInput(
+            WriteConfession,
+            INPUT_PHASES,
+            validate,
+            "traitors.dialog.title.confession",
+            ("confession.choice.send",),
+            InputTrigger("confess", "Confession", book=Item.CONFESSION_BOOK),
+        ),
+        TwistInput(
+            WriteResponse,
+            frozenset({Phase.TURRET}),
+            validate,
+            "traitors.dialog.title.turret",
+            ("confession.choice.respond",),
+            InputTrigger("respond", "Response", book=Item.RESPONSE_DRAFT),
+        ),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

@@ -94,6 +94,7 @@ class AskSeer(_BySeer):
     kind: ClassVar[str] = "ask_seer"
     target: str
 
+
 GUESSABLE: tuple[Power, ...] = tuple(p for p in Power if p is not Power.JOKER)
 """The powers a guess may name (every dealt power; The Joker is offered, never dealt)."""
 
@@ -159,8 +160,10 @@ def turret_done(game: Context) -> bool:
     """Every Traitor has guessed (or there is nothing to guess tonight)."""
     night = game.night
     assert night
-    return not _guessing_tonight(game) or not _targets(game) or all(
-        t in game.twist_state.guess_picks for t in night.traitors
+    return (
+        not _guessing_tonight(game)
+        or not _targets(game)
+        or all(t in game.twist_state.guess_picks for t in night.traitors)
     )
 
 
@@ -184,8 +187,11 @@ def close_turret(game: Context) -> None:
         game.powers.guessed.add(target)
     game.whisper(night.traitors, "turret.guess.decided", player=target, power=power_term(power))
     # Recorded under the twist's day (tomorrow's), not tonight's number.
-    game.record.events.append(TwistRecord(game.day + 1, Twist.GUESS.value, {
-        "by": "traitors", "target": target, "power": power.title, "right": right}))  # fmt: skip
+    game.record.events.append(
+        TwistRecord(
+            game.day + 1, Twist.GUESS.value, {"by": "traitors", "target": target, "power": power.title, "right": right}
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------------- the nomination
@@ -343,8 +349,11 @@ def _nominee_guess(game: Context, nominee: str, target: str, power: Power) -> No
     st = game.twist_state
     st.guess_pending.pop(nominee, None)
     right = game.players[target].power is power
-    game.record.events.append(TwistRecord(game.day, Twist.GUESS.value, {
-        "by": nominee, "target": target, "power": power.title, "right": right}))  # fmt: skip
+    game.record.events.append(
+        TwistRecord(
+            game.day, Twist.GUESS.value, {"by": nominee, "target": target, "power": power.title, "right": right}
+        )
+    )
     if right:
         game.whisper([nominee], "result.guess.right", player=target, power=power_term(power))
         lose_power(game, target)
@@ -376,8 +385,11 @@ def legal_actions(game: Context, player: str) -> list[Action]:
     out: list[Action] = []
     if game.phase is Phase.NOMINATION and player in st.nominators and player not in st.nomination:
         out += [VoteNominee(player, c) for c in game.living() if c != player]
-    turret = game.phase is Phase.TURRET and _guessing_tonight(game) and game.night is not None and (
-        player in game.night.traitors and player not in st.guess_picks
+    turret = (
+        game.phase is Phase.TURRET
+        and _guessing_tonight(game)
+        and game.night is not None
+        and (player in game.night.traitors and player not in st.guess_picks)
     )
     nominee = game.phase is Phase.NOMINEE and nominee_of(game, Twist.GUESS) == player
     if turret or nominee:
@@ -424,10 +436,20 @@ SPEC = TwistSpec(
     KEY,
     "The Guess twist",
     inputs=(
-        TwistInput(GuessPower, INPUT_PHASES, validate, "traitors.dialog.title.guess",
-                   trigger=InputTrigger("guess", "Guess", choices=GUESSABLE)),
-        TwistInput(VoteNominee, INPUT_PHASES, validate, "traitors.dialog.title.nomination",
-                   trigger=InputTrigger("nominee", "Nominee")),
+        TwistInput(
+            GuessPower,
+            INPUT_PHASES,
+            validate,
+            "traitors.dialog.title.guess",
+            trigger=InputTrigger("guess", "Guess", choices=GUESSABLE),
+        ),
+        TwistInput(
+            VoteNominee,
+            INPUT_PHASES,
+            validate,
+            "traitors.dialog.title.nomination",
+            trigger=InputTrigger("nominee", "Nominee"),
+        ),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

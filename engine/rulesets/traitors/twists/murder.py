@@ -246,7 +246,10 @@ SPEC = TwistSpec(
     "The Murder twist",
     inputs=(
         TwistInput(
-            ChooseSwordBearer, INPUT_PHASES, validate_bearer, "traitors.dialog.title.turret",
+            ChooseSwordBearer,
+            INPUT_PHASES,
+            validate_bearer,
+            "traitors.dialog.title.turret",
             trigger=InputTrigger("bearer", "Sword bearer"),
         ),
         TwistInput(StrikeWithSword, INPUT_PHASES, validate_strike),

@@ -57,8 +57,9 @@ def _see(game: Context, seer: str, target: str) -> None:
     allegiance = term("term.allegiance.a_traitor" if truth is Allegiance.TRAITOR else "term.allegiance.faithful")
     game.emit(GiveItem(frozenset({seer}), Item.SEER_BOOK, msg("seer.book.page", player=target, allegiance=allegiance)))
     game.whisper([seer], "result.seer", player=target, allegiance=allegiance)
-    game.record.events.append(TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target,
-                                                                        "allegiance": truth.value}))  # fmt: skip
+    game.record.events.append(
+        TwistRecord(game.day, Twist.SEER.value, {"seer": seer, "target": target, "allegiance": truth.value})
+    )
     game.announce("seer.visited")
     finish_nominee(game)
 
@@ -88,7 +89,9 @@ MESSAGES: dict[str, str] = {
 SPEC = TwistSpec(
     KEY,
     "The Seer twist",
-    inputs=(TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer", trigger=InputTrigger("seer", "Seer")),),
+    inputs=(
+        TwistInput(AskSeer, INPUT_PHASES, validate, "traitors.dialog.title.seer", trigger=InputTrigger("seer", "Seer")),
+    ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,
     precondition=precondition,

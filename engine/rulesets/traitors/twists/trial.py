@@ -241,8 +241,9 @@ SPEC = TwistSpec(
     KEY,
     "The Trial",
     inputs=(
-        TwistInput(PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret",
-                   trigger=InputTrigger("trial", "Trial")),
+        TwistInput(
+            PutOnTrial, INPUT_PHASES, validate, "traitors.dialog.title.turret", trigger=InputTrigger("trial", "Trial")
+        ),
     ),
     input_phases=INPUT_PHASES,
     legal_actions=legal_actions,

@@ -59,8 +59,18 @@ def test_every_place_is_inside_its_room(built):
     plan, _, _ = built
     rooms = {r.key: r.interior for r in plan.rooms}
     places = plan.castle.places
-    for key in ("library", "bar", "kitchen", "billiards_room", "diary_room", "turret", "oath_spot",
-                "confession_room", "breakfast_room", "foyer"):  # fmt: skip
+    for key in (
+        "library",
+        "bar",
+        "kitchen",
+        "billiards_room",
+        "diary_room",
+        "turret",
+        "oath_spot",
+        "confession_room",
+        "breakfast_room",
+        "foyer",
+    ):
         loc = getattr(places, key)
         assert (math.floor(loc.x), math.floor(loc.y), math.floor(loc.z)) in rooms[key], key
     for n, home in enumerate(plan.castle.homes, 1):
@@ -102,8 +112,14 @@ def test_closed_rooms_have_no_air_path_out_but_the_door(built, key):
     start = (math.floor(loc.x), math.floor(loc.y), math.floor(loc.z))
     reach = world.blocks.air_reach(start, limit=room.interior.volume + 1)
     assert reach and all(p in room.interior for p in reach)
-    shell = box(room.interior.x1 - 1, room.interior.y1, room.interior.z1 - 1,
-                room.interior.x2 + 1, room.interior.y2, room.interior.z2 + 1)  # fmt: skip
+    shell = box(
+        room.interior.x1 - 1,
+        room.interior.y1,
+        room.interior.z1 - 1,
+        room.interior.x2 + 1,
+        room.interior.y2,
+        room.interior.z2 + 1,
+    )
     doors = [p for p in shell.cells() if world.blocks.get(p).split("[")[0].endswith("_door")]
     assert len(doors) == 2  # one door: its lower and upper half
 
@@ -133,8 +149,14 @@ def test_the_castle_is_recognisably_one(built):
     plan, world, _ = built
     ox, oy, oz = ORIGIN
     ids = {state.split("[")[0] for _, state in world.blocks.items()}
-    assert {"minecraft:stone_bricks", "minecraft:glass", "minecraft:oak_door", "minecraft:campfire",
-            "minecraft:ladder", "minecraft:bookshelf"} <= ids  # fmt: skip
+    assert {
+        "minecraft:stone_bricks",
+        "minecraft:glass",
+        "minecraft:oak_door",
+        "minecraft:campfire",
+        "minecraft:ladder",
+        "minecraft:bookshelf",
+    } <= ids
     # battlements: merlons two wide, gaps two wide, on the keep's roof edge
     edge = [world.blocks.get((ox + x, oy + 13, oz + 20)) for x in range(0, 12)]
     assert [is_air(s) for s in edge] == [False, False, True, True] * 3

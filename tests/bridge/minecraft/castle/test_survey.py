@@ -83,8 +83,11 @@ def test_record_round_trips_and_bad_records_say_why():
     plan = plan_castle((0, 64, 0), 8)
     record = BuildRecord("castle-1", plan.origin, plan.seats, plan.areas, 400, 3)
     assert BuildRecord.from_json(record.to_json()) == record
-    for text, words in (("{", "not JSON"), ('{"format": "other"}', "not a castle build record"),
-                        ('{"format": "castle-build/1", "origin": [1, 2]}', "malformed")):  # fmt: skip
+    for text, words in (
+        ("{", "not JSON"),
+        ('{"format": "other"}', "not a castle build record"),
+        ('{"format": "castle-build/1", "origin": [1, 2]}', "malformed"),
+    ):
         with pytest.raises(ValueError, match=words):
             BuildRecord.from_json(text)
 
@@ -99,12 +102,15 @@ def test_places_check_passes_in_the_built_castle_and_names_what_is_wrong_elsewhe
     assert len(checks) == 12 + 6 + 6 + 6 * 2 and all(c.passed for c in checks), [c for c in checks if not c.passed]
     seat = plan.castle.seats[0]
     world.execute(f"setblock {int(seat.x // 1)} {int(seat.y)} {int(seat.z // 1)} minecraft:stone")
-    world.execute(f"fill {int(seat.x // 1)} {int(seat.y) - 1} {int(seat.z // 1)} {int(seat.x // 1)} "
-                  f"{int(seat.y) - 1} {int(seat.z // 1)} minecraft:air")  # fmt: skip
+    world.execute(
+        f"fill {int(seat.x // 1)} {int(seat.y) - 1} {int(seat.z // 1)} {int(seat.x // 1)} "
+        f"{int(seat.y) - 1} {int(seat.z // 1)} minecraft:air"
+    )
     checks = read_place_probes(plan.castle, [world.execute(c) for c in probes])
     failed = [c for c in checks if not c.passed]
     assert [(c.place, c.detail) for c in failed] == [
-        ("seat 1", "the block under the feet is air; the feet are not in air")]
+        ("seat 1", "the block under the feet is air; the feet are not in air")
+    ]
     assert places_row(checks) == (False, "seat 1: the block under the feet is air; the feet are not in air")
     assert places_row([c for c in checks if c.passed]) == (True, "35 places standable")
     assert len(place_areas(plan.castle)) == 36 and all(a.volume == 3 for a in place_areas(plan.castle))

@@ -15,9 +15,12 @@ def test_fill_counts_changed_blocks_and_modes():
     assert w.execute("fill 0 64 0 3 66 2 minecraft:glass replace minecraft:dirt") == "Successfully filled 10 block(s)"
     assert w.blocks.get((1, 65, 1)) == "minecraft:glass" and w.blocks.get((0, 64, 0)) == "minecraft:stone"
     assert w.execute("fill 0 0 0 40 40 40 minecraft:stone") == (
-        "Too many blocks in the specified area (maximum 32768, specified 68921)")
+        "Too many blocks in the specified area (maximum 32768, specified 68921)"
+    )
     w.execute("gamerule max_block_modifications 10")
-    assert w.execute("fill 0 64 0 2 66 2 minecraft:sand").startswith("Too many blocks in the specified area (maximum 10,")
+    assert w.execute("fill 0 64 0 2 66 2 minecraft:sand").startswith(
+        "Too many blocks in the specified area (maximum 10,"
+    )
     assert w.execute("fill 0 400 0 1 401 1 minecraft:stone") == "That position is out of this world!"
     assert w.execute("fill 0 64 0 1 64 1 minecraft:no_such_block").startswith("Unknown block type")
     assert w.errors == []
@@ -34,7 +37,8 @@ def test_setblock_keeps_block_states_and_execute_if_block_reads_them():
     assert w.execute("execute if block 5 70 5 minecraft:oak_door[facing=west]") == "Test failed"
     assert w.execute("execute unless block 5 71 5 minecraft:air") == "Test failed"
     assert w.execute("execute if block 5 71 5 minecraft:air run setblock 5 71 5 minecraft:stone") == (
-        "Changed the block at 5, 71, 5")
+        "Changed the block at 5, 71, 5"
+    )
     assert w.execute("execute if block 5 72 5 minecraft:stone run setblock 5 72 5 minecraft:stone") == ""
     assert w.blocks.get((5, 72, 5)) == "minecraft:air" and w.errors == []
     assert w.execute("setblock 5 70 5 minecraft:stone keep") == "Could not set the block"
@@ -55,7 +59,8 @@ def test_teleports_onto_spots_that_are_not_standable_are_recorded():
 def test_forceload_answers_as_vanilla():
     w = World()
     assert w.execute("forceload add 0 0 31 31") == (
-        "Marked 4 chunks in minecraft:overworld from [0, 0] to [1, 1] to be force loaded")
+        "Marked 4 chunks in minecraft:overworld from [0, 0] to [1, 1] to be force loaded"
+    )
     assert w.execute("forceload add 0 0 15 15") == "No chunks were marked for force loading"
     assert w.execute("forceload remove 0 0 31 31").startswith("Unmarked 4 chunks")
     assert w.execute("forceload remove 0 0") == "No chunks were removed from force loading"

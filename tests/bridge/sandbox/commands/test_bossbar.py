@@ -34,7 +34,9 @@ def test_players_are_set_listed_online_and_cleared() -> None:
         world.join(name)
     world.execute('bossbar add castle:night "Night"')
     assert world.execute("bossbar get castle:night players") == "Custom bossbar [Night] currently has no players online"
-    assert world.execute("bossbar set castle:night players @a") == "Custom bossbar [Night] now has 2 player(s): Alice, Bob"
+    assert (
+        world.execute("bossbar set castle:night players @a") == "Custom bossbar [Night] now has 2 player(s): Alice, Bob"
+    )
     world.leave("Bob")
     assert world.execute("bossbar get castle:night players") == (
         "Custom bossbar [Night] currently has 1 player(s) online: Alice"

@@ -36,8 +36,11 @@ def test_modify_operations_in_order() -> None:
     for step in steps:
         assert world.execute(step) == "Modified storage t:x", step
     assert world.storage_python("t:x") == {
-        "l": [0, 1, 2, 3], "c": {"a": 1, "b": 2}, "d": {"a": 1, "b": 2}, "tags": ["seen"],
-    }  # fmt: skip
+        "l": [0, 1, 2, 3],
+        "c": {"a": 1, "b": 2},
+        "d": {"a": 1, "b": 2},
+        "tags": ["seen"],
+    }
     assert world.execute("data modify storage t:x c merge value {b:2}") == (
         "Nothing changed. The specified properties already have these values"
     )

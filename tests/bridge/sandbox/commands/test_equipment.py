@@ -10,16 +10,19 @@ import pytest
 
 from bridge.sandbox.model import BASE_MOVEMENT_SPEED
 
-CLOAK = ('minecraft:leather_chestplate[item_name={text:"Hooded Cloak"},custom_data={traitors:{item:"traitors_cloak"}},'
-         'attribute_modifiers=[{type:"minecraft:movement_speed",id:"traitors:cloak",amount:-0.3d,'
-         'operation:"add_multiplied_total",slot:"chest"}]]')  # fmt: skip
+CLOAK = (
+    'minecraft:leather_chestplate[item_name={text:"Hooded Cloak"},custom_data={traitors:{item:"traitors_cloak"}},'
+    'attribute_modifiers=[{type:"minecraft:movement_speed",id:"traitors:cloak",amount:-0.3d,'
+    'operation:"add_multiplied_total",slot:"chest"}]]'
+)
 CLOAK_PREDICATE = '*[custom_data~{traitors:{item:"traitors_cloak"}}]'
 
 
 def test_item_replace_wears_the_item_and_slows_only_in_its_slot(world_with: Any) -> None:
     world = world_with("Alice", "Bob")
     assert world.execute(f"item replace entity Alice armor.chest with {CLOAK} 1") == (
-        "Replaced a slot on Alice with [Hooded Cloak]")
+        "Replaced a slot on Alice with [Hooded Cloak]"
+    )
     alice = world.players["Alice"]
     assert alice.inventory == [] and alice.count_items("traitors_cloak") == 1
     assert alice.movement_speed() == pytest.approx(0.07)
@@ -28,7 +31,8 @@ def test_item_replace_wears_the_item_and_slows_only_in_its_slot(world_with: Any)
     assert world.execute(f"item replace entity Bob weapon.offhand with {CLOAK}").startswith("Replaced a slot on Bob")
     assert world.players["Bob"].movement_speed() == BASE_MOVEMENT_SPEED
     assert world.execute("item replace entity @a armor.feet with minecraft:iron_boots") == (
-        "Replaced a slot on 2 entities with [Iron Boots]")
+        "Replaced a slot on 2 entities with [Iron Boots]"
+    )
     assert world.errors == []
 
 

@@ -43,8 +43,11 @@ def test_store_keeps_zero_when_the_command_fails(world_with: Any) -> None:
 
 def test_on_attacker_and_items_conditions(world_with: Any) -> None:
     world = world_with("Alice", "Bob")
-    world.execute("give Alice minecraft:paper[custom_data={traitors:{item:\"vote_paper\"}}]")
-    assert world.execute('execute if items entity Alice container.* *[custom_data~{traitors:{item:"vote_paper"}}]') == "Test passed"
+    world.execute('give Alice minecraft:paper[custom_data={traitors:{item:"vote_paper"}}]')
+    assert (
+        world.execute('execute if items entity Alice container.* *[custom_data~{traitors:{item:"vote_paper"}}]')
+        == "Test passed"
+    )
     assert world.execute("execute if items entity Alice armor.* *") == "Test failed"
     assert world.execute("execute if items entity @a[tag=nobody] container.* *") == "No entity was found"
     world.execute("scoreboard objectives add hits dummy")

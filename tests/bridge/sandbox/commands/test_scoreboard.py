@@ -20,7 +20,7 @@ def test_set_add_remove_name_one_holder_or_count_several(world_with: Any) -> Non
 
 def test_get_needs_one_holder_and_a_score(world_with: Any) -> None:
     world = world_with("Alice", "Bob")
-    world.execute("scoreboard objectives add d dummy \"Dee\"")
+    world.execute('scoreboard objectives add d dummy "Dee"')
     assert world.execute("scoreboard players get Alice d") == "Can't get value of d for Alice; none is set"
     world.execute("scoreboard players set Alice d 7")
     assert world.execute("scoreboard players get Alice d") == "Alice has 7 [Dee]"

@@ -12,8 +12,7 @@ from bridge.sandbox import Sandbox
 SECRET = "Sx7Qp2Lm9Vb4Nc8Zr1Tk6Hf3Jd5Wg0Ya2Ue4Io7P"
 
 
-def run(body: Callable[[Sandbox, MsmpClient, list[tuple[str, Any]]], Awaitable[None]],
-        *players: str) -> None:  # fmt: skip
+def run(body: Callable[[Sandbox, MsmpClient, list[tuple[str, Any]]], Awaitable[None]], *players: str) -> None:
     """Start a sandbox (MSMP on over ``wss://``, ``players`` online), connect a client recording every notification, run
     ``body(sandbox, client, notes)`` and stop."""
 
@@ -26,9 +25,20 @@ def run(body: Callable[[Sandbox, MsmpClient, list[tuple[str, Any]]], Awaitable[N
         try:
             assert sb.msmp_url is not None
             async with MsmpClient(sb.msmp_url, SECRET, timeout=2, ca_file=sb.msmp_cert_file) as client:
-                for event in ("allowlist/added", "allowlist/removed", "operators/added", "operators/removed",
-                              "bans/added", "bans/removed", "ip_bans/added", "ip_bans/removed",
-                              "server/saving", "server/saved", "server/stopping", "gamerules/updated"):  # fmt: skip
+                for event in (
+                    "allowlist/added",
+                    "allowlist/removed",
+                    "operators/added",
+                    "operators/removed",
+                    "bans/added",
+                    "bans/removed",
+                    "ip_bans/added",
+                    "ip_bans/removed",
+                    "server/saving",
+                    "server/saved",
+                    "server/stopping",
+                    "gamerules/updated",
+                ):
                     client.on(event, lambda params, e=event: notes.append((e, params)))
                 await body(sb, client, notes)
         finally:

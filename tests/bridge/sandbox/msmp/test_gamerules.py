@@ -20,8 +20,11 @@ def test_gamerules_lists_every_vanilla_rule_with_its_namespaced_key_type_and_def
         assert len(rules) == 59 == len(GAMERULES)
         assert all(key.startswith("minecraft:") for key in rules)
         assert rules["minecraft:advance_time"] == {"key": "minecraft:advance_time", "type": "boolean", "value": True}
-        assert rules["minecraft:random_tick_speed"] == {"key": "minecraft:random_tick_speed", "type": "integer",
-                                                       "value": 3}  # fmt: skip
+        assert rules["minecraft:random_tick_speed"] == {
+            "key": "minecraft:random_tick_speed",
+            "type": "integer",
+            "value": 3,
+        }
         assert rules["minecraft:send_command_feedback"]["value"] is True
         assert rules["minecraft:keep_inventory"]["value"] is False
 
@@ -38,22 +41,25 @@ def test_update_takes_the_namespaced_key_or_the_bare_name_and_answers_the_namesp
         rules = {r["key"]: r["value"] for r in await client.call("minecraft:gamerules")}
         assert rules["minecraft:advance_time"] is False
         await settle()
-        assert notes == [("gamerules/updated", {"gamerule": {"key": "minecraft:advance_time", "type": "boolean",
-                                                             "value": False}}),
-                         ("gamerules/updated", {"gamerule": {"key": "minecraft:random_tick_speed",
-                                                             "type": "integer", "value": 0}})]  # fmt: skip
+        assert notes == [
+            ("gamerules/updated", {"gamerule": {"key": "minecraft:advance_time", "type": "boolean", "value": False}}),
+            ("gamerules/updated", {"gamerule": {"key": "minecraft:random_tick_speed", "type": "integer", "value": 0}}),
+        ]
 
     run(body)
 
 
-@pytest.mark.parametrize("rule", [
-    {"key": "minecraft:no_such_rule", "value": True},  # not in the registry
-    {"key": "sendCommandFeedback", "value": False},  # the camelCase name of 1.21.10 and before
-    {"key": "other:advance_time", "value": True},  # another namespace
-    {"key": "minecraft:advance_time", "value": 1},  # a boolean rule takes a boolean
-    {"key": "minecraft:random_tick_speed", "value": True},  # an integer rule takes an integer
-    {"key": "minecraft:max_snow_accumulation_height", "value": 9},  # over its maximum (8)
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "rule",
+    [
+        {"key": "minecraft:no_such_rule", "value": True},  # not in the registry
+        {"key": "sendCommandFeedback", "value": False},  # the camelCase name of 1.21.10 and before
+        {"key": "other:advance_time", "value": True},  # another namespace
+        {"key": "minecraft:advance_time", "value": 1},  # a boolean rule takes a boolean
+        {"key": "minecraft:random_tick_speed", "value": True},  # an integer rule takes an integer
+        {"key": "minecraft:max_snow_accumulation_height", "value": 9},  # over its maximum (8)
+    ],
+)
 def test_update_refuses_unknown_rules_and_wrong_values(rule: dict[str, Any]) -> None:
     async def body(sb: Sandbox, client: MsmpClient, notes: list[tuple[str, Any]]) -> None:
         with pytest.raises(MsmpError) as info:

@@ -22,17 +22,23 @@ def test_allowlist_add_remove_set_clear_answer_the_whole_list_and_notify() -> No
     async def body(sb: Sandbox, client: MsmpClient, notes: list[tuple[str, Any]]) -> None:
         assert await client.call("minecraft:allowlist") == []
         assert await client.call("minecraft:allowlist/add", [[{"name": "Alice"}, {"name": "Bob"}]]) == [
-            _p("Alice"), _p("Bob")]
+            _p("Alice"),
+            _p("Bob"),
+        ]
         # by id: a known profile; an unknown id or a bad name is skipped, as a failed profile lookup is
         assert await client.call("minecraft:allowlist/remove", [[{"id": offline_uuid("Bob")}]]) == [_p("Alice")]
         assert await client.call("minecraft:allowlist/add", [[{"id": "0000"}, {"name": "a b"}]]) == [_p("Alice")]
         assert await client.call("minecraft:allowlist/set", [[{"name": "Cara"}]]) == [_p("Cara")]
         assert await client.call("minecraft:allowlist/clear") == []
         await settle()
-        assert notes == [("allowlist/added", {"player": _p("Alice")}), ("allowlist/added", {"player": _p("Bob")}),
-                         ("allowlist/removed", {"player": _p("Bob")}),
-                         ("allowlist/removed", {"player": _p("Alice")}), ("allowlist/added", {"player": _p("Cara")}),
-                         ("allowlist/removed", {"player": _p("Cara")})]  # fmt: skip
+        assert notes == [
+            ("allowlist/added", {"player": _p("Alice")}),
+            ("allowlist/added", {"player": _p("Bob")}),
+            ("allowlist/removed", {"player": _p("Bob")}),
+            ("allowlist/removed", {"player": _p("Alice")}),
+            ("allowlist/added", {"player": _p("Cara")}),
+            ("allowlist/removed", {"player": _p("Cara")}),
+        ]
 
     run(body)
 
@@ -53,8 +59,10 @@ def test_operators_take_the_default_level_and_refuse_a_level_over_4() -> None:
         alice = {"player": _p("Alice"), "permissionLevel": 4, "bypassesPlayerLimit": False}
         assert await client.call("minecraft:operators/add", [[{"player": {"name": "Alice"}}]]) == [alice]
         bob = {"player": _p("Bob"), "permissionLevel": 2, "bypassesPlayerLimit": True}
-        got = await client.call("minecraft:operators/add", [[{"player": {"name": "Bob"}, "permissionLevel": 2,
-                                                              "bypassesPlayerLimit": True}]])  # fmt: skip
+        got = await client.call(
+            "minecraft:operators/add",
+            [[{"player": {"name": "Bob"}, "permissionLevel": 2, "bypassesPlayerLimit": True}]],
+        )
         assert got == [alice, bob]
         with pytest.raises(MsmpError) as info:
             await client.call("minecraft:operators/add", [[{"player": {"name": "Cara"}, "permissionLevel": 5}]])
@@ -63,8 +71,14 @@ def test_operators_take_the_default_level_and_refuse_a_level_over_4() -> None:
         assert await client.call("minecraft:operators/set", [[alice]]) == [alice]
         assert await client.call("minecraft:operators/clear") == []
         await settle()
-        assert [n[0] for n in notes] == ["operators/added", "operators/added", "operators/removed",
-                                         "operators/removed", "operators/added", "operators/removed"]  # fmt: skip
+        assert [n[0] for n in notes] == [
+            "operators/added",
+            "operators/added",
+            "operators/removed",
+            "operators/removed",
+            "operators/added",
+            "operators/removed",
+        ]
         assert notes[0][1] == {"player": alice}
 
     run(body)
@@ -75,8 +89,12 @@ def test_a_ban_disconnects_the_player_and_fills_in_vanillas_reason_and_source() 
         got = await client.call("minecraft:bans/add", [[{"player": {"name": "Alice"}}]])
         assert got == [{"player": _p("Alice"), "reason": BAN_REASON, "source": BAN_SOURCE}]
         assert "Alice" not in sb.world.players and "Bob" in sb.world.players
-        ban = {"player": {"name": "Bob"}, "reason": "griefing", "source": "host",
-               "expires": "2027-01-01 00:00:00 +0000"}  # fmt: skip
+        ban = {
+            "player": {"name": "Bob"},
+            "reason": "griefing",
+            "source": "host",
+            "expires": "2027-01-01 00:00:00 +0000",
+        }
         got = await client.call("minecraft:bans/add", [[ban]])
         assert got[1] == {**ban, "player": _p("Bob")}
         with pytest.raises(MsmpError) as info:
@@ -103,7 +121,8 @@ def test_ip_bans_refuse_a_bad_address_and_ban_an_online_players_address() -> Non
         got = await client.call("minecraft:ip_bans/add", [[{"player": {"name": "Alice"}}]])
         assert [b["ip"] for b in got] == ["127.0.0.1"] and sb.world.players == {}
         assert await client.call("minecraft:ip_bans/set", [[{"ip": "::1"}]]) == [
-            {"ip": "::1", "reason": BAN_REASON, "source": BAN_SOURCE}]
+            {"ip": "::1", "reason": BAN_REASON, "source": BAN_SOURCE}
+        ]
         assert await client.call("minecraft:ip_bans/clear") == []
         await settle()
         assert ("ip_bans/removed", {"player": "203.0.113.7"}) in notes

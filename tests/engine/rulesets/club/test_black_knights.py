@@ -144,7 +144,13 @@ class TestNight:
 
     def test_blocked_grey_cardinal_has_no_say(self, club):
         d = first_night(club)
-        d.night({"courtesan": {"Alex": "Kai"}, "black_kill": {"Kai": "Efe", "Zuri": "Sunny"}, "cardinal_check": {"Kai": "Ari"}})
+        d.night(
+            {
+                "courtesan": {"Alex": "Kai"},
+                "black_kill": {"Kai": "Efe", "Zuri": "Sunny"},
+                "cardinal_check": {"Kai": "Ari"},
+            }
+        )
         assert d.game.night_record.deaths == {"Sunny": "shot"}
         assert not any(k.startswith("bk.check.cardinal") for k in d.told("Kai"))  # the check is blocked
 
@@ -157,7 +163,9 @@ class TestNight:
         assert "club.blocked" in d.told("Kai")
 
     @pytest.mark.rule("BK9")
-    @pytest.mark.parametrize(("target", "answer"), [("Ari", "crown"), ("Sunny", "syringe"), ("Efe", "neither"), ("Steve", "neither")])
+    @pytest.mark.parametrize(
+        ("target", "answer"), [("Ari", "crown"), ("Sunny", "syringe"), ("Efe", "neither"), ("Steve", "neither")]
+    )
     def test_grey_cardinal_check(self, club, target, answer):
         d = first_night(club)
         d.night({"cardinal_check": {"Kai": target}})
@@ -171,9 +179,16 @@ class TestNight:
 
     @pytest.mark.parametrize(
         ("target", "answer"),
-        [("Zuri", "black"), ("Kai", "black"), ("Steve", "mad"), ("Efe", "white"), ("Alex", "white"),
-         ("Noor", "white"), ("Sunny", "white")],
-    )  # fmt: skip
+        [
+            ("Zuri", "black"),
+            ("Kai", "black"),
+            ("Steve", "mad"),
+            ("Efe", "white"),
+            ("Alex", "white"),
+            ("Noor", "white"),
+            ("Sunny", "white"),
+        ],
+    )
     @pytest.mark.rule("BK11")
     def test_lord_check_heir_watches(self, club, target, answer):
         d = first_night(club)
@@ -199,7 +214,9 @@ class TestNight:
         """BK8: «Исключение: игрока вылечил Лекарь.» (exception: the Healer healed the player). [house] The heal holds
         against every attack of the night, though the Healer wakes last."""
         d = first_night(club)
-        d.night({"black_kill": {"Kai": "Efe", "Zuri": "Efe"}, "mad_knight": {"Steve": "Efe"}, "healer": {"Sunny": "Efe"}})
+        d.night(
+            {"black_kill": {"Kai": "Efe", "Zuri": "Efe"}, "mad_knight": {"Steve": "Efe"}, "healer": {"Sunny": "Efe"}}
+        )
         assert d.game.night_record.deaths == {} and d.game.night_record.saved == ["Efe"]
 
     @pytest.mark.rule("BK14")
@@ -344,7 +361,13 @@ class TestDay:
 
 class TestEnd:
     def test_white_order_wins_when_no_black_order_member_remains(self, club):
-        deal = (("Alex", "courtesan"), ("Kai", "grey_cardinal"), ("Ari", "lord"), ("Sunny", "healer"), ("Efe", "white_knight"))
+        deal = (
+            ("Alex", "courtesan"),
+            ("Kai", "grey_cardinal"),
+            ("Ari", "lord"),
+            ("Sunny", "healer"),
+            ("Efe", "white_knight"),
+        )
         d = club(BK, deal)
         d.to_day()
         d.speeches({"Alex": "Kai"})

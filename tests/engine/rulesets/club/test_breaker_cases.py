@@ -24,8 +24,9 @@ MY = "mafia_yakuza"
 
 def whispers(d: Any, name: str, since: int = 0) -> list[tuple[str, str]]:
     """(key, text) of every private message and prompt ``name`` received since ``since``."""
-    return [(e.message.key, e.message.text) for e in d.effects[since:]
-            if isinstance(e, (Whisper, Prompt)) and name in e.to]
+    return [
+        (e.message.key, e.message.text) for e in d.effects[since:] if isinstance(e, (Whisper, Prompt)) and name in e.to
+    ]
 
 
 def said(d: Any, since: int = 0) -> list[tuple[str, str]]:
@@ -91,13 +92,23 @@ def test_bk_the_introduction_meets_each_active_role_in_the_wake_order(club, bk8)
     for e in d.effects[start:end]:
         if isinstance(e, (Whisper, Prompt)):
             met += [n for n in sorted(e.to) if n not in met]
-    roles = {"Alex": "Courtesan", "Kai": "Grey Cardinal", "Zuri": "Black Knight", "Steve": "Mad Knight",
-             "Ari": "Lord", "Noor": "Heir", "Sunny": "Healer"}  # fmt: skip
+    roles = {
+        "Alex": "Courtesan",
+        "Kai": "Grey Cardinal",
+        "Zuri": "Black Knight",
+        "Steve": "Mad Knight",
+        "Ari": "Lord",
+        "Noor": "Heir",
+        "Sunny": "Healer",
+    }
     assert met == list(roles)
     night = d.effects[start:end]
     for name, role in roles.items():
-        intro = [e.message.text for e in night if isinstance(e, Whisper) and e.to == {name}
-                 and e.message.key == "bk.intro.met"]  # fmt: skip
+        intro = [
+            e.message.text
+            for e in night
+            if isinstance(e, Whisper) and e.to == {name} and e.message.key == "bk.intro.met"
+        ]
         assert intro == [f"The monk meets you: you are the {role}."], name
     assert not any(isinstance(e, (Whisper, Prompt)) and "Efe" in e.to for e in night)
 
@@ -326,8 +337,18 @@ def test_my_the_first_night_names_every_role_and_only_families_know_each_other(c
     host names all the roles, inactive ones included). MY1: each role kept secret. Ten contestants: every role is
     named with its count (two Citizens), nobody is named with a role; the Mafia's and the Yakuza's members learn
     their own family; the Commissar, the Maniac and the Citizens learn nobody's role."""
-    deal = (("Alex", "don"), ("Kai", "mafioso"), ("Steve", "oyabun"), ("Ari", "yakuza"), ("Sunny", "commissar"),
-            ("Makena", "doctor"), ("Omar", "mistress"), ("Tomas", "maniac"), ("Rhea", "citizen"), ("Efe", "citizen"))
+    deal = (
+        ("Alex", "don"),
+        ("Kai", "mafioso"),
+        ("Steve", "oyabun"),
+        ("Ari", "yakuza"),
+        ("Sunny", "commissar"),
+        ("Makena", "doctor"),
+        ("Omar", "mistress"),
+        ("Tomas", "maniac"),
+        ("Rhea", "citizen"),
+        ("Efe", "citizen"),
+    )
     d = club(MY, deal)
     setup = [(k, t) for k, t in said(d) if k.startswith("my.setup")]
     assert {k.split(".")[-1] for k, _ in setup} == {r for _, r in deal}
@@ -452,14 +473,17 @@ def test_my_the_explosion_kills_through_a_heal_and_there_is_one_bomb(club, my14)
 
 
 @pytest.mark.rule("MY17")
-@pytest.mark.parametrize(("picks", "died"), [
-    ({"mistress": {"Omar": "Rhea"}}, {"Rhea", "Omar"}),
-    ({"check": {"Sunny": "Rhea"}}, set()),
-    ({"check": {"Efe": "Rhea"}}, {"Rhea"}),
-    ({"heal": {"Makena": "Rhea"}}, {"Rhea", "Makena"}),
-    ({"mistress": {"Omar": "Rhea"}, "heal": {"Makena": "Rhea"}}, {"Rhea", "Omar"}),
-    ({"bomber": {"Ines": "Rhea"}}, {"Rhea", "Ines"}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("picks", "died"),
+    [
+        ({"mistress": {"Omar": "Rhea"}}, {"Rhea", "Omar"}),
+        ({"check": {"Sunny": "Rhea"}}, set()),
+        ({"check": {"Efe": "Rhea"}}, {"Rhea"}),
+        ({"heal": {"Makena": "Rhea"}}, {"Rhea", "Makena"}),
+        ({"mistress": {"Omar": "Rhea"}, "heal": {"Makena": "Rhea"}}, {"Rhea", "Omar"}),
+        ({"bomber": {"Ines": "Rhea"}}, {"Rhea", "Ines"}),
+    ],
+)
 def test_my_a_mine_takes_the_first_guest_unless_a_commissar(club, my14, picks: dict[str, Any], died: set[str]) -> None:
     """MY17: «при візиті інших активних ролей до замінованого гравця, замінований гравцець помре і забере першого
     гостя з собою, окрім гравця-комісара (K). Гравці-комісари (K) (окрім Священника (K)) розміновують жертву при
@@ -500,14 +524,17 @@ def test_my_a_mined_doctor_healing_himself_is_no_guest(club, my14) -> None:
 
 
 @pytest.mark.rule("MY19")
-@pytest.mark.parametrize(("checker", "target", "key"), [
-    ("Sunny", "Zuri", "my.check.commissar.mafia"),
-    ("Sunny", "Noor", "my.check.commissar.yakuza"),
-    ("Sunny", "Omar", "my.check.commissar.town"),
-    ("Sunny", "Ines", "my.check.commissar.loner"),
-    ("Efe", "Tomas", "my.check.priest.loner"),
-    ("Efe", "Alex", "my.check.priest.not_loner"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("checker", "target", "key"),
+    [
+        ("Sunny", "Zuri", "my.check.commissar.mafia"),
+        ("Sunny", "Noor", "my.check.commissar.yakuza"),
+        ("Sunny", "Omar", "my.check.commissar.town"),
+        ("Sunny", "Ines", "my.check.commissar.loner"),
+        ("Efe", "Tomas", "my.check.priest.loner"),
+        ("Efe", "Alex", "my.check.priest.not_loner"),
+    ],
+)
 def test_my_each_check_answers_the_faction_privately(club, my14, checker: str, target: str, key: str) -> None:
     """MY19: «Перевірка - активна дія, яка дозволяє перевірити приналежність гравця до певної фракції.» (a check
     tells whether a player belongs to a certain faction). The answer reaches the checker alone."""
@@ -523,8 +550,16 @@ def test_my_the_yakuza_wins_when_it_is_the_only_faction_left(club) -> None:
     """MY7: «Фракція Мафія/Якудза перемагає, якщо залишається єдиною фракцією в грі.» (the Mafia/Yakuza wins when
     it is the only faction left). The Yakuza shoots the Don while the Don shoots the last Citizen: only the Yakuza
     is left, and wins (its two members)."""
-    deal = (("Alex", "don"), ("Steve", "oyabun"), ("Ari", "yakuza"), ("Rhea", "citizen"), ("Efe", "citizen"),
-            ("Kai", "citizen"), ("Omar", "citizen"), ("Lena", "citizen"))
+    deal = (
+        ("Alex", "don"),
+        ("Steve", "oyabun"),
+        ("Ari", "yakuza"),
+        ("Rhea", "citizen"),
+        ("Efe", "citizen"),
+        ("Kai", "citizen"),
+        ("Omar", "citizen"),
+        ("Lena", "citizen"),
+    )
     d = club(MY, deal)
     for who in ("Efe", "Kai", "Omar"):
         d.night({})
@@ -540,8 +575,16 @@ def test_my_the_town_wins_only_when_the_last_loner_is_gone(club) -> None:
     """MY8: «Комісари та Жителі виграють, якщо всі загрози знешкоджені (не залишилось Мафії, Якудзи чи Одинаків).»
     (the town wins when no Mafia, Yakuza or Loners are left). With the Don and the Oyabun expelled the Maniac still
     lives: no winner yet; once he is expelled, the town wins."""
-    deal = (("Alex", "don"), ("Steve", "oyabun"), ("Tomas", "maniac"), ("Sunny", "commissar"), ("Makena", "doctor"),
-            ("Omar", "mistress"), ("Rhea", "citizen"), ("Efe", "citizen"))
+    deal = (
+        ("Alex", "don"),
+        ("Steve", "oyabun"),
+        ("Tomas", "maniac"),
+        ("Sunny", "commissar"),
+        ("Makena", "doctor"),
+        ("Omar", "mistress"),
+        ("Rhea", "citizen"),
+        ("Efe", "citizen"),
+    )
     d = club(MY, deal)
     for who in ("Alex", "Steve"):
         d.night({})

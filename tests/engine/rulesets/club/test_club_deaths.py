@@ -15,6 +15,8 @@ from engine.rulesets.club.game import KEEP, ClubPhase
 
 BK = "black_knights"
 MY = "mafia_yakuza"
+
+
 def announced(d, since: int) -> list[tuple[str, dict]]:
     """Public announcements (key, params) among the effects from index ``since`` on."""
     return [(e.message.key, dict(e.message.params)) for e in d.effects[since:] if isinstance(e, Announce)]
@@ -35,9 +37,9 @@ def night_news(d, picks, prefix: str = "bk") -> list[tuple[str, dict]]:
 def each_card_follows_its_death(news, dead, role) -> bool:
     """Every dead contestant's "did not wake up" is followed at once by their own dealt card, and that is all."""
     pairs = [news[i : i + 2] for i in range(0, len(news), 2)]
-    return len(news) == 2 * len(dead) and sorted(
-        (p[0][1]["player"], p[0][0], p[1]) for p in pairs
-    ) == sorted((n, "club.died", (f"bk.reveal.{role[n]}", {"player": n})) for n in dead)
+    return len(news) == 2 * len(dead) and sorted((p[0][1]["player"], p[0][0], p[1]) for p in pairs) == sorted(
+        (n, "club.died", (f"bk.reveal.{role[n]}", {"player": n})) for n in dead
+    )
 
 
 def bk_night_one(club, deal):
@@ -148,7 +150,13 @@ class TestBlackKnightsDay:
         assert {e.name: e.revealed for e in d.game.view_for("Efe").public.out}["Noor"] == "heir"
 
     def test_the_end_of_the_series_shows_every_dealt_card(self, club):
-        deal = (("Kai", "grey_cardinal"), ("Ari", "lord"), ("Noor", "heir"), ("Efe", "white_knight"), ("Rhea", "white_knight"))
+        deal = (
+            ("Kai", "grey_cardinal"),
+            ("Ari", "lord"),
+            ("Noor", "heir"),
+            ("Efe", "white_knight"),
+            ("Rhea", "white_knight"),
+        )
         d = bk_night_one(club, deal)
         d.night({"black_kill": {"Kai": "Ari"}})
         d.to_day()
@@ -157,7 +165,7 @@ class TestBlackKnightsDay:
         d.advance()
         d.repeat({})
         assert d.phase is ClubPhase.OVER
-        final = [(k, p["player"]) for k, p in announced(d, 0) if k.startswith("bk.reveal.")][-len(deal):]
+        final = [(k, p["player"]) for k, p in announced(d, 0) if k.startswith("bk.reveal.")][-len(deal) :]
         assert final == [(f"bk.reveal.{r}", n) for n, r in deal]
 
 
@@ -204,4 +212,6 @@ class TestMafiaYakuza:
         said = announced(d, since)
         assert ("my.expelled", {"player": "Alex"}) in said
         assert d.phase is ClubPhase.OVER
-        assert [(k, p["player"]) for k, p in said if k.startswith("my.reveal.")] == [(f"my.reveal.{r}", n) for n, r in deal]
+        assert [(k, p["player"]) for k, p in said if k.startswith("my.reveal.")] == [
+            (f"my.reveal.{r}", n) for n, r in deal
+        ]

@@ -16,8 +16,24 @@ from engine.rulesets import RULESETS, new_game
 from engine.rulesets.club.game import ClubSettings
 
 HOST = "Monk"
-NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena", "Omar", "Rhea",
-         "Tomas", "Ines", "Yuki", "Bram")  # fmt: skip
+NAMES = (
+    "Alex",
+    "Kai",
+    "Zuri",
+    "Steve",
+    "Ari",
+    "Noor",
+    "Sunny",
+    "Efe",
+    "Makena",
+    "Lena",
+    "Omar",
+    "Rhea",
+    "Tomas",
+    "Ines",
+    "Yuki",
+    "Bram",
+)
 STEP_LIMIT = 3000
 SERIES = 150
 CLUB = [name for name, r in RULESETS.items() if r.rules is not None]
@@ -47,7 +63,11 @@ def random_settings(rng: random.Random, ruleset: str) -> ClubSettings:
     entry = RULESETS[ruleset]
     n = rng.randint(*entry.sizes)
     return ClubSettings(
-        ruleset, NAMES[:n], hosts=(HOST,), day_execution=rng.random() < 0.85, max_days=rng.choice([30, 6]),
+        ruleset,
+        NAMES[:n],
+        hosts=(HOST,),
+        day_execution=rng.random() < 0.85,
+        max_days=rng.choice([30, 6]),
         mad_knight_solo_win="mad_knight" in entry.rules.roles and rng.random() < 0.3,
     )
 

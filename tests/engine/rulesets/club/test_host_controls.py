@@ -33,13 +33,25 @@ from engine.rulesets.club.game import ClubGame, ClubPhase, ClubSettings
 
 HOST = "Monk"
 BK8 = (
-    ("Alex", "courtesan"), ("Kai", "grey_cardinal"), ("Zuri", "black_knight"), ("Steve", "mad_knight"),
-    ("Ari", "lord"), ("Noor", "heir"), ("Sunny", "healer"), ("Efe", "white_knight"),
-)  # fmt: skip
+    ("Alex", "courtesan"),
+    ("Kai", "grey_cardinal"),
+    ("Zuri", "black_knight"),
+    ("Steve", "mad_knight"),
+    ("Ari", "lord"),
+    ("Noor", "heir"),
+    ("Sunny", "healer"),
+    ("Efe", "white_knight"),
+)
 MY8 = (
-    ("Alex", "don"), ("Kai", "oyabun"), ("Zuri", "commissar"), ("Steve", "doctor"), ("Ari", "mistress"),
-    ("Noor", "maniac"), ("Sunny", "citizen"), ("Efe", "citizen"),
-)  # fmt: skip
+    ("Alex", "don"),
+    ("Kai", "oyabun"),
+    ("Zuri", "commissar"),
+    ("Steve", "doctor"),
+    ("Ari", "mistress"),
+    ("Noor", "maniac"),
+    ("Sunny", "citizen"),
+    ("Efe", "citizen"),
+)
 DEALS = {"black_knights": BK8, "mafia_yakuza": MY8}
 RULESETS = sorted(DEALS)
 
@@ -97,17 +109,24 @@ def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(ruleset: str)
         g.handle(PauseClock(HOST), now=11.0)
     assert info.value.reason == "illegal.clock.not_running"
     fx = g.handle(ResumeClock(HOST), now=1000.0)
-    assert [e for e in fx if isinstance(e, ClockChanged)] == [ClockChanged(seq + 2, 1000.0 + deadline - 10.0,
-                                                                          deadline - 10.0)]  # fmt: skip
+    assert [e for e in fx if isinstance(e, ClockChanged)] == [
+        ClockChanged(seq + 2, 1000.0 + deadline - 10.0, deadline - 10.0)
+    ]
     with pytest.raises(IllegalAction) as info:
         g.handle(ResumeClock(HOST), now=1001.0)
     assert info.value.reason == "illegal.clock.not_paused"
     assert g.handle(TimerExpired(seq + 2), now=1000.0 + deadline - 10.0)  # the phase ends at the new deadline
     assert g.phase_seq > seq + 2
     assert [a["action"] for a in g.record.host_actions] == ["pause_clock", "resume_clock"]
-    assert g.record.host_actions[0] == {"host": HOST, "action": "pause_clock", "at": 10.0, "day": g.record.host_actions[0]["day"],
-                                        "phase": phase.value if phase else None, "detail": f"{deadline - 10.0:.0f} s left",
-                                        "undone": False}  # fmt: skip
+    assert g.record.host_actions[0] == {
+        "host": HOST,
+        "action": "pause_clock",
+        "at": 10.0,
+        "day": g.record.host_actions[0]["day"],
+        "phase": phase.value if phase else None,
+        "detail": f"{deadline - 10.0:.0f} s left",
+        "undone": False,
+    }
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -133,8 +152,13 @@ def test_extend_adds_seconds_running_or_paused_and_refuses_bad_values(ruleset: s
 def test_only_hosts_use_controls_and_a_refusal_changes_nothing(ruleset: str) -> None:
     g = started(ruleset)
     before = snapshot(g)
-    for action in (PauseClock("Kai"), ExtendPhase("Kai", 60), EndSeries("Kai"), UndoHostAction("Kai"),
-                   ReplaceContestant("Kai", "Alex", "Bob_2")):  # fmt: skip
+    for action in (
+        PauseClock("Kai"),
+        ExtendPhase("Kai", 60),
+        EndSeries("Kai"),
+        UndoHostAction("Kai"),
+        ReplaceContestant("Kai", "Alex", "Bob_2"),
+    ):
         with pytest.raises(IllegalAction) as info:
             g.handle(action, now=5.0)
         assert info.value.reason == "illegal.not_host"
@@ -161,7 +185,10 @@ def test_undo_restores_the_series_before_the_host_moved_on(ruleset: str) -> None
     assert g.ballot is not None
     prompted = {n for e in fx if isinstance(e, Prompt) for n in e.to}
     assert prompted == {v for v in g.ballot.voters if v not in g.ballot.votes} and prompted
-    assert [(a["action"], a["undone"]) for a in g.record.host_actions[-2:]] == [("advance", True), ("undo_host_action", False)]
+    assert [(a["action"], a["undone"]) for a in g.record.host_actions[-2:]] == [
+        ("advance", True),
+        ("undo_host_action", False),
+    ]
     assert [e.message.key for e in fx if isinstance(e, Announce)] == ["host.undone"]
     again = replay(g.settings, g.seed, g.log)
     assert snapshot(again) == snapshot(g) and again.record.to_dict() == g.record.to_dict()
@@ -194,8 +221,10 @@ def test_undo_of_a_pause_runs_the_clock_again_with_the_time_it_had_left(ruleset:
     fx = g.handle(UndoHostAction(HOST), now=500.0)
     clocks = [e for e in fx if isinstance(e, ClockStarted)]
     assert g.paused is None and len(clocks) == 1 and clocks[0].deadline == g.deadline == 500.0 + deadline - 10.0
-    assert [(a["action"], a["undone"]) for a in g.record.host_actions] == [("pause_clock", True),
-                                                                          ("undo_host_action", False)]  # fmt: skip
+    assert [(a["action"], a["undone"]) for a in g.record.host_actions] == [
+        ("pause_clock", True),
+        ("undo_host_action", False),
+    ]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -255,8 +284,17 @@ def test_end_series_has_no_winner(ruleset: str) -> None:
     said = [e.message.key for e in fx if isinstance(e, Announce)]
     assert said[:2] == ["host.ended", "series.over.host"]
     assert any(isinstance(e, SeriesOver) for e in fx) and g.is_over and g.deadline is None
-    assert g.record.host_actions == [{"host": HOST, "action": "end_series", "at": 30.0, "day": g.day,
-                                      "phase": g.record.host_actions[0]["phase"], "detail": "", "undone": False}]  # fmt: skip
+    assert g.record.host_actions == [
+        {
+            "host": HOST,
+            "action": "end_series",
+            "at": 30.0,
+            "day": g.day,
+            "phase": g.record.host_actions[0]["phase"],
+            "detail": "",
+            "undone": False,
+        }
+    ]
     with pytest.raises(IllegalAction) as info:
         g.handle(UndoHostAction(HOST), now=31.0)  # after the end nothing is taken
     assert info.value.reason == "illegal.phase"

@@ -84,8 +84,14 @@ class TestMechanics:
     def test_two_shots_against_one_heal_saved(self, club):
         """[house] A heal saves its target from every shot of that night."""
         d = club(MY, MY14)
-        d.night({"mafia_shot": {"Alex": "Rhea"}, "yakuza_shot": {"Steve": "Rhea"}, "maniac": {"Tomas": "Rhea"},
-                 "heal": {"Lena": "Rhea"}})  # fmt: skip
+        d.night(
+            {
+                "mafia_shot": {"Alex": "Rhea"},
+                "yakuza_shot": {"Steve": "Rhea"},
+                "maniac": {"Tomas": "Rhea"},
+                "heal": {"Lena": "Rhea"},
+            }
+        )
         assert d.game.night_record.deaths == {} and "Rhea" in d.alive()
 
     def test_family_shot_don_decides_on_a_split(self, club):
@@ -176,7 +182,9 @@ class TestMechanics:
         assert "my.check.priest.not_loner" in d.told("Efe")
 
     @pytest.mark.rule("MY19")
-    @pytest.mark.parametrize(("target", "answer"), [("Alex", "mafia"), ("Ari", "yakuza"), ("Rhea", "town"), ("Tomas", "loner")])
+    @pytest.mark.parametrize(
+        ("target", "answer"), [("Alex", "mafia"), ("Ari", "yakuza"), ("Rhea", "town"), ("Tomas", "loner")]
+    )
     def test_commissar_checks_the_faction(self, club, target, answer):
         d = club(MY, MY14)
         d.night({"check": {"Sunny": target}})
@@ -362,8 +370,10 @@ class TestMorningNews:
     def test_named_poison_and_mine_then_cure_and_demine(self, club):
         d = club(MY, MY14)
         d.night({"poisoner": {"Zuri": "Rhea"}, "sapper": {"Noor": "Lena"}})
-        assert news(d) == [("my.news.poisoned", {"player": "Rhea", "night": "3"}),
-                           ("my.news.mined", {"player": "Lena"})]  # fmt: skip
+        assert news(d) == [
+            ("my.news.poisoned", {"player": "Rhea", "night": "3"}),
+            ("my.news.mined", {"player": "Lena"}),
+        ]
         actors = {"Zuri", "Noor"}
         assert not any(actors & {str(v) for v in p.values()} for _k, p in d.said())  # nobody who acted is named
         next_night(d)
@@ -391,8 +401,11 @@ class TestMorningNews:
     def test_unnamed_says_the_same_without_names(self, club):
         d = club(MY, MY14, morning_news="unnamed")
         d.night({"poisoner": {"Zuri": "Rhea"}, "sapper": {"Noor": "Lena"}, "bomber": {"Ines": "Omar"}})
-        assert news(d) == [("my.news.poisoned.unnamed", {"night": "3"}), ("my.news.mined.unnamed", {}),
-                           ("my.news.bomb_spent", {})]  # fmt: skip
+        assert news(d) == [
+            ("my.news.poisoned.unnamed", {"night": "3"}),
+            ("my.news.mined.unnamed", {}),
+            ("my.news.bomb_spent", {}),
+        ]
 
     def test_dead_only_says_only_the_dead(self, club):
         d = club(MY, MY14, morning_news="dead_only")

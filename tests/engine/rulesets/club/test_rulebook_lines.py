@@ -44,7 +44,9 @@ def test_each_role_acts_only_at_its_own_step_and_everyone_else_sleeps(club, my14
     d = club(MY, my14)
     roles = dict(my14)
     seen: list[tuple[str, set[str]]] = []
-    batch = d.effects[max(i for i, e in enumerate(d.effects) if isinstance(e, Whisper) and e.message.key == "my.team") + 1 :]
+    batch = d.effects[
+        max(i for i, e in enumerate(d.effects) if isinstance(e, Whisper) and e.message.key == "my.team") + 1 :
+    ]
     before: set[str] = set()
     while d.phase is ClubPhase.NIGHT:
         step = d.game.current_step()
@@ -65,6 +67,15 @@ def test_each_role_acts_only_at_its_own_step_and_everyone_else_sleeps(club, my14
         batch = [e for a in list(d.game.pending) for e in d.do(SkipPower(a))] + d.expire()
         before = asked
     assert "Rhea" not in {n for _, asked in seen for n in asked}
-    assert [name for name, _ in seen] == ["mistress", "sapper", "mafia_shot", "yakuza_shot", "maniac", "poisoner",
-                                          "bomber", "heal", "check"]  # fmt: skip
+    assert [name for name, _ in seen] == [
+        "mistress",
+        "sapper",
+        "mafia_shot",
+        "yakuza_shot",
+        "maniac",
+        "poisoner",
+        "bomber",
+        "heal",
+        "check",
+    ]
     assert not any(key.startswith("my.prompt") for key in d.told("Rhea"))

@@ -38,9 +38,7 @@ def prompts(d: Any, name: str, since: int = 0) -> list[tuple[str, list[Any]]]:
 def whispers(d: Any, name: str, since: int = 0) -> list[tuple[str, dict[str, str]]]:
     """The private messages ``name`` received from effect ``since`` on: (key, params)."""
     return [
-        (e.message.key, dict(e.message.params))
-        for e in d.effects[since:]
-        if isinstance(e, Whisper) and name in e.to
+        (e.message.key, dict(e.message.params)) for e in d.effects[since:] if isinstance(e, Whisper) and name in e.to
     ]
 
 
@@ -78,7 +76,7 @@ def bk_night_one(club: Any, deal: tuple[tuple[str, str], ...], **kw: Any) -> Any
 
 @pytest.mark.rule("BK5")
 def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check(club: Any, bk8: Any) -> None:
-    """"Выбранный игрок не действует этой ночью (в случае, если имеет активную роль)" (the chosen contestant does
+    """ "Выбранный игрок не действует этой ночью (в случае, если имеет активную роль)" (the chosen contestant does
     not act this night, if they have an active role). The Courtesan chooses the Grey Cardinal: at the Black kill
     he is told he is not woken, with one button to go back to sleep, and is never asked for a victim; the Black
     Knight decides the kill alone and the Cardinal does not see his pick; at his check he is told again and
@@ -113,7 +111,7 @@ def test_bk5_a_chosen_grey_cardinal_is_not_asked_for_the_kill_and_makes_no_check
 
 @pytest.mark.rule("BK5")
 def test_bk5_with_the_cardinal_chosen_the_black_knights_decide_without_him(club: Any, bk8: Any) -> None:
-    """"В случае сомнений, итоговое решение принимает Серый Кардинал" (in doubt, the Grey Cardinal decides) and
+    """ "В случае сомнений, итоговое решение принимает Серый Кардинал" (in doubt, the Grey Cardinal decides) and
     "Выбранный игрок не действует этой ночью" (the chosen does not act): with the Cardinal chosen he has no
     say; the Black Knights see each other's picks, and on a split [house] the first of them by seat decides."""
     d = bk_night_one(club, (*bk8, ("Lena", "black_knight")))
@@ -131,7 +129,7 @@ def test_bk5_with_the_cardinal_chosen_the_black_knights_decide_without_him(club:
 
 @pytest.mark.rule("BK5")
 def test_bk5_the_kill_fails_only_when_every_living_black_order_member_was_chosen(club: Any, bk8: Any) -> None:
-    """"Выбранный игрок не действует этой ночью": a chosen Black Knight has no say, the Grey Cardinal kills
+    """ "Выбранный игрок не действует этой ночью": a chosen Black Knight has no say, the Grey Cardinal kills
     alone; when the Cardinal is the only Black Order member alive and is chosen, nobody is killed."""
     d = bk_night_one(club, bk8)
     play_step(d, {"Alex": "Zuri"})
@@ -180,6 +178,7 @@ def test_bk5_the_night_shows_nobody_else_whom_the_courtesan_chose(club: Any, bk8
 
 # ---------------------------------------------------------------------------------------------- BK12
 
+
 def series_over(d: Any) -> list[str]:
     """The end of the series as announced to everyone (the English text)."""
     return [e.message.text for e in d.effects if isinstance(e, Announce) and e.message.key.startswith("series.over")]
@@ -187,11 +186,17 @@ def series_over(d: Any) -> list[str]:
 
 @pytest.mark.rule("BK12")
 def test_bk12_the_white_order_wins_when_no_black_order_member_remains_mad_knight_alive(club: Any) -> None:
-    """"Игра продолжается до тех пор, пока Белые Рыцари не вычислят всех Черных Рыцарей" (the game goes on until
+    """ "Игра продолжается до тех пор, пока Белые Рыцари не вычислят всех Черных Рыцарей" (the game goes on until
     the White Knights have found all the Black Knights): the last Black Order member leaves by day and the White
     Order wins at once, though the Mad Knight lives; he is not among the winners, and everyone is told so."""
-    deal = (("Alex", "courtesan"), ("Kai", "grey_cardinal"), ("Steve", "mad_knight"), ("Ari", "lord"),
-            ("Sunny", "healer"), ("Efe", "white_knight"))  # fmt: skip
+    deal = (
+        ("Alex", "courtesan"),
+        ("Kai", "grey_cardinal"),
+        ("Steve", "mad_knight"),
+        ("Ari", "lord"),
+        ("Sunny", "healer"),
+        ("Efe", "white_knight"),
+    )
     d = club(BK, deal)
     d.to_day()
     d.speeches({"Alex": "Kai"})
@@ -217,7 +222,7 @@ def test_bk12_the_white_order_wins_when_no_black_order_member_remains_mad_knight
 def test_bk12_the_mad_knight_has_no_win_of_his_own_by_default(
     club: Any, attacked: str, winner: Winner, winners: tuple[str, ...]
 ) -> None:
-    """"…или наоборот, пока Черные Рыцари не отнимут власть, лишив Белый Орден всех своих рыцарей" (… or the Black
+    """ "…или наоборот, пока Черные Рыцари не отнимут власть, лишив Белый Орден всех своих рыцарей" (… or the Black
     Knights take power, leaving the White Order without knights): the rulebook gives the Mad Knight no win. Left
     alive with one other, he does not win (setting ``mad_knight_solo_win``, off by default): the order that
     remains does."""
@@ -273,7 +278,7 @@ def test_bk12_both_orders_gone_at_once_the_mad_knight_wins_if_alive(club: Any) -
 
 @pytest.mark.rule("MY4")
 def test_my4_a_mistress_who_visits_before_the_sapper_does_not_set_off_his_mine(club: Any, my14: Any) -> None:
-    """"Гравці з активними нічними ролями виконують свої дії за чергою" (the active night roles act in turn): the
+    """ "Гравці з активними нічними ролями виконують свої дії за чергою" (the active night roles act in turn): the
     Mistress wakes before the Sapper, so her visit comes before his mine and does not set it off; nobody dies,
     the mine stays, everyone is told in the morning who is mined, and the Mistress is still in the game."""
     d = club(MY, my14)
@@ -290,7 +295,7 @@ def test_my4_a_mistress_who_visits_before_the_sapper_does_not_set_off_his_mine(c
 
 @pytest.mark.rule("MY4")
 def test_my4_a_mine_goes_off_on_a_visit_after_it_was_laid(club: Any, my14: Any) -> None:
-    """"…виконують свої дії за чергою": a mine laid tonight goes off on a later visit tonight (the Maniac wakes
+    """ "…виконують свої дії за чергою": a mine laid tonight goes off on a later visit tonight (the Maniac wakes
     after the Sapper), and an old mine on any visit of a later night, the Mistress's first of all."""
     d = club(MY, my14)
     d.night({"sapper": {"Noor": "Rhea"}, "maniac": {"Tomas": "Rhea"}})
@@ -339,7 +344,7 @@ MY8 = (
 
 @pytest.mark.rule("MY9")
 def test_my9_the_living_speak_in_turn_in_seat_order_each_on_their_own_clock(club: Any) -> None:
-    """"Під час денного обговорення гравці повинні дотримуватись порядку, надаючи кожному можливість
+    """ "Під час денного обговорення гравці повинні дотримуватись порядку, надаючи кожному можливість
     висловитись" (during the day's discussion the players keep to an order, giving everyone the chance to
     speak): each living contestant has the floor in turn, in seat order (the dead are skipped), each on a
     clock of their own, announced to everyone; nobody has anything to press; then the vote opens as before."""
@@ -373,7 +378,7 @@ def test_my9_the_living_speak_in_turn_in_seat_order_each_on_their_own_clock(club
 
 @pytest.mark.rule("MY9")
 def test_my9_a_turn_ends_on_its_clock_and_its_length_is_a_setting(club: Any) -> None:
-    """"…надаючи кожному можливість висловитись": a turn lasts ``durations.discussion`` seconds (one minute by
+    """ "…надаючи кожному можливість висловитись": a turn lasts ``durations.discussion`` seconds (one minute by
     default); when its clock runs out the next contestant speaks."""
     from engine.actions import TimerExpired
 

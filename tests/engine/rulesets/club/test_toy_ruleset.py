@@ -157,8 +157,17 @@ def test_registering_adds_the_ruleset_and_its_messages_and_unregistering_takes_t
 
 
 def test_a_ruleset_may_not_take_another_rulesets_message_keys() -> None:
-    thief = club_ruleset("thief", "Thief", LanternWatchGame, "thief.md", columns=(), messages={"bk.welcome": "x"},
-                         good_side=HARBOUR, rule_text="thief.txt", rule_id=r"TH\d+")  # fmt: skip
+    thief = club_ruleset(
+        "thief",
+        "Thief",
+        LanternWatchGame,
+        "thief.md",
+        columns=(),
+        messages={"bk.welcome": "x"},
+        good_side=HARBOUR,
+        rule_text="thief.txt",
+        rule_id=r"TH\d+",
+    )
     with pytest.raises(ValueError, match="bk.welcome"):
         register(thief)
     assert "thief" not in RULESETS and CATALOG["bk.welcome"].startswith("Black Knights")

@@ -85,8 +85,14 @@ ONE_TRAITOR = (
 class Series:
     """One scripted series of an explicit deal; every input one second after the last."""
 
-    def __init__(self, hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_POWER,
-                 drunk: str | None = None, seed: int = 3, drunk_setting: str = "none", **kw: Any) -> None:
+    def __init__(
+        self,
+        hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_POWER,
+        drunk: str | None = None,
+        seed: int = 3,
+        drunk_setting: str = "none",
+        **kw: Any,
+    ) -> None:
         deal = tuple(DealEntry(n, a, p, None, n == drunk) for n, a, p in hands)
         kw.setdefault("joker_night", None)
         kw["drunk"] = drunk_setting
@@ -127,8 +133,7 @@ class Series:
         if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
             self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
-    def powers(self, traitor: dict[str, str] | None = None,
-               visit: dict[str, tuple[str, ...]] | None = None) -> None:
+    def powers(self, traitor: dict[str, str] | None = None, visit: dict[str, tuple[str, ...]] | None = None) -> None:
         """The Traitor powers and the host's visit (everyone not named passes), until breakfast; a night stage
         whose choices are all made ends at the host's move on (phases house rule 9)."""
         if self.g.phase is Phase.TURRET:
@@ -151,8 +156,13 @@ class Series:
         if self.g.phase is Phase.HOST_VISIT:
             self.advance()
 
-    def night(self, murder: str = "Hana", traitor: dict[str, str] | None = None,
-              visit: dict[str, tuple[str, ...]] | None = None, event: NightEvent = NightEvent.MURDER) -> None:
+    def night(
+        self,
+        murder: str = "Hana",
+        traitor: dict[str, str] | None = None,
+        visit: dict[str, tuple[str, ...]] | None = None,
+        event: NightEvent = NightEvent.MURDER,
+    ) -> None:
         """From the Turret: every Traitor picks ``event`` on ``murder``; then ``powers``."""
         assert self.g.phase is Phase.TURRET, self.g.phase
         for t in self.g.night.traitors:
@@ -187,8 +197,9 @@ class Series:
         return self.g.players[name].alive
 
 
-def night_one(hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_POWER, banish: str = "Vic",
-              **kw: Any) -> Series:
+def night_one(
+    hands: tuple[tuple[str, Allegiance, Power | None], ...] = EVERY_POWER, banish: str = "Vic", **kw: Any
+) -> Series:
     """Day one's round table banishes ``banish``; the series stands in night one's Turret."""
     s = Series(hands, **kw)
     s.to(Phase.VOTE)
@@ -411,7 +422,9 @@ def test_a_second_tie_of_only_some_of_the_tied_is_a_deadlock_of_those_only() -> 
     table = s.tables()[0]
     assert table.deadlock == ["Alex", "Kai"] and table.banished in ("Alex", "Kai")
     assert s.alive("Vic") and table.revealed == "faithful"
-    assert "deadlock.start" in s.keys(None, mark) and "Vic" not in s.said(mark)[s.keys(None, mark).index("deadlock.start")]
+    assert (
+        "deadlock.start" in s.keys(None, mark) and "Vic" not in s.said(mark)[s.keys(None, mark).index("deadlock.start")]
+    )
 
 
 @pytest.mark.rule("T4.9")

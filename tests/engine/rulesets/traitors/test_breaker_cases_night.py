@@ -94,11 +94,14 @@ def test_the_joker_at_the_final_round_table_is_faithful_again_and_its_banishment
 
 
 @pytest.mark.rule("T7.7", "T7.8", "T7.9")
-@pytest.mark.parametrize(("hands", "banish", "allowed"), [
-    (EVERY_POWER, "Vic", {NightEvent.MURDER}),
-    (TWO_TRAITORS, "Vic", {NightEvent.MURDER, NightEvent.SEDUCE}),
-    (ONE_TRAITOR, "Vic", {NightEvent.ULTIMATUM}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("hands", "banish", "allowed"),
+    [
+        (EVERY_POWER, "Vic", {NightEvent.MURDER}),
+        (TWO_TRAITORS, "Vic", {NightEvent.MURDER, NightEvent.SEDUCE}),
+        (ONE_TRAITOR, "Vic", {NightEvent.ULTIMATUM}),
+    ],
+)
 def test_the_nights_events_follow_the_number_of_traitors(hands: Any, banish: str, allowed: set[NightEvent]) -> None:
     """T7.7: *"This will most commonly be an attempt to murder a Faithful"*. T7.8: *"if there are two Traitors,
     they gain the option to attempt to seduce a player"*. T7.9: *"if there is only one Traitor, they must instead
@@ -207,7 +210,8 @@ def test_a_seduced_recruit_swears_the_next_night_and_only_traitors_go_to_the_oat
     s.powers()
     assert "prompt.detective" not in s.keys("Kai", mark)
     assert [t for t in s.told("Kai", mark) if "Sunny" in t or "Efe" in t] == [
-        "The Traitors come to your home in cloak and lantern: Sunny, Efe."]
+        "The Traitors come to your home in cloak and lantern: Sunny, Efe."
+    ]
     s.to(Phase.VOTE)
     s.vote("Omar")
     assert s.g.phase is Phase.OATH and list(s.g.night.oath_queue) == ["Kai"]
@@ -228,9 +232,14 @@ def test_the_host_visits_only_faithful_who_need_it() -> None:
     s = night_one()
     mark = len(s.fx)
     s.night(murder="Hana", visit={"Zuri": ("Alex",)})
-    visited = {n for e in s.fx[mark:] if isinstance(e, Prompt) and e.message.key.startswith("prompt.")
-               and not e.message.key.startswith(("prompt.bartender", "prompt.falsifier", "prompt.silencer"))
-               for n in e.to}
+    visited = {
+        n
+        for e in s.fx[mark:]
+        if isinstance(e, Prompt)
+        and e.message.key.startswith("prompt.")
+        and not e.message.key.startswith(("prompt.bartender", "prompt.falsifier", "prompt.silencer"))
+        for n in e.to
+    }
     assert not visited & {"Sunny", "Efe", "Makena", "Noor", "Hana", "Rhea"}
     assert "Zuri" in visited
     s.to(Phase.VOTE)

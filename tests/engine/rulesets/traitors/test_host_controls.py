@@ -70,8 +70,13 @@ def test_extend_adds_seconds_running_or_paused_and_refuses_bad_values() -> None:
 def test_only_hosts_use_controls_and_a_refusal_changes_nothing() -> None:
     g = started()
     log = list(g.log)
-    for action in (PauseClock("Kai"), ExtendPhase("Kai", 60), EndSeries("Kai"), UndoHostAction("Kai"),
-                   ReplaceContestant("Kai", "Alex", "Bob")):  # fmt: skip
+    for action in (
+        PauseClock("Kai"),
+        ExtendPhase("Kai", 60),
+        EndSeries("Kai"),
+        UndoHostAction("Kai"),
+        ReplaceContestant("Kai", "Alex", "Bob"),
+    ):
         with pytest.raises(IllegalAction) as info:
             g.handle(action, now=5.0)
         assert info.value.reason == "illegal.not_host"
@@ -96,8 +101,16 @@ def test_undo_takes_back_a_move_on_and_restores_places_clock_and_time_left() -> 
     again = Game.replay(SETTINGS, 5, g.log)
     assert again.record.to_dict() == g.record.to_dict()
     assert (again.phase, again.deadline, again.phase_seq, again.places, again.items) == (
-        g.phase, g.deadline, g.phase_seq, g.places, g.items)  # fmt: skip
-    assert [(a["action"], a["undone"]) for a in g.record.host_actions] == [("advance", True), ("undo_host_action", False)]
+        g.phase,
+        g.deadline,
+        g.phase_seq,
+        g.places,
+        g.items,
+    )
+    assert [(a["action"], a["undone"]) for a in g.record.host_actions] == [
+        ("advance", True),
+        ("undo_host_action", False),
+    ]
 
 
 def _to_vote(g: Game) -> None:
@@ -191,7 +204,9 @@ def test_undo_takes_items_back_in_the_order_they_are_held() -> None:
         now += 1
         g.handle(Advance("Host"), now=now)
     assert g.night is not None
-    first, last = g.night.traitors  # the first sworn got the cloak at the Oath before; the undone move on swore the last
+    first, last = (
+        g.night.traitors
+    )  # the first sworn got the cloak at the Oath before; the undone move on swore the last
     assert all([i for i, _ in g.items[t]][-2:] == [Item.TRAITORS_CLOAK, Item.LANTERN] for t in (first, last))
     fx = g.handle(UndoHostAction("Host"), now=now + 2)
     taken = [(e.item, e.players) for e in fx if isinstance(e, TakeItem)]
@@ -230,8 +245,12 @@ def test_every_press_is_one_record_line_naming_the_host_and_the_button() -> None
     g.handle(CancelTwist("Host", Twist.MURDER), now=2.0)
     g.handle(Advance("Ann", button="advance"), now=3.0)
     assert [(a["host"], a["action"], a["detail"]) for a in g.record.host_actions] == [
-        ("Ann", "start_twist", "murder, day 1"), ("Host", "cancel_twist", "murder, day 1"),
-        ("Ann", "advance", "advance")]  # fmt: skip
-    assert g.log[-1]["button"] == "advance" and action_from_dict({k: v for k, v in g.log[-1].items() if k != "now"}) == Advance("Ann", "advance")
+        ("Ann", "start_twist", "murder, day 1"),
+        ("Host", "cancel_twist", "murder, day 1"),
+        ("Ann", "advance", "advance"),
+    ]
+    assert g.log[-1]["button"] == "advance" and action_from_dict(
+        {k: v for k, v in g.log[-1].items() if k != "now"}
+    ) == Advance("Ann", "advance")
     assert Advance("Ann").to_dict() == {"action": "advance", "host": "Ann"}  # no button: the log as before
     assert Game.replay(g.settings, 5, g.log).record.to_dict() == g.record.to_dict()

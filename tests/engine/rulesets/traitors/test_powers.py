@@ -80,8 +80,13 @@ class Series:
         if self.g.phase is Phase.OATH and not self.g.night.oath_taking:
             self.do(Advance(HOST))  # an Oath clock with nobody at the Oath (phases house rule 9)
 
-    def night(self, murder: str = "Hana", traitor: dict[str, str] | None = None,
-              visit: dict[str, tuple[str, ...]] | None = None, event: NightEvent = NightEvent.MURDER) -> None:
+    def night(
+        self,
+        murder: str = "Hana",
+        traitor: dict[str, str] | None = None,
+        visit: dict[str, tuple[str, ...]] | None = None,
+        event: NightEvent = NightEvent.MURDER,
+    ) -> None:
         """From the Turret: the event, the Traitor powers, the host's visit; ends at breakfast."""
         assert self.g.phase is Phase.TURRET, self.g.phase
         for t in self.g.night.traitors:
@@ -110,7 +115,11 @@ class Series:
         return [e.message.text for e in self.fx[since:] if isinstance(e, Whisper) and e.to == frozenset({name})]
 
     def key_told(self, name: str, prefix: str) -> list[str]:
-        return [e.message.key for e in self.fx if isinstance(e, Whisper) and e.to == frozenset({name}) and e.message.key.startswith(prefix)]
+        return [
+            e.message.key
+            for e in self.fx
+            if isinstance(e, Whisper) and e.to == frozenset({name}) and e.message.key.startswith(prefix)
+        ]
 
 
 def night_one(drunk: str | None = None, banish: str = "Vic", **kw: object) -> Series:
@@ -190,8 +199,12 @@ def test_every_targeted_power_lists_exactly_what_its_validator_accepts() -> None
 
 @pytest.mark.parametrize(
     ("power", "user", "nights_running"),
-    [(Power.BARTENDER, "Sunny", True), (Power.SILENCER, "Makena", True),
-     (Power.GUARDIAN, "Omar", False), (Power.JUDGE, "Lena", False)],
+    [
+        (Power.BARTENDER, "Sunny", True),
+        (Power.SILENCER, "Makena", True),
+        (Power.GUARDIAN, "Omar", False),
+        (Power.JUDGE, "Lena", False),
+    ],
 )
 def test_not_the_same_target_running(power: Power, user: str, nights_running: bool) -> None:
     """Rulebook §5: the Bartender and the Silencer not the same one two nights running (two nights ago is
@@ -252,8 +265,12 @@ class TestAnalyst:
             s.do(ChooseEvent(t, NightEvent.MURDER, "Hana"))
         s.advance_to(Phase.HOST_VISIT)
         before = copy.deepcopy(s.g.record.to_dict())
-        for bad in (UsePower("Alex", "Sunny"), UsePower("Alex", "Sunny", "Sunny"), UsePower("Alex", "Alex", "Kai"),
-                    UsePower("Alex", "Vic", "Kai")):
+        for bad in (
+            UsePower("Alex", "Sunny"),
+            UsePower("Alex", "Sunny", "Sunny"),
+            UsePower("Alex", "Alex", "Kai"),
+            UsePower("Alex", "Vic", "Kai"),
+        ):
             with pytest.raises(IllegalAction):
                 s.g.handle(bad, now=s.now)
         assert s.g.record.to_dict() == before and "Alex" in s.g.night.pending

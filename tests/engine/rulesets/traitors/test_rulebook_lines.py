@@ -149,8 +149,9 @@ def test_the_series_says_before_it_starts_whether_a_drunk_may_be_in_play(drunk: 
     """T1.6: "it will typically be clarified before a series takes place whether a drunk Faithful will be, or
     could be in play". The setting is announced to everyone at the start, before day zero begins, and names
     nobody."""
-    deal = tuple(DealEntry(e.name, e.allegiance, e.power, e.false_power, drunk == "always" and e.name == "Alex")
-                 for e in HANDS)  # fmt: skip
+    deal = tuple(
+        DealEntry(e.name, e.allegiance, e.power, e.false_power, drunk == "always" and e.name == "Alex") for e in HANDS
+    )
     s = Play(deal, drunk=drunk)
     said = [e.message for e in s.fx if isinstance(e, Announce)]
     keys = [m.key for m in said]
@@ -242,8 +243,9 @@ def test_the_sheriff_hears_the_hosts_second_question_word_for_word() -> None:
     asks = [e for e in s.fx[mark:] if isinstance(e, Prompt) and e.message.key == "prompt.sheriff"]
     assert [set(e.to) for e in asks] == [{"Zuri"}]
     assert asks[0].message.text == "Would you like to accuse a player? Who would you like to accuse?"
-    assert not any("accuse" in e.message.text for e in s.fx[mark:]
-                   if isinstance(e, (Prompt, Whisper)) and "Zuri" not in e.to)
+    assert not any(
+        "accuse" in e.message.text for e in s.fx[mark:] if isinstance(e, (Prompt, Whisper)) and "Zuri" not in e.to
+    )
     s.do(UsePower("Zuri", "Sunny"))
     s.to(Phase.ROUND_TABLE)
     assert "sheriff.accuses" in s.keys("Kai", mark)
@@ -335,7 +337,9 @@ def test_the_night_sends_the_faithful_home_and_the_traitors_to_the_oath_then_the
     night1 = s.moves(mark)
     home = night1.index((Place.HOME, tuple(s.g.living())))
     assert night1[home + 1] == (Place.TURRET, TRAITORS) and (Place.OATH_SPOT, ("Sunny",)) not in night1
-    secret = {p for e in s.fx if isinstance(e, MoveTo) and e.place in (Place.OATH_SPOT, Place.TURRET) for p in e.players}
+    secret = {
+        p for e in s.fx if isinstance(e, MoveTo) and e.place in (Place.OATH_SPOT, Place.TURRET) for p in e.players
+    }
     assert secret == set(TRAITORS)
 
 
@@ -373,7 +377,9 @@ def test_a_faithful_murdered_tonight_is_visited_but_their_ability_does_not_succe
     s.to(Phase.BREAKFAST)  # the visit's clock ends (phases house rule 9)
     assert not s.g.players["Kai"].alive
     assert [k for k in s.keys("Kai", mark) if not k.startswith(("phase.", "breakfast.", "clock."))] == [
-        "power.noted", "diary.murdered"]  # fmt: skip
+        "power.noted",
+        "diary.murdered",
+    ]
     assert not any(k.startswith("result.") for k in s.keys("Kai"))
 
 
@@ -401,8 +407,9 @@ def test_on_a_confession_night_the_traitors_go_to_the_confession_and_decide_afte
     assert (Place.CONFESSION_ROOM, TRAITORS) in night and not any(p is Place.TURRET for p, _ in night)
     for t in TRAITORS:
         assert "confession.shields" in s.keys(t, mark) and "confession.read" in s.keys(t, mark)
-        assert f"Murder shields were found by: {finder}." in [e.message.text for e in s.fx[mark:]
-                                                             if isinstance(e, Whisper) and t in e.to]
+        assert f"Murder shields were found by: {finder}." in [
+            e.message.text for e in s.fx[mark:] if isinstance(e, Whisper) and t in e.to
+        ]
         assert not any(k.startswith("turret.choose") for k in s.prompted(mark).get(t, []))
     assert s.g.legal_actions("Sunny") == []
     with pytest.raises(IllegalAction, match="Answer the confessions first"):
@@ -419,8 +426,11 @@ def test_on_a_confession_night_the_traitors_go_to_the_confession_and_decide_afte
     assert s.g.night is not None and s.g.night.record.target == "Kai"
     assert not any(p in (Place.TURRET, Place.CONFESSION_ROOM) for p, _ in s.moves(asked))
     for name in ("Alex", "Kai", "Zuri", "Rhea", "Steve", "Ari"):
-        assert not any(k.startswith(("confession.read", "confession.shields", "turret.")) for k in s.keys(name, mark)
-                       if k not in ("turret.home",)), name
+        assert not any(
+            k.startswith(("confession.read", "confession.shields", "turret."))
+            for k in s.keys(name, mark)
+            if k not in ("turret.home",)
+        ), name
 
 
 # ---------------------------------------------------------------------------------------------- §10 Items and places
@@ -466,7 +476,9 @@ def test_diary_room_books_go_to_the_murdered_the_seduced_and_the_alerted_survivo
         s.do(ChooseEvent(t, NightEvent.SEDUCE, "Alex"))
     s.to(Phase.OFFER)
     assert diary_books(s, mark) == [("Alex",)] and "offer.seduce" in s.keys("Alex", mark)
-    assert (Place.HOME_VISIT, s.g.night.traitors) in s.moves(mark) and (Place.DIARY_ROOM, ("Alex",)) not in s.moves(mark)
+    assert (Place.HOME_VISIT, s.g.night.traitors) in s.moves(mark) and (Place.DIARY_ROOM, ("Alex",)) not in s.moves(
+        mark
+    )
     s.do(AnswerOffer("Alex", False))
     s.to(Phase.BREAKFAST)
     assert diary_books(s, mark) == [("Alex",)]

@@ -88,5 +88,8 @@ def test_no_rule_module_imports_the_game_module_or_hides_an_import():
                 assert node in top, f"{path}: a function-local or conditional import"
                 module = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
                 assert module != "engine.rulesets.traitors.game", path
-                assert not (isinstance(node, ast.ImportFrom) and module == "typing" and any(
-                    a.name == "TYPE_CHECKING" for a in node.names)), path
+                assert not (
+                    isinstance(node, ast.ImportFrom)
+                    and module == "typing"
+                    and any(a.name == "TYPE_CHECKING" for a in node.names)
+                ), path

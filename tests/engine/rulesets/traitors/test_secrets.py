@@ -32,16 +32,44 @@ STEP_LIMIT = 4000
 
 PUBLIC_REVEALS = {"banish.reveal", "sheriff.success", "joker.banished", "series.over", "title.series_over"}
 """Public messages that reveal a secret because the rulebook says so (§4, §5 Sheriff, §6)."""
-TEAM_KEYS = {"turret.traitors", "turret.no_event", "turret.choice", "turret.decided", "turret.nominated",
-             "offer.accepted", "offer.declined", "turret.sword_bearer", "turret.guess.decided", "trial.decided",
-             "confession.read", "confession.none", "confession.shields", "confession.no_shields",
-             "confession.response_saved", "turret.after_confession", "turret.home", "offer.visit"}
+TEAM_KEYS = {
+    "turret.traitors",
+    "turret.no_event",
+    "turret.choice",
+    "turret.decided",
+    "turret.nominated",
+    "offer.accepted",
+    "offer.declined",
+    "turret.sword_bearer",
+    "turret.guess.decided",
+    "trial.decided",
+    "confession.read",
+    "confession.none",
+    "confession.shields",
+    "confession.no_shields",
+    "confession.response_saved",
+    "turret.after_confession",
+    "turret.home",
+    "offer.visit",
+}
 """Messages sent to the Traitors together (every recipient must be a Traitor)."""
 MET_KEYS = {"offer.met.seduce", "offer.met.ultimatum"}
 """The Traitors who come to the contestant they seduce or give an ultimatum: only that contestant is told, and
 only the names of the Traitors who came."""
-OWN_RESULTS = {"result.", "oath.sworn", "deal.", "vote.cast", "joker.", "guess.lost", "survivor.alerted",
-               "shield.used", "power.", "diary.", "recruit.welcome", "finale.torch.chosen"}
+OWN_RESULTS = {
+    "result.",
+    "oath.sworn",
+    "deal.",
+    "vote.cast",
+    "joker.",
+    "guess.lost",
+    "survivor.alerted",
+    "shield.used",
+    "power.",
+    "diary.",
+    "recruit.welcome",
+    "finale.torch.chosen",
+}
 """Private messages about the recipient's own hand, choices or power answers."""
 HOLDER_UNNAMED = {"judge.protects": "The Judge", "sheriff.accuses": "The Sheriff"}
 """Public messages that name a power but never its holder."""
@@ -135,7 +163,13 @@ def check_effects(game: Game, effects: list[object]) -> None:
             for key, text in texts_for(game, e, name):
                 assert "Drunk" not in text, f"{name} saw drunkenness: {text}"
                 for other, q in game.players.items():
-                    if other == name or other not in text.split(" ") and other + "," not in text and other + "." not in text and other + ":" not in text:
+                    if (
+                        other == name
+                        or other not in text.split(" ")
+                        and other + "," not in text
+                        and other + "." not in text
+                        and other + ":" not in text
+                    ):
                         continue
                     own = key is not None and any(key.startswith(k) for k in OWN_RESULTS)
                     if key in PUBLIC_REVEALS or (key or "").startswith("result."):
@@ -153,7 +187,9 @@ def check_effects(game: Game, effects: list[object]) -> None:
                     secret = {q.power.title if q.power else "", q.false_power.title if q.false_power else ""} - {""}
                     for word in secret:
                         assert word not in text, f"{name} learned {other}'s power from {key}: {text}"
-                    assert q.allegiance.title not in text or key in ("banish.reveal",), f"{name} learned {other}'s allegiance: {text}"
+                    assert q.allegiance.title not in text or key in ("banish.reveal",), (
+                        f"{name} learned {other}'s allegiance: {text}"
+                    )
 
 
 def check_views(game: Game) -> None:
@@ -168,7 +204,9 @@ def check_views(game: Game) -> None:
         if p.allegiance is Allegiance.FAITHFUL:
             assert v.power == (p.power.title if p.power else None)
         else:
-            assert v.power == (p.power.title if p.power and p.sworn else None), "a Traitor learns their power at the Oath"
+            assert v.power == (p.power.title if p.power and p.sworn else None), (
+                "a Traitor learns their power at the Oath"
+            )
         assert v.joker == (name in game.powers.jokers)
 
 
@@ -186,7 +224,9 @@ def play(seed: int, *, check: bool = True, trace: list[str] | None = None, all_t
         if trace is not None:
             for n in game.contestants():
                 v = view_for(game, n)
-                text = v.to_text() + "".join(f"\n  > {m}" for m in v.messages[len(views.get(n + "#m", "").splitlines()) :])
+                text = v.to_text() + "".join(
+                    f"\n  > {m}" for m in v.messages[len(views.get(n + "#m", "").splitlines()) :]
+                )
                 if views.get(n) != v.to_text() or len(v.messages) != int(views.get(n + "#c", "0")):
                     trace.append(text)
                 views[n] = v.to_text()

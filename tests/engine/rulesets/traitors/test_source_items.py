@@ -80,8 +80,11 @@ class Series:
 
     def told(self, name: str, since: int = 0) -> list[Message]:
         """Every message ``name`` received (announcements, whispers and prompts to them)."""
-        return [e.message for e in self.fx[since:] if isinstance(e, (Announce, Whisper, Prompt))
-                and (isinstance(e, Announce) or name in e.to)]  # fmt: skip
+        return [
+            e.message
+            for e in self.fx[since:]
+            if isinstance(e, (Announce, Whisper, Prompt)) and (isinstance(e, Announce) or name in e.to)
+        ]
 
     def public(self, since: int = 0) -> list[Message]:
         return [e.message for e in self.fx[since:] if isinstance(e, Announce)]
@@ -93,10 +96,19 @@ class Series:
 # ---------------------------------------------------------------------------------------------- T8.5 the seer book
 
 SEER_HANDS = (
-    ("Sunny", T, Power.BARTENDER), ("Efe", T, Power.FALSIFIER), ("Makena", T, Power.SILENCER),
-    ("Alex", F, None), ("Kai", F, None), ("Zuri", F, None), ("Steve", F, None), ("Ari", F, None),
-    ("Noor", F, None), ("Lena", F, None), ("Omar", F, None), ("Vic", F, None),
-)  # fmt: skip
+    ("Sunny", T, Power.BARTENDER),
+    ("Efe", T, Power.FALSIFIER),
+    ("Makena", T, Power.SILENCER),
+    ("Alex", F, None),
+    ("Kai", F, None),
+    ("Zuri", F, None),
+    ("Steve", F, None),
+    ("Ari", F, None),
+    ("Noor", F, None),
+    ("Lena", F, None),
+    ("Omar", F, None),
+    ("Vic", F, None),
+)
 
 
 def seer_day(target: str) -> tuple[Series, int]:
@@ -118,10 +130,13 @@ def seer_day(target: str) -> tuple[Series, int]:
 
 
 @pytest.mark.rule("T8.5")
-@pytest.mark.parametrize(("target", "page"), [
-    ("Sunny", "The Seer reveals:\n\nSunny is a Traitor."),
-    ("Alex", "The Seer reveals:\n\nAlex is Faithful."),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("target", "page"),
+    [
+        ("Sunny", "The Seer reveals:\n\nSunny is a Traitor."),
+        ("Alex", "The Seer reveals:\n\nAlex is Faithful."),
+    ],
+)
 def test_the_seer_books_page_states_the_chosen_contestants_true_allegiance(target: str, page: str) -> None:
     """Rulebook §10: "the seer book, which reveals whether a player is a Faithful or a Traitor during the Seer
     twist". The book itself states the truth (Sunny is falsified, yet the page says Traitor), and only the nominee
@@ -146,8 +161,13 @@ def test_the_seer_books_page_states_the_chosen_contestants_true_allegiance(targe
 # ---------------------------------------------------------------------------------------------- T9.3 the finale torches
 
 FINALE_HANDS = (
-    ("Alex", F, None), ("Kai", F, None), ("Zuri", F, None), ("Sunny", T, None), ("Efe", F, None), ("Noor", F, None),
-)  # fmt: skip
+    ("Alex", F, None),
+    ("Kai", F, None),
+    ("Zuri", F, None),
+    ("Sunny", T, None),
+    ("Efe", F, None),
+    ("Noor", F, None),
+)
 FINALISTS = ("Alex", "Kai", "Zuri", "Sunny")
 
 
@@ -202,7 +222,9 @@ def test_a_changed_vote_replaces_the_finalists_torch_and_the_same_vote_changes_n
     s.do(ChooseTorch("Alex", Torch.END_GAME))
     takes = [e for e in s.since(mark) if isinstance(e, TakeItem)]
     assert [(t.item, t.players) for t in takes] == [(Item.BANISH_TORCH, (HOST,))]
-    assert sorted(torches_held(s, HOST), key=str) == sorted([(Item.BANISH_TORCH, "Zuri"), (Item.END_TORCH, "Alex")], key=str)
+    assert sorted(torches_held(s, HOST), key=str) == sorted(
+        [(Item.BANISH_TORCH, "Zuri"), (Item.END_TORCH, "Alex")], key=str
+    )
     mark = len(s.fx)
     s.do(ChooseTorch("Alex", Torch.END_GAME))  # the same again: kept
     assert s.given(mark) == [] and not any(isinstance(e, TakeItem) for e in s.since(mark))
@@ -219,7 +241,9 @@ def test_the_host_asks_whether_everybody_is_happy_then_locks_and_finalists_may_c
         s.do(ChooseTorch(n, t))
     mark = len(s.fx)
     s.do(actions.AskHappy(HOST))
-    question = "The host asks: is everybody happy with their decision? The vote can still be changed until it is locked."
+    question = (
+        "The host asks: is everybody happy with their decision? The vote can still be changed until it is locked."
+    )
     assert [m.text for m in s.public(mark)] == [question]
     for n in FINALISTS:
         asked = [e for e in s.since(mark) if isinstance(e, Prompt) and e.to == frozenset({n})]
@@ -230,8 +254,13 @@ def test_the_host_asks_whether_everybody_is_happy_then_locks_and_finalists_may_c
     mark = len(s.fx)
     s.do(Advance(HOST))  # the host locks
     said = [m.text for m in s.public(mark)]
-    assert said[:5] == ["The finale vote is locked.", "Alex: End Game", "Kai: End Game", "Zuri: End Game",
-                        "Sunny: End Game"]  # fmt: skip
+    assert said[:5] == [
+        "The finale vote is locked.",
+        "Alex: End Game",
+        "Kai: End Game",
+        "Zuri: End Game",
+        "Sunny: End Game",
+    ]
     assert [e.count for e in s.g.record.events if isinstance(e, TorchRound)] == ["4-0"]
     assert s.g.is_over
     assert sorted(lab for _, lab in torches_held(s, HOST)) == sorted(FINALISTS)  # the host places them
@@ -294,9 +323,16 @@ def test_only_a_host_asks_and_only_during_the_finale_vote() -> None:
 # ---------------------------------------------------------------------------------------------- T10.2 the heads
 
 HEAD_HANDS = (
-    ("Alex", F, None), ("Kai", F, None), ("Zuri", F, None), ("Sunny", T, None), ("Efe", T, None),
-    ("Noor", F, None), ("Ari", F, None), ("Steve", F, None), ("Lena", F, None),
-)  # fmt: skip
+    ("Alex", F, None),
+    ("Kai", F, None),
+    ("Zuri", F, None),
+    ("Sunny", T, None),
+    ("Efe", T, None),
+    ("Noor", F, None),
+    ("Ari", F, None),
+    ("Steve", F, None),
+    ("Lena", F, None),
+)
 
 
 def heads_set(effects: list[Effect]) -> list[tuple[int, str | None]]:
@@ -339,8 +375,11 @@ def test_each_contestant_arriving_at_breakfast_has_their_head_set_at_their_place
     # each head right after its arrival is announced
     from engine.effects import PlaceItem
 
-    order = [e.message.params if isinstance(e, Announce) else e.label for e in s.since(mark)
-             if (isinstance(e, Announce) and e.message.key == "breakfast.arrives") or isinstance(e, PlaceItem)]  # fmt: skip
+    order = [
+        e.message.params if isinstance(e, Announce) else e.label
+        for e in s.since(mark)
+        if (isinstance(e, Announce) and e.message.key == "breakfast.arrives") or isinstance(e, PlaceItem)
+    ]
     assert order == [x for n in arrivals for x in ((("player", n),), n)]
     assert all(e.recipients is None for e in s.since(mark) if isinstance(e, PlaceItem))
     placed = s.g.world_state().placed

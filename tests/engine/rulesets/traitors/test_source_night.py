@@ -46,10 +46,11 @@ class Night:
 
     def __init__(self, traitors: tuple[str, ...], twists: dict[int, tuple[Twist, ...]] | None = None) -> None:
         deal = tuple(
-            DealEntry(n, Allegiance.TRAITOR, *HANDS[n]) if n in traitors
+            DealEntry(n, Allegiance.TRAITOR, *HANDS[n])
+            if n in traitors
             else DealEntry(n, Allegiance.FAITHFUL, *HANDS.get(n, (None, None)) if n == "Kai" else (None, None))
             for n in NAMES
-        )  # fmt: skip
+        )
         settings = Settings(contestants=NAMES, hosts=(HOST,), deal=deal, joker_night=None, twists=twists or {})
         self.g = Game(settings, seed=3)
         self.now = 0.0
@@ -126,7 +127,7 @@ def holds(n: Night, name: str) -> list[Item]:
 
 @pytest.mark.rule("T7.1")
 def test_the_oath_is_the_hosts_words_then_the_cloak_then_the_power() -> None:
-    """"Host: You stand before the Traitors' Turret. Before I give you this cloak, I'm going to need you to take
+    """ "Host: You stand before the Traitors' Turret. Before I give you this cloak, I'm going to need you to take
     the Traitors' Oath." … "Then you are now, officially, a Traitor." / "A Traitor will only learn their power
     after taking the Traitors' Oath."""
     n = Night(("Sunny", "Efe"))
@@ -149,14 +150,17 @@ def test_the_oath_is_the_hosts_words_then_the_cloak_then_the_power() -> None:
     assert closing < cloak < power  # the cloak is given after the Oath, the power learned after it
     assert handed(fx)[0] == ("give", "traitors_cloak", ("Sunny",))
     assert view_for(n.g, "Sunny").power == "The Bartender"
-    assert all(CLOSING not in told(fx, other) and OPENING not in told(fx, other) for other in NAMES
-               if other not in ("Sunny", "Efe"))  # fmt: skip
+    assert all(
+        CLOSING not in told(fx, other) and OPENING not in told(fx, other)
+        for other in NAMES
+        if other not in ("Sunny", "Efe")
+    )
     assert moves(fx)[0] == (("Sunny",), Place.HOME, (n.seat("Sunny"),))  # to wait: the Turret once all have sworn
 
 
 @pytest.mark.rule("T7.1")
 def test_one_traitor_at_a_time_takes_the_oath() -> None:
-    """"One Traitor at a time will take the Traitors' Oath before entering the Traitors' Turret for the first
+    """ "One Traitor at a time will take the Traitors' Oath before entering the Traitors' Turret for the first
     time." """
     n = Night(("Sunny", "Efe"))
     fx = n.do(Advance(HOST))
@@ -182,8 +186,11 @@ def test_one_traitor_at_a_time_takes_the_oath() -> None:
     fx += n.do(Advance(HOST))
     # both sworn: they enter the Turret together ("once every Traitor has taken the Traitors' Oath"), each given
     # the cloak once and the lantern, and learn each other
-    assert handed(fx)[:3] == [("give", "traitors_cloak", ("Efe",)), ("give", "lantern", ("Sunny",)),
-                              ("give", "lantern", ("Efe",))]  # fmt: skip
+    assert handed(fx)[:3] == [
+        ("give", "traitors_cloak", ("Efe",)),
+        ("give", "lantern", ("Sunny",)),
+        ("give", "lantern", ("Efe",)),
+    ]
     assert "The Traitors: Sunny, Efe." in told(fx, "Sunny") and "The Traitors: Sunny, Efe." in told(fx, "Efe")
     assert moves(fx)[:2] == [(("Efe",), Place.HOME, (n.seat("Efe"),)), (("Sunny", "Efe"), Place.TURRET, ())]
 
@@ -193,7 +200,7 @@ def test_one_traitor_at_a_time_takes_the_oath() -> None:
 
 @pytest.mark.rule("T7.3")
 def test_the_traitors_go_home_when_the_turrets_decisions_are_made() -> None:
-    """"After making all of the necessary decisions, The Traitors will be sent to their individual homes." """
+    """ "After making all of the necessary decisions, The Traitors will be sent to their individual homes." """
     n = Night(("Sunny", "Efe"))
     n.to_night_one()
     n.do(ChooseEvent("Sunny", NightEvent.MURDER, "Alex"))
@@ -227,15 +234,17 @@ def test_after_the_oath_night_the_traitors_meet_then_go_home() -> None:
     assert moves(fx)[turret + 1] == (("Sunny", "Efe"), Place.HOME, (n.seat("Sunny"), n.seat("Efe")))
     assert handed(fx)[-2:] == [("take", "traitors_cloak", ("Sunny", "Efe")), ("take", "lantern", ("Sunny", "Efe"))]
     efe = told(fx, "Efe")
-    assert efe[efe.index("The Traitors: Sunny, Efe."):][:3] == [
-        "The Traitors: Sunny, Efe.", "No murder tonight.",
-        "All of tonight's decisions are made. Go home: your cloak and lantern are taken back."]
+    assert efe[efe.index("The Traitors: Sunny, Efe.") :][:3] == [
+        "The Traitors: Sunny, Efe.",
+        "No murder tonight.",
+        "All of tonight's decisions are made. Go home: your cloak and lantern are taken back.",
+    ]
     assert n.g.phase is Phase.BREAKFAST
 
 
 @pytest.mark.rule("T7.3")
 def test_the_trial_begins_when_the_traitors_go_home() -> None:
-    """"If the Trial twist is active, it will begin upon The Traitors being sent to their individual homes." """
+    """ "If the Trial twist is active, it will begin upon The Traitors being sent to their individual homes." """
     n = Night(("Sunny", "Efe"), {1: (Twist.TRIAL,)})
     n.to_night_one()
     for t in ("Sunny", "Efe"):
@@ -262,7 +271,7 @@ def test_the_trial_begins_when_the_traitors_go_home() -> None:
 
 @pytest.mark.rule("T7.6")
 def test_a_seduction_the_traitors_meet_the_contestant_in_cloak_and_lantern() -> None:
-    """"When The Traitors meet each other, or with a Faithful during the night, they will be equipped with their
+    """ "When The Traitors meet each other, or with a Faithful during the night, they will be equipped with their
     cloak and lantern." The two Traitors come to Alex's home; he sees who they are and declines."""
     n = Night(("Sunny", "Efe"))
     n.to_night_one()
@@ -279,15 +288,21 @@ def test_a_seduction_the_traitors_meet_the_contestant_in_cloak_and_lantern() -> 
     assert all(i in holds(n, t) for t in ("Sunny", "Efe") for i in EQUIPMENT)
     assert n.g.places["Alex"] == (Place.HOME, n.seat("Alex"))
     assert n.g.places["Sunny"] == n.g.places["Efe"] == (Place.HOME_VISIT, n.seat("Alex"))
-    assert told(fx, "Alex") == ["The Traitors come to your home in cloak and lantern: Sunny, Efe.",
-                                "The Traitors offer you a place among them. Join them?", "[Join the Traitors]",
-                                "[Decline]"]  # fmt: skip
+    assert told(fx, "Alex") == [
+        "The Traitors come to your home in cloak and lantern: Sunny, Efe.",
+        "The Traitors offer you a place among them. Join them?",
+        "[Join the Traitors]",
+        "[Decline]",
+    ]
     visit = "In cloak and lantern, you go to Alex's home to make the offer."
     assert told(fx, "Sunny") == [visit] and told(fx, "Efe") == ["You do not use your power tonight.", visit]
     assert all(told(fx, f) == [] for f in NAMES if f not in ("Alex", "Sunny", "Efe")) and public(fx) == []
     fx = n.do(AnswerOffer("Alex", False))
-    assert handed(fx) == [("take", "diary_book", ("Alex",)), ("take", "traitors_cloak", ("Sunny", "Efe")),
-                          ("take", "lantern", ("Sunny", "Efe"))]  # fmt: skip
+    assert handed(fx) == [
+        ("take", "diary_book", ("Alex",)),
+        ("take", "traitors_cloak", ("Sunny", "Efe")),
+        ("take", "lantern", ("Sunny", "Efe")),
+    ]
     assert moves(fx) == [(("Sunny", "Efe"), Place.HOME, (n.seat("Sunny"), n.seat("Efe")))]  # Alex stays home
     assert told(fx, "Sunny")[0] == "Alex declined."
     assert told(fx, "Alex") == []
@@ -299,7 +314,7 @@ def test_a_seduction_the_traitors_meet_the_contestant_in_cloak_and_lantern() -> 
 
 @pytest.mark.rule("T7.6")
 def test_an_ultimatum_the_last_traitor_meets_the_contestant_in_cloak_and_lantern() -> None:
-    """"… if there is only one Traitor, they must instead choose a player to give an ultimatum" and "When The
+    """ "… if there is only one Traitor, they must instead choose a player to give an ultimatum" and "When The
     Traitors meet … with a Faithful during the night, they will be equipped with their cloak and lantern." """
     n = Night(("Sunny",))
     n.to_night_one()
@@ -309,8 +324,10 @@ def test_an_ultimatum_the_last_traitor_meets_the_contestant_in_cloak_and_lantern
     fx += n.do(Advance(HOST))
     assert not any(h[0] == "take" for h in handed(fx))  # the lone Traitor keeps cloak and lantern for the meeting
     assert moves(fx) == [(("Sunny",), Place.HOME_VISIT, (n.seat("Noor"),))]
-    assert told(fx, "Noor")[:2] == ["The last Traitor comes to your home in cloak and lantern: Sunny.",
-                                    "The last Traitor gives you an ultimatum: join them, or be murdered tonight."]
+    assert told(fx, "Noor")[:2] == [
+        "The last Traitor comes to your home in cloak and lantern: Sunny.",
+        "The last Traitor gives you an ultimatum: join them, or be murdered tonight.",
+    ]
     assert all(told(fx, f) == [] for f in NAMES if f not in ("Noor", "Sunny")) and public(fx) == []
     fx = n.do(AnswerOffer("Noor", True))
     assert n.g.players["Noor"].allegiance is Allegiance.TRAITOR
@@ -322,7 +339,7 @@ def test_an_ultimatum_the_last_traitor_meets_the_contestant_in_cloak_and_lantern
 
 @pytest.mark.rule("T7.6")
 def test_a_declined_ultimatum_is_a_murder_after_the_meeting() -> None:
-    """"… either recruiting them as a Traitor, or murdering them, even if they are protected": Noor met Sunny,
+    """ "… either recruiting them as a Traitor, or murdering them, even if they are protected": Noor met Sunny,
     declines and is murdered; Sunny went home first, without the equipment."""
     n = Night(("Sunny",))
     n.to_night_one()

@@ -191,7 +191,11 @@ class TestSection4RoundTable:
         d = series()
         to_first_vote(d)
         vote_all(d, {n: "Sunny" for n in NAMES12 if n != "Sunny"} | {"Sunny": "Alex"})
-        table = d.game.record.events[-2] if not isinstance(d.game.record.events[-1], RoundTableRecord) else d.game.record.events[-1]
+        table = (
+            d.game.record.events[-2]
+            if not isinstance(d.game.record.events[-1], RoundTableRecord)
+            else d.game.record.events[-1]
+        )
         table = [e for e in d.game.record.events if isinstance(e, RoundTableRecord)][-1]
         assert table.banished == "Sunny" and table.revealed == "traitor"
         assert table.rounds[0].count == "11-1"
@@ -371,7 +375,9 @@ class TestSection7Night:
             d.do(SwearOath(first))
         assert d.game.players[first].sworn
         inbox = d.game.inbox[first]
-        assert inbox[inbox.index("Then you are now, officially, a Traitor.") + 1].startswith("You are a Traitor. Your power:")
+        assert inbox[inbox.index("Then you are now, officially, a Traitor.") + 1].startswith(
+            "You are a Traitor. Your power:"
+        )
         swear_all(d)
         assert d.game.phase is Phase.TURRET or d.game.phase is Phase.BREAKFAST
 
@@ -546,7 +552,12 @@ class TestSection9Finale:
     @pytest.mark.rule("T9.5")
     def test_one_banish_again_means_another_banishment_then_two_left(self, series):
         d = self._finale(series)
-        for n, t in (("Alex", Torch.BANISH_AGAIN), ("Kai", Torch.END_GAME), ("Zuri", Torch.END_GAME), ("Sunny", Torch.END_GAME)):
+        for n, t in (
+            ("Alex", Torch.BANISH_AGAIN),
+            ("Kai", Torch.END_GAME),
+            ("Zuri", Torch.END_GAME),
+            ("Sunny", Torch.END_GAME),
+        ):
             d.do(ChooseTorch(n, t))
         d.do(AskHappy("Host"))
         d.advance()

@@ -234,8 +234,10 @@ def test_a_registered_twist_is_started_played_and_heard(toast: TwistSpec) -> Non
     assert s.told(None, mark) == ["Alex raises a toast to Kai.", "Sunny raises a toast to Zuri."]
     assert not any(isinstance(a, RaiseToast) for a in s.g.legal_actions("Alex"))
     before = len(s.fx)
-    for bad, reason in ((RaiseToast("Alex", "Zuri"), "illegal.toast.raised"),
-                        (RaiseToast("Kai", "Kai"), "illegal.toast.target")):  # fmt: skip
+    for bad, reason in (
+        (RaiseToast("Alex", "Zuri"), "illegal.toast.raised"),
+        (RaiseToast("Kai", "Kai"), "illegal.toast.target"),
+    ):
         with pytest.raises(IllegalAction) as err:
             s.g.handle(bad, now=s.now + 1)
         assert err.value.reason == reason

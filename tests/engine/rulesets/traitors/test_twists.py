@@ -60,8 +60,14 @@ TRAITORS = ("Sunny", "Efe", "Makena")
 class Series:
     """A scripted series; ``do`` applies an input one second after the last."""
 
-    def __init__(self, twists: dict[int, tuple[Twist, ...]] | None = None, *, powers: bool = True,
-                 traitors: tuple[str, ...] = TRAITORS, **kw: Any) -> None:
+    def __init__(
+        self,
+        twists: dict[int, tuple[Twist, ...]] | None = None,
+        *,
+        powers: bool = True,
+        traitors: tuple[str, ...] = TRAITORS,
+        **kw: Any,
+    ) -> None:
         deal = tuple(
             DealEntry(n, T if n in traitors else F, (p if (n in traitors) == (a is T) else None) if powers else None)
             for n, a, p in HANDS
@@ -286,7 +292,7 @@ class TestConfessionTwist:
         s.refused(OpenChest("Alex"), "illegal.chest.opened")
         s.refused(WriteConfession("Alex", "   "), "illegal.text.empty")
         s.refused(WriteConfession("Alex", "x" * 401), "illegal.text.long")
-        s.refused(WriteConfession("Alex", "\U0001F600" * 201), "illegal.text.long")  # over 800 UTF-8 bytes
+        s.refused(WriteConfession("Alex", "\U0001f600" * 201), "illegal.text.long")  # over 800 UTF-8 bytes
         s.refused(WriteConfession("Alex", "a\u00a7lb"), "illegal.text.chars")
         s.do(WriteConfession("Alex", "I trust Kai."))
         s.do(WriteConfession("Kai", "I am Faithful, honestly."))
