@@ -57,6 +57,7 @@ from bridge.config.castle import CastleConfig, default_castle
 from bridge.config.castle_file import load_castle
 from bridge.config.kinds import check_kind
 from bridge.config.model import ConfigFileError, ConfigModel, read_toml, validate
+from bridge.config.records_url import url_problem
 from bridge.config.series import SeriesFile, load_series
 from bridge.config.settings import AnySettings
 from engine.errors import ConfigError
@@ -156,6 +157,16 @@ class RecordsModel(ConfigModel):
     lab_series: int = Field(default=1000, ge=10, le=100_000)
     lab_seed: int = 1
 
+    @field_validator("url")
+    @classmethod
+    def _usable_url(cls, url: str) -> str:
+        """The address the service will open (``bridge/config/records_url.py``): a password in it, an unknown kind
+        of database or no file is refused here, when the config is checked, rather than when the series ends."""
+        problem = url_problem(url)
+        if problem is not None:
+            raise ValueError(problem)
+        return url
+
 
 class LobbyModel(ConfigModel):
     """``[lobby]``: where the sign-up board stands (``[x, y, z]`` in blocks; default above the foyer)."""
@@ -168,7 +179,7 @@ class RecordsConfig:
     """A checked ``[records]`` section.
 
     Args:
-        url: the database's address (``bridge.records.db.parse_url``: a file, ``sqlite:///…`` or ``postgresql://…``).
+        url: the database's address (``bridge.config.records_url.parse_url``: a file, ``sqlite:///…`` or ``postgresql://…``).
         base: the folder a relative SQLite path is relative to (the serve config's).
         castle: this castle's name in the records.
         season: the season label of the series played now (``""``: none).

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from bridge.config.records_url import PASSWORD_ENV, parse_url
 from bridge.errors import BridgeError
 from bridge.records.entry import SeriesEntry, setup_key
 from bridge.records.schema import SCHEMA_VERSION, statements
@@ -48,10 +49,6 @@ __all__ = [
     "shown",
 ]
 
-PASSWORD_ENV = "CASTLE_RECORDS_PASSWORD"
-"""The secrets-file line (or environment variable) holding a PostgreSQL password, when ``~/.pgpass`` or
-``PGPASSWORD`` does not."""
-
 _MIGRATION_LOCK = 0x43535452
 """PostgreSQL advisory lock id held while migrating (the series store's application id: "CSTR")."""
 
@@ -59,44 +56,6 @@ _MIGRATION_LOCK = 0x43535452
 class RecordsUnavailable(BridgeError):
     """The records database cannot be used now: unreachable, refused, damaged, or of a newer schema. The message is
     one line naming the database (its address without any password)."""
-
-
-def parse_url(url: str, base: Path | None = None) -> tuple[str, str]:
-    """``(backend, target)`` of a records address.
-
-    Args:
-        url: ``postgresql://user@host:port/db`` (or ``postgres://``), ``sqlite:///path/records.db``, or a plain file
-            path (SQLite).
-        base: the folder a relative SQLite path is relative to (the serve config's).
-
-    Returns:
-        ``("postgresql", url)`` or ``("sqlite", absolute path)``.
-
-    Raises:
-        ConfigError: a password in a PostgreSQL address, an unknown scheme, or an empty path.
-    """
-    parts = urlsplit(url)
-    if parts.scheme in ("postgresql", "postgres"):
-        if parts.password is not None:
-            raise ConfigError(
-                "records: url: a password does not belong in the address; put it in "
-                f"{PASSWORD_ENV} (secrets file or environment), PGPASSWORD or ~/.pgpass"
-            )
-        return "postgresql", url
-    if parts.scheme == "sqlite":
-        path = parts.path
-        if not path or path == "/":
-            raise ConfigError(f"records: url: {url!r} names no file (sqlite:///path/records.db)")
-    elif parts.scheme and len(parts.scheme) > 1:  # "C:" is a drive, not a scheme
-        raise ConfigError(f"records: url: unknown kind of database {parts.scheme!r} (postgresql://… or a file)")
-    else:
-        path = url
-    if not path:
-        raise ConfigError("records: url: empty")
-    p = Path(path).expanduser()
-    if not p.is_absolute() and base is not None:
-        p = base / p
-    return "sqlite", str(p)
 
 
 def shown(url: str) -> str:

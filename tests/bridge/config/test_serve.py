@@ -103,3 +103,27 @@ def test_host_names_and_addresses_are_server_names(tmp_path: Path) -> None:
     names = ["castle.example", "10.0.0.5", "[::1]", "fe80::1"]
     config = serve_config_from_data({**BASE, "web": {"server_names": names}}, tmp_path / "serve.toml")
     assert config.web is not None and config.web.server_names == tuple(names)
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("postgresql://castle:hunter2@db.example:5432/records", "a password does not belong in the address"),
+        ("ftp://db.example/records", "unknown kind of database 'ftp'"),
+        ("sqlite:///", "'sqlite:///' names no file"),
+    ],
+)
+def test_a_records_address_the_service_could_not_open_is_refused_by_the_check(
+    tmp_path: Path, url: str, words: str
+) -> None:
+    """``traitors check-config`` reads the serve config through this function: an address the records database
+    would refuse when the series ends is refused now, naming the key, and its password is never repeated."""
+    with pytest.raises(ConfigError) as bad:
+        serve_config_from_data({**BASE, "records": {"url": url}}, tmp_path / "serve.toml")
+    assert f"records.url: {words}" in str(bad.value)
+    assert "hunter2" not in str(bad.value)
+
+
+def test_a_records_address_without_a_password_is_kept(tmp_path: Path) -> None:
+    url = "postgresql://castle@db.example:5432/records"
+    assert serve_config_from_data({**BASE, "records": {"url": url}}, tmp_path / "serve.toml").records.url == url
