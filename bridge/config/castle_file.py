@@ -23,6 +23,8 @@ from bridge.config.castle import (
     Location,
     castle_of,
 )
+from bridge.config.errors import ConfigFileError
+from bridge.config.kinds import kind_problem
 from bridge.config.model import ConfigModel, parse_toml, read_toml, validate
 
 
@@ -128,10 +130,16 @@ def load_castle(path: str | Path) -> CastleConfig:
         path: a TOML file shaped like ``world_config/castle.toml``.
 
     Raises:
-        ConfigFileError: the file cannot be read, is not TOML, or fails validation; the message names the
-            file and the key path of every problem.
+        ConfigFileError: the file cannot be read, is not TOML, is another kind of file (a series file, a serve
+            config or a scenario: one line saying so, not every castle key it lacks), or fails validation; the
+            message names the file and the key path of every problem.
     """
-    return castle_from(read_toml(path), str(path))
+    data = read_toml(path)
+    if data and not set(CastleModel.model_fields).intersection(data):
+        problem = kind_problem(data, str(path), "castle")
+        if problem is not None:
+            raise ConfigFileError(str(path), [problem])
+    return castle_from(data, str(path))
 
 
 __all__ = ["CastleModel", "castle_from", "load_castle", "parse_castle"]

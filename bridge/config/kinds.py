@@ -43,15 +43,22 @@ _USES = {
 }
 
 
+def kind_problem(data: Mapping[str, Any], name: str, wanted: str) -> str | None:
+    """``"a series file, not a castle file: …"`` (which command takes the file) when ``data``, the parsed TOML of
+    the file ``name``, is of another kind than ``wanted``; ``None`` when it is of that kind."""
+    kind = kind_of(data)
+    return None if kind == wanted else f"{_KINDS[kind]}, not {_KINDS[wanted]}: {_USES[kind].format(name)}"
+
+
 def check_kind(data: Mapping[str, Any], name: str, wanted: str) -> None:
     """``require_kind`` for a file already read: ``data`` its parsed TOML, ``name`` the file as given.
 
     Raises:
         ConfigError: the file is of another kind than ``wanted``.
     """
-    kind = kind_of(data)
-    if kind != wanted:
-        raise ConfigError(f"{name}: {_KINDS[kind]}, not {_KINDS[wanted]}: {_USES[kind].format(name)}")
+    problem = kind_problem(data, name, wanted)
+    if problem is not None:
+        raise ConfigError(f"{name}: {problem}")
 
 
 def require_kind(path: str | Path, wanted: str) -> None:
@@ -69,4 +76,4 @@ def require_kind(path: str | Path, wanted: str) -> None:
     check_kind(read_toml(path), str(path), wanted)
 
 
-__all__ = ["SERVE_KEYS", "check_kind", "kind_of", "require_kind"]
+__all__ = ["SERVE_KEYS", "check_kind", "kind_of", "kind_problem", "require_kind"]

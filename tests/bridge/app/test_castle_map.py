@@ -83,3 +83,26 @@ def test_bad_input_is_one_line_with_exit_2(argv, words, tmp_path: Path, capsys) 
     assert main(["castle-map", str(castle), "--out", str(tmp_path / "x.png"), *argv]) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            importlib.resources.files("world_config").joinpath("series", "traitors-12.toml").read_text("utf-8"),
+            "a series file, not a castle file: `traitors simulate --settings",
+        ),
+        ('series = "series/traitors-12.toml"\n', "a serve config, not a castle file: `traitors serve --config"),
+    ],
+)
+def test_another_kind_of_file_is_one_line_saying_which_command_takes_it(
+    text: str, words: str, tmp_path: Path, capsys
+) -> None:
+    """A series file or serve config given as the castle is named for what it is, not by every castle key it
+    lacks; no picture is written."""
+    given = tmp_path / "given.toml"
+    given.write_text(text, encoding="utf-8")
+    assert main(["castle-map", str(given), "--out", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [err.rstrip("\n")] and words in err
+    assert not (tmp_path / "x.png").exists()
