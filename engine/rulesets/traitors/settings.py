@@ -192,6 +192,8 @@ class Settings:
             raise ConfigError(f"confession_shields: {self.confession_shields!r} must be 1-16 chests with a shield")
         if not isinstance(self.trial_contestants, int) or not 2 <= self.trial_contestants <= 5:
             raise ConfigError(f"trial_contestants: {self.trial_contestants!r} must be 2-5 (one draws the death card)")
+        if self.deal is None:  # before the finalists, which are counted against the cast
+            self._validate_cast_size(n)
         if not 2 <= self.finalists < n:
             raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
         if self.no_reveal_from < self.finalists:
@@ -239,11 +241,15 @@ class Settings:
                     "(first_night_murder = false); schedule the guess from day 2"
                 )
 
-    def _validate_numbers(self, n: int) -> None:
-        """The cast size, Traitor count and power pool of a random deal (rulebook §1)."""
+    @staticmethod
+    def _validate_cast_size(n: int) -> None:
+        """The cast size of a random deal: ``SIZES`` ([house] rulebook §1)."""
         lo, hi = SIZES
         if not lo <= n <= hi:
             raise ConfigError(f"contestants: {n} contestants; a series has {lo}-{hi} ([house] rulebook §1)")
+
+    def _validate_numbers(self, n: int) -> None:
+        """The Traitor count and power pool of a random deal, whose cast size is checked (rulebook §1)."""
         if not self.traitors >= 1 or not 3 * self.traitors <= n:
             raise ConfigError(
                 f"traitors: {self.traitors} Traitors with {n} contestants; need at least 1 and at most a third "

@@ -72,6 +72,15 @@ def test_series_errors_name_the_key_and_what_is_wrong() -> None:
     ]
 
 
+@pytest.mark.parametrize("cast", [[], ["Alex", "Kai"], NAMES[:4]])
+def test_a_cast_too_small_is_named_before_the_finalists_counted_against_it(cast: list[str]) -> None:
+    """[house] rulebook §1: a series has 6-16 contestants. A cast of two is told so, not that its four
+    finalists outnumber it."""
+    assert _problems(f"contestants = {cast!r}\n".replace("'", '"')) == [
+        f"contestants: {len(cast)} contestants; a series has 6-16 ([house] rulebook §1)"
+    ]
+
+
 def test_check_config_reports_every_file_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a castle with 12 seats, homes and breakfast places: the shipped one cut after seat 12 (its [built] table says so)
     shipped = default_castle()
