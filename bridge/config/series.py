@@ -12,7 +12,7 @@ truth. Every shipped series file, of every ruleset, is read here.
 ``load_series(path)`` checks the file alone (with placeholder names when it names no contestants, so a power pool
 too small for the deal is found before the series night); ``SeriesFile.settings_for(names)`` gives the engine
 ``Settings`` for the real cast. Every error names the file and the key path (``traitors-12.toml: durations.vote:
--5.0 must be a positive number of seconds``).
+-5.0 must be a positive number of seconds, at most 86400 (a day)``).
 """
 
 from __future__ import annotations

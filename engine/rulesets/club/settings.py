@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.cast import check_cast
+from engine.core.durations import check_duration
 from engine.errors import ConfigError
 from engine.ids import Enum
 from engine.outcome import Winner
@@ -204,8 +205,7 @@ class ClubSettings:
         for key, value in self.durations.items():
             if key not in CLUB_DURATIONS:
                 raise ConfigError(f"durations.{key}: unknown phase (known: {', '.join(CLUB_DURATIONS)})")
-            if not isinstance(value, (int, float)) or value <= 0:
-                raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
+            check_duration(key, value)
         if self.max_days < 1:
             raise ConfigError(f"max_days: {self.max_days} must be at least 1")
         if self.mad_knight_solo_win and "mad_knight" not in rules.roles:

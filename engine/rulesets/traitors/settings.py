@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.cast import check_cast
+from engine.core.durations import check_duration
 from engine.core.settings_form import (
     Key,
     by_number,
@@ -192,12 +193,7 @@ class Settings:
             raise ConfigError(f"confession_shields: {self.confession_shields!r} must be 1-16 chests with a shield")
         if not isinstance(self.trial_contestants, int) or not 2 <= self.trial_contestants <= 5:
             raise ConfigError(f"trial_contestants: {self.trial_contestants!r} must be 2-5 (one draws the death card)")
-        if self.deal is None:  # before the finalists, which are counted against the cast
-            self._validate_cast_size(n)
-        if not 2 <= self.finalists < n:
-            raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
-        if self.no_reveal_from < self.finalists:
-            raise ConfigError(f"no_reveal_from: {self.no_reveal_from} must be at least finalists ({self.finalists})")
+        self._validate_finale(n)
         if len(set(self.power_pool)) != len(self.power_pool):
             raise ConfigError("power_pool: a power is listed twice")
         for p in self.power_pool:
@@ -208,6 +204,16 @@ class Settings:
             return
         self._validate_numbers(n)
 
+    def _validate_finale(self, n: int) -> None:
+        """The finalists and the no-reveal threshold, counted against a cast of ``n`` (whose size a random deal
+        checks first, so a cast too small is named as such)."""
+        if self.deal is None:  # before the finalists, which are counted against the cast
+            self._validate_cast_size(n)
+        if not 2 <= self.finalists < n:
+            raise ConfigError(f"finalists: {self.finalists} must be at least 2 and fewer than the contestants")
+        if self.no_reveal_from < self.finalists:
+            raise ConfigError(f"no_reveal_from: {self.no_reveal_from} must be at least finalists ({self.finalists})")
+
     def _validate_durations(self) -> None:
         """Every duration names a phase clock and is a positive number of seconds."""
         for key, value in self.durations.items():
@@ -216,8 +222,7 @@ class Settings:
                 close = difflib.get_close_matches(str(key), known, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise ConfigError(f"durations.{key}: unknown phase{hint} (known: {', '.join(known)})")
-            if not isinstance(value, (int, float)) or value <= 0:
-                raise ConfigError(f"durations.{key}: {value!r} must be a positive number of seconds")
+            check_duration(key, value)
 
     def _validate_twists(self) -> None:
         """Every scheduled twist day, twist and combination (rulebook §8)."""

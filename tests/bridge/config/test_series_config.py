@@ -53,7 +53,7 @@ def _problems(text: str) -> list[str]:
 
 def test_series_errors_name_the_key_and_what_is_wrong() -> None:
     assert _problems("contestant_count = 12\n[durations]\nvote = -5\n") == [
-        "durations.vote: -5.0 must be a positive number of seconds"
+        "durations.vote: -5.0 must be a positive number of seconds, at most 86400 (a day)"
     ]
     (p,) = _problems('contestant_count = 12\npower_pool = ["The Sobr"]\n')
     assert p.startswith("power_pool[0]: unknown power 'The Sobr'; did you mean 'The Sober'?")
@@ -70,6 +70,17 @@ def test_series_errors_name_the_key_and_what_is_wrong() -> None:
     assert _problems("traitors = 2\n") == [
         "contestant_count: field required (or name the contestants: contestants = [...])"
     ]
+
+
+@pytest.mark.parametrize("ruleset", ["traitors", "black_knights", "mafia_yakuza"])
+def test_a_phase_clock_longer_than_a_day_is_refused(ruleset: str) -> None:
+    """The clock's seconds go to the boss bar (a 32-bit int): 99999999999 seconds is refused in one line, a day
+    is kept."""
+    head = f'ruleset = "{ruleset}"\ncontestant_count = 12\n[durations]\nvote = '
+    assert _problems(head + "99999999999\n") == [
+        "durations.vote: 99999999999.0 must be a positive number of seconds, at most 86400 (a day)"
+    ]
+    assert parse_series(head + "86400\n", "s.toml").settings_for(NAMES).durations["vote"] == 86400
 
 
 @pytest.mark.parametrize("cast", [[], ["Alex", "Kai"], NAMES[:4]])
@@ -105,7 +116,7 @@ def test_check_config_reports_every_file_and_exits_2(tmp_path: Path, capsys: pyt
     out, err = capsys.readouterr()
     assert code == 2
     assert f"{small}: OK (castle: 12 seats, 12 homes)" in out and f"{good}: OK (series: traitors" in out
-    assert f"{bad}: durations.vote: -5.0 must be a positive number of seconds" in err
+    assert f"{bad}: durations.vote: -5.0 must be a positive number of seconds, at most 86400 (a day)" in err
     assert f"{small}: seats: 12 seats, but {big} has 16 contestants: no seat for contestant 13" in err
     assert err.splitlines() and all(line.startswith("traitors: ") for line in err.splitlines()), err
     assert main(["check-config", good]) == 0
