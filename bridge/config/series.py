@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from bridge.config.files import read_config_text
+from bridge.config.kinds import kind_of, kind_problem
 from bridge.config.model import did_you_mean, parse_toml
 from bridge.config.settings import (
     AnySettings,
@@ -129,6 +130,9 @@ def series_from_data(data: Mapping[str, Any], name: str) -> SeriesFile:
     Raises:
         ScenarioError: as for ``parse_series``.
     """
+    other = kind_problem(data, name, "series") if kind_of(data) in ("castle", "serve") else None
+    if other is not None:  # a castle file or serve config named as the series: one line, not its every key
+        raise ScenarioError(name, [other])
     problems = [f"{key}: {why}" for key, why in _REFUSED.items() if key in data]
     body = settings_body({k: v for k, v in data.items() if k not in _REFUSED})
     if isinstance(body.get("deal"), list):

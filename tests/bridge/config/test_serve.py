@@ -127,3 +127,21 @@ def test_a_records_address_the_service_could_not_open_is_refused_by_the_check(
 def test_a_records_address_without_a_password_is_kept(tmp_path: Path) -> None:
     url = "postgresql://castle@db.example:5432/records"
     assert serve_config_from_data({**BASE, "records": {"url": url}}, tmp_path / "serve.toml").records.url == url
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "words"),
+    [
+        ("series", (ROOT / "world_config" / "castle.toml").read_text("utf-8"), "a castle file, not a series file"),
+        ("series", 'series = "s.toml"\n', "a serve config, not a series file"),
+        ("castle", (ROOT / "world_config" / "series" / "traitors.toml").read_text("utf-8"), "not a castle file"),
+    ],
+)
+def test_a_named_file_of_another_kind_is_one_line(tmp_path: Path, key: str, text: str, words: str) -> None:
+    """The series or castle key naming the wrong file is told in one line saying what that file is, not by each
+    key it has or lacks."""
+    (tmp_path / "other.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as bad:
+        serve_config_from_data({**BASE, key: "other.toml"}, tmp_path / "serve.toml")
+    (line,) = str(bad.value).splitlines()
+    assert f"other.toml ({key}, from " in line and words in line
