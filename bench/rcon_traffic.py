@@ -26,7 +26,8 @@ import statistics
 from typing import Any
 
 import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
-from bridge.app.demo import Bot, _drive_bots, demo_settings
+from bridge.app.demo import demo_settings
+from bridge.app.demo_bots import Bot, drive_bots
 from bridge.config.castle import default_castle
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
@@ -91,7 +92,7 @@ async def _play(contestants: int, seed: int) -> list[tuple[int, str, str, str]]:
                 players=PlayerDirectory(sandbox.players()),
             )
             stop = asyncio.Event()
-            driver = asyncio.create_task(_drive_bots(sandbox, bots, stop, 0.02))
+            driver = asyncio.create_task(drive_bots(sandbox, bots, stop, 0.02))
             try:
                 await service.run()
             finally:

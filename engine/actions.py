@@ -59,14 +59,17 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
-class _Sent(Action):
-    """An input sent by a contestant or a host: ``actor`` is their name."""
+class Sent(Action):
+    """An input sent by a contestant or a host: ``actor`` is their name. The base of an input with a sender: a
+    plug-in input with an ``actor_key`` of its own subclasses it."""
 
     actor: str = dataclasses.field()  # a field here, the base's read-only None for system inputs
 
 
 @dataclass(frozen=True, slots=True)
-class _ByHost(_Sent):
+class ByHost(Sent):
+    """The base of a host's input: ``actor`` is the host, written as ``host`` in the JSON form."""
+
     actor_key: ClassVar[str] = "host"
 
     @property
@@ -76,7 +79,9 @@ class _ByHost(_Sent):
 
 
 @dataclass(frozen=True, slots=True)
-class _ByVoter(_Sent):
+class ByVoter(Sent):
+    """The base of an input sent by a voter (``actor_key`` ``voter``)."""
+
     actor_key: ClassVar[str] = "voter"
 
     @property
@@ -86,7 +91,9 @@ class _ByVoter(_Sent):
 
 
 @dataclass(frozen=True, slots=True)
-class _ByTraitor(_Sent):
+class ByTraitor(Sent):
+    """The base of an input sent by a Traitor (``actor_key`` ``traitor``)."""
+
     actor_key: ClassVar[str] = "traitor"
 
     @property
@@ -96,7 +103,9 @@ class _ByTraitor(_Sent):
 
 
 @dataclass(frozen=True, slots=True)
-class _ByContestant(_Sent):
+class ByContestant(Sent):
+    """The base of an input sent by a contestant (``actor_key`` ``contestant``)."""
+
     actor_key: ClassVar[str] = "contestant"
 
     @property
@@ -106,7 +115,9 @@ class _ByContestant(_Sent):
 
 
 @dataclass(frozen=True, slots=True)
-class _ByFinalist(_Sent):
+class ByFinalist(Sent):
+    """The base of an input sent by a finalist (``actor_key`` ``finalist``)."""
+
     actor_key: ClassVar[str] = "finalist"
 
     @property
@@ -137,7 +148,7 @@ class TimerExpired(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Advance(_ByHost):
+class Advance(ByHost):
     """The host moves the series on early (rulebook §3 [house]): ends the current phase as its clock would.
 
     In the finale vote this is the host locking the vote, once they have asked whether everybody is happy with
@@ -160,7 +171,7 @@ class Advance(_ByHost):
 
 
 @dataclass(frozen=True, slots=True)
-class AskHappy(_ByHost):
+class AskHappy(ByHost):
     """The host asks the finalists whether everybody is happy with their decision (rulebook §9): every finalist
     is asked again and may still change their vote until the host (or the clock) locks it."""
 
@@ -168,7 +179,7 @@ class AskHappy(_ByHost):
 
 
 @dataclass(frozen=True, slots=True)
-class CastVote(_ByVoter):
+class CastVote(ByVoter):
     """A contestant casts their vote paper for ``target`` (rulebook §4). A cast vote cannot be changed."""
 
     kind: ClassVar[str] = "cast_vote"
@@ -176,14 +187,14 @@ class CastVote(_ByVoter):
 
 
 @dataclass(frozen=True, slots=True)
-class SwearOath(_ByTraitor):
+class SwearOath(ByTraitor):
     """A Traitor answers the host's current Oath question ("I do" / "I am" / "I do"; rulebook §7.1)."""
 
     kind: ClassVar[str] = "swear_oath"
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseEvent(_ByTraitor):
+class ChooseEvent(ByTraitor):
     """A Traitor picks tonight's event and its target in the Turret (rulebook §7.2).
 
     ``event`` is murder, seduce (only with exactly two Traitors) or ultimatum (the only event with exactly
@@ -196,7 +207,7 @@ class ChooseEvent(_ByTraitor):
 
 
 @dataclass(frozen=True, slots=True)
-class NominateDoubleVote(_ByTraitor):
+class NominateDoubleVote(ByTraitor):
     """A Traitor names who receives the double vote at the next round table (rulebook §8 Double Vote)."""
 
     kind: ClassVar[str] = "nominate_double_vote"
@@ -204,7 +215,7 @@ class NominateDoubleVote(_ByTraitor):
 
 
 @dataclass(frozen=True, slots=True)
-class AnswerOffer(_ByContestant):
+class AnswerOffer(ByContestant):
     """A seduced contestant or one given an ultimatum accepts (joins the Traitors) or declines (§7.2)."""
 
     kind: ClassVar[str] = "answer_offer"
@@ -212,7 +223,7 @@ class AnswerOffer(_ByContestant):
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseTorch(_ByFinalist):
+class ChooseTorch(ByFinalist):
     """A finalist votes banish again or end game with the vote command; the vote gives the host a torch (red or
     green when placed). Changeable until the vote is locked (rulebook §9, §10 "Finale Torches")."""
 
@@ -246,7 +257,7 @@ class ContestantReturned(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class UsePower(_ByContestant):
+class UsePower(ByContestant):
     """A contestant uses their power on ``target`` (and ``second``, for The Analyst's two contestants).
 
     Traitor powers are used in the Turret after the night's event is chosen; Faithful powers when the host
@@ -260,7 +271,7 @@ class UsePower(_ByContestant):
 
 
 @dataclass(frozen=True, slots=True)
-class SkipPower(_ByContestant):
+class SkipPower(ByContestant):
     """A contestant declines to use their power tonight (e.g. the Sheriff answers "no" to "Would you like to
     accuse a player?", rulebook §5)."""
 
@@ -268,7 +279,7 @@ class SkipPower(_ByContestant):
 
 
 @dataclass(frozen=True, slots=True)
-class AnswerJoker(_ByContestant):
+class AnswerJoker(ByContestant):
     """The Faithful offered the Joker accepts or declines, before using their power (rulebook §6)."""
 
     kind: ClassVar[str] = "answer_joker"
@@ -279,7 +290,7 @@ class AnswerJoker(_ByContestant):
 
 
 @dataclass(frozen=True, slots=True)
-class NominateCandidate(_ByContestant):
+class NominateCandidate(ByContestant):
     """At the end of their speech a contestant puts forward ONE candidate for the vote (Black Knights, Day)."""
 
     kind: ClassVar[str] = "nominate_candidate"
@@ -287,21 +298,21 @@ class NominateCandidate(_ByContestant):
 
 
 @dataclass(frozen=True, slots=True)
-class HoldBack(_ByContestant):
+class HoldBack(ByContestant):
     """At the end of their speech a contestant puts nobody forward and votes later (Black Knights, Day)."""
 
     kind: ClassVar[str] = "hold_back"
 
 
 @dataclass(frozen=True, slots=True)
-class KeepEveryone(_ByVoter):
+class KeepEveryone(ByVoter):
     """A contestant votes to expel nobody today (Mafia & Yakuza, "Vote: expel a suspect, or keep everyone")."""
 
     kind: ClassVar[str] = "keep_everyone"
 
 
 @dataclass(frozen=True, slots=True)
-class AskRepeat(_ByContestant):
+class AskRepeat(ByContestant):
     """After the departed contestant's last word, a living contestant asks (or not) for the vote to be repeated
     (Black Knights, Day: "if they win the players over, the vote is repeated")."""
 
@@ -311,20 +322,12 @@ class AskRepeat(_ByContestant):
 
 # ---------------------------------------------------------------------------------------------- twists (§8, §10)
 # A twist's contestant inputs live in its own module (``engine.rulesets.traitors.twists.<twist>``), built on the
-# bases below; the twists' registry makes them known here (``register_action``).
-
-Sent = _Sent
-"""The base of an input with a sender: a plug-in input with an ``actor_key`` of its own subclasses it."""
-ByContestant = _ByContestant
-"""The base of an input sent by a contestant (``actor_key`` ``contestant``)."""
-ByTraitor = _ByTraitor
-"""The base of an input sent by a Traitor (``actor_key`` ``traitor``)."""
-ByVoter = _ByVoter
-"""The base of an input sent by a voter (``actor_key`` ``voter``)."""
+# input bases above (``Sent``, ``ByContestant``, ``ByTraitor``, ``ByVoter``); the twists' registry makes them known
+# here (``register_action``).
 
 
 @dataclass(frozen=True, slots=True)
-class StartTwist(_ByHost):
+class StartTwist(ByHost):
     """The host starts a twist live: it is scheduled for the soonest day it can still happen (§8; the engine
     refuses it, privately to the host, when its preconditions fail)."""
 
@@ -333,7 +336,7 @@ class StartTwist(_ByHost):
 
 
 @dataclass(frozen=True, slots=True)
-class CancelTwist(_ByHost):
+class CancelTwist(ByHost):
     """The host cancels the next scheduled occurrence of a twist that has not begun yet (§8)."""
 
     kind: ClassVar[str] = "cancel_twist"
@@ -348,26 +351,23 @@ HOST_TWIST_ACTIONS: tuple[type[Action], ...] = (StartTwist, CancelTwist)
 # What goes wrong in real play (docs/host.md); only ``Settings.hosts`` may send these. Each is a host control of
 # ``engine.core.host`` (its check, texts and console button); a control defined elsewhere subclasses ``ByHost``.
 
-ByHost = _ByHost
-"""The base of a host's input: ``actor`` is the host, written as ``host`` in the JSON form."""
-
 
 @dataclass(frozen=True, slots=True)
-class PauseClock(_ByHost):
+class PauseClock(ByHost):
     """The host stops the running phase clock; nothing ends the phase by time until ``ResumeClock``."""
 
     kind: ClassVar[str] = "pause_clock"
 
 
 @dataclass(frozen=True, slots=True)
-class ResumeClock(_ByHost):
+class ResumeClock(ByHost):
     """The host restarts a paused clock with the seconds it had left when paused."""
 
     kind: ClassVar[str] = "resume_clock"
 
 
 @dataclass(frozen=True, slots=True)
-class ExtendPhase(_ByHost):
+class ExtendPhase(ByHost):
     """The host gives the current phase ``seconds`` more (1–3600; a paused clock keeps more time in hand)."""
 
     kind: ClassVar[str] = "extend_phase"
@@ -375,7 +375,7 @@ class ExtendPhase(_ByHost):
 
 
 @dataclass(frozen=True, slots=True)
-class ReplaceContestant(_ByHost):
+class ReplaceContestant(ByHost):
     """A new player (``player``, a Minecraft name) takes over ``contestant``'s seat and hand.
 
     The seat keeps its contestant name in the game (votes, announcements and the record say ``contestant``);
@@ -389,7 +389,7 @@ class ReplaceContestant(_ByHost):
 
 
 @dataclass(frozen=True, slots=True)
-class UndoHostAction(_ByHost):
+class UndoHostAction(ByHost):
     """The host takes back the last input, if it was a host's move on, pause, resume or extension.
 
     The engine rebuilds the series from its input log without that input (``Game.replay``) and returns the
@@ -401,7 +401,7 @@ class UndoHostAction(_ByHost):
 
 
 @dataclass(frozen=True, slots=True)
-class EndSeries(_ByHost):
+class EndSeries(ByHost):
     """The host ends the series now: nobody wins (``Winner.NOBODY``); the record shows what happened so far."""
 
     kind: ClassVar[str] = "end_series"

@@ -61,11 +61,12 @@ def simulate_command(args: argparse.Namespace) -> int:
 
 
 def init_config_command(args: argparse.Namespace) -> int:
-    """Run ``traitors init-config`` with its parsed options; return the exit code."""
+    """Run ``traitors init-config`` with its parsed options; return the exit code. Prints one line per sample
+    file: ``wrote <path>``, or ``kept <path> (already there)`` for a file it leaves as it was."""
     from bridge.app.serve import init_config
 
-    for path in init_config(args.folder):
-        print(f"wrote {path}")
+    for path, written in init_config(args.folder):
+        print(f"wrote {path}" if written else f"kept {path} (already there)")
     print(
         f"next: edit {args.folder}/serve.toml, then: traitors check-config {args.folder}/*.toml "
         f"{args.folder}/series/*.toml"

@@ -411,13 +411,14 @@ url = "records.db"  # a SQLite file beside this one, or "postgresql://castle@db.
 """
 
 
-def init_config(folder: str | Path) -> list[Path]:
+def init_config(folder: str | Path) -> list[tuple[Path, bool]]:
     """``traitors init-config DIR``: write the sample castle, the shipped series files and a serve config.
 
     Existing files are kept (never overwritten).
 
     Returns:
-        The files written.
+        Every sample file, castle and serve config first, then the series files by name, each with whether it
+        was written (``False``: a file of that name was there and is kept).
 
     Raises:
         ConfigError: ``folder`` is a file.
@@ -434,12 +435,13 @@ def init_config(folder: str | Path) -> list[Path]:
     for item in importlib.resources.files("world_config.series").iterdir():
         if item.name.endswith(".toml"):
             wanted[root / "series" / item.name] = item.read_text(encoding="utf-8")
-    written = []
+    done = []
     for path, text in wanted.items():
-        if not path.exists():
+        kept = path.exists()
+        if not kept:
             path.write_text(text, encoding="utf-8")
-            written.append(path)
-    return written
+        done.append((path, not kept))
+    return done
 
 
 __all__ = [

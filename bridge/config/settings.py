@@ -15,7 +15,7 @@ then hands the values written over to the ruleset in their JSON form.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, PlainSerializer, PlainValidator, ValidationError
 
@@ -110,26 +110,40 @@ class DealModel(ConfigModel):
     drunk: bool = False
 
 
+def _file_fields(typed: Mapping[str, Any]) -> dict[str, Any]:
+    """The file model's fields: ``ruleset`` first, then every settings key of every registered ruleset
+    (``Ruleset.form``) in the registry's order, each with its annotation in ``typed`` (the keys a file writes in
+    forgiving names or as lists and tables) or else one made from the key's plain type (``Key.shape``: a whole
+    number, true or false, one of the choices), not written by default.
+
+    Raises:
+        TypeError: a registered key is neither in ``typed`` nor of a plain type (give it a field here).
+    """
+    out: dict[str, Any] = {"ruleset": typed["ruleset"]}
+    for ruleset in RULESETS.values():
+        for key, spec in ruleset.form.keys.items():
+            if key in out:
+                continue
+            if key in typed:
+                out[key] = typed[key]
+            elif spec.shape is not None:
+                out[key] = Annotated[spec.shape | None, Field(default=None)]
+            else:
+                raise TypeError(f"settings key {key!r} of the {ruleset.name} ruleset needs a field in SettingsModel")
+    return out
+
+
 class SettingsModel(ConfigModel):
-    """The settings keys of series and scenario files (``docs/scenarios.md``); ``None``: the engine's default."""
+    """The settings keys of series and scenario files (``docs/scenarios.md``); ``None``: the engine's default.
+
+    The keys declared here are read in the file's forgiving names or as lists and tables; every other registered
+    key (a whole number, true or false, one of a few choices) takes its field from the ruleset's own row
+    (``_file_fields``)."""
 
     ruleset: RulesetName = DEFAULT_RULESET
     contestants: list[str] | None = None
-    traitors: int | None = None
     hosts: list[str] = Field(default_factory=list)
-    drunk: Literal["none", "possible", "always"] | None = None
-    powers: bool | None = None
     power_pool: list[PowerName] | None = None
-    first_night_murder: bool | None = None
-    joker_night: int | None = None
-    joker_outcome: Literal["joker_wins", "traitors_win"] | None = None
-    confession_shields: int | None = None
-    trial_contestants: int | None = None
-    no_votes: Literal["revote", "deadlock"] | None = None
-    end_when_no_traitors: bool | None = None
-    night_fixed_length: bool | None = None
-    no_reveal_from: int | None = None
-    finalists: int | None = None
     twists: dict[str, list[TwistName]] = Field(default_factory=dict)
     durations: dict[str, float] = Field(default_factory=dict)
     deal: list[DealModel] | None = None
@@ -137,10 +151,7 @@ class SettingsModel(ConfigModel):
     deal_table: dict[str, list[str]] | None = None
     """Club rulesets: the series setting ``deal`` written as a table, contestant count → role codes
     (``[deal]`` / ``8 = ["lord", …]``); the file's ``deal`` key is read here when it is a table."""
-    day_execution: bool | None = None
-    morning_news: Literal["named", "unnamed", "dead_only"] | None = None
-    mad_knight_solo_win: bool | None = None
-    max_days: int | None = None
+    __annotations__ = _file_fields(__annotations__)
 
 
 def settings_body(data: Mapping[str, Any]) -> dict[str, Any]:

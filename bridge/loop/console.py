@@ -30,7 +30,7 @@ from engine.actions import Action, Advance, CancelTwist, ReplaceContestant, Star
 from engine.core.ruleset import RulesetGame
 from engine.effects import Choice, Effect, Message, Prompt, Whisper, msg
 from engine.ids import Twist
-from engine.rulesets.traitors.twists import TITLES as TWIST_TITLES
+from engine.rulesets import RULESETS, twist_tables
 
 __all__ = ["HostConsole", "private"]
 
@@ -77,19 +77,28 @@ class HostConsole:
             return [self._twist_list(host, start=control is HostControl.START_TWIST)]
         if control is HostControl.REPLACE_CONTESTANT:
             return self._choose_seat(command, online)
-        if control.phase is None:
+        if not control.bound:
             if control.press is not None:
                 return control.press(host)
             return private(host, msg("host.unavailable", control=control.title))
-        if self.game.phase is not control.phase:
+        wanted = self._phase_of(control)
+        if wanted is None or self.game.phase is not wanted:
             return private(host, Message("illegal.phase"))
         if control.press is not None:
             return control.press(host)
         return Advance(host, button=control.name.lower())  # the record names the button that moved on
 
+    def _phase_of(self, control: HostControl) -> object:
+        """The phase of the series' ruleset a phase-bound button is meant for (``Ruleset.console_phases``), or
+        ``None`` when the ruleset binds none to it."""
+        spec = RULESETS.get(self.game.ruleset)
+        return spec.console_phases.get(control.name.lower()) if spec is not None else None
+
     def _twist_list(self, host: str, *, start: bool) -> Prompt:
-        """The host's list of twists to start or cancel (``traitors.twist``)."""
-        choices = tuple(Choice(TWIST_TITLES[t], StartTwist(host, t) if start else CancelTwist(host, t)) for t in Twist)
+        """The host's list of twists to start or cancel (``traitors.twist``), each named by the title its ruleset's
+        twist registry gives it (``engine.rulesets.twist_tables``)."""
+        titles = {t: title for table in twist_tables() for t, title in table.TITLES.items()}
+        choices = tuple(Choice(titles[t], StartTwist(host, t) if start else CancelTwist(host, t)) for t in Twist)
         return Prompt(frozenset({host}), msg("host.twist.start" if start else "host.twist.cancel"), choices)
 
     def _choose_seat(self, command: HostCommand, online: Collection[str]) -> Action | list[Effect]:

@@ -26,7 +26,6 @@ from engine.actions import Action, AskHappy
 from engine.core.host import EXTEND_STEP
 from engine.core.host_spec import ConsoleButton, console_buttons
 from engine.effects import Message
-from engine.rulesets.traitors.phases import Phase
 
 __all__ = [
     "EXTEND_STEP",
@@ -78,17 +77,18 @@ class HostControl(metaclass=_Console):
             web page's control name.
         value: the number it sends (pinned: ``tests/bridge/minecraft/test_trigger_values.py``).
         title: the English label.
-        phase: the phase a phase-bound control is meant for (``None``: any phase, or not phase-bound): "move on" in
-            that phase, or the finale's question (``ASK_HAPPY``).
+        bound: whether the button is meant for one phase of the series, which the series' ruleset names
+            (``Ruleset.console_phases``): "move on" in that phase, or the finale's question (``ASK_HAPPY``); in
+            any other phase, or in a ruleset that binds no phase to it, the host is told it is not the time.
         press: the host's name → the engine input the button sends as it is (``None``: "move on", a list of
             twists or a seat to choose first).
     """
 
-    __slots__ = ("name", "phase", "press", "title", "value")
+    __slots__ = ("bound", "name", "press", "title", "value")
     name: str
     value: int
     title: str
-    phase: Phase | None
+    bound: bool
     press: Callable[[str], Action] | None
 
     def __new__(cls, value: int) -> HostControl:
@@ -99,11 +99,11 @@ class HostControl(metaclass=_Console):
 
     @classmethod
     def make(
-        cls, name: str, value: int, title: str, phase: Phase | None = None, press: Callable[[str], Action] | None = None
+        cls, name: str, value: int, title: str, bound: bool = False, press: Callable[[str], Action] | None = None
     ) -> HostControl:
         """A new button (the console's own, ``OWN``, or a host control's, made by ``_buttons``)."""
         made = object.__new__(cls)
-        for attr, v in (("name", name), ("value", value), ("title", title), ("phase", phase), ("press", press)):
+        for attr, v in (("name", name), ("value", value), ("title", title), ("bound", bound), ("press", press)):
             object.__setattr__(made, attr, v)
         return made
 
@@ -124,11 +124,11 @@ _own = HostControl.make
 
 OWN: tuple[HostControl, ...] = (
     _own("ADVANCE", 1, "Start the day / move on"),
-    _own("OPEN_ROUND_TABLE", 2, "Open the round table", Phase.DISCUSSION),
-    _own("OPEN_VOTE", 3, "Open the vote", Phase.ROUND_TABLE),
-    _own("CLOSE_VOTE", 4, "Close the vote", Phase.VOTE),
-    _own("ASK_HAPPY", 14, "Ask: is everybody happy?", Phase.TORCHES, AskHappy),  # before the lock it comes before
-    _own("LOCK_TORCHES", 5, "Lock the vote", Phase.TORCHES),
+    _own("OPEN_ROUND_TABLE", 2, "Open the round table", True),
+    _own("OPEN_VOTE", 3, "Open the vote", True),
+    _own("CLOSE_VOTE", 4, "Close the vote", True),
+    _own("ASK_HAPPY", 14, "Ask: is everybody happy?", True, AskHappy),  # before the lock it comes before
+    _own("LOCK_TORCHES", 5, "Lock the vote", True),
     _own("START_TWIST", 6, "Start a twist"),
     _own("CANCEL_TWIST", 7, "Cancel a twist"),
 )
@@ -144,7 +144,7 @@ def _buttons() -> tuple[HostControl, ...]:
     for b in console_buttons():
         made = _FROM_SPEC.get(b)
         if made is None:
-            made = _FROM_SPEC[b] = _own(b.name.upper(), b.number, b.label, None, b.press)
+            made = _FROM_SPEC[b] = _own(b.name.upper(), b.number, b.label, False, b.press)
         out.append(made)
     return tuple(out)
 

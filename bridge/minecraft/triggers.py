@@ -123,8 +123,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.ids import Item, NightEvent, Torch, Twist
-from engine.rulesets.traitors import twists as twist_registry
-from engine.rulesets.traitors.twists import INPUTS as TWIST_INPUTS
+from engine.rulesets import twist_tables
 
 VOTE = "traitors.vote"
 OATH = "traitors.oath"
@@ -161,11 +160,21 @@ _TORCHES: dict[int, Torch] = {1: Torch.BANISH_AGAIN, 2: Torch.END_GAME}
 _TORCH_VALUE = {v: k for k, v in _TORCHES.items()}
 
 
+def _twist_specs() -> list[Any]:
+    """Every registered twist's spec (``TwistSpec``), table by table (``engine.rulesets.twist_tables``)."""
+    return [spec for table in twist_tables() for spec in table.SPECS]
+
+
+def _twist_input(action: Action) -> Any:
+    """The ``TwistInput`` a twist's spec gives ``action``'s class, or ``None`` for an input no twist takes."""
+    return next((t.INPUTS[type(action)] for t in twist_tables() if type(action) in t.INPUTS), None)
+
+
 def twist_numbers() -> dict[str, int]:
     """``traitors.twist``: every registered twist's key (``Twist.value``) → its number (``Twist.number``).
     Numbers are written into installed data packs and books already handed out, so a twist's number never changes:
     a new twist declares the next free one."""
-    return {k.value: k.number for k in (s.key for s in twist_registry.SPECS) if k is not None and k.number is not None}
+    return {k.value: k.number for k in (s.key for s in _twist_specs()) if k is not None and k.number is not None}
 
 
 def _twist_by_number(p: Press, number: int) -> Twist:
@@ -188,13 +197,13 @@ def _twist_number(twist: Twist) -> int:
 def input_dialog_title(action: Action) -> str | None:
     """The dialog title key a twist's spec gives ``action``'s input (``TwistInput.dialog_title``); ``None`` for an
     input no twist takes or whose spec gives none."""
-    spec = TWIST_INPUTS.get(type(action))
+    spec = _twist_input(action)
     return spec.dialog_title or None if spec is not None else None
 
 
 def input_labels(action: Action) -> tuple[str, ...]:
     """The catalogue keys a twist's spec gives the choices of ``action``'s input (``TwistInput.labels``)."""
-    spec = TWIST_INPUTS.get(type(action))
+    spec = _twist_input(action)
     return spec.labels if spec is not None else ()
 
 
@@ -389,9 +398,9 @@ EVENTS: tuple[str, ...] = tuple(EVENT_DECODERS)
 
 @dataclass(frozen=True, slots=True)
 class _Live:
-    """The trigger table for one revision of the twists' registry (``twists.REVISION``)."""
+    """The trigger table for one revision of the twists' registries (each table's ``REVISION``, in registry order)."""
 
-    revision: int
+    revision: tuple[int, ...]
     table: tuple[Trigger, ...]
     decoders: dict[str, Decoder]
     codecs: dict[type[Action], InputCodec]
@@ -406,13 +415,14 @@ def _now() -> _Live:
     Raises:
         TypeError: a twist input whose fields no trigger value carries (``input_codec``).
     """
-    if _live and _live[0].revision == twist_registry.REVISION:
+    revision = tuple(t.REVISION for t in twist_tables())
+    if _live and _live[0].revision == revision:
         return _live[0]
-    numbers = [(s, s.key.number if s.key is not None else None) for s in twist_registry.SPECS]
+    numbers = [(s, s.key.number if s.key is not None else None) for s in _twist_specs()]
     by_number = [s for s, _ in sorted(numbers, key=lambda sn: (sn[1] is None, sn[1] or 0))]
     codecs = {i.cls: input_codec(i.cls, i.trigger) for s in by_number for i in s.inputs if i.trigger is not None}
     table = (*_CORE, *(c.row() for c in codecs.values()), *_LAST)
-    live = _Live(twist_registry.REVISION, table, {**{t.input: t.decode for t in table}, **EVENT_DECODERS}, codecs)
+    live = _Live(revision, table, {**{t.input: t.decode for t in table}, **EVENT_DECODERS}, codecs)
     _live[:] = [live]
     return live
 

@@ -8,7 +8,7 @@ a bot: however slow the machine, every bot answers every prompt of a phase befor
 and the seed alone decides the series.
 
 ``install`` makes the world answer ``data get storage traitors:sandbox quiet`` with ``1b`` or ``0b``, computed
-when asked, on the sandbox's thread (the one thread that touches the world and, through ``demo.step_bots``, the
+when asked, on the sandbox's thread (the one thread that touches the world and, through ``demo_bots.step_bots``, the
 bots), so the answer is one consistent moment. ``bridge.loop.clock.rcon_quiet_gate`` asks it over RCON.
 """
 
@@ -27,7 +27,7 @@ IO_STORAGE = "traitors:io"
 
 
 class IdleBot(Protocol):
-    """A bot as ``bridge.app.demo.Bot``: its name and whether it is idle."""
+    """A bot as ``bridge.app.demo_bots.Bot``: its name and whether it is idle."""
 
     name: str
 
@@ -60,7 +60,7 @@ def settled(world: World) -> bool:
     """Whether every trigger press so far has reached the service: none waits for the data pack's tick and the
     input queue is empty (the service acks an entry only after sending its effects). Call on the sandbox's thread.
 
-    The demo's bots answer only in a settled world (``bridge.app.demo.step_bots``): the presses of one pass are
+    The demo's bots answer only in a settled world (``bridge.app.demo_bots.step_bots``): the presses of one pass are
     then queued by one tick, in the player list's order, and applied before the next pass presses anything, so
     the order of the inputs depends on the seed alone, not on how the passes fall between the ticks.
     """

@@ -212,6 +212,13 @@ class Ruleset:
             for a ruleset without powers.
         balance: the setups the balance lab compares (``engine.core.knobs.BalanceKnobs``); ``None``: the lab
             does not offer the ruleset.
+        twist_table: the twist registry of a ruleset with twists, which the host's console (the twists' titles)
+            and the trigger table (the twists' numbers and inputs) read: The Traitors'
+            ``engine.rulesets.traitors.twists`` (``SPECS``, ``TITLES``, ``INPUTS``, ``REVISION``); ``None`` for a
+            ruleset without twists.
+        console_phases: the phase each phase-bound button of the castle's host console is meant for, by the
+            button's name in lower case (``"open_vote"`` → the phase the vote opens from); a button the ruleset
+            binds no phase to tells the host it is not the time.
     """
 
     name: str
@@ -235,6 +242,8 @@ class Ruleset:
     rule_id: str = ""
     powers: Any = None
     balance: BalanceKnobs | None = None
+    twist_table: Any = None
+    console_phases: Mapping[str, Enum] = field(default_factory=dict)
 
 
 __all__ = ["Ruleset", "RulesetGame"]

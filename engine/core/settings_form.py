@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 Problems = list[str]
 """``"<key path>: <what is wrong>"`` lines, appended to as a value is read."""
@@ -34,6 +34,13 @@ class Key:
 
     read: Read
     write: Write
+
+    @property
+    def shape(self) -> Any:
+        """The plain type of the key's value when its reader is ``whole`` (``int``), ``flag`` (``bool``) or a
+        ``choice`` (a ``Literal`` of the choices), which a file model can check the value against and name in
+        its message; ``None`` for a key read by a reader of its own (lists, tables, names)."""
+        return getattr(self.read, "shape", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,18 +104,23 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _kind(test: Callable[[Any], bool], what: str) -> Read:
-    def read(value: Any, where: str, problems: Problems) -> Any:
-        if not test(value):
-            problems.append(f"{where}: {value!r} is not {what}")
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    """A reader of one plain value: ``test`` says whether it is ``what``, ``shape`` is its type (``Key.shape``)."""
+
+    test: Callable[[Any], bool]
+    what: str
+    shape: Any
+
+    def __call__(self, value: Any, where: str, problems: Problems) -> Any:
+        if not self.test(value):
+            problems.append(f"{where}: {value!r} is not {self.what}")
         return value
 
-    return read
 
-
-whole = _kind(lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number")
+whole: Read = _Kind(lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number", int)
 """A whole number (not ``true``/``false``)."""
-flag = _kind(lambda v: isinstance(v, bool), "true or false")
+flag: Read = _Kind(lambda v: isinstance(v, bool), "true or false", bool)
 """``true`` or ``false``."""
 
 
@@ -119,7 +131,7 @@ def raw(value: Any, _where: str, _problems: Problems) -> Any:
 
 def choice(*values: str) -> Read:
     """One of ``values`` (strings)."""
-    return _kind(lambda v: v in values, f"one of {', '.join(values)}")
+    return _Kind(lambda v: v in values, f"one of {', '.join(values)}", Literal[values])
 
 
 def names(value: Any, where: str, problems: Problems) -> tuple[str, ...]:

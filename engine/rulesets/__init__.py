@@ -78,6 +78,12 @@ def family(game: RulesetGame) -> str:
     return spec.family if spec is not None else ""
 
 
+def twist_tables() -> list[Any]:
+    """The twist registries of the registered rulesets that have twists (``Ruleset.twist_table``), in registry
+    order: what the host's console and the trigger table read of the twists, whichever ruleset declares them."""
+    return [r.twist_table for r in RULESETS.values() if r.twist_table is not None]
+
+
 def new_game(settings: object, seed: int) -> RulesetGame:
     """A new (not yet started) game of the settings' ruleset.
 
@@ -108,5 +114,6 @@ __all__ = [
     "register",
     "replay",
     "ruleset_of",
+    "twist_tables",
     "unregister",
 ]

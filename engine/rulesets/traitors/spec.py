@@ -8,8 +8,9 @@ import itertools
 from engine.core.knobs import BalanceKnobs, Knobs, on_off
 from engine.core.ruleset import Ruleset
 from engine.ids import Twist
-from engine.rulesets.traitors import powers
+from engine.rulesets.traitors import powers, twists
 from engine.rulesets.traitors.game import Game
+from engine.rulesets.traitors.phases import Phase
 from engine.rulesets.traitors.settings import SIZES, Settings
 from engine.rulesets.traitors.settings_form import FORM
 
@@ -69,6 +70,14 @@ RULESET = Ruleset(
     rule_id=r"T\d+\.\d+",
     powers=powers,
     balance=BalanceKnobs(balance_setups, "traitors", "number of Traitors", evil_sides=("traitors",)),
+    twist_table=twists,
+    console_phases={
+        "open_round_table": Phase.DISCUSSION,
+        "open_vote": Phase.ROUND_TABLE,
+        "close_vote": Phase.VOTE,
+        "ask_happy": Phase.TORCHES,
+        "lock_torches": Phase.TORCHES,
+    },
 )
 """The Traitors: a record's hand is the allegiance and power, a contestant still in at the end is a finalist, the
 summary counts round tables attended, votes cast, votes naming a Traitor and votes received; every contestant has

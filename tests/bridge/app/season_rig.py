@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.app.build_castle import place_demo_castle
-from bridge.app.demo import Bot, step_bots
+from bridge.app.demo_bots import Bot, step_bots
 from bridge.app.records import records_db
 from bridge.app.season import Records, run_season
 from bridge.config.serve import ServeConfig, serve_config_from_data

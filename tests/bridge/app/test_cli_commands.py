@@ -199,3 +199,24 @@ def test_the_files_the_readme_recipes_write_in_the_checkout_are_ignored() -> Non
     patterns = [line.strip() for line in (ROOT / ".gitignore").read_text().splitlines() if line.strip()[:1] not in "#"]
     for name in written:
         assert any(fnmatch.fnmatch(f"/{name}", p if p.startswith("/") else f"*{p}") for p in patterns), name
+
+
+def test_init_config_names_the_files_it_kept(tmp_path, capsys):
+    folder = tmp_path / "castle"
+    series = folder / "series"
+    series.mkdir(parents=True)
+    (folder / "serve.toml").write_text("# mine\n", encoding="utf-8")
+    shipped = SERIES_FILES[0].name
+    (series / shipped).write_text("# mine too\n", encoding="utf-8")
+
+    assert main(["init-config", str(folder)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+
+    assert f"kept {folder / 'serve.toml'} (already there)" in lines
+    assert f"kept {series / shipped} (already there)" in lines
+    assert f"wrote {folder / 'castle.toml'}" in lines
+    assert (folder / "serve.toml").read_text(encoding="utf-8") == "# mine\n"  # kept as it was
+    assert (series / shipped).read_text(encoding="utf-8") == "# mine too\n"
+    others = [p for p in SERIES_FILES if p.name != shipped]
+    assert all(f"wrote {series / p.name}" in lines for p in others)
+    assert len(lines) == 2 + len(SERIES_FILES) + 1  # one line per sample file, then what to do next

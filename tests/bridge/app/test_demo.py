@@ -189,7 +189,8 @@ def test_club_demo_plays_a_whole_series(ruleset):
 def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
     """``kick`` at the Turret: the service hears the leave over MSMP (``ContestantLeft``), the bot rejoins
     (``ContestantReturned``), the night resolves without waiting for the absent contestant, and the series ends."""
-    from bridge.app.demo import Bot, demo_settings, step_bots
+    from bridge.app.demo import demo_settings
+    from bridge.app.demo_bots import Bot, step_bots
     from bridge.config.castle import default_castle
     from bridge.io.msmp import MsmpClient
     from bridge.io.players import PlayerDirectory

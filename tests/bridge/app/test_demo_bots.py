@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bridge.app.demo import Bot, _step
+from bridge.app.demo_bots import Bot, _step
 from bridge.sandbox import Sandbox, quiet
 from bridge.sandbox.world import World
 

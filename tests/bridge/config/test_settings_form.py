@@ -4,17 +4,21 @@ no pydantic."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
-from bridge.config.settings import ScenarioError, SettingsModel
+from bridge.config.model import ConfigModel
+from bridge.config.settings import ScenarioError, SettingsModel, _file_fields
 from bridge.config.settings_json import settings_from_json, settings_to_json
 from bridge.web.rig import NAMES, rig_settings
-from engine.rulesets import RULESETS
+from engine.core.settings_form import Key, choice, plain, raw, whole
+from engine.rulesets import RULESETS, register, unregister
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -22,6 +26,36 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_the_file_model_holds_every_registered_settings_key_and_no_other() -> None:
     registered = {key for spec in RULESETS.values() for key in spec.form.keys}
     assert set(SettingsModel.model_fields) - {"ruleset"} == registered
+
+
+def _fields_with(extra: dict[str, Key]) -> dict[str, object]:
+    """The file model's fields with a ruleset registered whose keys are the club ones and ``extra``."""
+    base = RULESETS["black_knights"]
+    form = dataclasses.replace(base.form, keys={**base.form.keys, **extra})
+    register(dataclasses.replace(base, name="toy_keys", form=form, messages={}))
+    try:
+        return _file_fields(SettingsModel.__annotations__)
+    finally:
+        unregister("toy_keys")
+
+
+def test_a_plain_settings_key_takes_its_file_field_from_its_row() -> None:
+    fields = _fields_with({"toy_rounds": Key(whole, plain), "toy_mode": Key(choice("calm", "wild"), plain)})
+
+    class Toy(ConfigModel):
+        __annotations__ = {k: fields[k] for k in ("toy_rounds", "toy_mode")}
+
+    assert Toy().toy_rounds is None and Toy().toy_mode is None  # not written: the engine's default
+    assert Toy(toy_rounds=3, toy_mode="wild").model_dump() == {"toy_rounds": 3, "toy_mode": "wild"}
+    with pytest.raises(ValidationError) as bad:
+        Toy(toy_rounds="three", toy_mode="loud")
+    assert {e["loc"][0] for e in bad.value.errors()} == {"toy_rounds", "toy_mode"}
+    assert "'calm' or 'wild'" in str(bad.value)
+
+
+def test_a_settings_key_of_no_plain_type_needs_its_own_field() -> None:
+    with pytest.raises(TypeError, match="'toy_table' of the toy_keys ruleset needs a field"):
+        _fields_with({"toy_table": Key(raw, plain)})
 
 
 @pytest.mark.parametrize("name", list(RULESETS))

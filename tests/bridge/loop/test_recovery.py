@@ -26,7 +26,8 @@ from typing import Any
 
 import pytest
 
-from bridge.app.demo import DEMO_DURATIONS, Bot, demo_settings, step_bots
+from bridge.app.demo import DEMO_DURATIONS, demo_settings
+from bridge.app.demo_bots import Bot, step_bots
 from bridge.loop.recovery import rebuild
 from bridge.loop.store import SeriesStore
 from bridge.minecraft.syntax import check_command
