@@ -295,6 +295,7 @@ class MsmpServer:
         handler = METHODS.get(method.removeprefix("minecraft:"))
         if handler is None:
             raise RpcError(INTERNAL_ERROR, f"the sandbox does not model {method}")
+        self.world.writes += 1  # a request may change what a tick reads (``World.advance``)
         result = handler(self._context(), **args)
         schema = declared.get("result", {}).get("schema")
         if schema is not None:

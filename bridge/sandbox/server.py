@@ -203,7 +203,7 @@ class Sandbox:
         period = 1.0 / self.tick_rate
         next_at = loop.time()
         while True:
-            self.world.tick()
+            self.world.advance()
             next_at += period
             delay = next_at - loop.time()
             if delay < -1.0:  # fell far behind (a paused process): skip ahead, as vanilla does

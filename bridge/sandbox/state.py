@@ -73,6 +73,14 @@ def mecha_parser() -> Mecha:
     return mc
 
 
+READS: frozenset[str | tuple[str, ...]] = frozenset(
+    {"execute", "function", "return", ("data", "get"), ("scoreboard", "players", "get"), ("time", "query")}
+)
+"""Commands that change nothing themselves when they succeed, by their first literals (mecha's identifier
+parts): ``execute`` (its ``store`` counts itself; what it runs is counted as that command), ``function`` (its
+lines count), ``return`` and the queries. Everything else that succeeds counts as a change (``WorldState.writes``)."""
+
+
 class WorldState:
     """The sandbox's world state and command interpreter. Not thread-safe: use it from the sandbox's loop.
 
@@ -95,6 +103,10 @@ class WorldState:
         tick_functions: Python callables run each tick by ``World.tick``, before the data pack's tick functions.
         datapack: the loaded data pack, or ``None``.
         ticks: ticks run so far.
+        writes: changes counted so far: every command that succeeded other than a pure read (``READS``), a
+            Python function run, a read of a computed storage during a tick, a player joining or leaving or acting
+            (``bridge.sandbox.world``), an MSMP request. ``World.advance`` compares it to tell that nothing
+            changed since a tick that changed nothing.
         computed_storage: storage id → a function giving its contents as plain Python, called each time a
             ``data get storage`` reads that storage (the sandbox's own state, e.g. ``bridge/sandbox/quiet.py``;
             a real server has no such storage).
@@ -137,6 +149,9 @@ class WorldState:
         self._macro_cache: dict[str, Any] = {}
         """Parsed macro lines by their text after substitution (vanilla caches macro instantiations too)."""
         self.ticks = 0
+        self.writes = 0
+        self.ticking = False
+        """True while ``World.tick`` runs (a computed storage read then counts in ``writes``)."""
         self.spawn: tuple[float, float, float] = (0.5, 64.0, 0.5)
         self.presence_listeners: list[Callable[[str, Player], None]] = []
         """Called with ("joined" | "left", player) after a player joins or leaves (the MSMP server listens)."""
@@ -156,6 +171,7 @@ class WorldState:
         if self.online(name) is not None:
             raise ValueError(f"{name} is already online")
         player = self._departed.pop(name, None) or Player(name, pos=self.spawn)
+        self.writes += 1
         self.players[name] = player
         for listener in list(self.presence_listeners):
             listener("joined", player)
@@ -165,6 +181,7 @@ class WorldState:
         """A player goes offline. Raises ``KeyError`` when not online."""
         player = self.players.pop(name)
         self._departed[name] = player
+        self.writes += 1
         for bar in self.bossbars.values():
             bar.players.discard(name)
         for listener in list(self.presence_listeners):
@@ -223,6 +240,7 @@ class WorldState:
             py = self.functions.get(fid)
             if py is None:
                 raise CommandFailure(f"Unknown function {fid}")
+            self.writes += 1  # a Python function may change anything
             return py(self)
         if self._depth >= MAX_FUNCTION_DEPTH:
             raise Unsupported(f"function {fid} nested deeper than {MAX_FUNCTION_DEPTH}")
@@ -326,7 +344,10 @@ class WorldState:
         handler = self.commands.get(parts[0])
         if handler is None:
             raise Unsupported(parts[0])
-        return handler(self, parts, list(node.arguments), text)
+        reply = handler(self, parts, list(node.arguments), text)
+        if parts[0] not in READS and tuple(parts[:3]) not in READS and tuple(parts[:2]) not in READS:
+            self.writes += 1  # a failed command changes nothing (vanilla); what it runs is counted by itself
+        return reply
 
 
 def _line_text(node: Any, text: str) -> str:

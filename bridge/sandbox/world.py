@@ -94,6 +94,8 @@ class World(WorldState):
 
     def __init__(self) -> None:
         super().__init__(COMMANDS)
+        self._quiet_mark: tuple[int, int] | None = None
+        """``(writes, len(errors))`` after a tick that changed neither, else ``None`` (``advance``)."""
 
     # -- simulated player input ----------------------------------------------------------------------
 
@@ -109,6 +111,7 @@ class World(WorldState):
         Raises:
             KeyError: the player is not online.
         """
+        self.writes += 1  # what a player does (``WorldState.writes``)
         p = self.players[player]
         obj = self.objectives.get(objective)
         if obj is None:
@@ -158,14 +161,34 @@ class World(WorldState):
     def tick(self) -> None:
         """Run one game tick: ``tick_functions``, then the data pack's ``#minecraft:tick`` functions."""
         self.ticks += 1
-        for fn in self.tick_functions:
-            try:
-                fn(self)
-            except Exception as exc:  # a broken tick function must not stop the world
-                self.errors.append(f"tick function {getattr(fn, '__name__', fn)!r} failed: {exc!r}")
-        if self.datapack is not None:
-            for fid in self.datapack.tag("minecraft:tick"):
-                self.run_top_function(fid, CONSOLE)
+        self.ticking = True
+        try:
+            for fn in self.tick_functions:
+                try:
+                    fn(self)
+                except Exception as exc:  # a broken tick function must not stop the world
+                    self.errors.append(f"tick function {getattr(fn, '__name__', fn)!r} failed: {exc!r}")
+            if self.datapack is not None:
+                for fid in self.datapack.tag("minecraft:tick"):
+                    self.run_top_function(fid, CONSOLE)
+        finally:
+            self.ticking = False
+
+    def advance(self) -> None:
+        """One tick of the running server: :meth:`tick`, or, when nothing has changed since a tick that changed
+        nothing (``writes`` and ``errors`` as that tick left them, no ``tick_functions``), only the count.
+
+        Such a tick would run the same commands on the same state and change nothing again, so counting it is
+        what running it shows: the world a command, a press or a connection sees is the one vanilla's 20 ticks
+        a second leave (docs/datapack.md, "The tick function, and exactly once"). Counting it costs nothing, while the data pack's idle tick
+        costs milliseconds per tick (``bench/datapack_tick.py``).
+        """
+        mark = (self.writes, len(self.errors))
+        if mark == self._quiet_mark and not self.tick_functions:
+            self.ticks += 1
+            return
+        self.tick()
+        self._quiet_mark = mark if (self.writes, len(self.errors)) == mark else None
 
     # -- the data pack ------------------------------------------------------------------------------
 
@@ -184,6 +207,7 @@ class World(WorldState):
         Raises:
             KeyError: the player is not online, or the data pack has no such advancement.
         """
+        self.writes += 1  # what a player does (``WorldState.writes``)
         p = self.players[player]
         if self.datapack is None or advancement not in self.datapack.advancements:
             raise KeyError(f"no advancement {advancement}")
@@ -205,6 +229,7 @@ class World(WorldState):
         Raises:
             KeyError: a player is not online.
         """
+        self.writes += 1  # what a player does (``WorldState.writes``)
         a, v = self.players[attacker], self.players[victim]
         v.attacker = a.name
         if a.count_items("sacred_sword") and self.datapack is not None:
@@ -219,6 +244,7 @@ class World(WorldState):
         Raises:
             KeyError: no such player or book.
         """
+        self.writes += 1  # what a player does (``WorldState.writes``)
         for stack in self.players[player].inventory:
             if stack.custom_data.get("traitors", {}).get("item") == item:
                 stack.components["minecraft:writable_book_content"] = {"pages": [{"raw": p} for p in pages]}
@@ -237,6 +263,7 @@ class World(WorldState):
         Raises:
             KeyError: no such player or item. ValueError: the item is no block.
         """
+        self.writes += 1  # what a player does (``WorldState.writes``)
         p = self.players[player]
         stack = next((s for s in p.inventory if s.custom_data.get("traitors", {}).get("item") == item), None)
         if stack is None:
@@ -262,6 +289,7 @@ class World(WorldState):
         Raises:
             KeyError: the player is not online. ValueError: no dialog, no such button, or not a trigger button.
         """
+        self.writes += 1  # what a player does (``WorldState.writes``)
         p = self.players[player]
         if p.dialog is None:
             raise ValueError(f"{player} has no dialog open")
@@ -278,6 +306,7 @@ class World(WorldState):
 
     def close_dialog(self, player: str) -> None:
         """The player presses Escape (the dialog closes; nothing is sent)."""
+        self.writes += 1  # what a player does (``WorldState.writes``)
         self.players[player].dialog = None
 
     # -- snapshots --------------------------------------------------------------------------------

@@ -184,6 +184,8 @@ def data(world: WorldState, parts: list[str], args: list[Any], text: str) -> str
     sid = rl(args[0])
     if action == "get":
         if sid in world.computed_storage:
+            if world.ticking:  # its contents move without a command: a tick that read it may differ next time
+                world.writes += 1
             world.storage[sid] = nbt.from_python(world.computed_storage[sid]())
         return _get_storage(world, sid, args, text)
     root = world.storage.get(sid)

@@ -168,6 +168,7 @@ def _store(world: WorldState, parts: list[str], args: list[Any], text: str, sour
     except CommandFailure:
         value, failed = 0, True
     stored = value if mode == "result" else (0 if failed else 1)
+    world.writes += 1  # stored even when the chain failed
     if where == "storage":
         _store_storage(world, parts, args, text, stored)
     elif where == "score":
