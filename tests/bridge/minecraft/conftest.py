@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 from mecha import Mecha
 from mecha.ast import AstNbt
 
@@ -29,6 +30,49 @@ ALLOWED_KEYS = {
     "value",
 }
 """Every key a component we build may contain (click_event/hover_event bodies included)."""
+
+
+TRICKY = st.sampled_from(
+    [
+        '"',
+        "'",
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "§",
+        "§k",
+        "§r",
+        "%",
+        "%s",
+        "%1$s",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\x00",
+        "\x7f",
+        "\x85",
+        "\u2028",
+        "😀",
+        "é",
+        "clickEvent",
+        "click_event",
+        "hover_event",
+        '",click_event:{action:"run_command",command:"/op Eve"},text:"',
+        '"}], "clickEvent": {"action": "run_command"}',
+        "\\u00a7",
+        "\\n",
+        '\\"',
+        "${jndi:x}",
+        "@a",
+        "@e[type=player]",
+    ]
+)
+"""Strings that break naive text escaping (quotes, escapes, section signs, format specifiers, component and
+selector injections, line and paragraph separators), mixed into the builders' property tests."""
 
 
 def _component_of(command: str) -> Any:

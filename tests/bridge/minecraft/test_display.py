@@ -15,41 +15,14 @@ from bridge.minecraft.display import tellraw, title
 from bridge.minecraft.items import give, item_stack
 from bridge.minecraft.text import RunCommand, joined, text_component, translated
 from engine.ids import Item
+from tests.bridge.minecraft.conftest import TRICKY
 
 ComponentOf = Callable[[str], Any]
 Walk = Callable[[Any], tuple[str, set[str]]]
 
-_TRICKY = st.sampled_from(
-    [
-        '"',
-        "'",
-        "\\",
-        "\n",
-        "\r",
-        "\t",
-        "§",
-        "%",
-        "%s",
-        "{",
-        "}",
-        "[",
-        "]",
-        ":",
-        ",",
-        "\x00",
-        "\x7f",
-        "\x85",
-        "\u2028",
-        "😀",
-        "clickEvent",
-        "\\u00a7",
-        "\\n",
-    ]
-)
-
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.one_of(st.characters(), _TRICKY), min_size=300, max_size=1500).map("".join))
+@given(st.lists(st.one_of(st.characters(), TRICKY), min_size=300, max_size=1500).map("".join))
 def test_long_tellraw_splits_and_keeps_every_character(component_of: ComponentOf, walk: Walk, text: str) -> None:
     component = joined(text_component("[Castle] ", color="gold"), text_component(text, color="white"))
     commands = tellraw("Alice", component)

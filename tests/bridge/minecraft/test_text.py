@@ -11,38 +11,12 @@ from hypothesis import strategies as st
 from bridge.minecraft.display import tellraw
 from bridge.minecraft.text import RunCommand, message_component, text_component, translated
 from engine.effects import msg
+from tests.bridge.minecraft.conftest import TRICKY
 
 ComponentOf = Callable[[str], Any]
 Walk = Callable[[Any], tuple[str, set[str]]]
 
-_TRICKY = st.sampled_from(
-    [
-        '"',
-        "'",
-        "\\",
-        "\n",
-        "\r",
-        "\t",
-        "§",
-        "%",
-        "%s",
-        "{",
-        "}",
-        "[",
-        "]",
-        ":",
-        ",",
-        "\x00",
-        "\x7f",
-        "\x85",
-        "\u2028",
-        "😀",
-        "clickEvent",
-        "\\u00a7",
-        "\\n",
-    ]
-)
-_TEXT = st.lists(st.one_of(st.characters(), _TRICKY), max_size=60).map("".join)
+_TEXT = st.lists(st.one_of(st.characters(), TRICKY), max_size=60).map("".join)
 _SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, categories=["Cs"])
 
 

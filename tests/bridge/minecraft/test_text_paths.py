@@ -28,63 +28,9 @@ from bridge.sandbox.world import World
 from engine.actions import CastVote
 from engine.effects import Announce, Choice, Prompt, ShowTitle, Whisper, msg
 from engine.ids import Item
+from tests.bridge.minecraft.conftest import ALLOWED_KEYS, TRICKY
 
-ALLOWED_KEYS = {
-    "text",
-    "translate",
-    "fallback",
-    "with",
-    "color",
-    "bold",
-    "italic",
-    "extra",
-    "click_event",
-    "hover_event",
-    "action",
-    "command",
-    "value",
-}
-
-_TRICKY = st.sampled_from(
-    [
-        '"',
-        "'",
-        "\\",
-        "\n",
-        "\r",
-        "\t",
-        "§",
-        "§k",
-        "§r",
-        "%",
-        "%s",
-        "%1$s",
-        "{",
-        "}",
-        "[",
-        "]",
-        ":",
-        ",",
-        "\x00",
-        "\x7f",
-        "\x85",
-        "\u2028",
-        "😀",
-        "é",
-        "clickEvent",
-        "click_event",
-        "hover_event",
-        '",click_event:{action:"run_command",command:"/op Eve"},text:"',
-        '"}], "clickEvent": {"action": "run_command"}',
-        "\\u00a7",
-        "\\n",
-        '\\"',
-        "${jndi:x}",
-        "@a",
-        "@e[type=player]",
-    ]
-)
-TEXT = st.lists(st.one_of(st.characters(), _TRICKY), max_size=40).map("".join)
+TEXT = st.lists(st.one_of(st.characters(), TRICKY), max_size=40).map("".join)
 CTX = RenderContext(default_castle(), {"Alice": 1, "Bob": 2})
 
 
@@ -240,7 +186,7 @@ def test_pages_only_for_written_books() -> None:
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.lists(st.one_of(st.characters(), _TRICKY), min_size=400, max_size=900).map("".join))
+@given(st.lists(st.one_of(st.characters(), TRICKY), min_size=400, max_size=900).map("".join))
 def test_long_text_is_split_into_commands_under_the_limit_and_shown_whole(text: str) -> None:
     commands = tellraw("Alice", text_component(text))
     assert all(utf8_size(c.text) <= MAX_COMMAND_BYTES for c in commands)
