@@ -18,6 +18,7 @@ from bridge.loop.recovery import rebuild
 from bridge.loop.service import StepListener
 from bridge.loop.store import StoredSeries
 from bridge.web.hub import WebHub
+from bridge.web.rig import HOST, NAMES
 from bridge.web.spectator import DelayLine, SpectatorFeed, public_effects
 from engine.actions import Action, Advance, StartSeries
 from engine.core.ruleset import RulesetGame
@@ -28,25 +29,6 @@ from engine.rulesets.club.game import ClubSettings
 from engine.rulesets.traitors.settings import Settings
 from engine.views import OutEntry, PublicView
 
-HOST = "Host"
-NAMES = (
-    "Alex",
-    "Kai",
-    "Zuri",
-    "Steve",
-    "Ari",
-    "Noor",
-    "Sunny",
-    "Efe",
-    "Makena",
-    "Lena",
-    "Omar",
-    "Rhea",
-    "Tomas",
-    "Ines",
-    "Yuki",
-    "Bram",
-)
 SERIES = 300
 STEP_LIMIT = 4000
 VIEW_FIELDS = {f.name for f in fields(PublicView)}
