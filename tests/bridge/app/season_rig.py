@@ -44,11 +44,14 @@ offer = 0.05
 traitor_powers = 0.05
 host_visit = 0.05
 torches = 0.05
+torch_question = 0.05
 """
 """Clocks as short as the phase clock allows: the quiet gate holds a deadline until every bot has answered what
 it was shown (``bridge/sandbox/quiet.py``), so a short clock loses no answer and every night stage still runs
 (the night's public shape); a phase ends as soon as the bots are done, as the demo's fast-forward clock does.
-The votes end once everyone has voted; their long clocks are only a safety net."""
+The votes end once everyone has voted; their long clocks are only a safety net. ``torch_question`` (the finale's
+last changes after the host's question) is a step clock that always runs out, so it is short as well: at its
+30 s default every finale waited it out in full."""
 
 NAMES = ("Alex", "Kai", "Zuri", "Steve", "Ari", "Noor", "Sunny", "Efe", "Makena", "Lena")
 
