@@ -82,18 +82,21 @@ class Server:
     lobbies: int = 0
 
     async def drive(self, stop: asyncio.Event) -> None:
-        """The bots play; the host draws and starts each series once enough have signed up."""
-        host_pressed: set[int] = set()
+        """The bots play; the host draws the cast once every bot has signed up, and starts the series once the
+        lobby has seated the drawn cast (two presses in one tick would leave only the second one's score)."""
+        drawn: set[int] = set()
+        started: set[int] = set()
         while not stop.is_set():
             step_bots(self.sandbox, self.bots)
             lobby = self.season.lobby
-            if lobby is not None and lobby.round not in host_pressed:
+            if lobby is not None and lobby.round not in started:
                 state = lobby.state()
-                if len(state["signups"]) >= len(self.bots):
-                    host_pressed.add(lobby.round)
+                if lobby.round not in drawn and len(state["signups"]) >= len(self.bots):
+                    drawn.add(lobby.round)
                     self.lobbies += 1
                     self.sandbox.press_trigger("Host", "traitors.lobby", 2)  # draw the cast
-                    await asyncio.sleep(0.3)
+                elif lobby.round in drawn and len(state["cast"]) == state["seats"]:
+                    started.add(lobby.round)
                     self.sandbox.press_trigger("Host", "traitors.lobby", 3)  # start the series
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 0.02)
