@@ -32,19 +32,19 @@ power_pool = ["analyst", "researcher", "sheriff", "cleanser", "detective", "hist
 [twists]
 1 = ["double_vote"]
 [durations]
-day_zero = 0.05
-breakfast = 0.05
-discussion = 0.05
-round_table = 0.05
+day_zero = 0.01
+breakfast = 0.01
+discussion = 0.01
+round_table = 0.01
 vote = 20.0
 revote = 20.0
-oath = 0.05
-turret = 0.05
-offer = 0.05
-traitor_powers = 0.05
-host_visit = 0.05
-torches = 0.05
-torch_question = 0.05
+oath = 0.01
+turret = 0.01
+offer = 0.01
+traitor_powers = 0.01
+host_visit = 0.01
+torches = 0.01
+torch_question = 0.01
 """
 """Clocks as short as the phase clock allows: the quiet gate holds a deadline until every bot has answered what
 it was shown (``bridge/sandbox/quiet.py``), so a short clock loses no answer and every night stage still runs
