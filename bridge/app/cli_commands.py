@@ -152,6 +152,8 @@ def serve_demo_command(args: argparse.Namespace) -> int:
 
     from bridge.app.demo import serve_stored
 
+    if not args.timeout > 0:
+        raise ConfigError(f"--timeout: {args.timeout}; a number of seconds above 0")
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     password = _read_password(args.password_file)
     return asyncio.run(
@@ -165,6 +167,7 @@ def serve_demo_command(args: argparse.Namespace) -> int:
             phases=None if args.quiet else sys.stdout,
             new=args.new_series,
             web_port=args.web_port,
+            timeout=args.timeout,
         )
     )
 

@@ -201,6 +201,13 @@ def serve_demo_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PORT",
         help="also serve the host's web grimoire and the spectator page on 127.0.0.1:PORT (0: any free)",
     )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to keep trying to reach the sandbox at start, and to wait for each answer (default 10)",
+    )
 
 
 def play_arguments(p: argparse.ArgumentParser) -> None:

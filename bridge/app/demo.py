@@ -312,6 +312,7 @@ async def serve_stored(
     phases: TextIO | None = None,
     new: bool = False,
     web_port: int | None = None,
+    timeout: float = 10.0,
 ) -> int:
     """``traitors serve-demo``: run (or resume) the newest series of a store against the sandbox at ``port``.
 
@@ -320,6 +321,8 @@ async def serve_stored(
     ``ready series=<id> inputs=<n> phase=<phase>`` once resumed and re-synced, then (to ``phases``) a
     ``phase_line`` as each phase clock starts, and the game log at the end (to ``out``). With ``web_port`` (0:
     any free port) the host's grimoire and the spectator page are served on 127.0.0.1 (addresses on stdout).
+    ``timeout`` (seconds, ``--timeout``) is how long the RCON client keeps trying to reach the sandbox at start
+    (a server still starting refuses connections) and waits for each answer.
 
     Returns:
         Exit code 0 when the series is over; 130 when Ctrl-C (SIGINT) stopped it first, 1 when anything else did
@@ -328,7 +331,7 @@ async def serve_stored(
     Raises:
         StoreError: the store is locked by another service, not a store, empty without ``new``, or damaged; or
             ``new`` while its series is still running.
-        RconUnavailable: the sandbox is not reachable at start.
+        RconUnavailable: the sandbox is not reachable within ``timeout`` at start.
     """
     from bridge.app.stored import open_store, refuse_new_while_running, store_is_there
     from bridge.loop.faults import Fault
@@ -339,7 +342,7 @@ async def serve_stored(
         if store is not None and new:  # before the sandbox is reached, as serve checks its store
             refuse_new_while_running(store)
         async with (
-            RconClient("127.0.0.1", port, password, timeout=10.0) as rcon,
+            RconClient("127.0.0.1", port, password, timeout=timeout) as rcon,
             web_pages(web_port, sys.stdout) as pages,
         ):
             if store is None:

@@ -368,7 +368,10 @@ def test_no_other_page_can_frame_the_grimoire(browser: Any, running: Running) ->
         def log_message(self, *args: Any) -> None:
             pass
 
-    other = http.server.HTTPServer(("127.0.0.1", 0), Framing)
+    # A thread per connection: Chromium may open a spare connection it never sends on (a preconnect, or the
+    # backup connection of a slow connect), and a one-at-a-time server would sit reading it while the page's
+    # request waits behind it, and its shutdown would wait for it too.
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Framing)
     threading.Thread(target=other.serve_forever, daemon=True).start()
     try:
         browser.get(f"http://127.0.0.1:{other.server_address[1]}/")

@@ -118,10 +118,12 @@ def test_serve_with_a_wrong_rcon_password_leaves_no_store(sandbox, tmp_path):
 
 
 def test_serve_demo_with_no_server_listening(tmp_path):
+    """Refused connections, retried until ``--timeout`` runs out (0.1, 0.2, 0.4 s apart: three tries in half a
+    second), then one line; a ``--timeout`` of no time is bad input."""
     pw = _password_file(tmp_path, "pw", "secret")
-    proc = traitors(
-        "serve-demo", "--db", str(tmp_path / "s.db"), "--port", str(_free_port()), "--password-file", str(pw)
-    )
+    args = ["--db", str(tmp_path / "s.db"), "--port", str(_free_port()), "--password-file", str(pw)]
+    assert_one_line(traitors("serve-demo", *args, "--timeout", "0"), 2, "--timeout: 0.0")
+    proc = traitors("serve-demo", *args, "--timeout", "0.5")
     assert_one_line(proc, 1, "cannot connect")
     assert "connection refused" in proc.stderr and "Error" not in proc.stderr, proc.stderr
 

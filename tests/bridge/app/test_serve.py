@@ -39,10 +39,16 @@ offer = 2
 traitor_powers = 2
 host_visit = 2
 torches = 1.5
+torch_question = 0.5
 """
 """A 6-contestant series on short clocks. The votes end once everyone has voted; every night stage runs its
 whole clock (``serve`` keeps the wall clock, with no quiet gate), 2 s: long enough for the sandbox's bots to
-answer, short enough that a whole series takes seconds."""
+answer, short enough that a whole series takes seconds. The finale's last changes (``torch_question``) wait for
+no answer, so their clock is the shortest."""
+
+RECORDS = "[records]\nlab_series = 10\n"
+"""A ``[records]`` section whose balance lab plays the fewest series it may: ``serve`` waits for the lab's
+prediction of the finished series before it exits, and nothing here reads the prediction."""
 
 
 def _env() -> dict[str, str]:
@@ -147,7 +153,7 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         (tmp_path / "serve.toml").write_text(
             f'series = "series.toml"\nstore = "series.db"\ncontestants = {json.dumps(list(NAMES))}\n'
             f'poll_interval = 0.02\n[rcon]\nport = {rcon_port}\n[msmp]\nurl = "{msmp_url}"\n'
-            f'ca_file = "{msmp_ca}"\n[log]\nformat = "json"\n'
+            f'ca_file = "{msmp_ca}"\n[log]\nformat = "json"\n{RECORDS}'
         )
         env = {**_env(), "CASTLE_RCON_PASSWORD": password, "CASTLE_MSMP_SECRET": secret}
         cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]

@@ -18,7 +18,7 @@ import pytest
 from bridge.loop.store import SeriesStore
 
 from .pipes import next_line
-from .test_serve import NAMES, ROOT, SERIES, _env, _line, _sandbox, _stop
+from .test_serve import NAMES, RECORDS, ROOT, SERIES, _env, _line, _sandbox, _stop
 
 STOP_WITHIN = 2.0
 """Seconds from SIGINT to the process's exit."""
@@ -27,7 +27,7 @@ STOP_WITHIN = 2.0
 def _serve(tmp_path: Path, rcon_port: int, password: str, web: str) -> subprocess.Popen[str]:
     (tmp_path / "serve.toml").write_text(
         f'series = "series.toml"\nstore = "series.db"\ncontestants = {json.dumps(list(NAMES))}\n'
-        f'poll_interval = 0.02\n[rcon]\nport = {rcon_port}\n[log]\nformat = "json"\n[web]\nport = 0\n{web}'
+        f'poll_interval = 0.02\n[rcon]\nport = {rcon_port}\n[log]\nformat = "json"\n{RECORDS}[web]\nport = 0\n{web}'
     )
     cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
     env = {**_env(), "CASTLE_RCON_PASSWORD": password}
