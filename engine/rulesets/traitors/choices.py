@@ -1,6 +1,6 @@
-"""The options a Traitors prompt offers, made once and remembered: vote papers, the Turret's events and
-nominations, power uses, torches (``docs/performance.md``: the same tables vote round after round, so each
-contestant's options are built once per distinct situation, not once per prompt or ``legal_actions`` call).
+"""The options a Traitors prompt offers: vote papers, the Turret's events and nominations, power uses, torches.
+Each is made when asked for (a ballot keeps its papers for the vote); the ``Choice`` values inside come from
+``engine.effects.choice``, which remembers them (``docs/performance.md``).
 
 Each offer carries its prompt's ``Choice`` values and their inputs in the same order, so what a prompt shows and
 what ``Game.legal_actions`` lists can never differ.
@@ -8,7 +8,6 @@ what ``Game.legal_actions`` lists can never differ.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -42,7 +41,6 @@ def _offer(choices: list[Choice]) -> Offer:
     return Offer(tuple(choices), tuple([c.action for c in choices]))
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def vote_paper(voter: str, candidates: tuple[str, ...]) -> VotePaper:
     """``voter``'s vote paper for a ballot among ``candidates`` (rulebook §4: every candidate but oneself)."""
     choices = tuple([choice(c, CastVote, voter, c) for c in candidates if c != voter])
@@ -50,7 +48,6 @@ def vote_paper(voter: str, candidates: tuple[str, ...]) -> VotePaper:
     return VotePaper(choices, tuple([c.action for c in choices]), prompt)
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def event_offer(traitor: str, events: frozenset[NightEvent], faithful: tuple[str, ...]) -> Offer:
     """``traitor``'s Turret choices: every event of ``events`` (in ``EVENT_LABELS`` order) against every one of
     ``faithful`` (the living Faithful in seat order; rulebook §7.2)."""
@@ -58,25 +55,21 @@ def event_offer(traitor: str, events: frozenset[NightEvent], faithful: tuple[str
     return _offer([choice(f"{EVENT_LABELS[e]} {t}", ChooseEvent, traitor, e, t) for e, t in pairs])
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def nomination_offer(traitor: str, living: tuple[str, ...]) -> Offer:
     """``traitor``'s choices of tomorrow's double vote holder: every one of ``living`` (rulebook §8)."""
     return _offer([choice(n, NominateDoubleVote, traitor, n) for n in living])
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def use_choice(user: str, target: str, second: str | None) -> Choice:
     """The option "use your power on ``target``" (and ``second``, for The Analyst: labelled "A & B")."""
     return choice(target if second is None else f"{target} & {second}", UsePower, user, target, second)
 
 
-@functools.lru_cache(maxsize=1 << 10)
 def skip_power(contestant: str) -> SkipPower:
-    """``SkipPower(contestant)``, one value per contestant (inputs are immutable values)."""
+    """``SkipPower(contestant)``: the input that passes on a power."""
     return SkipPower(contestant)
 
 
-@functools.lru_cache(maxsize=1 << 10)
 def torch_inputs(finalist: str) -> tuple[ChooseTorch, ...]:
     """``finalist``'s finale votes: both, in ``Torch`` order (rulebook §9: a vote can be changed, or kept, until
     the vote is locked)."""
