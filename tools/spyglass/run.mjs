@@ -1,9 +1,12 @@
 // Validates prepared project folders with Spyglass, offline, one game version per folder, in one Node process.
 //
 // Usage: node run.mjs JOB.json
-// JOB.json: {"cache": "<dir>", "projects": [{"version": "<Spyglass version id>", "root": "<dir>"}, ...]}
-// Prints one JSON object: {"projects": [{"version", "root", "files", "diagnostics": [{"file", "line",
-// "column", "severity", "message"}]}]}; severity is Spyglass's (0 hint, 1 information, 2 warning, 3 error).
+// JOB.json: {"cache": "<dir>", "vanilla": "<dir>", "projects": [{"version": "<Spyglass version id>", "root": "<dir>"},
+// ...]}. "cache" is Spyglass's cache root for this run (its downloads); "vanilla" the folder of the vanilla symbol
+// tables, one file per version, kept between runs (see `vanilla` below).
+// Prints one JSON object: {"projects": [{"version", "root", "files", "built", "diagnostics": [{"file", "line",
+// "column", "severity", "message"}]}], "errors": [...]}; severity is Spyglass's (0 hint, 1 information, 2 warning,
+// 3 error); "built" tells whether this run built the version's vanilla symbol table.
 //
 // Spyglass downloads the command tree, registries, block states and the vanilla-mcdoc types from its own web
 // service at start-up. Here `fetch` is replaced by a reader of the files in ./data (see data/PROVENANCE.md), so
@@ -13,6 +16,7 @@ import * as core from '@spyglassmc/core'
 import { getNodeJsExternals } from '@spyglassmc/core/lib/nodejs.js'
 import * as je from '@spyglassmc/java-edition'
 import * as mcdoc from '@spyglassmc/mcdoc'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import process from 'node:process'
@@ -37,7 +41,9 @@ globalThis.fetch = async (input) => {
 	for (const [pattern, file, type] of served) {
 		if (pattern.test(new URL(address).pathname)) {
 			const body = await fs.readFile(path.resolve(data, file))
-			return new Response(body, { status: 200, headers: { 'content-type': type, etag: `"${file}"` } })
+			// Spyglass keys its registrars' results by these tags: they name the content, not only the file.
+			const etag = `"${createHash('sha256').update(body).digest('hex')}"`
+			return new Response(body, { status: 200, headers: { 'content-type': type, etag } })
 		}
 	}
 	return new Response('offline', { status: 404, statusText: 'offline' })
@@ -61,23 +67,62 @@ class StaticWatcher extends core.EventDispatcher {
 	async close() {}
 }
 
-async function check(version, root, cache) {
-	const rootUri = url.pathToFileURL(root).toString().replace(/\/?$/, '/')
-	const cacheUri = url.pathToFileURL(cache).toString().replace(/\/?$/, '/')
-	const externals = getNodeJsExternals({ cacheRoot: cacheUri, logger: quiet })
+function project(version, rootUri, cacheUri) {
 	const config = core.ConfigService.merge(core.VanillaConfig, {
 		env: { gameVersion: version, dependencies: ['@vanilla-mcdoc'], permissionLevel: 4 },
 	})
-	const project = new core.Project({
+	return new core.Project({
 		cacheRoot: cacheUri,
 		defaultConfig: config,
-		externals,
+		externals: getNodeJsExternals({ cacheRoot: cacheUri, logger: quiet }),
 		initializers: [mcdoc.initialize, je.initialize],
 		logger: quiet,
 		projectRoots: [rootUri],
 	})
+}
+
+const folderUri = (dir) => url.pathToFileURL(dir).toString().replace(/\/?$/, '/')
+
+/**
+ * Makes sure `file` holds the vanilla symbol table of `version`: what Spyglass binds from the vanilla-mcdoc types
+ * and registers from the command tree, registries and block states for that version, with no project file in it
+ * (it is built over an empty folder). Spyglass's own cache format (`CacheService`), which also records the
+ * checksum of every vanilla-mcdoc file and of each registrar's data, so a project that loads it rebinds whatever
+ * changed. Binding vanilla-mcdoc is most of a version's set-up, and it is the same from one run to the next.
+ * Written whole under another name, then renamed: a concurrent run reads the old file or the new one.
+ * Returns whether it was built.
+ */
+async function vanilla(version, file, cache) {
+	try {
+		await fs.access(file)
+		return false
+	} catch {}
+	const empty = await fs.mkdtemp(path.join(cache, 'empty-'))
+	const building = `${file}.${process.pid}.tmp`
+	const builder = project(version, folderUri(empty), folderUri(path.join(cache, version)))
+	builder.cacheService.getCacheFileUri = async () => url.pathToFileURL(building).toString()
+	await builder.init()
+	await builder.ready({ projectRootsWatcher: await StaticWatcher.of(empty) })
+	const saved = await builder.cacheService.save()
+	builder.cacheService.save = async () => false
+	await builder.close()
+	if (!saved) throw new Error(`could not write the vanilla symbol table ${building}`)
+	await fs.rename(building, file)
+	return true
+}
+
+async function check(version, root, cache, vanillaDir) {
+	const rootUri = folderUri(root)
+	const file = path.join(vanillaDir, `${version}.json.gz`)
+	const built = await vanilla(version, file, cache)
+	const checked = project(version, rootUri, folderUri(path.join(cache, version)))
+	// Spyglass loads its symbols from this file at `init` and checks it against the files it tracks at `ready`.
+	checked.cacheService.getCacheFileUri = async () => url.pathToFileURL(file).toString()
+	// Nothing reads a cache of this project (its files are written anew by every run): writing one (gzipped JSON
+	// of every symbol, at the end of `analyzeProject` and at `close`) was a fifth of a version's CPU time.
+	checked.cacheService.save = async () => false
 	const found = new Map()
-	project.on('documentUpdated', ({ doc, node }) => {
+	checked.on('documentUpdated', ({ doc, node }) => {
 		if (!doc.uri.startsWith(rootUri)) return
 		found.set(doc.uri, core.FileNode.getErrors(node).map((e) => ({
 			file: doc.uri.slice(rootUri.length),
@@ -87,20 +132,19 @@ async function check(version, root, cache) {
 			message: e.message,
 		})))
 	})
-	await project.init()
-	await project.ready({ projectRootsWatcher: await StaticWatcher.of(root) })
-	await project.analyzeProject()
-	// The cache folder is a temporary one, read by nobody after this run: writing Spyglass's symbol cache to it
-	// (gzipped JSON of every symbol) was a fifth of the run's CPU time.
-	project.cacheService.save = async () => false
-	await project.close()
-	return { version, root, files: [...found.keys()].map((u) => u.slice(rootUri.length)).sort(),
+	await checked.init()
+	await checked.ready({ projectRootsWatcher: await StaticWatcher.of(root) })
+	await checked.analyzeProject()
+	await checked.close()
+	return { version, root, built, files: [...found.keys()].map((u) => u.slice(rootUri.length)).sort(),
 		diagnostics: [...found.values()].flat() }
 }
 
 const job = JSON.parse(await fs.readFile(process.argv[2], 'utf-8'))
+await fs.mkdir(job.cache, { recursive: true })
+await fs.mkdir(job.vanilla, { recursive: true })
 const projects = []
 for (const { version, root } of job.projects) {
-	projects.push(await check(version, root, path.join(job.cache, version)))
+	projects.push(await check(version, root, job.cache, job.vanilla))
 }
 process.stdout.write(JSON.stringify({ projects, errors }) + '\n')

@@ -8,8 +8,11 @@ them it is skipped, and pytest says why.
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
+import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -63,8 +66,25 @@ def test_spyglass_finds_no_problem_on_any_supported_version(report: object) -> N
 
 
 def test_spyglass_reports_every_injected_breakage_where_it_is_broken(report: object) -> None:
-    # clickEvent in a tellraw (every release), a trigger's list form (26.3), "type" in an entity predicate (26.2+)
+    # clickEvent in a tellraw (every release), a trigger's list form (26.3), "type" in an entity predicate (26.2+),
+    # and two commands: "plain" in an NBT text (before 26.1), "type" in an inline entity predicate (26.2+)
     assert report.missed_canaries == ()  # type: ignore[attr-defined]
+    commands = [c for c in check.CANARIES if c.path.endswith(".mcfunction") and c.broken_on]
+    assert any(c.broken_on and {v.name for v in SUPPORTED} - c.broken_on for c in commands)
+
+
+def test_the_kept_vanilla_set_ups_hold_nothing_of_a_project(report: object) -> None:
+    # Each release's file is its own, and the only file: address in it is the empty folder it was built over: no
+    # function, objective or file of a checked project is carried into the next run or another release.
+    folder = check.vanilla_cache()
+    for version in SUPPORTED:
+        text = gzip.decompress(
+            (folder / f"{check.SPYGLASS_VERSION.get(version.name, version.name)}.json.gz").read_bytes()
+        )
+        roots = json.loads(re.search(rb'"projectRoots":(\[[^]]*\])', text)[1])  # type: ignore[index]
+        assert len(roots) == 1 and roots[0].startswith("file:")
+        assert {u.decode() for u in re.findall(rb'"(file:[^"]*)"', text)} == set(roots), version.name
+        assert b'"archive://vanilla-mcdoc/' in text
 
 
 def test_a_missed_or_misplaced_canary_fails_the_check() -> None:
@@ -138,3 +158,47 @@ def test_macro_calls_are_checked_as_the_lines_they_run() -> None:
     )
     assert "traitors.vote set 1" in got[0] and "Zuri" not in got[0]
     assert "traitors.vote set 1" in got[1] and "traitors.vote set 3" in got[1]  # the appended button is in
+
+
+def _tool(tmp: Path) -> Path:
+    tool = tmp / "tool"
+    (tool / "data").mkdir(parents=True)
+    (tool / "node_modules" / "@spyglassmc" / "core").mkdir(parents=True)
+    (tool / "package-lock.json").write_text("{}")
+    (tool / "run.mjs").write_text("// harness")
+    (tool / "data" / "registries.json").write_text("{}")
+    (tool / "node_modules" / "@spyglassmc" / "core" / "package.json").write_text('{"version": "0.4.56"}')
+    return tool
+
+
+def test_the_vanilla_set_ups_are_keyed_by_everything_they_are_made_of(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    first = check.vanilla_key(tool)
+    assert check.vanilla_key(tool) == first and re.fullmatch(r"[0-9a-f]{16}", first)
+    keys = {first}
+    for path, text in [
+        ("data/registries.json", '{"item": []}'),  # other game data
+        ("data/commands_26.1.json", "{}"),  # a file more
+        ("run.mjs", "// another harness"),
+        ("package-lock.json", '{"lockfileVersion": 3}'),
+        ("node_modules/@spyglassmc/core/package.json", '{"version": "0.4.57"}'),  # another installed Spyglass
+    ]:
+        (tool / path).write_text(text)
+        keys.add(check.vanilla_key(tool))
+    assert len(keys) == 6
+    home = check.vanilla_cache({"XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert home == tmp_path / "xdg" / "castle-spyglass" / check.vanilla_key()
+
+
+def test_set_ups_of_another_key_unused_for_a_week_are_deleted(tmp_path: Path) -> None:
+    now = 1_000_000_000.0
+    old, recent = tmp_path / "0123456789abcdef", tmp_path / "fedcba9876543210"
+    for folder, age in [(old, check.STALE_AFTER + 60), (recent, check.STALE_AFTER - 60)]:
+        (folder / "26.1.json.gz").parent.mkdir()
+        (folder / "26.1.json.gz").write_bytes(b"")
+        os.utime(folder, (now - age, now - age))
+    mine = tmp_path / "aaaaaaaaaaaaaaaa"
+    assert check.kept_folder(mine, now) == mine and mine.stat().st_mtime == now
+    assert not old.exists() and recent.exists()
+    (tmp_path / "file").write_text("")
+    assert check.kept_folder(tmp_path / "file" / "sub", now) is None  # cannot be written: a temporary folder instead
