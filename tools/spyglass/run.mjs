@@ -1,9 +1,10 @@
 // Validates prepared project folders with Spyglass, offline, one game version per folder, in one Node process.
 //
 // Usage: node run.mjs JOB.json
-// JOB.json: {"cache": "<dir>", "vanilla": "<dir>", "projects": [{"version": "<Spyglass version id>", "root": "<dir>"},
-// ...]}. "cache" is Spyglass's cache root for this run (its downloads); "vanilla" the folder of the vanilla symbol
-// tables, one file per version, kept between runs (see `vanilla` below).
+// JOB.json: {"cache": "<dir>", "vanilla": "<dir>", "build": ["<Spyglass version id>", ...], "projects":
+// [{"version": "<Spyglass version id>", "root": "<dir>"}, ...]}. "cache" is Spyglass's cache root for this run (its
+// downloads); "vanilla" the folder of the vanilla symbol tables, one file per version, kept between runs (see
+// `vanilla` below); "build" versions whose table is built first if it is missing (a job may hold only these).
 // Prints one JSON object: {"projects": [{"version", "root", "files", "built", "diagnostics": [{"file", "line",
 // "column", "severity", "message"}]}], "errors": [...]}; severity is Spyglass's (0 hint, 1 information, 2 warning,
 // 3 error); "built" tells whether this run built the version's vanilla symbol table.
@@ -143,8 +144,9 @@ async function check(version, root, cache, vanillaDir) {
 const job = JSON.parse(await fs.readFile(process.argv[2], 'utf-8'))
 await fs.mkdir(job.cache, { recursive: true })
 await fs.mkdir(job.vanilla, { recursive: true })
+for (const version of job.build ?? []) await vanilla(version, path.join(job.vanilla, `${version}.json.gz`), job.cache)
 const projects = []
-for (const { version, root } of job.projects) {
+for (const { version, root } of job.projects ?? []) {
 	projects.push(await check(version, root, job.cache, job.vanilla))
 }
 process.stdout.write(JSON.stringify({ projects, errors }) + '\n')

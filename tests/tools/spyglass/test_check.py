@@ -78,9 +78,7 @@ def test_the_kept_vanilla_set_ups_hold_nothing_of_a_project(report: object) -> N
     # function, objective or file of a checked project is carried into the next run or another release.
     folder = check.vanilla_cache()
     for version in SUPPORTED:
-        text = gzip.decompress(
-            (folder / f"{check.SPYGLASS_VERSION.get(version.name, version.name)}.json.gz").read_bytes()
-        )
+        text = gzip.decompress((folder / f"{check.spyglass_id(version)}.json.gz").read_bytes())
         roots = json.loads(re.search(rb'"projectRoots":(\[[^]]*\])', text)[1])  # type: ignore[index]
         assert len(roots) == 1 and roots[0].startswith("file:")
         assert {u.decode() for u in re.findall(rb'"(file:[^"]*)"', text)} == set(roots), version.name
@@ -127,7 +125,7 @@ def test_commands_of_one_form_are_checked_once() -> None:
 def test_the_versions_table_agrees_with_spyglass() -> None:
     entries = {e["id"]: e for e in json.loads((TOOL / "data" / "versions-1.21.11-to-26.3rc3.json").read_text())}
     for version in SUPPORTED:
-        entry = entries[check.SPYGLASS_VERSION.get(version.name, version.name)]
+        entry = entries[check.spyglass_id(version)]
         assert (entry["data_pack_version"], entry["data_pack_version_minor"]) == version.data_pack, version.name
         assert (entry["resource_pack_version"], entry["resource_pack_version_minor"]) == version.resource_pack
         if version.name in check.SPYGLASS_VERSION:  # 26.3 as its last release candidate: one data version before
