@@ -70,13 +70,15 @@ def test_spyglass_reports_every_injected_breakage_where_it_is_broken(report: obj
     # and two commands: "plain" in an NBT text (before 26.1), "type" in an inline entity predicate (26.2+)
     assert report.missed_canaries == ()  # type: ignore[attr-defined]
     commands = [c for c in check.CANARIES if c.path.endswith(".mcfunction") and c.broken_on]
-    assert any(c.broken_on and {v.name for v in SUPPORTED} - c.broken_on for c in commands)
+    assert any({v.name for v in SUPPORTED} - c.broken_on for c in commands)  # valid on some releases, not all
 
 
 def test_the_kept_vanilla_set_ups_hold_nothing_of_a_project(report: object) -> None:
     # Each release's file is its own, and the only file: address in it is the empty folder it was built over: no
     # function, objective or file of a checked project is carried into the next run or another release.
     folder = check.vanilla_cache()
+    if not folder.is_dir():
+        pytest.skip(f"{folder} cannot be written: this run built the vanilla set-ups in a temporary folder")
     for version in SUPPORTED:
         text = gzip.decompress((folder / f"{check.spyglass_id(version)}.json.gz").read_bytes())
         roots = json.loads(re.search(rb'"projectRoots":(\[[^]]*\])', text)[1])  # type: ignore[index]
