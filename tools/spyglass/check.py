@@ -14,9 +14,10 @@ the namespace ``castle_canary``: a run only counts when Spyglass reports each ca
 harness that stopped checking cannot pass.
 
 Most of a release's set-up is Spyglass binding its vanilla types and registering that release's registries, the
-same every run: ``run.mjs`` keeps them, one file per release and nothing of the project's in it, in the folder
-:func:`vanilla_cache` names (outside the checkout, keyed by everything that goes into them), and builds a release's
-file when it is missing.
+same every run: ``run.mjs`` keeps them, nothing of the project's in them, in the folder :func:`vanilla_cache` names
+(outside the checkout, keyed by everything that goes into them), and builds a release's when it is missing. Built
+once per set-up key (:func:`setup_keys`: the content of what that release's set-up is made of), so releases whose
+inputs are the same byte for byte share one file and one build.
 """
 
 from __future__ import annotations
@@ -351,8 +352,9 @@ def vanilla_key(tool: Path = HERE) -> str:
 def vanilla_cache(environ: Mapping[str, str] = os.environ) -> Path:
     """The folder of the releases' vanilla set-ups: ``castle-spyglass/<vanilla_key()>`` under the user's cache
     folder (``$XDG_CACHE_HOME``, else ``~/.cache``), so every checkout on the machine, a fresh clone's CI run
-    included, shares them; one file per release (``<Spyglass version id>.json.gz``). Deleting it only costs the
-    next run the time to build them again."""
+    included, shares them; one file per set-up key (``setup-<key>.json.gz``, :func:`setup_keys`) and, per release,
+    a link to its key's file (``<Spyglass version id>.json.gz``). Deleting it only costs the next run the time to
+    build them again."""
     home = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(home) / "castle-spyglass" / vanilla_key()
 
@@ -469,6 +471,29 @@ def build_missing(
         text=True,
     )
     return process, tuple(v.name for v in missing)
+
+
+def setup_keys(versions: Iterable[str], node: str = "node", tool: Path = HERE) -> dict[str, str]:
+    """The set-up key of each Spyglass version id in ``versions`` (``run.mjs``'s ``setupKey``, with the harness and
+    data of ``tool``): a digest of the content of everything that release's vanilla set-up is built from and may
+    differ by release (the files served to it, its own under ``data/versions/<id>/`` first, and the outcome of the
+    version comparisons Spyglass makes while building it). Releases of one key share one set-up.
+
+    Returns:
+        version id → 16 hex digits.
+
+    Raises:
+        RuntimeError: Node failed (its stderr in the message).
+    """
+    with tempfile.TemporaryDirectory(prefix="castle-spyglass-keys-") as tmp:
+        (Path(tmp) / "job.json").write_text(json.dumps({"keys": list(versions)}), encoding="utf-8")
+        done = subprocess.run(
+            [node, str(tool / "run.mjs"), str(Path(tmp) / "job.json")], capture_output=True, text=True, check=False
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"spyglass: node exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    keys: dict[str, str] = json.loads(done.stdout)["keys"]
+    return keys
 
 
 def spyglass_id(version: McVersion) -> str:

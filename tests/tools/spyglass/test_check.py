@@ -74,13 +74,17 @@ def test_spyglass_reports_every_injected_breakage_where_it_is_broken(report: obj
 
 
 def test_the_kept_vanilla_set_ups_hold_nothing_of_a_project(report: object) -> None:
-    # Each release's file is its own, and the only file: address in it is the empty folder it was built over: no
-    # function, objective or file of a checked project is carried into the next run or another release.
+    # Each release's file is its set-up key's file, and the only file: address in it is the empty folder it was built
+    # over: no function, objective or file of a checked project is carried into the next run or another release.
     folder = check.vanilla_cache()
     if not folder.is_dir():
         pytest.skip(f"{folder} cannot be written: this run built the vanilla set-ups in a temporary folder")
+    keys = check.setup_keys([check.spyglass_id(v) for v in SUPPORTED], _node())
+    assert {p.name for p in folder.glob("setup-*.json.gz")} >= {f"setup-{k}.json.gz" for k in keys.values()}
     for version in SUPPORTED:
-        text = gzip.decompress((folder / f"{check.spyglass_id(version)}.json.gz").read_bytes())
+        kept = (folder / f"{check.spyglass_id(version)}.json.gz").read_bytes()
+        assert kept == (folder / f"setup-{keys[check.spyglass_id(version)]}.json.gz").read_bytes(), version.name
+        text = gzip.decompress(kept)
         roots = json.loads(re.search(rb'"projectRoots":(\[[^]]*\])', text)[1])  # type: ignore[index]
         assert len(roots) == 1 and roots[0].startswith("file:")
         assert {u.decode() for u in re.findall(rb'"(file:[^"]*)"', text)} == set(roots), version.name
@@ -202,3 +206,31 @@ def test_set_ups_of_another_key_unused_for_a_week_are_deleted(tmp_path: Path) ->
     assert not old.exists() and recent.exists()
     (tmp_path / "file").write_text("")
     assert check.kept_folder(tmp_path / "file" / "sub", now) is None  # cannot be written: a temporary folder instead
+
+
+def test_releases_share_a_set_up_exactly_when_its_inputs_are_the_same(tmp_path: Path) -> None:
+    node = _node()
+    tool = tmp_path / "tool"
+    tool.mkdir()
+    shutil.copyfile(TOOL / "run.mjs", tool / "run.mjs")
+    shutil.copytree(TOOL / "data", tool / "data")
+    (tool / "node_modules").symlink_to(TOOL / "node_modules")
+    ids = [check.spyglass_id(v) for v in SUPPORTED]
+    keys = check.setup_keys(ids, node, tool)
+    assert keys == check.setup_keys(ids, node, TOOL) and all(re.fullmatch(r"[0-9a-f]{16}", k) for k in keys.values())
+    if not (TOOL / "data" / "versions").exists():  # every release is served the same files: one set-up
+        assert len(set(keys.values())) == 1
+    first, second = ids[0], ids[1]
+    # the second release given registries of its own: another key; the same bytes under its own name: the same key
+    own = tool / "data" / "versions" / second / "registries.json"
+    own.parent.mkdir(parents=True)
+    registries = (tool / "data" / "registries.json").read_bytes()
+    own.write_bytes(registries.replace(b'"stone"', b'"stonf"', 1))
+    changed = check.setup_keys(ids, node, tool)
+    assert changed[second] != keys[second]
+    assert {v: k for v, k in changed.items() if v != second} == {v: k for v, k in keys.items() if v != second}
+    own.write_bytes(registries)
+    assert check.setup_keys(ids, node, tool) == keys
+    # Spyglass declares builtin models and loot tables by release (before 1.21.2, before 1.21.4): an input too
+    old = check.setup_keys(["1.21.1", "1.21.5", first], node, tool)
+    assert old["1.21.1"] != old["1.21.5"] and old["1.21.5"] == keys[first] == old[first]
