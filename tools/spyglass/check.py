@@ -12,12 +12,20 @@ one Node process, and :func:`problems` keeps what Spyglass reports except the ex
 (:data:`EXPECTED_WARNINGS`). Each folder also holds the canaries (:data:`CANARIES`), files broken on purpose under
 the namespace ``castle_canary``: a run only counts when Spyglass reports each canary where it is broken, so a
 harness that stopped checking cannot pass.
+
+Most of a release's set-up is Spyglass binding its vanilla types and registering that release's registries, the
+same every run: ``run.mjs`` keeps them, nothing of the project's in them, in the folder :func:`vanilla_cache` names
+(outside the checkout, keyed by everything that goes into them), and builds a release's when it is missing. Built
+once per set-up key (:func:`setup_keys`: the content of what that release's set-up is made of), so releases whose
+inputs are the same byte for byte share one file and one build.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -25,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbtlib
@@ -35,7 +43,7 @@ if __name__ == "__main__":  # run as a script from a checkout: make the project 
     sys.path.insert(0, str(HERE.parent.parent))
 
 from bridge.minecraft.datapack import pack_root, write_pack, write_resourcepack  # noqa: E402
-from bridge.minecraft.versions import SUPPORTED, McVersion  # noqa: E402
+from bridge.minecraft.versions import SUPPORTED, McVersion, version_named  # noqa: E402
 from bridge.sandbox.datapack import Datapack, effective_files, project_pack  # noqa: E402
 from bridge.sandbox.nbt import serialize  # noqa: E402
 from bridge.sandbox.packmeta import applied_overlays  # noqa: E402
@@ -98,9 +106,23 @@ CANARIES = (
         (pack_root() / "data/traitors/advancement/sword/struck.json").read_text(encoding="utf-8"),
         frozenset(v.name for v in SUPPORTED if v.entity_predicate_map),
     ),
+    Canary(
+        f"data/{CANARY_NS}/function/plain_nbt.mcfunction",
+        'tellraw @a {"nbt":"x","storage":"castle:canary","plain":true}\n',
+        frozenset(v.name for v in SUPPORTED if v.data_pack < version_named("26.1").data_pack),
+    ),
+    Canary(
+        f"data/{CANARY_NS}/function/inline_predicate.mcfunction",
+        'execute if predicate {condition:"minecraft:entity_properties",entity:"this",'
+        'predicate:{type:"minecraft:pig"}} run say pig\n',
+        frozenset(v.name for v in SUPPORTED if v.entity_predicate_map),
+    ),
 )
 """A 1.21.5-era ``clickEvent`` (``click_event`` since) in a tellraw, broken everywhere; a trigger's list form,
-broken from 26.3; the base pack's ``sword/struck.json`` (``"type"`` in an entity predicate), broken from 26.2."""
+broken from 26.3; the base pack's ``sword/struck.json`` (``"type"`` in an entity predicate), broken from 26.2.
+And two commands whose validity changes between releases: a tellraw of an NBT text with ``plain`` (a key since
+26.1), broken before 26.1; an inline entity predicate with ``type``, broken from 26.2. So each release is checked
+against its own vanilla data, the set-up :func:`vanilla_cache` keeps included, in both directions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +146,8 @@ class Problem:
 class Report:
     """A whole run: per release the files checked and the commands among them; every problem outside the
     canaries; the canaries Spyglass missed (``"<release>: <path>"``); the prepared files Spyglass did not check
-    (``"<release>: <path>"``: a file it cannot read, or a harness fault) and the seconds the Node processes
-    took."""
+    (``"<release>: <path>"``: a file it cannot read, or a harness fault); the seconds the Node process took and
+    the releases whose vanilla set-up it built (the others it read from :func:`vanilla_cache`)."""
 
     files: Mapping[str, int]
     commands: Mapping[str, int]
@@ -133,6 +155,7 @@ class Report:
     missed_canaries: tuple[str, ...]
     unchecked: tuple[str, ...]
     seconds: float
+    built: tuple[str, ...] = ()
 
 
 def capture_commands(rulesets: Iterable[str] = RULESETS, contestants: int = 8, seed: int = 1) -> dict[str, list[str]]:
@@ -273,9 +296,13 @@ def distinct_forms(commands: Mapping[str, list[str]], players: Iterable[str]) ->
 
 
 def prepare(
-    work: Path, commands: Mapping[str, list[str]], versions: Iterable[McVersion] = SUPPORTED
+    work: Path,
+    commands: Mapping[str, list[str]],
+    versions: Iterable[McVersion] = SUPPORTED,
+    vanilla: Path | None = None,
 ) -> dict[str, object]:
-    """Write one folder per release under ``work`` and return the job ``run.mjs`` reads.
+    """Write one folder per release under ``work`` and return the job ``run.mjs`` reads, with ``vanilla`` (default
+    ``work/vanilla``, which goes with ``work``) the folder of the releases' vanilla set-ups (:func:`vanilla_cache`).
 
     Each ``work/<release>/`` holds ``datapack/`` (the installed pack with the overlays that release applies merged
     in, as the server sees it), ``resourcepack/``, ``datapack/data/castle_commands/function/<ruleset>.mcfunction``
@@ -299,10 +326,37 @@ def prepare(
         for canary in CANARIES:
             (pack / canary.path).parent.mkdir(parents=True, exist_ok=True)
             (pack / canary.path).write_text(canary.text, encoding="utf-8")
-        projects.append(
-            {"version": SPYGLASS_VERSION.get(version.name, version.name), "name": version.name, "root": str(root)}
-        )
-    return {"cache": str(work / "cache"), "projects": projects}
+        projects.append({"version": spyglass_id(version), "name": version.name, "root": str(root)})
+    return {"cache": str(work / "cache"), "vanilla": str(vanilla or work / "vanilla"), "projects": projects}
+
+
+CACHE_INPUTS = ("package-lock.json", "run.mjs", "data")
+"""What a release's vanilla set-up is made of, besides the installed Spyglass packages: the pinned versions, the
+harness that configures Spyglass, and the offline game data it serves."""
+
+
+def vanilla_key(tool: Path = HERE) -> str:
+    """A digest of everything a vanilla set-up is made of: the files of :data:`CACHE_INPUTS` under ``tool`` (the
+    ``data`` folder file by file, with their names) and every installed ``@spyglassmc`` package's
+    ``package.json``, so another Spyglass, other game data or another harness never reads an older set-up.
+    Returns 16 hex digits."""
+    digest = hashlib.sha256()
+    installed = sorted((tool / "node_modules" / "@spyglassmc").glob("*/package.json"))
+    for path in [*(tool / name for name in CACHE_INPUTS), *installed]:
+        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if file.is_file():
+                digest.update(file.relative_to(tool).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def vanilla_cache(environ: Mapping[str, str] = os.environ) -> Path:
+    """The folder of the releases' vanilla set-ups: ``castle-spyglass/<vanilla_key()>`` under the user's cache
+    folder (``$XDG_CACHE_HOME``, else ``~/.cache``), so every checkout on the machine, a fresh clone's CI run
+    included, shares them; one file per set-up key (``setup-<key>.json.gz``, :func:`setup_keys`) and, per release,
+    a link to its key's file (``<Spyglass version id>.json.gz``). Deleting it only costs the next run the time to
+    build them again."""
+    home = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(home) / "castle-spyglass" / vanilla_key()
 
 
 _UNDECLARED = re.compile(r"Cannot find (\w+) “minecraft:[^”]*” \(rule: undeclaredSymbol\)")
@@ -314,47 +368,37 @@ def expected(message: str) -> bool:
     return found is not None and found.group(1) in EXPECTED_WARNINGS
 
 
-def run(job: Mapping[str, object], node: str = "node", processes: int = 2) -> Report:
-    """Check the prepared folders with Spyglass and sort what it says. The releases are shared out between
-    ``processes`` Node processes running at once (each checks its releases one after another; the work is
-    CPU-bound, and CI has two cores).
+def run(job: Mapping[str, object], node: str = "node") -> Report:
+    """Check the prepared folders with Spyglass, every release one after another in one Node process, and sort
+    what it says. One process, not one per core: the releases share its start-up and its compiled code (two
+    processes took a sixth more CPU time for the same work).
 
     Raises:
         RuntimeError: Node failed (its stderr in the message) or Spyglass logged errors of its own (it could not
-            load its data).
+            load its data, or a release's vanilla set-up in ``job["vanilla"]``).
     """
     projects: list[dict[str, str]] = list(job["projects"])  # type: ignore[call-overload]
-    jobs = [dict(job, projects=projects[i::processes]) for i in range(processes) if projects[i::processes]]
     with tempfile.TemporaryDirectory(prefix="castle-spyglass-job-") as tmp:
+        (Path(tmp) / "job.json").write_text(json.dumps(job), encoding="utf-8")
         started = time.monotonic()
-        running = []
-        for i, part in enumerate(jobs):
-            (Path(tmp) / f"{i}.json").write_text(json.dumps(part), encoding="utf-8")
-            running.append(
-                subprocess.Popen(
-                    [node, str(HERE / "run.mjs"), str(Path(tmp) / f"{i}.json")],
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )
-            )
-        outputs = [(p.communicate(), p.returncode) for p in running]
+        done = subprocess.run(
+            [node, str(HERE / "run.mjs"), str(Path(tmp) / "job.json")], capture_output=True, text=True, check=False
+        )
         seconds = time.monotonic() - started
-    checked: list[dict[str, object]] = []
-    for (stdout, stderr), code in outputs:
-        if code != 0:
-            raise RuntimeError(f"spyglass: node exited {code}: {stderr.strip()[-2000:]}")
-        out = json.loads(stdout)
-        if out["errors"]:
-            raise RuntimeError("spyglass could not load its data: " + "; ".join(out["errors"])[:2000])
-        checked += out["projects"]
+    if done.returncode != 0:
+        raise RuntimeError(f"spyglass: node exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    out = json.loads(done.stdout)
+    if out["errors"]:
+        raise RuntimeError(
+            f"spyglass could not load its data (vanilla set-ups: {job['vanilla']}): " + "; ".join(out["errors"])[:2000]
+        )
     names = {p["root"]: p["name"] for p in projects}
-    order = {p["name"]: i for i, p in enumerate(projects)}
-    return _report(sorted(checked, key=lambda p: order[names[str(p["root"])]]), names, seconds)
+    return _report(out["projects"], names, seconds)
 
 
 def _report(projects: list[dict[str, object]], names: Mapping[str, str], seconds: float) -> Report:
     files, commands, kept, missed, unchecked = {}, {}, [], [], []
+    built = tuple(names[str(p["root"])] for p in projects if p.get("built"))
     for project in projects:
         name, root = names[str(project["root"])], Path(str(project["root"]))
         checked = [str(f) for f in project["files"]]  # type: ignore[attr-defined]
@@ -377,19 +421,108 @@ def _report(projects: list[dict[str, object]], names: Mapping[str, str], seconds
             hit = any(p.file == path for p in found)
             if hit != (name in canary.broken_on):
                 missed.append(f"{name}: {path} ({'not reported' if not hit else 'reported where it is valid'})")
-    return Report(files, commands, tuple(kept), tuple(missed), tuple(unchecked), seconds)
+    return Report(files, commands, tuple(kept), tuple(missed), tuple(unchecked), seconds, built)
 
 
 def _command_count(path: Path) -> int:
     return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
-def check(commands: Mapping[str, list[str]] | None = None, node: str = "node") -> Report:
+def check(commands: Mapping[str, list[str]] | None = None, node: str = "node", vanilla: Path | None = None) -> Report:
     """Capture the demo commands (unless given), prepare every release's folder in a temporary directory and run
-    Spyglass over them."""
-    commands = capture_commands() if commands is None else commands
+    Spyglass over them, the releases' vanilla set-ups kept in ``vanilla`` (default :func:`vanilla_cache`). The
+    set-ups missing there are built by a Node process of their own while the demos play (:func:`build_missing`).
+
+    Raises:
+        RuntimeError: as :func:`run`, or building a vanilla set-up failed.
+    """
     with tempfile.TemporaryDirectory(prefix="castle-spyglass-") as tmp:
-        return run(prepare(Path(tmp), commands), node)
+        vanilla = vanilla or kept_folder(vanilla_cache()) or Path(tmp) / "vanilla"
+        building, missing = build_missing(vanilla, Path(tmp) / "build", node)
+        try:
+            commands = capture_commands() if commands is None else commands
+        finally:
+            stderr = building.communicate()[1] if building is not None else ""
+        if building is not None and building.returncode != 0:
+            raise RuntimeError(f"spyglass: building the vanilla set-ups failed: {stderr.strip()[-2000:]}")
+        report = run(prepare(Path(tmp), commands, vanilla=vanilla), node)
+    return replace(report, built=(*missing, *report.built))
+
+
+def build_missing(
+    vanilla: Path, work: Path, node: str = "node", versions: Iterable[McVersion] = SUPPORTED
+) -> tuple[subprocess.Popen[str] | None, tuple[str, ...]]:
+    """Start a Node process building the vanilla set-ups of ``versions`` missing from ``vanilla`` (``run.mjs`` with
+    no project to check; ``work`` its scratch folder), so that the work overlaps whatever the caller does next.
+
+    Returns:
+        the process (``None`` when nothing is missing) and the names of the releases it builds.
+    """
+    missing = [v for v in versions if not (vanilla / f"{spyglass_id(v)}.json.gz").is_file()]
+    if not missing:
+        return None, ()
+    work.mkdir(parents=True, exist_ok=True)
+    job = {"cache": str(work / "cache"), "vanilla": str(vanilla), "build": [spyglass_id(v) for v in missing]}
+    (work / "build.json").write_text(json.dumps(job), encoding="utf-8")
+    process = subprocess.Popen(
+        [node, str(HERE / "run.mjs"), str(work / "build.json")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    return process, tuple(v.name for v in missing)
+
+
+def setup_keys(versions: Iterable[str], node: str = "node", tool: Path = HERE) -> dict[str, str]:
+    """The set-up key of each Spyglass version id in ``versions`` (``run.mjs``'s ``setupKey``, with the harness and
+    data of ``tool``): a digest of the content of everything that release's vanilla set-up is built from and may
+    differ by release (the files served to it, its own under ``data/versions/<id>/`` first, and the outcome of the
+    version comparisons Spyglass makes while building it). Releases of one key share one set-up.
+
+    Returns:
+        version id → 16 hex digits.
+
+    Raises:
+        RuntimeError: Node failed (its stderr in the message).
+    """
+    with tempfile.TemporaryDirectory(prefix="castle-spyglass-keys-") as tmp:
+        (Path(tmp) / "job.json").write_text(json.dumps({"keys": list(versions)}), encoding="utf-8")
+        done = subprocess.run(
+            [node, str(tool / "run.mjs"), str(Path(tmp) / "job.json")], capture_output=True, text=True, check=False
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"spyglass: node exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    keys: dict[str, str] = json.loads(done.stdout)["keys"]
+    return keys
+
+
+def spyglass_id(version: McVersion) -> str:
+    """Spyglass's version id for ``version`` (:data:`SPYGLASS_VERSION`, else the release's name)."""
+    return SPYGLASS_VERSION.get(version.name, version.name)
+
+
+STALE_AFTER = 7 * 24 * 3600.0
+"""Seconds after its last use that another key's folder of vanilla set-ups is deleted (:func:`kept_folder`)."""
+
+
+def kept_folder(folder: Path, now: float | None = None) -> Path | None:
+    """Create ``folder`` (a :func:`vanilla_cache` folder), mark it used now, and delete its sibling folders unused
+    for :data:`STALE_AFTER` seconds (set-ups of another Spyglass, game data or harness). Returns ``folder``, or
+    ``None`` when it cannot be written (the run then builds every set-up in its temporary folder)."""
+    now = time.time() if now is None else now
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder, (now, now))
+    except OSError:
+        return None
+    for other in folder.parent.iterdir():
+        try:
+            stale = other != folder and other.is_dir() and other.stat().st_mtime < now - STALE_AFTER
+        except OSError:  # deleted meanwhile by another run
+            continue
+        if stale:
+            shutil.rmtree(other, ignore_errors=True)
+    return folder
 
 
 def main() -> int:
@@ -398,9 +531,8 @@ def main() -> int:
         print(f"spyglass: not installed; run `npm ci` in {HERE}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    commands = capture_commands()
-    captured = time.monotonic() - started
-    report = check(commands)
+    report = check()
+    took = time.monotonic() - started
     for name in report.files:
         print(
             f"{name}: {report.files[name]} files, {report.commands[name]} commands, "
@@ -412,7 +544,8 @@ def main() -> int:
         *(f"not checked: {u}" for u in report.unchecked),
     ]:
         print(line)
-    print(f"demo commands captured in {captured:.1f} s; Spyglass ran {report.seconds:.1f} s")
+    built = f" (built the vanilla set-up of {', '.join(report.built)})" if report.built else ""
+    print(f"{took:.1f} s in all; Spyglass checked for {report.seconds:.1f} s{built}")
     return 1 if report.problems or report.missed_canaries or report.unchecked else 0
 
 

@@ -8,8 +8,11 @@ them it is skipped, and pytest says why.
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
+import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -63,8 +66,29 @@ def test_spyglass_finds_no_problem_on_any_supported_version(report: object) -> N
 
 
 def test_spyglass_reports_every_injected_breakage_where_it_is_broken(report: object) -> None:
-    # clickEvent in a tellraw (every release), a trigger's list form (26.3), "type" in an entity predicate (26.2+)
+    # clickEvent in a tellraw (every release), a trigger's list form (26.3), "type" in an entity predicate (26.2+),
+    # and two commands: "plain" in an NBT text (before 26.1), "type" in an inline entity predicate (26.2+)
     assert report.missed_canaries == ()  # type: ignore[attr-defined]
+    commands = [c for c in check.CANARIES if c.path.endswith(".mcfunction") and c.broken_on]
+    assert any({v.name for v in SUPPORTED} - c.broken_on for c in commands)  # valid on some releases, not all
+
+
+def test_the_kept_vanilla_set_ups_hold_nothing_of_a_project(report: object) -> None:
+    # Each release's file is its set-up key's file, and the only file: address in it is the empty folder it was built
+    # over: no function, objective or file of a checked project is carried into the next run or another release.
+    folder = check.vanilla_cache()
+    if not folder.is_dir():
+        pytest.skip(f"{folder} cannot be written: this run built the vanilla set-ups in a temporary folder")
+    keys = check.setup_keys([check.spyglass_id(v) for v in SUPPORTED], _node())
+    assert {p.name for p in folder.glob("setup-*.json.gz")} >= {f"setup-{k}.json.gz" for k in keys.values()}
+    for version in SUPPORTED:
+        kept = (folder / f"{check.spyglass_id(version)}.json.gz").read_bytes()
+        assert kept == (folder / f"setup-{keys[check.spyglass_id(version)]}.json.gz").read_bytes(), version.name
+        text = gzip.decompress(kept)
+        roots = json.loads(re.search(rb'"projectRoots":(\[[^]]*\])', text)[1])  # type: ignore[index]
+        assert len(roots) == 1 and roots[0].startswith("file:")
+        assert {u.decode() for u in re.findall(rb'"(file:[^"]*)"', text)} == set(roots), version.name
+        assert b'"archive://vanilla-mcdoc/' in text
 
 
 def test_a_missed_or_misplaced_canary_fails_the_check() -> None:
@@ -107,7 +131,7 @@ def test_commands_of_one_form_are_checked_once() -> None:
 def test_the_versions_table_agrees_with_spyglass() -> None:
     entries = {e["id"]: e for e in json.loads((TOOL / "data" / "versions-1.21.11-to-26.3rc3.json").read_text())}
     for version in SUPPORTED:
-        entry = entries[check.SPYGLASS_VERSION.get(version.name, version.name)]
+        entry = entries[check.spyglass_id(version)]
         assert (entry["data_pack_version"], entry["data_pack_version_minor"]) == version.data_pack, version.name
         assert (entry["resource_pack_version"], entry["resource_pack_version_minor"]) == version.resource_pack
         if version.name in check.SPYGLASS_VERSION:  # 26.3 as its last release candidate: one data version before
@@ -138,3 +162,75 @@ def test_macro_calls_are_checked_as_the_lines_they_run() -> None:
     )
     assert "traitors.vote set 1" in got[0] and "Zuri" not in got[0]
     assert "traitors.vote set 1" in got[1] and "traitors.vote set 3" in got[1]  # the appended button is in
+
+
+def _tool(tmp: Path) -> Path:
+    tool = tmp / "tool"
+    (tool / "data").mkdir(parents=True)
+    (tool / "node_modules" / "@spyglassmc" / "core").mkdir(parents=True)
+    (tool / "package-lock.json").write_text("{}")
+    (tool / "run.mjs").write_text("// harness")
+    (tool / "data" / "registries.json").write_text("{}")
+    (tool / "node_modules" / "@spyglassmc" / "core" / "package.json").write_text('{"version": "0.4.56"}')
+    return tool
+
+
+def test_the_vanilla_set_ups_are_keyed_by_everything_they_are_made_of(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    first = check.vanilla_key(tool)
+    assert check.vanilla_key(tool) == first and re.fullmatch(r"[0-9a-f]{16}", first)
+    keys = {first}
+    for path, text in [
+        ("data/registries.json", '{"item": []}'),  # other game data
+        ("data/commands_26.1.json", "{}"),  # a file more
+        ("run.mjs", "// another harness"),
+        ("package-lock.json", '{"lockfileVersion": 3}'),
+        ("node_modules/@spyglassmc/core/package.json", '{"version": "0.4.57"}'),  # another installed Spyglass
+    ]:
+        (tool / path).write_text(text)
+        keys.add(check.vanilla_key(tool))
+    assert len(keys) == 6
+    home = check.vanilla_cache({"XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert home == tmp_path / "xdg" / "castle-spyglass" / check.vanilla_key()
+
+
+def test_set_ups_of_another_key_unused_for_a_week_are_deleted(tmp_path: Path) -> None:
+    now = 1_000_000_000.0
+    old, recent = tmp_path / "0123456789abcdef", tmp_path / "fedcba9876543210"
+    for folder, age in [(old, check.STALE_AFTER + 60), (recent, check.STALE_AFTER - 60)]:
+        (folder / "26.1.json.gz").parent.mkdir()
+        (folder / "26.1.json.gz").write_bytes(b"")
+        os.utime(folder, (now - age, now - age))
+    mine = tmp_path / "aaaaaaaaaaaaaaaa"
+    assert check.kept_folder(mine, now) == mine and mine.stat().st_mtime == now
+    assert not old.exists() and recent.exists()
+    (tmp_path / "file").write_text("")
+    assert check.kept_folder(tmp_path / "file" / "sub", now) is None  # cannot be written: a temporary folder instead
+
+
+def test_releases_share_a_set_up_exactly_when_its_inputs_are_the_same(tmp_path: Path) -> None:
+    node = _node()
+    tool = tmp_path / "tool"
+    tool.mkdir()
+    shutil.copyfile(TOOL / "run.mjs", tool / "run.mjs")
+    shutil.copytree(TOOL / "data", tool / "data")
+    (tool / "node_modules").symlink_to(TOOL / "node_modules")
+    ids = [check.spyglass_id(v) for v in SUPPORTED]
+    keys = check.setup_keys(ids, node, tool)
+    assert keys == check.setup_keys(ids, node, TOOL) and all(re.fullmatch(r"[0-9a-f]{16}", k) for k in keys.values())
+    if not (TOOL / "data" / "versions").exists():  # every release is served the same files: one set-up
+        assert len(set(keys.values())) == 1
+    first, second = ids[0], ids[1]
+    # the second release given registries of its own: another key; the same bytes under its own name: the same key
+    own = tool / "data" / "versions" / second / "registries.json"
+    own.parent.mkdir(parents=True)
+    registries = (tool / "data" / "registries.json").read_bytes()
+    own.write_bytes(registries.replace(b'"stone"', b'"stonf"', 1))
+    changed = check.setup_keys(ids, node, tool)
+    assert changed[second] != keys[second]
+    assert {v: k for v, k in changed.items() if v != second} == {v: k for v, k in keys.items() if v != second}
+    own.write_bytes(registries)
+    assert check.setup_keys(ids, node, tool) == keys
+    # Spyglass declares builtin models and loot tables by release (before 1.21.2, before 1.21.4): an input too
+    old = check.setup_keys(["1.21.1", "1.21.5", first], node, tool)
+    assert old["1.21.1"] != old["1.21.5"] and old["1.21.5"] == keys[first] == old[first]
