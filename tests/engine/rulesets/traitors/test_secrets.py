@@ -162,17 +162,19 @@ def check_effects(game: Game, effects: list[object]) -> None:
         for name, p in game.players.items():
             for key, text in texts_for(game, e, name):
                 assert "Drunk" not in text, f"{name} saw drunkenness: {text}"
+                if key in PUBLIC_REVEALS or (key or "").startswith("result."):
+                    continue  # whoever it names
+                own = key is not None and any(key.startswith(k) for k in OWN_RESULTS)
+                words = text.split(" ")
                 for other, q in game.players.items():
                     if (
                         other == name
-                        or other not in text.split(" ")
+                        or other not in text  # named nowhere in it (the checks below look for the name)
+                        or other not in words
                         and other + "," not in text
                         and other + "." not in text
                         and other + ":" not in text
                     ):
-                        continue
-                    own = key is not None and any(key.startswith(k) for k in OWN_RESULTS)
-                    if key in PUBLIC_REVEALS or (key or "").startswith("result."):
                         continue
                     if key in TEAM_KEYS:
                         assert p.allegiance is Allegiance.TRAITOR
@@ -184,6 +186,7 @@ def check_effects(game: Game, effects: list[object]) -> None:
                     if own and key in ("vote.cast",):
                         continue
                     text = text.replace(HOLDER_UNNAMED.get(key or "", "\0"), "")
+                    words = text.split(" ")
                     secret = {q.power.title if q.power else "", q.false_power.title if q.false_power else ""} - {""}
                     for word in secret:
                         assert word not in text, f"{name} learned {other}'s power from {key}: {text}"
