@@ -1,7 +1,7 @@
 """Whether the sandbox demo is quiet: the state in which its phase clock may fire (``bridge/loop/clock.py`` house rule 3).
 
-Quiet means: every bot has read everything its player was shown and has no answer left to give; no trigger press
-waits for the data pack's next tick (a non-zero score on a trigger objective); and the input queue
+Quiet means: every bot has read everything its player was shown and has no answer left to give; no trigger
+waits for the data pack's next tick (a press not queued yet, or a trigger not enabled yet); and the input queue
 (storage ``traitors:io``, ``queue``) is empty, so the service has taken, applied and acked every input. In that
 state nothing in the castle happens until the service sends something, so a deadline fired then cannot overtake
 a bot: however slow the machine, every bot answers every prompt of a phase before that phase's clock runs out,
@@ -37,9 +37,18 @@ class IdleBot(Protocol):
 
 
 def triggers_pending(world: World) -> bool:
-    """Whether an online player pressed a trigger that the data pack's tick has not queued yet (a non-zero score)."""
-    triggers = {name for name, obj in world.objectives.items() if obj.criterion == "trigger"}
-    return any(v != 0 for name in world.players for obj, v in world.scores.get(name, {}).items() if obj in triggers)
+    """Whether the data pack's next tick has trigger work left for an online player: a press it has not queued
+    yet (a non-zero score), or a trigger it has not enabled yet (for a player who joined, or whose scores were
+    reset, since the last tick). Until then a press may be lost ("You cannot trigger this objective yet"), so a
+    bot that answered a prompt shown in that window would never be heard. The data pack enables every trigger of
+    every player each tick (``traitors:input/player``)."""
+    triggers = [name for name, obj in world.objectives.items() if obj.criterion == "trigger"]
+    for name in world.players:
+        scores = world.scores.get(name, {})
+        for obj in triggers:
+            if scores.get(obj, 0) != 0 or (name, obj) not in world.unlocked:
+                return True
+    return False
 
 
 def is_quiet(world: World, bots: Iterable[IdleBot]) -> bool:

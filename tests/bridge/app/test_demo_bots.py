@@ -15,7 +15,7 @@ def _world(*names: str) -> World:
     world = Sandbox("pw").world  # never started: it ticks only when the test says so
     for name in names:
         world.join(name)
-        world.execute(f"scoreboard players enable {name} traitors.vote")
+    world.tick()  # the data pack enables every trigger of every player
     return world
 
 
@@ -36,7 +36,8 @@ def test_a_bot_answers_only_once_every_earlier_press_was_queued_and_acked() -> N
     for _ in range(10):  # a bot's delay is at most 3 passes
         _step(world, bots)
     assert kai.clicked == 0 and kai.pending  # read, but held back
-    world.execute("scoreboard players set Host traitors.vote 0")
+    world.execute("scoreboard players set Host traitors.vote 0")  # taken away, as if never pressed
+    world.execute("scoreboard players enable Host traitors.vote")
     for _ in range(10):
         _step(world, bots)
     assert kai.clicked == 1  # his pass ran a tick: his press is queued, not acked yet
@@ -53,6 +54,27 @@ def test_a_bot_answers_only_once_every_earlier_press_was_queued_and_acked() -> N
     assert alex.clicked == 1 and not alex.pending
     [then] = world.storage_python("traitors:io")["queue"]
     assert then["value"] == 2 and then["seq"] == entry["seq"] + 1
+
+
+def test_a_bot_holds_its_answer_until_the_tick_has_enabled_a_newcomers_triggers() -> None:
+    """A player who joined since the last tick cannot press yet ("You cannot trigger this objective yet"): a
+    prompt shown in that window is answered after the data pack's tick has enabled the triggers, so it is heard."""
+    world = _world("Alex")
+    world.join("Kai")
+    kai = Bot("Kai", 1, closes_dialogs=True)
+    _link(world, "Kai", 4)
+    assert quiet.triggers_pending(world) and not quiet.settled(world)
+    for _ in range(10):
+        _step(world, [kai])
+    assert kai.clicked == 0 and kai.pending
+    world.tick()
+    assert quiet.settled(world)
+    for _ in range(10):
+        _step(world, [kai])
+    assert kai.clicked == 1
+    assert not any("cannot trigger" in str(m.component) for m in world.players["Kai"].chat)
+    [entry] = world.storage_python("traitors:io")["queue"]
+    assert entry["input"] == "vote" and entry["value"] == 4
 
 
 def test_the_presses_of_one_pass_are_queued_by_one_tick_in_the_player_lists_order() -> None:
