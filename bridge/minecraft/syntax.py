@@ -2,11 +2,14 @@
 ``docs/minecraft.md#command-syntax-checking``).
 
 mecha checks syntax only (not item ids or component values); component keys are checked by our own tests.
-One parser per thread: ``Mecha`` objects are not shared across threads.
+One parser per thread: ``Mecha`` objects are not shared across threads. The trees are (frozen, so they are): a
+command parsed once is not parsed again (``parse_tree``), which saves the sandbox most of its work on the commands a
+service sends over and over (its polls) and a test re-checking what the sandbox already ran.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 
 from mecha import AstCommand, DiagnosticError, Mecha
@@ -14,12 +17,29 @@ from mecha import AstCommand, DiagnosticError, Mecha
 _local = threading.local()
 
 
-def _mecha() -> Mecha:
+def thread_mecha() -> Mecha:
+    """This thread's mecha (the 1.21 tree), built the first time the thread asks (its set-up takes tens of
+    milliseconds)."""
     mc = getattr(_local, "mecha", None)
     if mc is None:
         mc = Mecha(version="1.21")
         _local.mecha = mc
     return mc
+
+
+PARSED_CACHE = 4096
+"""How many parsed commands ``parse_tree`` keeps (the most recently used)."""
+
+
+@functools.lru_cache(maxsize=PARSED_CACHE)
+def parse_tree(text: str) -> AstCommand:
+    """mecha's tree of one command line, exactly as given (no leading slash removed); a line parsed before is
+    not parsed again.
+
+    Raises:
+        DiagnosticError: mecha rejected it (a failure is not remembered: asking again parses again).
+    """
+    return thread_mecha().parse(text, multiline=False).commands[0]
 
 
 class CommandSyntaxError(ValueError):
@@ -51,7 +71,7 @@ def parse_command(command: str) -> AstCommand:
     """
     text = command[1:] if command.startswith("/") else command
     try:
-        return _mecha().parse(text, multiline=False).commands[0]
+        return parse_tree(text)
     except DiagnosticError as exc:
         first = exc.diagnostics.exceptions[0] if exc.diagnostics.exceptions else exc
         raise CommandSyntaxError(command, str(first).strip() or "invalid command") from None

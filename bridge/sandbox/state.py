@@ -13,7 +13,6 @@ line is parsed with mecha after substitution.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,7 +20,7 @@ import nbtlib
 from mecha import Mecha
 from mecha import ast as mast
 
-from bridge.minecraft.syntax import CommandSyntaxError, parse_command
+from bridge.minecraft.syntax import CommandSyntaxError, parse_command, thread_mecha
 from bridge.sandbox import nbt
 from bridge.sandbox.blocks import Blocks
 from bridge.sandbox.chunks import Chunks
@@ -61,16 +60,9 @@ class Return(Exception):
         self.value = value
 
 
-_local = threading.local()
-
-
 def mecha_parser() -> Mecha:
-    """This thread's mecha (1.21 tree, the one ``bridge.minecraft.syntax.check_command`` uses), built once."""
-    mc = getattr(_local, "mecha", None)
-    if mc is None:
-        mc = Mecha(version="1.21")
-        _local.mecha = mc
-    return mc
+    """This thread's mecha (1.21 tree): the very one ``bridge.minecraft.syntax.check_command`` uses."""
+    return thread_mecha()
 
 
 READS: frozenset[str | tuple[str, ...]] = frozenset(

@@ -36,6 +36,7 @@ from typing import Any
 import nbtlib
 from mecha import DiagnosticError
 
+from bridge.minecraft.syntax import parse_tree
 from bridge.sandbox import nbt
 from bridge.sandbox.commands import COMMANDS
 from bridge.sandbox.datapack import Datapack
@@ -382,7 +383,7 @@ class World(WorldState):
         received = time.perf_counter()
         text = command[1:] if command.startswith("/") else command
         try:
-            node = mecha_parser().parse(text, multiline=False).commands[0]  # the same tree as check_command
+            node = parse_tree(text)  # the same tree as check_command
         except DiagnosticError:
             reply = self._syntax_reply(text)
             self.command_log.append(CommandRecord(command, reply, "syntax", received))
