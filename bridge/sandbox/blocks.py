@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -102,6 +103,12 @@ def _transparent(state: str) -> bool:
     return bid in _AIRS or bid in _TRANSPARENT or bid.endswith(_TRANSPARENT_ENDINGS)
 
 
+_BUILT_KEPT = 4
+_BUILT: dict[tuple[Op, ...], tuple[dict[Pos, str], dict[Pos, dict[str, Any]]]] = {}
+"""Build steps applied to an empty model → the blocks and block entities they gave (never handed out: copied)."""
+_BUILT_LOCK = threading.Lock()  # sandboxes in several threads may build at once
+
+
 class Blocks:
     """The blocks of the sandbox's world, sparse: only what is not air is kept. Not thread-safe."""
 
@@ -179,10 +186,29 @@ class Blocks:
 
     def apply(self, ops: Iterable[Op]) -> Blocks:
         """Set the blocks of build steps directly, as their ``fill``/``setblock`` commands would (no command runs,
-        none is logged); returns this model."""
-        for op in ops:
-            self.fill(op.box, op.block)
+        none is logged); returns this model.
+
+        On an empty model the result depends on the steps alone, so the last few such results are kept and copied
+        (each model gets its own copy): a copy of the demo castle costs a hundredth of building it again."""
+        steps = tuple(ops)
+        if self._at or self._entities:
+            self._fill_all(steps)
+            return self
+        with _BUILT_LOCK:
+            built = _BUILT.get(steps)
+        if built is None:
+            self._fill_all(steps)
+            with _BUILT_LOCK:
+                while len(_BUILT) >= _BUILT_KEPT:
+                    del _BUILT[next(iter(_BUILT))]
+                _BUILT[steps] = dict(self._at), copy.deepcopy(self._entities)
+        else:
+            self._at, self._entities = dict(built[0]), copy.deepcopy(built[1])
         return self
+
+    def _fill_all(self, steps: tuple[Op, ...]) -> None:
+        for op in steps:
+            self.fill(op.box, op.block)
 
     def standable(self, x: float, y: float, z: float) -> bool:
         """Whether a player whose feet are at ``(x, y, z)`` stands: a solid block under the feet, air at the feet

@@ -15,6 +15,10 @@ The pack is read as a given release reads it (``version``, default the oldest su
 leaves the release out gets vanilla's warning and still loads, and an advancement in a form the release refuses is
 not loaded, with an error naming its file (``bridge.sandbox.packmeta``). Functions are parsed with mecha's 1.21
 grammar on every version: the command syntax the project uses did not change up to 26.3 (docs/minecraft.md).
+
+A function's lines depend only on its text (one grammar for every release), and mecha's trees are frozen, so a
+text parsed once in a process is not parsed again (``_parsed_lines``): every release's read of the project's
+pack, and every copy of a pack, shares the lines of the files they have in common.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from mecha import DiagnosticCollection, DiagnosticError, Mecha
+from mecha import DiagnosticError
 from mecha import ast as mast
 
 from bridge.minecraft.datapack import written_pack
+from bridge.minecraft.syntax import thread_mecha
 from bridge.minecraft.versions import OLDEST, McVersion
 from bridge.sandbox.packmeta import advancement_errors, applied_overlays, compatibility_warning
 
@@ -139,13 +144,12 @@ class Datapack:
 
     def _read(self, files: dict[PurePosixPath, Path]) -> None:
         """Parse the pack's files (path under ``data/`` → the file that supplies it)."""
-        mc = Mecha(version="1.21")
         raw_tags: dict[str, list[str]] = {}
         for rel, path in files.items():
             ns, kind, rest = rel.parts[0], rel.parts[1] if len(rel.parts) > 2 else "", PurePosixPath(*rel.parts[2:])
             if kind == "function" and rel.suffix == ".mcfunction":
                 fid = _rid(ns, rest, ".mcfunction")
-                self.functions[fid] = _parse_function(mc, fid, path)
+                self.functions[fid] = _parse_function(fid, path)
             elif kind == "dialog" and rel.suffix == ".json":
                 self.dialogs[_rid(ns, rest, ".json")] = _read_json(path)
             elif kind == "advancement" and rel.suffix == ".json":
@@ -216,19 +220,35 @@ def _flatten(tid: str, raw: dict[str, list[str]], seen: set[str]) -> list[str]:
     return out
 
 
-def _parse_function(mc: Mecha, fid: str, path: Path) -> Function:
+def _parse_function(fid: str, path: Path) -> Function:
     source = path.read_text(encoding="utf-8")
-    report = DiagnosticCollection()
     try:
-        root = mc.parse(source, resource_location=fid)
+        lines = _parsed_lines(source)
     except DiagnosticError as exc:
         first = exc.diagnostics.exceptions[0] if exc.diagnostics.exceptions else exc
         loc = getattr(first, "location", None)
         where = f":{loc.lineno}" if loc is not None else ""
         raise DatapackError(f"{path}{where}: {first}") from None
-    del report
-    fn = Function(fid, path, source)
-    for node in root.commands:
+    except _MacroPartError as exc:
+        raise DatapackError(f"{path}:{exc}") from None
+    return Function(fid, path, source, list(lines))
+
+
+class _MacroPartError(ValueError):
+    """A macro line holds a part other than text and variables (the message: ``<line>: <what>``)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_lines(source: str) -> tuple[Line, ...]:
+    """The lines of a function's text (frozen, so shared by every pack that holds the same text); a failure is
+    not remembered.
+
+    Raises:
+        DiagnosticError: mecha rejects a line.
+        _MacroPartError: a macro line has a part the sandbox does not know.
+    """
+    lines: list[Line] = []
+    for node in thread_mecha().parse(source).commands:
         lineno = node.location.lineno
         if isinstance(node, mast.AstMacroLine):
             parts: list[tuple[bool, str]] = []
@@ -238,8 +258,8 @@ def _parse_function(mc: Mecha, fid: str, path: Path) -> Function:
                 elif isinstance(arg, mast.AstMacroLineText):
                     parts.append((False, str(arg.value)))
                 else:
-                    raise DatapackError(f"{path}:{lineno}: unexpected macro line part {type(arg).__name__}")
-            fn.lines.append(Line(lineno, None, tuple(parts)))
+                    raise _MacroPartError(f"{lineno}: unexpected macro line part {type(arg).__name__}")
+            lines.append(Line(lineno, None, tuple(parts)))
         else:
-            fn.lines.append(Line(lineno, node))
-    return fn
+            lines.append(Line(lineno, node))
+    return tuple(lines)
