@@ -129,6 +129,7 @@ def test_the_demo_gate_reads_the_sandbox_bots_over_rcon() -> None:
         port = await sb.start()
         bot = Bot("Alex")
         sb.world.join(bot.name)
+        sb.world.tick()  # the data pack enables the newcomer's triggers (until then the world is not settled)
         try:
             async with RconClient("127.0.0.1", port, PASSWORD, timeout=5) as rcon:
                 gate = rcon_quiet_gate(rcon)
