@@ -91,35 +91,67 @@ def test_secrets_reach_only_their_holder(demo12):
             assert "You have been chosen" not in text and "Your power" not in text
 
 
+@pytest.fixture(scope="module")
+def releases():
+    """The 6-contestant series of seed 2, fast-forwarded, on a sandbox of every supported release, all at once (a
+    demo mostly waits for its phase clocks): {release name: (game, service, command log, sandbox errors)}."""
+
+    async def every_release():
+        return await asyncio.gather(
+            *(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True, fast_forward=True) for n in names())
+        )
+
+    played = {}
+    for name, (game, sandbox, service) in zip(names(), asyncio.run(every_release()), strict=True):
+        try:
+            played[name] = (game, service, sandbox.command_log(), sandbox.snapshot()["errors"])
+        finally:
+            sandbox.stop()
+    return played
+
+
 BUSY = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end:\n    pass\n"
 """A process that keeps one core busy for at most two minutes (it ends by itself if the test dies)."""
 
 
-@pytest.mark.slow(reason="two demo series, the second beside three busy processes")
-def test_same_seed_same_game_log_on_a_busy_machine():
-    """Issue 21 point 8: the second run shares the cores with three busy processes; the phase clock waits for the
-    bots (the quiet gate) and the bots answer only in a settled world (``test_demo_bots.py``), so the series and
-    the order of its inputs are the same. Both runs fast-forward: every deadline is due at once, so the quiet gate
-    alone keeps the clock from overtaking a slowed bot (the hardest case for it; the fast-forwarded series is the
-    wall clock's: ``test_clock.py``)."""
-    a, _, _ = asyncio.run(asyncio.wait_for(play_demo(7, seed=11, fast_forward=True), 120))
-    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(3)]
+@pytest.mark.slow(reason="a demo series beside three busy processes")
+def test_same_seed_same_game_log_on_a_busy_machine(releases):
+    """Issue 21 point 8: the series runs a second time sharing the cores with three busy processes; the phase clock
+    waits for the bots (the quiet gate) and the bots answer only in a settled world (``test_demo_bots.py``), so
+    the series and the order of its inputs are the same as on the idle machine (the oldest release's run of the
+    module's ``releases``). The busy processes start as the series starts, once the sandbox is up and the castle
+    built: the bots and the phase clock are what the load is for. Both runs fast-forward: every deadline is due at
+    once, so the quiet gate alone keeps the clock from overtaking a slowed bot (the hardest case for it; the
+    fast-forwarded series is the wall clock's: ``test_clock.py``). Six contestants suffice: their 67 inputs over
+    two days give many phases in which several bots answer at once, where the order could differ."""
+    a, _, _, _ = releases[OLDEST.name]
+    busy: list[subprocess.Popen[bytes]] = []
+
+    def load(_service: object) -> None:
+        busy.extend(subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(3))
+
     try:
-        b, _, service = asyncio.run(asyncio.wait_for(play_demo(7, seed=11, fast_forward=True), 120))
+        b, _, service = asyncio.run(asyncio.wait_for(play_demo(6, seed=2, fast_forward=True, on_service=load), 120))
     finally:
         for p in busy:
             p.kill()
             p.wait()
+    assert len(busy) == 3
     assert a.record.to_dict() == b.record.to_dict()
     assert a.outcome == b.outcome
     assert [e["action"] for e in a.log] == [e["action"] for e in b.log]
     assert service.phase_clock.rescued == 0
 
 
-def test_run_demo_prints_log_and_winner(capsys):
+def test_run_demo_prints_log_and_winner(capsys, releases):
+    """``traitors demo``'s series is the one ``play_demo`` plays for the same seed (the oldest release, the default,
+    in the module's ``releases``); its game log goes to stdout, the banner and the summary to stderr."""
+    from bridge.app.export import format_record
+
     assert run_demo(contestants=6, seed=2, fast_forward=True) == 0
     printed = capsys.readouterr()
     assert printed.out.startswith("# The Traitors") and "Winners:" in printed.out
+    assert printed.out == format_record(releases[OLDEST.name][0].record, "text") + "\n"
     assert "Castle demo" in printed.err and "Why: " in printed.err
 
 
@@ -138,33 +170,19 @@ def test_every_input_goes_through_dialogs_and_triggers(demo12):
     assert service.sandbox_errors == []
 
 
-@pytest.mark.slow(reason="a demo series on the sandbox of each newer release, all at once")
-def test_a_short_series_plays_on_the_sandbox_of_every_release():
+@pytest.mark.slow(reason="a demo series on the sandbox of each release, all at once (the module's releases)")
+def test_a_short_series_plays_on_the_sandbox_of_every_release(releases):
     """Issue 18: the demo plays a whole series on a sandbox of each supported release: 6 contestants each, all at
-    once (a demo mostly waits for its phase clocks). The oldest release, the default, plays this same series in
-    ``test_run_demo_prints_log_and_winner`` and the 12-contestant one above."""
-    newer = [n for n in names() if n != OLDEST.name]
-
-    async def every_release():
-        return await asyncio.gather(
-            *(play_demo(6, seed=2, version=version_named(n), keep_sandbox=True, fast_forward=True) for n in newer)
-        )
-
-    played = asyncio.run(every_release())
-    for name, (game, sandbox, service) in zip(newer, played, strict=True):
+    once (the module's ``releases``); each release learns its version over RCON and refuses nothing."""
+    for name, (game, service, log, errors) in releases.items():
         version = version_named(name)
-        try:
-            log = sandbox.command_log()
-            errors = sandbox.snapshot()["errors"]
-        finally:
-            sandbox.stop()
         assert game.outcome is not None, name
         assert service.mc_version is version and service.server_version.source == "rcon"
         assert log[0][0] == "version" and f"protocol = {version.protocol} " in log[0][1]
         assert service.failed_commands == [] and errors == [], name
-    logs = [game.record.to_dict() for game, _, _ in played]
+    logs = [game.record.to_dict() for game, _, _, _ in releases.values()]
     assert all(log == logs[0] for log in logs)  # no command builder differs by release yet: the same series
-    assert len(played) == len(names()) - 1
+    assert list(releases) == list(names())
 
 
 @pytest.mark.parametrize("ruleset", [name for name, r in RULESETS.items() if r.family == "club"])
