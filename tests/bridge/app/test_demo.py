@@ -206,7 +206,8 @@ def test_club_demo_plays_a_whole_series(ruleset):
 
 def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
     """``kick`` at the Turret: the service hears the leave over MSMP (``ContestantLeft``), the bot rejoins
-    (``ContestantReturned``), the night resolves without waiting for the absent contestant, and the series ends."""
+    (``ContestantReturned``), the night resolves without waiting for the absent contestant, and the series ends.
+    Six contestants, the fewest a series has: the first night already has a Turret with a Faithful to kick."""
     from bridge.app.demo import demo_settings
     from bridge.app.demo_bots import Bot, step_bots
     from bridge.config.castle import default_castle
@@ -220,7 +221,7 @@ def test_a_series_survives_a_contestant_kicked_mid_night() -> None:
     from engine.rulesets import new_game
     from engine.rulesets.traitors.phases import Phase
 
-    settings = demo_settings(8)
+    settings = demo_settings(6)
     game = new_game(settings, 4)
     secret = "S" * 40
     sandbox = SandboxThread("pw", msmp_secret=secret)
