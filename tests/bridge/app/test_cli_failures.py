@@ -234,7 +234,7 @@ def _with_ctrl_c(argv: list[str]) -> list[str]:
 
 @pytest.mark.parametrize(
     "args",
-    [("demo", "--contestants", "12"), ("simulate", "--series", "100000", "--jobs", "2")],
+    [("demo", "--contestants", "6"), ("simulate", "--series", "100000", "--jobs", "2")],
     ids=["demo", "simulate-jobs"],
 )
 def test_ctrl_c_exits_130_quietly(args):
