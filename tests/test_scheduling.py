@@ -55,8 +55,10 @@ def test_only_the_tests_that_use_a_module_fixture_are_one_unit(tmp_path: Path, p
 def test_the_demo_module_shares_its_series_and_hands_out_its_other_tests_alone(pytestconfig: pytest.Config) -> None:
     module = "tests/bridge/app/test_demo.py"
     assert _unit(pytestconfig, f"{module}::test_every_command_sent_parses_with_mecha") == module
-    busy = f"{module}::test_same_seed_same_game_log_on_a_busy_machine"
-    assert _unit(pytestconfig, busy) == busy
+    busy = f"{module}::test_same_seed_same_game_log_on_a_busy_machine"  # its idle run: the module's releases
+    assert _unit(pytestconfig, busy) == module
+    kicked = f"{module}::test_a_series_survives_a_contestant_kicked_mid_night"
+    assert _unit(pytestconfig, kicked) == kicked
     club = f"{module}::test_club_demo_plays_a_whole_series[black_knights]"
     assert _unit(pytestconfig, club) == club
     assert _unit(pytestconfig, "tests/test_docs.py::test_x") == "tests/test_docs.py::test_x"
