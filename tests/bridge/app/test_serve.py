@@ -27,10 +27,10 @@ traitors = 1
 hosts = ["Host"]
 powers = false
 [durations]
-day_zero = 1.0
-breakfast = 0.3
-discussion = 0.3
-round_table = 0.3
+day_zero = 0.5
+breakfast = 0.2
+discussion = 0.2
+round_table = 0.2
 vote = 20
 revote = 20
 oath = 1
