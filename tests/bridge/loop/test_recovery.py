@@ -50,8 +50,8 @@ SHORT_CLOCKS = {
 holds each deadline until every bot has answered what it was shown (``bridge/sandbox/quiet.py``), and a resumed
 service sends the outbox and re-syncs before it arms the clock, so a clock's length decides no choice, even when a
 restart takes longer than the clock: it only sets how long the series runs, the killed one included. The torch
-vote keeps the demo's 1.5 s, so the killed series is still running when the plan's last kills come; the votes keep
-the demo's long safety net (they end when everyone has voted)."""
+vote keeps the demo's 1.5 s (the plan's last kills come in the finale); the votes keep the demo's long safety net
+(they end when everyone has voted)."""
 SETTINGS = dataclasses.replace(demo_settings(CONTESTANTS), durations={**DEMO_DURATIONS, **SHORT_CLOCKS})
 ROOT = Path(__file__).resolve().parents[3]
 GIVE_ID = re.compile(r'give:"([^"]+)"')
