@@ -38,17 +38,6 @@ def _log_line(proc: subprocess.Popen[str], starts: str, timeout: float = 60.0) -
     return dict(json.loads(_log_until(proc, starts, timeout)[-1]))
 
 
-def _until_stored(path: Path, action: str, timeout: float = 30.0) -> None:
-    """Wait until the store's log holds an ``action`` input (read while serve runs, as a backup tool would)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with SeriesStore(path, create=False) as store:
-            if any(e["action"] == action for e in store.load(1).log):
-                return
-        time.sleep(0.01)
-    raise AssertionError(f"no {action} in the store")
-
-
 class Spectator:
     """A spectator page's websocket, recording every message in a thread."""
 
@@ -72,9 +61,10 @@ class Spectator:
 
 
 def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> None:
-    """Ctrl-C as the first ballot of a vote is sent to a slow server (30 ms a command), the other ballots queued
-    and a spectator page open: the process is gone within ``STOP_WITHIN`` seconds, no input was applied after the
-    signal (the store's log ends before it; the queued ballots wait for the next start) and no phase began."""
+    """Ctrl-C while the many commands of a breakfast are being sent to a slow server (100 ms a command), with a
+    spectator page open: the process is gone within ``STOP_WITHIN`` seconds, no input was applied after the signal
+    (the store's log ends before it; the commands not sent yet wait in the outbox for the next start) and no phase
+    began."""
     password, sandbox = _sandbox(tmp_path, "--reply-delay", "0.1")
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
