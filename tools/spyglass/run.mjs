@@ -172,11 +172,13 @@ async function check(version, root, cache, vanillaDir) {
 	// Spyglass loads its symbols from this file at `init` and checks it against the files it tracks at `ready`.
 	checked.cacheService.getCacheFileUri = async () => url.pathToFileURL(file).toString()
 	// Nothing reads a cache of this project (its files are written anew by every run): writing one (gzipped JSON
-	// of every symbol, at the end of `analyzeProject` and at `close`) was a fifth of a version's CPU time.
+	// of every symbol, at the end of an analysis and at `close`) was a fifth of a version's CPU time.
 	checked.cacheService.save = async () => false
 	const found = new Map()
+	const bound = new Map()
 	checked.on('documentUpdated', ({ doc, node }) => {
 		if (!doc.uri.startsWith(rootUri)) return
+		bound.set(doc.uri, { doc, node })
 		found.set(doc.uri, core.FileNode.getErrors(node).map((e) => ({
 			file: doc.uri.slice(rootUri.length),
 			line: doc.positionAt(e.range.start).line + 1,
@@ -187,7 +189,14 @@ async function check(version, root, cache, vanillaDir) {
 	})
 	await checked.init()
 	await checked.ready({ projectRootsWatcher: await StaticWatcher.of(root) })
-	await checked.analyzeProject()
+	// `ready` parsed and bound every file of the project (none is in the vanilla table), so the symbol table is
+	// whole: each file is checked on the tree `ready` bound, in Spyglass's order. `analyzeProject` would parse and
+	// bind every file a second time first (7 % of the CPU time of a check) and report the same.
+	for (const uri of [...bound.keys()].sort(checked.meta.uriSorter)) {
+		const { doc, node } = bound.get(uri)
+		await checked.check(doc, node)
+		checked.emit('documentUpdated', { doc, node })
+	}
 	await checked.close()
 	return { version, root, built, files: [...found.keys()].map((u) => u.slice(rootUri.length)).sort(),
 		diagnostics: [...found.values()].flat() }

@@ -27,24 +27,25 @@ traitors = 1
 hosts = ["Host"]
 powers = false
 [durations]
-day_zero = 1.0
-breakfast = 0.3
-discussion = 0.3
-round_table = 0.3
+day_zero = 0.5
+breakfast = 0.2
+discussion = 0.2
+round_table = 0.2
 vote = 20
 revote = 20
-oath = 2
-turret = 2
-offer = 2
-traitor_powers = 2
-host_visit = 2
-torches = 1.5
-torch_question = 0.5
+oath = 1
+turret = 1
+offer = 1
+traitor_powers = 1
+host_visit = 1
+torches = 1
+torch_question = 0.3
 """
 """A 6-contestant series on short clocks. The votes end once everyone has voted; every night stage runs its
-whole clock (``serve`` keeps the wall clock, with no quiet gate), 2 s: long enough for the sandbox's bots to
-answer, short enough that a whole series takes seconds. The finale's last changes (``torch_question``) wait for
-no answer, so their clock is the shortest."""
+whole clock (``serve`` keeps the wall clock, with no quiet gate), 1 s: several times what the sandbox's bots take
+to answer (they act every 20 ms, the data pack queues a press at its next tick, ``serve`` polls every 20 ms), short
+enough that a whole series takes seconds. The finale's last changes (``torch_question``) wait for no answer, so
+their clock is the shortest."""
 
 RECORDS = "[records]\nlab_series = 10\n"
 """A ``[records]`` section whose balance lab plays the fewest series it may: ``serve`` waits for the lab's
@@ -70,6 +71,19 @@ def _line(proc: subprocess.Popen[str], prefix: str, timeout: float = 30.0) -> st
         proc.kill()
         proc.wait(10)
     raise AssertionError(f"no {prefix!r} line (exit {code}): {rest(proc.stderr)}")
+
+
+def _log_until(proc: subprocess.Popen[str], starts: str, timeout: float = 60.0) -> list[str]:
+    """The stderr lines of ``proc`` (a ``serve`` logging JSON) up to and including the first log line whose message
+    starts with ``starts``; an error when none comes within ``timeout`` seconds."""
+    assert proc.stderr is not None
+    end = time.monotonic() + timeout
+    lines = []
+    while (line := next_line(proc.stderr, end)) is not None:
+        lines.append(line)
+        if line.startswith("{") and json.loads(line)["message"].startswith(starts):
+            return lines
+    raise AssertionError(f"no log line {starts!r} (exit {proc.poll()})")
 
 
 def _sandbox(tmp_path: Path, *options: str) -> tuple[str, subprocess.Popen[str]]:
@@ -159,12 +173,13 @@ def test_serve_stops_on_sigterm_and_resumes(tmp_path: Path) -> None:
         cmd = [sys.executable, "-m", "bridge.app.cli", "serve", "--config", str(tmp_path / "serve.toml")]
         first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         assert _line(first, "ready ").startswith("ready series=1 inputs=1 phase=day_zero")
-        # Stop once day zero is over (1 s) but well before the series could end (a 6-contestant series needs
-        # a round table, a night of 2 s stages and a breakfast: several seconds at these clocks).
-        time.sleep(1.3)
+        # Stop once day zero is over (its first night has begun) but well before the series could end (a
+        # 6-contestant series needs that night, a round table, a vote and another night: several seconds).
+        read = _log_until(first, "phase: day 0, ")
         first.send_signal(signal.SIGTERM)
         _, err = first.communicate(timeout=30)
         assert first.returncode == 0, err
+        err = "\n".join(read) + "\n" + err
         logs = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
         assert any(r.get("event") == "stop" for r in logs) and any(r.get("event") == "stopped" for r in logs), err
         assert any(r.get("event") == "msmp" for r in logs), err  # connected over wss://, trusting msmp_ca

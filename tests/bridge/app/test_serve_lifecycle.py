@@ -17,8 +17,7 @@ import pytest
 
 from bridge.loop.store import SeriesStore
 
-from .pipes import next_line
-from .test_serve import NAMES, RECORDS, ROOT, SERIES, _env, _line, _sandbox, _stop
+from .test_serve import NAMES, RECORDS, ROOT, SERIES, _env, _line, _log_until, _sandbox, _stop
 
 STOP_WITHIN = 2.0
 """Seconds from SIGINT to the process's exit."""
@@ -36,23 +35,7 @@ def _serve(tmp_path: Path, rcon_port: int, password: str, web: str) -> subproces
 
 def _log_line(proc: subprocess.Popen[str], starts: str, timeout: float = 60.0) -> dict[str, Any]:
     """The first JSON log line (stderr) whose message starts with ``starts``."""
-    assert proc.stderr is not None
-    end = time.monotonic() + timeout
-    while (line := next_line(proc.stderr, end)) is not None:
-        if line.startswith("{") and json.loads(line)["message"].startswith(starts):
-            return dict(json.loads(line))
-    raise AssertionError(f"no log line {starts!r} (exit {proc.poll()})")
-
-
-def _until_stored(path: Path, action: str, timeout: float = 30.0) -> None:
-    """Wait until the store's log holds an ``action`` input (read while serve runs, as a backup tool would)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with SeriesStore(path, create=False) as store:
-            if any(e["action"] == action for e in store.load(1).log):
-                return
-        time.sleep(0.01)
-    raise AssertionError(f"no {action} in the store")
+    return dict(json.loads(_log_until(proc, starts, timeout)[-1]))
 
 
 class Spectator:
@@ -78,9 +61,10 @@ class Spectator:
 
 
 def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> None:
-    """Ctrl-C as the first ballot of a vote is sent to a slow server (30 ms a command), the other ballots queued
-    and a spectator page open: the process is gone within ``STOP_WITHIN`` seconds, no input was applied after the
-    signal (the store's log ends before it; the queued ballots wait for the next start) and no phase began."""
+    """Ctrl-C while the many commands of a breakfast are being sent to a slow server (100 ms a command), with a
+    spectator page open: the process is gone within ``STOP_WITHIN`` seconds, no input was applied after the signal
+    (the store's log ends before it; the commands not sent yet wait in the outbox for the next start) and no phase
+    began."""
     password, sandbox = _sandbox(tmp_path, "--reply-delay", "0.1")
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
@@ -108,13 +92,13 @@ def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> Non
 
 @pytest.mark.slow(reason="a whole series on the wall clock through serve, then the spectators' delay and the linger")
 def test_a_finished_series_keeps_the_pages_up_until_the_spectators_saw_the_end(tmp_path: Path) -> None:
-    """A 2 s spectator delay and ``linger = 1``: the page is sent the series' end and the record (every role)
+    """A 1 s spectator delay and ``linger = 1``: the page is sent the series' end and the record (every role)
     after the castle saw them, and only then, a second later, does the process exit."""
     password, sandbox = _sandbox(tmp_path)
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
         (tmp_path / "series.toml").write_text(SERIES)
-        proc = _serve(tmp_path, rcon_port, password, "spectator_delay = 2\nlinger = 1\n")
+        proc = _serve(tmp_path, rcon_port, password, "spectator_delay = 1\nlinger = 1\n")
         spectator = Spectator(_line(proc, "spectators: ").split()[1])
         _log_line(proc, "series over: ", timeout=120)
         out, err = proc.communicate(timeout=60)
@@ -122,12 +106,12 @@ def test_a_finished_series_keeps_the_pages_up_until_the_spectators_saw_the_end(t
         with SeriesStore(tmp_path / "series.db") as store:
             ended = float(store.load(1).log[-1]["now"])  # the input that ended the series
         assert proc.returncode == 0, err
-        assert "## Result" in out and "pages stay up 3 s more" in out
+        assert "## Result" in out and "pages stay up 2 s more" in out
         kinds = [(m["type"], m.get("kind")) for m in spectator.messages]
         assert ("event", "over") in kinds and kinds[-1] == ("record", None), kinds[-5:]
         record = spectator.messages[-1]["record"]
         assert {c["name"] for c in record["contestants"]} == set(NAMES)
-        assert gone - ended >= 3.0  # the delay, then the linger
+        assert gone - ended >= 2.0  # the delay, then the linger
     finally:
         _stop(sandbox)
 
