@@ -65,7 +65,7 @@ def test_a_starting_3x_server_answers_only_discovery_then_says_started() -> None
             msmp_secret=SECRET,
             msmp_tls=False,
             version=version_named("26.3"),
-            startup_delay=0.5,
+            startup_delay=2.0,  # the first notification comes after 0.4 s: time to connect on a busy machine
             upgrade_world=True,
         )
         await sb.start()
