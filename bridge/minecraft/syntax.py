@@ -2,9 +2,9 @@
 ``docs/minecraft.md#command-syntax-checking``).
 
 mecha checks syntax only (not item ids or component values); component keys are checked by our own tests.
-One parser per thread: ``Mecha`` objects are not shared across threads. The trees are (frozen, so they are): a
-command parsed once is not parsed again (``parse_tree``), which saves the sandbox most of its work on the commands a
-service sends over and over (its polls) and a test re-checking what the sandbox already ran.
+One parser per thread: ``Mecha`` objects are not shared across threads. Their trees are frozen, so those are
+shared: a command parsed once in a process is not parsed again (``parse_tree``), which saves the sandbox most of its
+work on the commands a service sends over and over (its polls) and a test re-checking what the sandbox ran.
 """
 
 from __future__ import annotations

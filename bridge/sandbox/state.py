@@ -17,10 +17,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import nbtlib
-from mecha import Mecha
 from mecha import ast as mast
 
-from bridge.minecraft.syntax import CommandSyntaxError, parse_command, thread_mecha
+from bridge.minecraft.syntax import CommandSyntaxError, parse_command
 from bridge.sandbox import nbt
 from bridge.sandbox.blocks import Blocks
 from bridge.sandbox.chunks import Chunks
@@ -28,18 +27,13 @@ from bridge.sandbox.datapack import Datapack, Function, Line
 from bridge.sandbox.model import CONSOLE, PLAYER_NAME, Bossbar, CommandRecord, Objective, Player, Source
 
 __all__ = [
-    "MACRO_CACHE",
     "MAX_FUNCTION_DEPTH",
     "CommandFailure",
     "Handler",
     "Return",
     "Unsupported",
     "WorldState",
-    "mecha_parser",
 ]
-
-MACRO_CACHE = 4096
-"""Parsed macro lines kept (then the cache starts over)."""
 
 MAX_FUNCTION_DEPTH = 64
 """Nested function calls before the sandbox calls it a runaway (vanilla's limit is a command count)."""
@@ -58,11 +52,6 @@ class Return(Exception):
 
     def __init__(self, value: int | None) -> None:
         self.value = value
-
-
-def mecha_parser() -> Mecha:
-    """This thread's mecha (1.21 tree): the very one ``bridge.minecraft.syntax.check_command`` uses."""
-    return thread_mecha()
 
 
 READS: frozenset[str | tuple[str, ...]] = frozenset(
@@ -138,8 +127,6 @@ class WorldState:
         self.result: int | None = None
         self.outputs: list[str] | None = None
         self._depth = 0
-        self._macro_cache: dict[str, Any] = {}
-        """Parsed macro lines by their text after substitution (vanilla caches macro instantiations too)."""
         self.ticks = 0
         self.writes = 0
         self.ticking = False
@@ -257,22 +244,17 @@ class WorldState:
         return None
 
     def _macro_node(self, fn: Function, line: Line, text: str) -> Any:
-        """A macro line after substitution, parsed (cached by its text).
+        """A macro line after substitution, parsed (a text parsed before in this process is not parsed again:
+        ``bridge.minecraft.syntax.parse_tree``; vanilla caches macro instantiations too).
 
         Raises:
             CommandFailure: the line does not parse (also recorded in ``errors``).
         """
-        node = self._macro_cache.get(text)
-        if node is None:
-            try:
-                node = parse_command(text)  # parsed once: the check is the parse
-            except CommandSyntaxError as exc:
-                self.errors.append(f"{fn.path}:{line.lineno}: macro line does not parse: {exc.detail}: {text[:200]}")
-                raise CommandFailure(f"Function {fn.id}: {exc.detail}") from None
-            if len(self._macro_cache) >= MACRO_CACHE:
-                self._macro_cache.clear()
-            self._macro_cache[text] = node
-        return node
+        try:
+            return parse_command(text)  # the check is the parse
+        except CommandSyntaxError as exc:
+            self.errors.append(f"{fn.path}:{line.lineno}: macro line does not parse: {exc.detail}: {text[:200]}")
+            raise CommandFailure(f"Function {fn.id}: {exc.detail}") from None
 
     def _macro_texts(self, fn: Function, args: nbtlib.Compound | None) -> dict[str, str]:
         needed = {v for line in fn.lines for v in line.variables()}

@@ -36,7 +36,7 @@ from typing import Any
 import nbtlib
 from mecha import DiagnosticError
 
-from bridge.minecraft.syntax import parse_tree
+from bridge.minecraft.syntax import parse_tree, thread_mecha
 from bridge.sandbox import nbt
 from bridge.sandbox.commands import COMMANDS
 from bridge.sandbox.datapack import Datapack
@@ -55,13 +55,11 @@ from bridge.sandbox.model import (
 )
 from bridge.sandbox.registries import REGISTRIES, unknown_id
 from bridge.sandbox.state import (
-    MACRO_CACHE,
     MAX_FUNCTION_DEPTH,
     CommandFailure,
     Return,
     Unsupported,
     WorldState,
-    mecha_parser,
 )
 from bridge.sandbox.text import plain_text
 from bridge.sandbox.uuids import offline_uuid
@@ -69,7 +67,6 @@ from bridge.sandbox.uuids import offline_uuid
 __all__ = [
     "CONSOLE",
     "GAMERULE_DEFAULTS",
-    "MACRO_CACHE",
     "MAX_FUNCTION_DEPTH",
     "PLAYER_NAME",
     "Bossbar",
@@ -369,7 +366,7 @@ class World(WorldState):
         ``Sandbox.start`` calls it on the thread that runs the commands, so a server that listens is ready to
         answer its first command at full speed, as vanilla is.
         """
-        mecha_parser()
+        thread_mecha()
 
     def execute(self, command: str) -> str:
         """Run one command as the RCON console would and return the reply text; logs it in ``command_log``.
@@ -414,7 +411,7 @@ class World(WorldState):
 
     def _syntax_reply(self, text: str) -> str:
         try:
-            mecha_parser().parse(text, multiline=False)
+            thread_mecha().parse(text, multiline=False)
         except DiagnosticError as exc:
             diag = exc.diagnostics.exceptions[0] if exc.diagnostics.exceptions else None
         else:  # check_command and our parser disagree; keep going with a generic answer

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from bridge.sandbox import state
+from bridge.minecraft import syntax
+from bridge.minecraft.syntax import thread_mecha
 from bridge.sandbox.commands import COMMANDS
 from bridge.sandbox.datapack import Datapack
-from bridge.sandbox.state import Unsupported, WorldState, mecha_parser
+from bridge.sandbox.state import Unsupported, WorldState
 from bridge.sandbox.world import World
 
 
@@ -24,7 +25,7 @@ def test_a_command_missing_from_the_table_is_a_sandbox_error() -> None:
 
 def test_the_state_runs_only_what_its_table_holds() -> None:
     text = "give @a minecraft:paper"
-    node = mecha_parser().parse(text, multiline=False).commands[0]
+    node = thread_mecha().parse(text, multiline=False).commands[0]
     with pytest.raises(Unsupported, match="give"):
         WorldState({}).run(node, text)
     world = WorldState(COMMANDS)
@@ -44,19 +45,21 @@ def test_a_macro_line_is_parsed_once_and_a_bad_one_is_a_pack_error(tmp_path: Pat
     world.load_datapack(Datapack.load(tmp_path))
     world.execute("scoreboard objectives add n dummy")
     parsed = []
-    real = state.parse_command
+    mc = thread_mecha()
 
-    def counting(text: str) -> Any:
-        parsed.append(text)
-        return real(text)
+    class Counting:
+        def parse(self, text: str, **options: Any) -> Any:
+            parsed.append(text)
+            return mc.parse(text, **options)
 
+    syntax.parse_tree.cache_clear()  # the process's parses so far: this test counts its own
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(state, "parse_command", counting)
+        patch.setattr(syntax, "thread_mecha", Counting)
         replies = {world.execute("function t:m {v:7}") for _ in range(3)}
         assert len(replies) == 1 and not replies.pop().startswith("Function t:m")
-        assert world.scores["#a"]["n"] == 7 and parsed == ["scoreboard players set #a n 7"]
+        assert world.scores["#a"]["n"] == 7 and parsed == ["function t:m {v:7}", "scoreboard players set #a n 7"]
         world.execute('function t:m {v:"x y"}')
-        assert parsed[1:] == ["scoreboard players set #a n x y"]
+        assert parsed[2:] == ['function t:m {v:"x y"}', "scoreboard players set #a n x y"]
     assert world.scores["#a"]["n"] == 7  # the line did not run
     assert len(world.errors) == 1 and world.errors[0].endswith(
         "m.mcfunction:1: macro line does not parse: Expected number but got literal 'x'.: scoreboard players set #a n x y"
