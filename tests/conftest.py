@@ -57,7 +57,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """With ``--dist loadscope`` (pyproject.toml's addopts: ``-n 3``), hand out one test at a time, except that the
+    """With ``--dist loadscope`` (pyproject.toml's addopts: ``-n 2``), hand out one test at a time, except that the
     tests of a module that use a module-scoped fixture it defines (a demo series, the Spyglass run, a browser)
     are one unit: one worker builds that fixture once and runs them (docs/design.md#tests)."""
     if config.getvalue("dist") != "loadscope":

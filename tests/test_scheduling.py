@@ -1,4 +1,4 @@
-"""How ``tests/conftest.py`` cuts the suite into the units the xdist workers take: the tests that use a
+"""How ``tests/conftest.py`` cuts the suite into the units the two xdist workers take: the tests that use a
 module-scoped fixture of their module go together (the fixture is built once), every other test alone."""
 
 from __future__ import annotations
