@@ -93,7 +93,7 @@ async def _series_at_vote() -> AsyncIterator[tuple[Sandbox, Game, SeriesService]
     for n in NAMES:
         sb.world.join(n)
     game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
-    rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
+    rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=10)
     service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
     try:
         await service.start()
@@ -138,8 +138,8 @@ def test_msmp_leave_and_join_reach_the_engine_through_the_service() -> None:
         for n in NAMES:
             sb.world.join(n)
         game = Game(Settings(contestants=NAMES, traitors=1, hosts=("Host",), powers=False), seed=5)
-        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=2)
-        msmp = MsmpClient(f"ws://127.0.0.1:{sb.msmp_port}", secret, timeout=2)
+        rcon = RconClient("127.0.0.1", port, PASSWORD, timeout=10)
+        msmp = MsmpClient(f"ws://127.0.0.1:{sb.msmp_port}", secret, timeout=10)
         service = SeriesService(game, rcon, default_castle(), clock=lambda: 50.0)
         service.attach_msmp(msmp)
         try:
