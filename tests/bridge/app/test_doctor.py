@@ -306,6 +306,8 @@ def test_cli_doctor_takes_the_addresses_and_secrets_file_of_a_serve_config(
     out = capsys.readouterr().out
     assert f"127.0.0.1:{port}" in out and "No problems found." in out
     assert PASSWORD not in out and SECRET not in out
-    assert main(["doctor", "--config", str(serve), "--rcon", "127.0.0.1:1"]) == 1  # the option wins
+    # the option wins; a short timeout, as nothing listens on port 1 and each retry waits twice as long
+    assert main(["doctor", "--config", str(serve), "--rcon", "127.0.0.1:1", "--timeout", "1"]) == 1
+    assert "cannot connect to RCON at 127.0.0.1:1:" in capsys.readouterr().out
     assert main(["doctor", "--config", str(tmp_path / "none.toml")]) == 2
     assert "none.toml" in capsys.readouterr().err
