@@ -347,6 +347,10 @@ def test_the_login_form_takes_the_token_and_the_address_never_does(browser: Any,
     assert all(rig.token not in c["value"] for c in browser.get_cookies())
 
 
+FRAME_LOADED = "return location.href !== 'about:blank' && document.readyState === 'complete'"
+"""Script run in a frame: whether its navigation has ended (a refused page ends in the browser's error page)."""
+
+
 def test_no_other_page_can_frame_the_grimoire(browser: Any, running: Running) -> None:
     """A page on another port of 127.0.0.1 frames the grimoire: the browser refuses to show it there, even with
     the host's cookie (``frame-ancestors 'none'``)."""
@@ -375,8 +379,13 @@ def test_no_other_page_can_frame_the_grimoire(browser: Any, running: Running) ->
     threading.Thread(target=other.serve_forever, daemon=True).start()
     try:
         browser.get(f"http://127.0.0.1:{other.server_address[1]}/")
-        time.sleep(1.5)
         browser.switch_to.frame(browser.find_element(By.ID, "f"))
+        # the frame's navigation has ended (it left the first, empty document and is loaded): whatever the browser
+        # will show there is there now, so the look below cannot come too early
+        until(lambda: browser.execute_script(FRAME_LOADED))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#table"), (
+            "the grimoire's page loaded in another page's frame"
+        )
         assert not browser.find_elements(By.CSS_SELECTOR, "#table .seat"), "the grimoire showed in another page's frame"
         browser.switch_to.default_content()
     finally:
