@@ -9,6 +9,7 @@ import json
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,13 @@ async def _sandbox() -> Sandbox:
 
 def _url(sb: Sandbox) -> str:
     return f"ws://127.0.0.1:{sb.msmp_port}"
+
+
+async def _until(done: Callable[[], bool], timeout: float = 3.0) -> None:
+    """Return once ``done()`` is true, looking every 10 ms, or after ``timeout`` seconds (the caller asserts)."""
+    end = time.monotonic() + timeout
+    while not done() and time.monotonic() < end:
+        await asyncio.sleep(0.01)
 
 
 class Recorder:
@@ -208,7 +216,7 @@ def test_reconnect_recovers_missed_events_and_never_binds_handlers_twice() -> No
             # while the client is disconnected: Bob leaves, Carol joins (no one is told)
             sb.world.leave("Bob")
             sb.world.join("Carol")
-            await asyncio.sleep(0.5)
+            await _until(lambda: not client.is_connected)  # the client has seen the connection close
             assert not client.is_connected
             await sb.start(host, port, mport)
             await rec.wait(3)
@@ -344,10 +352,7 @@ def test_a_message_without_jsonrpc_2_is_a_protocol_error_never_a_crash(caplog: p
                 with pytest.raises(ClientMessageError, match='minecraft:server/status.*"jsonrpc": "2.0"'):
                     await client.call("minecraft:server/status")
                 assert await client.call("minecraft:gamerules") == []  # the connection carries on
-                for _ in range(100):
-                    if joined:
-                        break
-                    await asyncio.sleep(0.01)
+                await _until(lambda: bool(joined), timeout=1.0)
                 assert joined == ["Alice"] and set(client.players) == {"Alice"}
                 assert client.is_connected and client.connections == 1
 
@@ -452,9 +457,10 @@ def test_a_failed_world_upgrade_is_logged_as_an_error(caplog: pytest.LogCaptureF
     async def main() -> None:
         sb = await _starting("26.3", 30.0)
         try:
-            client = MsmpClient(_url(sb), SECRET, timeout=2, startup_timeout=1.0)
+            # short timeouts: the server never starts, and start() tries again within ``timeout`` before it gives up
+            client = MsmpClient(_url(sb), SECRET, timeout=1, startup_timeout=0.4)
             starting = asyncio.create_task(client.start())
-            await asyncio.sleep(0.3)
+            await _until(lambda: client.is_connected)  # connected: the notification reaches the client
             sb.msmp.notify("world/upgrade_failed", {"reason": "chunk 3,4 is corrupt"})
             with pytest.raises(MsmpUnavailable):
                 await starting
@@ -474,10 +480,9 @@ def test_an_unknown_notification_is_ignored_and_logged_at_debug(caplog: pytest.L
             async with MsmpClient(_url(sb), SECRET, timeout=2) as client:
                 with caplog.at_level(logging.DEBUG, logger="bridge.io.msmp"):
                     sb.msmp.notify("castle/not_a_notification", {"x": 1})
-                    for _ in range(100):
-                        if any("castle/not_a_notification" in r.getMessage() for r in caplog.records):
-                            break
-                        await asyncio.sleep(0.01)
+                    await _until(
+                        lambda: any("castle/not_a_notification" in r.getMessage() for r in caplog.records), timeout=1.0
+                    )
                 assert isinstance(await client.call("minecraft:players"), list)  # the connection carries on
         finally:
             await sb.stop()
@@ -498,10 +503,7 @@ def test_after_a_3x_restart_the_client_waits_again_and_calls_fail_fast_meanwhile
             with pytest.raises(MsmpUnavailable):
                 await client.call("minecraft:players")  # not connected (or starting): never a 10-minute wait
             assert time.monotonic() - began < 1.5
-            for _ in range(300):
-                if client.connections == 2:
-                    break
-                await asyncio.sleep(0.01)
+            await _until(lambda: client.connections == 2)
             assert client.connections == 2 and client.started and sb.msmp.started
             assert isinstance(await client.call("minecraft:players"), list)
             await client.close()
