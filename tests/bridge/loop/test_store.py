@@ -231,12 +231,16 @@ def test_deadline_passed_while_down_fires_once_after_the_queued_inputs(tmp_path:
         vote_seq = first.game.phase_seq
         sb.world.press_trigger("Kai", "traitors.vote", first.ctx.seats["Alex"])
         sb.world.tick()  # queued in the server, never polled: the service dies
+        deadline = first.game.deadline
+        assert deadline is not None
         await crash(first)
-        await asyncio.sleep(0.8)  # the vote's clock runs out while the service is down
+        await asyncio.sleep(deadline - time.time() + 0.1)  # the vote's clock runs out while the service is down
         second = SeriesService.resume(store, 1, rcon, default_castle())
         assert second.game.phase is Phase.VOTE and second.game.phase_seq == vote_seq
         await second.start()
-        await asyncio.sleep(0.3)
+        end = time.monotonic() + 5
+        while "timer_expired" not in [e["action"] for e in second.game.log] and time.monotonic() < end:
+            await asyncio.sleep(0.01)
         kinds = [e["action"] for e in second.game.log]
         assert kinds[-2:] == ["cast_vote", "timer_expired"] and second.game.log[-1]["phase_seq"] == vote_seq
         assert second.game.phase is not Phase.VOTE
