@@ -5,6 +5,7 @@ the end through its delay."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,11 @@ from .test_serve import NAMES, RECORDS, ROOT, SERIES, _env, _line, _log_until, _
 
 STOP_WITHIN = 2.0
 """Seconds from SIGINT to the process's exit."""
+
+NIGHT_STAGES = re.compile(r"^(oath|turret|offer|traitor_powers|host_visit) = 1$", re.MULTILINE)
+LIFECYCLE_SERIES = NIGHT_STAGES.sub(r"\1 = 0.5", SERIES)
+"""``SERIES`` with half-second night stages: still a few times what the bots take to answer, and neither test here
+depends on what the night decides (one stops at the first breakfast, the other waits for whatever end comes)."""
 
 
 def _serve(tmp_path: Path, rcon_port: int, password: str, web: str) -> subprocess.Popen[str]:
@@ -68,7 +74,7 @@ def test_sigint_takes_no_input_after_it_and_exits_at_once(tmp_path: Path) -> Non
     password, sandbox = _sandbox(tmp_path, "--reply-delay", "0.1")
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
-        (tmp_path / "series.toml").write_text(SERIES)
+        (tmp_path / "series.toml").write_text(LIFECYCLE_SERIES)
         proc = _serve(tmp_path, rcon_port, password, "")
         spectator = Spectator(_line(proc, "spectators: ").split()[1])
         _log_line(proc, "phase: day 1, Breakfast")  # its many commands are being sent; its clock is short
@@ -97,7 +103,7 @@ def test_a_finished_series_keeps_the_pages_up_until_the_spectators_saw_the_end(t
     password, sandbox = _sandbox(tmp_path)
     try:
         rcon_port = int(_line(sandbox, "sandbox ready").split()[2].split(":")[1])
-        (tmp_path / "series.toml").write_text(SERIES)
+        (tmp_path / "series.toml").write_text(LIFECYCLE_SERIES)
         proc = _serve(tmp_path, rcon_port, password, "spectator_delay = 1\nlinger = 1\n")
         spectator = Spectator(_line(proc, "spectators: ").split()[1])
         _log_line(proc, "series over: ", timeout=120)
