@@ -1,0 +1,239 @@
+"""mecha's SNBT grammar read in one pass (``docs/minecraft.md#command-syntax-checking``).
+
+mecha parses an SNBT value token by token through its token stream, which costs most of what parsing a Castle
+command costs: the text components of ``tellraw`` and ``dialog``, and the batches of ``function traitors:run``,
+are SNBT. ``ScannedNbtParser`` stands in for mecha's ``nbt`` parser. It enters the same token syntax mecha's
+``NbtParser`` enters, so it matches the same regular expression at the same places; it walks the tokens with that
+parser's grammar (its own patterns, number suffixes, ``true``/``false`` aliases and quote helper) and builds the
+same tree, node for node and location for location; then it moves the stream past the value as one token.
+
+Anything it does not follow exactly is left to mecha's own parser from where the value starts: a token the
+grammar does not expect (so every error is mecha's, at mecha's location), an escape mecha's quote rules refuse, an
+array element of the wrong type, a text that the stream's preprocessor changed, a value running past its line. The
+trees and errors are checked equal to mecha's, locations included, for every command engine series of the three
+rulesets render and for random SNBT-like texts (``tests/bridge/minecraft/test_nbt_scan.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from mecha import (
+    AstChildren,
+    AstNbt,
+    AstNbtByteArray,
+    AstNbtCompound,
+    AstNbtCompoundEntry,
+    AstNbtCompoundKey,
+    AstNbtIntArray,
+    AstNbtList,
+    AstNbtLongArray,
+    AstNbtValue,
+)
+from mecha.parse import NbtParser
+from nbtlib import Byte, Double, Int, Long, OutOfRange, String
+from tokenstream import SourceLocation, Token, TokenStream
+
+_ARRAYS: dict[str, tuple[type[AstNbtByteArray | AstNbtIntArray | AstNbtLongArray], type[Any]]] = {
+    "B": (AstNbtByteArray, Byte),
+    "I": (AstNbtIntArray, Int),
+    "L": (AstNbtLongArray, Long),
+}
+
+
+T = TypeVar("T")
+
+_location = tuple.__new__  # SourceLocation is a named tuple; its generated __new__ is a Python call
+
+
+class _Unfollowed(Exception):
+    """The text leaves the path this reader follows; mecha's own parser reads it instead."""
+
+
+class ScannedNbtParser:
+    """A parser for mecha's ``nbt`` slot: the same trees as ``grammar``, read without the token stream's per-token
+    bookkeeping; ``fallback`` (mecha's parser in that slot) reads whatever this does not.
+
+    Args:
+        grammar: mecha's ``NbtParser`` whose patterns, number suffixes, aliases and quote helper define the
+            grammar (its default settings for 1.21).
+        fallback: the parser to run from the value's start when the text leaves the common path.
+    """
+
+    def __init__(self, grammar: NbtParser, fallback: Callable[[TokenStream], Any]) -> None:
+        self.grammar = grammar
+        self.fallback = fallback
+        self._rules = {
+            "array": grammar.array_pattern,
+            "curly": grammar.curly_pattern,
+            "bracket": grammar.bracket_pattern,
+            "quoted_string": grammar.quoted_string_pattern,
+            "number": grammar.number_pattern,
+            "string": grammar.string_pattern,
+            "colon": grammar.colon_pattern,
+            "comma": grammar.comma_pattern,
+        }
+        self._falling_back = 0
+
+    def __call__(self, stream: TokenStream) -> Any:
+        """Parse one SNBT value at the stream's position (mecha's ``Parser`` protocol).
+
+        Raises:
+            InvalidSyntax: from mecha's own parser, for a text that is not SNBT.
+        """
+        if self._falling_back or stream.preprocessed_mappings:
+            return self.fallback(stream)
+        with stream.syntax(**self._rules):
+            try:
+                read = _Read(stream, self.grammar)
+                node = read.value()
+            except _Unfollowed:
+                node = None
+            if node is not None:
+                read.advance()
+                return node
+        # A value left to mecha is read by mecha all the way down (its nested values come back to this slot).
+        self._falling_back += 1
+        try:
+            return self.fallback(stream)
+        finally:
+            self._falling_back -= 1
+
+
+class _Read:
+    """One value being read: the tokens of the rest of its line that the stream would not ignore, and where the
+    reading is among them."""
+
+    __slots__ = ("grammar", "i", "start", "stream", "tokens", "_col", "_line")
+
+    def __init__(self, stream: TokenStream, grammar: NbtParser) -> None:
+        self.stream, self.grammar = stream, grammar
+        src: str = stream.preprocessed_source
+        self.start = start = stream.preprocessed_pos
+        line_end = src.find("\n", start)
+        ignored = stream.ignored_tokens
+        # The stream's own regular expression, so the tokens are the ones mecha's parser would take.
+        self.tokens = [
+            m
+            for m in stream.regex.finditer(src, start, len(src) if line_end < 0 else line_end)
+            if m.lastgroup not in ignored
+        ]
+        self.i = 0
+        self._line, self._col = stream.preprocessed_lineno, stream.preprocessed_colno - start
+
+    def _loc(self, pos: int) -> SourceLocation:
+        return _location(SourceLocation, (pos, self._line, self._col + pos))
+
+    def _take(self) -> re.Match[str]:
+        try:
+            m = self.tokens[self.i]
+        except IndexError:
+            raise _Unfollowed from None  # the end of the line: mecha says what it expected
+        self.i += 1
+        return m
+
+    def _ahead(self, kind: str, text: str) -> bool:
+        """Whether the next token is ``kind`` with ``text`` (False at the end of the line)."""
+        if self.i < len(self.tokens):
+            m = self.tokens[self.i]
+            return m.lastgroup == kind and m.group() == text
+        return False
+
+    def value(self) -> AstNbt:
+        """The value at the next token, as ``NbtParser.__call__`` builds it."""
+        m = self._take()
+        kind, text = m.lastgroup, m.group()
+        if kind == "curly" and text == "{":
+            return self._compound(m.start())
+        if kind == "bracket" and text == "[" or kind == "array":
+            return self._list(kind, text, m.start())
+        where = {"location": self._loc(m.start()), "end_location": self._loc(m.end())}
+        grammar = self.grammar
+        if kind == "number":
+            suffix = text[-1].lower()
+            try:
+                if suffix in grammar.number_suffixes:
+                    value: Any = grammar.number_suffixes[suffix](text[:-1])
+                else:
+                    value = Double(text) if "." in text else Int(text)
+            except (OutOfRange, ValueError):
+                value = String(text)
+        elif kind == "string":
+            alias = grammar.literal_aliases.get(text.lower())
+            if alias is not None:
+                return type(alias)(value=alias.value, **where)
+            value = String(text)
+        elif kind == "quoted_string":
+            value = String(self._unquote(m))
+        else:
+            raise _Unfollowed
+        return AstNbtValue(value=value, **where)
+
+    def _unquote(self, m: re.Match[str]) -> str:
+        text = m.group()
+        if text[0] not in "\"'":
+            return text
+        if "\\" not in text:
+            return text[1:-1]
+        token = Token("quoted_string", text, self._loc(m.start()), self._loc(m.end()))
+        try:
+            return str(self.grammar.quote_helper.unquote_string(token))
+        except Exception:  # an invalid escape: mecha's parser reports it
+            raise _Unfollowed from None
+
+    def _items(self, read: Callable[[], T], kind: str, close: str) -> tuple[list[T], int]:
+        """The items of a compound or list up to its closing token, and where that token ends: ``peek_until`` the
+        closing token, an item, then a comma or the end (a comma before the end is allowed)."""
+        items: list[T] = []
+        while not self._ahead(kind, close):
+            items.append(read())
+            if self._ahead("comma", ","):
+                self.i += 1
+                continue
+            if not self._ahead(kind, close):
+                raise _Unfollowed
+            break
+        return items, self._take().end()
+
+    def _entry(self) -> AstNbtCompoundEntry:
+        m = self._take()
+        if m.lastgroup not in ("number", "string", "quoted_string"):
+            raise _Unfollowed
+        key = AstNbtCompoundKey(value=self._unquote(m), location=self._loc(m.start()), end_location=self._loc(m.end()))
+        if self._take().lastgroup != "colon":
+            raise _Unfollowed
+        value = self.value()
+        return AstNbtCompoundEntry(key=key, value=value, location=key.location, end_location=value.end_location)
+
+    def _compound(self, at: int) -> AstNbtCompound:
+        entries, end = self._items(self._entry, "curly", "}")
+        return AstNbtCompound(entries=AstChildren(entries), location=self._loc(at), end_location=self._loc(end))
+
+    def _list(self, kind: str, text: str, at: int) -> AstNbt:
+        elements, end = self._items(self.value, "bracket", "]")
+        where = {"location": self._loc(at), "end_location": self._loc(end)}
+        if kind != "array":
+            return AstNbtList(elements=AstChildren(elements), **where)
+        node_type, element_type = _ARRAYS[text[1]]
+        for element in elements:
+            if isinstance(element, AstNbtValue) and type(element.value) is not element_type:
+                raise _Unfollowed  # mecha's error names the element
+        return node_type(elements=AstChildren(elements), **where)
+
+    def advance(self) -> None:
+        """Move the stream past the value: the tokens it ignored before the value, then the value as one token."""
+        stream = self.stream
+        src = stream.preprocessed_source
+        first = self.tokens[0].start()
+        pos = self.start
+        while pos < first:
+            m = stream.regex.match(src, pos)
+            assert m is not None and m.lastgroup is not None
+            stream.emit_token(m.lastgroup, m.group())
+            pos = m.end()
+        stream.emit_token("nbt", src[first : self.tokens[self.i - 1].end()])
+
+
+__all__ = ["ScannedNbtParser"]
