@@ -9,9 +9,12 @@ same tree, node for node and location for location; then it moves the stream pas
 
 Anything it does not follow exactly is left to mecha's own parser from where the value starts: a token the
 grammar does not expect (so every error is mecha's, at mecha's location), an escape mecha's quote rules refuse, an
-array element of the wrong type, a text that the stream's preprocessor changed, a value running past its line. The
-trees and errors are checked equal to mecha's, locations included, for every command engine series of the three
-rulesets render and for random SNBT-like texts (``tests/bridge/minecraft/test_nbt_scan.py``).
+array element of the wrong type, a text that the stream's preprocessor changed, a value running past its line or
+nested deeper than ``MAX_DEPTH``. The trees and errors are checked equal to mecha's, locations included, for every
+command engine series of the three rulesets render, for deep values and for random SNBT-like texts
+(``tests/bridge/minecraft/test_nbt_scan.py``). Where Python's stack runs out is the one place the two can differ: the
+reader adds one call above mecha's parser when it leaves a value to it, so at the exact depth where mecha would just
+fit, it runs out one frame sooner (that depth moves with the caller's own depth anyway).
 """
 
 from __future__ import annotations
@@ -60,11 +63,17 @@ class ScannedNbtParser:
         grammar: mecha's ``NbtParser`` whose patterns, number suffixes, aliases and quote helper define the
             grammar (its default settings for 1.21).
         fallback: the parser to run from the value's start when the text leaves the common path.
+        slots: the parsers of the mecha this sits in (``mecha.spec.parsers``), or None. While ``fallback`` reads a
+            value, it is put back in the ``nbt`` slot, so its nested values reach it as they would in a plain
+            mecha: no extra call per level, and a value too deep for Python's stack fails where it fails there.
     """
 
-    def __init__(self, grammar: NbtParser, fallback: Callable[[TokenStream], Any]) -> None:
+    def __init__(
+        self, grammar: NbtParser, fallback: Callable[[TokenStream], Any], slots: dict[str, Any] | None = None
+    ) -> None:
         self.grammar = grammar
         self.fallback = fallback
+        self.slots = slots
         self._rules = {
             "array": grammar.array_pattern,
             "curly": grammar.curly_pattern,
@@ -94,49 +103,64 @@ class ScannedNbtParser:
             if node is not None:
                 read.advance()
                 return node
-        # A value left to mecha is read by mecha all the way down (its nested values come back to this slot).
+        # A value left to mecha is read by mecha all the way down.
         self._falling_back += 1
+        if self.slots is not None:
+            self.slots["nbt"] = self.fallback
         try:
             return self.fallback(stream)
         finally:
             self._falling_back -= 1
+            if self.slots is not None and not self._falling_back:
+                self.slots["nbt"] = self
+
+
+MAX_DEPTH = 64
+"""Values nested deeper are left to mecha (Castle's are a few levels deep): mecha spends more Python frames per
+level, so only it can say where its own parse runs out of stack."""
 
 
 class _Read:
-    """One value being read: the tokens of the rest of its line that the stream would not ignore, and where the
-    reading is among them."""
+    """One value being read: the tokens that the stream would not ignore, taken from the stream's regular expression
+    as far as the reading needs them (never past the line's end), and where the reading is among them."""
 
-    __slots__ = ("grammar", "i", "start", "stream", "tokens", "_col", "_line")
+    __slots__ = ("depth", "grammar", "i", "ignored", "matches", "start", "stream", "tokens", "_col", "_line")
 
     def __init__(self, stream: TokenStream, grammar: NbtParser) -> None:
         self.stream, self.grammar = stream, grammar
         src: str = stream.preprocessed_source
         self.start = start = stream.preprocessed_pos
         line_end = src.find("\n", start)
-        ignored = stream.ignored_tokens
+        self.ignored = stream.ignored_tokens
         # The stream's own regular expression, so the tokens are the ones mecha's parser would take.
-        self.tokens = [
-            m
-            for m in stream.regex.finditer(src, start, len(src) if line_end < 0 else line_end)
-            if m.lastgroup not in ignored
-        ]
-        self.i = 0
+        self.matches = stream.regex.finditer(src, start, len(src) if line_end < 0 else line_end)
+        self.tokens: list[re.Match[str]] = []
+        self.i = self.depth = 0
         self._line, self._col = stream.preprocessed_lineno, stream.preprocessed_colno - start
 
     def _loc(self, pos: int) -> SourceLocation:
         return _location(SourceLocation, (pos, self._line, self._col + pos))
 
+    def _more(self) -> bool:
+        """Whether there is a token at ``i`` (read from the text if it is not yet)."""
+        if self.i < len(self.tokens):
+            return True
+        for m in self.matches:
+            if m.lastgroup not in self.ignored:
+                self.tokens.append(m)
+                return True
+        return False
+
     def _take(self) -> re.Match[str]:
-        try:
-            m = self.tokens[self.i]
-        except IndexError:
-            raise _Unfollowed from None  # the end of the line: mecha says what it expected
+        if not self._more():
+            raise _Unfollowed  # the end of the line: mecha says what it expected
+        m = self.tokens[self.i]
         self.i += 1
         return m
 
     def _ahead(self, kind: str, text: str) -> bool:
         """Whether the next token is ``kind`` with ``text`` (False at the end of the line)."""
-        if self.i < len(self.tokens):
+        if self._more():
             m = self.tokens[self.i]
             return m.lastgroup == kind and m.group() == text
         return False
@@ -186,6 +210,9 @@ class _Read:
     def _items(self, read: Callable[[], T], kind: str, close: str) -> tuple[list[T], int]:
         """The items of a compound or list up to its closing token, and where that token ends: ``peek_until`` the
         closing token, an item, then a comma or the end (a comma before the end is allowed)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _Unfollowed
         items: list[T] = []
         while not self._ahead(kind, close):
             items.append(read())
@@ -195,6 +222,7 @@ class _Read:
             if not self._ahead(kind, close):
                 raise _Unfollowed
             break
+        self.depth -= 1
         return items, self._take().end()
 
     def _entry(self) -> AstNbtCompoundEntry:

@@ -182,3 +182,33 @@ def test_a_function_file_parses_as_mecha_says() -> None:
         # A value over two lines: mecha reads it (continued with a backslash) or says why not.
         assert_same(newline.join(lines).replace("b:{}", "\\" + newline + "    b:{}"), multiline=True)
         assert_same(newline.join(lines).replace("b:{}", newline + "b:{}"))
+
+
+def deep_outcome(mc: Mecha, text: str) -> str:
+    """What parsing ``text`` ends in: ``"tree"``, mecha's first diagnostic, or ``"recursion"`` (Python's stack)."""
+    try:
+        mc.parse(text, multiline=False)
+    except DiagnosticError as exc:
+        return str(exc.diagnostics.exceptions[0])
+    except RecursionError:
+        return "recursion"
+    return "tree"
+
+
+@pytest.mark.parametrize("depth", [1, 63, 64, 65, 100, 140, 400])
+@pytest.mark.parametrize(
+    "value",
+    [
+        lambda n: "{a:" * n + "1" + "}" * n,
+        lambda n: "{a:" * n + "1" + "}" * (n - 1),  # not closed
+        lambda n: "{a:" * n + '"\\q"' + "}" * n,  # an escape mecha refuses, at the bottom
+        lambda n: "[" * n + "]" * n,
+        lambda n: "[" * n + "]" * (n - 1),
+    ],
+)
+def test_deep_values_end_as_mecha_ends_them(value: Any, depth: int) -> None:
+    """A value deeper than ``MAX_DEPTH`` is mecha's to read; one too deep for Python's stack fails in both (away from
+    the edge, which moves with the caller's own depth)."""
+    for command in ("data modify storage a:b c set value {}", "tellraw @a {}"):
+        text = command.replace("{}", value(depth))
+        assert deep_outcome(thread_mecha(), text) == deep_outcome(MECHA, text)
