@@ -92,17 +92,16 @@ class ScannedNbtParser:
         Raises:
             InvalidSyntax: from mecha's own parser, for a text that is not SNBT.
         """
-        if self._falling_back or stream.preprocessed_mappings:
-            return self.fallback(stream)
-        with stream.syntax(**self._rules):
-            try:
-                read = _Read(stream, self.grammar)
-                node = read.value()
-            except _Unfollowed:
-                node = None
-            if node is not None:
-                read.advance()
-                return node
+        if not (self._falling_back or stream.preprocessed_mappings):
+            with stream.syntax(**self._rules):
+                try:
+                    read = _Read(stream, self.grammar)
+                    node = read.value()
+                except _Unfollowed:
+                    node = None
+                if node is not None:
+                    read.advance()
+                    return node
         # A value left to mecha is read by mecha all the way down.
         self._falling_back += 1
         if self.slots is not None:
