@@ -57,22 +57,19 @@ class _Unfollowed(Exception):
 
 class ScannedNbtParser:
     """A parser for mecha's ``nbt`` slot: the same trees as ``grammar``, read without the token stream's per-token
-    bookkeeping; ``fallback`` (mecha's parser in that slot) reads whatever this does not.
+    bookkeeping; ``fallback`` (mecha's parser in that slot, ``grammar`` itself) reads whatever this does not.
 
     Args:
         grammar: mecha's ``NbtParser`` whose patterns, number suffixes, aliases and quote helper define the
             grammar (its default settings for 1.21).
-        fallback: the parser to run from the value's start when the text leaves the common path.
-        slots: the parsers of the mecha this sits in (``mecha.spec.parsers``), or None. While ``fallback`` reads a
-            value, it is put back in the ``nbt`` slot, so its nested values reach it as they would in a plain
-            mecha: no extra call per level, and a value too deep for Python's stack fails where it fails there.
+        slots: the parsers of the mecha this sits in (``mecha.spec.parsers``). While ``fallback`` reads a value,
+            it is back in the ``nbt`` slot, so its nested values reach it as they would in a plain mecha: no extra
+            call per level, and a value too deep for Python's stack fails where it fails there.
     """
 
-    def __init__(
-        self, grammar: NbtParser, fallback: Callable[[TokenStream], Any], slots: dict[str, Any] | None = None
-    ) -> None:
+    def __init__(self, grammar: NbtParser, slots: dict[str, Any]) -> None:
         self.grammar = grammar
-        self.fallback = fallback
+        self.fallback: Callable[[TokenStream], Any] = grammar
         self.slots = slots
         self._rules = {
             "array": grammar.array_pattern,
@@ -84,7 +81,6 @@ class ScannedNbtParser:
             "colon": grammar.colon_pattern,
             "comma": grammar.comma_pattern,
         }
-        self._falling_back = 0
 
     def __call__(self, stream: TokenStream) -> Any:
         """Parse one SNBT value at the stream's position (mecha's ``Parser`` protocol).
@@ -92,7 +88,7 @@ class ScannedNbtParser:
         Raises:
             InvalidSyntax: from mecha's own parser, for a text that is not SNBT.
         """
-        if not (self._falling_back or stream.preprocessed_mappings):
+        if not stream.preprocessed_mappings:
             with stream.syntax(**self._rules):
                 try:
                     read = _Read(stream, self.grammar)
@@ -103,15 +99,11 @@ class ScannedNbtParser:
                     read.advance()
                     return node
         # A value left to mecha is read by mecha all the way down.
-        self._falling_back += 1
-        if self.slots is not None:
-            self.slots["nbt"] = self.fallback
+        self.slots["nbt"] = self.fallback
         try:
             return self.fallback(stream)
         finally:
-            self._falling_back -= 1
-            if self.slots is not None and not self._falling_back:
-                self.slots["nbt"] = self
+            self.slots["nbt"] = self
 
 
 MAX_DEPTH = 64

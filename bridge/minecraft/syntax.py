@@ -28,7 +28,7 @@ def thread_mecha() -> Mecha:
         mc = Mecha(version="1.21")
         grammar = mc.spec.parsers["nbt"]
         if type(grammar) is NbtParser:
-            mc.spec.parsers["nbt"] = ScannedNbtParser(grammar, grammar, mc.spec.parsers)
+            mc.spec.parsers["nbt"] = ScannedNbtParser(grammar, mc.spec.parsers)
         _local.mecha = mc
     return mc
 
