@@ -1,8 +1,8 @@
 """Benchmark: the README's test command (``.venv/bin/python -m pytest``), its wall time and its CPU time.
 
 Runs the command from the checkout's root with the Python running this script (the checkout's venv), as the
-README and CI (``.ci/run``) run it: pyproject.toml's ``addopts`` give it two pytest-xdist workers (``-n 2``) and
-``tests/conftest.py`` schedules the tests. The CPU time is the user + system time of the command and of every
+README and CI (``.ci/run``) run it: pyproject.toml's ``addopts`` give it pytest-xdist workers (``-n auto``: one
+more than the machine's cores, ``tests/conftest.py``) and ``tests/conftest.py`` schedules the tests. The CPU time is the user + system time of the command and of every
 process it waited for (the xdist workers, the ``traitors`` processes and Node processes the tests start); it
 moves much less than the wall time when other work shares the machine, so the load average before and after is
 printed too: a wall time measured beside other work is not the suite's.

@@ -1,5 +1,6 @@
-"""How ``tests/conftest.py`` cuts the suite into the units the two xdist workers take: the tests that use a
-module-scoped fixture of their module go together (the fixture is built once), every other test alone."""
+"""How ``tests/conftest.py`` cuts the suite into the units the xdist workers take (the tests that use a
+module-scoped fixture of their module go together, so the fixture is built once; every other test alone), and how
+many workers ``-n auto`` starts."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _module_fixture_users, _unit
+from tests.conftest import MAX_WORKERS, _module_fixture_users, _unit, pytest_xdist_auto_num_workers
 
 MODULE = """
 import pytest
@@ -50,6 +51,12 @@ def test_only_the_tests_that_use_a_module_fixture_are_one_unit(tmp_path: Path, p
         MODULE.replace('scope="module")\ndef series', 'scope="module", autouse=True)\ndef series'), encoding="utf-8"
     )
     assert _module_fixture_users(autouse) == {"*"}
+    marked = tmp_path / "test_marked.py"
+    marked.write_text('pytestmark = pytest.mark.usefixtures("alone")\n' + MODULE, encoding="utf-8")
+    assert _module_fixture_users(marked) == {"*"}
+    noted = tmp_path / "test_noted.py"  # the word in a comment or a string is no mark
+    noted.write_text('# usefixtures\n"usefixtures"\n' + MODULE, encoding="utf-8")
+    assert _module_fixture_users(noted) == _module_fixture_users(path)
 
 
 def test_the_demo_module_shares_its_series_and_hands_out_its_other_tests_alone(pytestconfig: pytest.Config) -> None:
@@ -62,3 +69,17 @@ def test_the_demo_module_shares_its_series_and_hands_out_its_other_tests_alone(p
     club = f"{module}::test_club_demo_plays_a_whole_series[black_knights]"
     assert _unit(pytestconfig, club) == club
     assert _unit(pytestconfig, "tests/test_docs.py::test_x") == "tests/test_docs.py::test_x"
+
+
+def test_auto_starts_one_worker_more_than_the_cores_at_most_the_cap(
+    pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0, 1})
+    assert pytest_xdist_auto_num_workers(pytestconfig) == 3
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0})
+    assert pytest_xdist_auto_num_workers(pytestconfig) == 2
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(32)))
+    assert pytest_xdist_auto_num_workers(pytestconfig) == MAX_WORKERS
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")  # xdist's own hook reads it
+    assert pytest_xdist_auto_num_workers(pytestconfig) is None
