@@ -86,8 +86,25 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` decides instead, as xdist documents, when it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
+    return min(_cores() + 1, MAX_WORKERS)
+
+
+def _cores(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
+    """The cores this process may use: those it may run on (``os.sched_getaffinity``), fewer when its control
+    group caps its CPU time (cgroup v2 ``cpu.max``, v1 ``cpu/cpu.cfs_quota_us`` over ``cpu.cfs_period_us``: a
+    container given two CPUs of a larger machine sees all of the machine's), rounded up; at least 1."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return min(cores + 1, MAX_WORKERS)
+    for quota_file, period_file in (("cpu.max", None), ("cpu/cpu.cfs_quota_us", "cpu/cpu.cfs_period_us")):
+        try:
+            fields = (cgroup / quota_file).read_text(encoding="ascii").split()
+            if period_file is not None:
+                fields.append((cgroup / period_file).read_text(encoding="ascii").strip())
+            quota, period = int(fields[0]), int(fields[1])
+        except (OSError, ValueError, IndexError):  # no such file, or "max" / -1: no cap
+            continue
+        if quota > 0 and period > 0:
+            cores = min(cores, -(-quota // period))
+    return max(cores, 1)
 
 
 @pytest.hookimpl(optionalhook=True)

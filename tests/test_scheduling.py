@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import MAX_WORKERS, _module_fixture_users, _unit, pytest_xdist_auto_num_workers
+from tests import conftest
+from tests.conftest import MAX_WORKERS, _cores, _module_fixture_users, _unit, pytest_xdist_auto_num_workers
 
 MODULE = """
 import pytest
@@ -75,11 +76,24 @@ def test_auto_starts_one_worker_more_than_the_cores_at_most_the_cap(
     pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
-    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0, 1})
-    assert pytest_xdist_auto_num_workers(pytestconfig) == 3
-    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0})
-    assert pytest_xdist_auto_num_workers(pytestconfig) == 2
-    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(32)))
-    assert pytest_xdist_auto_num_workers(pytestconfig) == MAX_WORKERS
+    for cores, workers in ((1, 2), (2, 3), (7, 8), (32, MAX_WORKERS)):
+        monkeypatch.setattr(conftest, "_cores", lambda cores=cores: cores)
+        assert pytest_xdist_auto_num_workers(pytestconfig) == workers
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")  # xdist's own hook reads it
     assert pytest_xdist_auto_num_workers(pytestconfig) is None
+
+
+def test_a_cpu_cap_of_the_control_group_counts_as_fewer_cores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(16)))
+    assert _cores(tmp_path) == 16  # no cgroup files: the affinity
+    (tmp_path / "cpu.max").write_text("max 100000\n", encoding="ascii")
+    assert _cores(tmp_path) == 16
+    (tmp_path / "cpu.max").write_text("150000 100000\n", encoding="ascii")  # one and a half CPUs: two cores
+    assert _cores(tmp_path) == 2
+    (tmp_path / "cpu.max").unlink()
+    (tmp_path / "cpu").mkdir()
+    (tmp_path / "cpu" / "cpu.cfs_quota_us").write_text("-1\n", encoding="ascii")
+    (tmp_path / "cpu" / "cpu.cfs_period_us").write_text("100000\n", encoding="ascii")
+    assert _cores(tmp_path) == 16
+    (tmp_path / "cpu" / "cpu.cfs_quota_us").write_text("200000\n", encoding="ascii")
+    assert _cores(tmp_path) == 2
