@@ -2,10 +2,11 @@
 
 Runs the command from the checkout's root with the Python running this script (the checkout's venv), as the
 README and CI (``.ci/run``) run it: pyproject.toml's ``addopts`` give it pytest-xdist workers (``-n auto``: one
-more than the machine's cores, ``tests/conftest.py``) and ``tests/conftest.py`` schedules the tests. The CPU time is the user + system time of the command and of every
-process it waited for (the xdist workers, the ``traitors`` processes and Node processes the tests start); it
-moves much less than the wall time when other work shares the machine, so the load average before and after is
-printed too: a wall time measured beside other work is not the suite's.
+more than the machine's cores) and ``tests/conftest.py`` counts them and schedules the tests. The CPU time is the
+user + system time of the command and of every process it waited for (the xdist workers, the ``traitors``
+processes and Node processes the tests start); it moves much less than the wall time when other work shares the
+machine, so the load average before and after is printed too: a wall time measured beside other work is not the
+suite's.
 
 Each run prints its pytest summary (``N passed in …``), wall and CPU time; the last line is the median wall time
 in seconds, alone.
