@@ -27,7 +27,6 @@ from typing import Any
 
 import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import demo_settings
-from bridge.app.demo_bots import Bot, drive_bots
 from bridge.config.castle import default_castle
 from bridge.io.players import PlayerDirectory
 from bridge.io.rcon import RconClient
@@ -35,6 +34,12 @@ from bridge.loop.service import SeriesService
 from bridge.sandbox.server import SandboxThread
 from engine.effects import Announce, ClockStarted, Effect
 from engine.rulesets import new_game
+
+try:
+    from bridge.app.demo_bots import Bot, drive_bots
+except ImportError:  # a commit before the demo's bots had their own module (``--compare 85c18ad``)
+    from bridge.app.demo import Bot
+    from bridge.app.demo import _drive_bots as drive_bots
 
 FRAME = 14
 """RCON framing per packet: length, request id and type (4 bytes each) and two NUL bytes."""
