@@ -5,11 +5,12 @@ Collects every effect of the throughput series (12 contestants, the demo's setti
 played by ``engine.sim.play_series`` and replayed from its input log through ``RulesetGame.handle``). Then, series
 by series (so that both see the machine at the same speed), it times playing the series with
 ``engine.sim.simulate`` and building each of its effects again from its field values, its message included
-(``Message(key, params)``), with no cache and the collector off (they are freed as they are made). That is about
-what making the effects costs the engine: more where it reuses remembered messages and announcements
-(``docs/performance.md``), less where it builds the sets of names the rebuild takes as they are. The fingerprint
-(``bench/fingerprint.py``) hashes every effect's type, fields and values, so a change that keeps the fingerprint
-keeps these effects: what is left, the rules deciding them and the bots' loop, is the rest of the time.
+(``Message(key, params)``), with no cache and the collector off (they are freed as they are made). The figure is
+about what making the effects costs the engine: the rebuild costs more where the engine reuses remembered messages
+and announcements (``docs/performance.md``), and less where the engine builds the sets of names that the rebuild
+takes as they are. The fingerprint (``bench/fingerprint.py``) hashes every effect's type, fields and values, so a
+change that keeps the fingerprint keeps these effects: what is left, the rules deciding them and the bots' loop, is
+the rest of the time.
 
 The last line is the figure alone: the rebuild's share of the series' CPU time, in per cent (the median round).
 
