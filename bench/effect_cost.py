@@ -55,6 +55,8 @@ def plan_of(effects: list[Any]) -> Plan:
     for e in effects:
         fields = []
         for f in dataclasses.fields(e):
+            if not f.init:  # a cache beside the value (none on an effect today): not an argument
+                continue
             value = getattr(e, f.name)
             fields.append((True, value.key, value.params) if isinstance(value, Message) else (False, value, None))
         plan.append((type(e), fields))
