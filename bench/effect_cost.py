@@ -28,7 +28,7 @@ from typing import Any
 
 import checkout  # noqa: I001 - this checkout's engine and bridge, not an installed copy
 from bridge.app.demo import demo_settings
-from engine.actions import action_from_dict
+from engine.core.step import fed_log
 from engine.effects import Message
 from engine.rulesets import new_game
 from engine.sim import play_series, series_seeds, simulate
@@ -37,16 +37,23 @@ Plan = list[tuple[type, list[tuple[bool, Any, Any]]]]
 """Every effect as (its class, its fields in order as (is a message, value or key, message params))."""
 
 
+class _Recorder:
+    """A new game that keeps every effect it returns (what ``fed_log`` feeds)."""
+
+    def __init__(self, settings: Any, seed: int) -> None:
+        self.game = new_game(settings, seed)
+        self.effects: list[Any] = []
+
+    def handle(self, action: Any, *, now: float) -> list[Any]:
+        out = self.game.handle(action, now=now)
+        self.effects += out
+        return out
+
+
 def effects_of(settings: Any, seed: int) -> list[Any]:
     """Every effect of the random-bot series ``seed``, in order, replayed from its input log."""
     played, _ = play_series(settings, seed, "random")
-    game = new_game(settings, seed)
-    out: list[Any] = []
-    for entry in played.log:
-        data = dict(entry)
-        now = float(data.pop("now"))
-        out += game.handle(action_from_dict(data), now=now)
-    return out
+    return fed_log(_Recorder(settings, seed), played.log).effects
 
 
 def plan_of(effects: list[Any]) -> Plan:
